@@ -1,0 +1,40 @@
+/*
+ * clock: the two clocks hoplab uses, as int64 nanoseconds.
+ *
+ * Timestamps that leave a process (probe tx stamps, results) are
+ * CLOCK_REALTIME; pacing and timers are CLOCK_MONOTONIC with absolute
+ * deadlines so that they never drift.
+ */
+#ifndef HOPLAB_CLOCK_H
+#define HOPLAB_CLOCK_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <time.h>
+
+#define NSEC_PER_USEC	1000LL
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_SEC	1000000000LL
+
+int64_t	clock_real_ns(void);		/* CLOCK_REALTIME */
+int64_t	clock_mono_ns(void);		/* CLOCK_MONOTONIC */
+struct timespec clock_ts_from_ns(int64_t ns);
+int64_t	clock_ns_from_ts(const struct timespec *ts);
+/*
+ * Sleep until the CLOCK_MONOTONIC time DEADLINE_NS (TIMER_ABSTIME), retrying
+ * on EINTR unless *STOP becomes non-zero (STOP may be NULL).
+ */
+void	clock_sleep_until(int64_t deadline_ns, volatile int *stop);
+/*
+ * Format a CLOCK_REALTIME instant as UTC: "2026-11-30T02:31:05.123Z" (ISO)
+ * or, with COMPACT, "20261130T023105Z" for folder names.  Returns BUF.
+ */
+char	*clock_format_utc(int64_t real_ns, int compact, char *buf, size_t len);
+/*
+ * Parse a duration such as "10ms", "1.5s", "250us", "100ns", "2m" into
+ * nanoseconds.  A bare number is an error (the unit is mandatory).
+ * Returns 0, or -1 and a message in ERR.
+ */
+int	clock_parse_duration(const char *s, int64_t *ns, char *err, size_t errlen);
+
+#endif

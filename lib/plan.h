@@ -1,0 +1,91 @@
+/*
+ * plan: the experiment plan, a YAML file a user writes by hand (libyaml).
+ *
+ * Shape (docs/plans.md is the user's reference):
+ *
+ *   name: chain-delay
+ *   topology: {chain: [A, B, C]}
+ *   variants: [A, A-B, A-B-C]          # prefixes of the chain
+ *   router: {impl: linux}              # linux | hoplab | external
+ *   repeat: 1
+ *   sweep: {frame: [64, 1518]}
+ *   flows:
+ *     - name: probe
+ *       mode: l2
+ *       frame: {dist: const, value: $frame}   # or frame: 128
+ *       idt: {dist: const, value: 1ms}         # or idt: 1ms
+ *       count: 2000
+ *       dscp: BE                               # BE EF AFxy CSx or 0..63
+ *
+ * The loader is strict: an unknown key, a wrong type or an impossible value
+ * is an error naming the file, the line and the key path
+ * ("demo.yaml:9: flows[0].frame: expected 64..1518 (Ethernet frame incl.
+ * FCS), got 1600").  Features that later work will bring (impairments,
+ * faults, other distributions, other sweep keys) are refused with a message
+ * saying they are not available yet, never silently ignored.
+ */
+#ifndef HOPLAB_PLAN_H
+#define HOPLAB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLAN_NAME_MAX	64
+#define PLAN_MAX_CHAIN	8
+#define PLAN_MAX_FLOWS	64
+#define PLAN_MAX_SWEEP	64
+
+enum plan_router_impl {
+	PLAN_ROUTER_LINUX = 0,		/* kernel forwarding (the reference) */
+	PLAN_ROUTER_HOPLAB,		/* hoplab-router */
+	PLAN_ROUTER_EXTERNAL,		/* a box hoplab only sends through */
+};
+
+struct plan_flow {
+	char		name[PLAN_NAME_MAX];
+	char		mode[8];	/* "l2" */
+	int		frame_from_sweep; /* value was "$frame" */
+	unsigned	frame;		/* fixed frame length when not swept */
+	int64_t		idt_ns;		/* constant inter-departure time */
+	uint64_t	count;		/* packets to send */
+	unsigned	dscp;		/* 0..63 */
+	int		line;		/* line of the flow in the file */
+};
+
+struct plan_variant {
+	char		label[PLAN_NAME_MAX * 2]; /* "A-B" as written */
+	size_t		nrouters;	/* length of the chain prefix */
+};
+
+struct plan {
+	char		path[256];	/* file it was loaded from */
+	char		name[PLAN_NAME_MAX];
+	char		chain[PLAN_MAX_CHAIN][PLAN_NAME_MAX];
+	size_t		nchain;
+	struct plan_variant variants[PLAN_MAX_CHAIN];
+	size_t		nvariants;
+	enum plan_router_impl router_impl;
+	unsigned	repeat;		/* >= 1 */
+	unsigned	sweep_frames[PLAN_MAX_SWEEP];
+	size_t		nsweep_frames;	/* 0: no frame sweep */
+	struct plan_flow flows[PLAN_MAX_FLOWS];
+	size_t		nflows;
+};
+
+/*
+ * Load and validate PATH.  Returns a plan the caller frees with plan_free(),
+ * or NULL with "file:line: key: what was expected, got what" in ERR.
+ */
+struct plan *plan_load(const char *path, char *err, size_t errlen);
+/* Same, from a string; NAME stands in for the file name in messages. */
+struct plan *plan_load_string(const char *yaml, const char *name, char *err,
+	    size_t errlen);
+void	plan_free(struct plan *p);		/* NULL is fine */
+const char *plan_router_impl_name(enum plan_router_impl impl);
+/*
+ * DSCP by name (BE, EF, AF11..AF43, CS0..CS7, case-insensitive) or number
+ * 0..63.  Returns 0 or -1.
+ */
+int	plan_parse_dscp(const char *s, unsigned *dscp);
+
+#endif
