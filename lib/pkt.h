@@ -42,22 +42,28 @@ struct pkt_udp4_view {
 	size_t		payload_len;
 };
 
-/* RFC 1071 checksum of LEN bytes, folded and complemented. */
+/*
+ * RFC 1071 checksum of LEN bytes, folded and complemented, as a host-order
+ * number to store big-endian (htons).  Over bytes that include a correct
+ * checksum field it returns 0, which is how a header is verified.
+ */
 uint16_t pkt_csum(const void *data, size_t len);
 /*
  * Build an Ethernet/IPv4/UDP frame of FRAME bytes (incl. FCS, so FRAME - 4
  * bytes are written to BUF, which must hold them) with PAYLOAD_LEN bytes of
  * PAYLOAD at the start of the UDP payload and zeros after.  Fills both
  * checksums.  Returns the number of bytes written, or -1 if FRAME is outside
- * 64..1518 or the payload does not fit.
+ * 64..1518, DSCP is above 63, BUF is too small or the payload does not fit.
  */
 int	pkt_build_udp4(uint8_t *buf, size_t buflen, unsigned frame,
 	    const struct pkt_udp4 *h, const uint8_t *payload, size_t payload_len);
 /*
  * Parse an Ethernet/IPv4/UDP frame of LEN bytes (without FCS).  Returns 0,
- * or -1 with a short reason in *WHY ("not ipv4", "bad ip checksum",
- * "truncated", "not udp", "bad udp checksum", ...).  A zero UDP checksum
- * is accepted (RFC 768: none computed).
+ * or -1 with a short static reason in *WHY ("truncated", "not ipv4",
+ * "bad ip header length", "bad ip checksum", "bad ip total length",
+ * "fragment", "not udp", "bad udp length", "bad udp checksum"); WHY may be
+ * NULL.  A zero UDP checksum is accepted (RFC 768: none computed).
+ * Ethernet padding beyond the IPv4 total length is ignored.
  */
 int	pkt_parse_udp4(const uint8_t *buf, size_t len, struct pkt_udp4_view *v,
 	    const char **why);
@@ -73,14 +79,22 @@ struct pkt_arp {
 };
 /*
  * Build a 60-byte ARP frame (padded to the Ethernet minimum) into BUF.
- * A request goes to the broadcast MAC; a reply to A->tha.  Returns the
- * length written or -1 if BUF is too small.
+ * A request goes to the broadcast MAC; a reply to A->tha.  The Ethernet
+ * source is A->sha.  Returns the length written, or -1 if BUF is too small
+ * or A->op is neither request nor reply.
  */
 int	pkt_build_arp(uint8_t *buf, size_t buflen, const struct pkt_arp *a);
-/* Parse an ARP frame; 0 or -1 if it is not Ethernet/IPv4 ARP. */
+/*
+ * Parse an ARP frame; 0, or -1 if it is not Ethernet/IPv4 ARP or the op is
+ * neither request nor reply.
+ */
 int	pkt_parse_arp(const uint8_t *buf, size_t len, struct pkt_arp *a);
 
-/* "aa:bb:cc:dd:ee:ff" <-> 6 bytes.  Parse returns 0 or -1. */
+/*
+ * "aa:bb:cc:dd:ee:ff" <-> 6 bytes.  Parse wants exactly six colon-separated
+ * pairs of hex digits (either case) and returns 0 or -1, leaving MAC alone
+ * on failure.  Format writes lower case into BUF (18 bytes) and returns it.
+ */
 int	pkt_mac_parse(const char *s, uint8_t mac[6]);
 char	*pkt_mac_format(const uint8_t mac[6], char *buf, size_t len);
 

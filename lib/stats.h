@@ -3,10 +3,12 @@
  *
  * - welford: online mean and variance (Welford 1962), min and max.
  * - hist: an HDR-style log-linear histogram of non-negative int64 values
- *   (nanoseconds).  Values below 2^HIST_SUB_BITS are exact; above, each
- *   power of two is split into 2^HIST_SUB_BITS linear buckets, so a
+ *   (nanoseconds).  Values below 2^(HIST_SUB_BITS + 1) are exact; above,
+ *   each power of two is split into 2^HIST_SUB_BITS linear buckets, so a
  *   reported percentile is within a relative error of 2^-HIST_SUB_BITS
- *   (HIST_REL_ERROR) of the true sample value.  Fixed memory, no sorting.
+ *   (HIST_REL_ERROR) of the true sample value.  Values are resolved up to
+ *   2^44 ns (about 4.9 hours); larger ones clamp into the top bucket.
+ *   Fixed memory (about 39 KB), no sorting.
  * - jitter: the RFC 3550 (section 6.4.1, appendix A.8) interarrival jitter
  *   estimator J += (|D| - J) / 16, in nanoseconds.
  * - seqtrack: loss, duplicates and reordering from sequence numbers:
@@ -24,7 +26,7 @@ struct welford {
 	uint64_t	n;
 	double		mean;
 	double		m2;		/* sum of squared deviations */
-	int64_t		min;
+	int64_t		min;		/* 0 until the first sample */
 	int64_t		max;
 };
 
@@ -47,8 +49,10 @@ void	hist_add(struct hist *h, int64_t value);
 uint64_t hist_count(const struct hist *h);
 /*
  * The value at percentile Q (0 < Q <= 100): the representative value
- * (bucket midpoint, exact below 2^HIST_SUB_BITS) of the bucket holding the
- * ceil(Q/100 * n)-th smallest sample.  Returns 0 for an empty histogram.
+ * (bucket midpoint, exact below 2^(HIST_SUB_BITS + 1)) of the bucket
+ * holding the ceil(Q/100 * n)-th smallest sample, limited to the exact
+ * [min, max] of the samples; rank 1 gives the exact minimum and rank n
+ * (Q = 100) the exact maximum.  Returns 0 for an empty histogram.
  */
 int64_t	hist_percentile(const struct hist *h, double q);
 /* Add every count of SRC into DST. */
@@ -105,7 +109,11 @@ struct linfit {
 /* Returns 0, or -1 when fewer than two distinct x or fewer than 3 samples. */
 int	linfit_groups(const struct linfit_group *g, size_t ngroups,
 	    struct linfit *out);
-/* Two-sided 95 % Student t quantile for DF degrees of freedom (DF >= 1). */
+/*
+ * Two-sided 95 % Student t quantile for DF degrees of freedom (DF >= 1):
+ * exact to 7 decimals for DF <= 30, an expansion in 1/DF above that tends
+ * to 1.95996; infinity for DF = 0.
+ */
 double	stats_t95(uint64_t df);
 
 #endif

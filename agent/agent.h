@@ -1,0 +1,157 @@
+/*
+ * agent: the internals shared by hoplab-agent's modules.
+ *
+ *   main.c        options and daemonizing only
+ *   agent.c       the zmq_poll() event loop, timers, signals, controllers,
+ *                 heartbeats, forwarding children's results
+ *   dispatch.c    one switch per peer over the envelope body
+ *   iface.c       the interface list a Welcome carries
+ *   supervise.c   role records, fork + execv, reaping, stopping
+ *   genrole.c     GenParams -> validated hoplab-gen argv
+ *   linuxrouter.c the Linux kernel router role (iproute2, ip_forward)
+ *
+ * Everything runs in one thread; signal handlers only set flags.
+ */
+#ifndef HOPLAB_AGENT_H
+#define HOPLAB_AGENT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+#include <sys/types.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include "msg.h"
+
+#define AGENT_NAME_MAX		64	/* incl. the NUL */
+#define AGENT_RUNID_MAX		64	/* incl. the NUL */
+#define AGENT_CTL_MAX		16	/* controllers remembered at once */
+#define AGENT_HB_INTERVAL	(1000 * 1000000LL)	/* 1 s */
+#define AGENT_LIVENESS		3	/* intervals before a peer is lost */
+#define AGENT_KILL_GRACE	(2000 * 1000000LL)	/* SIGTERM -> SIGKILL */
+#define AGENT_REPORT_GRACE	(500 * 1000000LL)	/* wait for results */
+#define AGENT_POLL_MAX_MS	250	/* bounds signal-flag latency */
+#define ROUTER_IFACES_MAX	16
+#define ROUTER_ROUTES_MAX	64
+#define GEN_ARGV_MAX		(16 + 2 * 64)	/* fixed options + flows */
+
+struct agent_conf {
+	char	name[AGENT_NAME_MAX];	/* -N, default the host name */
+	char	addr[INET_ADDRSTRLEN];	/* -l address, IPv4 literal */
+	unsigned port;			/* -l port */
+	char	bindir[PATH_MAX];	/* -b, where hoplab-gen is */
+	char	rundir[PATH_MAX];	/* -r, socket, pid file, logs */
+	int	foreground;		/* -d */
+	int	verbose;		/* -v count */
+};
+
+/* A controller identity that has spoken to us. */
+struct ctl {
+	TAILQ_ENTRY(ctl) entry;
+	uint8_t	id[MSG_ID_MAX];		/* ZeroMQ routing id */
+	size_t	idlen;
+	char	name[AGENT_NAME_MAX];	/* from Hello, else the sender */
+	int64_t	last_mono;		/* last message, CLOCK_MONOTONIC */
+	int64_t	last_real;		/* the same instant, for the log */
+};
+
+enum role_kind {
+	ROLE_GEN,			/* a hoplab-gen child */
+	ROLE_LINUX_ROUTER,		/* kernel forwarding, no child */
+};
+
+/* A role started by StartRole, until its final RoleStatus is sent. */
+struct role {
+	TAILQ_ENTRY(role) entry;
+	uint32_t id;			/* controller's role id, never 0 */
+	char	run_id[AGENT_RUNID_MAX];
+	enum role_kind kind;
+	uint8_t	ctl_id[MSG_ID_MAX];	/* the controller that started it */
+	size_t	ctl_idlen;
+	/* ROLE_GEN */
+	pid_t	pid;			/* child, leader of its own group */
+	int	stopping;		/* stop asked: report STOPPED */
+	int64_t	kill_at;		/* SIGKILL deadline, 0 if none */
+	int	reaped;			/* waitpid() returned it */
+	int	status;			/* its wait status */
+	int	final_seen;		/* final ResultBatch forwarded */
+	int64_t	report_at;		/* report the exit by then at latest */
+	/* ROLE_LINUX_ROUTER: interfaces whose addresses we set */
+	char	ifaces[ROUTER_IFACES_MAX][IF_NAMESIZE];
+	size_t	nifaces;
+};
+
+TAILQ_HEAD(ctl_list, ctl);
+TAILQ_HEAD(role_list, role);
+
+struct agent {
+	const struct agent_conf *conf;
+	void	*zctx;
+	void	*router;		/* ROUTER, controllers */
+	void	*pull;			/* PULL, children's results */
+	char	sockpath[PATH_MAX];	/* RUNDIR/children.sock */
+	char	endpoint[PATH_MAX + 8];	/* ipc://RUNDIR/children.sock */
+	uint64_t seq;			/* our envelope counter */
+	struct ctl_list ctls;
+	size_t	nctls;
+	struct role_list roles;
+	int64_t	next_hb;		/* CLOCK_MONOTONIC */
+	int	quitting;		/* SIGTERM/SIGINT seen */
+	int64_t	quit_deadline;
+	uint64_t n_malformed;		/* messages msg_recv() refused */
+	uint64_t n_unknown;		/* valid but unexpected bodies */
+	uint64_t n_forwarded;		/* result batches passed on */
+};
+
+/* agent.c */
+int	agent_run(const struct agent_conf *conf);
+void	agent_send(struct agent *ag, const uint8_t *id, size_t idlen,
+	    Hoplab__Envelope *env);
+struct ctl *agent_ctl_touch(struct agent *ag, const uint8_t *id,
+	    size_t idlen, const char *name);
+void	agent_drain_children(struct agent *ag);
+void	agent_report(struct agent *ag, const struct role *r, int state,
+	    const char *error);
+
+/* dispatch.c */
+void	dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
+	    Hoplab__Envelope *env);
+void	dispatch_child(struct agent *ag, Hoplab__Envelope *env);
+
+/* iface.c */
+int	iface_list(Hoplab__Iface ***ifs, size_t *n, char *err, size_t errlen);
+void	iface_list_free(Hoplab__Iface **ifs, size_t n);
+
+/* supervise.c */
+struct role *role_find(struct agent *ag, uint32_t id);
+void	role_start(struct agent *ag, const uint8_t *id, size_t idlen,
+	    const Hoplab__StartRole *sr);
+void	role_stop(struct agent *ag, struct role *r);
+void	role_stop_all(struct agent *ag, const struct ctl *owner);
+void	role_final_seen(struct agent *ag, struct role *r);
+void	supervise_reap(struct agent *ag);
+int64_t	supervise_timers(struct agent *ag, int64_t now);
+size_t	supervise_active(const struct agent *ag);
+pid_t	supervise_spawn(const char *path, char *const argv[],
+	    const char *logpath, char *err, size_t errlen);
+
+/* genrole.c */
+struct gen_argv {
+	char	*argv[GEN_ARGV_MAX];
+	int	argc;
+	char	buf[8192];		/* the strings argv points into */
+	size_t	used;
+};
+int	genrole_argv(const char *bindir, const char *endpoint,
+	    const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
+	    size_t errlen);
+int	genrole_valid_token(const char *s, size_t max);
+
+/* linuxrouter.c */
+int	linuxrouter_start(struct role *r, const Hoplab__RouterParams *rp,
+	    char *err, size_t errlen);
+void	linuxrouter_stop(struct role *r);
+
+#endif

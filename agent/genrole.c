@@ -1,0 +1,264 @@
+/*
+ * genrole: turn a StartRole's GenParams into the argv of hoplab-gen.
+ *
+ * Every field is checked before it reaches a command line: interfaces must
+ * exist in this host (if_nametoindex), addresses must be IPv4 literals
+ * (inet_pton), frames 64..1518 bytes including the FCS (RFC 2544), counts
+ * 1..100000000, inter-departure times 1 us..60 s, at most 64 flows, names
+ * and run ids from a small alphabet.  The argv follows the command-line
+ * contract in docs/architecture.md:
+ *
+ *   BINDIR/hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP
+ *       --flow frame=F,count=C,idt=D[,dscp=N][,id=N][,name=S][,dport=N]
+ *       [,sport=N] ... [--drain D] [--ttl N]
+ *       --report ipc://RUNDIR/children.sock --role-id N --run-id S
+ *
+ * No shell ever sees these strings; the alphabet checks are there so that
+ * a value cannot smuggle a second key into a comma-separated --flow value.
+ * Only mode "l2" exists; the generator itself re-checks what it parses.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agent.h"
+
+#define FRAME_MIN	64
+#define FRAME_MAX	1518
+#define COUNT_MAX	100000000ULL
+#define IDT_MIN		1000ULL			/* 1 us */
+#define IDT_MAX		60000000000ULL		/* 60 s */
+#define DRAIN_MAX	60000000000ULL		/* 60 s */
+#define RUN_MAX		86400000000000ULL	/* count * idt: 24 h */
+#define FLOWS_MAX	64
+
+/*
+ * True when S is 1..MAX-1 characters of letters, digits, '.', '_', '-'
+ * and ':' (names, run ids).
+ */
+int
+genrole_valid_token(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= max)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-:") == n;
+}
+
+/* Append one printf-formatted argument to GA; -1 when it does not fit. */
+static int __attribute__((format(printf, 2, 3)))
+argv_add(struct gen_argv *ga, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = sizeof(ga->buf) - ga->used;
+	int n;
+
+	if (ga->argc >= GEN_ARGV_MAX - 1)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(ga->buf + ga->used, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room)
+		return -1;
+	ga->argv[ga->argc++] = ga->buf + ga->used;
+	ga->argv[ga->argc] = NULL;
+	ga->used += (size_t)n + 1;
+	return 0;
+}
+
+/* Append the option OPT and its value VAL, in that order. */
+static int
+argv_pair(struct gen_argv *ga, const char *opt, const char *val)
+{
+	if (argv_add(ga, "%s", opt) == -1 || argv_add(ga, "%s", val) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+check_iface(const char *what, const char *name, char *err, size_t errlen)
+{
+	if (name[0] == '\0' || strlen(name) >= IF_NAMESIZE ||
+	    if_nametoindex(name) == 0) {
+		snprintf(err, errlen, "%s: no interface \"%.32s\" in this host",
+		    what, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_ip(const char *what, const char *ip, char *err, size_t errlen)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, ip, &a) != 1) {
+		snprintf(err, errlen, "%s: expected an IPv4 address, got "
+		    "\"%.32s\"", what, ip);
+		return -1;
+	}
+	return 0;
+}
+
+/* Write NS as the shortest exact duration: "1s", "250us", "1500ns". */
+static void
+fmt_duration(uint64_t ns, char *buf, size_t len)
+{
+	if (ns % 1000000000ULL == 0)
+		snprintf(buf, len, "%" PRIu64 "s", ns / UINT64_C(1000000000));
+	else if (ns % 1000000ULL == 0)
+		snprintf(buf, len, "%" PRIu64 "ms", ns / UINT64_C(1000000));
+	else if (ns % 1000ULL == 0)
+		snprintf(buf, len, "%" PRIu64 "us", ns / UINT64_C(1000));
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+}
+
+static int
+check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
+{
+	const char *why = NULL;
+
+	if (f->frame < FRAME_MIN || f->frame > FRAME_MAX)
+		why = "frame: expected 64..1518 bytes (Ethernet frame incl. "
+		    "FCS)";
+	else if (f->count < 1 || f->count > COUNT_MAX)
+		why = "count: expected 1..100000000";
+	else if (f->interval_ns < IDT_MIN || f->interval_ns > IDT_MAX)
+		why = "interval: expected 1us..60s";
+	else if (f->count > RUN_MAX / f->interval_ns)
+		why = "count * interval: longer than 24 h";
+	else if (f->dscp > 63)
+		why = "dscp: expected 0..63";
+	else if (f->flow_id > 65535)
+		why = "flow_id: expected 0..65535";
+	else if (f->dst_port > 65535 || f->src_port > 65535)
+		why = "port: expected 1..65535 (0 for the default)";
+	else if (f->name[0] != '\0' && !genrole_valid_token(f->name, 64))
+		why = "name: expected up to 63 letters, digits, '.', '_', '-'";
+	if (why != NULL) {
+		snprintf(err, errlen, "flow %zu: %s", i + 1, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* "--flow" "frame=..,count=..,idt=..[,...]" for flow F. */
+static int
+add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
+{
+	char spec[256], idt[32];
+	int n;
+
+	fmt_duration(f->interval_ns, idt, sizeof(idt));
+	n = snprintf(spec, sizeof(spec), "frame=%" PRIu32 ",count=%" PRIu64
+	    ",idt=%s,dscp=%" PRIu32, f->frame, f->count, idt, f->dscp);
+	if (f->flow_id != 0)
+		n += snprintf(spec + n, sizeof(spec) - n, ",id=%" PRIu32,
+		    f->flow_id);
+	if (f->name[0] != '\0')
+		n += snprintf(spec + n, sizeof(spec) - n, ",name=%s", f->name);
+	if (f->dst_port != 0)
+		n += snprintf(spec + n, sizeof(spec) - n, ",dport=%" PRIu32,
+		    f->dst_port);
+	if (f->src_port != 0)
+		snprintf(spec + n, sizeof(spec) - n, ",sport=%" PRIu32,
+		    f->src_port);
+	return argv_pair(ga, "--flow", spec);
+}
+
+static int
+check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
+    char *err, size_t errlen)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	if (gp->mode[0] != '\0' && strcmp(gp->mode, "l2") != 0) {
+		snprintf(err, errlen, "mode: only \"l2\" is supported, got "
+		    "\"%.16s\"", gp->mode);
+		return -1;
+	}
+	if (!genrole_valid_token(sr->run_id, AGENT_RUNID_MAX)) {
+		snprintf(err, errlen, "run_id: expected 1..63 letters, "
+		    "digits, '.', '_', '-', ':'");
+		return -1;
+	}
+	if (check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
+	    check_iface("rx_iface", gp->rx_iface, err, errlen) == -1 ||
+	    check_ip("src_ip", gp->src_ip, err, errlen) == -1 ||
+	    check_ip("dst_ip", gp->dst_ip, err, errlen) == -1 ||
+	    check_ip("gateway_ip", gp->gateway_ip, err, errlen) == -1)
+		return -1;
+	if (gp->n_flows < 1 || gp->n_flows > FLOWS_MAX) {
+		snprintf(err, errlen, "flows: expected 1..%d, got %zu",
+		    FLOWS_MAX, gp->n_flows);
+		return -1;
+	}
+	for (i = 0; i < gp->n_flows; i++) {
+		if (check_flow(i, gp->flows[i], err, errlen) == -1)
+			return -1;
+		total += gp->flows[i]->count;
+	}
+	if (total > COUNT_MAX) {
+		snprintf(err, errlen, "flows: %" PRIu64 " packets in all, "
+		    "at most 100000000", total);
+		return -1;
+	}
+	if (gp->drain_ns > DRAIN_MAX || gp->ttl > 255) {
+		snprintf(err, errlen, gp->ttl > 255 ? "ttl: expected 1..255" :
+		    "drain: expected at most 60s");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Validate SR (a generator StartRole) and fill GA with the argv of
+ * BINDIR/hoplab-gen reporting to ENDPOINT.  Returns 0, or -1 with the
+ * offending field in ERR.  GA's strings live in GA itself.
+ */
+int
+genrole_argv(const char *bindir, const char *endpoint,
+    const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
+    size_t errlen)
+{
+	const Hoplab__GenParams *gp = sr->gen;
+	char d[32];
+	size_t i;
+	int rc = 0;
+
+	if (check_params(sr, gp, err, errlen) == -1)
+		return -1;
+	ga->argc = 0;
+	ga->used = 0;
+	rc |= argv_add(ga, "%s/hoplab-gen", bindir);
+	rc |= argv_pair(ga, "--tx", gp->tx_iface);
+	rc |= argv_pair(ga, "--rx", gp->rx_iface);
+	rc |= argv_pair(ga, "--src", gp->src_ip);
+	rc |= argv_pair(ga, "--dst", gp->dst_ip);
+	rc |= argv_pair(ga, "--gateway", gp->gateway_ip);
+	for (i = 0; i < gp->n_flows; i++)
+		rc |= add_flow(ga, gp->flows[i]);
+	if (gp->drain_ns != 0) {
+		fmt_duration(gp->drain_ns, d, sizeof(d));
+		rc |= argv_pair(ga, "--drain", d);
+	}
+	if (gp->ttl != 0) {
+		snprintf(d, sizeof(d), "%" PRIu32, gp->ttl);
+		rc |= argv_pair(ga, "--ttl", d);
+	}
+	rc |= argv_pair(ga, "--report", endpoint);
+	snprintf(d, sizeof(d), "%" PRIu32, sr->role_id);
+	rc |= argv_pair(ga, "--role-id", d);
+	rc |= argv_pair(ga, "--run-id", sr->run_id);
+	if (rc != 0) {
+		snprintf(err, errlen, "hoplab-gen command line too long");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,313 @@
+/*
+ * results: the results folder of one run, and the tables printed at the
+ * end of it.  See results.h for what is written when.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "csv.h"
+#include "hops.h"
+#include "results.h"
+
+#define HOPS_MAX	256
+
+struct results {
+	char		dir[PATH_MAX];
+	FILE		*summary_f;
+	struct csv	*summary;
+	struct flow_row	*rows;
+	size_t		nrows, cap;
+	int64_t		started_ns;
+};
+
+static const char *const summary_cols[] = {
+	"variant", "routers", "frame_bytes", "rep", "flow", "sent",
+	"received", "lost", "loss_pct", "duplicates", "reordered",
+	"delay_min_us", "delay_mean_us", "delay_p50_us", "delay_p90_us",
+	"delay_p99_us", "delay_p999_us", "delay_max_us", "delay_std_us",
+	"jitter_us", "throughput_mbps", "ttl_min", "ttl_max", "ts_source",
+};
+#define NSUMMARY_COLS (sizeof(summary_cols) / sizeof(summary_cols[0]))
+
+static const char *const hops_cols[] = {
+	"flow", "frame_bytes", "method", "variants", "t_router_us",
+	"ci95_lo_us", "ci95_hi_us", "samples",
+};
+#define NHOPS_COLS (sizeof(hops_cols) / sizeof(hops_cols[0]))
+
+static int
+mkdir_p(const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX], *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "mkdir %s: %s", tmp, strerror(errno));
+	return -1;
+}
+
+struct results *
+results_open(const char *base, const struct plan *plan, char *err,
+    size_t errlen)
+{
+	struct results *res;
+	char stamp[32], path[PATH_MAX + 16];
+
+	if ((res = calloc(1, sizeof(*res))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	res->started_ns = clock_real_ns();
+	clock_format_utc(res->started_ns, 1, stamp, sizeof(stamp));
+	snprintf(res->dir, sizeof(res->dir), "%s/%s-%s", base, plan->name,
+	    stamp);
+	if (mkdir_p(res->dir, err, errlen) == -1)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/summary.csv", res->dir);
+	if ((res->summary_f = fopen(path, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	res->summary = csv_from_stream(res->summary_f, summary_cols,
+	    NSUMMARY_COLS);
+	fflush(res->summary_f);
+	return res;
+fail:
+	results_free(res);
+	return NULL;
+}
+
+const char *
+results_dir(const struct results *res)
+{
+	return res->dir;
+}
+
+const struct flow_row *
+results_rows(const struct results *res, size_t *n)
+{
+	*n = res->nrows;
+	return res->rows;
+}
+
+void
+results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f)
+{
+	double secs;
+
+	snprintf(row->flow, sizeof(row->flow), "%s", f->name);
+	row->frame = f->frame;
+	row->sent = f->sent;
+	row->received = f->received;
+	row->lost = f->lost;
+	row->duplicates = f->duplicates;
+	row->reordered = f->reordered;
+	row->delay_min_us = f->delay_min_ns / 1e3;
+	row->delay_mean_us = f->delay_mean_ns / 1e3;
+	row->delay_p50_us = f->delay_p50_ns / 1e3;
+	row->delay_p90_us = f->delay_p90_ns / 1e3;
+	row->delay_p99_us = f->delay_p99_ns / 1e3;
+	row->delay_p999_us = f->delay_p999_ns / 1e3;
+	row->delay_max_us = f->delay_max_ns / 1e3;
+	row->delay_std_us = f->delay_std_ns / 1e3;
+	row->jitter_us = f->jitter_ns / 1e3;
+	secs = (double)(f->last_rx_ns - f->first_rx_ns) / 1e9;
+	row->throughput_mbps = secs > 0 ? f->rx_bytes * 8.0 / secs / 1e6 : NAN;
+	row->ttl_min = f->ttl_min;
+	row->ttl_max = f->ttl_max;
+	snprintf(row->ts_source, sizeof(row->ts_source), "%s", f->ts_source);
+}
+
+static double
+loss_pct(const struct flow_row *r)
+{
+	return r->sent ? 100.0 * (double)r->lost / (double)r->sent : NAN;
+}
+
+static void
+write_summary_row(struct csv *c, const struct flow_row *r)
+{
+	csv_str(c, r->variant);
+	csv_u64(c, r->routers);
+	csv_u64(c, r->frame);
+	csv_u64(c, r->rep);
+	csv_str(c, r->flow);
+	csv_u64(c, r->sent);
+	csv_u64(c, r->received);
+	csv_u64(c, r->lost);
+	csv_f64(c, loss_pct(r), 4);
+	csv_u64(c, r->duplicates);
+	csv_u64(c, r->reordered);
+	csv_f64(c, r->delay_min_us, 3);
+	csv_f64(c, r->delay_mean_us, 3);
+	csv_f64(c, r->delay_p50_us, 3);
+	csv_f64(c, r->delay_p90_us, 3);
+	csv_f64(c, r->delay_p99_us, 3);
+	csv_f64(c, r->delay_p999_us, 3);
+	csv_f64(c, r->delay_max_us, 3);
+	csv_f64(c, r->delay_std_us, 3);
+	csv_f64(c, r->jitter_us, 3);
+	csv_f64(c, r->throughput_mbps, 4);
+	csv_u64(c, r->ttl_min);
+	csv_u64(c, r->ttl_max);
+	csv_str(c, r->ts_source);
+}
+
+int
+results_add(struct results *res, const struct flow_row *row, char *err,
+    size_t errlen)
+{
+	struct flow_row *v;
+
+	if (res->nrows == res->cap) {
+		res->cap = res->cap ? res->cap * 2 : 64;
+		v = realloc(res->rows, res->cap * sizeof(*v));
+		if (v == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		res->rows = v;
+	}
+	res->rows[res->nrows++] = *row;
+	write_summary_row(res->summary, row);
+	if (csv_end_row(res->summary, err, errlen) == -1)
+		return -1;
+	if (fflush(res->summary_f) == EOF) {
+		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+print_summary(FILE *out, const struct results *res)
+{
+	size_t i;
+
+	fprintf(out, "\nOne-way delay per variant (frame = Ethernet frame incl. "
+	    "FCS, delay in us)\n");
+	fprintf(out, "%-10s %5s %4s %-8s %8s %8s %7s %7s %10s %10s %10s %4s\n",
+	    "variant", "frame", "rep", "flow", "sent", "received", "lost",
+	    "loss%", "mean_us", "p50_us", "p99_us", "ttl");
+	for (i = 0; i < res->nrows; i++) {
+		const struct flow_row *r = &res->rows[i];
+
+		fprintf(out, "%-10s %5u %4u %-8.8s %8llu %8llu %7llu %7.3f "
+		    "%10.2f %10.2f %10.2f %4u\n", r->variant, r->frame, r->rep,
+		    r->flow, (unsigned long long)r->sent,
+		    (unsigned long long)r->received,
+		    (unsigned long long)r->lost, loss_pct(r), r->delay_mean_us,
+		    r->delay_p50_us, r->delay_p99_us, r->ttl_min);
+	}
+}
+
+static void
+print_hops(FILE *out, const struct hop_est *h, size_t n)
+{
+	size_t i;
+
+	if (n == 0) {
+		fprintf(out, "\nPer-router processing time: needs at least "
+		    "two variants with received packets.\n");
+		return;
+	}
+	fprintf(out, "\nPer-router processing time, d_proc + d_queue (us)\n");
+	fprintf(out, "%-8s %5s %-16s %-16s %10s  %s\n", "flow", "frame",
+	    "method", "variants", "t_router", "95% CI");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%-8.8s %5u %-16s %-16s %10.3f  ", h[i].flow,
+		    h[i].frame, h[i].method, h[i].variants, h[i].t_us);
+		if (isnan(h[i].ci95_lo_us))
+			fprintf(out, "-\n");
+		else
+			fprintf(out, "[%.3f, %.3f]\n", h[i].ci95_lo_us,
+			    h[i].ci95_hi_us);
+	}
+}
+
+static int
+write_hops(const struct results *res, const struct hop_est *h, size_t n,
+    char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16];
+	struct csv *c;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/hops.csv", res->dir);
+	if ((c = csv_open(path, hops_cols, NHOPS_COLS, err, errlen)) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		csv_str(c, h[i].flow);
+		csv_u64(c, h[i].frame);
+		csv_str(c, h[i].method);
+		csv_str(c, h[i].variants);
+		csv_f64(c, h[i].t_us, 4);
+		csv_f64(c, h[i].ci95_lo_us, 4);
+		csv_f64(c, h[i].ci95_hi_us, 4);
+		csv_u64(c, h[i].samples);
+		if (csv_end_row(c, err, errlen) == -1) {
+			csv_close(c, NULL, 0);
+			return -1;
+		}
+	}
+	return csv_close(c, err, errlen);
+}
+
+int
+results_finish(struct results *res, FILE *out, char *err, size_t errlen)
+{
+	static struct hop_est hops[HOPS_MAX];
+	size_t nhops;
+	int rc = 0;
+
+	if (res->summary != NULL) {
+		rc = csv_close(res->summary, err, errlen);
+		res->summary = NULL;
+	}
+	if (res->summary_f != NULL && fclose(res->summary_f) == EOF && rc == 0) {
+		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
+		    strerror(errno));
+		rc = -1;
+	}
+	res->summary_f = NULL;
+	nhops = hops_compute(res->rows, res->nrows, hops, HOPS_MAX);
+	if (write_hops(res, hops, nhops, err, errlen) == -1)
+		rc = -1;
+	print_summary(out, res);
+	print_hops(out, hops, nhops);
+	fprintf(out, "\nResults: %s/\n", res->dir);
+	return rc;
+}
+
+void
+results_free(struct results *res)
+{
+	if (res == NULL)
+		return;
+	if (res->summary != NULL)
+		csv_close(res->summary, NULL, 0);
+	if (res->summary_f != NULL)
+		fclose(res->summary_f);
+	free(res->rows);
+	free(res);
+}

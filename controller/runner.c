@@ -1,0 +1,541 @@
+/*
+ * runner: one plan, point by point.  The controller is single-threaded: it
+ * sends a StartRole and then steps peers_recv() until the answers it waits
+ * for arrive, the point's deadline passes, an agent is lost, or the user
+ * interrupts.  Messages that belong to nothing pending (late statuses of
+ * roles already done) are logged at debug level and dropped.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "lab.h"
+#include "log.h"
+#include "peers.h"
+#include "results.h"
+#include "runner.h"
+#include "topo.h"
+
+#define ROUTER_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+#define GEN_SLACK_NS		(15 * NSEC_PER_SEC)
+#define GEN_DRAIN_NS		(500 * NSEC_PER_MSEC)
+#define EXIT_AFTER_RESULT_NS	(3 * NSEC_PER_SEC)
+#define GEN_DST_PORT		9	/* discard */
+#define GEN_SRC_PORT_BASE	49152
+
+struct run {
+	const struct plan *plan;
+	const struct inventory *inv;
+	const struct run_opts *opts;
+	struct peers	*ps;
+	struct results	*res;
+	char		run_id[128];
+	uint32_t	next_role;
+	size_t		point, npoints;
+	int64_t		started_mono;
+};
+
+/* What a point waits for from one role. */
+struct wait_role {
+	struct peer	*peer;
+	uint32_t	role_id;
+	int		started, exited, failed, have_result;
+	int		exit_code, exit_signal;
+	char		error[512];
+	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
+	Hoplab__Envelope *result_env;
+};
+
+static int
+interrupted(const struct run *r, char *err, size_t errlen)
+{
+	if (r->opts->stop == NULL || !*r->opts->stop)
+		return 0;
+	snprintf(err, errlen, "interrupted by the user");
+	return 1;
+}
+
+static void
+send_ack(struct run *r, struct peer *p, const Hoplab__ResultBatch *b)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__Ack ack = HOPLAB__ACK__INIT;
+	char err[256];
+
+	ack.role_id = b->role_id;
+	ack.batch_seq = b->batch_seq;
+	env.body_case = HOPLAB__ENVELOPE__BODY_ACK;
+	env.ack = &ack;
+	if (peers_send(r->ps, p, &env, err, sizeof(err)) == -1)
+		log_warn("ack to %s: %s", p->inv->name, err);
+}
+
+static void
+note_status(struct wait_role *w, const Hoplab__RoleStatus *st)
+{
+	switch (st->state) {
+	case HOPLAB__ROLE_STATUS__STATE__STARTED:
+		w->started = 1;
+		break;
+	case HOPLAB__ROLE_STATUS__STATE__EXITED:
+	case HOPLAB__ROLE_STATUS__STATE__STOPPED:
+		w->exited = 1;
+		w->exit_code = st->exit_code;
+		w->exit_signal = st->signal;
+		break;
+	case HOPLAB__ROLE_STATUS__STATE__FAILED:
+	default:
+		w->failed = 1;
+		snprintf(w->error, sizeof(w->error), "%s", st->error);
+		break;
+	}
+}
+
+/* Route one incoming message to the role waiting for it; 1 if consumed. */
+static int
+deliver(struct run *r, struct wait_role *ws, size_t nw, struct peer *from,
+    Hoplab__Envelope *env)
+{
+	uint32_t role;
+	size_t i;
+
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS)
+		role = env->role_status->role_id;
+	else if (env->body_case == HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
+		role = env->result_batch->role_id;
+	else
+		return 0;
+	for (i = 0; i < nw; i++) {
+		if (ws[i].peer != from || ws[i].role_id != role)
+			continue;
+		if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
+			note_status(&ws[i], env->role_status);
+			return 0;
+		}
+		send_ack(r, from, env->result_batch);
+		if (!env->result_batch->final || ws[i].result_env != NULL)
+			return 0;
+		ws[i].have_result = 1;
+		ws[i].result = env->result_batch;
+		ws[i].result_env = env;
+		return 1;
+	}
+	return 0;
+}
+
+typedef int (*wait_done_fn)(const struct wait_role *w);
+
+static int
+all_done(const struct wait_role *ws, size_t nw, wait_done_fn done)
+{
+	size_t i;
+
+	for (i = 0; i < nw; i++)
+		if (!done(&ws[i]))
+			return 0;
+	return 1;
+}
+
+/* Step the event loop until DONE holds for every role or DEADLINE. */
+static int
+wait_roles(struct run *r, struct wait_role *ws, size_t nw, wait_done_fn done,
+    int64_t deadline, char *err, size_t errlen)
+{
+	Hoplab__Envelope *env;
+	struct peer *from;
+	size_t i;
+	int rc;
+
+	while (!all_done(ws, nw, done)) {
+		for (i = 0; i < nw; i++)
+			if (ws[i].failed) {
+				snprintf(err, errlen, "%s: %s",
+				    ws[i].peer->inv->name, ws[i].error);
+				return -1;
+			}
+		if (interrupted(r, err, errlen))
+			return -1;
+		if (clock_mono_ns() >= deadline) {
+			snprintf(err, errlen, "timed out waiting for %s",
+			    ws[0].peer->inv->name);
+			return -1;
+		}
+		rc = peers_recv(r->ps, deadline - clock_mono_ns(), &from, &env,
+		    err, errlen);
+		if (rc == -1)
+			return -1;
+		if (rc == 1 && !deliver(r, ws, nw, from, env)) {
+			if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
+				log_warn("agent %s: %s", from->inv->name,
+				    env->error->text);
+			msg_free(env);
+		}
+	}
+	return 0;
+}
+
+static int
+router_done(const struct wait_role *w)
+{
+	return w->started;
+}
+
+/* A generator is done when it exited: with results, or failing. */
+static int
+gen_done(const struct wait_role *w)
+{
+	return w->exited && (w->have_result || w->exit_code != 0 ||
+	    w->exit_signal != 0);
+}
+
+static void
+fill_router(Hoplab__RouterParams *rp, const struct topo_router *t,
+    Hoplab__IfaceAddr *ia, Hoplab__IfaceAddr **iap, Hoplab__Route *rt,
+    Hoplab__Route **rtp)
+{
+	size_t i;
+
+	rp->impl = HOPLAB__ROUTER_PARAMS__IMPL__LINUX;
+	for (i = 0; i < t->nifaces; i++) {
+		hoplab__iface_addr__init(&ia[i]);
+		ia[i].name = (char *)t->iface[i];
+		ia[i].cidr = (char *)t->cidr[i];
+		iap[i] = &ia[i];
+	}
+	rp->n_ifaces = t->nifaces;
+	rp->ifaces = iap;
+	for (i = 0; i < t->nroutes; i++) {
+		hoplab__route__init(&rt[i]);
+		rt[i].prefix = (char *)t->route_prefix[i];
+		rt[i].via = (char *)t->route_via[i];
+		rtp[i] = &rt[i];
+	}
+	rp->n_routes = t->nroutes;
+	rp->routes = rtp;
+}
+
+static int
+start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
+    char *err, size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__RouterParams rp = HOPLAB__ROUTER_PARAMS__INIT;
+	Hoplab__IfaceAddr ia[TOPO_MAX_IFACES], *iap[TOPO_MAX_IFACES];
+	Hoplab__Route rt[TOPO_MAX_ROUTES], *rtp[TOPO_MAX_ROUTES];
+	struct topo_router t;
+
+	topo_router(pos, n, &t);
+	fill_router(&rp, &t, ia, iap, rt, rtp);
+	memset(w, 0, sizeof(*w));
+	w->peer = peers_find(r->ps, r->plan->chain[pos]);
+	w->role_id = ++r->next_role;
+	sr.role_id = w->role_id;
+	sr.run_id = r->run_id;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
+	sr.router = &rp;
+	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
+	env.start_role = &sr;
+	return peers_send(r->ps, w->peer, &env, err, errlen);
+}
+
+/* Configure the first N routers of the chain and wait until all are up. */
+static int
+start_routers(struct run *r, size_t n, char *err, size_t errlen)
+{
+	struct wait_role ws[PLAN_MAX_CHAIN];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (start_router(r, &ws[i], i, n, err, errlen) == -1)
+			return -1;
+	return wait_roles(r, ws, n, router_done, clock_mono_ns() +
+	    ROUTER_START_TIMEOUT_NS, err, errlen);
+}
+
+static int64_t
+point_duration_ns(const struct plan *plan)
+{
+	int64_t longest = 0, d;
+	size_t i;
+
+	for (i = 0; i < plan->nflows; i++) {
+		d = plan->flows[i].idt_ns * (int64_t)plan->flows[i].count;
+		if (d > longest)
+			longest = d;
+	}
+	return longest + GEN_DRAIN_NS;
+}
+
+static int
+start_gen(struct run *r, struct wait_role *w, unsigned frame, char *err,
+    size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
+	Hoplab__FlowSpec fs[PLAN_MAX_FLOWS], *fsp[PLAN_MAX_FLOWS];
+	struct topo_gen t;
+	size_t i;
+
+	topo_gen(&t);
+	gp.mode = "l2";
+	gp.tx_iface = t.tx_iface;
+	gp.rx_iface = t.rx_iface;
+	gp.src_ip = t.src_ip;
+	gp.dst_ip = t.dst_ip;
+	gp.gateway_ip = t.gateway_ip;
+	gp.drain_ns = GEN_DRAIN_NS;
+	gp.ttl = TOPO_GEN_TTL;
+	for (i = 0; i < r->plan->nflows; i++) {
+		const struct plan_flow *pf = &r->plan->flows[i];
+
+		hoplab__flow_spec__init(&fs[i]);
+		fs[i].flow_id = (uint32_t)i + 1;
+		fs[i].name = (char *)pf->name;
+		fs[i].frame = pf->frame_from_sweep ? frame : pf->frame;
+		fs[i].count = pf->count;
+		fs[i].interval_ns = (uint64_t)pf->idt_ns;
+		fs[i].dscp = pf->dscp;
+		fs[i].dst_port = GEN_DST_PORT;
+		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
+		fsp[i] = &fs[i];
+	}
+	gp.n_flows = r->plan->nflows;
+	gp.flows = fsp;
+	memset(w, 0, sizeof(*w));
+	w->peer = peers_find(r->ps, "gen");
+	w->role_id = ++r->next_role;
+	sr.role_id = w->role_id;
+	sr.run_id = r->run_id;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
+	sr.gen = &gp;
+	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
+	env.start_role = &sr;
+	return peers_send(r->ps, w->peer, &env, err, errlen);
+}
+
+/* Every flow must have crossed exactly the variant's routers. */
+static int
+check_path(const struct plan_variant *v, const Hoplab__FlowResult *f,
+    char *err, size_t errlen)
+{
+	unsigned want = topo_expected_ttl(v->nrouters);
+
+	if (f->received == 0 || (f->ttl_min == want && f->ttl_max == want))
+		return 0;
+	snprintf(err, errlen, "path check failed for variant %s, flow %s: "
+	    "expected TTL %u after %zu router(s), received TTL %u..%u",
+	    v->label, f->name, want, v->nrouters, f->ttl_min, f->ttl_max);
+	return -1;
+}
+
+static int
+record_result(struct run *r, const struct plan_variant *v, unsigned rep,
+    const Hoplab__ResultBatch *b, char *err, size_t errlen)
+{
+	struct flow_row row;
+	size_t i;
+
+	for (i = 0; i < b->n_flows; i++) {
+		memset(&row, 0, sizeof(row));
+		snprintf(row.variant, sizeof(row.variant), "%s", v->label);
+		row.routers = v->nrouters;
+		row.rep = rep;
+		results_row_from_flow(&row, b->flows[i]);
+		if (results_add(r->res, &row, err, errlen) == -1)
+			return -1;
+		if (!r->opts->quiet)
+			fprintf(stderr, "      %s: sent %llu, received %llu, "
+			    "lost %llu, mean delay %.2f us\n", row.flow,
+			    (unsigned long long)row.sent,
+			    (unsigned long long)row.received,
+			    (unsigned long long)row.lost, row.delay_mean_us);
+	}
+	for (i = 0; i < b->n_flows; i++)
+		if (check_path(v, b->flows[i], err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+static void
+progress(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep)
+{
+	int64_t elapsed = clock_mono_ns() - r->started_mono;
+	double per = r->point ? (double)elapsed / r->point : 0;
+
+	if (r->opts->quiet)
+		return;
+	fprintf(stderr, "[%zu/%zu] variant %s, frame %u, rep %u/%u "
+	    "(elapsed %.0f s, about %.0f s left)\n", r->point + 1, r->npoints,
+	    v->label, frame, rep, r->plan->repeat, elapsed / 1e9,
+	    per * (double)(r->npoints - r->point) / 1e9);
+}
+
+static int
+run_point(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep, char *err, size_t errlen)
+{
+	struct wait_role w;
+	int64_t deadline;
+	int rc;
+
+	progress(r, v, frame, rep);
+	if (start_gen(r, &w, frame, err, errlen) == -1)
+		return -1;
+	deadline = clock_mono_ns() + point_duration_ns(r->plan) + GEN_SLACK_NS;
+	rc = wait_roles(r, &w, 1, gen_done, deadline, err, errlen);
+	if (rc == 0 && !w.have_result) {
+		snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s",
+		    w.peer->inv->name, w.exit_signal ? "was terminated by signal"
+		    : "exited with", w.exit_signal ? w.exit_signal : w.exit_code,
+		    w.error[0] ? ": " : "", w.error);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = record_result(r, v, rep, w.result, err, errlen);
+	msg_free(w.result_env);
+	r->point++;
+	return rc;
+}
+
+/* Ask every agent to stop whatever it runs; best effort. */
+static void
+stop_all(struct run *r)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
+	char err[256];
+	size_t i;
+
+	st.role_id = 0;
+	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+	env.stop_role = &st;
+	for (i = 0; i < r->ps->n; i++)
+		if (r->ps->v[i].welcomed && !r->ps->v[i].lost)
+			peers_send(r->ps, &r->ps->v[i], &env, err, sizeof(err));
+}
+
+static int
+run_variant(struct run *r, const struct plan_variant *v, char *err,
+    size_t errlen)
+{
+	size_t nframes = r->plan->nsweep_frames, f;
+	unsigned frame, rep;
+
+	if (r->inv->lab[0] != '\0') {
+		if (!r->opts->quiet)
+			fprintf(stderr, "variant %s: wiring gen -> %s -> gen\n",
+			    v->label, v->label);
+		if (lab_wire(r->inv->lab, v->nrouters, err, errlen) != 0)
+			return -1;
+	}
+	if (start_routers(r, v->nrouters, err, errlen) == -1)
+		return -1;
+	for (f = 0; f < (nframes ? nframes : 1); f++) {
+		frame = nframes ? r->plan->sweep_frames[f] : 0;
+		for (rep = 1; rep <= r->plan->repeat; rep++)
+			if (run_point(r, v, frame ? frame :
+			    r->plan->flows[0].frame, rep, err, errlen) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+static size_t
+host_list(const struct run *r, struct run_host *hosts)
+{
+	size_t i;
+
+	for (i = 0; i < r->ps->n; i++) {
+		const struct peer *p = &r->ps->v[i];
+
+		memset(&hosts[i], 0, sizeof(hosts[i]));
+		snprintf(hosts[i].name, sizeof(hosts[i].name), "%s",
+		    p->inv->name);
+		snprintf(hosts[i].address, sizeof(hosts[i].address), "%s:%u",
+		    p->inv->address, p->inv->port);
+		snprintf(hosts[i].hostname, sizeof(hosts[i].hostname), "%s",
+		    p->hostname);
+		snprintf(hosts[i].version, sizeof(hosts[i].version), "%s",
+		    p->version);
+		hosts[i].clock_offset_ns = p->clock_offset_ns;
+	}
+	return r->ps->n;
+}
+
+static int
+run_all(struct run *r, char *err, size_t errlen)
+{
+	size_t i;
+
+	r->started_mono = clock_mono_ns();
+	for (i = 0; i < r->plan->nvariants; i++)
+		if (run_variant(r, &r->plan->variants[i], err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+static int
+connect_agents(struct run *r, char *err, size_t errlen)
+{
+	const char *names[PLAN_MAX_CHAIN + 1];
+	size_t i;
+
+	names[0] = "gen";
+	for (i = 0; i < r->plan->nchain; i++)
+		names[i + 1] = r->plan->chain[i];
+	r->ps = peers_connect(r->inv, names, r->plan->nchain + 1, err, errlen);
+	if (r->ps == NULL)
+		return -1;
+	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
+}
+
+int
+runner_run(const struct plan *plan, const struct inventory *inv,
+    const struct run_opts *opts, char *err, size_t errlen)
+{
+	struct run r = { .plan = plan, .inv = inv, .opts = opts };
+	struct run_host hosts[PLAN_MAX_CHAIN + 1];
+	char status[600], ferr[256], stamp[32];
+	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
+	int rc;
+
+	r.npoints = plan->nvariants * nf * plan->repeat;
+	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
+	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
+	if (connect_agents(&r, err, errlen) == -1) {
+		peers_free(r.ps);
+		return -1;
+	}
+	r.res = results_open(opts->results_base, plan, err, errlen);
+	if (r.res == NULL) {
+		peers_free(r.ps);
+		return -1;
+	}
+	if (!opts->quiet)
+		fprintf(stderr, "run %s: %zu measurement(s), results in %s/\n",
+		    plan->name, r.npoints, results_dir(r.res));
+	results_write_run_json(r.res, plan, hosts, host_list(&r, hosts),
+	    "running", ferr, sizeof(ferr));
+	rc = run_all(&r, err, errlen);
+	stop_all(&r);
+	if (rc == 0)
+		snprintf(status, sizeof(status), "completed");
+	else
+		snprintf(status, sizeof(status), "failed: %s", err);
+	if (results_write_run_json(r.res, plan, hosts, host_list(&r, hosts),
+	    status, ferr, sizeof(ferr)) == -1 ||
+	    results_finish(r.res, stdout, ferr, sizeof(ferr)) == -1) {
+		if (rc == 0)
+			snprintf(err, errlen, "%s", ferr);
+		rc = -1;
+	}
+	results_free(r.res);
+	peers_free(r.ps);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/*
+ * runner: runs a plan across the agents of an inventory.
+ *
+ * Order: for each variant (rewire the lab, configure its routers), for
+ * each frame size of the sweep, for each repetition: start the generator,
+ * wait for its results and its exit, check the path by TTL, record a row.
+ * A failure stops the run, stops every role it started, and keeps what
+ * was measured so far (summary.csv is written row by row).
+ */
+#ifndef HOPLAB_RUNNER_H
+#define HOPLAB_RUNNER_H
+
+#include <signal.h>
+
+#include "inventory.h"
+#include "plan.h"
+
+struct run_opts {
+	const char	*results_base;	/* "results" */
+	int		quiet;		/* no progress lines */
+	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+};
+
+/* Returns 0 when every point was measured, -1 otherwise (ERR says why). */
+int	runner_run(const struct plan *plan, const struct inventory *inv,
+	    const struct run_opts *opts, char *err, size_t errlen);
+
+#endif

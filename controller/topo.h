@@ -1,0 +1,40 @@
+/*
+ * topo: the lab's address plan for a chain variant (docs/architecture.md).
+ *
+ * Turns "the first N routers of the chain" into the parameters the agents
+ * need: each router's interface addresses and static routes, and the
+ * generator's owned addresses and next hop.  Pure computation, no I/O.
+ */
+#ifndef HOPLAB_TOPO_H
+#define HOPLAB_TOPO_H
+
+#include <stddef.h>
+
+#define TOPO_MAX_IFACES	2
+#define TOPO_MAX_ROUTES	2
+#define TOPO_GEN_TTL	64
+
+struct topo_router {
+	char	iface[TOPO_MAX_IFACES][16];
+	char	cidr[TOPO_MAX_IFACES][24];
+	size_t	nifaces;
+	char	route_prefix[TOPO_MAX_ROUTES][24];
+	char	route_via[TOPO_MAX_ROUTES][16];
+	size_t	nroutes;
+};
+
+struct topo_gen {
+	char	tx_iface[16];
+	char	rx_iface[16];
+	char	src_ip[16];
+	char	dst_ip[16];
+	char	gateway_ip[16];
+};
+
+/* Router at POSITION (0-based) in a chain of N routers. */
+void	topo_router(size_t position, size_t n, struct topo_router *r);
+void	topo_gen(struct topo_gen *g);
+/* TTL a probe arrives with after N routers. */
+unsigned topo_expected_ttl(size_t n);
+
+#endif

@@ -1,0 +1,582 @@
+#!/bin/sh
+#
+# lab.sh: build, rewire, inspect and tear down hoplab's network-namespace lab.
+#
+# The lab turns one Linux machine into a bench of "machines": one network
+# namespace per host (PREFIX-gen and PREFIX-<router>), each with its own
+# management interface mgmt0 on the bridge PREFIX-mgmt in the root namespace
+# (198.19.K.0/24, the controller is 198.19.K.1, gen .10, routers .11, .12,
+# ...) and its own hoplab-agent listening on port 7700.  `wire N` recables
+# the data links as the chain gen:tx -> R1 -> ... -> RN -> gen:rx, as a
+# person would recable the bench between variants.  Names, addresses and the
+# wiring table are fixed by docs/architecture.md ("The namespace lab"); all
+# addresses are from 198.18.0.0/15 (RFC 2544 benchmarking range).
+#
+# State lives in STATEDIR (default /run/hoplab/PREFIX): lab.env (prefix, K,
+# routers), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log and
+# each agent's run folder NAME/.  `down` works from that state, from the
+# lab's known names, or from what it finds on the machine, so it also cleans
+# up after a crash or a half-built lab.
+#
+# It deliberately does not: give data interfaces any address (the agents and
+# the generator own those), touch any namespace, link or process that does
+# not carry the lab's prefix, generate CURVE keys, or kill processes by name
+# (agents are killed by their recorded PIDs, after checking that the PID is
+# still that agent; processes left inside the lab's own namespaces are
+# killed by PID as found with `ip netns pids`).
+#
+# POSIX sh; needs iproute2 (ip, ss), procps (sysctl) and util-linux (setsid).
+
+set -u
+
+prog=lab.sh
+port=7700
+here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+
+prefix=hl
+k=0
+bindir=$here/../bin
+statedir=
+
+building=0	# 1 while `up` builds: a failure then tears the lab down
+removed=0	# things `down` removed
+
+usage()
+{
+	cat >&2 <<EOF
+usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
+       $prog [-p PREFIX] [-s STATEDIR] wire N
+       $prog [-p PREFIX] [-s STATEDIR] status
+       $prog [-p PREFIX] [-s STATEDIR] down [ROUTER...]
+
+  -b BINDIR    where hoplab-agent is (default: ../bin beside this script)
+  -k K         management network 198.19.K.0/24 (default 0)
+  -p PREFIX    name prefix of every namespace and link (default hl)
+  -s STATEDIR  pid files, logs, inventory (default /run/hoplab/PREFIX)
+
+  up      build the lab (routers default to A B C); an existing lab with
+          the same prefix is brought down first
+  wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx
+  status  list namespaces, agents and links
+  down    stop the agents, delete namespaces, bridge and state
+EOF
+	exit 2
+}
+
+die()
+{
+	echo "$prog: $*" >&2
+	if [ "$building" = 1 ]; then
+		building=0
+		echo "$prog: removing the half-built lab" >&2
+		teardown >&2
+	fi
+	exit 1
+}
+
+# Run a command; on failure stop with the command and what it said.
+run()
+{
+	r_out=$("$@" 2>&1) || die "$* failed: $r_out"
+}
+
+need_root()
+{
+	[ "$(id -u)" = 0 ] || die "not root; run with sudo"
+}
+
+# True when $1 is a non-empty string of letters and digits.
+is_name()
+{
+	case $1 in
+	''|*[!A-Za-z0-9]*) return 1 ;;
+	esac
+	return 0
+}
+
+is_uint()
+{
+	case $1 in
+	''|*[!0-9]*) return 1 ;;
+	esac
+	[ ${#1} -le 9 ]
+}
+
+check_prefix()
+{
+	case $prefix in
+	[a-z]*) ;;
+	*) die "prefix '$prefix' must start with a lower-case letter" ;;
+	esac
+	case $prefix in
+	*[!a-z0-9]*) die "prefix '$prefix' may hold only a-z and 0-9" ;;
+	esac
+	[ ${#prefix} -le 8 ] || die "prefix '$prefix' is longer than 8 characters"
+}
+
+# Check the router names for `up`: names, no duplicates, short enough that
+# PREFIX-m-NAME fits the kernel's 15-character interface names.
+check_routers()
+{
+	cr_seen=" "
+	cr_n=0
+	for cr_h in gen "$@"; do
+		is_name "$cr_h" || die "host name '$cr_h' may hold only letters and digits"
+		case $cr_seen in
+		*" $cr_h "*) die "host name '$cr_h' given twice (gen is the generator)" ;;
+		esac
+		cr_seen="$cr_seen$cr_h "
+		cr_if=$prefix-m-$cr_h
+		[ ${#cr_if} -le 15 ] || die "interface name $cr_if is longer than" \
+		    "15 characters; use a shorter prefix or router name"
+		cr_n=$((cr_n + 1))
+	done
+	[ "$cr_n" -ge 2 ] || die "a lab needs at least one router"
+	[ "$cr_n" -le 100 ] || die "at most 99 routers (data links use 198.18.1..99.0/24)"
+}
+
+# Read STATEDIR/lab.env into lab_k and lab_routers; false when absent.
+load_state()
+{
+	[ -r "$statedir/lab.env" ] || return 1
+	lab_k=$(sed -n 's/^k=//p' "$statedir/lab.env")
+	lab_routers=$(sed -n 's/^routers=//p' "$statedir/lab.env")
+	is_uint "$lab_k" || die "$statedir/lab.env: bad k '$lab_k'"
+	for ls_r in $lab_routers; do
+		is_name "$ls_r" || die "$statedir/lab.env: bad router '$ls_r'"
+	done
+	return 0
+}
+
+ns_exists()
+{
+	[ -e "/run/netns/$1" ]
+}
+
+link_exists()
+{
+	ip link show dev "$1" >/dev/null 2>&1
+}
+
+# True when /proc says PID runs and is not a zombie.
+alive()
+{
+	[ -r "/proc/$1/stat" ] || return 1
+	al_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$al_st" ] && [ "$al_st" != Z ]
+}
+
+# True when PID is still the agent NAME that this lab started (guards
+# against a recycled PID after a crash).
+is_agent()
+{
+	alive "$1" || return 1
+	ia_cmd=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)
+	case $ia_cmd in
+	*hoplab-agent*" -N $2 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# Send SIGTERM to the PIDs in $*, wait up to 3 s, then SIGKILL the rest.
+stop_pids()
+{
+	for sp_p in "$@"; do
+		kill -TERM "$sp_p" 2>/dev/null
+	done
+	sp_i=0
+	while [ $sp_i -lt 30 ]; do
+		sp_left=
+		for sp_p in "$@"; do
+			alive "$sp_p" && sp_left="$sp_left $sp_p"
+		done
+		[ -z "$sp_left" ] && return 0
+		sleep 0.1
+		sp_i=$((sp_i + 1))
+	done
+	for sp_p in $sp_left; do
+		echo "down: pid $sp_p ignored SIGTERM for 3 s; sending SIGKILL"
+		kill -KILL "$sp_p" 2>/dev/null
+	done
+	sleep 0.1
+}
+
+# The hosts `down` looks for: gen, the recorded routers, the default
+# routers, those named on the command line and any with a PREFIX-m-NAME link.
+known_hosts()
+{
+	kh_rec=
+	load_state && kh_rec=$lab_routers
+	kh_found=$(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
+	    sed -n "s/^$prefix-m-\([A-Za-z0-9]*\)@.*/\1/p")
+	kh_found2=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
+	    sed -n "s/^$prefix-\([A-Za-z0-9]*\)$/\1/p")
+	echo gen $kh_rec A B C "$@" $kh_found $kh_found2 | tr ' ' '\n' |
+	    awk 'NF && !seen[$0]++'
+}
+
+# Stop the agents and every process left in the lab's namespaces.
+stop_agents()
+{
+	sa_pids=
+	for sa_h in "$@"; do
+		[ -r "$statedir/$sa_h.pid" ] || continue
+		sa_p=$(cat "$statedir/$sa_h.pid")
+		is_uint "$sa_p" || continue
+		if is_agent "$sa_p" "$sa_h"; then
+			sa_pids="$sa_pids $sa_p"
+			echo "down: stopping agent $sa_h (pid $sa_p)"
+			removed=$((removed + 1))
+		fi
+	done
+	[ -n "$sa_pids" ] && stop_pids $sa_pids
+	sa_pids=
+	for sa_h in "$@"; do
+		ns_exists "$prefix-$sa_h" || continue
+		for sa_p in $(ip netns pids "$prefix-$sa_h" 2>/dev/null); do
+			sa_c=$(cat "/proc/$sa_p/comm" 2>/dev/null)
+			echo "down: stopping pid $sa_p ($sa_c) left in $prefix-$sa_h"
+			sa_pids="$sa_pids $sa_p"
+			removed=$((removed + 1))
+		done
+	done
+	[ -n "$sa_pids" ] && stop_pids $sa_pids
+	return 0
+}
+
+# Remove everything of lab PREFIX that exists; print what was removed.
+teardown()
+{
+	td_hosts=$(known_hosts "$@")
+	stop_agents $td_hosts
+	for td_h in $td_hosts; do
+		if ns_exists "$prefix-$td_h"; then
+			ip netns del "$prefix-$td_h" &&
+			    echo "down: deleted namespace $prefix-$td_h"
+			removed=$((removed + 1))
+		fi
+		if link_exists "$prefix-m-$td_h"; then
+			ip link del dev "$prefix-m-$td_h" 2>/dev/null &&
+			    echo "down: deleted link $prefix-m-$td_h"
+			removed=$((removed + 1))
+		fi
+	done
+	if link_exists "$prefix-mgmt"; then
+		ip link del dev "$prefix-mgmt" &&
+		    echo "down: deleted bridge $prefix-mgmt"
+		removed=$((removed + 1))
+	fi
+	if [ -d "$statedir" ]; then
+		rm -rf -- "$statedir" && echo "down: removed $statedir"
+		removed=$((removed + 1))
+	fi
+	# The default parent /run/hoplab goes when the last lab has gone.
+	[ "$statedir" = "/run/hoplab/$prefix" ] && rmdir /run/hoplab 2>/dev/null
+	return 0
+}
+
+cmd_down()
+{
+	need_root
+	teardown "$@"
+	[ "$removed" -gt 0 ] || echo "down: nothing to remove for lab $prefix"
+	return 0
+}
+
+# Disable IPv6 on interface IF in namespace NS ("" for the root namespace).
+no_ipv6()
+{
+	if [ -z "$1" ]; then
+		n6_f=/proc/sys/net/ipv6/conf/$2/disable_ipv6
+		[ -w "$n6_f" ] && echo 1 >"$n6_f"
+		return 0
+	fi
+	run ip netns exec "$1" sysctl -q -w "net.ipv6.conf.$2.disable_ipv6=1"
+}
+
+make_bridge()
+{
+	mb_br=$prefix-mgmt
+	run ip link add name "$mb_br" type bridge forward_delay 0
+	no_ipv6 "" "$mb_br"
+	run ip addr add "198.19.$k.1/24" dev "$mb_br"
+	run ip link set dev "$mb_br" up
+}
+
+# Create host NAME with management address ADDR.
+make_host()
+{
+	mh_ns=$prefix-$1
+	mh_m=$prefix-m-$1
+	run ip netns add "$mh_ns"
+	run ip -n "$mh_ns" link set dev lo up
+	run ip netns exec "$mh_ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 \
+	    net.ipv6.conf.default.disable_ipv6=1
+	run ip link add name "$mh_m" type veth peer name mgmt0 netns "$mh_ns"
+	no_ipv6 "" "$mh_m"
+	run ip link set dev "$mh_m" master "$prefix-mgmt" up
+	run ip -n "$mh_ns" addr add "$2/24" dev mgmt0
+	run ip -n "$mh_ns" link set dev mgmt0 up
+}
+
+# Start the agent of host NAME on ADDR in its namespace, in the background.
+start_agent()
+{
+	mkdir -p "$statedir/$1" && chmod 0700 "$statedir/$1" ||
+	    die "cannot create $statedir/$1"
+	setsid ip netns exec "$prefix-$1" "$bindir/hoplab-agent" -d -N "$1" \
+	    -l "$2:$port" -r "$statedir/$1" \
+	    </dev/null >"$statedir/$1.log" 2>&1 &
+	echo $! >"$statedir/$1.pid"
+}
+
+# True when something listens on ADDR:port in namespace NS.
+listening()
+{
+	ip netns exec "$1" ss -Hltn "sport = :$port" 2>/dev/null |
+	    awk -v a="$2:$port" -v p="$port" \
+	    '$4 == a || $4 == "0.0.0.0:" p || $4 == "*:" p { f = 1 }
+	    END { exit !f }'
+}
+
+agent_failed()
+{
+	echo "$prog: agent $1 $3; last lines of its log ($statedir/$1.log):" >&2
+	tail -n 15 "$statedir/$1.log" 2>/dev/null | sed 's/^/  /' >&2
+	die "lab $prefix not built"
+}
+
+# Wait up to 5 s until the agent of host NAME listens on ADDR:port.
+wait_agent()
+{
+	w_pid=$(cat "$statedir/$1.pid")
+	w_i=0
+	while [ $w_i -lt 50 ]; do
+		listening "$prefix-$1" "$2" && return 0
+		alive "$w_pid" || agent_failed "$1" "$2" \
+		    "exited before listening on $2:$port"
+		sleep 0.1
+		w_i=$((w_i + 1))
+	done
+	agent_failed "$1" "$2" "did not listen on $2:$port within 5 s"
+}
+
+write_inventory()
+{
+	wi_f=$statedir/inventory.yaml
+	{
+		echo "# hoplab namespace lab $prefix, written by deploy/lab.sh up"
+		echo "lab: $prefix"
+		echo "agents:"
+		wi_i=10
+		for wi_h in gen "$@"; do
+			echo "  - name: $wi_h"
+			echo "    address: 198.19.$k.$wi_i"
+			echo "    port: $port"
+			if [ "$wi_h" = gen ]; then
+				echo "    interfaces: [tx, rx]"
+			else
+				echo "    interfaces: [in, out]"
+			fi
+			wi_i=$((wi_i + 1))
+		done
+	} >"$wi_f.tmp" && mv "$wi_f.tmp" "$wi_f" || die "cannot write $wi_f"
+}
+
+write_env()
+{
+	{
+		echo "# hoplab namespace lab, written by deploy/lab.sh up"
+		echo "prefix=$prefix"
+		echo "k=$k"
+		echo "routers=$*"
+		echo "bindir=$bindir"
+	} >"$statedir/lab.env" || die "cannot write $statedir/lab.env"
+}
+
+cmd_up()
+{
+	need_root
+	[ $# -gt 0 ] || set -- A B C
+	check_routers "$@"
+	[ -x "$bindir/hoplab-agent" ] || die "no agent binary" \
+	    "$bindir/hoplab-agent; run make (or give -b BINDIR)"
+	bindir=$(cd "$bindir" && pwd)
+	teardown "$@"
+	u_used=$(ip -o -4 addr show to "198.19.$k.0/24" | awk '{ print $2 }')
+	[ -z "$u_used" ] || die "198.19.$k.0/24 is already used by" \
+	    "$(echo $u_used | tr "\n" " ")(another lab?); choose another -k"
+	building=1
+	trap 'die "interrupted"' INT TERM HUP PIPE
+	mkdir -p "$statedir" || die "cannot create $statedir"
+	write_env "$@"
+	make_bridge
+	u_i=10
+	for u_h in gen "$@"; do
+		make_host "$u_h" "198.19.$k.$u_i"
+		u_i=$((u_i + 1))
+	done
+	u_i=10
+	for u_h in gen "$@"; do
+		start_agent "$u_h" "198.19.$k.$u_i"
+		u_i=$((u_i + 1))
+	done
+	u_i=10
+	for u_h in gen "$@"; do
+		wait_agent "$u_h" "198.19.$k.$u_i"
+		u_i=$((u_i + 1))
+	done
+	write_inventory "$@"
+	building=0
+	trap - INT TERM HUP PIPE
+	echo "up: lab $prefix: gen $* on $prefix-mgmt 198.19.$k.0/24," \
+	    "agents on port $port"
+	echo "up: inventory $statedir/inventory.yaml"
+}
+
+# Delete interface IF in namespace NS if it is there (a veth takes its peer).
+del_if()
+{
+	if ip -n "$1" link show dev "$2" >/dev/null 2>&1; then
+		run ip -n "$1" link del dev "$2"
+	fi
+}
+
+# Create the veth NS1:IF1 -- NS2:IF2, IPv6 off, both ends up.
+make_link()
+{
+	run ip link add name "$2" netns "$1" type veth peer name "$4" netns "$3"
+	no_ipv6 "$1" "$2"
+	no_ipv6 "$3" "$4"
+	run ip -n "$1" link set dev "$2" up
+	run ip -n "$3" link set dev "$4" up
+}
+
+cmd_wire()
+{
+	need_root
+	[ $# -eq 1 ] || usage
+	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
+	    "run: $prog -p $prefix up"
+	set -- "$1" $lab_routers
+	cw_n=$1
+	shift
+	is_uint "$cw_n" && [ "$cw_n" -ge 1 ] && [ "$cw_n" -le $# ] ||
+	    die "wire: N must be 1..$# (the lab's routers: $*)"
+	for cw_h in gen "$@"; do
+		ns_exists "$prefix-$cw_h" || die "namespace $prefix-$cw_h is missing;" \
+		    "run: $prog -p $prefix up"
+	done
+	del_if "$prefix-gen" tx
+	del_if "$prefix-gen" rx
+	for cw_h in "$@"; do
+		del_if "$prefix-$cw_h" in
+		del_if "$prefix-$cw_h" out
+	done
+	cw_ns=$prefix-gen
+	cw_if=tx
+	cw_path=gen:tx
+	cw_i=0
+	for cw_h in "$@"; do
+		[ $cw_i -lt "$cw_n" ] || break
+		make_link "$cw_ns" "$cw_if" "$prefix-$cw_h" in
+		cw_ns=$prefix-$cw_h
+		cw_if=out
+		cw_path="$cw_path -> $cw_h"
+		cw_i=$((cw_i + 1))
+	done
+	make_link "$cw_ns" "$cw_if" "$prefix-gen" rx
+	echo "wired: $cw_path -> gen:rx"
+}
+
+# Print "IF -> NS:PEER STATE" for each data interface of namespace NS.
+show_links()
+{
+	ip -n "$1" -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
+	    sed -n 's/^\(tx\|rx\|in\|out\)@if\([0-9]*\)$/\1 \2/p' |
+	    while read -r sl_if sl_idx; do
+		sl_line=$(ip -n "$1" -o link show dev "$sl_if")
+		sl_peerns=$(echo "$sl_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')
+		sl_state=$(echo "$sl_line" | sed -n 's/.* state \([A-Z]*\).*/\1/p')
+		sl_peer=$(ip -n "$sl_peerns" -o link show 2>/dev/null |
+		    awk -F': ' -v i="$sl_idx" '$1 == i { sub(/@.*/, "", $2); print $2 }')
+		echo "  $1:$sl_if -> $sl_peerns:$sl_peer $sl_state"
+	done
+}
+
+cmd_status()
+{
+	need_root
+	if ! load_state; then
+		echo "lab $prefix: no state in $statedir"
+		st_ns=$(ip netns list | awk '{ print $1 }' | grep "^$prefix-")
+		[ -n "$st_ns" ] && echo "stray namespaces:" $st_ns \
+		    "(run: $prog -p $prefix down)"
+		return 1
+	fi
+	st_rc=0
+	echo "lab $prefix: K $lab_k, routers $lab_routers, state $statedir"
+	if link_exists "$prefix-mgmt"; then
+		echo "bridge $prefix-mgmt 198.19.$lab_k.1/24"
+	else
+		echo "bridge $prefix-mgmt missing"
+		st_rc=1
+	fi
+	printf '%-6s %-12s %-15s %s\n' host namespace address agent
+	st_i=10
+	for st_h in gen $lab_routers; do
+		st_a=198.19.$lab_k.$st_i
+		st_i=$((st_i + 1))
+		st_ag="no pid file"
+		if [ -r "$statedir/$st_h.pid" ]; then
+			st_p=$(cat "$statedir/$st_h.pid")
+			if is_agent "$st_p" "$st_h"; then
+				st_ag="pid $st_p running"
+				listening "$prefix-$st_h" "$st_a" &&
+				    st_ag="$st_ag, listening on $st_a:$port"
+			else
+				st_ag="pid $st_p not running"
+			fi
+		fi
+		case $st_ag in *listening*) ;; *) st_rc=1 ;; esac
+		ns_exists "$prefix-$st_h" || { st_ag="namespace missing"; st_rc=1; }
+		printf '%-6s %-12s %-15s %s\n' "$st_h" "$prefix-$st_h" "$st_a" "$st_ag"
+	done
+	echo "links:"
+	for st_h in gen $lab_routers; do
+		show_links "$prefix-$st_h"
+	done
+	return $st_rc
+}
+
+while getopts b:hk:p:s: _o; do
+	case $_o in
+	b) bindir=$OPTARG ;;
+	k) k=$OPTARG ;;
+	p) prefix=$OPTARG ;;
+	s) statedir=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
+
+check_prefix
+is_uint "$k" && [ "$k" -le 255 ] || die "K must be 0..255, not '$k'"
+k=$(expr "$k" + 0)
+[ -n "$statedir" ] || statedir=/run/hoplab/$prefix
+case $statedir in
+/) die "refusing state dir /" ;;
+/*) ;;
+*) statedir=$PWD/$statedir ;;
+esac
+
+_cmd=$1
+shift
+case $_cmd in
+up) cmd_up "$@" ;;
+wire) cmd_wire "$@" ;;
+status) cmd_status ;;
+down) cmd_down "$@" ;;
+*) usage ;;
+esac

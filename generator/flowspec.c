@@ -1,0 +1,296 @@
+/*
+ * flowspec: parse hoplab-gen's --flow value, "key=value" pairs separated by
+ * commas, into a struct flowspec, and check a set of flows for clashes.
+ *
+ * Required keys: frame (Ethernet frame length incl. FCS, RFC 2544, 64..1518),
+ * count and idt (a duration with its unit, lib/clock.h).  Optional: dscp (a
+ * name such as EF or AF41, or 0..63, via lib/plan.h), id (probe flow id,
+ * 0..65535), name (letters, digits, '.', '_', '-'), dport and sport (UDP
+ * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
+ * 0xC020, destination 7).
+ *
+ * Everything is bounded: count * idt may not exceed 24 h and the flows of
+ * one run may not send more than FLOWSPEC_COUNT_MAX packets together, so a
+ * typo cannot start a run that never ends or exhausts memory.
+ *
+ * It deliberately knows nothing about interfaces or addresses; main.c
+ * checks those.  It never prints: errors go to the caller's buffer.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "pkt.h"
+#include "plan.h"
+#include "flowspec.h"
+
+#define FLOWSPEC_PAIR_MAX	128	/* longest key=value we accept */
+
+enum {
+	KEY_FRAME = 0x01,
+	KEY_COUNT = 0x02,
+	KEY_IDT = 0x04,
+	KEY_DSCP = 0x08,
+	KEY_ID = 0x10,
+	KEY_NAME = 0x20,
+	KEY_DPORT = 0x40,
+	KEY_SPORT = 0x80,
+};
+
+/* Strict unsigned decimal in MIN..MAX: no sign, no blanks, no junk. */
+static int
+parse_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!isdigit((unsigned char)v[0]))
+		return -1;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno != 0 || *end != '\0' || x < min || x > max)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int
+parse_name(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	size_t i, len = strlen(v);
+
+	if (len >= sizeof(fs->name)) {
+		snprintf(err, errlen, "name: longer than %zu characters, "
+		    "got \"%s\"", sizeof(fs->name) - 1, v);
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		if (!isalnum((unsigned char)v[i]) && v[i] != '.' &&
+		    v[i] != '_' && v[i] != '-') {
+			snprintf(err, errlen, "name: expected letters, digits, "
+			    "'.', '_' or '-', got \"%s\"", v);
+			return -1;
+		}
+	}
+	memcpy(fs->name, v, len + 1);
+	return 0;
+}
+
+static int
+parse_idt(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	char why[128];
+	int64_t ns;
+
+	if (clock_parse_duration(v, &ns, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "idt: %s", why);
+		return -1;
+	}
+	if (ns < FLOWSPEC_IDT_MIN || ns > FLOWSPEC_IDT_MAX) {
+		snprintf(err, errlen, "idt: expected 1us..60s, got \"%s\"", v);
+		return -1;
+	}
+	fs->idt_ns = ns;
+	return 0;
+}
+
+/* Apply one key=value pair; *SEEN collects the keys met so far. */
+static int
+apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
+    size_t errlen)
+{
+	static const struct {
+		const char	*key;
+		unsigned	 bit;
+	} keys[] = {
+		{ "frame", KEY_FRAME }, { "count", KEY_COUNT },
+		{ "idt", KEY_IDT }, { "dscp", KEY_DSCP }, { "id", KEY_ID },
+		{ "name", KEY_NAME }, { "dport", KEY_DPORT },
+		{ "sport", KEY_SPORT },
+	};
+	char *v;
+	uint64_t x;
+	size_t i;
+	unsigned bit = 0;
+
+	if ((v = strchr(pair, '=')) == NULL) {
+		snprintf(err, errlen, "expected key=value, got \"%s\"", pair);
+		return -1;
+	}
+	*v++ = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(pair, keys[i].key) == 0)
+			bit = keys[i].bit;
+	if (bit == 0) {
+		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
+		    "count, idt, dscp, id, name, dport or sport)", pair);
+		return -1;
+	}
+	if (*seen & bit) {
+		snprintf(err, errlen, "%s: given twice", pair);
+		return -1;
+	}
+	*seen |= bit;
+	if (*v == '\0') {
+		snprintf(err, errlen, "%s: empty value", pair);
+		return -1;
+	}
+	switch (bit) {
+	case KEY_FRAME:
+		if (parse_uint(v, PKT_FRAME_MIN, PKT_FRAME_MAX, &x) == -1) {
+			snprintf(err, errlen, "frame: expected 64..1518 "
+			    "(Ethernet frame incl. FCS), got \"%s\"", v);
+			return -1;
+		}
+		fs->frame = x;
+		return 0;
+	case KEY_COUNT:
+		if (parse_uint(v, 1, FLOWSPEC_COUNT_MAX, &x) == -1) {
+			snprintf(err, errlen, "count: expected 1..%llu, "
+			    "got \"%s\"", FLOWSPEC_COUNT_MAX, v);
+			return -1;
+		}
+		fs->count = x;
+		return 0;
+	case KEY_IDT:
+		return parse_idt(v, fs, err, errlen);
+	case KEY_DSCP:
+		if (plan_parse_dscp(v, &fs->dscp) == -1 || fs->dscp > 63) {
+			snprintf(err, errlen, "dscp: expected BE, EF, AF11..AF43,"
+			    " CS0..CS7 or 0..63, got \"%s\"", v);
+			return -1;
+		}
+		return 0;
+	case KEY_ID:
+		if (parse_uint(v, 0, UINT16_MAX, &x) == -1) {
+			snprintf(err, errlen, "id: expected 0..65535, got "
+			    "\"%s\"", v);
+			return -1;
+		}
+		fs->id = x;
+		return 0;
+	case KEY_NAME:
+		return parse_name(v, fs, err, errlen);
+	default:			/* KEY_DPORT, KEY_SPORT */
+		if (parse_uint(v, 1, UINT16_MAX, &x) == -1) {
+			snprintf(err, errlen, "%s: expected a UDP port "
+			    "1..65535, got \"%s\"", pair, v);
+			return -1;
+		}
+		if (bit == KEY_DPORT)
+			fs->dport = x;
+		else
+			fs->sport = x;
+		return 0;
+	}
+}
+
+static int
+check_required(const struct flowspec *fs, unsigned seen, char *err,
+    size_t errlen)
+{
+	if ((seen & KEY_FRAME) == 0 || (seen & KEY_COUNT) == 0 ||
+	    (seen & KEY_IDT) == 0) {
+		snprintf(err, errlen, "missing %s (frame, count and idt are "
+		    "required)", (seen & KEY_FRAME) == 0 ? "frame" :
+		    (seen & KEY_COUNT) == 0 ? "count" : "idt");
+		return -1;
+	}
+	if (fs->count > (uint64_t)(FLOWSPEC_DURATION_MAX / fs->idt_ns)) {
+		snprintf(err, errlen, "count * idt: %llu packets every "
+		    "%lld ns take longer than 24 h",
+		    (unsigned long long)fs->count, (long long)fs->idt_ns);
+		return -1;
+	}
+	return 0;
+}
+
+int
+flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
+    char *err, size_t errlen)
+{
+	struct flowspec f;
+	char pair[FLOWSPEC_PAIR_MAX];
+	const char *p = s, *comma;
+	unsigned seen = 0;
+	size_t len;
+
+	memset(&f, 0, sizeof(f));
+	f.id = default_id > UINT16_MAX ? 0 : default_id;
+	f.dport = FLOWSPEC_DPORT_DEFAULT;
+	f.sport = FLOWSPEC_SPORT_DEFAULT;
+	if (*s == '\0') {
+		snprintf(err, errlen, "empty flow spec (expected e.g. "
+		    "frame=64,count=2000,idt=1ms)");
+		return -1;
+	}
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (len == 0) {
+			snprintf(err, errlen, "empty item between commas");
+			return -1;
+		}
+		if (len >= sizeof(pair)) {
+			snprintf(err, errlen, "item \"%.20s...\" is too long", p);
+			return -1;
+		}
+		memcpy(pair, p, len);
+		pair[len] = '\0';
+		if (apply_pair(pair, &f, &seen, err, errlen) == -1)
+			return -1;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	if (check_required(&f, seen, err, errlen) == -1)
+		return -1;
+	if ((seen & KEY_NAME) == 0)
+		snprintf(f.name, sizeof(f.name), "flow%u", (unsigned)f.id);
+	*fs = f;
+	return 0;
+}
+
+int
+flowspec_check_set(const struct flowspec *fs, size_t n, char *err,
+    size_t errlen)
+{
+	uint64_t total = 0;
+	size_t i, j;
+
+	if (n == 0) {
+		snprintf(err, errlen, "no flow given (use --flow)");
+		return -1;
+	}
+	if (n > FLOWSPEC_MAX_FLOWS) {
+		snprintf(err, errlen, "%zu flows, at most %d are allowed", n,
+		    FLOWSPEC_MAX_FLOWS);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++) {
+			if (fs[i].id == fs[j].id) {
+				snprintf(err, errlen, "flows %zu and %zu both "
+				    "have id %u", j + 1, i + 1, fs[i].id);
+				return -1;
+			}
+			if (strcmp(fs[i].name, fs[j].name) == 0) {
+				snprintf(err, errlen, "flows %zu and %zu both "
+				    "have name \"%s\"", j + 1, i + 1,
+				    fs[i].name);
+				return -1;
+			}
+		}
+		total += fs[i].count;
+	}
+	if (total > FLOWSPEC_COUNT_MAX) {
+		snprintf(err, errlen, "the flows send %llu packets together, "
+		    "at most %llu are allowed", (unsigned long long)total,
+		    FLOWSPEC_COUNT_MAX);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * flowspec: the value of hoplab-gen's --flow option.
+ *
+ *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
+ *
+ * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
+ * idt the constant inter-departure time, count the packets to send.  The
+ * parser is strict: unknown or repeated keys, missing required keys and
+ * values out of range are errors whose message names the key and the value.
+ */
+#ifndef HOPLAB_GEN_FLOWSPEC_H
+#define HOPLAB_GEN_FLOWSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FLOWSPEC_NAME_MAX	64		/* incl. the NUL */
+#define FLOWSPEC_MAX_FLOWS	64
+#define FLOWSPEC_COUNT_MAX	100000000ULL	/* per flow and in all */
+#define FLOWSPEC_IDT_MIN	1000LL		/* 1 us */
+#define FLOWSPEC_IDT_MAX	60000000000LL	/* 60 s */
+#define FLOWSPEC_DURATION_MAX	86400000000000LL /* count * idt <= 24 h */
+#define FLOWSPEC_DPORT_DEFAULT	7		/* RFC 2544 C.2.6.4: echo */
+#define FLOWSPEC_SPORT_DEFAULT	49184		/* RFC 2544 C.2.6.4: 0xC020 */
+
+struct flowspec {
+	char		name[FLOWSPEC_NAME_MAX]; /* default "flow<id>" */
+	uint16_t	id;		/* probe flow id; default given by caller */
+	unsigned	frame;		/* Ethernet frame incl. FCS, 64..1518 */
+	uint64_t	count;		/* packets to send, 1..FLOWSPEC_COUNT_MAX */
+	int64_t		idt_ns;		/* inter-departure time */
+	unsigned	dscp;		/* 0..63, default 0 (BE) */
+	uint16_t	dport;		/* UDP destination port, host order */
+	uint16_t	sport;		/* UDP source port, host order */
+};
+
+/*
+ * Parse the --flow value S into *FS.  DEFAULT_ID is the flow id used when
+ * S has no id= (main passes the flow's position, from 1).  Returns 0, or -1
+ * with a message such as "frame: expected 64..1518 (Ethernet frame incl.
+ * FCS), got 1600" in ERR.  *FS is filled only on success.
+ */
+int	flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
+	    char *err, size_t errlen);
+/*
+ * Check a whole set of N flows: ids and names unique, total count bounded.
+ * Returns 0, or -1 with a message in ERR.
+ */
+int	flowspec_check_set(const struct flowspec *fs, size_t n, char *err,
+	    size_t errlen);
+
+#endif

@@ -1,0 +1,507 @@
+/*
+ * gen: the l2 mode of hoplab-gen, one single-threaded loop that sends the
+ * flows on tx and receives them back on rx (the two-NIC scheme: one clock
+ * stamps both ends, so the one-way delay needs no clock synchronisation).
+ *
+ * Pacing: every flow's N-th packet is due at start + N * idt on
+ * CLOCK_MONOTONIC, never "now + gap", so pacing errors do not accumulate;
+ * a late packet is sent at once and the next one keeps its own deadline.
+ * Several flows are merged by always serving the earliest deadline.  While
+ * waiting, the loop ppoll()s both sockets, so ARP and returning probes are
+ * handled, until GEN_GUARD before the deadline, and then sleeps the rest
+ * with clock_nanosleep(TIMER_ABSTIME).
+ *
+ * Frames: one template per flow built once with pkt_build_udp4() (frame
+ * length incl. FCS per RFC 2544); per packet only the IPv4 id (one counter
+ * for all flows), the IPv4 header checksum, the probe (lib/probe.h) and
+ * the UDP checksum (RFC 1624 incremental update) change.  The transmit
+ * stamp is clock_real_ns() read just before send().
+ *
+ * Receiving: the kernel's software receive stamp (SO_TIMESTAMPNS) minus
+ * the probe's transmit stamp is the delay.  Per flow: sequence tracking
+ * (RFC 7680 loss, RFC 4737 reordering, duplicates), Welford mean and
+ * variance, an HDR histogram for percentiles, RFC 3550 jitter, the TTL
+ * range (the path check) and first/last times.  A duplicate is counted
+ * but does not enter the delay statistics twice.
+ *
+ * Deliberately not here: IPDV per RFC 3393 (the controller derives what it
+ * needs from these results), per-packet records, rate ramps, other
+ * distributions than a constant idt, and any batching of sends, which would
+ * blur the transmit stamps.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+
+#include "clock.h"
+#include "log.h"
+#include "pkt.h"
+#include "probe.h"
+#include "l2io.h"
+#include "gen.h"
+
+#define GEN_GUARD	(100 * NSEC_PER_USEC)	/* sleep, not poll, below */
+#define GEN_LEAD	(10 * NSEC_PER_MSEC)	/* first deadline after now */
+#define GEN_RX_BURST	256		/* frames per socket per service */
+#define GEN_BUF		2048
+#define OFF_IP_ID	(PKT_ETH_LEN + 4)
+#define OFF_IP_CSUM	(PKT_ETH_LEN + 10)
+#define OFF_UDP_CSUM	(PKT_ETH_LEN + PKT_IP4_LEN + 6)
+#define OFF_PROBE	PKT_HDRS_LEN
+
+struct gen {
+	struct gen_config cfg;
+	struct l2if	tx;
+	struct l2if	rx;
+	uint8_t		gw_mac[6];
+	int		have_gw;
+	struct gen_flow	flows[FLOWSPEC_MAX_FLOWS];
+	size_t		nflows;
+	uint8_t		(*tmpl)[PKT_FRAME_MAX];	/* one frame per flow */
+	size_t		tmpl_len[FLOWSPEC_MAX_FLOWS];
+	uint16_t	ip_id;		/* next IPv4 id, all flows */
+	uint64_t	rx_kernel_ts;	/* probes stamped by the kernel */
+	uint64_t	rx_user_ts;	/* probes stamped here (no cmsg) */
+	uint64_t	foreign;	/* frames on rx that were not ours */
+	uint8_t		buf[GEN_BUF];
+};
+
+static void
+gen_flow_init(struct gen_flow *f, const struct flowspec *spec)
+{
+	memset(f, 0, sizeof(*f));
+	f->spec = *spec;
+	welford_init(&f->delay);
+	jitter_init(&f->jit);
+	f->ttl_min = 256;
+}
+
+struct gen *
+gen_new(const struct gen_config *cfg, char *err, size_t errlen)
+{
+	struct gen *g;
+	size_t i;
+
+	if ((g = calloc(1, sizeof(*g))) == NULL ||
+	    (g->tmpl = calloc(FLOWSPEC_MAX_FLOWS, sizeof(*g->tmpl))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		free(g);
+		return NULL;
+	}
+	g->cfg = *cfg;
+	g->tx.fd = g->rx.fd = -1;
+	for (i = 0; i < cfg->nflows; i++) {
+		gen_flow_init(&g->flows[i], &cfg->flows[i]);
+		g->flows[i].seq = seqtrack_new(cfg->flows[i].count);
+		g->flows[i].hist = hist_new();
+		g->nflows++;
+		if (g->flows[i].seq == NULL || g->flows[i].hist == NULL) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+	}
+	if (l2if_open(&g->tx, cfg->tx, cfg->src, 0, err, errlen) == -1 ||
+	    l2if_open(&g->rx, cfg->rx, cfg->dst, 1, err, errlen) == -1)
+		goto fail;
+	return g;
+fail:
+	gen_free(g);
+	return NULL;
+}
+
+void
+gen_free(struct gen *g)
+{
+	size_t i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < g->nflows; i++) {
+		seqtrack_free(g->flows[i].seq);
+		hist_free(g->flows[i].hist);
+	}
+	l2if_close(&g->tx);
+	l2if_close(&g->rx);
+	free(g->tmpl);
+	free(g);
+}
+
+const struct gen_flow *
+gen_flows(const struct gen *g, size_t *n)
+{
+	*n = g->nflows;
+	return g->flows;
+}
+
+uint64_t
+gen_foreign(const struct gen *g)
+{
+	return g->foreign;
+}
+
+const char *
+gen_ts_source(const struct gen *g)
+{
+	if (g->rx_user_ts == 0)
+		return "tx=user,rx=kernel-sw";
+	if (g->rx_kernel_ts == 0)
+		return "tx=user,rx=user";
+	return "tx=user,rx=mixed";
+}
+
+static struct gen_flow *
+gen_flow_by_id(struct gen *g, uint16_t id)
+{
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++)
+		if (g->flows[i].spec.id == id)
+			return &g->flows[i];
+	return NULL;
+}
+
+/* Account for one received probe of flow F. */
+static void
+gen_account(struct gen_flow *f, const struct pkt_udp4_view *v,
+    const struct probe *p, size_t len, int64_t rx_ns)
+{
+	int r;
+
+	r = seqtrack_add(f->seq, p->seq);
+	if (r == -1) {
+		f->malformed++;
+		return;
+	}
+	if (r == 1)
+		return;			/* duplicate: counted by seqtrack */
+	welford_add(&f->delay, rx_ns - p->tx_ns);
+	hist_add(f->hist, rx_ns - p->tx_ns);
+	jitter_add(&f->jit, p->tx_ns, rx_ns);
+	/* Bytes on the wire: padded to the Ethernet minimum, plus FCS. */
+	f->rx_bytes += (len < PKT_FRAME_MIN - PKT_FCS_LEN ?
+	    PKT_FRAME_MIN - PKT_FCS_LEN : len) + PKT_FCS_LEN;
+	if (v->hdr.ttl < f->ttl_min)
+		f->ttl_min = v->hdr.ttl;
+	if (v->hdr.ttl > f->ttl_max)
+		f->ttl_max = v->hdr.ttl;
+	if (f->first_rx_ns == 0)
+		f->first_rx_ns = rx_ns;
+	f->last_rx_ns = rx_ns;
+}
+
+/* A frame from the rx interface: ARP, one of our probes, or foreign. */
+static void
+gen_rx_frame(struct gen *g, size_t len, int64_t rx_ns)
+{
+	struct pkt_udp4_view v;
+	struct probe p;
+	struct gen_flow *f;
+	const char *why;
+
+	if (l2_arp_input(&g->rx, g->buf, len, NULL, NULL, NULL))
+		return;
+	if (pkt_parse_udp4(g->buf, len, &v, &why) == -1 ||
+	    v.hdr.dst_ip.s_addr != g->cfg.dst.s_addr ||
+	    probe_read(v.payload, v.payload_len, &p) == -1 ||
+	    (f = gen_flow_by_id(g, p.flow_id)) == NULL) {
+		g->foreign++;
+		return;
+	}
+	if (rx_ns != 0)
+		g->rx_kernel_ts++;
+	else {
+		rx_ns = clock_real_ns();
+		g->rx_user_ts++;
+	}
+	gen_account(f, &v, &p, len, rx_ns);
+}
+
+/* Read up to GEN_RX_BURST frames from L.  Returns 0 or -1 (ERR). */
+static int
+gen_drain_sock(struct gen *g, struct l2if *l, char *err, size_t errlen)
+{
+	int64_t rx_ns;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < GEN_RX_BURST; i++) {
+		n = l2if_recv(l, g->buf, sizeof(g->buf), &rx_ns);
+		if (n == 0)
+			return 0;
+		if (n == -1) {
+			snprintf(err, errlen, "interface %s: receive: %s",
+			    l->name, strerror(errno));
+			return -1;
+		}
+		if (l == &g->rx)
+			gen_rx_frame(g, n, rx_ns);
+		else
+			(void)l2_arp_input(l, g->buf, n, &g->cfg.gateway,
+			    g->gw_mac, &g->have_gw);
+	}
+	return 0;
+}
+
+/*
+ * Wait at most TIMEOUT_NS (0: just look) for frames on either socket and
+ * handle what arrived.  Returns 0, or -1 on a socket error.
+ */
+static int
+gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
+{
+	struct pollfd pfd[2];
+	struct timespec ts;
+	int n;
+
+	pfd[0].fd = g->tx.fd;
+	pfd[1].fd = g->rx.fd;
+	pfd[0].events = pfd[1].events = POLLIN;
+	ts = clock_ts_from_ns(timeout_ns < 0 ? 0 : timeout_ns);
+	n = ppoll(pfd, 2, &ts, NULL);
+	if (n == -1) {
+		if (errno == EINTR)
+			return 0;
+		snprintf(err, errlen, "ppoll: %s", strerror(errno));
+		return -1;
+	}
+	if (n > 0 && (pfd[0].revents & (POLLERR | POLLNVAL) ||
+	    pfd[1].revents & (POLLERR | POLLNVAL))) {
+		snprintf(err, errlen, "socket error on %s",
+		    pfd[0].revents & (POLLERR | POLLNVAL) ? g->tx.name :
+		    g->rx.name);
+		return -1;
+	}
+	if (n > 0 && pfd[0].revents & POLLIN &&
+	    gen_drain_sock(g, &g->tx, err, errlen) == -1)
+		return -1;
+	if (n > 0 && pfd[1].revents & POLLIN &&
+	    gen_drain_sock(g, &g->rx, err, errlen) == -1)
+		return -1;
+	return 0;
+}
+
+int
+gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	char ip[INET_ADDRSTRLEN], mac[18];
+	int64_t end, now;
+	int try;
+
+	inet_ntop(AF_INET, &g->cfg.gateway, ip, sizeof(ip));
+	for (try = 0; try < GEN_ARP_TRIES && !g->have_gw && !*signals;
+	    try++) {
+		if (l2_arp_request(&g->tx, g->cfg.gateway) == -1) {
+			snprintf(err, errlen, "interface %s: cannot send ARP "
+			    "request for gateway %s: %s", g->tx.name, ip,
+			    strerror(errno));
+			return -1;
+		}
+		log_debug("ARP request %d for %s on %s", try + 1, ip,
+		    g->tx.name);
+		end = clock_mono_ns() + GEN_ARP_WAIT;
+		while (!g->have_gw && !*signals &&
+		    (now = clock_mono_ns()) < end)
+			if (gen_service(g, end - now, err, errlen) == -1)
+				return -1;
+	}
+	if (!g->have_gw) {
+		snprintf(err, errlen, "gateway %s does not answer ARP on "
+		    "interface %s (%d requests, 1 s apart)%s", ip, g->tx.name,
+		    try, *signals ? "; interrupted" : "");
+		return -1;
+	}
+	log_info("gateway %s is at %s on %s", ip,
+	    pkt_mac_format(g->gw_mac, mac, sizeof(mac)), g->tx.name);
+	return 0;
+}
+
+/* Build flow I's frame template: probe seq 0, tx stamp 0, IPv4 id 0. */
+static int
+gen_build_template(struct gen *g, size_t i, char *err, size_t errlen)
+{
+	const struct flowspec *fs = &g->flows[i].spec;
+	struct pkt_udp4 h;
+	struct probe p;
+	uint8_t payload[PROBE_LEN];
+	int n;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.dst_mac, g->gw_mac, 6);
+	memcpy(h.src_mac, g->tx.mac, 6);
+	h.src_ip = g->cfg.src;
+	h.dst_ip = g->cfg.dst;
+	h.src_port = fs->sport;
+	h.dst_port = fs->dport;
+	h.ttl = g->cfg.ttl;
+	h.dscp = fs->dscp;
+	memset(&p, 0, sizeof(p));
+	p.flow_id = fs->id;
+	probe_write(payload, &p);
+	n = pkt_build_udp4(g->tmpl[i], sizeof(g->tmpl[i]), fs->frame, &h,
+	    payload, sizeof(payload));
+	if (n == -1) {
+		snprintf(err, errlen, "flow %s: cannot build a %u-byte frame",
+		    fs->name, fs->frame);
+		return -1;
+	}
+	g->tmpl_len[i] = n;
+	return 0;
+}
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/*
+ * Write probe P into frame B and update the UDP checksum incrementally
+ * (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') over every changed word).
+ */
+static void
+gen_put_probe(uint8_t *b, const struct probe *p)
+{
+	uint8_t old[PROBE_LEN];
+	uint32_t sum;
+	uint16_t c;
+	int i;
+
+	memcpy(old, b + OFF_PROBE, PROBE_LEN);
+	probe_write(b + OFF_PROBE, p);
+	sum = (uint16_t)~get16(b + OFF_UDP_CSUM);
+	for (i = 0; i < PROBE_LEN; i += 2)
+		sum += (uint16_t)~get16(old + i) + get16(b + OFF_PROBE + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)~sum;
+	put16(b + OFF_UDP_CSUM, c == 0 ? 0xffff : c);
+}
+
+/* Send the next packet of flow I now. */
+static void
+gen_send_one(struct gen *g, size_t i)
+{
+	struct gen_flow *f = &g->flows[i];
+	uint8_t *b = g->tmpl[i];
+	struct probe p;
+
+	put16(b + OFF_IP_ID, g->ip_id++);
+	put16(b + OFF_IP_CSUM, 0);
+	put16(b + OFF_IP_CSUM, pkt_csum(b + PKT_ETH_LEN, PKT_IP4_LEN));
+	memset(&p, 0, sizeof(p));
+	p.flow_id = f->spec.id;
+	p.seq = (uint32_t)f->sent;
+	p.tx_ns = clock_real_ns();
+	gen_put_probe(b, &p);
+	if (l2if_send(&g->tx, b, g->tmpl_len[i]) == -1) {
+		if (f->tx_errors++ == 0)
+			log_warn("flow %s: send on %s failed: %s (counted as "
+			    "tx errors, not as sent)", f->spec.name,
+			    g->tx.name, strerror(errno));
+		return;
+	}
+	if (f->sent++ == 0)
+		f->first_tx_ns = p.tx_ns;
+	f->last_tx_ns = p.tx_ns;
+}
+
+/* The flow with the earliest pending deadline, or -1 when all are done. */
+static int
+gen_next_flow(const struct gen *g)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++) {
+		if (g->flows[i].next >= g->flows[i].spec.count)
+			continue;
+		if (best == -1 ||
+		    g->flows[i].deadline < g->flows[best].deadline)
+			best = (int)i;
+	}
+	return best;
+}
+
+/*
+ * Serve the sockets until GEN_GUARD before DEADLINE, then sleep until it.
+ * Returns 0, or -1 on a socket error.
+ */
+static int
+gen_wait_until(struct gen *g, int64_t deadline,
+    volatile sig_atomic_t *signals, char *err, size_t errlen)
+{
+	int64_t rem;
+
+	while (!*signals) {
+		rem = deadline - clock_mono_ns();
+		if (rem > GEN_GUARD) {
+			if (gen_service(g, rem - GEN_GUARD, err, errlen) == -1)
+				return -1;
+			continue;
+		}
+		if (gen_service(g, 0, err, errlen) == -1)
+			return -1;
+		if (rem > 0)
+			clock_sleep_until(deadline, signals);
+		return 0;
+	}
+	return 0;
+}
+
+static int
+gen_drain(struct gen *g, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	int64_t end, now;
+
+	end = clock_mono_ns() + g->cfg.drain_ns;
+	log_debug("draining for %lld ms", (long long)(g->cfg.drain_ns /
+	    NSEC_PER_MSEC));
+	while (*signals < 2 && (now = clock_mono_ns()) < end)
+		if (gen_service(g, end - now, err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+int
+gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	struct gen_flow *f;
+	int64_t start;
+	size_t i;
+	int k;
+
+	for (i = 0; i < g->nflows; i++)
+		if (gen_build_template(g, i, err, errlen) == -1)
+			return -1;
+	start = clock_mono_ns() + GEN_LEAD;
+	for (i = 0; i < g->nflows; i++)
+		g->flows[i].deadline = start;
+	while (!*signals && (k = gen_next_flow(g)) != -1) {
+		f = &g->flows[k];
+		if (gen_wait_until(g, f->deadline, signals, err, errlen) == -1)
+			return -1;
+		if (*signals)
+			break;
+		gen_send_one(g, k);
+		f->next++;
+		/* count * idt <= 24 h (flowspec), so this cannot overflow. */
+		f->deadline = start + (int64_t)f->next * f->spec.idt_ns;
+	}
+	if (*signals)
+		log_info("signal received: sending stopped, draining");
+	return gen_drain(g, signals, err, errlen);
+}

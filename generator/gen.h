@@ -1,0 +1,87 @@
+/*
+ * gen: hoplab-gen's l2 mode: resolve the gateway, send the flows paced by
+ * absolute deadlines, receive them back on the other interface and account
+ * for every packet per flow.
+ */
+#ifndef HOPLAB_GEN_GEN_H
+#define HOPLAB_GEN_GEN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include "stats.h"
+#include "flowspec.h"
+
+#define GEN_DRAIN_DEFAULT	(500 * 1000000LL)	/* 500 ms */
+#define GEN_DRAIN_MAX		(60 * 1000000000LL)	/* 60 s */
+#define GEN_TTL_DEFAULT		64
+#define GEN_ARP_TRIES		3
+#define GEN_ARP_WAIT		1000000000LL		/* 1 s per try */
+
+struct gen_config {
+	char		tx[IF_NAMESIZE];	/* sending interface */
+	char		rx[IF_NAMESIZE];	/* receiving interface */
+	struct in_addr	src;		/* owned on tx: source of probes */
+	struct in_addr	dst;		/* owned on rx: destination of probes */
+	struct in_addr	gateway;	/* next hop on tx, resolved by ARP */
+	struct flowspec	flows[FLOWSPEC_MAX_FLOWS];
+	size_t		nflows;
+	int64_t		drain_ns;	/* wait after the last send */
+	unsigned	ttl;		/* IPv4 TTL of sent probes, 1..255 */
+};
+
+/* What one flow sent and received; read by report.c. */
+struct gen_flow {
+	struct flowspec	spec;
+	uint64_t	next;		/* index of the next deadline */
+	int64_t		deadline;	/* CLOCK_MONOTONIC of the next send */
+	uint64_t	sent;		/* frames handed to the kernel */
+	uint64_t	tx_errors;	/* sends the kernel refused */
+	int64_t		first_tx_ns;	/* CLOCK_REALTIME, 0 if none */
+	int64_t		last_tx_ns;
+	struct seqtrack	*seq;		/* loss, duplicates, reordering */
+	struct welford	delay;		/* one-way delay, ns */
+	struct hist	*hist;		/* one-way delay, ns */
+	struct jitter	jit;		/* RFC 3550 */
+	uint64_t	rx_bytes;	/* frame bytes incl. FCS, unique only */
+	uint64_t	malformed;	/* our magic, bad sequence number */
+	unsigned	ttl_min;	/* 256 until something arrived */
+	unsigned	ttl_max;
+	int64_t		first_rx_ns;	/* CLOCK_REALTIME, 0 if none */
+	int64_t		last_rx_ns;
+};
+
+struct gen;				/* opaque */
+
+/*
+ * Open both interfaces and allocate the flows' statistics.  Returns NULL
+ * with a message in ERR (interface or socket problem: exit code 2).
+ */
+struct gen *gen_new(const struct gen_config *cfg, char *err, size_t errlen);
+void	gen_free(struct gen *g);		/* NULL is fine */
+/*
+ * Resolve the gateway's MAC by ARP on tx: GEN_ARP_TRIES requests,
+ * GEN_ARP_WAIT apart, answering ARP on both interfaces meanwhile.
+ * Returns 0, or -1 with a message naming gateway and interface in ERR.
+ */
+int	gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
+	    size_t errlen);
+/*
+ * Send every flow and receive, then wait the drain time.  The first signal
+ * counted in *SIGNALS stops sending (the drain still runs), a second one
+ * ends the drain.  Returns 0, or -1 with ERR on a socket error; in both
+ * cases what was measured stays readable through gen_flows().
+ */
+int	gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
+	    size_t errlen);
+/* The flows, in command line order; *N gets their number. */
+const struct gen_flow *gen_flows(const struct gen *g, size_t *n);
+/* "tx=user,rx=kernel-sw" (or rx=user / rx=mixed when stamps were missing). */
+const char *gen_ts_source(const struct gen *g);
+/* Frames received that were not ours (other traffic, unknown flow ids). */
+uint64_t gen_foreign(const struct gen *g);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * l2io: one AF_PACKET socket per test interface, and the ARP that lets the
+ * generator own IPv4 addresses without the kernel having them.
+ */
+#ifndef HOPLAB_GEN_L2IO_H
+#define HOPLAB_GEN_L2IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/types.h>
+
+struct l2if {
+	char		name[IF_NAMESIZE];
+	int		ifindex;
+	int		fd;		/* AF_PACKET SOCK_RAW, bound, -1 closed */
+	uint8_t		mac[6];
+	struct in_addr	own;		/* the address we answer ARP for */
+	uint64_t	arp_replies;	/* ARP replies we sent for OWN */
+};
+
+/*
+ * Open an AF_PACKET socket on interface NAME (which must exist and be up),
+ * bound to it for every EtherType, not seeing its own sends, non-blocking.
+ * With RXTS the kernel stamps received frames (SO_TIMESTAMPNS).  OWN is the
+ * address this interface answers ARP for.  Returns 0, or -1 with a message
+ * naming the interface in ERR.
+ */
+int	l2if_open(struct l2if *l, const char *name, struct in_addr own,
+	    int rxts, char *err, size_t errlen);
+void	l2if_close(struct l2if *l);	/* closed or never opened is fine */
+/*
+ * Send LEN bytes (a frame without FCS) without blocking.  Returns 0 or -1
+ * with errno set.
+ */
+int	l2if_send(struct l2if *l, const void *buf, size_t len);
+/*
+ * Receive one frame into BUF.  Returns its length, 0 when nothing is
+ * waiting, -1 on a socket error (errno).  *RX_NS is the kernel receive
+ * time (CLOCK_REALTIME ns) or 0 when the kernel gave none.
+ */
+ssize_t	l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns);
+
+/*
+ * Handle FRAME if it is ARP: answer a request for L->own with L's MAC, and
+ * when WANT is not NULL and not 0.0.0.0, store the sender MAC of any ARP
+ * from *WANT in MAC and set *GOT.  Returns 1 when the frame was ARP, 0
+ * otherwise.
+ */
+int	l2_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
+	    const struct in_addr *want, uint8_t mac[6], int *got);
+/* Broadcast an ARP request for TARGET from L->own.  Returns 0 or -1. */
+int	l2_arp_request(struct l2if *l, struct in_addr target);
+
+#endif

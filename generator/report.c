@@ -1,0 +1,242 @@
+/*
+ * report: the end of a hoplab-gen run.
+ *
+ * Without --report the user gets two tables on stdout: counts per flow
+ * (sent, received, lost per RFC 7680, loss %, duplicates, RFC 4737
+ * reordered, TTL range as the path check) and one-way delay per flow in
+ * microseconds (min, mean, p50, p90, p99, max, standard deviation and the
+ * RFC 3550 jitter), with the timestamp source.  Frame sizes are Ethernet
+ * frame lengths incl. FCS (RFC 2544), and the tables say so.
+ *
+ * With --report the same numbers also go to the agent as one final
+ * ResultBatch (proto/hoplab.proto) over a ZMQ_PUSH socket, packed by
+ * lib/msg.c.  The ZeroMQ context is created only then, after the packet
+ * work is done.  ZMQ_IMMEDIATE makes the send wait for a real connection,
+ * so "nobody listens at ENDPOINT" is an error instead of a message that
+ * silently dies with the process; the linger then lets it reach the peer.
+ *
+ * Deliberately not here: intermediate batches (a run's results are sent
+ * once, at its end), per-packet records and CSV, which the controller
+ * writes from these results.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+#include "clock.h"
+#include "msg.h"
+#include "report.h"
+
+#define US(ns)	((double)(ns) / 1000.0)
+
+static void
+ttl_format(const struct gen_flow *f, char *buf, size_t len)
+{
+	if (f->ttl_min > 255)
+		snprintf(buf, len, "-");
+	else if (f->ttl_min == f->ttl_max)
+		snprintf(buf, len, "%u", f->ttl_min);
+	else
+		snprintf(buf, len, "%u-%u", f->ttl_min, f->ttl_max);
+}
+
+static void
+print_counts(FILE *out, const struct gen_flow *fl, size_t n)
+{
+	const struct gen_flow *f;
+	uint64_t recv, lost;
+	char ttl[16];
+	size_t i;
+
+	fprintf(out, "Packets per flow (frame = Ethernet frame length incl. "
+	    "FCS, RFC 2544)\n");
+	fprintf(out, "%5s  %-16s %5s %10s %10s %10s %8s %6s %6s %6s  %s\n",
+	    "id", "name", "frame", "sent", "received", "lost", "loss%",
+	    "dup", "reord", "txerr", "ttl");
+	for (i = 0; i < n; i++) {
+		f = &fl[i];
+		recv = seqtrack_received(f->seq);
+		lost = seqtrack_lost(f->seq, f->sent);
+		ttl_format(f, ttl, sizeof(ttl));
+		fprintf(out, "%5u  %-16s %5u %10llu %10llu %10llu %8.3f %6llu "
+		    "%6llu %6llu  %s\n", f->spec.id, f->spec.name,
+		    f->spec.frame, (unsigned long long)f->sent,
+		    (unsigned long long)recv, (unsigned long long)lost,
+		    f->sent > 0 ? 100.0 * lost / f->sent : 0.0,
+		    (unsigned long long)seqtrack_duplicates(f->seq),
+		    (unsigned long long)seqtrack_reordered(f->seq),
+		    (unsigned long long)f->tx_errors, ttl);
+	}
+}
+
+static void
+print_delay(FILE *out, const struct gen_flow *fl, size_t n, const char *ts)
+{
+	const struct gen_flow *f;
+	size_t i;
+
+	fprintf(out, "One-way delay per flow in microseconds (timestamps %s)"
+	    "\n", ts);
+	fprintf(out, "%5s  %-16s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+	    "id", "name", "min", "mean", "p50", "p90", "p99", "max", "std",
+	    "jitter");
+	for (i = 0; i < n; i++) {
+		f = &fl[i];
+		if (f->delay.n == 0) {
+			fprintf(out, "%5u  %-16s %10s\n", f->spec.id,
+			    f->spec.name, "(nothing received)");
+			continue;
+		}
+		fprintf(out, "%5u  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f "
+		    "%10.3f %10.3f %10.3f\n", f->spec.id, f->spec.name,
+		    US(f->delay.min), f->delay.mean / 1000.0,
+		    US(hist_percentile(f->hist, 50)),
+		    US(hist_percentile(f->hist, 90)),
+		    US(hist_percentile(f->hist, 99)), US(f->delay.max),
+		    welford_std(&f->delay) / 1000.0,
+		    jitter_value(&f->jit) / 1000.0);
+	}
+}
+
+void
+report_print(FILE *out, const struct gen *g, const struct gen_config *c)
+{
+	const struct gen_flow *fl;
+	size_t n;
+
+	fl = gen_flows(g, &n);
+	fprintf(out, "hoplab-gen l2: %s -> %s, %zu flow%s, drain %lld ms\n",
+	    c->tx, c->rx, n, n == 1 ? "" : "s",
+	    (long long)(c->drain_ns / NSEC_PER_MSEC));
+	print_counts(out, fl, n);
+	fputc('\n', out);
+	print_delay(out, fl, n, gen_ts_source(g));
+	if (gen_foreign(g) > 0)
+		fprintf(out, "%llu other frames arrived on %s and were "
+		    "ignored\n", (unsigned long long)gen_foreign(g), c->rx);
+	fflush(out);
+}
+
+/* Fill R from F; strings point into F and TS, which outlive R. */
+static void
+fill_result(Hoplab__FlowResult *r, const struct gen_flow *f, const char *ts)
+{
+	hoplab__flow_result__init(r);
+	r->flow_id = f->spec.id;
+	r->name = (char *)f->spec.name;
+	r->frame = f->spec.frame;
+	r->sent = f->sent;
+	r->received = seqtrack_received(f->seq);
+	r->lost = seqtrack_lost(f->seq, f->sent);
+	r->duplicates = seqtrack_duplicates(f->seq);
+	r->reordered = seqtrack_reordered(f->seq);
+	if (f->delay.n > 0) {
+		r->delay_min_ns = f->delay.min;
+		r->delay_mean_ns = f->delay.mean;
+		r->delay_p50_ns = hist_percentile(f->hist, 50);
+		r->delay_p90_ns = hist_percentile(f->hist, 90);
+		r->delay_p99_ns = hist_percentile(f->hist, 99);
+		r->delay_p999_ns = hist_percentile(f->hist, 99.9);
+		r->delay_max_ns = f->delay.max;
+		r->delay_std_ns = welford_std(&f->delay);
+		r->jitter_ns = jitter_value(&f->jit);
+		r->ttl_min = f->ttl_min;
+		r->ttl_max = f->ttl_max;
+	}
+	r->rx_bytes = f->rx_bytes;
+	r->first_tx_ns = f->first_tx_ns;
+	r->last_tx_ns = f->last_tx_ns;
+	r->first_rx_ns = f->first_rx_ns;
+	r->last_rx_ns = f->last_rx_ns;
+	r->ts_source = (char *)ts;
+	r->malformed = f->malformed;
+}
+
+/* Send ENV on SOCK, retrying while no connection is up yet. */
+static int
+send_when_connected(void *sock, const Hoplab__Envelope *env,
+    const char *endpoint, char *err, size_t errlen)
+{
+	struct timespec pause = { 0, 10 * NSEC_PER_MSEC };
+	int64_t end = clock_mono_ns() + REPORT_SEND_WAIT * NSEC_PER_MSEC;
+	char why[256];
+
+	for (;;) {
+		if (msg_send(sock, NULL, 0, env, why, sizeof(why)) == 0)
+			return 0;
+		if (errno != EAGAIN || clock_mono_ns() >= end)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	snprintf(err, errlen, "report to %s: %s%s", endpoint, why,
+	    errno == EAGAIN ? " (nobody accepted it within 5 s)" : "");
+	return -1;
+}
+
+static int
+send_batch(void *sock, const struct gen *g, const char *endpoint,
+    unsigned role_id, const char *run_id, char *err, size_t errlen)
+{
+	Hoplab__Envelope env;
+	Hoplab__ResultBatch rb;
+	Hoplab__FlowResult res[FLOWSPEC_MAX_FLOWS], *resp[FLOWSPEC_MAX_FLOWS];
+	const struct gen_flow *fl;
+	uint64_t seq = 0;
+	size_t i, n;
+
+	fl = gen_flows(g, &n);
+	for (i = 0; i < n; i++) {
+		fill_result(&res[i], &fl[i], gen_ts_source(g));
+		resp[i] = &res[i];
+	}
+	hoplab__result_batch__init(&rb);
+	rb.role_id = role_id;
+	rb.run_id = (char *)run_id;
+	rb.batch_seq = 1;
+	rb.final = 1;
+	rb.n_flows = n;
+	rb.flows = resp;
+	msg_init(&env, "hoplab-gen", &seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
+	env.result_batch = &rb;
+	return send_when_connected(sock, &env, endpoint, err, errlen);
+}
+
+int
+report_send(const struct gen *g, const char *endpoint, unsigned role_id,
+    const char *run_id, char *err, size_t errlen)
+{
+	void *ctx, *sock = NULL;
+	int one = 1, linger = REPORT_SEND_WAIT, rc = -1;
+
+	if ((ctx = zmq_ctx_new()) == NULL) {
+		snprintf(err, errlen, "zmq_ctx_new: %s", zmq_strerror(errno));
+		return -1;
+	}
+	if ((sock = zmq_socket(ctx, ZMQ_PUSH)) == NULL) {
+		snprintf(err, errlen, "zmq_socket: %s", zmq_strerror(errno));
+		goto out;
+	}
+	if (msg_sockopts(sock, err, errlen) == -1)
+		goto out;
+	if (zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof(linger)) == -1 ||
+	    zmq_setsockopt(sock, ZMQ_IMMEDIATE, &one, sizeof(one)) == -1) {
+		snprintf(err, errlen, "zmq_setsockopt: %s",
+		    zmq_strerror(errno));
+		goto out;
+	}
+	if (zmq_connect(sock, endpoint) == -1) {
+		snprintf(err, errlen, "report endpoint \"%s\": %s", endpoint,
+		    zmq_strerror(errno));
+		goto out;
+	}
+	rc = send_batch(sock, g, endpoint, role_id, run_id, err, errlen);
+out:
+	if (sock != NULL)
+		zmq_close(sock);	/* lingers until the batch is out */
+	zmq_ctx_term(ctx);
+	return rc;
+}

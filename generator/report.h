@@ -1,0 +1,26 @@
+/*
+ * report: what hoplab-gen tells its user and its agent at the end of a run.
+ */
+#ifndef HOPLAB_GEN_REPORT_H
+#define HOPLAB_GEN_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gen.h"
+
+#define REPORT_SEND_WAIT	5000	/* ms to reach the endpoint */
+#define REPORT_RUN_ID_MAX	128	/* incl. the NUL */
+
+/* Print the per-flow summary tables of G to OUT. */
+void	report_print(FILE *out, const struct gen *g, const struct gen_config *c);
+/*
+ * Connect a ZMQ_PUSH socket to ENDPOINT (a ZeroMQ context is created only
+ * here, after the run) and send one Envelope with the final ResultBatch of
+ * G.  Waits up to REPORT_SEND_WAIT ms for the peer and lingers until the
+ * message is handed over.  Returns 0, or -1 with a message in ERR.
+ */
+int	report_send(const struct gen *g, const char *endpoint,
+	    unsigned role_id, const char *run_id, char *err, size_t errlen);
+
+#endif

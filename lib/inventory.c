@@ -1,0 +1,291 @@
+/*
+ * inventory: load the list of agents the controller talks to (YAML, see
+ * inventory.h for the shape).
+ *
+ * Like the plan loader it is strict: unknown keys, wrong types, duplicate
+ * agent names and impossible values are errors "FILE:LINE: KEY.PATH:
+ * expected X, got Y".  An address is an IPv4 literal or a host name
+ * (RFC 1123 labels); it is not resolved here, the controller does that
+ * when it connects.  Interface names follow Linux's limit of 15
+ * characters (IFNAMSIZ - 1).
+ *
+ * Deliberately not done: CURVE public keys (not in struct inv_agent yet),
+ * IPv6 management addresses.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inventory.h"
+#include "yamldoc.h"
+
+#define IFACE_NAME_MAX	16	/* IFNAMSIZ */
+
+struct ictx {
+	struct yamldoc	*yd;
+	struct inventory *inv;
+	char		*err;
+	size_t		 errlen;
+};
+
+#define IERR(c, node, path, ...)					\
+	yamldoc_err((c)->yd, (node), (path), (c)->err, (c)->errlen,	\
+	    __VA_ARGS__)
+
+static const char *const top_keys[] = { "lab", "agents" };
+static const char *const agent_keys[] = {
+	"name", "address", "port", "interfaces",
+};
+enum { A_NAME, A_ADDRESS, A_PORT, A_IFACES, A_NKEYS };
+
+static int
+is_alnum(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	    (ch >= '0' && ch <= '9');
+}
+
+/* 1 if S is made only of letters, digits and characters in EXTRA. */
+static int
+charset_ok(const char *s, const char *extra)
+{
+	for (; *s != '\0'; s++)
+		if (!is_alnum(*s) && strchr(extra, *s) == NULL)
+			return 0;
+	return 1;
+}
+
+static int
+get_name(struct ictx *c, yaml_node_t *node, const char *path, char *buf,
+    size_t len)
+{
+	char got[64];
+
+	if (yamldoc_str(c->yd, node, path, "a name", buf, len, c->err,
+	    c->errlen) == -1)
+		return -1;
+	if (!charset_ok(buf, "._-"))
+		return IERR(c, node, path, "expected a name of letters, "
+		    "digits, '.', '_' or '-', got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	return 0;
+}
+
+/* RFC 1123 host name: dot-separated labels of [A-Za-z0-9-], 1..63 long. */
+static int
+hostname_ok(const char *s)
+{
+	size_t n = 0;
+	const char *p;
+
+	for (p = s;; p++) {
+		if (*p != '.' && *p != '\0') {
+			if (!is_alnum(*p) && *p != '-')
+				return 0;
+			n++;
+			continue;
+		}
+		if (n == 0 || n > 63 || p[-1] == '-' || p[-n] == '-')
+			return 0;
+		if (*p == '\0')
+			return 1;
+		n = 0;
+	}
+}
+
+static int
+parse_address(struct ictx *c, yaml_node_t *node, const char *path,
+    struct inv_agent *a)
+{
+	struct in_addr in;
+	char got[64];
+
+	if (yamldoc_str(c->yd, node, path, "an IPv4 address or host name",
+	    a->address, sizeof(a->address), c->err, c->errlen) == -1)
+		return -1;
+	if (inet_pton(AF_INET, a->address, &in) == 1)
+		return 0;
+	yamldoc_got(node, got, sizeof(got));
+	/* All digits and dots: meant as an address, so say it is wrong. */
+	if (strspn(a->address, "0123456789.") == strlen(a->address))
+		return IERR(c, node, path, "expected an IPv4 address such as "
+		    "198.19.0.10, got %s", got);
+	if (!hostname_ok(a->address))
+		return IERR(c, node, path, "expected an IPv4 address or host "
+		    "name, got %s", got);
+	return 0;
+}
+
+static int
+parse_ifaces(struct ictx *c, yaml_node_t *node, const char *apath,
+    struct inv_agent *a)
+{
+	yaml_node_t *it;
+	char path[YAMLDOC_PATH_MAX], ipath[YAMLDOC_PATH_MAX], got[64];
+	int n, i, j;
+
+	yamldoc_path_key(path, sizeof(path), apath, "interfaces");
+	if ((n = yamldoc_seq(c->yd, node, path, 0, INV_MAX_IFACES, c->err,
+	    c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(ipath, sizeof(ipath), path, i);
+		it = yamldoc_item(c->yd, node, i);
+		if (yamldoc_str(c->yd, it, ipath, "an interface name",
+		    a->ifaces[i], IFACE_NAME_MAX, c->err, c->errlen) == -1)
+			return -1;
+		if (!charset_ok(a->ifaces[i], "._-@") ||
+		    strcmp(a->ifaces[i], ".") == 0 ||
+		    strcmp(a->ifaces[i], "..") == 0)
+			return IERR(c, it, ipath, "expected an interface name "
+			    "of letters, digits, '.', '_', '-' or '@', got %s",
+			    yamldoc_got(it, got, sizeof(got)));
+		for (j = 0; j < i; j++)
+			if (strcmp(a->ifaces[j], a->ifaces[i]) == 0)
+				return IERR(c, it, ipath, "'%s' is listed "
+				    "twice", a->ifaces[i]);
+	}
+	a->nifaces = n;
+	return 0;
+}
+
+static int
+missing(struct ictx *c, yaml_node_t *map, const char *parent,
+    const char *key)
+{
+	char path[YAMLDOC_PATH_MAX];
+
+	yamldoc_path_key(path, sizeof(path), parent, key);
+	return IERR(c, map, path, "required key is missing");
+}
+
+static int
+parse_agent(struct ictx *c, yaml_node_t *node, const char *apath, size_t i)
+{
+	struct inv_agent *a = &c->inv->agents[i];
+	yaml_node_t *v[A_NKEYS];
+	char path[YAMLDOC_PATH_MAX];
+	long long port;
+	size_t j;
+
+	if (yamldoc_map_fields(c->yd, node, apath, agent_keys, A_NKEYS, v,
+	    c->err, c->errlen) == -1)
+		return -1;
+	if (v[A_NAME] == NULL)
+		return missing(c, node, apath, "name");
+	yamldoc_path_key(path, sizeof(path), apath, "name");
+	if (get_name(c, v[A_NAME], path, a->name, sizeof(a->name)) == -1)
+		return -1;
+	for (j = 0; j < i; j++)
+		if (strcmp(c->inv->agents[j].name, a->name) == 0)
+			return IERR(c, v[A_NAME], path, "'%s' is already the "
+			    "name of agents[%zu]", a->name, j);
+	if (v[A_ADDRESS] == NULL)
+		return missing(c, node, apath, "address");
+	yamldoc_path_key(path, sizeof(path), apath, "address");
+	if (parse_address(c, v[A_ADDRESS], path, a) == -1)
+		return -1;
+	a->port = INV_DEFAULT_PORT;
+	yamldoc_path_key(path, sizeof(path), apath, "port");
+	if (v[A_PORT] != NULL) {
+		if (yamldoc_int(c->yd, v[A_PORT], path, 1, 65535, NULL, &port,
+		    c->err, c->errlen) == -1)
+			return -1;
+		a->port = (unsigned)port;
+	}
+	if (v[A_IFACES] != NULL)
+		return parse_ifaces(c, v[A_IFACES], apath, a);
+	return 0;
+}
+
+static int
+parse_inventory(struct ictx *c)
+{
+	yaml_node_t *root = yamldoc_root(c->yd), *v[2];
+	char path[YAMLDOC_PATH_MAX], got[64];
+	int n, i;
+
+	if (root == NULL)
+		return IERR(c, NULL, NULL, "the file is empty (expected an "
+		    "inventory: a mapping with agents)");
+	if (root->type != YAML_MAPPING_NODE)
+		return IERR(c, root, NULL, "expected an inventory (a mapping "
+		    "with agents), got %s", yamldoc_got(root, got, sizeof(got)));
+	if (yamldoc_map_fields(c->yd, root, "", top_keys, 2, v, c->err,
+	    c->errlen) == -1)
+		return -1;
+	if (v[0] != NULL && get_name(c, v[0], "lab", c->inv->lab,
+	    sizeof(c->inv->lab)) == -1)
+		return -1;
+	if (v[1] == NULL)
+		return missing(c, root, "", "agents");
+	if ((n = yamldoc_seq(c->yd, v[1], "agents", 1, INV_MAX_AGENTS, c->err,
+	    c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "agents", i);
+		if (parse_agent(c, yamldoc_item(c->yd, v[1], i), path, i) == -1)
+			return -1;
+	}
+	c->inv->nagents = n;
+	return 0;
+}
+
+/* Validate a loaded document; frees it in every case. */
+static struct inventory *
+inventory_from_doc(struct yamldoc *yd, char *err, size_t errlen)
+{
+	struct ictx c = { .yd = yd, .err = err, .errlen = errlen };
+
+	if ((c.inv = calloc(1, sizeof(*c.inv))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", yd->file);
+		yamldoc_free(yd);
+		return NULL;
+	}
+	snprintf(c.inv->path, sizeof(c.inv->path), "%s", yd->file);
+	if (parse_inventory(&c) == -1) {
+		free(c.inv);
+		c.inv = NULL;
+	}
+	yamldoc_free(yd);
+	return c.inv;
+}
+
+struct inventory *
+inventory_load(const char *path, char *err, size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (yamldoc_load_file(&yd, path, err, errlen) == -1)
+		return NULL;
+	return inventory_from_doc(&yd, err, errlen);
+}
+
+struct inventory *
+inventory_load_string(const char *yaml, const char *name, char *err,
+    size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (yamldoc_load_string(&yd, yaml, name, err, errlen) == -1)
+		return NULL;
+	return inventory_from_doc(&yd, err, errlen);
+}
+
+void
+inventory_free(struct inventory *inv)
+{
+	free(inv);
+}
+
+const struct inv_agent *
+inventory_find(const struct inventory *inv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nagents; i++)
+		if (strcmp(inv->agents[i].name, name) == 0)
+			return &inv->agents[i];
+	return NULL;
+}

@@ -1,0 +1,689 @@
+/*
+ * plan: load and validate an experiment plan (YAML, see plan.h and
+ * docs/plans.md for the format).
+ *
+ * The plan is read whole with libyaml's document API (lib/yamldoc.c) and
+ * checked top-down in a fixed order (name, topology, variants, router,
+ * repeat, sweep, flows), so that later checks may rely on earlier ones:
+ * variants are prefixes of a known chain, "$frame" needs a known sweep.
+ * The first problem found is reported as "FILE:LINE: KEY.PATH: expected
+ * X, got Y" and the load fails; a plan is never partly accepted.
+ *
+ * Frame lengths are Ethernet frames including the FCS, 64..1518 bytes, as
+ * RFC 2544 counts them.  DSCP names follow RFC 4594 / RFC 2597 / RFC 3246
+ * (BE, AFxy, CSx, EF).
+ *
+ * Deliberately not done here: features that later work brings
+ * (hoplab-router and external routers, udp/tcp flows, distributions other
+ * than const, sweeping anything but the frame, impairments and faults) are
+ * refused with a message saying so, never silently ignored.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "clock.h"
+#include "plan.h"
+#include "yamldoc.h"
+
+#define FRAME_MIN	64
+#define FRAME_MAX	1518
+#define FRAME_HINT	"Ethernet frame incl. FCS"
+#define ROUTER_NAME_MAX	16	/* 15 characters: 8 of them fit a label */
+#define REPEAT_MAX	1000
+#define COUNT_MAX	100000000LL
+#define IDT_MIN_NS	(1 * NSEC_PER_USEC)
+#define IDT_MAX_NS	(60 * NSEC_PER_SEC)
+
+/* Everything a parsing step needs. */
+struct pctx {
+	struct yamldoc	*yd;
+	struct plan	*p;
+	char		*err;
+	size_t		 errlen;
+};
+
+#define PERR(c, node, path, ...)					\
+	yamldoc_err((c)->yd, (node), (path), (c)->err, (c)->errlen,	\
+	    __VA_ARGS__)
+
+static const char *const top_keys[] = {
+	"name", "topology", "variants", "router", "repeat", "sweep", "flows",
+};
+enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
+    K_FLOWS, K_NTOP };
+
+static const char *const flow_keys[] = {
+	"name", "mode", "frame", "idt", "count", "dscp",
+};
+enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_NKEYS };
+
+static const char *const dist_keys[] = { "dist", "value" };
+
+/* Distributions hoplab-link and the generator will know later. */
+static const char *const later_dists[] = {
+	"uniform", "normal", "exponential", "pareto", "empirical",
+};
+
+/* 1 if S is made only of letters, digits and characters in EXTRA. */
+static int
+charset_ok(const char *s, const char *extra)
+{
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
+			return 0;
+	return 1;
+}
+
+/* A name: non-empty, at most LEN - 1 characters of [A-Za-z0-9._-]. */
+static int
+get_name(struct pctx *c, yaml_node_t *node, const char *path, char *buf,
+    size_t len)
+{
+	char got[64];
+
+	if (yamldoc_str(c->yd, node, path, "a name", buf, len, c->err,
+	    c->errlen) == -1)
+		return -1;
+	if (!charset_ok(buf, "._-"))
+		return PERR(c, node, path, "expected a name of letters, "
+		    "digits, '.', '_' or '-', got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	return 0;
+}
+
+static int
+missing(struct pctx *c, yaml_node_t *map, const char *parent,
+    const char *key)
+{
+	char path[YAMLDOC_PATH_MAX];
+
+	yamldoc_path_key(path, sizeof(path), parent, key);
+	return PERR(c, map, path, "required key is missing");
+}
+
+static int
+parse_router_name(struct pctx *c, yaml_node_t *node, const char *path,
+    size_t i)
+{
+	struct plan *p = c->p;
+	char got[64];
+	size_t j;
+
+	if (yamldoc_str(c->yd, node, path, "a router name", p->chain[i],
+	    ROUTER_NAME_MAX, c->err, c->errlen) == -1)
+		return -1;
+	if (!charset_ok(p->chain[i], "_"))
+		return PERR(c, node, path, "expected a router name of "
+		    "letters, digits or '_', got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	if (strcmp(p->chain[i], "gen") == 0)
+		return PERR(c, node, path, "'gen' is the generator's host; "
+		    "choose another router name");
+	for (j = 0; j < i; j++)
+		if (strcmp(p->chain[j], p->chain[i]) == 0)
+			return PERR(c, node, path, "'%s' appears twice in the "
+			    "chain", p->chain[i]);
+	return 0;
+}
+
+static int
+parse_topology(struct pctx *c, yaml_node_t *node)
+{
+	static const char *const keys[] = { "chain" };
+	yaml_node_t *chain;
+	char path[YAMLDOC_PATH_MAX];
+	int n, i;
+
+	if (yamldoc_map_fields(c->yd, node, "topology", keys, 1, &chain,
+	    c->err, c->errlen) == -1)
+		return -1;
+	if (chain == NULL)
+		return missing(c, node, "topology", "chain");
+	if ((n = yamldoc_seq(c->yd, chain, "topology.chain", 1,
+	    PLAN_MAX_CHAIN, c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "topology.chain", i);
+		if (parse_router_name(c, yamldoc_item(c->yd, chain, i), path,
+		    i) == -1)
+			return -1;
+	}
+	c->p->nchain = n;
+	return 0;
+}
+
+/* The label of the chain prefix of K routers: "A-B" for K = 2. */
+static void
+prefix_label(const struct plan *p, size_t k, char *buf, size_t len)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < k; i++) {
+		if (i > 0)
+			strncat(buf, "-", len - strlen(buf) - 1);
+		strncat(buf, p->chain[i], len - strlen(buf) - 1);
+	}
+}
+
+static int
+not_prefix(struct pctx *c, yaml_node_t *node, const char *path)
+{
+	char chain[PLAN_NAME_MAX * 2], all[PLAN_MAX_CHAIN * PLAN_NAME_MAX * 2];
+	char label[PLAN_NAME_MAX * 2], got[64];
+	size_t k;
+
+	prefix_label(c->p, c->p->nchain, chain, sizeof(chain));
+	all[0] = '\0';
+	for (k = 1; k <= c->p->nchain; k++) {
+		prefix_label(c->p, k, label, sizeof(label));
+		if (k > 1)
+			strcat(all, ", ");
+		strcat(all, label);
+	}
+	return PERR(c, node, path, "%s is not a prefix of the chain %s "
+	    "(expected one of: %s)", yamldoc_got(node, got, sizeof(got)),
+	    chain, all);
+}
+
+static int
+parse_variant(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
+{
+	struct plan_variant *v = &c->p->variants[i];
+	char label[PLAN_NAME_MAX * 2];
+	size_t k, j;
+
+	if (yamldoc_str(c->yd, node, path, "a variant such as A-B", v->label,
+	    sizeof(v->label), c->err, c->errlen) == -1)
+		return -1;
+	for (k = 1; k <= c->p->nchain; k++) {
+		prefix_label(c->p, k, label, sizeof(label));
+		if (strcmp(label, v->label) == 0)
+			break;
+	}
+	if (k > c->p->nchain)
+		return not_prefix(c, node, path);
+	v->nrouters = k;
+	for (j = 0; j < i; j++)
+		if (strcmp(c->p->variants[j].label, v->label) == 0)
+			return PERR(c, node, path, "'%s' is listed twice",
+			    v->label);
+	return 0;
+}
+
+static int
+parse_variants(struct pctx *c, yaml_node_t *node)
+{
+	struct plan *p = c->p;
+	char path[YAMLDOC_PATH_MAX];
+	int n, i;
+
+	if (node == NULL) {
+		/* Default: every prefix of the chain, shortest first. */
+		for (p->nvariants = 0; p->nvariants < p->nchain;
+		    p->nvariants++) {
+			prefix_label(p, p->nvariants + 1,
+			    p->variants[p->nvariants].label,
+			    sizeof(p->variants[0].label));
+			p->variants[p->nvariants].nrouters = p->nvariants + 1;
+		}
+		return 0;
+	}
+	if ((n = yamldoc_seq(c->yd, node, "variants", 1, PLAN_MAX_CHAIN,
+	    c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "variants", i);
+		if (parse_variant(c, yamldoc_item(c->yd, node, i), path,
+		    i) == -1)
+			return -1;
+	}
+	p->nvariants = n;
+	return 0;
+}
+
+static int
+parse_router(struct pctx *c, yaml_node_t *node)
+{
+	static const char *const keys[] = { "impl" };
+	yaml_node_t *impl;
+	char got[64];
+
+	c->p->router_impl = PLAN_ROUTER_LINUX;
+	if (node == NULL)
+		return 0;
+	if (yamldoc_map_fields(c->yd, node, "router", keys, 1, &impl,
+	    c->err, c->errlen) == -1)
+		return -1;
+	if (impl == NULL)
+		return 0;
+	if (yamldoc_is(impl, "linux"))
+		return 0;
+	if (yamldoc_is(impl, "hoplab"))
+		return PERR(c, impl, "router.impl", "'hoplab' is not available "
+		    "yet (hoplab-router is under construction); use linux");
+	if (yamldoc_is(impl, "external"))
+		return PERR(c, impl, "router.impl", "'external' is not "
+		    "available yet (sending through an external box is under "
+		    "construction); use linux");
+	return PERR(c, impl, "router.impl", "expected linux, hoplab or "
+	    "external, got %s", yamldoc_got(impl, got, sizeof(got)));
+}
+
+static int
+parse_repeat(struct pctx *c, yaml_node_t *node)
+{
+	long long v;
+
+	c->p->repeat = 1;
+	if (node == NULL)
+		return 0;
+	if (yamldoc_int(c->yd, node, "repeat", 1, REPEAT_MAX, NULL, &v,
+	    c->err, c->errlen) == -1)
+		return -1;
+	c->p->repeat = (unsigned)v;
+	return 0;
+}
+
+/* Every sweep key but frame is refused before the value is looked at. */
+static int
+sweep_keys_ok(struct pctx *c, yaml_node_t *node)
+{
+	yaml_node_pair_t *pair;
+	yaml_node_t *k;
+	char got[64], path[YAMLDOC_PATH_MAX];
+
+	if (node->type != YAML_MAPPING_NODE)
+		return 0;	/* yamldoc_map_fields says what is wrong */
+	for (pair = node->data.mapping.pairs.start;
+	    pair < node->data.mapping.pairs.top; pair++) {
+		k = yaml_document_get_node(&c->yd->doc, pair->key);
+		if (yamldoc_is(k, "frame"))
+			continue;
+		yamldoc_got(k, got, sizeof(got));
+		yamldoc_path_key(path, sizeof(path), "sweep",
+		    yamldoc_text(k) ? yamldoc_text(k) : "?");
+		return PERR(c, k, path, "sweeping %s is not supported yet "
+		    "(only frame)", got);
+	}
+	return 0;
+}
+
+static int
+parse_sweep(struct pctx *c, yaml_node_t *node)
+{
+	static const char *const keys[] = { "frame" };
+	struct plan *p = c->p;
+	yaml_node_t *frames;
+	char path[YAMLDOC_PATH_MAX];
+	long long v;
+	int n, i, j;
+
+	if (node == NULL)
+		return 0;
+	if (sweep_keys_ok(c, node) == -1 ||
+	    yamldoc_map_fields(c->yd, node, "sweep", keys, 1, &frames,
+	    c->err, c->errlen) == -1)
+		return -1;
+	if (frames == NULL)
+		return PERR(c, node, "sweep", "expected frame: [a list of "
+		    "frame lengths], got an empty mapping");
+	if ((n = yamldoc_seq(c->yd, frames, "sweep.frame", 1, PLAN_MAX_SWEEP,
+	    c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "sweep.frame", i);
+		if (yamldoc_int(c->yd, yamldoc_item(c->yd, frames, i), path,
+		    FRAME_MIN, FRAME_MAX, FRAME_HINT, &v, c->err,
+		    c->errlen) == -1)
+			return -1;
+		for (j = 0; j < i; j++)
+			if (p->sweep_frames[j] == v)
+				return PERR(c, yamldoc_item(c->yd, frames, i),
+				    path, "%lld is listed twice", v);
+		p->sweep_frames[i] = (unsigned)v;
+	}
+	p->nsweep_frames = n;
+	return 0;
+}
+
+static int
+check_dist(struct pctx *c, yaml_node_t *node, const char *path)
+{
+	char got[64];
+	size_t i;
+
+	if (yamldoc_is(node, "const"))
+		return 0;
+	yamldoc_got(node, got, sizeof(got));
+	for (i = 0; i < sizeof(later_dists) / sizeof(later_dists[0]); i++)
+		if (yamldoc_is(node, later_dists[i]))
+			return PERR(c, node, path, "%s is not supported yet "
+			    "(only const)", got);
+	return PERR(c, node, path, "expected const, got %s", got);
+}
+
+/*
+ * A value that may be written as VALUE or {dist: const, value: VALUE}.
+ * Replaces *NODE and PATH by the value's.
+ */
+static int
+unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len)
+{
+	yaml_node_t *v[2];
+	char sub[YAMLDOC_PATH_MAX];
+
+	if ((*node)->type != YAML_MAPPING_NODE)
+		return 0;
+	if (yamldoc_map_fields(c->yd, *node, path, dist_keys, 2, v, c->err,
+	    c->errlen) == -1)
+		return -1;
+	yamldoc_path_key(sub, sizeof(sub), path, "dist");
+	if (v[0] != NULL && check_dist(c, v[0], sub) == -1)
+		return -1;
+	if (v[1] == NULL)
+		return missing(c, *node, path, "value");
+	yamldoc_path_key(sub, sizeof(sub), path, "value");
+	snprintf(path, len, "%s", sub);
+	*node = v[1];
+	return 0;
+}
+
+static int
+parse_frame(struct pctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+	long long v;
+
+	yamldoc_path_key(path, sizeof(path), fpath, "frame");
+	if (unwrap_dist(c, &node, path, sizeof(path)) == -1)
+		return -1;
+	if (yamldoc_is(node, "$frame")) {
+		if (c->p->nsweep_frames == 0)
+			return PERR(c, node, path, "'$frame' needs sweep.frame "
+			    "(add sweep: {frame: [64, 1518]} or give a fixed "
+			    "frame length)");
+		f->frame_from_sweep = 1;
+		return 0;
+	}
+	if (yamldoc_text(node) != NULL && yamldoc_text(node)[0] == '$')
+		return PERR(c, node, path, "expected a frame length or "
+		    "$frame, got %s", yamldoc_got(node, got, sizeof(got)));
+	if (yamldoc_int(c->yd, node, path, FRAME_MIN, FRAME_MAX, FRAME_HINT,
+	    &v, c->err, c->errlen) == -1)
+		return -1;
+	f->frame = (unsigned)v;
+	return 0;
+}
+
+static int
+parse_idt(struct pctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
+
+	yamldoc_path_key(path, sizeof(path), fpath, "idt");
+	if (unwrap_dist(c, &node, path, sizeof(path)) == -1)
+		return -1;
+	yamldoc_got(node, got, sizeof(got));
+	if (node->type != YAML_SCALAR_NODE || yamldoc_str(c->yd, node, path,
+	    "a duration", s, sizeof(s), c->err, c->errlen) == -1 ||
+	    clock_parse_duration(s, &f->idt_ns, cerr, sizeof(cerr)) == -1)
+		return PERR(c, node, path, "expected a duration with a unit "
+		    "(ns, us, ms, s), such as 1ms, got %s", got);
+	if (f->idt_ns < IDT_MIN_NS || f->idt_ns > IDT_MAX_NS)
+		return PERR(c, node, path, "expected 1us..60s, got %s", got);
+	return 0;
+}
+
+static int
+parse_mode(struct pctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+
+	snprintf(f->mode, sizeof(f->mode), "l2");
+	if (node == NULL || yamldoc_is(node, "l2"))
+		return 0;
+	yamldoc_path_key(path, sizeof(path), fpath, "mode");
+	yamldoc_got(node, got, sizeof(got));
+	if (yamldoc_is(node, "udp") || yamldoc_is(node, "tcp"))
+		return PERR(c, node, path, "%s is not available yet (only l2)",
+		    got);
+	return PERR(c, node, path, "expected l2, got %s", got);
+}
+
+static int
+parse_dscp(struct pctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+
+	f->dscp = 0;
+	if (node == NULL)
+		return 0;
+	yamldoc_path_key(path, sizeof(path), fpath, "dscp");
+	if (yamldoc_text(node) == NULL ||
+	    plan_parse_dscp(yamldoc_text(node), &f->dscp) == -1)
+		return PERR(c, node, path, "expected BE, EF, AF11..AF43, "
+		    "CS0..CS7 or 0..63, got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	return 0;
+}
+
+static int
+flow_name(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
+{
+	struct plan_flow *f = &c->p->flows[i];
+	char path[YAMLDOC_PATH_MAX];
+	size_t j;
+
+	yamldoc_path_key(path, sizeof(path), fpath, "name");
+	if (get_name(c, node, path, f->name, sizeof(f->name)) == -1)
+		return -1;
+	for (j = 0; j < i; j++)
+		if (strcmp(c->p->flows[j].name, f->name) == 0)
+			return PERR(c, node, path, "'%s' is already the name "
+			    "of flows[%zu] (line %d)", f->name, j,
+			    c->p->flows[j].line);
+	return 0;
+}
+
+static int
+parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
+{
+	struct plan_flow *f = &c->p->flows[i];
+	yaml_node_t *v[F_NKEYS];
+	char path[YAMLDOC_PATH_MAX];
+	long long n;
+
+	if (yamldoc_map_fields(c->yd, node, fpath, flow_keys, F_NKEYS, v,
+	    c->err, c->errlen) == -1)
+		return -1;
+	f->line = (int)yamldoc_line(node);
+	if (v[F_NAME] == NULL)
+		return missing(c, node, fpath, "name");
+	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
+	    parse_mode(c, v[F_MODE], fpath, f) == -1)
+		return -1;
+	if (v[F_FRAME] == NULL)
+		return missing(c, node, fpath, "frame");
+	if (parse_frame(c, v[F_FRAME], fpath, f) == -1)
+		return -1;
+	if (v[F_IDT] == NULL)
+		return missing(c, node, fpath, "idt");
+	if (parse_idt(c, v[F_IDT], fpath, f) == -1)
+		return -1;
+	if (v[F_COUNT] == NULL)
+		return missing(c, node, fpath, "count");
+	yamldoc_path_key(path, sizeof(path), fpath, "count");
+	if (yamldoc_int(c->yd, v[F_COUNT], path, 1, COUNT_MAX, NULL, &n,
+	    c->err, c->errlen) == -1)
+		return -1;
+	f->count = (uint64_t)n;
+	return parse_dscp(c, v[F_DSCP], fpath, f);
+}
+
+static int
+parse_flows(struct pctx *c, yaml_node_t *node)
+{
+	char path[YAMLDOC_PATH_MAX];
+	int n, i;
+
+	if ((n = yamldoc_seq(c->yd, node, "flows", 1, PLAN_MAX_FLOWS, c->err,
+	    c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "flows", i);
+		if (parse_flow(c, yamldoc_item(c->yd, node, i), path, i) == -1)
+			return -1;
+	}
+	c->p->nflows = n;
+	return 0;
+}
+
+/* Keys that name features later work brings: refuse them by name. */
+static int
+refuse_later(struct pctx *c, yaml_node_t *root)
+{
+	yaml_node_t *k;
+
+	if ((k = yamldoc_map_key(c->yd, root, "impairments")) != NULL)
+		return PERR(c, k, "impairments", "hoplab's link emulator "
+		    "(hoplab-link) is not available yet; remove this key");
+	if ((k = yamldoc_map_key(c->yd, root, "faults")) != NULL)
+		return PERR(c, k, "faults", "fault injection needs hoplab's "
+		    "link emulator (hoplab-link), which is not available yet; "
+		    "remove this key");
+	return 0;
+}
+
+static int
+parse_plan(struct pctx *c)
+{
+	yaml_node_t *root = yamldoc_root(c->yd), *v[K_NTOP];
+	char got[64];
+
+	if (root == NULL)
+		return PERR(c, NULL, NULL, "the file is empty (expected a plan:"
+		    " a mapping with name, topology and flows)");
+	if (root->type != YAML_MAPPING_NODE)
+		return PERR(c, root, NULL, "expected a plan (a mapping with "
+		    "name, topology and flows), got %s",
+		    yamldoc_got(root, got, sizeof(got)));
+	if (refuse_later(c, root) == -1 ||
+	    yamldoc_map_fields(c->yd, root, "", top_keys, K_NTOP, v, c->err,
+	    c->errlen) == -1)
+		return -1;
+	if (v[K_NAME] == NULL)
+		return missing(c, root, "", "name");
+	if (get_name(c, v[K_NAME], "name", c->p->name,
+	    sizeof(c->p->name)) == -1)
+		return -1;
+	if (v[K_TOPOLOGY] == NULL)
+		return missing(c, root, "", "topology");
+	if (parse_topology(c, v[K_TOPOLOGY]) == -1 ||
+	    parse_variants(c, v[K_VARIANTS]) == -1 ||
+	    parse_router(c, v[K_ROUTER]) == -1 ||
+	    parse_repeat(c, v[K_REPEAT]) == -1 ||
+	    parse_sweep(c, v[K_SWEEP]) == -1)
+		return -1;
+	if (v[K_FLOWS] == NULL)
+		return missing(c, root, "", "flows");
+	return parse_flows(c, v[K_FLOWS]);
+}
+
+/* Validate a loaded document; frees it in every case. */
+static struct plan *
+plan_from_doc(struct yamldoc *yd, char *err, size_t errlen)
+{
+	struct pctx c = { .yd = yd, .err = err, .errlen = errlen };
+
+	if ((c.p = calloc(1, sizeof(*c.p))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", yd->file);
+		yamldoc_free(yd);
+		return NULL;
+	}
+	snprintf(c.p->path, sizeof(c.p->path), "%s", yd->file);
+	if (parse_plan(&c) == -1) {
+		free(c.p);
+		c.p = NULL;
+	}
+	yamldoc_free(yd);
+	return c.p;
+}
+
+struct plan *
+plan_load(const char *path, char *err, size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (yamldoc_load_file(&yd, path, err, errlen) == -1)
+		return NULL;
+	return plan_from_doc(&yd, err, errlen);
+}
+
+struct plan *
+plan_load_string(const char *yaml, const char *name, char *err,
+    size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (yamldoc_load_string(&yd, yaml, name, err, errlen) == -1)
+		return NULL;
+	return plan_from_doc(&yd, err, errlen);
+}
+
+void
+plan_free(struct plan *p)
+{
+	free(p);
+}
+
+const char *
+plan_router_impl_name(enum plan_router_impl impl)
+{
+	switch (impl) {
+	case PLAN_ROUTER_LINUX:
+		return "linux";
+	case PLAN_ROUTER_HOPLAB:
+		return "hoplab";
+	case PLAN_ROUTER_EXTERNAL:
+		return "external";
+	}
+	return "unknown";
+}
+
+int
+plan_parse_dscp(const char *s, unsigned *dscp)
+{
+	long long v;
+
+	if (strcasecmp(s, "BE") == 0) {
+		*dscp = 0;
+		return 0;
+	}
+	if (strcasecmp(s, "EF") == 0) {
+		*dscp = 46;
+		return 0;
+	}
+	if (strncasecmp(s, "CS", 2) == 0 && s[2] >= '0' && s[2] <= '7' &&
+	    s[3] == '\0') {
+		*dscp = 8 * (unsigned)(s[2] - '0');
+		return 0;
+	}
+	if (strncasecmp(s, "AF", 2) == 0 && s[2] >= '1' && s[2] <= '4' &&
+	    s[3] >= '1' && s[3] <= '3' && s[4] == '\0') {
+		*dscp = 8 * (unsigned)(s[2] - '0') + 2 * (unsigned)(s[3] - '0');
+		return 0;
+	}
+	if (s[0] < '0' || s[0] > '9' || yamldoc_parse_ll(s, &v) == -1 ||
+	    v > 63)
+		return -1;
+	*dscp = (unsigned)v;
+	return 0;
+}

@@ -1,0 +1,156 @@
+/*
+ * Unit suite for controller/hops.c and controller/topo.c: per-router
+ * processing time from chains of 1, 2 and 3 routers, worked by hand.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "controller/hops.h"
+#include "controller/topo.h"
+
+static struct flow_row
+row(const char *variant, size_t routers, unsigned frame, unsigned rep,
+    uint64_t n, double mean_us, double std_us)
+{
+	struct flow_row r;
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.variant, variant);
+	strcpy(r.flow, "probe");
+	r.routers = routers;
+	r.frame = frame;
+	r.rep = rep;
+	r.sent = r.received = n;
+	r.delay_mean_us = mean_us;
+	r.delay_std_us = std_us;
+	return r;
+}
+
+static const struct hop_est *
+find(const struct hop_est *h, size_t n, unsigned frame, const char *method,
+    const char *variants)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (h[i].frame == frame && strcmp(h[i].method, method) == 0 &&
+		    (variants == NULL || strcmp(h[i].variants, variants) == 0))
+			return &h[i];
+	return NULL;
+}
+
+/* D(A) = 20, D(A-B) = 23, D(A-B-C) = 28: differences 3 and 5, paper 4. */
+static void
+t_differences_and_paper_formula(void)
+{
+	struct flow_row rows[3] = {
+		row("A", 1, 64, 1, 1000, 20.0, 0.0),
+		row("A-B", 2, 64, 1, 1000, 23.0, 0.0),
+		row("A-B-C", 3, 64, 1, 1000, 28.0, 0.0),
+	};
+	struct hop_est h[16];
+	const struct hop_est *e;
+	size_t n = hops_compute(rows, 3, h, 16);
+
+	CU_ASSERT_EQUAL(n, 4);
+	e = find(h, n, 64, "difference", "A-B - A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->t_us, 3.0, 1e-9);
+	e = find(h, n, 64, "difference", "A-B-C - A-B");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->t_us, 5.0, 1e-9);
+	e = find(h, n, 64, "mean-difference", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->t_us, 4.0, 1e-9);
+	/* Least squares through (1,20) (2,23) (3,28): slope 4. */
+	e = find(h, n, 64, "regression", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->t_us, 4.0, 1e-9);
+	CU_ASSERT_EQUAL(e->samples, 3000);
+}
+
+/* Repetitions pool: reps of 10 and 14 us with n equal give 12 us. */
+static void
+t_repetitions_are_pooled(void)
+{
+	struct flow_row rows[4] = {
+		row("A", 1, 128, 1, 500, 10.0, 1.0),
+		row("A", 1, 128, 2, 500, 14.0, 1.0),
+		row("A-B", 2, 128, 1, 500, 15.0, 1.0),
+		row("A-B", 2, 128, 2, 500, 15.0, 1.0),
+	};
+	struct hop_est h[16];
+	const struct hop_est *e;
+	size_t n = hops_compute(rows, 4, h, 16);
+
+	e = find(h, n, 128, "difference", "A-B - A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->t_us, 3.0, 1e-9);
+	CU_ASSERT_TRUE(e->ci95_lo_us < 3.0 && e->ci95_hi_us > 3.0);
+	/* Pooled variance of A: within 1, between reps +-2: about 5. */
+	CU_ASSERT_TRUE(e->ci95_hi_us - e->ci95_lo_us < 1.0);
+	CU_ASSERT_PTR_NULL(find(h, n, 128, "mean-difference", NULL));
+}
+
+static void
+t_frames_are_separate_and_single_variant_gives_nothing(void)
+{
+	struct flow_row rows[3] = {
+		row("A", 1, 64, 1, 100, 20.0, 1.0),
+		row("A", 1, 1518, 1, 100, 40.0, 1.0),
+		row("A-B", 2, 1518, 1, 100, 50.0, 1.0),
+	};
+	struct hop_est h[16];
+	size_t n = hops_compute(rows, 3, h, 16);
+
+	CU_ASSERT_PTR_NULL(find(h, n, 64, "difference", NULL));
+	CU_ASSERT_PTR_NOT_NULL(find(h, n, 1518, "difference", "A-B - A"));
+}
+
+static void
+t_topo_chain_of_three(void)
+{
+	struct topo_router r;
+	struct topo_gen g;
+
+	topo_router(0, 3, &r);
+	CU_ASSERT_STRING_EQUAL(r.cidr[0], "198.18.0.2/24");
+	CU_ASSERT_STRING_EQUAL(r.cidr[1], "198.18.1.1/24");
+	CU_ASSERT_EQUAL(r.nroutes, 1);
+	CU_ASSERT_STRING_EQUAL(r.route_prefix[0], "198.18.100.0/24");
+	CU_ASSERT_STRING_EQUAL(r.route_via[0], "198.18.1.2");
+	topo_router(2, 3, &r);
+	CU_ASSERT_STRING_EQUAL(r.cidr[0], "198.18.2.2/24");
+	CU_ASSERT_STRING_EQUAL(r.cidr[1], "198.18.100.1/24");
+	CU_ASSERT_EQUAL(r.nroutes, 1);
+	CU_ASSERT_STRING_EQUAL(r.route_prefix[0], "198.18.0.0/24");
+	CU_ASSERT_STRING_EQUAL(r.route_via[0], "198.18.2.1");
+	topo_gen(&g);
+	CU_ASSERT_STRING_EQUAL(g.gateway_ip, "198.18.0.2");
+	CU_ASSERT_STRING_EQUAL(g.dst_ip, "198.18.100.2");
+	CU_ASSERT_EQUAL(topo_expected_ttl(3), 61);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	int failures;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("hops", NULL, NULL);
+	CU_add_test(s, "t_differences_and_paper_formula",
+	    t_differences_and_paper_formula);
+	CU_add_test(s, "t_repetitions_are_pooled", t_repetitions_are_pooled);
+	CU_add_test(s, "t_frames_are_separate_and_single_variant_gives_nothing",
+	    t_frames_are_separate_and_single_variant_gives_nothing);
+	CU_add_test(s, "t_topo_chain_of_three", t_topo_chain_of_three);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failures = (int)CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,401 @@
+/*
+ * Unit tests for lib/plan.c (and lib/yamldoc.c through it): the two
+ * example plans load with the values written in them, and broken plans
+ * are refused with the exact message a user would see, line included.
+ * Run from the repository root (the examples are opened by relative path).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "plan.h"
+
+static char err[512];
+
+/* Load YAML as "t.yaml"; the plan must be refused with exactly WANT. */
+static void
+expect_err(const char *yaml, const char *want)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
+	plan_free(p);
+}
+
+static struct plan *
+load_ok(const char *yaml)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL(p);
+	if (p == NULL)
+		fprintf(stderr, "\n  unexpected error: %s\n", err);
+	return p;
+}
+
+/* Lines 1..3; a test appends "  - name: probe" etc. from line 4. */
+#define HEAD "name: t\ntopology: {chain: [A, B, C]}\nflows:\n"
+#define FLOW "  - name: probe\n    frame: 64\n    idt: 1ms\n    count: 10\n"
+
+static void
+t_demo_example_loads_as_written(void)
+{
+	struct plan *p = plan_load("examples/demo.yaml", err, sizeof(err));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->path, "examples/demo.yaml");
+	CU_ASSERT_STRING_EQUAL(p->name, "demo");
+	CU_ASSERT_EQUAL(p->nchain, 3);
+	CU_ASSERT_STRING_EQUAL(p->chain[0], "A");
+	CU_ASSERT_STRING_EQUAL(p->chain[2], "C");
+	CU_ASSERT_EQUAL(p->nvariants, 3);
+	CU_ASSERT_STRING_EQUAL(p->variants[0].label, "A");
+	CU_ASSERT_EQUAL(p->variants[0].nrouters, 1);
+	CU_ASSERT_STRING_EQUAL(p->variants[2].label, "A-B-C");
+	CU_ASSERT_EQUAL(p->variants[2].nrouters, 3);
+	CU_ASSERT_EQUAL(p->router_impl, PLAN_ROUTER_LINUX);
+	CU_ASSERT_EQUAL(p->repeat, 1);
+	CU_ASSERT_EQUAL(p->nsweep_frames, 2);
+	CU_ASSERT_EQUAL(p->sweep_frames[0], 64);
+	CU_ASSERT_EQUAL(p->sweep_frames[1], 1518);
+	CU_ASSERT_EQUAL(p->nflows, 1);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].name, "probe");
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "l2");
+	CU_ASSERT_EQUAL(p->flows[0].frame_from_sweep, 1);
+	CU_ASSERT_EQUAL(p->flows[0].idt_ns, 1000000);
+	CU_ASSERT_EQUAL(p->flows[0].count, 2000);
+	CU_ASSERT_EQUAL(p->flows[0].dscp, 0);
+	CU_ASSERT_EQUAL(p->flows[0].line, 27);
+	plan_free(p);
+}
+
+static void
+t_chain_delay_example_loads_long_forms(void)
+{
+	static const unsigned frames[] = {
+		64, 128, 256, 512, 1024, 1280, 1518,
+	};
+	struct plan *p = plan_load("examples/chain-delay.yaml", err,
+	    sizeof(err));
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->name, "chain-delay");
+	CU_ASSERT_EQUAL(p->nvariants, 3);
+	CU_ASSERT_EQUAL(p->repeat, 3);
+	CU_ASSERT_EQUAL_FATAL(p->nsweep_frames, 7);
+	for (i = 0; i < 7; i++)
+		CU_ASSERT_EQUAL(p->sweep_frames[i], frames[i]);
+	CU_ASSERT_EQUAL(p->flows[0].frame_from_sweep, 1);
+	CU_ASSERT_EQUAL(p->flows[0].idt_ns, 1000000);
+	CU_ASSERT_EQUAL(p->flows[0].count, 10000);
+	plan_free(p);
+}
+
+static void
+t_defaults_fill_variants_router_repeat_mode_dscp(void)
+{
+	struct plan *p = load_ok(HEAD FLOW);
+
+	if (p == NULL)
+		return;
+	CU_ASSERT_EQUAL(p->nvariants, 3);
+	CU_ASSERT_STRING_EQUAL(p->variants[1].label, "A-B");
+	CU_ASSERT_EQUAL(p->variants[1].nrouters, 2);
+	CU_ASSERT_STRING_EQUAL(p->variants[2].label, "A-B-C");
+	CU_ASSERT_EQUAL(p->router_impl, PLAN_ROUTER_LINUX);
+	CU_ASSERT_EQUAL(p->repeat, 1);
+	CU_ASSERT_EQUAL(p->nsweep_frames, 0);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "l2");
+	CU_ASSERT_EQUAL(p->flows[0].frame_from_sweep, 0);
+	CU_ASSERT_EQUAL(p->flows[0].frame, 64);
+	CU_ASSERT_EQUAL(p->flows[0].dscp, 0);
+	CU_ASSERT_EQUAL(p->flows[0].line, 4);
+	plan_free(p);
+}
+
+static void
+t_variants_keep_the_written_order(void)
+{
+	struct plan *p = load_ok("name: t\ntopology: {chain: [A, B, C]}\n"
+	    "variants: [A-B-C, A]\nflows:\n" FLOW);
+
+	if (p == NULL)
+		return;
+	CU_ASSERT_EQUAL(p->nvariants, 2);
+	CU_ASSERT_STRING_EQUAL(p->variants[0].label, "A-B-C");
+	CU_ASSERT_EQUAL(p->variants[0].nrouters, 3);
+	CU_ASSERT_EQUAL(p->variants[1].nrouters, 1);
+	plan_free(p);
+}
+
+static void
+t_dscp_names_map_to_rfc_codepoints(void)
+{
+	unsigned d = 99;
+
+	CU_ASSERT(plan_parse_dscp("EF", &d) == 0 && d == 46);
+	CU_ASSERT(plan_parse_dscp("af41", &d) == 0 && d == 34);
+	CU_ASSERT(plan_parse_dscp("AF11", &d) == 0 && d == 10);
+	CU_ASSERT(plan_parse_dscp("AF23", &d) == 0 && d == 22);
+	CU_ASSERT(plan_parse_dscp("CS7", &d) == 0 && d == 56);
+	CU_ASSERT(plan_parse_dscp("be", &d) == 0 && d == 0);
+	CU_ASSERT(plan_parse_dscp("63", &d) == 0 && d == 63);
+	CU_ASSERT_EQUAL(plan_parse_dscp("64", &d), -1);
+	CU_ASSERT_EQUAL(plan_parse_dscp("-1", &d), -1);
+	CU_ASSERT_EQUAL(plan_parse_dscp("AF44", &d), -1);
+	CU_ASSERT_EQUAL(plan_parse_dscp("CS8", &d), -1);
+	CU_ASSERT_EQUAL(plan_parse_dscp("", &d), -1);
+}
+
+static void
+t_unknown_key_names_line_and_expected_keys(void)
+{
+	expect_err(HEAD "  - name: probe\n    fram: 64\n",
+	    "t.yaml:5: flows[0].fram: unknown key (expected one of: name, "
+	    "mode, frame, idt, count, dscp)");
+	expect_err("name: t\nflow: []\n",
+	    "t.yaml:2: flow: unknown key (expected one of: name, topology, "
+	    "variants, router, repeat, sweep, flows)");
+}
+
+static void
+t_frame_outside_rfc2544_range_is_refused(void)
+{
+	expect_err(HEAD "  - name: probe\n    frame: 1600\n",
+	    "t.yaml:5: flows[0].frame: expected 64..1518 (Ethernet frame "
+	    "incl. FCS), got 1600");
+	expect_err(HEAD "  - name: probe\n    frame: {dist: const, value: 63}\n",
+	    "t.yaml:5: flows[0].frame.value: expected 64..1518 (Ethernet "
+	    "frame incl. FCS), got 63");
+	expect_err("sweep: {frame: [64, 1519]}\n" HEAD FLOW,
+	    "t.yaml:1: sweep.frame[1]: expected 64..1518 (Ethernet frame "
+	    "incl. FCS), got 1519");
+	expect_err("sweep: {frame: [64, 128, 64]}\n" HEAD FLOW,
+	    "t.yaml:1: sweep.frame[2]: 64 is listed twice");
+}
+
+static void
+t_variant_that_is_not_a_prefix_is_refused(void)
+{
+	expect_err("name: t\ntopology: {chain: [A, B, C]}\n"
+	    "variants: [A, A-C]\nflows:\n" FLOW,
+	    "t.yaml:3: variants[1]: 'A-C' is not a prefix of the chain "
+	    "A-B-C (expected one of: A, A-B, A-B-C)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\n"
+	    "variants: [A, A]\nflows:\n" FLOW,
+	    "t.yaml:3: variants[1]: 'A' is listed twice");
+}
+
+static void
+t_sweep_frame_without_sweep_is_refused(void)
+{
+	expect_err(HEAD "  - name: probe\n    frame: $frame\n",
+	    "t.yaml:5: flows[0].frame: '$frame' needs sweep.frame (add "
+	    "sweep: {frame: [64, 1518]} or give a fixed frame length)");
+	expect_err("sweep: {frame: [64]}\n" HEAD
+	    "  - name: probe\n    frame: $rate\n",
+	    "t.yaml:6: flows[0].frame: expected a frame length or $frame, "
+	    "got '$rate'");
+}
+
+static void
+t_impairments_and_faults_are_not_available_yet(void)
+{
+	expect_err(HEAD FLOW "impairments: [{link: A-B, delay: 5ms}]\n",
+	    "t.yaml:8: impairments: hoplab's link emulator (hoplab-link) is "
+	    "not available yet; remove this key");
+	expect_err("faults: []\n" HEAD FLOW,
+	    "t.yaml:1: faults: fault injection needs hoplab's link emulator "
+	    "(hoplab-link), which is not available yet; remove this key");
+}
+
+static void
+t_unavailable_features_say_so(void)
+{
+	expect_err("router: {impl: hoplab}\n" HEAD FLOW,
+	    "t.yaml:1: router.impl: 'hoplab' is not available yet "
+	    "(hoplab-router is under construction); use linux");
+	expect_err("router: {impl: vpp}\n" HEAD FLOW,
+	    "t.yaml:1: router.impl: expected linux, hoplab or external, got "
+	    "'vpp'");
+	expect_err(HEAD "  - name: probe\n    mode: udp\n",
+	    "t.yaml:5: flows[0].mode: 'udp' is not available yet (only l2)");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n"
+	    "    idt: {dist: pareto, value: 1ms}\n",
+	    "t.yaml:6: flows[0].idt.dist: 'pareto' is not supported yet "
+	    "(only const)");
+	expect_err("sweep:\n  frame: [64]\n  rate: [1, 2]\n" HEAD FLOW,
+	    "t.yaml:3: sweep.rate: sweeping 'rate' is not supported yet "
+	    "(only frame)");
+}
+
+static void
+t_duration_needs_unit_and_range(void)
+{
+	expect_err(HEAD "  - name: probe\n    frame: 64\n    idt: 10\n",
+	    "t.yaml:6: flows[0].idt: expected a duration with a unit (ns, "
+	    "us, ms, s), such as 1ms, got '10'");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n    idt: 500ns\n",
+	    "t.yaml:6: flows[0].idt: expected 1us..60s, got '500ns'");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n    idt: 61s\n",
+	    "t.yaml:6: flows[0].idt: expected 1us..60s, got '61s'");
+}
+
+static void
+t_integers_are_range_checked(void)
+{
+	expect_err("repeat: 0\n" HEAD FLOW,
+	    "t.yaml:1: repeat: expected 1..1000, got 0");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n    idt: 1ms\n"
+	    "    count: 0\n",
+	    "t.yaml:7: flows[0].count: expected 1..100000000, got 0");
+	expect_err(HEAD FLOW "    dscp: AF5\n",
+	    "t.yaml:8: flows[0].dscp: expected BE, EF, AF11..AF43, CS0..CS7 "
+	    "or 0..63, got 'AF5'");
+}
+
+static void
+t_duplicate_flow_names_are_refused(void)
+{
+	expect_err(HEAD FLOW FLOW,
+	    "t.yaml:8: flows[1].name: 'probe' is already the name of "
+	    "flows[0] (line 4)");
+}
+
+static void
+t_wrong_types_say_expected_and_got(void)
+{
+	expect_err("repeat: abc\n" HEAD FLOW,
+	    "t.yaml:1: repeat: expected an integer, got 'abc'");
+	expect_err("repeat: \"3\"\n" HEAD FLOW,
+	    "t.yaml:1: repeat: expected an integer, got the quoted string "
+	    "'3' (remove the quotes)");
+	expect_err("name: t\ntopology: {chain: [A]}\nflows: probe\n",
+	    "t.yaml:3: flows: expected a list, got 'probe'");
+	expect_err("name: t\ntopology: [A, B]\n",
+	    "t.yaml:2: topology: expected a mapping (key: value lines), got "
+	    "a list");
+	expect_err("name: t\ntopology: {chain: [A, A-B]}\n",
+	    "t.yaml:2: topology.chain[1]: expected a router name of letters, "
+	    "digits or '_', got 'A-B'");
+	expect_err("name: t\ntopology: {chain: [A, B, A]}\n",
+	    "t.yaml:2: topology.chain[2]: 'A' appears twice in the chain");
+	expect_err("name: t\ntopology: {chain: []}\n",
+	    "t.yaml:2: topology.chain: expected a list of 1..8 items, got "
+	    "an empty list");
+	expect_err("name: my plan\n",
+	    "t.yaml:1: name: expected a name of letters, digits, '.', '_' or "
+	    "'-', got 'my plan'");
+	expect_err("- a\n- b\n",
+	    "t.yaml:1: expected a plan (a mapping with name, topology and "
+	    "flows), got a list");
+}
+
+static void
+t_missing_and_duplicate_keys_are_refused(void)
+{
+	expect_err("topology: {chain: [A]}\nflows: []\n",
+	    "t.yaml:1: name: required key is missing");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n    idt: 1ms\n",
+	    "t.yaml:4: flows[0].count: required key is missing");
+	expect_err("name: t\nname: u\n",
+	    "t.yaml:2: name: duplicate key (first given at line 1)");
+}
+
+static void
+t_empty_file_is_refused(void)
+{
+	expect_err("",
+	    "t.yaml:1: the file is empty (expected a plan: a mapping with "
+	    "name, topology and flows)");
+	expect_err("# only a comment\n",
+	    "t.yaml:1: the file is empty (expected a plan: a mapping with "
+	    "name, topology and flows)");
+}
+
+static void
+t_yaml_syntax_error_names_the_line(void)
+{
+	expect_err("name: t\ntopology: {chain: [A, B}\n",
+	    "t.yaml:2: YAML syntax error: did not find expected ',' or ']' "
+	    "while parsing a flow sequence at line 2");
+	expect_err("name: t\nflows:\n\t- name: x\n",
+	    "t.yaml:3: YAML syntax error: found character that cannot start "
+	    "any token while scanning for the next token at line 3 (tabs are "
+	    "not allowed in YAML indentation; use spaces)");
+	expect_err(HEAD FLOW "---\nname: u\n",
+	    "t.yaml:9: a second YAML document ('---') is not allowed; one "
+	    "file holds one document");
+}
+
+static void
+t_missing_file_names_the_file(void)
+{
+	err[0] = '\0';
+	CU_ASSERT_PTR_NULL(plan_load("examples/no-such-plan.yaml", err,
+	    sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "examples/no-such-plan.yaml: No such "
+	    "file or directory");
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("plan", NULL, NULL);
+	CU_add_test(s, "demo_example_loads_as_written",
+	    t_demo_example_loads_as_written);
+	CU_add_test(s, "chain_delay_example_loads_long_forms",
+	    t_chain_delay_example_loads_long_forms);
+	CU_add_test(s, "defaults_fill_variants_router_repeat_mode_dscp",
+	    t_defaults_fill_variants_router_repeat_mode_dscp);
+	CU_add_test(s, "variants_keep_the_written_order",
+	    t_variants_keep_the_written_order);
+	CU_add_test(s, "dscp_names_map_to_rfc_codepoints",
+	    t_dscp_names_map_to_rfc_codepoints);
+	CU_add_test(s, "unknown_key_names_line_and_expected_keys",
+	    t_unknown_key_names_line_and_expected_keys);
+	CU_add_test(s, "frame_outside_rfc2544_range_is_refused",
+	    t_frame_outside_rfc2544_range_is_refused);
+	CU_add_test(s, "variant_that_is_not_a_prefix_is_refused",
+	    t_variant_that_is_not_a_prefix_is_refused);
+	CU_add_test(s, "sweep_frame_without_sweep_is_refused",
+	    t_sweep_frame_without_sweep_is_refused);
+	CU_add_test(s, "impairments_and_faults_are_not_available_yet",
+	    t_impairments_and_faults_are_not_available_yet);
+	CU_add_test(s, "unavailable_features_say_so",
+	    t_unavailable_features_say_so);
+	CU_add_test(s, "duration_needs_unit_and_range",
+	    t_duration_needs_unit_and_range);
+	CU_add_test(s, "integers_are_range_checked",
+	    t_integers_are_range_checked);
+	CU_add_test(s, "duplicate_flow_names_are_refused",
+	    t_duplicate_flow_names_are_refused);
+	CU_add_test(s, "wrong_types_say_expected_and_got",
+	    t_wrong_types_say_expected_and_got);
+	CU_add_test(s, "missing_and_duplicate_keys_are_refused",
+	    t_missing_and_duplicate_keys_are_refused);
+	CU_add_test(s, "empty_file_is_refused", t_empty_file_is_refused);
+	CU_add_test(s, "yaml_syntax_error_names_the_line",
+	    t_yaml_syntax_error_names_the_line);
+	CU_add_test(s, "missing_file_names_the_file",
+	    t_missing_file_names_the_file);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails != 0;
+}
