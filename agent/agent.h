@@ -83,6 +83,13 @@ struct role {
 	size_t	nifaces;
 };
 
+#ifndef TAILQ_FOREACH_SAFE		/* BSD has it, glibc does not */
+#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
+	for ((var) = TAILQ_FIRST(head);					\
+	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
+	    (var) = (tvar))
+#endif
+
 TAILQ_HEAD(ctl_list, ctl);
 TAILQ_HEAD(role_list, role);
 

@@ -281,7 +281,7 @@ unknown_key(struct yamldoc *yd, yaml_node_t *k, const char *path,
 
 	/* The key text goes into the path, so keep it printable. */
 	yamldoc_got(k, got, sizeof(got));
-	if (got[0] == '\'') {
+	if (got[0] == '\'' && got[1] != '\'') {
 		got[strlen(got) - 1] = '\0';
 		yamldoc_path_key(kpath, sizeof(kpath), path, got + 1);
 	} else
@@ -390,8 +390,10 @@ yamldoc_str(struct yamldoc *yd, yaml_node_t *node, const char *path,
 		return yamldoc_err(yd, node, path, err, errlen,
 		    "expected %s, got %s", what,
 		    yamldoc_got(node, got, sizeof(got)));
-	if (node->data.scalar.length >= len ||
-	    strlen(yamldoc_text(node)) != node->data.scalar.length)
+	if (strlen(yamldoc_text(node)) != node->data.scalar.length)
+		return yamldoc_err(yd, node, path, err, errlen,
+		    "expected %s, got a string with a NUL character", what);
+	if (node->data.scalar.length >= len)
 		return yamldoc_err(yd, node, path, err, errlen,
 		    "expected %s of at most %zu characters, got %s", what,
 		    len - 1, yamldoc_got(node, got, sizeof(got)));

@@ -1,0 +1,365 @@
+/*
+ * supervise: the agent's roles, from StartRole to their last RoleStatus.
+ *
+ * A generator role is a child process: fork + execv of BINDIR/hoplab-gen
+ * with the argv genrole.c built, in a process group of its own (so that a
+ * stop reaches everything it may start), with PR_SET_PDEATHSIG(SIGKILL) so
+ * that it never outlives the agent, stdin on /dev/null and its output in
+ * RUNDIR/role-N.log.  A close-on-exec pipe tells the parent whether execv
+ * itself worked, so that a missing binary is a FAILED StartRole and not a
+ * mysterious exit code 127.  This follows bgpd's start_child/check_child.
+ *
+ * Reaping: the SIGCHLD handler only sets a flag; the loop then calls
+ * supervise_reap(), which runs waitpid(-1, WNOHANG) until nothing is left
+ * and maps each pid to its role, logging "exited with 3" or "terminated
+ * by signal 9".  The exit is not reported at once: the controller must see
+ * the child's final ResultBatch first, so the report waits until that
+ * batch has been forwarded or AGENT_REPORT_GRACE has passed, and the
+ * children socket is drained once more just before it goes out.
+ *
+ * Stopping: SIGTERM to the group, SIGKILL to the group AGENT_KILL_GRACE
+ * later if the leader has not been reaped; the role then ends as STOPPED.
+ * A Linux router role has no process: starting and stopping it is done at
+ * once by linuxrouter.c.
+ *
+ * Roles are removed only in supervise_timers() (and for routers in
+ * role_stop()), never while another function walks the list.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "agent.h"
+#include "clock.h"
+#include "log.h"
+
+struct role *
+role_find(struct agent *ag, uint32_t id)
+{
+	struct role *r;
+
+	TAILQ_FOREACH(r, &ag->roles, entry)
+		if (r->id == id)
+			return r;
+	return NULL;
+}
+
+size_t
+supervise_active(const struct agent *ag)
+{
+	const struct role *r;
+	size_t n = 0;
+
+	TAILQ_FOREACH(r, &ag->roles, entry)
+		n++;
+	return n;
+}
+
+static void
+role_remove(struct agent *ag, struct role *r)
+{
+	TAILQ_REMOVE(&ag->roles, r, entry);
+	free(r);
+}
+
+/* Child side of supervise_spawn(); never returns. */
+static void __attribute__((noreturn))
+spawn_child(const char *path, char *const argv[], const char *logpath,
+    int errfd, pid_t parent)
+{
+	int fd, e;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	signal(SIGPIPE, SIG_DFL);
+	if ((fd = open("/dev/null", O_RDONLY)) != -1)
+		dup2(fd, STDIN_FILENO);
+	if ((fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644)) != -1) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	if (errfd > 3)
+		close_range(3, errfd - 1, 0);
+	close_range(errfd + 1, ~0U, 0);
+	execv(path, argv);
+	e = errno;
+	if (write(errfd, &e, sizeof(e)) != sizeof(e))
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * Start PATH with ARGV as the leader of a new process group, output to
+ * LOGPATH.  Returns the pid once execv has succeeded, or -1 with ERR.
+ */
+pid_t
+supervise_spawn(const char *path, char *const argv[], const char *logpath,
+    char *err, size_t errlen)
+{
+	int fds[2], e = 0, st;
+	pid_t pid, parent = getpid();
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+		snprintf(err, errlen, "fork %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		spawn_child(path, argv, logpath, fds[1], parent);
+	setpgid(pid, pid);	/* also here: no race with kill(-pid) */
+	close(fds[1]);
+	while ((n = read(fds[0], &e, sizeof(e))) == -1 && errno == EINTR)
+		;
+	close(fds[0]);
+	if (n == 0)
+		return pid;
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	snprintf(err, errlen, "execv %s: %s", path,
+	    n == sizeof(e) ? strerror(e) : "failed");
+	return -1;
+}
+
+static int
+start_gen(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
+    char *err, size_t errlen)
+{
+	struct gen_argv ga;
+	char logpath[PATH_MAX + 32];
+
+	if (genrole_argv(ag->conf->bindir, ag->endpoint, sr, &ga, err,
+	    errlen) == -1)
+		return -1;
+	snprintf(logpath, sizeof(logpath), "%s/role-%u.log", ag->conf->rundir,
+	    r->id);
+	r->pid = supervise_spawn(ga.argv[0], ga.argv, logpath, err, errlen);
+	if (r->pid == -1) {
+		r->pid = 0;
+		return -1;
+	}
+	log_info("role %u: started %s as pid %d, output in %s", r->id,
+	    ga.argv[0], (int)r->pid, logpath);
+	return 0;
+}
+
+static int
+start_router(struct role *r, const Hoplab__RouterParams *rp, char *err,
+    size_t errlen)
+{
+	switch (rp->impl) {
+	case HOPLAB__ROUTER_PARAMS__IMPL__LINUX:
+		return linuxrouter_start(r, rp, err, errlen);
+	case HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB:
+		snprintf(err, errlen, "router impl hoplab: hoplab-router is "
+		    "not available in this agent yet");
+		return -1;
+	case HOPLAB__ROUTER_PARAMS__IMPL__EXTERNAL:
+		snprintf(err, errlen, "router impl external: an external "
+		    "router has no agent role");
+		return -1;
+	default:
+		snprintf(err, errlen, "router impl %d unknown", rp->impl);
+		return -1;
+	}
+}
+
+/* Check the role as a whole, then start it by its kind. */
+static int
+start(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
+    char *err, size_t errlen)
+{
+	if (ag->quitting) {
+		snprintf(err, errlen, "agent %s is shutting down",
+		    ag->conf->name);
+		return -1;
+	}
+	if (sr->role_id == 0 || role_find(ag, sr->role_id) != NULL) {
+		snprintf(err, errlen, sr->role_id == 0 ? "role id 0 is "
+		    "reserved" : "role %u already exists", sr->role_id);
+		return -1;
+	}
+	switch (sr->params_case) {
+	case HOPLAB__START_ROLE__PARAMS_GEN:
+		r->kind = ROLE_GEN;
+		return start_gen(ag, r, sr, err, errlen);
+	case HOPLAB__START_ROLE__PARAMS_ROUTER:
+		r->kind = ROLE_LINUX_ROUTER;
+		return start_router(r, sr->router, err, errlen);
+	default:
+		snprintf(err, errlen, "start_role without parameters");
+		return -1;
+	}
+}
+
+/*
+ * Handle a StartRole from the controller with routing id ID: start the
+ * role and answer STARTED, or FAILED with the reason.
+ */
+void
+role_start(struct agent *ag, const uint8_t *id, size_t idlen,
+    const Hoplab__StartRole *sr)
+{
+	struct role *r;
+	char err[512];
+
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		log_error("role %u: out of memory", sr->role_id);
+		return;
+	}
+	r->id = sr->role_id;
+	snprintf(r->run_id, sizeof(r->run_id), "%s", sr->run_id);
+	memcpy(r->ctl_id, id, idlen);
+	r->ctl_idlen = idlen;
+	if (start(ag, r, sr, err, sizeof(err)) == -1) {
+		log_warn("role %u: FAILED: %s", r->id, err);
+		agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
+		free(r);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&ag->roles, r, entry);
+	agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
+}
+
+/*
+ * Stop role R: a router is unconfigured and reported STOPPED at once; a
+ * generator gets SIGTERM now and SIGKILL later, and is reported when it
+ * has been reaped.  R may be freed on return.
+ */
+void
+role_stop(struct agent *ag, struct role *r)
+{
+	if (r->kind == ROLE_LINUX_ROUTER) {
+		linuxrouter_stop(r);
+		log_info("role %u: linux router stopped", r->id);
+		agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+		role_remove(ag, r);
+		return;
+	}
+	if (r->reaped || r->stopping)
+		return;
+	r->stopping = 1;
+	r->kill_at = clock_mono_ns() + AGENT_KILL_GRACE;
+	log_info("role %u: SIGTERM to process group %d", r->id, (int)r->pid);
+	if (kill(-r->pid, SIGTERM) == -1 && errno != ESRCH)
+		log_warn("role %u: kill: %s", r->id, strerror(errno));
+}
+
+/* Stop every role that OWNER started, or every role when OWNER is NULL. */
+void
+role_stop_all(struct agent *ag, const struct ctl *owner)
+{
+	struct role *r, *next;
+
+	TAILQ_FOREACH_SAFE(r, &ag->roles, entry, next) {
+		if (owner != NULL && (r->ctl_idlen != owner->idlen ||
+		    memcmp(r->ctl_id, owner->id, owner->idlen) != 0))
+			continue;
+		role_stop(ag, r);
+	}
+}
+
+/* The final ResultBatch of R has gone out: its exit may be reported. */
+void
+role_final_seen(struct agent *ag, struct role *r)
+{
+	(void)ag;
+	r->final_seen = 1;
+}
+
+static void
+log_exit(const struct role *r)
+{
+	if (WIFEXITED(r->status))
+		log_info("role %u: hoplab-gen pid %d exited with %d", r->id,
+		    (int)r->pid, WEXITSTATUS(r->status));
+	else if (WIFSIGNALED(r->status))
+		log_info("role %u: hoplab-gen pid %d terminated by signal %d",
+		    r->id, (int)r->pid, WTERMSIG(r->status));
+}
+
+/* Collect every child that has ended; called when SIGCHLD was seen. */
+void
+supervise_reap(struct agent *ag)
+{
+	struct role *r;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		TAILQ_FOREACH(r, &ag->roles, entry)
+			if (r->kind == ROLE_GEN && r->pid == pid && !r->reaped)
+				break;
+		if (r == NULL) {
+			log_debug("reaped pid %d, not a role", (int)pid);
+			continue;
+		}
+		r->reaped = 1;
+		r->status = st;
+		r->report_at = clock_mono_ns() + AGENT_REPORT_GRACE;
+		log_exit(r);
+	}
+}
+
+/* Report R's end, after the results still queued, and forget it. */
+static void
+role_finish(struct agent *ag, struct role *r)
+{
+	agent_drain_children(ag);
+	if (!r->final_seen && !r->stopping)
+		log_warn("role %u: exited without a final result batch",
+		    r->id);
+	agent_report(ag, r, r->stopping ? HOPLAB__ROLE_STATUS__STATE__STOPPED :
+	    HOPLAB__ROLE_STATUS__STATE__EXITED, NULL);
+	role_remove(ag, r);
+}
+
+/* The first role whose exit can be reported now, or NULL. */
+static struct role *
+ready(struct agent *ag, int64_t now)
+{
+	struct role *r;
+
+	TAILQ_FOREACH(r, &ag->roles, entry)
+		if (r->reaped && (r->final_seen || now >= r->report_at))
+			return r;
+	return NULL;
+}
+
+/*
+ * Run the roles' timers: SIGKILL for groups that ignored SIGTERM, exit
+ * reports that are due.  Returns the next deadline (CLOCK_MONOTONIC), or
+ * INT64_MAX when there is none.
+ */
+int64_t
+supervise_timers(struct agent *ag, int64_t now)
+{
+	struct role *r;
+	int64_t next = INT64_MAX;
+
+	TAILQ_FOREACH(r, &ag->roles, entry) {
+		if (r->kill_at == 0 || r->reaped)
+			continue;
+		if (now >= r->kill_at) {
+			log_warn("role %u: pid %d still running %lld ms after "
+			    "SIGTERM, sending SIGKILL", r->id, (int)r->pid,
+			    AGENT_KILL_GRACE / NSEC_PER_MSEC);
+			kill(-r->pid, SIGKILL);
+			r->kill_at = 0;
+		} else if (r->kill_at < next)
+			next = r->kill_at;
+	}
+	while ((r = ready(ag, now)) != NULL)
+		role_finish(ag, r);
+	TAILQ_FOREACH(r, &ag->roles, entry)
+		if (r->reaped && r->report_at < next)
+			next = r->report_at;
+	return next;
+}

@@ -1,0 +1,381 @@
+/*
+ * hoplab-gen: hoplab's traffic generator, mode l2 (docs/architecture.md,
+ * "hoplab-gen command line").  This file only parses and checks the
+ * command line, installs the signal handlers and calls gen.c and report.c
+ * in turn; the exit status tells the agent what went wrong.
+ *
+ * Deliberately not here: the udp mode (ordinary sockets across machines),
+ * which DESIGN.md describes but this program does not offer yet.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "clock.h"
+#include "log.h"
+#include "msg.h"
+#include "flowspec.h"
+#include "gen.h"
+#include "report.h"
+
+#define EXIT_USAGE	1
+#define EXIT_IFACE	2
+#define EXIT_ARP	3
+#define EXIT_REPORT	4
+
+enum {
+	OPT_DRAIN = 256, OPT_DST, OPT_FLOW, OPT_GATEWAY, OPT_REPORT,
+	OPT_ROLE_ID, OPT_RUN_ID, OPT_RX, OPT_SRC, OPT_TTL, OPT_TX,
+};
+
+struct opts {
+	struct gen_config cfg;
+	const char	*report;	/* ZeroMQ endpoint or NULL */
+	long long	 role_id;	/* -1: not given */
+	const char	*run_id;
+	int		 verbose;
+};
+
+static volatile sig_atomic_t signals;
+
+static const char usage_text[] =
+"NAME\n"
+"    hoplab-gen - send test flows through routers and measure them (l2 mode)\n"
+"\n"
+"SYNOPSIS\n"
+"    hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP\n"
+"               --flow frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S]\n"
+"                     [,dport=N][,sport=N]   (repeatable)\n"
+"               [--drain 500ms] [--ttl 64] [-v]\n"
+"               [--report ENDPOINT --role-id N --run-id S]\n"
+"    hoplab-gen -h | --help\n"
+"\n"
+"DESCRIPTION\n"
+"    Sends IPv4/UDP probe packets on interface --tx to --gateway and\n"
+"    receives them back on interface --rx after they crossed the routers\n"
+"    under test.  One clock stamps both ends, so the one-way delay needs no\n"
+"    clock synchronisation.  The generator owns --src on --tx and --dst on\n"
+"    --rx in user space: it answers ARP for them itself and resolves the\n"
+"    gateway by ARP (3 requests, 1 s apart).  Neither interface needs, or\n"
+"    should have, a kernel IPv4 address.  Packets are paced by absolute\n"
+"    deadlines: packet N of a flow leaves at start + N * idt.\n"
+"\n"
+"    Frame sizes are Ethernet frame lengths including the 4-byte FCS\n"
+"    (RFC 2544): frame=64 puts 60 bytes on the socket.  Transmit stamps are\n"
+"    taken in user space just before send(), receive stamps by the kernel\n"
+"    (\"tx=user,rx=kernel-sw\"), both CLOCK_REALTIME.\n"
+"\n"
+"OPTIONS\n"
+"    --drain DURATION   wait this long after the last send for stragglers\n"
+"                       (0..60s, default 500ms)\n"
+"    --dst IP           destination address of the probes, owned on --rx\n"
+"    --flow SPEC        a flow, comma-separated key=value (at most 64):\n"
+"        frame=N        Ethernet frame length incl. FCS, 64..1518 (required)\n"
+"        count=N        packets to send, 1..100000000 (required)\n"
+"        idt=DURATION   inter-departure time, 1us..60s, with its unit\n"
+"                       (ns, us, ms, s): 1ms, 250us (required)\n"
+"        dscp=D         BE (default), EF, AF11..AF43, CS0..CS7 or 0..63\n"
+"        id=N           probe flow id 0..65535 (default: position, from 1)\n"
+"        name=S         letters, digits, . _ - (default flow<id>)\n"
+"        dport=N        UDP destination port (default 7, RFC 2544)\n"
+"        sport=N        UDP source port (default 49184, RFC 2544)\n"
+"                       count * idt may not exceed 24 h, and all flows\n"
+"                       together may not send more than 100000000 packets.\n"
+"    --gateway IP       next hop on --tx, resolved by ARP\n"
+"    -h, --help         print this text and exit\n"
+"    --report ENDPOINT  also send the results as one final ResultBatch to\n"
+"                       this ZeroMQ endpoint (PUSH, e.g. ipc:///run/x.sock);\n"
+"                       needs --role-id and --run-id\n"
+"    --role-id N        role id to put in the ResultBatch (0..4294967295)\n"
+"    --run-id S         run id to put in the ResultBatch\n"
+"    --rx IF            receiving interface\n"
+"    --src IP           source address of the probes, owned on --tx\n"
+"    --ttl N            IPv4 TTL of the probes, 1..255 (default 64)\n"
+"    --tx IF            sending interface\n"
+"    -v, --verbose      more messages on stderr (repeat for debug)\n"
+"\n"
+"    SIGINT or SIGTERM stops sending; the drain still runs and the results\n"
+"    are reported.  A second signal ends the drain at once.\n"
+"\n"
+"OUTPUT\n"
+"    Two tables on stdout: packets per flow (sent, received, lost, loss %,\n"
+"    duplicates, reordered, send errors, TTL range seen) and one-way delay\n"
+"    per flow in microseconds (min, mean, p50, p90, p99, max, std, RFC 3550\n"
+"    jitter).  The output is the same with --report.\n"
+"\n"
+"EXIT STATUS\n"
+"    0  the run completed (and the report, if asked for, was sent)\n"
+"    1  usage error: the message names the option and the value\n"
+"    2  interface or socket error\n"
+"    3  the gateway did not answer ARP\n"
+"    4  the report could not be sent\n"
+"\n"
+"EXAMPLE\n"
+"    hoplab-gen --tx tx --rx rx --src 198.18.0.1 --dst 198.18.100.2 \\\n"
+"        --gateway 198.18.0.2 --flow frame=64,count=2000,idt=1ms,dscp=EF\n";
+
+static void __attribute__((noreturn))
+usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hoplab-gen: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'hoplab-gen --help' for more information.\n");
+	exit(EXIT_USAGE);
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	if (signals < 2)
+		signals++;
+}
+
+static void
+opt_ip(const char *name, const char *v, struct in_addr *a)
+{
+	if (inet_pton(AF_INET, v, a) != 1)
+		usage_error("%s: expected an IPv4 address, got \"%s\"", name, v);
+}
+
+static void
+opt_iface(const char *name, const char *v, char *dst)
+{
+	if (*v == '\0' || strlen(v) >= IF_NAMESIZE || strchr(v, '/') != NULL)
+		usage_error("%s: expected an interface name of 1..%d "
+		    "characters, got \"%s\"", name, IF_NAMESIZE - 1, v);
+	strcpy(dst, v);
+}
+
+static long long
+opt_num(const char *name, const char *v, long long min, long long max)
+{
+	long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || x < min ||
+	    x > max)
+		usage_error("%s: expected %lld..%lld, got \"%s\"", name, min,
+		    max, v);
+	return x;
+}
+
+static void
+opt_flow(struct gen_config *c, const char *v)
+{
+	char err[256];
+
+	if (c->nflows >= FLOWSPEC_MAX_FLOWS)
+		usage_error("--flow: at most %d flows", FLOWSPEC_MAX_FLOWS);
+	if (flowspec_parse(v, c->nflows + 1, &c->flows[c->nflows], err,
+	    sizeof(err)) == -1)
+		usage_error("--flow \"%s\": %s", v, err);
+	c->nflows++;
+}
+
+static void
+opt_drain(struct gen_config *c, const char *v)
+{
+	char err[256];
+
+	if (clock_parse_duration(v, &c->drain_ns, err, sizeof(err)) == -1)
+		usage_error("--drain: %s", err);
+	if (c->drain_ns > GEN_DRAIN_MAX)
+		usage_error("--drain: expected 0..60s, got \"%s\"", v);
+}
+
+static void
+opt_run_id(struct opts *o, const char *v)
+{
+	const char *p;
+
+	if (*v == '\0' || strlen(v) >= REPORT_RUN_ID_MAX)
+		usage_error("--run-id: expected 1..%d characters, got \"%s\"",
+		    REPORT_RUN_ID_MAX - 1, v);
+	for (p = v; *p != '\0'; p++)
+		if (*p <= ' ' || *p > '~')
+			usage_error("--run-id: expected printable characters "
+			    "without blanks, got \"%s\"", v);
+	o->run_id = v;
+}
+
+static void
+parse_one(struct opts *o, int ch, const char *v)
+{
+	struct gen_config *c = &o->cfg;
+
+	switch (ch) {
+	case OPT_DRAIN:
+		opt_drain(c, v);
+		break;
+	case OPT_DST:
+		opt_ip("--dst", v, &c->dst);
+		break;
+	case OPT_FLOW:
+		opt_flow(c, v);
+		break;
+	case OPT_GATEWAY:
+		opt_ip("--gateway", v, &c->gateway);
+		break;
+	case OPT_REPORT:
+		if (strstr(v, "://") == NULL || strlen(v) > 255)
+			usage_error("--report: expected a ZeroMQ endpoint "
+			    "such as ipc:///path or tcp://host:port, got "
+			    "\"%s\"", v);
+		o->report = v;
+		break;
+	case OPT_ROLE_ID:
+		o->role_id = opt_num("--role-id", v, 0, UINT32_MAX);
+		break;
+	case OPT_RUN_ID:
+		opt_run_id(o, v);
+		break;
+	case OPT_RX:
+		opt_iface("--rx", v, c->rx);
+		break;
+	case OPT_SRC:
+		opt_ip("--src", v, &c->src);
+		break;
+	case OPT_TTL:
+		c->ttl = opt_num("--ttl", v, 1, 255);
+		break;
+	case OPT_TX:
+		opt_iface("--tx", v, c->tx);
+		break;
+	}
+}
+
+/* Options that only make sense together. */
+static void
+check_opts(struct opts *o)
+{
+	struct gen_config *c = &o->cfg;
+	char err[256];
+
+	if (c->tx[0] == '\0')
+		usage_error("--tx: missing (the sending interface)");
+	if (c->rx[0] == '\0')
+		usage_error("--rx: missing (the receiving interface)");
+	if (strcmp(c->tx, c->rx) == 0)
+		usage_error("--rx: must differ from --tx, got \"%s\" for both",
+		    c->rx);
+	if (c->src.s_addr == INADDR_ANY)
+		usage_error("--src: missing or 0.0.0.0");
+	if (c->dst.s_addr == INADDR_ANY)
+		usage_error("--dst: missing or 0.0.0.0");
+	if (c->gateway.s_addr == INADDR_ANY)
+		usage_error("--gateway: missing or 0.0.0.0");
+	if (flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
+		usage_error("--flow: %s", err);
+	if (o->report != NULL && (o->role_id < 0 || o->run_id == NULL))
+		usage_error("--report: needs --role-id and --run-id");
+	if (o->report == NULL && (o->role_id >= 0 || o->run_id != NULL))
+		usage_error("%s: only meaningful with --report",
+		    o->role_id >= 0 ? "--role-id" : "--run-id");
+}
+
+static void
+parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "drain", required_argument, NULL, OPT_DRAIN },
+		{ "dst", required_argument, NULL, OPT_DST },
+		{ "flow", required_argument, NULL, OPT_FLOW },
+		{ "gateway", required_argument, NULL, OPT_GATEWAY },
+		{ "help", no_argument, NULL, 'h' },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "role-id", required_argument, NULL, OPT_ROLE_ID },
+		{ "run-id", required_argument, NULL, OPT_RUN_ID },
+		{ "rx", required_argument, NULL, OPT_RX },
+		{ "src", required_argument, NULL, OPT_SRC },
+		{ "ttl", required_argument, NULL, OPT_TTL },
+		{ "tx", required_argument, NULL, OPT_TX },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->role_id = -1;
+	o->cfg.drain_ns = GEN_DRAIN_DEFAULT;
+	o->cfg.ttl = GEN_TTL_DEFAULT;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(usage_text, stdout);
+			exit(0);
+		} else if (ch == 'v')
+			o->verbose++;
+		else if (ch == ':')
+			usage_error("%s: needs a value", argv[optind - 1]);
+		else if (ch == '?')
+			usage_error("unknown option \"%s\"", argv[optind - 1]);
+		else
+			parse_one(o, ch, optarg);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument \"%s\"", argv[optind]);
+	check_opts(o);
+}
+
+static void
+install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: ppoll returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct gen *g;
+	char err[512];
+	int rc = 0;
+
+	parse_args(argc, argv, &o);
+	log_init("hoplab-gen", o.verbose);
+	install_signals();
+	/* Pacing wants the timer to fire when asked, not 50 us later. */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	if ((g = gen_new(&o.cfg, err, sizeof(err))) == NULL)
+		log_fatal(EXIT_IFACE, "%s", err);
+	if (gen_resolve(g, &signals, err, sizeof(err)) == -1) {
+		gen_free(g);
+		log_fatal(EXIT_ARP, "%s", err);
+	}
+	if (gen_run(g, &signals, err, sizeof(err)) == -1) {
+		log_error("%s (reporting what was measured)", err);
+		rc = EXIT_IFACE;
+	}
+	report_print(stdout, g, &o.cfg);
+	if (o.report != NULL && report_send(g, o.report, o.role_id, o.run_id,
+	    err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		if (rc == 0)
+			rc = EXIT_REPORT;
+	}
+	gen_free(g);
+	return rc;
+}

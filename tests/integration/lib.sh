@@ -1,0 +1,306 @@
+# lib.sh: helpers for the integration scenarios (tests/integration/t_*.sh).
+#
+# A scenario sources this file, names its lab, brings it up, checks things
+# and ends with `finish`:
+#
+#	. "$(dirname "$0")/lib.sh"
+#	lab_init hlt1 251
+#	lab_up
+#	lab_wire 2
+#	assert_eq wire2_path "gen:tx -> A -> B -> gen:rx" "$LAB_WIRED"
+#	finish
+#
+# Every scenario has its own lab prefix and management network K, so a
+# scenario never clashes with the demo lab (hl, K 0) or with another
+# scenario; the numbers in use:
+#
+#	t_lab.sh	hlt1	251
+#
+# take the next free pair (hlt2 252, hlt3 253, ...) for a new scenario.
+# Sourcing this file registers traps so that the lab is torn down on any
+# exit, also on SIGINT and SIGTERM (timeout(1) in run.sh sends SIGTERM);
+# at_exit adds commands of the scenario's own to run then.
+#
+# Checks print one line each ("  ok   NAME" or "  FAIL NAME: MESSAGE") and
+# are counted; `finish` prints the totals and exits non-zero if any failed.
+# Nothing here sends traffic; POSIX sh.
+
+# Repository root, from the scenario's own path.
+HL_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+HL_SCENARIO=$(basename -- "$0" .sh)
+LAB_SH=$HL_ROOT/deploy/lab.sh
+HL_BIN=${HL_BIN:-$HL_ROOT/bin}
+
+HL_PASSED=0
+HL_FAILED=0
+HL_FAILURES=
+HL_AT_EXIT=
+LAB_PREFIX=
+LAB_K=
+LAB_STATE=
+LAB_IS_UP=0
+LAB_WIRED=
+
+pass()
+{
+	HL_PASSED=$((HL_PASSED + 1))
+	echo "  ok   $1"
+}
+
+fail()
+{
+	HL_FAILED=$((HL_FAILED + 1))
+	HL_FAILURES="$HL_FAILURES $1"
+	echo "  FAIL $1: $2"
+}
+
+# Stop the scenario at once (a failure that makes the rest meaningless).
+bail()
+{
+	fail "$1" "$2"
+	finish
+}
+
+# Tear the lab down, print the totals and exit: 0 when every check passed
+# (and there was at least one).
+finish()
+{
+	lab_down
+	echo "$HL_SCENARIO: $HL_PASSED checks passed, $HL_FAILED failed"
+	[ "$HL_FAILED" -eq 0 ] || echo "$HL_SCENARIO: failed:$HL_FAILURES"
+	[ "$HL_FAILED" -eq 0 ] && [ "$HL_PASSED" -gt 0 ] && exit 0
+	exit 1
+}
+
+# Run shell command CMD at exit, after the lab is down (temp files...).
+at_exit()
+{
+	HL_AT_EXIT="$HL_AT_EXIT
+$1"
+}
+
+_hl_on_exit()
+{
+	lab_down
+	eval "$HL_AT_EXIT"
+}
+
+_hl_on_signal()
+{
+	echo "$HL_SCENARIO: interrupted; tearing down"
+	exit 1		# runs _hl_on_exit
+}
+
+trap _hl_on_exit EXIT
+trap _hl_on_signal INT TERM HUP
+
+need_root()
+{
+	[ "$(id -u)" = 0 ] || bail need_root "this scenario needs root"
+}
+
+# ---------------------------------------------------------------- the lab
+
+# Name this scenario's lab: prefix PREFIX, management net 198.19.K.0/24.
+lab_init()
+{
+	LAB_PREFIX=$1
+	LAB_K=$2
+	LAB_STATE=/run/hoplab/$LAB_PREFIX
+}
+
+# Management address of host number I (0 is gen, 1 the first router...).
+lab_addr()
+{
+	echo "198.19.$LAB_K.$((10 + $1))"
+}
+
+lab_sh()
+{
+	sh "$LAB_SH" -p "$LAB_PREFIX" -k "$LAB_K" -b "$HL_BIN" \
+	    -s "$LAB_STATE" "$@"
+}
+
+# Bring the lab up with routers $* (default A B C); stops the scenario if
+# that fails.  The lab is torn down on any exit from now on (the traps).
+lab_up()
+{
+	[ -n "$LAB_PREFIX" ] || bail lab_up "lab_init was not called"
+	LAB_IS_UP=1
+	if ! _out=$(lab_sh up "$@" 2>&1); then
+		echo "$_out" | sed 's/^/    /'
+		bail lab_up "lab.sh up failed"
+	fi
+}
+
+# Tear the lab down if it is up; quiet unless it fails.
+lab_down()
+{
+	[ "$LAB_IS_UP" = 1 ] || return 0
+	LAB_IS_UP=0
+	if ! _out=$(lab_sh down 2>&1); then
+		echo "$_out" | sed 's/^/    /'
+		fail lab_down "lab.sh down failed"
+	fi
+	return 0
+}
+
+# Wire the chain of the first N routers; LAB_WIRED gets the path printed.
+lab_wire()
+{
+	LAB_WIRED=
+	if ! _out=$(lab_sh wire "$1" 2>&1); then
+		echo "$_out" | sed 's/^/    /'
+		fail "lab_wire_$1" "lab.sh wire $1 failed"
+		return 1
+	fi
+	LAB_WIRED=$(echo "$_out" | sed -n 's/^wired: //p')
+}
+
+# Run a command inside host NAME's namespace.
+in_host()
+{
+	_h=$1
+	shift
+	ip netns exec "$LAB_PREFIX-$_h" "$@"
+}
+
+# ---------------------------------------------------------------- data
+
+# Print column COLUMN (by header name) of CSV file FILE, one value a line,
+# header excluded.  Quoted fields (RFC 4180, no embedded newlines) are
+# unquoted.  Fails with a message if the file or the column is missing.
+csv_col()
+{
+	[ -r "$1" ] || { echo "csv_col: cannot read $1" >&2; return 1; }
+	awk -v want="$2" -v file="$1" '
+	function split_csv(line, f,    n, i, c, q, cur) {
+		n = 0; cur = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"" && substr(line, i + 1, 1) == "\"") {
+					cur = cur "\""; i++
+				} else if (c == "\"")
+					q = 0
+				else
+					cur = cur c
+			} else if (c == "\"")
+				q = 1
+			else if (c == ",") {
+				f[++n] = cur; cur = ""
+			} else
+				cur = cur c
+		}
+		f[++n] = cur
+		return n
+	}
+	{ sub(/\r$/, "") }
+	NR == 1 {
+		n = split_csv($0, h)
+		for (i = 1; i <= n; i++)
+			if (h[i] == want)
+				col = i
+		if (!col) {
+			printf "csv_col: no column %s in %s\n", want, file \
+			    > "/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		next
+	}
+	{ split_csv($0, f); print f[col] }
+	END { if (bad) exit 1 }' "$1"
+}
+
+# ---------------------------------------------------------------- asserts
+
+# assert_eq NAME EXPECTED ACTUAL: string equality.
+assert_eq()
+{
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected '$2', got '$3'"
+	fi
+}
+
+# _num_cmp A OP B: numeric comparison (floats too) with awk.
+_num_cmp()
+{
+	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+		if (a !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ ||
+		    b !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/)
+			exit 2
+		a += 0; b += 0
+		if (op == "<") r = a < b
+		else if (op == "<=") r = a <= b
+		else if (op == ">") r = a > b
+		else if (op == ">=") r = a >= b
+		else if (op == "==") r = a == b
+		exit !r
+	}'
+}
+
+_assert_num()
+{
+	_num_cmp "$2" "$3" "$4"
+	case $? in
+	0) pass "$1" ;;
+	2) fail "$1" "not numbers: '$2' $3 '$4'" ;;
+	*) fail "$1" "expected $2 $3 $4" ;;
+	esac
+}
+
+# assert_lt NAME A B: A < B (numbers).  _le, _gt, _ge alike.
+assert_lt() { _assert_num "$1" "$2" "<" "$3"; }
+assert_le() { _assert_num "$1" "$2" "<=" "$3"; }
+assert_gt() { _assert_num "$1" "$2" ">" "$3"; }
+assert_ge() { _assert_num "$1" "$2" ">=" "$3"; }
+assert_num_eq() { _assert_num "$1" "$2" "==" "$3"; }
+
+# assert_near NAME EXPECTED ACTUAL TOL: |ACTUAL - EXPECTED| <= TOL.
+assert_near()
+{
+	if awk -v e="$2" -v a="$3" -v t="$4" 'BEGIN {
+		if (a !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) exit 1
+		d = a - e; if (d < 0) d = -d; exit !(d <= t) }'; then
+		pass "$1"
+	else
+		fail "$1" "expected $2 +- $4, got '$3'"
+	fi
+}
+
+# assert_ok NAME CMD...: CMD succeeds (its output shown on failure).
+assert_ok()
+{
+	_n=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		pass "$_n"
+	else
+		fail "$_n" "'$*' failed: $(echo "$_out" | tail -n 3)"
+	fi
+}
+
+# assert_fails NAME CMD...: CMD fails.
+assert_fails()
+{
+	_n=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		fail "$_n" "'$*' succeeded, expected it to fail"
+	else
+		pass "$_n"
+	fi
+}
+
+# assert_match NAME PATTERN TEXT: TEXT matches the grep -E PATTERN.
+assert_match()
+{
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		pass "$1"
+	else
+		fail "$1" "'$3' does not match /$2/"
+	fi
+}
