@@ -158,6 +158,12 @@ link_exists()
 	ip link show dev "$1" >/dev/null 2>&1
 }
 
+# Seconds since boot in hundredths (CLOCK_BOOTTIME, for timeouts).
+uptime_cs()
+{
+	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
+}
+
 # True when /proc says PID runs and is not a zombie.
 alive()
 {
@@ -266,9 +272,13 @@ teardown()
 		    echo "down: deleted bridge $prefix-mgmt"
 		removed=$((removed + 1))
 	fi
-	if [ -d "$statedir" ]; then
+	# Remove a state folder only if it is the lab's: -s may name any path.
+	if [ -e "$statedir/lab.env" ] ||
+	    { [ -d "$statedir" ] && [ "$statedir" = "/run/hoplab/$prefix" ]; }; then
 		rm -rf -- "$statedir" && echo "down: removed $statedir"
 		removed=$((removed + 1))
+	elif [ -d "$statedir" ]; then
+		echo "down: left $statedir alone (no lab.env in it)"
 	fi
 	# The default parent /run/hoplab goes when the last lab has gone.
 	[ "$statedir" = "/run/hoplab/$prefix" ] && rmdir /run/hoplab 2>/dev/null
@@ -280,6 +290,12 @@ cmd_down()
 	need_root
 	teardown "$@"
 	[ "$removed" -gt 0 ] || echo "down: nothing to remove for lab $prefix"
+	cd_left=
+	for cd_h in gen A B C "$@"; do
+		ns_exists "$prefix-$cd_h" && cd_left="$cd_left $prefix-$cd_h"
+	done
+	link_exists "$prefix-mgmt" && cd_left="$cd_left $prefix-mgmt"
+	[ -z "$cd_left" ] || die "down: could not remove$cd_left"
 	return 0
 }
 
@@ -350,14 +366,14 @@ agent_failed()
 wait_agent()
 {
 	w_pid=$(cat "$statedir/$1.pid")
-	w_i=0
-	while [ $w_i -lt 50 ]; do
+	w_end=$(($(uptime_cs) + 500))
+	while [ "$(uptime_cs)" -lt "$w_end" ]; do
 		listening "$prefix-$1" "$2" && return 0
 		alive "$w_pid" || agent_failed "$1" "$2" \
 		    "exited before listening on $2:$port"
 		sleep 0.1
-		w_i=$((w_i + 1))
 	done
+	listening "$prefix-$1" "$2" && return 0
 	agent_failed "$1" "$2" "did not listen on $2:$port within 5 s"
 }
 
@@ -402,6 +418,11 @@ cmd_up()
 	[ -x "$bindir/hoplab-agent" ] || die "no agent binary" \
 	    "$bindir/hoplab-agent; run make (or give -b BINDIR)"
 	bindir=$(cd "$bindir" && pwd)
+	if [ -d "$statedir" ] && [ ! -e "$statedir/lab.env" ] &&
+	    [ -n "$(ls -A "$statedir")" ]; then
+		die "state folder $statedir holds files but no lab.env;" \
+		    "choose another -s (down removes it whole)"
+	fi
 	teardown "$@"
 	u_used=$(ip -o -4 addr show to "198.19.$k.0/24" | awk '{ print $2 }')
 	[ -z "$u_used" ] || die "198.19.$k.0/24 is already used by" \

@@ -502,6 +502,6 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		f->deadline = start + (int64_t)f->next * f->spec.idt_ns;
 	}
 	if (*signals)
-		log_info("signal received: sending stopped, draining");
+		log_warn("signal received: sending stopped, draining");
 	return gen_drain(g, signals, err, errlen);
 }

@@ -1,0 +1,456 @@
+/*
+ * agent: hoplab-agent's event loop.
+ *
+ * One thread, one zmq_poll() over two sockets:
+ *
+ *   ROUTER  tcp://ADDR:PORT              controllers (DEALER, routing id =
+ *                                        controller name)
+ *   PULL    ipc://RUNDIR/children.sock   the children's ResultBatches
+ *
+ * The poll timeout is the next timer (heartbeat, SIGKILL deadline, exit
+ * report), all on CLOCK_MONOTONIC, and never more than AGENT_POLL_MAX_MS so
+ * that a signal arriving just before zmq_poll() is seen soon (the handlers
+ * only set flags, as in bgpd).
+ *
+ * Controllers are remembered by routing id from their first valid message
+ * on; any message counts as a heartbeat (Paranoid Pirate).  Every second
+ * each known controller gets a Heartbeat; one silent for AGENT_LIVENESS
+ * intervals is lost: logged with the time it was last heard, forgotten,
+ * and the roles it started are stopped.
+ *
+ * The ROUTER is ZMQ_ROUTER_MANDATORY, so a message to a controller that is
+ * gone fails loudly instead of vanishing, and ZMQ_ROUTER_HANDOVER, so a
+ * controller that restarts under the same name takes its identity back.
+ *
+ * SIGTERM or SIGINT: every role is stopped (SIGTERM, SIGKILL after 2 s),
+ * their last results and statuses still go out, then the sockets close,
+ * the ipc socket file is removed and agent_run() returns 0.
+ *
+ * Not done here: CURVE authentication and keeping unacknowledged results
+ * on disk across controller restarts.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <zmq.h>
+
+#include "agent.h"
+#include "clock.h"
+#include "log.h"
+
+#define RECV_BURST	256	/* messages per socket per loop turn */
+#define QUIT_SLACK	(1000 * 1000000LL)
+
+static volatile sig_atomic_t sig_quit;
+static volatile sig_atomic_t sig_chld;
+
+static void
+on_quit(int sig)
+{
+	sig_quit = sig;
+}
+
+static void
+on_chld(int sig)
+{
+	(void)sig;
+	sig_chld = 1;
+}
+
+static void
+signals_setup(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_chld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sa.sa_flags = 0;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Send ENV to the peer with routing id ID; failures are logged. */
+void
+agent_send(struct agent *ag, const uint8_t *id, size_t idlen,
+    Hoplab__Envelope *env)
+{
+	char err[256];
+
+	if (msg_send(ag->router, id, idlen, env, err, sizeof(err)) == -1)
+		log_warn("send %s to \"%.*s\": %s%s",
+		    msg_body_name(env->body_case), (int)idlen,
+		    (const char *)id, err, errno == EHOSTUNREACH ?
+		    " (controller not connected)" : "");
+}
+
+/* Tell the controller that started R that R is now in STATE. */
+void
+agent_report(struct agent *ag, const struct role *r, int state,
+    const char *error)
+{
+	Hoplab__Envelope env;
+	Hoplab__RoleStatus rs = HOPLAB__ROLE_STATUS__INIT;
+
+	rs.role_id = r->id;
+	rs.state = state;
+	rs.pid = r->pid;
+	if (error != NULL)
+		rs.error = (char *)error;
+	if (r->reaped && WIFEXITED(r->status))
+		rs.exit_code = WEXITSTATUS(r->status);
+	else if (r->reaped && WIFSIGNALED(r->status))
+		rs.signal = WTERMSIG(r->status);
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_ROLE_STATUS;
+	env.role_status = &rs;
+	log_debug("role %u: report %s", r->id,
+	    protobuf_c_enum_descriptor_get_value(
+	    &hoplab__role_status__state__descriptor, state)->name);
+	agent_send(ag, r->ctl_id, r->ctl_idlen, &env);
+}
+
+/* Copy S for the log: printable ASCII only, at most LEN - 1 bytes. */
+static void
+printable(char *dst, size_t len, const char *s, size_t slen)
+{
+	size_t i;
+
+	for (i = 0; i < slen && i + 1 < len; i++)
+		dst[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	dst[i] = '\0';
+}
+
+/*
+ * Note that the controller with routing id ID spoke just now, adding it
+ * when it is new.  NAME (may be empty) names it in the log.  Returns NULL
+ * when the table is full.
+ */
+struct ctl *
+agent_ctl_touch(struct agent *ag, const uint8_t *id, size_t idlen,
+    const char *name)
+{
+	struct ctl *c;
+
+	TAILQ_FOREACH(c, &ag->ctls, entry)
+		if (c->idlen == idlen && memcmp(c->id, id, idlen) == 0)
+			break;
+	if (c == NULL) {
+		if (ag->nctls >= AGENT_CTL_MAX ||
+		    (c = calloc(1, sizeof(*c))) == NULL) {
+			log_warn("too many controllers, ignoring \"%.*s\"",
+			    (int)idlen, (const char *)id);
+			return NULL;
+		}
+		memcpy(c->id, id, idlen);
+		c->idlen = idlen;
+		TAILQ_INSERT_TAIL(&ag->ctls, c, entry);
+		ag->nctls++;
+	}
+	if (name != NULL && name[0] != '\0')
+		printable(c->name, sizeof(c->name), name, strlen(name));
+	else if (c->name[0] == '\0')
+		printable(c->name, sizeof(c->name), (const char *)id, idlen);
+	c->last_mono = clock_mono_ns();
+	c->last_real = clock_real_ns();
+	return c;
+}
+
+static size_t
+roles_of(struct agent *ag, const struct ctl *c)
+{
+	struct role *r;
+	size_t n = 0;
+
+	TAILQ_FOREACH(r, &ag->roles, entry)
+		if (r->ctl_idlen == c->idlen &&
+		    memcmp(r->ctl_id, c->id, c->idlen) == 0)
+			n++;
+	return n;
+}
+
+/* Forget controller C, silent too long, and stop what it started. */
+static void
+ctl_lost(struct agent *ag, struct ctl *c, int64_t now)
+{
+	char when[40];
+	size_t n = roles_of(ag, c);
+
+	clock_format_utc(c->last_real, 0, when, sizeof(when));
+	if (n > 0) {
+		log_warn("controller %s lost (last heard %.1f s ago, %s), "
+		    "stopping its %zu role%s", c->name,
+		    (double)(now - c->last_mono) / NSEC_PER_SEC, when, n,
+		    n == 1 ? "" : "s");
+		role_stop_all(ag, c);
+	} else
+		log_info("controller %s lost (last heard %.1f s ago, %s)",
+		    c->name, (double)(now - c->last_mono) / NSEC_PER_SEC,
+		    when);
+	TAILQ_REMOVE(&ag->ctls, c, entry);
+	ag->nctls--;
+	free(c);
+}
+
+/* Heartbeats out, silent controllers lost. */
+static void
+heartbeat_tick(struct agent *ag, int64_t now)
+{
+	Hoplab__Envelope env;
+	Hoplab__Heartbeat hb = HOPLAB__HEARTBEAT__INIT;
+	struct ctl *c, *next;
+
+	TAILQ_FOREACH_SAFE(c, &ag->ctls, entry, next)
+		if (now - c->last_mono > AGENT_LIVENESS * AGENT_HB_INTERVAL)
+			ctl_lost(ag, c, now);
+	if (now < ag->next_hb)
+		return;
+	ag->next_hb += AGENT_HB_INTERVAL;
+	if (ag->next_hb <= now)
+		ag->next_hb = now + AGENT_HB_INTERVAL;
+	hb.time_ns = clock_real_ns();
+	hb.active_roles = (uint32_t)supervise_active(ag);
+	TAILQ_FOREACH(c, &ag->ctls, entry) {
+		msg_init(&env, ag->conf->name, &ag->seq);
+		env.body_case = HOPLAB__ENVELOPE__BODY_HEARTBEAT;
+		env.heartbeat = &hb;
+		agent_send(ag, c->id, c->idlen, &env);
+	}
+}
+
+/* Everything waiting on the ROUTER, up to RECV_BURST messages. */
+static void
+recv_controllers(struct agent *ag)
+{
+	Hoplab__Envelope *env;
+	uint8_t id[MSG_ID_MAX];
+	size_t idlen = 0;
+	char err[256];
+	int i, rc;
+
+	for (i = 0; i < RECV_BURST; i++) {
+		rc = msg_recv(ag->router, id, &idlen, &env, err, sizeof(err));
+		if (rc == -1) {
+			if (errno != EAGAIN)
+				log_warn("controller socket: %s", err);
+			return;
+		}
+		if (rc == -2) {
+			ag->n_malformed++;
+			log_warn("from \"%.*s\": %s (dropped, %llu so far)",
+			    (int)idlen, (const char *)id, err,
+			    (unsigned long long)ag->n_malformed);
+			continue;
+		}
+		dispatch_ctl(ag, id, idlen, env);
+		msg_free(env);
+	}
+}
+
+/*
+ * Forward everything the children have queued on the PULL socket.  Called
+ * from the loop and before any exit is reported, so results go first.
+ */
+void
+agent_drain_children(struct agent *ag)
+{
+	Hoplab__Envelope *env;
+	char err[256];
+	int i, rc;
+
+	for (i = 0; i < RECV_BURST; i++) {
+		rc = msg_recv(ag->pull, NULL, NULL, &env, err, sizeof(err));
+		if (rc == -1) {
+			if (errno != EAGAIN)
+				log_warn("children socket: %s", err);
+			return;
+		}
+		if (rc == -2) {
+			ag->n_malformed++;
+			log_warn("from a child: %s (dropped)", err);
+			continue;
+		}
+		dispatch_child(ag, env);
+		msg_free(env);
+	}
+}
+
+static int
+sockets_open(struct agent *ag)
+{
+	const struct agent_conf *cf = ag->conf;
+	char ep[64], err[256];
+	int one = 1;
+
+	snprintf(ep, sizeof(ep), "tcp://%s:%u", cf->addr, cf->port);
+	snprintf(ag->sockpath, sizeof(ag->sockpath), "%s/children.sock",
+	    cf->rundir);
+	snprintf(ag->endpoint, sizeof(ag->endpoint), "ipc://%s", ag->sockpath);
+	if ((ag->zctx = zmq_ctx_new()) == NULL ||
+	    (ag->router = zmq_socket(ag->zctx, ZMQ_ROUTER)) == NULL ||
+	    (ag->pull = zmq_socket(ag->zctx, ZMQ_PULL)) == NULL) {
+		log_error("zmq: %s", zmq_strerror(errno));
+		return -1;
+	}
+	if (msg_sockopts(ag->router, err, sizeof(err)) == -1 ||
+	    msg_sockopts(ag->pull, err, sizeof(err)) == -1) {
+		log_error("socket options: %s", err);
+		return -1;
+	}
+	zmq_setsockopt(ag->router, ZMQ_ROUTER_MANDATORY, &one, sizeof(one));
+	zmq_setsockopt(ag->router, ZMQ_ROUTER_HANDOVER, &one, sizeof(one));
+	if (zmq_bind(ag->router, ep) == -1) {
+		log_error("listen on %s: %s", ep, zmq_strerror(errno));
+		return -1;
+	}
+	unlink(ag->sockpath);	/* a stale one from a crash */
+	if (zmq_bind(ag->pull, ag->endpoint) == -1) {
+		log_error("bind %s: %s", ag->endpoint, zmq_strerror(errno));
+		return -1;
+	}
+	log_info("agent %s listening on %s, children on %s", cf->name, ep,
+	    ag->endpoint);
+	return 0;
+}
+
+static void
+sockets_close(struct agent *ag)
+{
+	if (ag->router != NULL)
+		zmq_close(ag->router);
+	if (ag->pull != NULL)
+		zmq_close(ag->pull);
+	if (ag->zctx != NULL)
+		zmq_ctx_term(ag->zctx);
+	if (ag->sockpath[0] != '\0')
+		unlink(ag->sockpath);
+}
+
+/* The poll timeout in ms for the next deadline NEXT. */
+static long
+poll_timeout(int64_t now, int64_t next)
+{
+	int64_t ms;
+
+	if (next <= now)
+		return 0;
+	ms = (next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
+	return ms > AGENT_POLL_MAX_MS ? AGENT_POLL_MAX_MS : (long)ms;
+}
+
+static void
+quit_begin(struct agent *ag, int64_t now)
+{
+	log_info("signal %d: stopping %zu role%s and exiting", (int)sig_quit,
+	    supervise_active(ag), supervise_active(ag) == 1 ? "" : "s");
+	ag->quitting = 1;
+	ag->quit_deadline = now + AGENT_KILL_GRACE + AGENT_REPORT_GRACE +
+	    QUIT_SLACK;
+	role_stop_all(ag, NULL);
+}
+
+/* One turn of the loop; returns 0 to go on, 1 when done, -1 on error. */
+static int
+turn(struct agent *ag)
+{
+	zmq_pollitem_t items[2] = {
+		{ .socket = ag->router, .events = ZMQ_POLLIN },
+		{ .socket = ag->pull, .events = ZMQ_POLLIN },
+	};
+	int64_t now = clock_mono_ns(), next;
+
+	next = supervise_timers(ag, now);
+	if (ag->next_hb < next)
+		next = ag->next_hb;
+	if (zmq_poll(items, 2, poll_timeout(now, next)) == -1 &&
+	    errno != EINTR) {
+		log_error("zmq_poll: %s", zmq_strerror(errno));
+		return -1;
+	}
+	if (items[0].revents & ZMQ_POLLIN)
+		recv_controllers(ag);
+	if (items[1].revents & ZMQ_POLLIN)
+		agent_drain_children(ag);
+	if (sig_chld) {
+		sig_chld = 0;
+		supervise_reap(ag);
+	}
+	now = clock_mono_ns();
+	if (sig_quit && !ag->quitting)
+		quit_begin(ag, now);
+	heartbeat_tick(ag, now);
+	supervise_timers(ag, now);
+	if (ag->quitting && TAILQ_EMPTY(&ag->roles))
+		return 1;
+	if (ag->quitting && now > ag->quit_deadline) {
+		log_error("%zu role%s did not end in time, exiting anyway",
+		    supervise_active(ag), supervise_active(ag) == 1 ? "" : "s");
+		return 1;
+	}
+	return 0;
+}
+
+/* Free the tables; kill what is left of roles that did not end. */
+static void
+forget_all(struct agent *ag)
+{
+	struct ctl *c;
+	struct role *r;
+
+	while ((c = TAILQ_FIRST(&ag->ctls)) != NULL) {
+		TAILQ_REMOVE(&ag->ctls, c, entry);
+		free(c);
+	}
+	while ((r = TAILQ_FIRST(&ag->roles)) != NULL) {
+		if (r->kind == ROLE_GEN && !r->reaped && r->pid > 0)
+			kill(-r->pid, SIGKILL);
+		if (r->kind == ROLE_LINUX_ROUTER)
+			linuxrouter_stop(r);
+		TAILQ_REMOVE(&ag->roles, r, entry);
+		free(r);
+	}
+}
+
+/*
+ * Run the agent with CONF until SIGTERM or SIGINT.  Returns the exit code:
+ * 0 after a clean stop, 1 when the sockets could not be set up or the
+ * loop failed.
+ */
+int
+agent_run(const struct agent_conf *conf)
+{
+	struct agent ag;
+	int rc;
+
+	memset(&ag, 0, sizeof(ag));
+	ag.conf = conf;
+	TAILQ_INIT(&ag.ctls);
+	TAILQ_INIT(&ag.roles);
+	signals_setup();
+	if (sockets_open(&ag) == -1) {
+		sockets_close(&ag);
+		return 1;
+	}
+	ag.next_hb = clock_mono_ns() + AGENT_HB_INTERVAL;
+	while ((rc = turn(&ag)) == 0)
+		;
+	forget_all(&ag);
+	log_info("exiting: %llu malformed and %llu unexpected messages "
+	    "dropped, %llu result batches forwarded",
+	    (unsigned long long)ag.n_malformed,
+	    (unsigned long long)ag.n_unknown,
+	    (unsigned long long)ag.n_forwarded);
+	sockets_close(&ag);
+	return rc == 1 ? 0 : 1;
+}

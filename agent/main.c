@@ -1,0 +1,299 @@
+/*
+ * hoplab-agent: options, checks and daemonizing; the work is in agent.c.
+ *
+ * Exit status: 0 after a clean stop (SIGTERM, SIGINT) or a successful -n,
+ * 1 when the agent could not run (sockets, run folder, another agent on
+ * the same run folder), 2 for a bad option or value.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "agent.h"
+#include "log.h"
+
+#define PROG	"hoplab-agent"
+
+static void __attribute__((noreturn))
+usage(int code)
+{
+	if (code != 0) {
+		fprintf(stderr, "usage: " PROG " [-dhnv] [-b bindir] "
+		    "[-l addr[:port]] [-N name] [-r rundir]\n"
+		    "       " PROG " --help for the options\n");
+		exit(code);
+	}
+	printf(
+"usage: " PROG " [-dhnv] [-b bindir] [-l addr[:port]] [-N name] [-r rundir]\n"
+"\n"
+"The hoplab agent runs on every machine of a testbed.  It listens for the\n"
+"controller on a ZeroMQ ROUTER socket, starts and supervises traffic\n"
+"generators (hoplab-gen), configures the Linux kernel as a router with\n"
+"iproute2, and forwards its children's results to the controller.  It\n"
+"runs only hoplab's own programs and iproute2, with validated arguments.\n"
+"\n"
+"  -b, --bin-dir DIR      folder holding hoplab-gen\n"
+"                         (default: the folder of this program)\n"
+"  -d, --foreground       stay in the foreground, log to stderr only\n"
+"                         (default: daemonize, log to RUNDIR/agent.log)\n"
+"  -h, --help             print this help and exit\n"
+"  -l, --listen ADDR[:PORT]\n"
+"                         IPv4 address and TCP port to listen on\n"
+"                         (default 0.0.0.0:%d)\n"
+"  -n, --check            check the options, print \"configuration OK\"\n"
+"                         and exit\n"
+"  -N, --name NAME        agent name shown to the controller: letters,\n"
+"                         digits, '.', '_', '-' (default: the host name)\n"
+"  -r, --run-dir DIR      folder for the children's socket, the pid file\n"
+"                         and the role logs (default /run/hoplab/agent-NAME)\n"
+"  -v, --verbose          log more; twice for debug messages\n"
+"\n"
+"Signals: SIGTERM or SIGINT stops every role (SIGTERM, SIGKILL after 2 s)\n"
+"and exits.  Exit status: 0 clean stop, 1 runtime failure, 2 bad usage.\n",
+	    MSG_DEFAULT_PORT);
+	exit(code);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+/* "ADDR", "ADDR:PORT" or ":PORT"; "*" means every address. */
+static void
+parse_listen(struct agent_conf *cf, const char *s)
+{
+	char a[INET_ADDRSTRLEN + 8];
+	const char *colon = strrchr(s, ':');
+	struct in_addr in;
+	unsigned long port = MSG_DEFAULT_PORT;
+	char *end;
+	size_t n = colon != NULL ? (size_t)(colon - s) : strlen(s);
+
+	if (n >= sizeof(a))
+		bad("--listen %s: expected an IPv4 address[:port]", s);
+	memcpy(a, s, n);
+	a[n] = '\0';
+	if (n == 0 || strcmp(a, "*") == 0)
+		snprintf(a, sizeof(a), "0.0.0.0");
+	if (inet_pton(AF_INET, a, &in) != 1)
+		bad("--listen %s: \"%s\" is not an IPv4 address", s, a);
+	if (colon != NULL) {
+		errno = 0;
+		port = strtoul(colon + 1, &end, 10);
+		if (colon[1] == '\0' || *end != '\0' || port < 1 ||
+		    port > 65535)
+			bad("--listen %s: port expected 1..65535", s);
+	}
+	snprintf(cf->addr, sizeof(cf->addr), "%s", a);
+	cf->port = (unsigned)port;
+}
+
+static void
+default_bindir(struct agent_conf *cf)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		bad("cannot read /proc/self/exe: %s; use --bin-dir",
+		    strerror(errno));
+	exe[n] = '\0';
+	snprintf(cf->bindir, sizeof(cf->bindir), "%s", dirname(exe));
+}
+
+static void
+check_conf(struct agent_conf *cf, const char *bindir)
+{
+	struct sockaddr_un sun;
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	if (cf->name[0] == '\0') {
+		if (gethostname(cf->name, sizeof(cf->name) - 1) == -1)
+			bad("no --name and no host name: %s", strerror(errno));
+	}
+	if (!genrole_valid_token(cf->name, AGENT_NAME_MAX) ||
+	    strchr(cf->name, ':') != NULL)
+		bad("--name \"%s\": expected 1..63 letters, digits, '.', "
+		    "'_', '-'", cf->name);
+	if (bindir == NULL)
+		default_bindir(cf);
+	else if (realpath(bindir, cf->bindir) == NULL)
+		bad("--bin-dir %s: %s", bindir, strerror(errno));
+	if (stat(cf->bindir, &st) == -1 || !S_ISDIR(st.st_mode))
+		bad("--bin-dir %s: not a folder", cf->bindir);
+	snprintf(path, sizeof(path), "%s/hoplab-gen", cf->bindir);
+	if (access(path, X_OK) == -1)
+		fprintf(stderr, PROG ": warning: %s: %s; generator roles "
+		    "will fail\n", path, strerror(errno));
+	if (cf->rundir[0] == '\0')
+		snprintf(cf->rundir, sizeof(cf->rundir),
+		    "/run/hoplab/agent-%s", cf->name);
+	if (cf->rundir[0] != '/')
+		bad("--run-dir %s: expected an absolute path", cf->rundir);
+	if (strlen(cf->rundir) + sizeof("/children.sock") >
+	    sizeof(sun.sun_path))
+		bad("--run-dir %s: too long for a unix socket path (at most "
+		    "%zu characters)", cf->rundir, sizeof(sun.sun_path) -
+		    sizeof("/children.sock"));
+}
+
+/* mkdir -p DIR: parents 0755, DIR itself 0700. */
+static int
+mkdirs(const char *dir)
+{
+	char p[PATH_MAX];
+	char *s;
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (s = p + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		if (mkdir(p, 0755) == -1 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	if (mkdir(p, 0700) == -1 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* Refuse a second agent on the same run folder; write our pid. */
+static int
+pidfile(const struct agent_conf *cf, char *path, size_t len)
+{
+	FILE *f;
+	long pid;
+
+	snprintf(path, len, "%s/agent.pid", cf->rundir);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%ld", &pid) == 1 && pid > 0 &&
+		    pid != (long)getpid() && kill((pid_t)pid, 0) == 0) {
+			fclose(f);
+			log_error("another agent runs on %s as pid %ld",
+			    cf->rundir, pid);
+			return -1;
+		}
+		fclose(f);
+	}
+	if ((f = fopen(path, "w")) == NULL) {
+		log_error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	fclose(f);
+	return 0;
+}
+
+static int
+run(const struct agent_conf *cf)
+{
+	char pidpath[PATH_MAX + 16], logpath[PATH_MAX + 16];
+	int rc;
+
+	if (mkdirs(cf->rundir) == -1) {
+		log_error("run folder %s: %s", cf->rundir, strerror(errno));
+		return 1;
+	}
+	if (!cf->foreground) {
+		snprintf(logpath, sizeof(logpath), "%s/agent.log", cf->rundir);
+		if (log_set_file(logpath) == -1) {
+			log_error("%s: %s", logpath, strerror(errno));
+			return 1;
+		}
+		if (daemon(0, 0) == -1) {
+			log_error("daemon: %s", strerror(errno));
+			return 1;
+		}
+	}
+	if (pidfile(cf, pidpath, sizeof(pidpath)) == -1)
+		return 1;
+	rc = agent_run(cf);
+	unlink(pidpath);
+	return rc;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "bin-dir",	required_argument,	NULL, 'b' },
+		{ "foreground",	no_argument,		NULL, 'd' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "listen",	required_argument,	NULL, 'l' },
+		{ "check",	no_argument,		NULL, 'n' },
+		{ "name",	required_argument,	NULL, 'N' },
+		{ "run-dir",	required_argument,	NULL, 'r' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	struct agent_conf cf;
+	const char *bindir = NULL;
+	int ch, check = 0;
+
+	memset(&cf, 0, sizeof(cf));
+	snprintf(cf.addr, sizeof(cf.addr), "0.0.0.0");
+	cf.port = MSG_DEFAULT_PORT;
+	while ((ch = getopt_long(argc, argv, "b:dhl:nN:r:v", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			bindir = optarg;
+			break;
+		case 'd':
+			cf.foreground = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'l':
+			parse_listen(&cf, optarg);
+			break;
+		case 'n':
+			check = 1;
+			break;
+		case 'N':
+			if (strlen(optarg) >= sizeof(cf.name))
+				bad("--name: at most %zu characters",
+				    sizeof(cf.name) - 1);
+			snprintf(cf.name, sizeof(cf.name), "%s", optarg);
+			break;
+		case 'r':
+			if (strlen(optarg) >= sizeof(cf.rundir))
+				bad("--run-dir: path too long");
+			snprintf(cf.rundir, sizeof(cf.rundir), "%s", optarg);
+			break;
+		case 'v':
+			cf.verbose++;
+			break;
+		default:
+			usage(2);
+		}
+	}
+	if (optind != argc)
+		bad("unexpected argument \"%s\" (see --help)", argv[optind]);
+	check_conf(&cf, bindir);
+	if (check) {
+		printf("configuration OK\n");
+		return 0;
+	}
+	log_init(PROG, cf.verbose);
+	return run(&cf);
+}

@@ -1,0 +1,324 @@
+/*
+ * test_gen_flowspec: hoplab-gen's --flow parser (generator/flowspec.c).
+ *
+ * Good specs must give exactly the values written (and the documented
+ * defaults); every rejection must give its message, which names the key
+ * and the value, and must leave the caller's struct untouched.
+ */
+#include <string.h>
+#include <CUnit/Basic.h>
+
+#include "generator/flowspec.h"
+
+static char err[256];
+
+/* Parse S, expecting failure with exactly the message WANT. */
+static void
+rejects(const char *s, const char *want)
+{
+	struct flowspec fs;
+
+	memset(&fs, 0xa5, sizeof(fs));
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(flowspec_parse(s, 1, &fs, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(fs.frame, 0xa5a5a5a5u);	/* untouched */
+}
+
+static void
+t_minimal_spec_gets_defaults(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=2000,idt=1ms", 5,
+	    &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.frame, 64);
+	CU_ASSERT_EQUAL(fs.count, 2000);
+	CU_ASSERT_EQUAL(fs.idt_ns, 1000000);
+	CU_ASSERT_EQUAL(fs.dscp, 0);
+	CU_ASSERT_EQUAL(fs.id, 5);
+	CU_ASSERT_STRING_EQUAL(fs.name, "flow5");
+	CU_ASSERT_EQUAL(fs.dport, 7);
+	CU_ASSERT_EQUAL(fs.sport, 49184);
+}
+
+static void
+t_full_spec_sets_every_field(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=1518,count=1,idt=250us,"
+	    "dscp=EF,id=42,name=probe-1.a_b,dport=9,sport=5000", 1, &fs, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.frame, 1518);
+	CU_ASSERT_EQUAL(fs.count, 1);
+	CU_ASSERT_EQUAL(fs.idt_ns, 250000);
+	CU_ASSERT_EQUAL(fs.dscp, 46);
+	CU_ASSERT_EQUAL(fs.id, 42);
+	CU_ASSERT_STRING_EQUAL(fs.name, "probe-1.a_b");
+	CU_ASSERT_EQUAL(fs.dport, 9);
+	CU_ASSERT_EQUAL(fs.sport, 5000);
+}
+
+static void
+t_keys_in_any_order(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("idt=1.5s,id=3,count=3,frame=128",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.frame, 128);
+	CU_ASSERT_EQUAL(fs.count, 3);
+	CU_ASSERT_EQUAL(fs.idt_ns, 1500000000LL);
+	CU_ASSERT_EQUAL(fs.id, 3);
+	CU_ASSERT_STRING_EQUAL(fs.name, "flow3");
+}
+
+static void
+t_dscp_by_name_and_number(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=1,idt=1ms,dscp=AF41",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.dscp, 34);		/* RFC 2597: 100 01 0 */
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=1,idt=1ms,dscp=CS7",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.dscp, 56);
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=1,idt=1ms,dscp=ef",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.dscp, 46);
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=1,idt=1ms,dscp=63",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.dscp, 63);
+}
+
+static void
+t_accepts_every_boundary(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=100000000,idt=1us,"
+	    "id=0,dport=1,sport=65535", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.count, 100000000);
+	CU_ASSERT_EQUAL(fs.idt_ns, 1000);
+	CU_ASSERT_EQUAL(fs.id, 0);
+	CU_ASSERT_STRING_EQUAL(fs.name, "flow0");
+	CU_ASSERT_EQUAL(flowspec_parse("frame=1518,count=1,idt=60s,id=65535",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.id, 65535);
+	/* 86400 packets 1 s apart is exactly 24 h: still allowed. */
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=86400,idt=1s", 1, &fs,
+	    err, sizeof(err)), 0);
+}
+
+static void
+t_rejects_frame_out_of_range_or_not_a_number(void)
+{
+	rejects("frame=63,count=1,idt=1ms", "frame: expected 64..1518 "
+	    "(Ethernet frame incl. FCS), got \"63\"");
+	rejects("frame=1519,count=1,idt=1ms", "frame: expected 64..1518 "
+	    "(Ethernet frame incl. FCS), got \"1519\"");
+	rejects("frame=+64,count=1,idt=1ms", "frame: expected 64..1518 "
+	    "(Ethernet frame incl. FCS), got \"+64\"");
+	rejects("frame=64B,count=1,idt=1ms", "frame: expected 64..1518 "
+	    "(Ethernet frame incl. FCS), got \"64B\"");
+}
+
+static void
+t_rejects_count_out_of_range(void)
+{
+	rejects("frame=64,count=0,idt=1ms",
+	    "count: expected 1..100000000, got \"0\"");
+	rejects("frame=64,count=100000001,idt=1ms",
+	    "count: expected 1..100000000, got \"100000001\"");
+	rejects("frame=64,count=-5,idt=1ms",
+	    "count: expected 1..100000000, got \"-5\"");
+	rejects("frame=64,count=99999999999999999999999,idt=1ms",
+	    "count: expected 1..100000000, got \"99999999999999999999999\"");
+}
+
+static void
+t_rejects_idt_out_of_range(void)
+{
+	rejects("frame=64,count=1,idt=999ns",
+	    "idt: expected 1us..60s, got \"999ns\"");
+	rejects("frame=64,count=1,idt=61s",
+	    "idt: expected 1us..60s, got \"61s\"");
+}
+
+static void
+t_rejects_idt_without_unit_with_clock_message(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=1,idt=1", 1, &fs, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_EQUAL(strncmp(err, "idt: ", 5), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "\"1\""));
+	CU_ASSERT_EQUAL(flowspec_parse("frame=64,count=1,idt=fast", 1, &fs,
+	    err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(strncmp(err, "idt: ", 5), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "\"fast\""));
+}
+
+static void
+t_rejects_count_times_idt_beyond_a_day(void)
+{
+	rejects("frame=64,count=86401,idt=1s", "count * idt: 86401 packets "
+	    "every 1000000000 ns take longer than 24 h");
+}
+
+static void
+t_rejects_bad_dscp_id_and_ports(void)
+{
+	rejects("frame=64,count=1,idt=1ms,dscp=XX", "dscp: expected BE, EF, "
+	    "AF11..AF43, CS0..CS7 or 0..63, got \"XX\"");
+	rejects("frame=64,count=1,idt=1ms,dscp=64", "dscp: expected BE, EF, "
+	    "AF11..AF43, CS0..CS7 or 0..63, got \"64\"");
+	rejects("frame=64,count=1,idt=1ms,id=65536",
+	    "id: expected 0..65535, got \"65536\"");
+	rejects("frame=64,count=1,idt=1ms,dport=0",
+	    "dport: expected a UDP port 1..65535, got \"0\"");
+	rejects("frame=64,count=1,idt=1ms,sport=65536",
+	    "sport: expected a UDP port 1..65535, got \"65536\"");
+}
+
+static void
+t_rejects_bad_names(void)
+{
+	char spec[128], name[70], want[128];
+
+	rejects("frame=64,count=1,idt=1ms,name=a/b", "name: expected "
+	    "letters, digits, '.', '_' or '-', got \"a/b\"");
+	rejects("frame=64,count=1,idt=1ms,name=a b", "name: expected "
+	    "letters, digits, '.', '_' or '-', got \"a b\"");
+	memset(name, 'n', 64);
+	name[64] = '\0';
+	snprintf(spec, sizeof(spec), "frame=64,count=1,idt=1ms,name=%s", name);
+	snprintf(want, sizeof(want), "name: longer than 63 characters, got "
+	    "\"%s\"", name);
+	rejects(spec, want);
+}
+
+static void
+t_rejects_malformed_lists(void)
+{
+	rejects("", "empty flow spec (expected e.g. "
+	    "frame=64,count=2000,idt=1ms)");
+	rejects("frame=64,,count=1,idt=1ms", "empty item between commas");
+	rejects("frame=64,count=1,idt=1ms,", "empty item between commas");
+	rejects("frame", "expected key=value, got \"frame\"");
+	rejects("frame=,count=1,idt=1ms", "frame: empty value");
+	rejects("frame=64,size=1,count=1,idt=1ms", "unknown key \"size\" "
+	    "(expected frame, count, idt, dscp, id, name, dport or sport)");
+	rejects("frame=64,frame=128,count=1,idt=1ms", "frame: given twice");
+	rejects("frame=64,count=1,idt=1ms,name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	    "item \"name=xxxxxxxxxxxxxxx...\" is too long");
+}
+
+static void
+t_rejects_missing_required_keys(void)
+{
+	rejects("count=1,idt=1ms",
+	    "missing frame (frame, count and idt are required)");
+	rejects("frame=64,idt=1ms",
+	    "missing count (frame, count and idt are required)");
+	rejects("frame=64,count=1",
+	    "missing idt (frame, count and idt are required)");
+}
+
+static void
+set_of(struct flowspec *fs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=10,idt=1ms",
+		    i + 1, &fs[i], err, sizeof(err)), 0);
+}
+
+static void
+t_set_accepts_distinct_flows(void)
+{
+	struct flowspec fs[3];
+
+	set_of(fs, 3);
+	CU_ASSERT_EQUAL(flowspec_check_set(fs, 3, err, sizeof(err)), 0);
+}
+
+static void
+t_set_rejects_clashes_and_bounds(void)
+{
+	struct flowspec fs[FLOWSPEC_MAX_FLOWS + 1];
+
+	memset(fs, 0, sizeof(fs));
+	CU_ASSERT_EQUAL(flowspec_check_set(fs, 0, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "no flow given (use --flow)");
+	set_of(fs, 3);
+	fs[2].id = 1;
+	CU_ASSERT_EQUAL(flowspec_check_set(fs, 3, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "flows 1 and 3 both have id 1");
+	set_of(fs, 3);
+	strcpy(fs[2].name, "flow2");
+	CU_ASSERT_EQUAL(flowspec_check_set(fs, 3, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "flows 2 and 3 both have name \"flow2\"");
+	set_of(fs, 2);
+	fs[0].count = fs[1].count = 60000000;
+	CU_ASSERT_EQUAL(flowspec_check_set(fs, 2, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "the flows send 120000000 packets "
+	    "together, at most 100000000 are allowed");
+	set_of(fs, FLOWSPEC_MAX_FLOWS + 1);
+	CU_ASSERT_EQUAL(flowspec_check_set(fs, FLOWSPEC_MAX_FLOWS + 1, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "65 flows, at most 64 are allowed");
+}
+
+int
+main(void)
+{
+	static const struct {
+		const char	*name;
+		CU_TestFunc	 fn;
+	} tests[] = {
+		{ "minimal_spec_gets_defaults", t_minimal_spec_gets_defaults },
+		{ "full_spec_sets_every_field", t_full_spec_sets_every_field },
+		{ "keys_in_any_order", t_keys_in_any_order },
+		{ "dscp_by_name_and_number", t_dscp_by_name_and_number },
+		{ "accepts_every_boundary", t_accepts_every_boundary },
+		{ "rejects_frame_out_of_range_or_not_a_number",
+		    t_rejects_frame_out_of_range_or_not_a_number },
+		{ "rejects_count_out_of_range", t_rejects_count_out_of_range },
+		{ "rejects_idt_out_of_range", t_rejects_idt_out_of_range },
+		{ "rejects_idt_without_unit_with_clock_message",
+		    t_rejects_idt_without_unit_with_clock_message },
+		{ "rejects_count_times_idt_beyond_a_day",
+		    t_rejects_count_times_idt_beyond_a_day },
+		{ "rejects_bad_dscp_id_and_ports",
+		    t_rejects_bad_dscp_id_and_ports },
+		{ "rejects_bad_names", t_rejects_bad_names },
+		{ "rejects_malformed_lists", t_rejects_malformed_lists },
+		{ "rejects_missing_required_keys",
+		    t_rejects_missing_required_keys },
+		{ "set_accepts_distinct_flows", t_set_accepts_distinct_flows },
+		{ "set_rejects_clashes_and_bounds",
+		    t_set_rejects_clashes_and_bounds },
+	};
+	CU_pSuite s;
+	unsigned fails;
+	size_t i;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("gen_flowspec", NULL, NULL);
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		CU_add_test(s, tests[i].name, tests[i].fn);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() +
+	    CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails == 0 ? 0 : 1;
+}
