@@ -98,8 +98,8 @@ struct agent {
 	void	*zctx;
 	void	*router;		/* ROUTER, controllers */
 	void	*pull;			/* PULL, children's results */
-	char	sockpath[PATH_MAX];	/* RUNDIR/children.sock */
-	char	endpoint[PATH_MAX + 8];	/* ipc://RUNDIR/children.sock */
+	char	sockpath[PATH_MAX + 16];	/* RUNDIR/children.sock */
+	char	endpoint[PATH_MAX + 32];	/* ipc://RUNDIR/children.sock */
 	uint64_t seq;			/* our envelope counter */
 	struct ctl_list ctls;
 	size_t	nctls;

@@ -103,7 +103,7 @@ parse_listen(struct agent_conf *cf, const char *s)
 		    port > 65535)
 			bad("--listen %s: port expected 1..65535", s);
 	}
-	snprintf(cf->addr, sizeof(cf->addr), "%s", a);
+	inet_ntop(AF_INET, &in, cf->addr, sizeof(cf->addr));
 	cf->port = (unsigned)port;
 }
 

@@ -164,7 +164,10 @@ int
 peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
     char *err, size_t errlen)
 {
-	msg_init(env, ps->name, &ps->seq);
+	/* Fill the header only: msg_init() would clear the body. */
+	env->version = HOPLAB_PROTO_VERSION;
+	env->sender = ps->name;
+	env->seq = ++ps->seq;
 	if (msg_send(p->sock, NULL, 0, env, err, errlen) == -1)
 		return -1;
 	p->last_sent_mono = clock_mono_ns();
