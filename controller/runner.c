@@ -23,8 +23,10 @@
 #define GEN_SLACK_NS		(15 * NSEC_PER_SEC)
 #define GEN_DRAIN_NS		(500 * NSEC_PER_MSEC)
 #define EXIT_AFTER_RESULT_NS	(3 * NSEC_PER_SEC)
-#define GEN_DST_PORT		9	/* discard */
+#define GEN_DST_PORT		9	/* discard: measured packets */
+#define GEN_WARMUP_PORT		7	/* echo: warm-up, so filters on 9 miss it */
 #define GEN_SRC_PORT_BASE	49152
+#define WARMUP_PACKETS		200
 
 struct run {
 	const struct plan *plan;
@@ -270,9 +272,10 @@ point_duration_ns(const struct plan *plan)
 	return longest + GEN_DRAIN_NS;
 }
 
+/* COUNT, when not 0, replaces every flow's packet count (warm-up). */
 static int
-start_gen(struct run *r, struct wait_role *w, unsigned frame, char *err,
-    size_t errlen)
+start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
+    char *err, size_t errlen)
 {
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
@@ -297,10 +300,10 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, char *err,
 		fs[i].flow_id = (uint32_t)i + 1;
 		fs[i].name = (char *)pf->name;
 		fs[i].frame = pf->frame_from_sweep ? frame : pf->frame;
-		fs[i].count = pf->count;
+		fs[i].count = count ? count : pf->count;
 		fs[i].interval_ns = (uint64_t)pf->idt_ns;
 		fs[i].dscp = pf->dscp;
-		fs[i].dst_port = GEN_DST_PORT;
+		fs[i].dst_port = count ? GEN_WARMUP_PORT : GEN_DST_PORT;
 		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
 		fsp[i] = &fs[i];
 	}
@@ -361,6 +364,22 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 	return 0;
 }
 
+/* Wait for a generator role to end with its results. */
+static int
+wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
+    size_t errlen)
+{
+	if (wait_roles(r, w, 1, gen_done, deadline, err, errlen) == -1)
+		return -1;
+	if (w->have_result)
+		return 0;
+	snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s", w->peer->inv->name,
+	    w->exit_signal ? "was terminated by signal" : "exited with",
+	    w->exit_signal ? w->exit_signal : w->exit_code,
+	    w->error[0] ? ": " : "", w->error);
+	return -1;
+}
+
 static void
 progress(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep)
@@ -385,21 +404,44 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	int rc;
 
 	progress(r, v, frame, rep);
-	if (start_gen(r, &w, frame, err, errlen) == -1)
+	if (start_gen(r, &w, frame, 0, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + point_duration_ns(r->plan) + GEN_SLACK_NS;
-	rc = wait_roles(r, &w, 1, gen_done, deadline, err, errlen);
-	if (rc == 0 && !w.have_result) {
-		snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s",
-		    w.peer->inv->name, w.exit_signal ? "was terminated by signal"
-		    : "exited with", w.exit_signal ? w.exit_signal : w.exit_code,
-		    w.error[0] ? ": " : "", w.error);
-		rc = -1;
-	}
+	rc = wait_gen(r, &w, deadline, err, errlen);
 	if (rc == 0)
 		rc = record_result(r, v, rep, w.result, err, errlen);
 	msg_free(w.result_env);
 	r->point++;
+	return rc;
+}
+
+/*
+ * Before a variant's first measurement, send a short burst that is not
+ * recorded: it checks the path (TTL) and lets ARP caches, the routers'
+ * caches and the CPUs' idle states settle, which otherwise inflate the
+ * first point's delay by a microsecond or more.
+ */
+static int
+warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
+    char *err, size_t errlen)
+{
+	struct wait_role w;
+	int64_t deadline;
+	size_t i;
+	int rc;
+
+	if (start_gen(r, &w, frame, WARMUP_PACKETS, err, errlen) == -1)
+		return -1;
+	deadline = clock_mono_ns() + GEN_DRAIN_NS + GEN_SLACK_NS +
+	    WARMUP_PACKETS * r->plan->flows[0].idt_ns;
+	rc = wait_gen(r, &w, deadline, err, errlen);
+	for (i = 0; rc == 0 && i < w.result->n_flows; i++)
+		rc = check_path(v, w.result->flows[i], err, errlen);
+	if (rc == 0 && !r->opts->quiet)
+		fprintf(stderr, "variant %s: warm-up of %d packets, path "
+		    "checked (TTL %u)\n", v->label, WARMUP_PACKETS,
+		    topo_expected_ttl(v->nrouters));
+	msg_free(w.result_env);
 	return rc;
 }
 
@@ -435,6 +477,9 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 			return -1;
 	}
 	if (start_routers(r, v->nrouters, err, errlen) == -1)
+		return -1;
+	if (warm_up(r, v, nframes ? r->plan->sweep_frames[0] :
+	    r->plan->flows[0].frame, err, errlen) == -1)
 		return -1;
 	for (f = 0; f < (nframes ? nframes : 1); f++) {
 		frame = nframes ? r->plan->sweep_frames[f] : 0;
