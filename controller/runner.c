@@ -576,10 +576,12 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	if (results_write_run_json(r.res, plan, hosts, host_list(&r, hosts),
 	    status, ferr, sizeof(ferr)) == -1 ||
 	    results_finish(r.res, stdout, ferr, sizeof(ferr)) == -1) {
+		fflush(stdout);
 		if (rc == 0)
 			snprintf(err, errlen, "%s", ferr);
 		rc = -1;
 	}
+	fflush(stdout);
 	results_free(r.res);
 	peers_free(r.ps);
 	return rc;
