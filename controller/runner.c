@@ -193,6 +193,23 @@ gen_done(const struct wait_role *w)
 	    w->exit_signal != 0);
 }
 
+/* Give SR (its params already set) a new role id and send it to AGENT. */
+static int
+send_start(struct run *r, struct wait_role *w, const char *agent,
+    Hoplab__StartRole *sr, char *err, size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+
+	memset(w, 0, sizeof(*w));
+	w->peer = peers_find(r->ps, agent);
+	w->role_id = ++r->next_role;
+	sr->role_id = w->role_id;
+	sr->run_id = r->run_id;
+	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
+	env.start_role = sr;
+	return peers_send(r->ps, w->peer, &env, err, errlen);
+}
+
 static void
 fill_router(Hoplab__RouterParams *rp, const struct topo_router *t,
     Hoplab__IfaceAddr *ia, Hoplab__IfaceAddr **iap, Hoplab__Route *rt,
@@ -223,7 +240,6 @@ static int
 start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
     char *err, size_t errlen)
 {
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__RouterParams rp = HOPLAB__ROUTER_PARAMS__INIT;
 	Hoplab__IfaceAddr ia[TOPO_MAX_IFACES], *iap[TOPO_MAX_IFACES];
@@ -232,16 +248,9 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 
 	topo_router(pos, n, &t);
 	fill_router(&rp, &t, ia, iap, rt, rtp);
-	memset(w, 0, sizeof(*w));
-	w->peer = peers_find(r->ps, r->plan->chain[pos]);
-	w->role_id = ++r->next_role;
-	sr.role_id = w->role_id;
-	sr.run_id = r->run_id;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 	sr.router = &rp;
-	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
-	env.start_role = &sr;
-	return peers_send(r->ps, w->peer, &env, err, errlen);
+	return send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
 }
 
 /* Configure the first N routers of the chain and wait until all are up. */
@@ -277,7 +286,6 @@ static int
 start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
     char *err, size_t errlen)
 {
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
 	Hoplab__FlowSpec fs[PLAN_MAX_FLOWS], *fsp[PLAN_MAX_FLOWS];
@@ -309,16 +317,9 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	}
 	gp.n_flows = r->plan->nflows;
 	gp.flows = fsp;
-	memset(w, 0, sizeof(*w));
-	w->peer = peers_find(r->ps, "gen");
-	w->role_id = ++r->next_role;
-	sr.role_id = w->role_id;
-	sr.run_id = r->run_id;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
-	env.start_role = &sr;
-	return peers_send(r->ps, w->peer, &env, err, errlen);
+	return send_start(r, w, "gen", &sr, err, errlen);
 }
 
 /* Every flow must have crossed exactly the variant's routers. */
