@@ -26,8 +26,17 @@ ASAN_LIB_OBJ = $(LIB_SRC:%.c=build/asan/%.o) build/asan/proto/hoplab.pb-c.o
 CTL_OBJ	= $(patsubst %.c,build/%.o,$(sort $(wildcard controller/*.c)))
 AGENT_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard agent/*.c)))
 GEN_OBJ	= $(patsubst %.c,build/%.o,$(sort $(wildcard generator/*.c)))
+# router/ holds hoplab-router (router/*.c) and, in router/link/, hoplab-link.
+ROUTER_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard router/*.c)))
+LINK_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard router/link/*.c)))
 
 PROGS	= bin/hoplab bin/hoplab-agent bin/hoplab-gen
+ifneq ($(ROUTER_OBJ),)
+PROGS	+= bin/hoplab-router
+endif
+ifneq ($(LINK_OBJ),)
+PROGS	+= bin/hoplab-link
+endif
 
 # Unit suites: tests/unit/test_NAME.c, each linked with lib/ (ASan build)
 # and, for program modules, the objects listed in UNIT_EXTRA_NAME.
@@ -76,6 +85,14 @@ bin/hoplab-agent: $(AGENT_OBJ) build/libhoplab.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/hoplab-gen: $(GEN_OBJ) build/libhoplab.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/hoplab-router: $(ROUTER_OBJ) build/libhoplab.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/hoplab-link: $(LINK_OBJ) build/libhoplab.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
