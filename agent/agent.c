@@ -26,8 +26,18 @@
  * their last results and statuses still go out, then the sockets close,
  * the ipc socket file is removed and agent_run() returns 0.
  *
- * Not done here: CURVE authentication and keeping unacknowledged results
- * on disk across controller restarts.
+ * CURVE: auth.c makes the ROUTER a CURVE server and binds the ZAP handler
+ * (a third socket in the same poll) before the ROUTER binds, so no
+ * handshake can happen without it.
+ *
+ * Results survive a controller that dies: every ResultBatch is written to
+ * RUNDIR/spool (spool.c) before it is forwarded and deleted only when the
+ * controller acknowledges it; a controller's Hello gets every batch still
+ * there, after the Welcome.  A role whose controller cannot be reached
+ * any more (killed, restarted under a new name) sends its results and
+ * statuses to the controller that said Hello last, which is the one
+ * that attached to the run.  The ROUTER's send queue holds a whole spool,
+ * so a resend never overtakes or is overtaken by later answers.
  */
 #include <errno.h>
 #include <signal.h>
@@ -118,7 +128,35 @@ agent_report(struct agent *ag, const struct role *r, int state,
 	log_debug("role %u: report %s", r->id,
 	    protobuf_c_enum_descriptor_get_value(
 	    &hoplab__role_status__state__descriptor, state)->name);
-	agent_send(ag, r->ctl_id, r->ctl_idlen, &env);
+	agent_send_role(ag, r, &env);
+}
+
+/*
+ * Send ENV about role R to the controller that started it or, when that
+ * one cannot be reached any more, to the controller that said Hello last
+ * (the one that attached after a restart).  Returns 0 when it went out.
+ */
+int
+agent_send_role(struct agent *ag, const struct role *r, Hoplab__Envelope *env)
+{
+	char err[256];
+
+	if (msg_send(ag->router, r->ctl_id, r->ctl_idlen, env, err,
+	    sizeof(err)) == 0)
+		return 0;
+	if (errno == EHOSTUNREACH && ag->newest_idlen > 0 &&
+	    (ag->newest_idlen != r->ctl_idlen ||
+	    memcmp(ag->newest_id, r->ctl_id, r->ctl_idlen) != 0) &&
+	    msg_send(ag->router, ag->newest_id, ag->newest_idlen, env, err,
+	    sizeof(err)) == 0) {
+		log_debug("role %u: %s to the newest controller, its own is "
+		    "gone", r->id, msg_body_name(env->body_case));
+		return 0;
+	}
+	log_warn("role %u: send %s: %s%s", r->id,
+	    msg_body_name(env->body_case), err, errno == EHOSTUNREACH ?
+	    " (no controller connected; results stay in the spool)" : "");
+	return -1;
 }
 
 /* Copy S for the log: printable ASCII only, at most LEN - 1 bytes. */
@@ -198,6 +236,9 @@ ctl_lost(struct agent *ag, struct ctl *c, int64_t now)
 		log_info("controller %s lost (last heard %.1f s ago, %s)",
 		    c->name, (double)(now - c->last_mono) / NSEC_PER_SEC,
 		    when);
+	if (ag->newest_idlen == c->idlen &&
+	    memcmp(ag->newest_id, c->id, c->idlen) == 0)
+		ag->newest_idlen = 0;
 	TAILQ_REMOVE(&ag->ctls, c, entry);
 	ag->nctls--;
 	free(c);
@@ -210,6 +251,7 @@ heartbeat_tick(struct agent *ag, int64_t now)
 	Hoplab__Envelope env;
 	Hoplab__Heartbeat hb = HOPLAB__HEARTBEAT__INIT;
 	struct ctl *c, *next;
+	char err[256];
 
 	TAILQ_FOREACH_SAFE(c, &ag->ctls, entry, next)
 		if (now - c->last_mono > AGENT_LIVENESS * AGENT_HB_INTERVAL)
@@ -225,8 +267,34 @@ heartbeat_tick(struct agent *ag, int64_t now)
 		msg_init(&env, ag->conf->name, &ag->seq);
 		env.body_case = HOPLAB__ENVELOPE__BODY_HEARTBEAT;
 		env.heartbeat = &hb;
-		agent_send(ag, c->id, c->idlen, &env);
+		/* A controller that went away is lost by the timer: quiet. */
+		if (msg_send(ag->router, c->id, c->idlen, &env, err,
+		    sizeof(err)) == -1)
+			log_debug("heartbeat to %s: %s", c->name, err);
 	}
+}
+
+/*
+ * A controller of another protocol version: tell it so, naming both
+ * versions, in our own envelope (its version field is what it checks).
+ */
+static void
+refuse_version(struct agent *ag, const uint8_t *id, size_t idlen,
+    const char *why)
+{
+	Hoplab__Envelope env;
+	Hoplab__Error e = HOPLAB__ERROR__INIT;
+	char text[256];
+
+	snprintf(text, sizeof(text), "agent %s (hoplab %s) speaks protocol "
+	    "version %d and refuses this controller: %s", ag->conf->name,
+	    HOPLAB_VERSION, HOPLAB_PROTO_VERSION, why);
+	e.code = EPROTONOSUPPORT;
+	e.text = text;
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_ERROR;
+	env.error = &e;
+	agent_send(ag, id, idlen, &env);
 }
 
 /* Everything waiting on the ROUTER, up to RECV_BURST messages. */
@@ -251,6 +319,8 @@ recv_controllers(struct agent *ag)
 			log_warn("from \"%.*s\": %s (dropped, %llu so far)",
 			    (int)idlen, (const char *)id, err,
 			    (unsigned long long)ag->n_malformed);
+			if (errno == EPROTONOSUPPORT)
+				refuse_version(ag, id, idlen, err);
 			continue;
 		}
 		dispatch_ctl(ag, id, idlen, env);
@@ -291,7 +361,7 @@ sockets_open(struct agent *ag)
 {
 	const struct agent_conf *cf = ag->conf;
 	char ep[64], err[256];
-	int one = 1;
+	int one = 1, hwm = SPOOL_MAX_BATCHES + 1000;
 
 	snprintf(ep, sizeof(ep), "tcp://%s:%u", cf->addr, cf->port);
 	snprintf(ag->sockpath, sizeof(ag->sockpath), "%s/children.sock",
@@ -310,6 +380,10 @@ sockets_open(struct agent *ag)
 	}
 	zmq_setsockopt(ag->router, ZMQ_ROUTER_MANDATORY, &one, sizeof(one));
 	zmq_setsockopt(ag->router, ZMQ_ROUTER_HANDOVER, &one, sizeof(one));
+	/* Room for a whole spool's resend on top of the usual traffic. */
+	zmq_setsockopt(ag->router, ZMQ_SNDHWM, &hwm, sizeof(hwm));
+	if (auth_setup(ag) == -1)
+		return -1;
 	if (zmq_bind(ag->router, ep) == -1) {
 		log_error("listen on %s: %s", ep, zmq_strerror(errno));
 		return -1;
@@ -319,7 +393,8 @@ sockets_open(struct agent *ag)
 		log_error("bind %s: %s", ag->endpoint, zmq_strerror(errno));
 		return -1;
 	}
-	log_info("agent %s listening on %s, children on %s", cf->name, ep,
+	log_info("agent %s listening on %s (%s), children on %s", cf->name,
+	    ep, cf->insecure ? "plain text, --insecure" : "CURVE",
 	    ag->endpoint);
 	return 0;
 }
@@ -331,6 +406,8 @@ sockets_close(struct agent *ag)
 		zmq_close(ag->router);
 	if (ag->pull != NULL)
 		zmq_close(ag->pull);
+	if (ag->zap != NULL)
+		zmq_close(ag->zap);
 	if (ag->zctx != NULL)
 		zmq_ctx_term(ag->zctx);
 	if (ag->sockpath[0] != '\0')
@@ -352,8 +429,12 @@ poll_timeout(int64_t now, int64_t next)
 static void
 quit_begin(struct agent *ag, int64_t now)
 {
-	log_info("signal %d: stopping %zu role%s and exiting", (int)sig_quit,
-	    supervise_active(ag), supervise_active(ag) == 1 ? "" : "s");
+	if (supervise_active(ag) > 0)
+		log_warn("signal %d: stopping %zu role%s and exiting",
+		    (int)sig_quit, supervise_active(ag),
+		    supervise_active(ag) == 1 ? "" : "s");
+	else
+		log_info("signal %d: exiting", (int)sig_quit);
 	ag->quitting = 1;
 	ag->quit_deadline = now + AGENT_KILL_GRACE + AGENT_REPORT_GRACE +
 	    QUIT_SLACK;
@@ -364,20 +445,26 @@ quit_begin(struct agent *ag, int64_t now)
 static int
 turn(struct agent *ag)
 {
-	zmq_pollitem_t items[2] = {
+	zmq_pollitem_t items[3] = {
 		{ .socket = ag->router, .events = ZMQ_POLLIN },
 		{ .socket = ag->pull, .events = ZMQ_POLLIN },
+		{ .socket = ag->zap, .events = ZMQ_POLLIN },
 	};
 	int64_t now = clock_mono_ns(), next;
+	int i;
 
 	next = supervise_timers(ag, now);
 	if (ag->next_hb < next)
 		next = ag->next_hb;
-	if (zmq_poll(items, 2, poll_timeout(now, next)) == -1 &&
+	if (zmq_poll(items, ag->zap != NULL ? 3 : 2,
+	    poll_timeout(now, next)) == -1 &&
 	    errno != EINTR) {
 		log_error("zmq_poll: %s", zmq_strerror(errno));
 		return -1;
 	}
+	if (ag->zap != NULL && (items[2].revents & ZMQ_POLLIN))
+		for (i = 0; i < RECV_BURST && auth_handle(ag); i++)
+			;
 	if (items[0].revents & ZMQ_POLLIN)
 		recv_controllers(ag);
 	if (items[1].revents & ZMQ_POLLIN)
@@ -413,13 +500,38 @@ forget_all(struct agent *ag)
 		free(c);
 	}
 	while ((r = TAILQ_FIRST(&ag->roles)) != NULL) {
-		if (r->kind == ROLE_GEN && !r->reaped && r->pid > 0)
+		if (r->kind != ROLE_LINUX_ROUTER && !r->reaped && r->pid > 0)
 			kill(-r->pid, SIGKILL);
 		if (r->kind == ROLE_LINUX_ROUTER)
 			linuxrouter_stop(r);
 		TAILQ_REMOVE(&ag->roles, r, entry);
 		free(r);
 	}
+}
+
+/* Open RUNDIR/spool and load what an earlier agent left there. */
+static int
+spool_setup(struct agent *ag)
+{
+	char dir[PATH_MAX + 8], err[512];
+
+	snprintf(dir, sizeof(dir), "%s/spool", ag->conf->rundir);
+	ag->spool = spool_open(dir, SPOOL_MAX_BATCHES, SPOOL_MAX_BYTES, NULL,
+	    err, sizeof(err));
+	if (ag->spool == NULL) {
+		log_error("%s", err);
+		return -1;
+	}
+	if (spool_nbad(ag->spool) > 0)
+		log_warn("spool %s: %zu damaged file%s set aside as *.bad", dir,
+		    spool_nbad(ag->spool), spool_nbad(ag->spool) == 1 ? "" :
+		    "s");
+	if (spool_count(ag->spool) > 0)
+		log_info("spool %s: %zu unacknowledged result batch%s (%llu "
+		    "bytes) kept for the controller", dir,
+		    spool_count(ag->spool), spool_count(ag->spool) == 1 ? "" :
+		    "es", (unsigned long long)spool_bytes(ag->spool));
+	return 0;
 }
 
 /*
@@ -438,8 +550,11 @@ agent_run(const struct agent_conf *conf)
 	TAILQ_INIT(&ag.ctls);
 	TAILQ_INIT(&ag.roles);
 	signals_setup();
+	if (spool_setup(&ag) == -1)
+		return 1;
 	if (sockets_open(&ag) == -1) {
 		sockets_close(&ag);
+		spool_free(ag.spool);
 		return 1;
 	}
 	ag.next_hb = clock_mono_ns() + AGENT_HB_INTERVAL;
@@ -447,10 +562,16 @@ agent_run(const struct agent_conf *conf)
 		;
 	forget_all(&ag);
 	log_info("exiting: %llu malformed and %llu unexpected messages "
-	    "dropped, %llu result batches forwarded",
-	    (unsigned long long)ag.n_malformed,
+	    "dropped, %llu controllers refused, %llu result batches forwarded, "
+	    "%llu resent, %llu refused by the spool, %zu unacknowledged kept "
+	    "in %s", (unsigned long long)ag.n_malformed,
 	    (unsigned long long)ag.n_unknown,
-	    (unsigned long long)ag.n_forwarded);
+	    (unsigned long long)ag.n_refused,
+	    (unsigned long long)ag.n_forwarded,
+	    (unsigned long long)ag.n_resent,
+	    (unsigned long long)ag.n_spool_failed, spool_count(ag.spool),
+	    spool_dir(ag.spool));
 	sockets_close(&ag);
+	spool_free(ag.spool);
 	return rc == 1 ? 0 : 1;
 }

@@ -4,7 +4,10 @@
  *   main.c        options and daemonizing only
  *   agent.c       the zmq_poll() event loop, timers, signals, controllers,
  *                 heartbeats, forwarding children's results
- *   dispatch.c    one switch per peer over the envelope body
+ *   auth.c        CURVE server keys and the ZAP handler
+ *   dispatch.c    one switch per peer over the envelope body; results
+ *                 spooled, forwarded, acknowledged and resent
+ *   spool.c       unacknowledged result batches on disk
  *   iface.c       the interface list a Welcome carries
  *   supervise.c   role records, fork + execv, reaping, stopping
  *   genrole.c     GenParams -> validated hoplab-gen argv
@@ -23,7 +26,9 @@
 #include <net/if.h>
 #include <netinet/in.h>
 
+#include "keys.h"
 #include "msg.h"
+#include "spool.h"
 
 #define AGENT_NAME_MAX		64	/* incl. the NUL */
 #define AGENT_RUNID_MAX		64	/* incl. the NUL */
@@ -45,6 +50,9 @@ struct agent_conf {
 	char	rundir[PATH_MAX];	/* -r, socket, pid file, logs */
 	int	foreground;		/* -d */
 	int	verbose;		/* -v count */
+	char	keyfile[PATH_MAX];	/* -k, our CURVE key pair */
+	char	authfile[PATH_MAX];	/* -a, controllers' public keys */
+	int	insecure;		/* --insecure: no CURVE */
 };
 
 /* A controller identity that has spoken to us. */
@@ -60,6 +68,7 @@ struct ctl {
 enum role_kind {
 	ROLE_GEN,			/* a hoplab-gen child */
 	ROLE_LINUX_ROUTER,		/* kernel forwarding, no child */
+	ROLE_HOPLAB_ROUTER,		/* a hoplab-router child */
 };
 
 /* A role started by StartRole, until its final RoleStatus is sent. */
@@ -98,6 +107,12 @@ struct agent {
 	void	*zctx;
 	void	*router;		/* ROUTER, controllers */
 	void	*pull;			/* PULL, children's results */
+	void	*zap;			/* REP, ZAP handler (NULL: insecure) */
+	struct keypair kp;		/* our CURVE key pair */
+	char	auth[KEYS_MAX_AUTH][KEYS_Z85_LEN + 1];	/* admitted keys */
+	size_t	nauth;
+	uint64_t n_refused;		/* handshakes ZAP refused */
+	int64_t	last_refused_log;	/* CLOCK_MONOTONIC, rate limit */
 	char	sockpath[PATH_MAX + 16];	/* RUNDIR/children.sock */
 	char	endpoint[PATH_MAX + 32];	/* ipc://RUNDIR/children.sock */
 	uint64_t seq;			/* our envelope counter */
@@ -110,6 +125,11 @@ struct agent {
 	uint64_t n_malformed;		/* messages msg_recv() refused */
 	uint64_t n_unknown;		/* valid but unexpected bodies */
 	uint64_t n_forwarded;		/* result batches passed on */
+	struct spool *spool;		/* RUNDIR/spool: unacked batches */
+	uint8_t	newest_id[MSG_ID_MAX];	/* the controller that said Hello */
+	size_t	newest_idlen;		/* last, 0 if none (or it was lost) */
+	uint64_t n_resent;		/* spooled batches sent again */
+	uint64_t n_spool_failed;	/* batches the spool refused */
 };
 
 /* agent.c */
@@ -121,11 +141,18 @@ struct ctl *agent_ctl_touch(struct agent *ag, const uint8_t *id,
 void	agent_drain_children(struct agent *ag);
 void	agent_report(struct agent *ag, const struct role *r, int state,
 	    const char *error);
+int	agent_send_role(struct agent *ag, const struct role *r,
+	    Hoplab__Envelope *env);
+
+/* auth.c */
+int	auth_setup(struct agent *ag);
+int	auth_handle(struct agent *ag);
 
 /* dispatch.c */
 void	dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 	    Hoplab__Envelope *env);
 void	dispatch_child(struct agent *ag, Hoplab__Envelope *env);
+void	dispatch_resend(struct agent *ag, const struct ctl *c);
 
 /* iface.c */
 int	iface_list(Hoplab__Iface ***ifs, size_t *n, char *err, size_t errlen);
@@ -160,5 +187,10 @@ int	genrole_valid_token(const char *s, size_t max);
 int	linuxrouter_start(struct role *r, const Hoplab__RouterParams *rp,
 	    char *err, size_t errlen);
 void	linuxrouter_stop(struct role *r);
+int	linuxrouter_flush(const char *ifname, char *err, size_t errlen);
+
+/* hoplabrouter.c */
+int	hoplabrouter_start(struct agent *ag, struct role *r,
+	    const Hoplab__StartRole *sr, char *err, size_t errlen);
 
 #endif

@@ -5,18 +5,28 @@
  * every controller message first counts as a sign of life of its sender,
  * then its body decides:
  *
- *   hello       -> welcome (name, host name, interfaces, clock)
+ *   hello       -> welcome (name, host name, interfaces, clock), then
+ *                  every batch still in the spool, oldest first
  *   heartbeat   -> nothing more
  *   start_role  -> supervise.c starts it and answers with a RoleStatus
- *   stop_role   -> that role, or every role for id 0
- *   ack         -> logged (results are not yet kept on disk)
+ *   stop_role   -> that role, or every role for id 0; a role this agent
+ *                  does not have is answered STOPPED with the reason, so
+ *                  that a controller that attached after a restart learns
+ *                  that it is over
+ *   ack         -> the batch is deleted from the spool
  *   error       -> logged
  *   anything else is logged, counted and dropped, as bgpd's imsg dispatch.
  *
- * From children only ResultBatch is expected; it goes to the controller
- * that started the role, in a new envelope from this agent.
+ * From children only ResultBatch is expected.  It is written to the spool
+ * first and then goes to the controller that started the role, in a new
+ * envelope from this agent.  A spool that cannot take it (disk full, I/O
+ * error, over its bounds) is never silent: the controller gets an Error
+ * and a FAILED status naming this agent, the file and the reason, and the
+ * role is stopped.  A generator's batch that arrives after the agent
+ * asked it to stop holds partial results: it is logged and not kept.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,13 +93,89 @@ on_hello(struct agent *ag, const struct ctl *c, const Hoplab__Hello *h)
 	log_info("hello from controller %s (hoplab %.32s)", c->name,
 	    h->software_version);
 	send_welcome(ag, c);
+	memcpy(ag->newest_id, c->id, c->idlen);
+	ag->newest_idlen = c->idlen;
+	dispatch_resend(ag, c);
+}
+
+/*
+ * Send controller C every batch in the spool, oldest first: after a
+ * controller restarted, these are the results it has not acknowledged.
+ */
+void
+dispatch_resend(struct agent *ag, const struct ctl *c)
+{
+	const struct spool_entry *e;
+	Hoplab__ResultBatch *rb;
+	Hoplab__Envelope env;
+	char err[512];
+	size_t n = 0;
+
+	for (e = spool_first(ag->spool); e != NULL; e = spool_next(e)) {
+		if ((rb = spool_read(ag->spool, e, err, sizeof(err))) == NULL) {
+			log_warn("resend: %s", err);
+			continue;
+		}
+		msg_init(&env, ag->conf->name, &ag->seq);
+		env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
+		env.result_batch = rb;
+		if (msg_send(ag->router, c->id, c->idlen, &env, err,
+		    sizeof(err)) == -1) {
+			log_warn("resend to controller %s stopped after %zu of "
+			    "%zu batches: %s", c->name, n,
+			    spool_count(ag->spool), err);
+			hoplab__result_batch__free_unpacked(rb, NULL);
+			break;
+		}
+		hoplab__result_batch__free_unpacked(rb, NULL);
+		n++;
+	}
+	ag->n_resent += n;
+	if (n > 0)
+		log_info("resent %zu unacknowledged result batch%s to "
+		    "controller %s", n, n == 1 ? "" : "es", c->name);
+}
+
+/* A StopRole for a role we do not have: it is over, say so. */
+static void
+stopped_unknown(struct agent *ag, const struct ctl *c, uint32_t id)
+{
+	Hoplab__Envelope env;
+	Hoplab__RoleStatus rs = HOPLAB__ROLE_STATUS__INIT;
+	char text[160];
+
+	snprintf(text, sizeof(text), "no role %u on agent %s (it ended "
+	    "before, or never started)", id, ag->conf->name);
+	log_info("controller %s: stop role %u: %s", c->name, id, text);
+	rs.role_id = id;
+	rs.state = HOPLAB__ROLE_STATUS__STATE__STOPPED;
+	rs.error = text;
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_ROLE_STATUS;
+	env.role_status = &rs;
+	agent_send(ag, c->id, c->idlen, &env);
+}
+
+static void
+on_ack(struct agent *ag, const struct ctl *c, const Hoplab__Ack *a)
+{
+	char err[512];
+	int rc;
+
+	rc = spool_ack(ag->spool, a->role_id, a->batch_seq, err, sizeof(err));
+	if (rc == -1)
+		log_warn("controller %s: ack role %u batch %" PRIu64 ": %s",
+		    c->name, a->role_id, a->batch_seq, err);
+	else
+		log_debug("controller %s: ack role %u batch %" PRIu64 "%s",
+		    c->name, a->role_id, a->batch_seq, rc == 0 ? ", deleted" :
+		    ": not in the spool (acknowledged before)");
 }
 
 static void
 on_stop_role(struct agent *ag, const struct ctl *c, uint32_t id)
 {
 	struct role *r;
-	char text[128];
 
 	if (id == 0) {
 		log_info("controller %s: stop every role", c->name);
@@ -97,10 +183,7 @@ on_stop_role(struct agent *ag, const struct ctl *c, uint32_t id)
 		return;
 	}
 	if ((r = role_find(ag, id)) == NULL) {
-		snprintf(text, sizeof(text), "stop_role: no role %u on agent "
-		    "%s", id, ag->conf->name);
-		log_warn("controller %s: %s", c->name, text);
-		send_error(ag, c, ENOENT, text);
+		stopped_unknown(ag, c, id);
 		return;
 	}
 	log_info("controller %s: stop role %u", c->name, id);
@@ -137,9 +220,7 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 		on_stop_role(ag, c, env->stop_role->role_id);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ACK:
-		log_debug("controller %s: ack role %u batch %llu", c->name,
-		    env->ack->role_id,
-		    (unsigned long long)env->ack->batch_seq);
+		on_ack(ag, c, env->ack);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		log_warn("controller %s reports error %u: %.200s", c->name,
@@ -155,11 +236,41 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 	}
 }
 
+/*
+ * The spool refused RB of role R (WHY names the file and the reason):
+ * tell R's controller, fail the role and stop it.  R may be freed.
+ */
+static void
+spool_refused(struct agent *ag, struct role *r, const Hoplab__ResultBatch *rb,
+    int code, const char *why)
+{
+	Hoplab__Envelope env;
+	Hoplab__Error e = HOPLAB__ERROR__INIT;
+	char text[768];
+
+	ag->n_spool_failed++;
+	snprintf(text, sizeof(text), "agent %s cannot keep result batch %"
+	    PRIu64 " of role %u on disk: %s; the role is stopped",
+	    ag->conf->name, rb->batch_seq, r->id, why);
+	log_error("%s", text);
+	e.code = (uint32_t)code;
+	e.text = text;
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_ERROR;
+	env.error = &e;
+	agent_send_role(ag, r, &env);
+	agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__FAILED, text);
+	if (rb->final)
+		role_final_seen(ag, r);
+	role_stop(ag, r);
+}
+
 static void
 forward_results(struct agent *ag, Hoplab__ResultBatch *rb)
 {
 	Hoplab__Envelope out;
 	struct role *r;
+	char err[512];
 
 	if ((r = role_find(ag, rb->role_id)) == NULL ||
 	    strcmp(r->run_id, rb->run_id) != 0) {
@@ -168,10 +279,22 @@ forward_results(struct agent *ag, Hoplab__ResultBatch *rb)
 		    "running here (dropped)", rb->role_id, rb->run_id);
 		return;
 	}
+	if (r->kind == ROLE_GEN && r->stopping) {
+		log_info("role %u: batch %" PRIu64 " came after the role was "
+		    "stopped: partial results, not kept", r->id,
+		    rb->batch_seq);
+		if (rb->final)
+			role_final_seen(ag, r);
+		return;
+	}
+	if (spool_put(ag->spool, rb, err, sizeof(err)) == -1) {
+		spool_refused(ag, r, rb, errno, err);
+		return;
+	}
 	msg_init(&out, ag->conf->name, &ag->seq);
 	out.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	out.result_batch = rb;
-	agent_send(ag, r->ctl_id, r->ctl_idlen, &out);
+	agent_send_role(ag, r, &out);	/* if not, it waits in the spool */
 	ag->n_forwarded++;
 	log_debug("role %u: forwarded batch %llu%s (%zu flows)", r->id,
 	    (unsigned long long)rb->batch_seq, rb->final ? ", final" : "",

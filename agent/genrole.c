@@ -10,7 +10,12 @@
  *
  *   BINDIR/hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP
  *       --flow frame=F,count=C,idt=D[,dscp=N][,id=N][,name=S][,dport=N]
- *       [,sport=N] ... [--drain D] [--ttl N]
+ *       [,sport=N][,seed=N] ... [--drain D] [--ttl N]
+ *
+ * frame and idt are the FlowSpec's frame_dist / idt_dist when set (a
+ * distribution in hoplab-gen's text form, docs/generator.md, checked
+ * against a small alphabet here and parsed by hoplab-gen), else the
+ * constant frame / interval_ns.
  *       --report ipc://RUNDIR/children.sock --role-id N --run-id S
  *
  * No shell ever sees these strings; the alphabet checks are there so that
@@ -118,6 +123,16 @@ fmt_duration(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "ns", ns);
 }
 
+/* A distribution spec: empty, or a token that cannot add a --flow key. */
+static int
+valid_dist(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n < 128 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:/") == n;
+}
+
 static int
 check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 {
@@ -140,6 +155,11 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 		why = "port: expected 1..65535 (0 for the default)";
 	else if (f->name[0] != '\0' && !genrole_valid_token(f->name, 64))
 		why = "name: expected up to 63 letters, digits, '.', '_', '-'";
+	else if (!valid_dist(f->idt_dist) || !valid_dist(f->frame_dist))
+		why = "idt_dist/frame_dist: expected up to 127 letters, digits, "
+		    "'.', '_', '-', ':', '/'";
+	else if (f->seed > INT64_MAX)
+		why = "seed: expected 0..2^63-1";
 	if (why != NULL) {
 		snprintf(err, errlen, "flow %zu: %s", i + 1, why);
 		return -1;
@@ -151,12 +171,17 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 static int
 add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 {
-	char spec[256], idt[32];
+	char spec[512], idt[32], frame[16];
 	int n;
 
 	fmt_duration(f->interval_ns, idt, sizeof(idt));
-	n = snprintf(spec, sizeof(spec), "frame=%" PRIu32 ",count=%" PRIu64
-	    ",idt=%s,dscp=%" PRIu32, f->frame, f->count, idt, f->dscp);
+	snprintf(frame, sizeof(frame), "%" PRIu32, f->frame);
+	n = snprintf(spec, sizeof(spec), "frame=%s,count=%" PRIu64
+	    ",idt=%s,dscp=%" PRIu32, f->frame_dist[0] ? f->frame_dist : frame,
+	    f->count, f->idt_dist[0] ? f->idt_dist : idt, f->dscp);
+	if (f->seed != 0)
+		n += snprintf(spec + n, sizeof(spec) - n, ",seed=%" PRIu64,
+		    f->seed);
 	if (f->flow_id != 0)
 		n += snprintf(spec + n, sizeof(spec) - n, ",id=%" PRIu32,
 		    f->flow_id);

@@ -343,3 +343,10 @@ linuxrouter_stop(struct role *r)
 			log_warn("role %u: %s", r->id, err);
 	r->nifaces = 0;
 }
+
+/* Remove every IPv4 address of IFNAME (before hoplab-router owns it). */
+int
+linuxrouter_flush(const char *ifname, char *err, size_t errlen)
+{
+	return flush(ifname, err, errlen);
+}

@@ -28,25 +28,34 @@ static void __attribute__((noreturn))
 usage(int code)
 {
 	if (code != 0) {
-		fprintf(stderr, "usage: " PROG " [-dhnv] [-b bindir] "
-		    "[-l addr[:port]] [-N name] [-r rundir]\n"
+		fprintf(stderr, "usage: " PROG " [-dhnv] [-a authorized] "
+		    "[-b bindir] [-k keyfile] [-l addr[:port]]\n"
+		    "       [-N name] [-r rundir] [--insecure]\n"
 		    "       " PROG " --help for the options\n");
 		exit(code);
 	}
 	printf(
-"usage: " PROG " [-dhnv] [-b bindir] [-l addr[:port]] [-N name] [-r rundir]\n"
+"usage: " PROG " [-dhnv] [-a authorized] [-b bindir] [-k keyfile]\n"
+"       [-l addr[:port]] [-N name] [-r rundir] [--insecure]\n"
 "\n"
 "The hoplab agent runs on every machine of a testbed.  It listens for the\n"
 "controller on a ZeroMQ ROUTER socket, starts and supervises traffic\n"
 "generators (hoplab-gen), configures the Linux kernel as a router with\n"
 "iproute2, and forwards its children's results to the controller.  It\n"
 "runs only hoplab's own programs and iproute2, with validated arguments.\n"
+"Management traffic is CURVE-encrypted: the agent obeys only controllers\n"
+"whose public key it holds (make keys with `hoplab keygen`).\n"
 "\n"
+"  -a, --authorized PATH  the controllers' public keys: a .pub file, or a\n"
+"                         folder whose *.pub files are read\n"
 "  -b, --bin-dir DIR      folder holding hoplab-gen\n"
 "                         (default: the folder of this program)\n"
 "  -d, --foreground       stay in the foreground, log to stderr only\n"
 "                         (default: daemonize, log to RUNDIR/agent.log)\n"
 "  -h, --help             print this help and exit\n"
+"      --insecure         no CURVE: plain text, and any controller that\n"
+"                         reaches the port is obeyed (only when asked)\n"
+"  -k, --key FILE         this agent's CURVE key pair (NAME.key, mode 0600)\n"
 "  -l, --listen ADDR[:PORT]\n"
 "                         IPv4 address and TCP port to listen on\n"
 "                         (default 0.0.0.0:%d)\n"
@@ -107,6 +116,20 @@ parse_listen(struct agent_conf *cf, const char *s)
 	cf->port = (unsigned)port;
 }
 
+/* An absolute path (the agent chdirs to / when it daemonizes). */
+static void
+path_opt(char *dst, size_t len, const char *arg)
+{
+	char *abs = realpath(arg, NULL);
+
+	if (abs == NULL)
+		bad("%s: %s", arg, strerror(errno));
+	if (strlen(abs) >= len)
+		bad("%s: path too long", arg);
+	snprintf(dst, len, "%s", abs);
+	free(abs);
+}
+
 static void
 default_bindir(struct agent_conf *cf)
 {
@@ -118,6 +141,28 @@ default_bindir(struct agent_conf *cf)
 		    strerror(errno));
 	exe[n] = '\0';
 	snprintf(cf->bindir, sizeof(cf->bindir), "%s", dirname(exe));
+}
+
+/* CURVE needs both key options; --insecure excludes them. */
+static void
+check_keys(const struct agent_conf *cf)
+{
+	struct keypair kp;
+	char err[512], auth[1][KEYS_Z85_LEN + 1];
+
+	if (cf->insecure) {
+		if (cf->keyfile[0] != '\0' || cf->authfile[0] != '\0')
+			bad("--insecure cannot be combined with --key or "
+			    "--authorized");
+		return;
+	}
+	if (cf->keyfile[0] == '\0' || cf->authfile[0] == '\0')
+		bad("CURVE needs --key FILE and --authorized PATH (make them "
+		    "with `hoplab keygen`); --insecure runs in plain text");
+	if (keys_load(cf->keyfile, 1, &kp, err, sizeof(err)) == -1)
+		bad("--key: %s", err);
+	if (keys_load_public(cf->authfile, auth, 1, err, sizeof(err)) == -1)
+		bad("--authorized: %s", err);
 }
 
 static void
@@ -148,6 +193,7 @@ check_conf(struct agent_conf *cf, const char *bindir)
 	if (cf->rundir[0] == '\0')
 		snprintf(cf->rundir, sizeof(cf->rundir),
 		    "/run/hoplab/agent-%s", cf->name);
+	check_keys(cf);
 	if (cf->rundir[0] != '/')
 		bad("--run-dir %s: expected an absolute path", cf->rundir);
 	if (strlen(cf->rundir) + sizeof("/children.sock") >
@@ -235,9 +281,12 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "authorized",	required_argument,	NULL, 'a' },
 		{ "bin-dir",	required_argument,	NULL, 'b' },
 		{ "foreground",	no_argument,		NULL, 'd' },
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "insecure",	no_argument,		NULL, 'I' },
+		{ "key",	required_argument,	NULL, 'k' },
 		{ "listen",	required_argument,	NULL, 'l' },
 		{ "check",	no_argument,		NULL, 'n' },
 		{ "name",	required_argument,	NULL, 'N' },
@@ -252,9 +301,12 @@ main(int argc, char *argv[])
 	memset(&cf, 0, sizeof(cf));
 	snprintf(cf.addr, sizeof(cf.addr), "0.0.0.0");
 	cf.port = MSG_DEFAULT_PORT;
-	while ((ch = getopt_long(argc, argv, "b:dhl:nN:r:v", longopts,
+	while ((ch = getopt_long(argc, argv, "a:b:dhk:l:nN:r:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'a':
+			path_opt(cf.authfile, sizeof(cf.authfile), optarg);
+			break;
 		case 'b':
 			bindir = optarg;
 			break;
@@ -263,6 +315,12 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 'I':
+			cf.insecure = 1;
+			break;
+		case 'k':
+			path_opt(cf.keyfile, sizeof(cf.keyfile), optarg);
+			break;
 		case 'l':
 			parse_listen(&cf, optarg);
 			break;

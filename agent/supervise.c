@@ -17,6 +17,10 @@
  * batch has been forwarded or AGENT_REPORT_GRACE has passed, and the
  * children socket is drained once more just before it goes out.
  *
+ * A child that ends badly (non-zero exit, or a signal it was not sent by
+ * us) is reported with the last lines of its role-N.log in the
+ * RoleStatus error, so that the console says why at once.
+ *
  * Stopping: SIGTERM to the group, SIGKILL to the group AGENT_KILL_GRACE
  * later if the leader has not been reaped; the role then ends as STOPPED.
  * A Linux router role has no process: starting and stopping it is done at
@@ -38,6 +42,9 @@
 #include "agent.h"
 #include "clock.h"
 #include "log.h"
+
+#define TAIL_LINES	5	/* of a dead child's log, to the controller */
+#define TAIL_BYTES	1024	/* read from the end of that log */
 
 struct role *
 role_find(struct agent *ag, uint32_t id)
@@ -151,16 +158,18 @@ start_gen(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
 }
 
 static int
-start_router(struct role *r, const Hoplab__RouterParams *rp, char *err,
-    size_t errlen)
+start_router(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
+    char *err, size_t errlen)
 {
+	const Hoplab__RouterParams *rp = sr->router;
+
 	switch (rp->impl) {
 	case HOPLAB__ROUTER_PARAMS__IMPL__LINUX:
+		r->kind = ROLE_LINUX_ROUTER;
 		return linuxrouter_start(r, rp, err, errlen);
 	case HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB:
-		snprintf(err, errlen, "router impl hoplab: hoplab-router is "
-		    "not available in this agent yet");
-		return -1;
+		r->kind = ROLE_HOPLAB_ROUTER;
+		return hoplabrouter_start(ag, r, sr, err, errlen);
 	case HOPLAB__ROUTER_PARAMS__IMPL__EXTERNAL:
 		snprintf(err, errlen, "router impl external: an external "
 		    "router has no agent role");
@@ -191,8 +200,7 @@ start(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
 		r->kind = ROLE_GEN;
 		return start_gen(ag, r, sr, err, errlen);
 	case HOPLAB__START_ROLE__PARAMS_ROUTER:
-		r->kind = ROLE_LINUX_ROUTER;
-		return start_router(r, sr->router, err, errlen);
+		return start_router(ag, r, sr, err, errlen);
 	default:
 		snprintf(err, errlen, "start_role without parameters");
 		return -1;
@@ -278,10 +286,10 @@ static void
 log_exit(const struct role *r)
 {
 	if (WIFEXITED(r->status))
-		log_info("role %u: hoplab-gen pid %d exited with %d", r->id,
+		log_info("role %u: child pid %d exited with %d", r->id,
 		    (int)r->pid, WEXITSTATUS(r->status));
 	else if (WIFSIGNALED(r->status))
-		log_info("role %u: hoplab-gen pid %d terminated by signal %d",
+		log_info("role %u: child pid %d terminated by signal %d",
 		    r->id, (int)r->pid, WTERMSIG(r->status));
 }
 
@@ -295,7 +303,8 @@ supervise_reap(struct agent *ag)
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		TAILQ_FOREACH(r, &ag->roles, entry)
-			if (r->kind == ROLE_GEN && r->pid == pid && !r->reaped)
+			if (r->kind != ROLE_LINUX_ROUTER && r->pid == pid &&
+			    !r->reaped)
 				break;
 		if (r == NULL) {
 			log_debug("reaped pid %d, not a role", (int)pid);
@@ -308,16 +317,65 @@ supervise_reap(struct agent *ag)
 	}
 }
 
+/*
+ * The last TAIL_LINES lines of R's role-N.log, joined with " | ", into
+ * BUF: what the child said before it died, for the controller's console.
+ */
+static void
+log_tail(const struct agent *ag, const struct role *r, char *buf, size_t len)
+{
+	char path[PATH_MAX + 32], chunk[TAIL_BYTES + 1], *lines[TAIL_LINES];
+	char *p, *save = NULL;
+	size_t n = 0, i, off = 0;
+	ssize_t got;
+	off_t size;
+	int fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/role-%u.log", ag->conf->rundir, r->id);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	got = pread(fd, chunk, TAIL_BYTES, size > TAIL_BYTES ?
+	    size - TAIL_BYTES : 0);
+	close(fd);
+	if (got <= 0)
+		return;
+	chunk[got] = '\0';
+	for (p = strtok_r(chunk, "\n", &save); p != NULL;
+	    p = strtok_r(NULL, "\n", &save)) {
+		if (n == TAIL_LINES)
+			memmove(lines, lines + 1, --n * sizeof(*lines));
+		lines[n++] = p;
+	}
+	for (i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " | " : "",
+		    lines[i]);
+}
+
 /* Report R's end, after the results still queued, and forget it. */
 static void
 role_finish(struct agent *ag, struct role *r)
 {
+	char tail[TAIL_BYTES + 64], error[TAIL_BYTES + 128];
+	int bad = !r->stopping && (!WIFEXITED(r->status) ||
+	    WEXITSTATUS(r->status) != 0);
+
 	agent_drain_children(ag);
 	if (!r->final_seen && !r->stopping)
 		log_warn("role %u: exited without a final result batch",
 		    r->id);
+	error[0] = '\0';
+	if (bad) {
+		log_tail(ag, r, tail, sizeof(tail));
+		if (tail[0] != '\0')
+			snprintf(error, sizeof(error), "last lines of "
+			    "role-%u.log: %s", r->id, tail);
+		log_warn("role %u: %s", r->id, error[0] ? error :
+		    "no output in its log");
+	}
 	agent_report(ag, r, r->stopping ? HOPLAB__ROLE_STATUS__STATE__STOPPED :
-	    HOPLAB__ROLE_STATUS__STATE__EXITED, NULL);
+	    HOPLAB__ROLE_STATUS__STATE__EXITED, error[0] ? error : NULL);
 	role_remove(ag, r);
 }
 

@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "deploy.h"
 #include "inventory.h"
+#include "keygen.h"
 #include "lab.h"
 #include "log.h"
 #include "msg.h"
@@ -34,14 +36,15 @@ struct opts {
 	int		mgmt_k;		/* -1: lab.sh's default */
 	int		quiet;
 	int		verbose;
+	int		insecure;	/* --insecure: no CURVE */
 };
 
 static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: hoplab [-hqvV] [-i inventory] [-k net] [-o dir] [-p prefix] command\n"
-"              [args]\n"
+"usage: hoplab [-hqvV] [-i inventory] [-k net] [-o dir] [-p prefix]\n"
+"              [--insecure] command [args]\n"
 "\n"
 "Commands:\n"
 "  lab up [router ...]  build the network-namespace lab: a generator host\n"
@@ -54,11 +57,20 @@ usage(FILE *f)
 "  run plan.yaml        run an experiment plan; results go to\n"
 "                       <dir>/<plan name>-<UTC time>/\n"
 "  demo                 lab up, run examples/demo.yaml, lab down (root)\n"
+"  keygen DIR NAME...   CURVE key pairs DIR/NAME.key (0600) and NAME.pub,\n"
+"                       e.g. hoplab keygen keys controller gen A B\n"
+"  deploy [user@]host ...\n"
+"                       install and start the agent over ssh (also on\n"
+"                       every agent of -i FILE): hoplab deploy --help\n"
+"  undeploy [user@]host ...\n"
+"                       stop the agent, remove what deploy installed\n"
 "\n"
 "Options:\n"
 "  -h, --help           show this help\n"
 "  -i, --inventory FILE agents to use (default: the lab's,\n"
 "                       /run/hoplab/<prefix>/inventory.yaml)\n"
+"      --insecure       talk to agents in plain text, without CURVE (only\n"
+"                       to agents started with --insecure)\n"
 "  -k, --mgmt-net K     with lab up: management subnet 198.19.K.0/24\n"
 "                       (0..255, default 0)\n"
 "  -o, --output DIR     folder for results (default: results)\n"
@@ -154,6 +166,8 @@ load_inventory(const struct opts *o)
 	}
 	if ((inv = inventory_load(path, err, sizeof(err))) == NULL)
 		log_error("%s", err);
+	else
+		inv->insecure = o->insecure;
 	return inv;
 }
 
@@ -174,18 +188,20 @@ cmd_agents(const struct opts *o)
 		return EXIT_FAIL;
 	}
 	rc = peers_handshake(ps, 3 * NSEC_PER_SEC, err, sizeof(err));
-	printf("%-10s %-22s %-8s %-14s %-16s %s\n", "NAME", "ADDRESS",
-	    "VERSION", "HOSTNAME", "INTERFACES", "HEALTH");
+	printf("%-10s %-22s %-8s %-14s %-16s %-8s %s\n", "NAME", "ADDRESS",
+	    "VERSION", "HOSTNAME", "INTERFACES", "SECURITY", "HEALTH");
 	for (i = 0; i < ps->n; i++) {
 		struct peer *p = &ps->v[i];
 
 		snprintf(label, sizeof(label), "%s:%u", p->inv->address,
 		    p->inv->port);
-		printf("%-10s %-22s %-8s %-14s %-16s %s\n", p->inv->name, label,
-		    p->welcomed ? p->version : "-",
+		printf("%-10s %-22s %-8s %-14s %-16s %-8s %s\n", p->inv->name,
+		    label, p->welcomed ? p->version : "-",
 		    p->welcomed ? p->hostname : "-",
 		    p->welcomed ? p->ifaces : "-",
-		    p->welcomed ? "ok" : "no answer within 3 s");
+		    p->secure ? "curve" : "PLAIN",
+		    p->problem[0] ? "refused (see below)" : p->welcomed ? "ok" :
+		    "no answer within 3 s");
 	}
 	if (rc == -1)
 		log_error("%s", err);
@@ -254,6 +270,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "insecure", no_argument, NULL, 'I' },
 		{ "inventory", required_argument, NULL, 'i' },
 		{ "mgmt-net", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
@@ -273,6 +290,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 			exit(0);
 		case 'i':
 			o->inventory = optarg;
+			break;
+		case 'I':
+			o->insecure = 1;
 			break;
 		case 'k':
 			if (parse_k(optarg, &o->mgmt_k) == -1)
@@ -338,6 +358,11 @@ main(int argc, char **argv)
 		return cmd_run(&o, argv[1]);
 	if (strcmp(argv[0], "demo") == 0 && argc == 1)
 		return cmd_demo(&o);
+	if (strcmp(argv[0], "deploy") == 0 || strcmp(argv[0], "undeploy") == 0)
+		return deploy_main(argc, argv, o.inventory, o.insecure, o.verbose,
+		    &stop_requested);
+	if (strcmp(argv[0], "keygen") == 0 && argc >= 2)
+		return keygen_run(argv[1], argv + 2, argc - 2);
 	log_error("unknown command or wrong arguments: %s (see hoplab --help)",
 	    argv[0]);
 	return EXIT_USAGE;

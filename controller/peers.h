@@ -7,6 +7,14 @@
  * loop step: it sends heartbeats when due (1 s), answers nothing itself, and
  * declares an agent lost after 3 silent intervals (any message counts as a
  * heartbeat, as in the ZeroMQ guide's Paranoid Pirate).
+ *
+ * Security: every DEALER is a CURVE client with the controller's key pair
+ * (the inventory's controller_key) and the agent's public key (its
+ * public_key), unless the inventory was loaded with insecure set (the
+ * controller's --insecure).  A socket monitor per peer turns handshake
+ * failures into sentences: "agent B (198.19.0.12:7700) refused our key",
+ * an agent running without CURVE, a connection closed during the
+ * handshake (a wrong public_key), or a connection that closed mid-run.
  */
 #ifndef HOPLAB_PEERS_H
 #define HOPLAB_PEERS_H
@@ -23,6 +31,11 @@
 struct peer {
 	const struct inv_agent *inv;	/* owned by the inventory */
 	void		*sock;		/* DEALER */
+	void		*mon;		/* PAIR, the DEALER's monitor events */
+	int		secure;		/* CURVE (else plain text) */
+	int		handshaken;	/* a ZMTP handshake succeeded */
+	unsigned	hs_drops;	/* disconnects before any handshake */
+	char		problem[320];	/* why it is unusable, "" if none */
 	int		welcomed;
 	int		lost;
 	char		version[32];	/* agent's software version */
@@ -34,17 +47,25 @@ struct peer {
 	int64_t		last_sent_mono;
 };
 
+struct peers_pending;
+
 struct peers {
 	void		*zctx;
 	char		name[64];	/* controller name, our routing id */
 	uint64_t	seq;		/* envelope counter */
 	struct peer	*v;
 	size_t		n;
+	int		insecure;	/* plain text (--insecure) */
+	char		pubkey[KEYS_Z85_LEN + 1];	/* ours, for messages */
+	char		keyfile[256];	/* where our key pair came from */
+	uint64_t	n_malformed;	/* messages refused by msg_recv() */
+	struct peers_pending *pend;	/* messages read during handshake */
 };
 
 /*
- * Connect to the agents named in NAMES (NNAMES of them) from INV.  Returns
- * NULL with "no agent named X in FILE (agents: a, b)" in ERR.
+ * Connect to the agents named in NAMES (NNAMES of them) from INV, with
+ * CURVE unless INV->insecure.  Returns NULL with "no agent named X in FILE
+ * (agents: a, b)", or a missing or unreadable key, in ERR.
  */
 struct peers *peers_connect(const struct inventory *inv,
 	    const char *const *names, size_t nnames, char *err, size_t errlen);
@@ -56,8 +77,11 @@ struct peer *peers_find(struct peers *ps, const char *name);
 /*
  * Hello to every peer, wait up to TIMEOUT_NS for all Welcomes.  Returns 0
  * when all answered; -1 otherwise, with each silent or refusing agent named
- * in ERR ("agent B (198.19.0.12:7700) did not answer within 5 s").  Peers
- * that answered stay usable (see peer->welcomed) either way.
+ * in ERR ("agent B (198.19.0.12:7700) did not answer within 5 s", "agent B
+ * (...) refused our key ...").  Peers that answered stay usable (see
+ * peer->welcomed, peer->problem) either way.  Messages other than Welcome
+ * that arrive meanwhile (results an agent kept for us) are kept and
+ * returned first by peers_recv().
  */
 int	peers_handshake(struct peers *ps, int64_t timeout_ns, char *err,
 	    size_t errlen);

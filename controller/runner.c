@@ -45,6 +45,7 @@ struct wait_role {
 	struct peer	*peer;
 	uint32_t	role_id;
 	int		started, exited, failed, have_result;
+	int		stopped;	/* its agent stopped it: results partial */
 	int		exit_code, exit_signal;
 	char		error[512];
 	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
@@ -84,9 +85,11 @@ note_status(struct wait_role *w, const Hoplab__RoleStatus *st)
 		break;
 	case HOPLAB__ROLE_STATUS__STATE__EXITED:
 	case HOPLAB__ROLE_STATUS__STATE__STOPPED:
+		w->stopped = st->state == HOPLAB__ROLE_STATUS__STATE__STOPPED;
 		w->exited = 1;
 		w->exit_code = st->exit_code;
 		w->exit_signal = st->signal;
+		snprintf(w->error, sizeof(w->error), "%s", st->error);
 		break;
 	case HOPLAB__ROLE_STATUS__STATE__FAILED:
 	default:
@@ -211,13 +214,16 @@ send_start(struct run *r, struct wait_role *w, const char *agent,
 }
 
 static void
-fill_router(Hoplab__RouterParams *rp, const struct topo_router *t,
+fill_router(Hoplab__RouterParams *rp, enum plan_router_impl impl,
+    const struct topo_router *t,
     Hoplab__IfaceAddr *ia, Hoplab__IfaceAddr **iap, Hoplab__Route *rt,
     Hoplab__Route **rtp)
 {
 	size_t i;
 
-	rp->impl = HOPLAB__ROUTER_PARAMS__IMPL__LINUX;
+	rp->impl = impl == PLAN_ROUTER_HOPLAB ?
+	    HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB :
+	    HOPLAB__ROUTER_PARAMS__IMPL__LINUX;
 	for (i = 0; i < t->nifaces; i++) {
 		hoplab__iface_addr__init(&ia[i]);
 		ia[i].name = (char *)t->iface[i];
@@ -247,7 +253,7 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	struct topo_router t;
 
 	topo_router(pos, n, &t);
-	fill_router(&rp, &t, ia, iap, rt, rtp);
+	fill_router(&rp, r->plan->router_impl, &t, ia, iap, rt, rtp);
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 	sr.router = &rp;
 	return send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
@@ -255,9 +261,9 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 
 /* Configure the first N routers of the chain and wait until all are up. */
 static int
-start_routers(struct run *r, size_t n, char *err, size_t errlen)
+start_routers(struct run *r, struct wait_role *ws, size_t n, char *err,
+    size_t errlen)
 {
-	struct wait_role ws[PLAN_MAX_CHAIN];
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -265,6 +271,39 @@ start_routers(struct run *r, size_t n, char *err, size_t errlen)
 			return -1;
 	return wait_roles(r, ws, n, router_done, clock_mono_ns() +
 	    ROUTER_START_TIMEOUT_NS, err, errlen);
+}
+
+static int
+router_stopped(const struct wait_role *w)
+{
+	return w->exited || w->failed;
+}
+
+/*
+ * Stop the routers of a variant before its links are rewired: a
+ * hoplab-router must not outlive its interfaces, and a kernel router's
+ * addresses are flushed.  Best effort; a router that does not confirm
+ * within the timeout is reported and left to its agent.
+ */
+static void
+stop_routers(struct run *r, struct wait_role *ws, size_t n)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
+	char err[512];
+	size_t i;
+
+	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+	env.stop_role = &st;
+	for (i = 0; i < n; i++) {
+		st.role_id = ws[i].role_id;
+		ws[i].exited = ws[i].failed = 0;
+		if (peers_send(r->ps, ws[i].peer, &env, err, sizeof(err)) == -1)
+			ws[i].failed = 1;
+	}
+	if (wait_roles(r, ws, n, router_stopped, clock_mono_ns() +
+	    ROUTER_START_TIMEOUT_NS, err, sizeof(err)) == -1)
+		log_warn("stopping the routers: %s", err);
 }
 
 static int64_t
@@ -310,6 +349,11 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].frame = pf->frame_from_sweep ? frame : pf->frame;
 		fs[i].count = count ? count : pf->count;
 		fs[i].interval_ns = (uint64_t)pf->idt_ns;
+		fs[i].idt_dist = (char *)pf->idt_dist;
+		/* A swept frame replaces the flow's distribution. */
+		fs[i].frame_dist = pf->frame_from_sweep ? "" :
+		    (char *)pf->frame_dist;
+		fs[i].seed = pf->seed;
 		fs[i].dscp = pf->dscp;
 		fs[i].dst_port = count ? GEN_WARMUP_PORT : GEN_DST_PORT;
 		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
@@ -372,12 +416,21 @@ wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
 {
 	if (wait_roles(r, w, 1, gen_done, deadline, err, errlen) == -1)
 		return -1;
+	if (w->stopped) {
+		snprintf(err, errlen, "hoplab-gen on %s was stopped by its "
+		    "agent before it finished (agent shutting down?); its "
+		    "partial results are not recorded", w->peer->inv->name);
+		return -1;
+	}
 	if (w->have_result)
 		return 0;
-	snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s", w->peer->inv->name,
-	    w->exit_signal ? "was terminated by signal" : "exited with",
-	    w->exit_signal ? w->exit_signal : w->exit_code,
-	    w->error[0] ? ": " : "", w->error);
+	snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s%s%s",
+	    w->peer->inv->name, w->exit_signal ? "was terminated by signal" :
+	    "exited with", w->exit_signal ? w->exit_signal : w->exit_code,
+	    w->exit_signal ? " (" : "", w->exit_signal ?
+	    strsignal(w->exit_signal) : "", w->exit_signal ? ")" : "",
+	    w->error[0] ? "; " : "");
+	snprintf(err + strlen(err), errlen - strlen(err), "%s", w->error);
 	return -1;
 }
 
@@ -467,8 +520,10 @@ static int
 run_variant(struct run *r, const struct plan_variant *v, char *err,
     size_t errlen)
 {
+	struct wait_role routers[PLAN_MAX_CHAIN];
 	size_t nframes = r->plan->nsweep_frames, f;
 	unsigned frame, rep;
+	int rc;
 
 	if (r->inv->lab[0] != '\0') {
 		if (!r->opts->quiet)
@@ -477,19 +532,19 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 		if (lab_wire(r->inv->lab, v->nrouters, err, errlen) != 0)
 			return -1;
 	}
-	if (start_routers(r, v->nrouters, err, errlen) == -1)
+	if (start_routers(r, routers, v->nrouters, err, errlen) == -1)
 		return -1;
-	if (warm_up(r, v, nframes ? r->plan->sweep_frames[0] :
-	    r->plan->flows[0].frame, err, errlen) == -1)
-		return -1;
-	for (f = 0; f < (nframes ? nframes : 1); f++) {
+	rc = warm_up(r, v, nframes ? r->plan->sweep_frames[0] :
+	    r->plan->flows[0].frame, err, errlen);
+	for (f = 0; rc == 0 && f < (nframes ? nframes : 1); f++) {
 		frame = nframes ? r->plan->sweep_frames[f] : 0;
-		for (rep = 1; rep <= r->plan->repeat; rep++)
-			if (run_point(r, v, frame ? frame :
-			    r->plan->flows[0].frame, rep, err, errlen) == -1)
-				return -1;
+		for (rep = 1; rc == 0 && rep <= r->plan->repeat; rep++)
+			rc = run_point(r, v, frame ? frame :
+			    r->plan->flows[0].frame, rep, err, errlen);
 	}
-	return 0;
+	if (rc == 0)
+		stop_routers(r, routers, v->nrouters);
+	return rc;
 }
 
 static size_t

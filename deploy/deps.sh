@@ -22,7 +22,9 @@ set -u
 
 pkgs="build-essential pkg-config libzmq3-dev libprotobuf-c-dev
 protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
-libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping"
+libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
+openssh-server openssh-client
+iperf3 traceroute ethtool netsniff-ng"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

@@ -13,14 +13,20 @@
 # addresses are from 198.18.0.0/15 (RFC 2544 benchmarking range).
 #
 # State lives in STATEDIR (default /run/hoplab/PREFIX): lab.env (prefix, K,
-# routers), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log and
-# each agent's run folder NAME/.  `down` works from that state, from the
+# routers), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log,
+# each agent's run folder NAME/, and keys/: a CURVE key pair per host and
+# one for the controller, made by `hoplab keygen` at every `up`.  Each
+# agent gets its own key and the controller's public key (--authorized);
+# the inventory names the controller's key pair and every agent's public
+# key, so the lab is encrypted and authenticated without the user doing
+# anything.  `down` works from that state, from the
 # lab's known names, or from what it finds on the machine, so it also cleans
 # up after a crash or a half-built lab.
 #
 # It deliberately does not: give data interfaces any address (the agents and
 # the generator own those), touch any namespace, link or process that does
-# not carry the lab's prefix, generate CURVE keys, or kill processes by name
+# not carry the lab's prefix, keep keys from one `up` to the next, or kill
+# processes by name
 # (agents are killed by their recorded PIDs, after checking that the PID is
 # still that agent; processes left inside the lab's own namespaces are
 # killed by PID as found with `ip netns pids`).
@@ -341,7 +347,8 @@ start_agent()
 	mkdir -p "$statedir/$1" && chmod 0700 "$statedir/$1" ||
 	    die "cannot create $statedir/$1"
 	setsid ip netns exec "$prefix-$1" "$bindir/hoplab-agent" -d -N "$1" \
-	    -l "$2:$port" -r "$statedir/$1" \
+	    -l "$2:$port" -r "$statedir/$1" -k "$statedir/keys/$1.key" \
+	    -a "$statedir/keys/controller.pub" \
 	    </dev/null >"$statedir/$1.log" 2>&1 &
 	echo $! >"$statedir/$1.pid"
 }
@@ -377,12 +384,28 @@ wait_agent()
 	agent_failed "$1" "$2" "did not listen on $2:$port within 5 s"
 }
 
+# CURVE key pairs for the controller and every host, in STATEDIR/keys.
+make_keys()
+{
+	[ -x "$bindir/hoplab" ] || die "no $bindir/hoplab to make CURVE keys;" \
+	    "run make (or give -b BINDIR)"
+	mk_out=$("$bindir/hoplab" keygen "$statedir/keys" controller gen "$@" \
+	    2>&1) || die "hoplab keygen failed: $mk_out"
+}
+
+# The public key (Z85) in STATEDIR/keys/NAME.pub.
+public_key()
+{
+	sed -n 's/^public-key = "\(.*\)"$/\1/p' "$statedir/keys/$1.pub"
+}
+
 write_inventory()
 {
 	wi_f=$statedir/inventory.yaml
 	{
 		echo "# hoplab namespace lab $prefix, written by deploy/lab.sh up"
 		echo "lab: $prefix"
+		echo "controller_key: keys/controller.key"
 		echo "agents:"
 		wi_i=10
 		for wi_h in gen "$@"; do
@@ -394,6 +417,7 @@ write_inventory()
 			else
 				echo "    interfaces: [in, out]"
 			fi
+			echo "    public_key: \"$(public_key "$wi_h")\""
 			wi_i=$((wi_i + 1))
 		done
 	} >"$wi_f.tmp" && mv "$wi_f.tmp" "$wi_f" || die "cannot write $wi_f"
@@ -431,6 +455,7 @@ cmd_up()
 	trap 'die "interrupted"' INT TERM HUP PIPE
 	mkdir -p "$statedir" || die "cannot create $statedir"
 	write_env "$@"
+	make_keys "$@"
 	make_bridge
 	u_i=10
 	for u_h in gen "$@"; do

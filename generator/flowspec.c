@@ -3,7 +3,12 @@
  * commas, into a struct flowspec, and check a set of flows for clashes.
  *
  * Required keys: frame (Ethernet frame length incl. FCS, RFC 2544, 64..1518),
- * count and idt (a duration with its unit, lib/clock.h).  Optional: dscp (a
+ * count and idt (a duration with its unit, lib/clock.h).  frame and idt
+ * may instead be distributions (lib/dist.h, e.g. exp:1ms): a frame
+ * distribution must be able to give sizes in 64..1518 (samples outside
+ * are clamped and counted at run time), an idt distribution needs a mean
+ * (or, without one, a location) in 1us..60s; seed=N (0..2^63) seeds both.
+ * Optional: dscp (a
  * name such as EF or AF41, or 0..63, via lib/plan.h), id (probe flow id,
  * 0..65535), name (letters, digits, '.', '_', '-'), dport and sport (UDP
  * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
@@ -18,6 +23,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +33,7 @@
 #include "plan.h"
 #include "flowspec.h"
 
-#define FLOWSPEC_PAIR_MAX	128	/* longest key=value we accept */
+#define FLOWSPEC_PAIR_MAX	(DIST_SPEC_MAX + 8) /* longest key=value */
 
 enum {
 	KEY_FRAME = 0x01,
@@ -38,6 +44,7 @@ enum {
 	KEY_NAME = 0x20,
 	KEY_DPORT = 0x40,
 	KEY_SPORT = 0x80,
+	KEY_SEED = 0x100,
 };
 
 /* Strict unsigned decimal in MIN..MAX: no sign, no blanks, no junk. */
@@ -82,18 +89,72 @@ parse_name(const char *v, struct flowspec *fs, char *err, size_t errlen)
 static int
 parse_idt(const char *v, struct flowspec *fs, char *err, size_t errlen)
 {
-	char why[128];
+	char why[192];
+	struct dist d;
+	double m;
 	int64_t ns;
 
-	if (clock_parse_duration(v, &ns, why, sizeof(why)) == -1) {
-		snprintf(err, errlen, "idt: %s", why);
+	if (strchr(v, ':') == NULL) {
+		if (clock_parse_duration(v, &ns, why, sizeof(why)) == -1) {
+			snprintf(err, errlen, "idt: %s", why);
+			return -1;
+		}
+		m = (double)ns;
+	} else {
+		if (dist_parse(&d, v, DIST_TIME, 1, why, sizeof(why)) == -1) {
+			snprintf(err, errlen, "idt: %s", why);
+			return -1;
+		}
+		m = dist_mean(&d);
+		if (!isfinite(m))	/* cauchy, heavy pareto: location */
+			m = d.p[d.ops->shape_first ? 1 : 0];
+		dist_free(&d);
+		snprintf(fs->idt_dist, sizeof(fs->idt_dist), "%s", v);
+	}
+	if (!(m >= FLOWSPEC_IDT_MIN && m <= FLOWSPEC_IDT_MAX)) {
+		snprintf(err, errlen, "idt: expected %s1us..60s, got \"%s\"",
+		    fs->idt_dist[0] ? "a mean of " : "", v);
 		return -1;
 	}
-	if (ns < FLOWSPEC_IDT_MIN || ns > FLOWSPEC_IDT_MAX) {
-		snprintf(err, errlen, "idt: expected 1us..60s, got \"%s\"", v);
+	fs->idt_ns = (int64_t)llround(m);
+	return 0;
+}
+
+static int
+parse_frame(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	char why[192];
+	struct dist d;
+	uint64_t x;
+	double m;
+
+	if (strchr(v, ':') == NULL) {
+		if (parse_uint(v, PKT_FRAME_MIN, PKT_FRAME_MAX, &x) == -1) {
+			snprintf(err, errlen, "frame: expected 64..1518 "
+			    "(Ethernet frame incl. FCS), got \"%s\"", v);
+			return -1;
+		}
+		fs->frame = x;
+		return 0;
+	}
+	if (dist_parse(&d, v, DIST_BYTES, 1, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "frame: %s", why);
 		return -1;
 	}
-	fs->idt_ns = ns;
+	m = dist_mean(&d);
+	if (dist_cdf(&d, PKT_FRAME_MAX + 0.5) - dist_cdf(&d,
+	    PKT_FRAME_MIN - 0.5) <= 0) {
+		snprintf(err, errlen, "frame: %s gives no size in 64..1518 "
+		    "(Ethernet frame incl. FCS)", v);
+		dist_free(&d);
+		return -1;
+	}
+	if (!isfinite(m))
+		m = d.p[d.ops->shape_first ? 1 : 0];
+	dist_free(&d);
+	fs->frame = m < PKT_FRAME_MIN ? PKT_FRAME_MIN : m > PKT_FRAME_MAX ?
+	    PKT_FRAME_MAX : (unsigned)lround(m);
+	snprintf(fs->frame_dist, sizeof(fs->frame_dist), "%s", v);
 	return 0;
 }
 
@@ -109,7 +170,7 @@ apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
 		{ "frame", KEY_FRAME }, { "count", KEY_COUNT },
 		{ "idt", KEY_IDT }, { "dscp", KEY_DSCP }, { "id", KEY_ID },
 		{ "name", KEY_NAME }, { "dport", KEY_DPORT },
-		{ "sport", KEY_SPORT },
+		{ "sport", KEY_SPORT }, { "seed", KEY_SEED },
 	};
 	char *v;
 	uint64_t x;
@@ -126,7 +187,7 @@ apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
 			bit = keys[i].bit;
 	if (bit == 0) {
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
-		    "count, idt, dscp, id, name, dport or sport)", pair);
+		    "count, idt, dscp, id, name, dport, sport or seed)", pair);
 		return -1;
 	}
 	if (*seen & bit) {
@@ -140,12 +201,14 @@ apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
 	}
 	switch (bit) {
 	case KEY_FRAME:
-		if (parse_uint(v, PKT_FRAME_MIN, PKT_FRAME_MAX, &x) == -1) {
-			snprintf(err, errlen, "frame: expected 64..1518 "
-			    "(Ethernet frame incl. FCS), got \"%s\"", v);
+		return parse_frame(v, fs, err, errlen);
+	case KEY_SEED:
+		if (parse_uint(v, 0, INT64_MAX, &x) == -1) {
+			snprintf(err, errlen, "seed: expected 0..%lld, got "
+			    "\"%s\"", (long long)INT64_MAX, v);
 			return -1;
 		}
-		fs->frame = x;
+		fs->seed = x;
 		return 0;
 	case KEY_COUNT:
 		if (parse_uint(v, 1, FLOWSPEC_COUNT_MAX, &x) == -1) {
@@ -222,6 +285,7 @@ flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
 	f.id = default_id > UINT16_MAX ? 0 : default_id;
 	f.dport = FLOWSPEC_DPORT_DEFAULT;
 	f.sport = FLOWSPEC_SPORT_DEFAULT;
+	f.seed = FLOWSPEC_SEED_DEFAULT;
 	if (*s == '\0') {
 		snprintf(err, errlen, "empty flow spec (expected e.g. "
 		    "frame=64,count=2000,idt=1ms)");
@@ -290,6 +354,40 @@ flowspec_check_set(const struct flowspec *fs, size_t n, char *err,
 		snprintf(err, errlen, "the flows send %llu packets together, "
 		    "at most %llu are allowed", (unsigned long long)total,
 		    FLOWSPEC_COUNT_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t
+flowspec_seed(const struct flowspec *fs)
+{
+	return fs->seed == FLOWSPEC_SEED_DEFAULT ? fs->id : fs->seed;
+}
+
+int
+flowspec_dists(const struct flowspec *fs, struct dist *idt, struct dist *frame,
+    char *err, size_t errlen)
+{
+	char v[DIST_SPEC_MAX], why[192];
+	uint64_t seed = flowspec_seed(fs);
+
+	if (fs->idt_dist[0] != '\0')
+		snprintf(v, sizeof(v), "%s", fs->idt_dist);
+	else
+		snprintf(v, sizeof(v), "%lldns", (long long)fs->idt_ns);
+	if (dist_parse(idt, v, DIST_TIME, 2 * seed, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "flow %s: idt: %s", fs->name, why);
+		return -1;
+	}
+	if (fs->frame_dist[0] != '\0')
+		snprintf(v, sizeof(v), "%s", fs->frame_dist);
+	else
+		snprintf(v, sizeof(v), "%u", fs->frame);
+	if (dist_parse(frame, v, DIST_BYTES, 2 * seed + 1, why,
+	    sizeof(why)) == -1) {
+		dist_free(idt);
+		snprintf(err, errlen, "flow %s: frame: %s", fs->name, why);
 		return -1;
 	}
 	return 0;

@@ -2,9 +2,12 @@
  * flowspec: the value of hoplab-gen's --flow option.
  *
  *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
+ *   [,seed=N]
  *
  * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
- * idt the constant inter-departure time, count the packets to send.  The
+ * idt the inter-departure time, count the packets to send.  Both frame and
+ * idt may be a distribution (lib/dist.h): frame=uniform:64:1518,
+ * idt=exp:1ms; seed=N seeds them (default: the flow id).  The
  * parser is strict: unknown or repeated keys, missing required keys and
  * values out of range are errors whose message names the key and the value.
  */
@@ -13,6 +16,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "dist.h"
 
 #define FLOWSPEC_NAME_MAX	64		/* incl. the NUL */
 #define FLOWSPEC_MAX_FLOWS	64
@@ -23,12 +28,18 @@
 #define FLOWSPEC_DPORT_DEFAULT	7		/* RFC 2544 C.2.6.4: echo */
 #define FLOWSPEC_SPORT_DEFAULT	49184		/* RFC 2544 C.2.6.4: 0xC020 */
 
+#define FLOWSPEC_SEED_DEFAULT	UINT64_MAX	/* means: use the flow id */
+
 struct flowspec {
 	char		name[FLOWSPEC_NAME_MAX]; /* default "flow<id>" */
 	uint16_t	id;		/* probe flow id; default given by caller */
-	unsigned	frame;		/* Ethernet frame incl. FCS, 64..1518 */
+	unsigned	frame;		/* Ethernet frame incl. FCS, 64..1518;
+					   a distribution's mean, clamped */
 	uint64_t	count;		/* packets to send, 1..FLOWSPEC_COUNT_MAX */
-	int64_t		idt_ns;		/* inter-departure time */
+	int64_t		idt_ns;		/* inter-departure time (mean) */
+	char		frame_dist[DIST_SPEC_MAX]; /* "" when constant */
+	char		idt_dist[DIST_SPEC_MAX];   /* "" when constant */
+	uint64_t	seed;		/* FLOWSPEC_SEED_DEFAULT: the id */
 	unsigned	dscp;		/* 0..63, default 0 (BE) */
 	uint16_t	dport;		/* UDP destination port, host order */
 	uint16_t	sport;		/* UDP source port, host order */
@@ -48,5 +59,13 @@ int	flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
  */
 int	flowspec_check_set(const struct flowspec *fs, size_t n, char *err,
 	    size_t errlen);
+/*
+ * The seeded distributions of flow FS: IDT in ns (random stream 2 * seed)
+ * and FRAME in bytes (stream 2 * seed + 1).  Returns 0, or -1 with ERR;
+ * on success the caller owns both and calls dist_free().
+ */
+int	flowspec_dists(const struct flowspec *fs, struct dist *idt,
+	    struct dist *frame, char *err, size_t errlen);
+uint64_t flowspec_seed(const struct flowspec *fs);
 
 #endif

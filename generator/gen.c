@@ -7,29 +7,36 @@
  * CLOCK_MONOTONIC, never "now + gap", so pacing errors do not accumulate;
  * a late packet is sent at once and the next one keeps its own deadline.
  * Several flows are merged by always serving the earliest deadline.  While
- * waiting, the loop ppoll()s both sockets, so ARP and returning probes are
- * handled, until GEN_GUARD before the deadline, and then sleeps the rest
- * with clock_nanosleep(TIMER_ABSTIME).
+ * waiting, the loop ppoll()s both sockets, so ARP, transmit stamps and
+ * returning probes are handled, until GEN_GUARD before the pacer's own
+ * lead, and then lets pace.c sleep and spin to the exact deadline.
  *
  * Frames: one template per flow built once with pkt_build_udp4() (frame
  * length incl. FCS per RFC 2544); per packet only the IPv4 id (one counter
  * for all flows), the IPv4 header checksum, the probe (lib/probe.h) and
- * the UDP checksum (RFC 1624 incremental update) change.  The transmit
- * stamp is clock_real_ns() read just before send().
+ * the UDP checksum (RFC 1624 incremental update) change.  The probe
+ * carries clock_real_ns() read just before send().
  *
- * Receiving: the kernel's software receive stamp (SO_TIMESTAMPNS) minus
- * the probe's transmit stamp is the delay.  Per flow: sequence tracking
+ * Timestamps (--tstamp kernel, the default): the kernel stamps each frame
+ * as the driver takes it (SO_TIMESTAMPING software tx, read back from the
+ * tx socket's error queue right after the send and whenever the socket
+ * reports one) and as it arrives on rx; tsmatch.c pairs the two by flow
+ * and sequence, and the delay is kernel rx - kernel tx, free of the
+ * syscall's own time.  A packet whose kernel tx stamp never came uses the
+ * probe's user stamp and is counted, and gen_ts_source() says so.  With
+ * --tstamp user both ends are clock_gettime() in user space.
+ *
+ * Receiving: per flow, sequence tracking
  * (RFC 7680 loss, RFC 4737 reordering, duplicates), Welford mean and
  * variance, an HDR histogram for percentiles, RFC 3550 jitter, the TTL
  * range (the path check) and first/last times.  A duplicate is counted
  * but does not enter the delay statistics twice.
  *
- * Deliberately not here: IPDV per RFC 3393 (the controller derives what it
- * needs from these results), per-packet records, rate ramps, other
- * distributions than a constant idt, and any batching of sends, which would
- * blur the transmit stamps.
+ * Deliberately not here: rate ramps and batching of sends (paced probes
+ * leave one by one).
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +51,6 @@
 #include "l2io.h"
 #include "gen.h"
 
-#define GEN_GUARD	(100 * NSEC_PER_USEC)	/* sleep, not poll, below */
 #define GEN_LEAD	(10 * NSEC_PER_MSEC)	/* first deadline after now */
 #define GEN_RX_BURST	256		/* frames per socket per service */
 #define GEN_BUF		2048
@@ -66,6 +72,10 @@ struct gen {
 	uint16_t	ip_id;		/* next IPv4 id, all flows */
 	uint64_t	rx_kernel_ts;	/* probes stamped by the kernel */
 	uint64_t	rx_user_ts;	/* probes stamped here (no cmsg) */
+	struct pace	pace;
+	int64_t		send_start;	/* first deadline, CLOCK_MONOTONIC */
+	int64_t		send_end;	/* last send */
+	char		ts_src[48];
 	uint64_t	foreign;	/* frames on rx that were not ours */
 	uint8_t		buf[GEN_BUF];
 };
@@ -76,6 +86,7 @@ gen_flow_init(struct gen_flow *f, const struct flowspec *spec)
 	memset(f, 0, sizeof(*f));
 	f->spec = *spec;
 	welford_init(&f->delay);
+	welford_init(&f->late);
 	jitter_init(&f->jit);
 	f->ttl_min = 256;
 }
@@ -98,14 +109,28 @@ gen_new(const struct gen_config *cfg, char *err, size_t errlen)
 		gen_flow_init(&g->flows[i], &cfg->flows[i]);
 		g->flows[i].seq = seqtrack_new(cfg->flows[i].count);
 		g->flows[i].hist = hist_new();
+		g->flows[i].tsm = malloc(sizeof(*g->flows[i].tsm));
 		g->nflows++;
-		if (g->flows[i].seq == NULL || g->flows[i].hist == NULL) {
+		if (g->flows[i].seq == NULL || g->flows[i].hist == NULL ||
+		    g->flows[i].tsm == NULL) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+		tsm_init(g->flows[i].tsm, cfg->tstamp == GEN_TS_KERNEL);
+		if (flowspec_dists(&cfg->flows[i], &g->flows[i].idt,
+		    &g->flows[i].frame, err, errlen) == -1)
+			goto fail;
+		g->flows[i].have_dists = 1;
+		if ((g->flows[i].tsm->idt_abs = hist_new()) == NULL) {
 			snprintf(err, errlen, "out of memory");
 			goto fail;
 		}
 	}
-	if (l2if_open(&g->tx, cfg->tx, cfg->src, 0, err, errlen) == -1 ||
-	    l2if_open(&g->rx, cfg->rx, cfg->dst, 1, err, errlen) == -1)
+	pace_init(&g->pace);
+	if (l2if_open(&g->tx, cfg->tx, cfg->src, cfg->tstamp == GEN_TS_KERNEL ?
+	    L2_TS_TX : 0, err, errlen) == -1 ||
+	    l2if_open(&g->rx, cfg->rx, cfg->dst, cfg->tstamp == GEN_TS_KERNEL ?
+	    L2_TS_RX : 0, err, errlen) == -1)
 		goto fail;
 	return g;
 fail:
@@ -123,6 +148,13 @@ gen_free(struct gen *g)
 	for (i = 0; i < g->nflows; i++) {
 		seqtrack_free(g->flows[i].seq);
 		hist_free(g->flows[i].hist);
+		if (g->flows[i].tsm != NULL)
+			hist_free(g->flows[i].tsm->idt_abs);
+		if (g->flows[i].have_dists) {
+			dist_free(&g->flows[i].idt);
+			dist_free(&g->flows[i].frame);
+		}
+		free(g->flows[i].tsm);
 	}
 	l2if_close(&g->tx);
 	l2if_close(&g->rx);
@@ -143,14 +175,42 @@ gen_foreign(const struct gen *g)
 	return g->foreign;
 }
 
+const struct pace *
+gen_pace(const struct gen *g)
+{
+	return &g->pace;
+}
+
+int64_t
+gen_send_ns(const struct gen *g)
+{
+	return g->send_end > g->send_start ? g->send_end - g->send_start : 0;
+}
+
+static const char *
+ts_word(uint64_t kernel, uint64_t user)
+{
+	if (user == 0 && kernel > 0)
+		return "kernel-sw";
+	if (kernel == 0)
+		return "user";
+	return "mixed";
+}
+
 const char *
 gen_ts_source(const struct gen *g)
 {
-	if (g->rx_user_ts == 0)
-		return "tx=user,rx=kernel-sw";
-	if (g->rx_kernel_ts == 0)
-		return "tx=user,rx=user";
-	return "tx=user,rx=mixed";
+	struct gen *w = (struct gen *)g;	/* a cache of the answer */
+	uint64_t ktx = 0, utx = 0;
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++) {
+		ktx += g->flows[i].tsm->ktx_used;
+		utx += g->flows[i].tsm->utx_used;
+	}
+	snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
+	    ts_word(ktx, utx), ts_word(g->rx_kernel_ts, g->rx_user_ts));
+	return g->ts_src;
 }
 
 static struct gen_flow *
@@ -164,11 +224,22 @@ gen_flow_by_id(struct gen *g, uint16_t id)
 	return NULL;
 }
 
+/* A packet of flow F whose two stamps are known: its delay counts. */
+static void
+gen_settle(struct gen_flow *f, const struct tsm_done *d)
+{
+	welford_add(&f->delay, d->rx_ns - d->tx_ns);
+	hist_add(f->hist, d->rx_ns - d->tx_ns);
+	jitter_add(&f->jit, d->tx_ns, d->rx_ns);
+}
+
 /* Account for one received probe of flow F. */
 static void
 gen_account(struct gen_flow *f, const struct pkt_udp4_view *v,
     const struct probe *p, size_t len, int64_t rx_ns)
 {
+	struct tsm_done d;
+	size_t wire;
 	int r;
 
 	r = seqtrack_add(f->seq, p->seq);
@@ -178,12 +249,12 @@ gen_account(struct gen_flow *f, const struct pkt_udp4_view *v,
 	}
 	if (r == 1)
 		return;			/* duplicate: counted by seqtrack */
-	welford_add(&f->delay, rx_ns - p->tx_ns);
-	hist_add(f->hist, rx_ns - p->tx_ns);
-	jitter_add(&f->jit, p->tx_ns, rx_ns);
 	/* Bytes on the wire: padded to the Ethernet minimum, plus FCS. */
-	f->rx_bytes += (len < PKT_FRAME_MIN - PKT_FCS_LEN ?
+	wire = (len < PKT_FRAME_MIN - PKT_FCS_LEN ?
 	    PKT_FRAME_MIN - PKT_FCS_LEN : len) + PKT_FCS_LEN;
+	f->rx_bytes += wire;
+	if (tsm_rx(f->tsm, p->seq, p->tx_ns, rx_ns, (unsigned)wire, &d) == 1)
+		gen_settle(f, &d);
 	if (v->hdr.ttl < f->ttl_min)
 		f->ttl_min = v->hdr.ttl;
 	if (v->hdr.ttl > f->ttl_max)
@@ -220,6 +291,48 @@ gen_rx_frame(struct gen *g, size_t len, int64_t rx_ns)
 	gen_account(f, &v, &p, len, rx_ns);
 }
 
+/* A transmit stamp came back: pair it with its packet. */
+static void
+gen_tx_stamp(struct gen *g, size_t len, int64_t tx_ns)
+{
+	struct pkt_udp4_view v;
+	struct probe p;
+	struct gen_flow *f;
+	struct tsm_done d;
+
+	if (tx_ns == 0 || pkt_parse_udp4(g->buf, len, &v, NULL) == -1 ||
+	    v.hdr.src_ip.s_addr != g->cfg.src.s_addr ||
+	    probe_read(v.payload, v.payload_len, &p) == -1 ||
+	    (f = gen_flow_by_id(g, p.flow_id)) == NULL)
+		return;			/* an ARP frame of ours, say */
+	if (tsm_tx(f->tsm, p.seq, tx_ns, &d) == 1)
+		gen_settle(f, &d);
+}
+
+/* Read the transmit stamps waiting on the tx socket.  0 or -1 (ERR). */
+static int
+gen_drain_txstamps(struct gen *g, char *err, size_t errlen)
+{
+	int64_t tx_ns;
+	ssize_t n;
+	int i;
+
+	if (g->cfg.tstamp != GEN_TS_KERNEL)
+		return 0;
+	for (i = 0; i < GEN_RX_BURST; i++) {
+		n = l2if_recv_txstamp(&g->tx, g->buf, sizeof(g->buf), &tx_ns);
+		if (n == 0)
+			return 0;
+		if (n == -1) {
+			snprintf(err, errlen, "interface %s: transmit stamp: "
+			    "%s", g->tx.name, strerror(errno));
+			return -1;
+		}
+		gen_tx_stamp(g, (size_t)n, tx_ns);
+	}
+	return 0;
+}
+
 /* Read up to GEN_RX_BURST frames from L.  Returns 0 or -1 (ERR). */
 static int
 gen_drain_sock(struct gen *g, struct l2if *l, char *err, size_t errlen)
@@ -248,7 +361,8 @@ gen_drain_sock(struct gen *g, struct l2if *l, char *err, size_t errlen)
 
 /*
  * Wait at most TIMEOUT_NS (0: just look) for frames on either socket and
- * handle what arrived.  Returns 0, or -1 on a socket error.
+ * handle what arrived.  Returns the number of sockets that had something
+ * (0: the timeout passed), or -1 on a socket error.
  */
 static int
 gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
@@ -268,11 +382,14 @@ gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 		snprintf(err, errlen, "ppoll: %s", strerror(errno));
 		return -1;
 	}
-	if (n > 0 && (pfd[0].revents & (POLLERR | POLLNVAL) ||
+	/* POLLERR on tx means transmit stamps wait on its error queue. */
+	if (n > 0 && pfd[0].revents & POLLERR &&
+	    gen_drain_txstamps(g, err, errlen) == -1)
+		return -1;
+	if (n > 0 && (pfd[0].revents & POLLNVAL ||
 	    pfd[1].revents & (POLLERR | POLLNVAL))) {
 		snprintf(err, errlen, "socket error on %s",
-		    pfd[0].revents & (POLLERR | POLLNVAL) ? g->tx.name :
-		    g->rx.name);
+		    pfd[0].revents & POLLNVAL ? g->tx.name : g->rx.name);
 		return -1;
 	}
 	if (n > 0 && pfd[0].revents & POLLIN &&
@@ -281,7 +398,7 @@ gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 	if (n > 0 && pfd[1].revents & POLLIN &&
 	    gen_drain_sock(g, &g->rx, err, errlen) == -1)
 		return -1;
-	return 0;
+	return n;
 }
 
 int
@@ -320,9 +437,13 @@ gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	return 0;
 }
 
-/* Build flow I's frame template: probe seq 0, tx stamp 0, IPv4 id 0. */
+/*
+ * Build flow I's FRAME-byte template: probe seq 0, tx stamp 0, IPv4 id 0.
+ * Called once per flow, and per packet when the size is random.
+ */
 static int
-gen_build_template(struct gen *g, size_t i, char *err, size_t errlen)
+gen_build_template(struct gen *g, size_t i, unsigned frame, char *err,
+    size_t errlen)
 {
 	const struct flowspec *fs = &g->flows[i].spec;
 	struct pkt_udp4 h;
@@ -342,11 +463,11 @@ gen_build_template(struct gen *g, size_t i, char *err, size_t errlen)
 	memset(&p, 0, sizeof(p));
 	p.flow_id = fs->id;
 	probe_write(payload, &p);
-	n = pkt_build_udp4(g->tmpl[i], sizeof(g->tmpl[i]), fs->frame, &h,
+	n = pkt_build_udp4(g->tmpl[i], sizeof(g->tmpl[i]), frame, &h,
 	    payload, sizeof(payload));
 	if (n == -1) {
 		snprintf(err, errlen, "flow %s: cannot build a %u-byte frame",
-		    fs->name, fs->frame);
+		    fs->name, frame);
 		return -1;
 	}
 	g->tmpl_len[i] = n;
@@ -389,22 +510,63 @@ gen_put_probe(uint8_t *b, const struct probe *p)
 	put16(b + OFF_UDP_CSUM, c == 0 ? 0xffff : c);
 }
 
-/* Send the next packet of flow I now. */
+/* The next frame size of F, drawn and clamped to 64..1518 (counted). */
+static inline unsigned
+gen_frame_size(struct gen_flow *f)
+{
+	double x;
+
+	if (dist_is_const(&f->frame))
+		return f->spec.frame;
+	x = nearbyint(dist_sample(&f->frame));
+	if (x >= PKT_FRAME_MIN && x <= PKT_FRAME_MAX)
+		return (unsigned)x;
+	f->frame_clamped++;
+	return x < PKT_FRAME_MIN ? PKT_FRAME_MIN : PKT_FRAME_MAX;
+}
+
+/* The next gap of F in ns, drawn and clamped to 0..60 s (counted). */
+static inline int64_t
+gen_gap(struct gen_flow *f)
+{
+	double x;
+
+	if (dist_is_const(&f->idt))
+		return f->spec.idt_ns;
+	x = dist_sample(&f->idt);
+	if (x >= 0 && x <= FLOWSPEC_IDT_MAX)
+		return (int64_t)llround(x);
+	f->idt_clamped++;
+	return x < 0 || isnan(x) ? 0 : FLOWSPEC_IDT_MAX;
+}
+
+/* Send the next packet of flow I now; it was due at DEADLINE. */
 static void
-gen_send_one(struct gen *g, size_t i)
+gen_send_one(struct gen *g, size_t i, int64_t deadline)
 {
 	struct gen_flow *f = &g->flows[i];
 	uint8_t *b = g->tmpl[i];
+	struct tsm_done d;
 	struct probe p;
+	unsigned frame;
+	int64_t now;
+	char why[8];
 
+	frame = gen_frame_size(f);
+	if (frame + 0u != g->tmpl_len[i] + PKT_FCS_LEN)
+		(void)gen_build_template(g, i, frame, why, sizeof(why));
 	put16(b + OFF_IP_ID, g->ip_id++);
 	put16(b + OFF_IP_CSUM, 0);
 	put16(b + OFF_IP_CSUM, pkt_csum(b + PKT_ETH_LEN, PKT_IP4_LEN));
 	memset(&p, 0, sizeof(p));
 	p.flow_id = f->spec.id;
 	p.seq = (uint32_t)f->sent;
+	now = clock_mono_ns();
 	p.tx_ns = clock_real_ns();
 	gen_put_probe(b, &p);
+	welford_add(&f->late, now - deadline);
+	if (tsm_sent(f->tsm, p.seq, deadline, p.tx_ns, frame, &d) == 1)
+		gen_settle(f, &d);
 	if (l2if_send(&g->tx, b, g->tmpl_len[i]) == -1) {
 		if (f->tx_errors++ == 0)
 			log_warn("flow %s: send on %s failed: %s (counted as "
@@ -412,6 +574,7 @@ gen_send_one(struct gen *g, size_t i)
 			    g->tx.name, strerror(errno));
 		return;
 	}
+	f->tx_bytes += frame;
 	if (f->sent++ == 0)
 		f->first_tx_ns = p.tx_ns;
 	f->last_tx_ns = p.tx_ns;
@@ -435,28 +598,26 @@ gen_next_flow(const struct gen *g)
 }
 
 /*
- * Serve the sockets until GEN_GUARD before DEADLINE, then sleep until it.
- * Returns 0, or -1 on a socket error.
+ * Serve the sockets (ppoll is the sleep) until the pacer's lead before
+ * DEADLINE, then spin to it.  Returns 0, or -1 on a socket error.
  */
 static int
 gen_wait_until(struct gen *g, int64_t deadline,
     volatile sig_atomic_t *signals, char *err, size_t errlen)
 {
-	int64_t rem;
+	int64_t now, target;
+	int n;
 
-	while (!*signals) {
-		rem = deadline - clock_mono_ns();
-		if (rem > GEN_GUARD) {
-			if (gen_service(g, rem - GEN_GUARD, err, errlen) == -1)
-				return -1;
-			continue;
-		}
-		if (gen_service(g, 0, err, errlen) == -1)
+	now = clock_mono_ns();
+	target = deadline - pace_lead(&g->pace, deadline - now);
+	while (!*signals && now < target) {
+		if ((n = gen_service(g, target - now, err, errlen)) == -1)
 			return -1;
-		if (rem > 0)
-			clock_sleep_until(deadline, signals);
-		return 0;
+		now = clock_mono_ns();
+		if (n == 0 && now >= target)
+			pace_learn(&g->pace, target, now);
 	}
+	(void)pace_spin(&g->pace, deadline, signals);
 	return 0;
 }
 
@@ -472,7 +633,19 @@ gen_drain(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	while (*signals < 2 && (now = clock_mono_ns()) < end)
 		if (gen_service(g, end - now, err, errlen) == -1)
 			return -1;
-	return 0;
+	return gen_drain_txstamps(g, err, errlen);
+}
+
+/* Settle what still waits for a kernel tx stamp with the user stamp. */
+static void
+gen_flush(struct gen *g)
+{
+	struct tsm_done d;
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++)
+		while (tsm_flush(g->flows[i].tsm, &d) == 1)
+			gen_settle(&g->flows[i], &d);
 }
 
 int
@@ -482,12 +655,14 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	struct gen_flow *f;
 	int64_t start;
 	size_t i;
-	int k;
+	int k, rc;
 
 	for (i = 0; i < g->nflows; i++)
-		if (gen_build_template(g, i, err, errlen) == -1)
+		if (gen_build_template(g, i, g->flows[i].spec.frame, err,
+		    errlen) == -1)
 			return -1;
 	start = clock_mono_ns() + GEN_LEAD;
+	g->send_start = start;
 	for (i = 0; i < g->nflows; i++)
 		g->flows[i].deadline = start;
 	while (!*signals && (k = gen_next_flow(g)) != -1) {
@@ -496,12 +671,17 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 			return -1;
 		if (*signals)
 			break;
-		gen_send_one(g, k);
+		gen_send_one(g, k, f->deadline);
+		g->send_end = clock_mono_ns();
 		f->next++;
-		/* count * idt <= 24 h (flowspec), so this cannot overflow. */
-		f->deadline = start + (int64_t)f->next * f->spec.idt_ns;
+		/* count * 60 s <= 190 years: this cannot overflow. */
+		f->deadline = pace_next(f->deadline, gen_gap(f));
+		if (gen_drain_txstamps(g, err, errlen) == -1)
+			return -1;
 	}
 	if (*signals)
 		log_warn("signal received: sending stopped, draining");
-	return gen_drain(g, signals, err, errlen);
+	rc = gen_drain(g, signals, err, errlen);
+	gen_flush(g);
+	return rc;
 }

@@ -14,6 +14,8 @@
 
 #include "stats.h"
 #include "flowspec.h"
+#include "pace.h"
+#include "tsmatch.h"
 
 #define GEN_DRAIN_DEFAULT	(500 * 1000000LL)	/* 500 ms */
 #define GEN_DRAIN_MAX		(60 * 1000000000LL)	/* 60 s */
@@ -31,7 +33,11 @@ struct gen_config {
 	size_t		nflows;
 	int64_t		drain_ns;	/* wait after the last send */
 	unsigned	ttl;		/* IPv4 TTL of sent probes, 1..255 */
+	int		tstamp;		/* GEN_TS_KERNEL or GEN_TS_USER */
 };
+
+#define GEN_TS_KERNEL	0	/* SO_TIMESTAMPING software tx and rx */
+#define GEN_TS_USER	1	/* clock_gettime around send and recv */
 
 /* What one flow sent and received; read by report.c. */
 struct gen_flow {
@@ -52,6 +58,14 @@ struct gen_flow {
 	unsigned	ttl_max;
 	int64_t		first_rx_ns;	/* CLOCK_REALTIME, 0 if none */
 	int64_t		last_rx_ns;
+	struct tsmatch	*tsm;		/* tx/rx stamp pairing, IDT */
+	struct welford	late;		/* send time - deadline, ns */
+	struct dist	idt;		/* gaps, ns */
+	struct dist	frame;		/* frame sizes incl. FCS */
+	int		have_dists;	/* idt and frame need dist_free() */
+	uint64_t	idt_clamped;	/* gaps outside 0..60 s */
+	uint64_t	frame_clamped;	/* sizes outside 64..1518 */
+	uint64_t	tx_bytes;	/* frame bytes sent incl. FCS */
 };
 
 struct gen;				/* opaque */
@@ -79,8 +93,16 @@ int	gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	    size_t errlen);
 /* The flows, in command line order; *N gets their number. */
 const struct gen_flow *gen_flows(const struct gen *g, size_t *n);
-/* "tx=user,rx=kernel-sw" (or rx=user / rx=mixed when stamps were missing). */
+/*
+ * Where the stamps behind the delays came from: "tx=kernel-sw,rx=kernel-sw"
+ * when the kernel stamped both ends of every packet, "user" or "mixed"
+ * for a side where it did not (or was not asked to).
+ */
 const char *gen_ts_source(const struct gen *g);
+/* The pacer, for its statistics (spin time, lateness). */
+const struct pace *gen_pace(const struct gen *g);
+/* CLOCK_MONOTONIC ns the sending took (first deadline to last send). */
+int64_t	gen_send_ns(const struct gen *g);
 /* Frames received that were not ours (other traffic, unknown flow ids). */
 uint64_t gen_foreign(const struct gen *g);
 

@@ -6,9 +6,12 @@
  * interface and ETH_P_ALL; a socket created with ETH_P_ALL would briefly
  * see every interface's traffic.  PACKET_IGNORE_OUTGOING keeps our own
  * sends out of the receive queue (frames marked PACKET_OUTGOING are also
- * skipped by hand, for kernels older than 4.20).  On the receive interface
- * SO_TIMESTAMPNS asks the kernel for a CLOCK_REALTIME software receive
- * stamp on every frame, read from the control message.
+ * skipped by hand, for kernels older than 4.20).  SO_TIMESTAMPING asks
+ * the kernel for CLOCK_REALTIME software stamps: on the receive interface
+ * of every frame as it arrives (SCM_TIMESTAMPING control message), on the
+ * sending interface of every frame as the driver takes it
+ * (skb_tx_timestamp), returned with a copy of the frame on the socket's
+ * error queue (l2if_recv_txstamp).
  *
  * The generator owns one IPv4 address per interface in user space: it
  * answers ARP requests for it with the interface's MAC, and learns the
@@ -17,8 +20,8 @@
  * packets itself.
  *
  * Deliberately not here: PACKET_MMAP rings (at the rates a pacing
- * generator sends one send() per frame costs little and keeps the tx
- * timestamp next to the syscall), an ARP cache (one gateway suffices),
+ * generator sends one send() per frame costs little), hardware stamps
+ * (SIOCSHWTSTAMP; a NIC's clock is not CLOCK_REALTIME), an ARP cache (one gateway suffices),
  * gratuitous ARP and address conflict detection (RFC 5227).
  */
 #include <errno.h>
@@ -26,7 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <linux/errqueue.h>
 #include <linux/if_packet.h>
+#include <linux/net_tstamp.h>
 #include <net/ethernet.h>
 #include <net/if_arp.h>
 #include <sys/ioctl.h>
@@ -79,9 +84,9 @@ l2if_query(struct l2if *l, char *err, size_t errlen)
 }
 
 static int
-l2if_options(struct l2if *l, int rxts, char *err, size_t errlen)
+l2if_options(struct l2if *l, int ts, char *err, size_t errlen)
 {
-	int one = 1, rcvbuf = L2_RCVBUF;
+	int one = 1, rcvbuf = L2_RCVBUF, flags = 0;
 
 	/* Best effort: older kernels lack it, l2if_recv() filters too. */
 	(void)setsockopt(l->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
@@ -90,17 +95,23 @@ l2if_options(struct l2if *l, int rxts, char *err, size_t errlen)
 	    sizeof(rcvbuf)) == -1)
 		(void)setsockopt(l->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
 		    sizeof(rcvbuf));
-	if (rxts && setsockopt(l->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one,
-	    sizeof(one)) == -1) {
-		snprintf(err, errlen, "interface %s: SO_TIMESTAMPNS: %s",
-		    l->name, strerror(errno));
+	if (ts & L2_TS_RX)
+		flags |= SOF_TIMESTAMPING_RX_SOFTWARE;
+	if (ts & L2_TS_TX)
+		flags |= SOF_TIMESTAMPING_TX_SOFTWARE;
+	if (flags != 0)
+		flags |= SOF_TIMESTAMPING_SOFTWARE;
+	if (flags != 0 && setsockopt(l->fd, SOL_SOCKET, SO_TIMESTAMPING,
+	    &flags, sizeof(flags)) == -1) {
+		snprintf(err, errlen, "interface %s: SO_TIMESTAMPING: %s "
+		    "(use --tstamp user)", l->name, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
 int
-l2if_open(struct l2if *l, const char *name, struct in_addr own, int rxts,
+l2if_open(struct l2if *l, const char *name, struct in_addr own, int ts,
     char *err, size_t errlen)
 {
 	struct sockaddr_ll sll;
@@ -121,7 +132,7 @@ l2if_open(struct l2if *l, const char *name, struct in_addr own, int rxts,
 		return -1;
 	}
 	if (l2if_query(l, err, errlen) == -1 ||
-	    l2if_options(l, rxts, err, errlen) == -1)
+	    l2if_options(l, ts, err, errlen) == -1)
 		goto fail;
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
@@ -161,18 +172,22 @@ l2if_send(struct l2if *l, const void *buf, size_t len)
 	return 0;
 }
 
+/* The software stamp of an SCM_TIMESTAMPING (or SCM_TIMESTAMPNS) cmsg. */
 static int64_t
-cmsg_rx_ns(struct msghdr *mh)
+cmsg_stamp_ns(struct msghdr *mh)
 {
 	struct cmsghdr *c;
-	struct timespec ts;
+	struct timespec ts[3];
 
 	for (c = CMSG_FIRSTHDR(mh); c != NULL; c = CMSG_NXTHDR(mh, c)) {
-		if (c->cmsg_level == SOL_SOCKET &&
-		    c->cmsg_type == SCM_TIMESTAMPNS &&
-		    c->cmsg_len >= CMSG_LEN(sizeof(ts))) {
-			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return clock_ns_from_ts(&ts);
+		if (c->cmsg_level != SOL_SOCKET)
+			continue;
+		if ((c->cmsg_type == SCM_TIMESTAMPING &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(ts))) ||
+		    (c->cmsg_type == SCM_TIMESTAMPNS &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(ts[0])))) {
+			memcpy(ts, CMSG_DATA(c), sizeof(ts[0]));
+			return clock_ns_from_ts(&ts[0]);
 		}
 	}
 	return 0;
@@ -182,7 +197,7 @@ ssize_t
 l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns)
 {
 	union {
-		char		buf[CMSG_SPACE(sizeof(struct timespec)) * 2];
+		char		buf[CMSG_SPACE(sizeof(struct timespec) * 3) * 2];
 		struct cmsghdr	align;
 	} control;
 	struct sockaddr_ll from;
@@ -210,7 +225,41 @@ l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns)
 		}
 		if (from.sll_pkttype == PACKET_OUTGOING)
 			continue;
-		*rx_ns = cmsg_rx_ns(&mh);
+		*rx_ns = cmsg_stamp_ns(&mh);
+		return n;
+	}
+}
+
+ssize_t
+l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len, int64_t *tx_ns)
+{
+	union {
+		char		buf[CMSG_SPACE(sizeof(struct timespec) * 3) +
+				    CMSG_SPACE(sizeof(struct sock_extended_err) +
+				    sizeof(struct sockaddr_ll))];
+		struct cmsghdr	align;
+	} control;
+	struct iovec iov;
+	struct msghdr mh;
+	ssize_t n;
+
+	for (;;) {
+		memset(&mh, 0, sizeof(mh));
+		iov.iov_base = buf;
+		iov.iov_len = len;
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = control.buf;
+		mh.msg_controllen = sizeof(control.buf);
+		n = recvmsg(l->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -1;
+		}
+		*tx_ns = cmsg_stamp_ns(&mh);
 		return n;
 	}
 }

@@ -20,15 +20,18 @@ struct l2if {
 	uint64_t	arp_replies;	/* ARP replies we sent for OWN */
 };
 
+#define L2_TS_RX	0x1	/* kernel software receive stamps */
+#define L2_TS_TX	0x2	/* kernel software transmit stamps */
+
 /*
  * Open an AF_PACKET socket on interface NAME (which must exist and be up),
  * bound to it for every EtherType, not seeing its own sends, non-blocking.
- * With RXTS the kernel stamps received frames (SO_TIMESTAMPNS).  OWN is the
- * address this interface answers ARP for.  Returns 0, or -1 with a message
- * naming the interface in ERR.
+ * TS (L2_TS_RX, L2_TS_TX) asks the kernel for software stamps through
+ * SO_TIMESTAMPING.  OWN is the address this interface answers ARP for.
+ * Returns 0, or -1 with a message naming the interface in ERR.
  */
 int	l2if_open(struct l2if *l, const char *name, struct in_addr own,
-	    int rxts, char *err, size_t errlen);
+	    int ts, char *err, size_t errlen);
 void	l2if_close(struct l2if *l);	/* closed or never opened is fine */
 /*
  * Send LEN bytes (a frame without FCS) without blocking.  Returns 0 or -1
@@ -41,6 +44,15 @@ int	l2if_send(struct l2if *l, const void *buf, size_t len);
  * time (CLOCK_REALTIME ns) or 0 when the kernel gave none.
  */
 ssize_t	l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns);
+
+/*
+ * Read one transmit stamp from the error queue (sockets opened with
+ * L2_TS_TX): BUF gets the frame that was stamped, *TX_NS the kernel's
+ * software transmit time (CLOCK_REALTIME ns).  Returns the frame's length,
+ * 0 when the queue is empty, -1 on a socket error (errno).
+ */
+ssize_t	l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len,
+	    int64_t *tx_ns);
 
 /*
  * Handle FRAME if it is ARP: answer a request for L->own with L's MAC, and

@@ -32,7 +32,7 @@
 
 enum {
 	OPT_DRAIN = 256, OPT_DST, OPT_FLOW, OPT_GATEWAY, OPT_REPORT,
-	OPT_ROLE_ID, OPT_RUN_ID, OPT_RX, OPT_SRC, OPT_TTL, OPT_TX,
+	OPT_ROLE_ID, OPT_RUN_ID, OPT_RX, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 };
 
 struct opts {
@@ -52,8 +52,8 @@ static const char usage_text[] =
 "SYNOPSIS\n"
 "    hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP\n"
 "               --flow frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S]\n"
-"                     [,dport=N][,sport=N]   (repeatable)\n"
-"               [--drain 500ms] [--ttl 64] [-v]\n"
+"                     [,dport=N][,sport=N][,seed=N]   (repeatable)\n"
+"               [--drain 500ms] [--tstamp kernel|user] [--ttl 64] [-v]\n"
 "               [--report ENDPOINT --role-id N --run-id S]\n"
 "    hoplab-gen -h | --help\n"
 "\n"
@@ -65,22 +65,30 @@ static const char usage_text[] =
 "    --rx in user space: it answers ARP for them itself and resolves the\n"
 "    gateway by ARP (3 requests, 1 s apart).  Neither interface needs, or\n"
 "    should have, a kernel IPv4 address.  Packets are paced by absolute\n"
-"    deadlines: packet N of a flow leaves at start + N * idt.\n"
+"    deadlines: packet N of a flow leaves at start + the sum of its first\n"
+"    N gaps (sleep to just before, then spin: at most 4 % of the wait).\n"
 "\n"
 "    Frame sizes are Ethernet frame lengths including the 4-byte FCS\n"
-"    (RFC 2544): frame=64 puts 60 bytes on the socket.  Transmit stamps are\n"
-"    taken in user space just before send(), receive stamps by the kernel\n"
-"    (\"tx=user,rx=kernel-sw\"), both CLOCK_REALTIME.\n"
+"    (RFC 2544): frame=64 puts 60 bytes on the socket.  Timestamps are the\n"
+"    kernel's SO_TIMESTAMPING software stamps of each frame as the driver\n"
+"    sends it and as it arrives (\"tx=kernel-sw,rx=kernel-sw\"), both\n"
+"    CLOCK_REALTIME; a packet whose tx stamp never came uses the probe's\n"
+"    user-space stamp and the source then says \"mixed\".\n"
 "\n"
 "OPTIONS\n"
 "    --drain DURATION   wait this long after the last send for stragglers\n"
 "                       (0..60s, default 500ms)\n"
 "    --dst IP           destination address of the probes, owned on --rx\n"
 "    --flow SPEC        a flow, comma-separated key=value (at most 64):\n"
-"        frame=N        Ethernet frame length incl. FCS, 64..1518 (required)\n"
+"        frame=N|DIST   Ethernet frame length incl. FCS, 64..1518, or a\n"
+"                       distribution of them (required); drawn sizes are\n"
+"                       clamped to 64..1518 and the clamps counted\n"
 "        count=N        packets to send, 1..100000000 (required)\n"
-"        idt=DURATION   inter-departure time, 1us..60s, with its unit\n"
-"                       (ns, us, ms, s): 1ms, 250us (required)\n"
+"        idt=DURATION|DIST  inter-departure time, 1us..60s, with its unit\n"
+"                       (ns, us, ms, s): 1ms, 250us, or a distribution with\n"
+"                       a mean in 1us..60s (required); drawn gaps are\n"
+"                       clamped to 0..60s and counted\n"
+"        seed=N         seeds the distributions (default: the flow id)\n"
 "        dscp=D         BE (default), EF, AF11..AF43, CS0..CS7 or 0..63\n"
 "        id=N           probe flow id 0..65535 (default: position, from 1)\n"
 "        name=S         letters, digits, . _ - (default flow<id>)\n"
@@ -98,8 +106,17 @@ static const char usage_text[] =
 "    --rx IF            receiving interface\n"
 "    --src IP           source address of the probes, owned on --tx\n"
 "    --ttl N            IPv4 TTL of the probes, 1..255 (default 64)\n"
+"    --tstamp kernel|user  kernel (default): SO_TIMESTAMPING software\n"
+"                       stamps; user: clock_gettime() around send/recv\n"
 "    --tx IF            sending interface\n"
 "    -v, --verbose      more messages on stderr (repeat for debug)\n"
+"\n"
+"DISTRIBUTIONS (parameters in the key's unit: durations for idt, bytes\n"
+"for frame; see docs/generator.md)\n"
+"    const:V  uniform:MIN:MAX  exp:MEAN  normal:MEAN:SD  lognormal:MEAN:SD\n"
+"    pareto:SHAPE:SCALE  cauchy:LOC:SCALE  gamma:SHAPE:SCALE\n"
+"    weibull:SHAPE:SCALE  csv:FILE  pcap-sizes:FILE (frame)\n"
+"    pcap-gaps:FILE (idt)\n"
 "\n"
 "    SIGINT or SIGTERM stops sending; the drain still runs and the results\n"
 "    are reported.  A second signal ends the drain at once.\n"
@@ -108,7 +125,11 @@ static const char usage_text[] =
 "    Two tables on stdout: packets per flow (sent, received, lost, loss %,\n"
 "    duplicates, reordered, send errors, TTL range seen) and one-way delay\n"
 "    per flow in microseconds (min, mean, p50, p90, p99, max, std, RFC 3550\n"
-"    jitter).  The output is the same with --report.\n"
+"    jitter), the timestamp source, and transmit pacing per flow: the\n"
+"    inter-departure times seen in the kernel's tx stamps, their error\n"
+"    against the intended gaps (std and |error| p50/p99/p99.9), lateness\n"
+"    of the sends, and how much the pacer spun.  The output is the same\n"
+"    with --report.\n"
 "\n"
 "EXIT STATUS\n"
 "    0  the run completed (and the report, if asked for, was sent)\n"
@@ -252,6 +273,15 @@ parse_one(struct opts *o, int ch, const char *v)
 	case OPT_SRC:
 		opt_ip("--src", v, &c->src);
 		break;
+	case OPT_TSTAMP:
+		if (strcmp(v, "kernel") == 0)
+			c->tstamp = GEN_TS_KERNEL;
+		else if (strcmp(v, "user") == 0)
+			c->tstamp = GEN_TS_USER;
+		else
+			usage_error("--tstamp: expected kernel or user, got "
+			    "\"%s\"", v);
+		break;
 	case OPT_TTL:
 		c->ttl = opt_num("--ttl", v, 1, 255);
 		break;
@@ -304,6 +334,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "run-id", required_argument, NULL, OPT_RUN_ID },
 		{ "rx", required_argument, NULL, OPT_RX },
 		{ "src", required_argument, NULL, OPT_SRC },
+		{ "tstamp", required_argument, NULL, OPT_TSTAMP },
 		{ "ttl", required_argument, NULL, OPT_TTL },
 		{ "tx", required_argument, NULL, OPT_TX },
 		{ "verbose", no_argument, NULL, 'v' },

@@ -101,11 +101,49 @@ print_delay(FILE *out, const struct gen_flow *fl, size_t n, const char *ts)
 	}
 }
 
+/* How well packets left on time: kernel tx gaps against the deadlines. */
+static void
+print_pacing(FILE *out, const struct gen *g, const struct gen_flow *fl,
+    size_t n)
+{
+	const struct pace *p = gen_pace(g);
+	const struct tsmatch *m;
+	int64_t run = gen_send_ns(g);
+	size_t i;
+
+	fprintf(out, "Transmit pacing per flow in microseconds (idt from "
+	    "kernel tx stamps of consecutive packets; late = send - deadline)"
+	    "\n");
+	fprintf(out, "%5s  %-16s %10s %10s %10s %10s %10s %10s %10s %10s "
+	    "%6s\n", "id", "name", "idt_mean", "idt_std", "err_std",
+	    "|err|p50", "|err|p99", "|err|p99.9", "late_mean", "late_max",
+	    "ktx%");
+	for (i = 0; i < n; i++) {
+		m = fl[i].tsm;
+		fprintf(out, "%5u  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f "
+		    "%10.3f %10.3f %10.3f %6.1f\n", fl[i].spec.id,
+		    fl[i].spec.name, m->idt.mean / 1000.0,
+		    welford_std(&m->idt) / 1000.0,
+		    welford_std(&m->idt_err) / 1000.0,
+		    US(hist_percentile(m->idt_abs, 50)),
+		    US(hist_percentile(m->idt_abs, 99)),
+		    US(hist_percentile(m->idt_abs, 99.9)),
+		    fl[i].late.mean / 1000.0, US(fl[i].late.max),
+		    m->ktx_used + m->utx_used > 0 ? 100.0 * m->ktx_used /
+		    (m->ktx_used + m->utx_used) : 0.0);
+	}
+	fprintf(out, "pacer: %llu waits, %llu overslept, spun %.3f ms in "
+	    "%.3f s (%.2f %% of a core), timer lateness estimate %.1f us\n",
+	    (unsigned long long)p->waits, (unsigned long long)p->overslept,
+	    p->spin_ns / 1e6, run / 1e9, run > 0 ? 100.0 * p->spin_ns / run :
+	    0.0, p->est / 1000.0);
+}
+
 void
 report_print(FILE *out, const struct gen *g, const struct gen_config *c)
 {
 	const struct gen_flow *fl;
-	size_t n;
+	size_t i, n;
 
 	fl = gen_flows(g, &n);
 	fprintf(out, "hoplab-gen l2: %s -> %s, %zu flow%s, drain %lld ms\n",
@@ -114,6 +152,22 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c)
 	print_counts(out, fl, n);
 	fputc('\n', out);
 	print_delay(out, fl, n, gen_ts_source(g));
+	fputc('\n', out);
+	print_pacing(out, g, fl, n);
+	for (i = 0; i < n; i++)
+		if (fl[i].idt_clamped > 0 || fl[i].frame_clamped > 0 ||
+		    fl[i].spec.idt_dist[0] || fl[i].spec.frame_dist[0])
+			fprintf(out, "flow %s: idt %s, frame %s, seed %llu: "
+			    "%llu gaps clamped to 0..60s, %llu sizes clamped "
+			    "to 64..1518, mean frame sent %.1f\n",
+			    fl[i].spec.name, fl[i].spec.idt_dist[0] ?
+			    fl[i].spec.idt_dist : "const",
+			    fl[i].spec.frame_dist[0] ? fl[i].spec.frame_dist :
+			    "const", (unsigned long long)flowspec_seed(
+			    &fl[i].spec), (unsigned long long)fl[i].idt_clamped,
+			    (unsigned long long)fl[i].frame_clamped,
+			    fl[i].sent ? (double)fl[i].tx_bytes / fl[i].sent :
+			    0.0);
 	if (gen_foreign(g) > 0)
 		fprintf(out, "%llu other frames arrived on %s and were "
 		    "ignored\n", (unsigned long long)gen_foreign(g), c->rx);
@@ -153,6 +207,11 @@ fill_result(Hoplab__FlowResult *r, const struct gen_flow *f, const char *ts)
 	r->last_rx_ns = f->last_rx_ns;
 	r->ts_source = (char *)ts;
 	r->malformed = f->malformed;
+	r->idt_clamped = f->idt_clamped;
+	r->frame_clamped = f->frame_clamped;
+	r->tx_idt_std_ns = welford_std(&f->tsm->idt);
+	r->tx_idt_err_p99_ns = hist_percentile(f->tsm->idt_abs, 99);
+	r->tx_bytes = f->tx_bytes;
 }
 
 /* Send ENV on SOCK, retrying while no connection is up yet. */

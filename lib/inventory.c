@@ -9,10 +9,15 @@
  * when it connects.  Interface names follow Linux's limit of 15
  * characters (IFNAMSIZ - 1).
  *
- * Deliberately not done: CURVE public keys (not in struct inv_agent yet),
- * IPv6 management addresses.
+ * CURVE keys: controller_key names the controller's key pair file (only
+ * its path is kept and checked to exist; the controller reads it), an
+ * agent's public_key is 40 Z85 characters, public_key_file a file that
+ * keys.c reads.  Relative paths are relative to the inventory's folder.
+ *
+ * Deliberately not done: IPv6 management addresses.
  */
 #include <arpa/inet.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +32,20 @@ struct ictx {
 	struct inventory *inv;
 	char		*err;
 	size_t		 errlen;
+	char		 dir[PATH_MAX];	/* the inventory file's folder */
 };
 
 #define IERR(c, node, path, ...)					\
 	yamldoc_err((c)->yd, (node), (path), (c)->err, (c)->errlen,	\
 	    __VA_ARGS__)
 
-static const char *const top_keys[] = { "lab", "agents" };
+static const char *const top_keys[] = { "lab", "agents", "controller_key" };
+enum { T_LAB, T_AGENTS, T_CTLKEY, T_NKEYS };
 static const char *const agent_keys[] = {
-	"name", "address", "port", "interfaces",
+	"name", "address", "port", "interfaces", "public_key",
+	"public_key_file",
 };
-enum { A_NAME, A_ADDRESS, A_PORT, A_IFACES, A_NKEYS };
+enum { A_NAME, A_ADDRESS, A_PORT, A_IFACES, A_PUBKEY, A_PUBFILE, A_NKEYS };
 
 static int
 is_alnum(char ch)
@@ -150,6 +158,56 @@ parse_ifaces(struct ictx *c, yaml_node_t *node, const char *apath,
 	return 0;
 }
 
+/* PATH as written in the inventory, made relative to its folder. */
+static int
+key_path(struct ictx *c, yaml_node_t *node, const char *path, char *buf,
+    size_t len)
+{
+	char raw[PATH_MAX];
+
+	if (yamldoc_str(c->yd, node, path, "a file name", raw, sizeof(raw),
+	    c->err, c->errlen) == -1)
+		return -1;
+	if (raw[0] == '\0')
+		return IERR(c, node, path, "expected a file name, got \"\"");
+	if (raw[0] == '/' || c->dir[0] == '\0')
+		snprintf(buf, len, "%s", raw);
+	else
+		snprintf(buf, len, "%s/%s", c->dir, raw);
+	return 0;
+}
+
+static int
+parse_pubkey(struct ictx *c, yaml_node_t *v[], const char *apath,
+    struct inv_agent *a)
+{
+	char path[YAMLDOC_PATH_MAX], file[PATH_MAX], kerr[300];
+	struct keypair kp;
+
+	if (v[A_PUBKEY] != NULL && v[A_PUBFILE] != NULL) {
+		yamldoc_path_key(path, sizeof(path), apath, "public_key_file");
+		return IERR(c, v[A_PUBFILE], path, "give public_key or "
+		    "public_key_file, not both");
+	}
+	if (v[A_PUBKEY] != NULL) {
+		yamldoc_path_key(path, sizeof(path), apath, "public_key");
+		if (yamldoc_str(c->yd, v[A_PUBKEY], path, "a CURVE public key",
+		    a->public_key, sizeof(a->public_key), c->err,
+		    c->errlen) == -1 || !keys_valid_z85(a->public_key))
+			return IERR(c, v[A_PUBKEY], path, "expected a CURVE "
+			    "public key of 40 Z85 characters (hoplab keygen)");
+	}
+	if (v[A_PUBFILE] != NULL) {
+		yamldoc_path_key(path, sizeof(path), apath, "public_key_file");
+		if (key_path(c, v[A_PUBFILE], path, file, sizeof(file)) == -1)
+			return -1;
+		if (keys_load(file, 0, &kp, kerr, sizeof(kerr)) == -1)
+			return IERR(c, v[A_PUBFILE], path, "%s", kerr);
+		memcpy(a->public_key, kp.public_z85, sizeof(a->public_key));
+	}
+	return 0;
+}
+
 static int
 missing(struct ictx *c, yaml_node_t *map, const char *parent,
     const char *key)
@@ -194,15 +252,16 @@ parse_agent(struct ictx *c, yaml_node_t *node, const char *apath, size_t i)
 			return -1;
 		a->port = (unsigned)port;
 	}
-	if (v[A_IFACES] != NULL)
-		return parse_ifaces(c, v[A_IFACES], apath, a);
-	return 0;
+	if (v[A_IFACES] != NULL &&
+	    parse_ifaces(c, v[A_IFACES], apath, a) == -1)
+		return -1;
+	return parse_pubkey(c, v, apath, a);
 }
 
 static int
 parse_inventory(struct ictx *c)
 {
-	yaml_node_t *root = yamldoc_root(c->yd), *v[2];
+	yaml_node_t *root = yamldoc_root(c->yd), *v[T_NKEYS];
 	char path[YAMLDOC_PATH_MAX], got[64];
 	int n, i;
 
@@ -212,20 +271,24 @@ parse_inventory(struct ictx *c)
 	if (root->type != YAML_MAPPING_NODE)
 		return IERR(c, root, NULL, "expected an inventory (a mapping "
 		    "with agents), got %s", yamldoc_got(root, got, sizeof(got)));
-	if (yamldoc_map_fields(c->yd, root, "", top_keys, 2, v, c->err,
+	if (yamldoc_map_fields(c->yd, root, "", top_keys, T_NKEYS, v, c->err,
 	    c->errlen) == -1)
 		return -1;
-	if (v[0] != NULL && get_name(c, v[0], "lab", c->inv->lab,
+	if (v[T_LAB] != NULL && get_name(c, v[T_LAB], "lab", c->inv->lab,
 	    sizeof(c->inv->lab)) == -1)
 		return -1;
-	if (v[1] == NULL)
+	if (v[T_CTLKEY] != NULL && key_path(c, v[T_CTLKEY], "controller_key",
+	    c->inv->controller_key, sizeof(c->inv->controller_key)) == -1)
+		return -1;
+	if (v[T_AGENTS] == NULL)
 		return missing(c, root, "", "agents");
-	if ((n = yamldoc_seq(c->yd, v[1], "agents", 1, INV_MAX_AGENTS, c->err,
-	    c->errlen)) == -1)
+	if ((n = yamldoc_seq(c->yd, v[T_AGENTS], "agents", 1, INV_MAX_AGENTS,
+	    c->err, c->errlen)) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
 		yamldoc_path_index(path, sizeof(path), "agents", i);
-		if (parse_agent(c, yamldoc_item(c->yd, v[1], i), path, i) == -1)
+		if (parse_agent(c, yamldoc_item(c->yd, v[T_AGENTS], i), path,
+		    i) == -1)
 			return -1;
 	}
 	c->inv->nagents = n;
@@ -234,9 +297,16 @@ parse_inventory(struct ictx *c)
 
 /* Validate a loaded document; frees it in every case. */
 static struct inventory *
-inventory_from_doc(struct yamldoc *yd, char *err, size_t errlen)
+inventory_from_doc(struct yamldoc *yd, const char *path, char *err,
+    size_t errlen)
 {
 	struct ictx c = { .yd = yd, .err = err, .errlen = errlen };
+	char tmp[PATH_MAX];
+
+	if (path != NULL) {
+		snprintf(tmp, sizeof(tmp), "%s", path);
+		snprintf(c.dir, sizeof(c.dir), "%s", dirname(tmp));
+	}
 
 	if ((c.inv = calloc(1, sizeof(*c.inv))) == NULL) {
 		snprintf(err, errlen, "%s: out of memory", yd->file);
@@ -259,7 +329,7 @@ inventory_load(const char *path, char *err, size_t errlen)
 
 	if (yamldoc_load_file(&yd, path, err, errlen) == -1)
 		return NULL;
-	return inventory_from_doc(&yd, err, errlen);
+	return inventory_from_doc(&yd, path, err, errlen);
 }
 
 struct inventory *
@@ -270,7 +340,7 @@ inventory_load_string(const char *yaml, const char *name, char *err,
 
 	if (yamldoc_load_string(&yd, yaml, name, err, errlen) == -1)
 		return NULL;
-	return inventory_from_doc(&yd, err, errlen);
+	return inventory_from_doc(&yd, NULL, err, errlen);
 }
 
 void

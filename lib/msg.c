@@ -12,7 +12,9 @@
  * (MSG_MAX_SIZE), the protobuf decoding, the protocol version (the error
  * names both versions) and that a body is set.  A message that fails any
  * check is consumed whole and reported as malformed (-2), so one bad peer
- * cannot wedge a socket with half-read multipart messages.
+ * cannot wedge a socket with half-read multipart messages; errno then says
+ * which: EPROTONOSUPPORT for another protocol version (so that the caller
+ * can answer with both versions), EBADMSG for everything else.
  *
  * It deliberately does not retry, queue or log: a send that would block
  * fails with EAGAIN and the caller decides.  No CURVE setup here either;
@@ -132,12 +134,14 @@ msg_recv_id(void *sock, uint8_t *id, size_t *idlen, char *err,
 	zmq_msg_close(&m);
 	if (!more) {
 		snprintf(err, errlen, "malformed: routing id without a body");
+		errno = EBADMSG;
 		return -2;
 	}
 	if (len > MSG_ID_MAX) {
 		msg_drain(sock);
 		snprintf(err, errlen, "malformed: routing id of %zu bytes",
 		    len);
+		errno = EBADMSG;
 		return -2;
 	}
 	return 0;
@@ -150,6 +154,7 @@ msg_decode(zmq_msg_t *m, Hoplab__Envelope **envp, char *err, size_t errlen)
 	Hoplab__Envelope *env;
 	size_t len = zmq_msg_size(m);
 
+	errno = EBADMSG;
 	if (len > MSG_MAX_SIZE) {
 		snprintf(err, errlen, "malformed: message of %zu bytes "
 		    "exceeds the limit of %d bytes", len, MSG_MAX_SIZE);
@@ -159,6 +164,7 @@ msg_decode(zmq_msg_t *m, Hoplab__Envelope **envp, char *err, size_t errlen)
 	if (env == NULL) {
 		snprintf(err, errlen, "malformed: %zu bytes that do not "
 		    "decode as a hoplab envelope", len);
+		errno = EBADMSG;
 		return -2;
 	}
 	if (env->version != HOPLAB_PROTO_VERSION) {
@@ -166,12 +172,14 @@ msg_decode(zmq_msg_t *m, Hoplab__Envelope **envp, char *err, size_t errlen)
 		    "peer, this side speaks %d", env->version,
 		    HOPLAB_PROTO_VERSION);
 		msg_free(env);
+		errno = EPROTONOSUPPORT;
 		return -2;
 	}
 	if (env->body_case == HOPLAB__ENVELOPE__BODY__NOT_SET) {
 		snprintf(err, errlen, "malformed: envelope from \"%.64s\" "
 		    "without a body this side knows", env->sender);
 		msg_free(env);
+		errno = EBADMSG;
 		return -2;
 	}
 	*envp = env;
@@ -206,6 +214,7 @@ msg_recv(void *sock, uint8_t *id, size_t *idlen, Hoplab__Envelope **env,
 		zmq_msg_close(&m);
 		snprintf(err, errlen, "malformed: %d extra frame%s after the "
 		    "body", extra, extra == 1 ? "" : "s");
+		errno = EBADMSG;
 		return -2;
 	}
 	rc = msg_decode(&m, env, err, errlen);

@@ -36,7 +36,8 @@ int	msg_send(void *sock, const void *id, size_t idlen,
  * *IDLEN.  Returns 0 and *ENV (free with msg_free()); -1 when nothing could
  * be read (ERR has the zmq error; EAGAIN means nothing waiting); -2 when a
  * message arrived but was malformed or of another protocol version (ERR
- * says which, and names both versions when they differ).
+ * says which, and names both versions when they differ; errno is
+ * EPROTONOSUPPORT for the version, EBADMSG for the rest).
  */
 int	msg_recv(void *sock, uint8_t *id, size_t *idlen, Hoplab__Envelope **env,
 	    char *err, size_t errlen);

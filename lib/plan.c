@@ -14,8 +14,8 @@
  * (BE, AFxy, CSx, EF).
  *
  * Deliberately not done here: features that later work brings
- * (hoplab-router and external routers, udp/tcp flows, distributions other
- * than const, sweeping anything but the frame, impairments and faults) are
+ * (hoplab-router and external routers, udp/tcp flows, sweeping anything
+ * but the frame, impairments and faults) are
  * refused with a message saying so, never silently ignored.
  */
 #include <stdio.h>
@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "clock.h"
+#include "dist.h"
 #include "plan.h"
 #include "yamldoc.h"
 
@@ -55,15 +56,16 @@ enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_FLOWS, K_NTOP };
 
 static const char *const flow_keys[] = {
-	"name", "mode", "frame", "idt", "count", "dscp",
+	"name", "mode", "frame", "idt", "count", "dscp", "seed",
 };
-enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_NKEYS };
+enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
-/* Distributions hoplab-link and the generator will know later. */
-static const char *const later_dists[] = {
-	"uniform", "normal", "exponential", "pareto", "empirical",
+/* The families of lib/dist.h, as a plan's dist: key names them. */
+static const char *const plan_dists[] = {
+	"uniform", "exp", "normal", "lognormal", "pareto", "cauchy", "gamma",
+	"weibull", "csv", "pcap-sizes", "pcap-gaps",
 };
 
 /* 1 if S is made only of letters, digits and characters in EXTRA. */
@@ -262,9 +264,10 @@ parse_router(struct pctx *c, yaml_node_t *node)
 		return 0;
 	if (yamldoc_is(impl, "linux"))
 		return 0;
-	if (yamldoc_is(impl, "hoplab"))
-		return PERR(c, impl, "router.impl", "'hoplab' is not available "
-		    "yet (hoplab-router is under construction); use linux");
+	if (yamldoc_is(impl, "hoplab")) {
+		c->p->router_impl = PLAN_ROUTER_HOPLAB;
+		return 0;
+	}
 	if (yamldoc_is(impl, "external"))
 		return PERR(c, impl, "router.impl", "'external' is not "
 		    "available yet (sending through an external box is under "
@@ -350,45 +353,94 @@ parse_sweep(struct pctx *c, yaml_node_t *node)
 	return 0;
 }
 
-static int
+/* The family NODE names, or NULL (with the error reported) if unknown. */
+static const char *
 check_dist(struct pctx *c, yaml_node_t *node, const char *path)
 {
 	char got[64];
 	size_t i;
 
 	if (yamldoc_is(node, "const"))
-		return 0;
+		return "const";
+	if (yamldoc_is(node, "exponential"))
+		return "exp";
+	for (i = 0; i < sizeof(plan_dists) / sizeof(plan_dists[0]); i++)
+		if (yamldoc_is(node, plan_dists[i]))
+			return plan_dists[i];
 	yamldoc_got(node, got, sizeof(got));
-	for (i = 0; i < sizeof(later_dists) / sizeof(later_dists[0]); i++)
-		if (yamldoc_is(node, later_dists[i]))
-			return PERR(c, node, path, "%s is not supported yet "
-			    "(only const)", got);
-	return PERR(c, node, path, "expected const, got %s", got);
+	PERR(c, node, path, "expected const, uniform, exp, normal, lognormal, "
+	    "pareto, cauchy, gamma, weibull, csv, pcap-sizes or pcap-gaps, "
+	    "got %s", got);
+	return NULL;
 }
 
 /*
- * A value that may be written as VALUE or {dist: const, value: VALUE}.
- * Replaces *NODE and PATH by the value's.
+ * A value that may be written as VALUE, as the text form NAME:PARAMS
+ * (docs/generator.md) or as {dist: NAME, value: PARAMS}.  Replaces *NODE
+ * and PATH by the value's; a distribution other than const goes to DIST
+ * as "NAME:PARAMS" (DIST is "" otherwise).
  */
 static int
-unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len)
+unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len,
+    char *dist, size_t dlen)
 {
 	yaml_node_t *v[2];
 	char sub[YAMLDOC_PATH_MAX];
+	const char *name = "const", *t;
 
-	if ((*node)->type != YAML_MAPPING_NODE)
+	dist[0] = '\0';
+	if ((*node)->type != YAML_MAPPING_NODE) {
+		t = yamldoc_text(*node);
+		if (t != NULL && strchr(t, ':') != NULL)
+			snprintf(dist, dlen, "%s", t);
 		return 0;
+	}
 	if (yamldoc_map_fields(c->yd, *node, path, dist_keys, 2, v, c->err,
 	    c->errlen) == -1)
 		return -1;
 	yamldoc_path_key(sub, sizeof(sub), path, "dist");
-	if (v[0] != NULL && check_dist(c, v[0], sub) == -1)
+	if (v[0] != NULL && (name = check_dist(c, v[0], sub)) == NULL)
 		return -1;
 	if (v[1] == NULL)
 		return missing(c, *node, path, "value");
 	yamldoc_path_key(sub, sizeof(sub), path, "value");
 	snprintf(path, len, "%s", sub);
 	*node = v[1];
+	t = yamldoc_text(*node);
+	if (strcmp(name, "const") != 0)
+		snprintf(dist, dlen, "%s:%s", name, t != NULL ? t : "");
+	return 0;
+}
+
+/*
+ * Check the distribution text DIST of a flow's frame (BYTES) or idt:
+ * it must parse, and give sizes in 64..1518 or a mean in 1us..60s.  The
+ * nominal value (mean, or location without one) goes to *NOMINAL.
+ */
+static int
+check_dist_text(struct pctx *c, yaml_node_t *node, const char *path,
+    const char *dist, int bytes, double *nominal)
+{
+	char why[192];
+	struct dist d;
+	double m;
+	int bad;
+
+	if (dist_parse(&d, dist, bytes ? DIST_BYTES : DIST_TIME, 1, why,
+	    sizeof(why)) == -1)
+		return PERR(c, node, path, "%s", why);
+	m = dist_mean(&d);
+	if (!(m == m) || m > 1e300)	/* NaN or infinite: the location */
+		m = d.p[d.ops->shape_first ? 1 : 0];
+	bad = bytes ? dist_cdf(&d, FRAME_MAX + 0.5) -
+	    dist_cdf(&d, FRAME_MIN - 0.5) <= 0 :
+	    !(m >= IDT_MIN_NS && m <= IDT_MAX_NS);
+	dist_free(&d);
+	if (bad)
+		return PERR(c, node, path, bytes ? "%s gives no size in "
+		    "64..1518 (" FRAME_HINT ")" : "%s: expected a mean of "
+		    "1us..60s", dist);
+	*nominal = m;
 	return 0;
 }
 
@@ -399,9 +451,19 @@ parse_frame(struct pctx *c, yaml_node_t *node, const char *fpath,
 	char path[YAMLDOC_PATH_MAX], got[64];
 	long long v;
 
+	double m;
+
 	yamldoc_path_key(path, sizeof(path), fpath, "frame");
-	if (unwrap_dist(c, &node, path, sizeof(path)) == -1)
+	if (unwrap_dist(c, &node, path, sizeof(path), f->frame_dist,
+	    sizeof(f->frame_dist)) == -1)
 		return -1;
+	if (f->frame_dist[0] != '\0') {
+		if (check_dist_text(c, node, path, f->frame_dist, 1, &m) == -1)
+			return -1;
+		f->frame = m < FRAME_MIN ? FRAME_MIN : m > FRAME_MAX ?
+		    FRAME_MAX : (unsigned)(m + 0.5);
+		return 0;
+	}
 	if (yamldoc_is(node, "$frame")) {
 		if (c->p->nsweep_frames == 0)
 			return PERR(c, node, path, "'$frame' needs sweep.frame "
@@ -426,9 +488,18 @@ parse_idt(struct pctx *c, yaml_node_t *node, const char *fpath,
 {
 	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
 
+	double m;
+
 	yamldoc_path_key(path, sizeof(path), fpath, "idt");
-	if (unwrap_dist(c, &node, path, sizeof(path)) == -1)
+	if (unwrap_dist(c, &node, path, sizeof(path), f->idt_dist,
+	    sizeof(f->idt_dist)) == -1)
 		return -1;
+	if (f->idt_dist[0] != '\0') {
+		if (check_dist_text(c, node, path, f->idt_dist, 0, &m) == -1)
+			return -1;
+		f->idt_ns = (int64_t)(m + 0.5);
+		return 0;
+	}
 	yamldoc_got(node, got, sizeof(got));
 	if (node->type != YAML_SCALAR_NODE || yamldoc_str(c->yd, node, path,
 	    "a duration", s, sizeof(s), c->err, c->errlen) == -1 ||
@@ -525,6 +596,14 @@ parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	    c->err, c->errlen) == -1)
 		return -1;
 	f->count = (uint64_t)n;
+	if (v[F_SEED] != NULL) {
+		yamldoc_path_key(path, sizeof(path), fpath, "seed");
+		if (yamldoc_int(c->yd, v[F_SEED], path, 1, INT64_MAX,
+		    "0 is the default: the flow id", &n, c->err,
+		    c->errlen) == -1)
+			return -1;
+		f->seed = (uint64_t)n;
+	}
 	return parse_dscp(c, v[F_DSCP], fpath, f);
 }
 

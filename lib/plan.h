@@ -13,9 +13,11 @@
  *     - name: probe
  *       mode: l2
  *       frame: {dist: const, value: $frame}   # or frame: 128
- *       idt: {dist: const, value: 1ms}         # or idt: 1ms
+ *       idt: {dist: const, value: 1ms}         # or idt: 1ms, idt: exp:1ms,
+ *                                              # {dist: exp, value: 1ms}
  *       count: 2000
  *       dscp: BE                               # BE EF AFxy CSx or 0..63
+ *       seed: 1                                # for distributions
  *
  * The loader is strict: an unknown key, a wrong type or an impossible value
  * is an error naming the file, the line and the key path
@@ -46,7 +48,10 @@ struct plan_flow {
 	char		mode[8];	/* "l2" */
 	int		frame_from_sweep; /* value was "$frame" */
 	unsigned	frame;		/* fixed frame length when not swept */
-	int64_t		idt_ns;		/* constant inter-departure time */
+	int64_t		idt_ns;		/* inter-departure time (its mean) */
+	char		idt_dist[128];	/* "exp:1ms" etc., "" when constant */
+	char		frame_dist[128]; /* "uniform:64:1518", "" when const */
+	uint64_t	seed;		/* 0: the generator uses the flow id */
 	uint64_t	count;		/* packets to send */
 	unsigned	dscp;		/* 0..63 */
 	int		line;		/* line of the flow in the file */

@@ -1,8 +1,9 @@
 #!/bin/sh
 #
 # check.sh: everything `make check` runs after the build: the CUnit unit
-# suites (the programs given as arguments, through tests/run-unit.sh), then
-# the integration scenarios (tests/integration/run.sh, root only).  It
+# suites (the programs given as arguments, through tests/run-unit.sh), the
+# envelope fuzz target for 20 s (tests/fuzz/run.sh), then the integration
+# scenarios (tests/integration/run.sh, root only).  It
 # reads the summary line of each part ("unit: N passed, M failed",
 # "integration: N passed, M failed"), says how long each part took, and
 # ends with exactly
@@ -55,6 +56,8 @@ check: $_name took $_secs s ($_p passed, $_f failed)"
 }
 
 run_part unit sh tests/run-unit.sh "$@"
+# libFuzzer on envelope decoding (lib/msg.c), bounded to 20 s.
+run_part fuzz sh tests/fuzz/run.sh 20
 if [ "$(id -u)" = 0 ]; then
 	run_part integration sh tests/integration/run.sh
 else

@@ -131,7 +131,7 @@ $HOPLAB -i "$OUT/inv.yaml" run "$OUT/unknown.yaml" >"$OUT/unknown.log" 2>&1; rc=
 [ $rc = 1 ] && grep -q "no agent named Z in $OUT/inv.yaml" "$OUT/unknown.log" &&
     ok "unknown agent named" || fail "unknown agent: rc=$rc: $(cat "$OUT/unknown.log")"
 printf 'name: z\ntopology: {chain: [A]}\nflows:\n  - name: p\n    frame: 64\n    idt: 1ms\n    count: 10\n' >"$OUT/silent.yaml"
-$HOPLAB -i "$OUT/inv.yaml" run "$OUT/silent.yaml" >"$OUT/silent.log" 2>&1; rc=$?
+$HOPLAB --insecure -i "$OUT/inv.yaml" run "$OUT/silent.yaml" >"$OUT/silent.log" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "agent gen (127.0.0.1:1) did not answer within 5 s" "$OUT/silent.log" &&
     ok "silent agent named with its address" || fail "silent agent: rc=$rc: $(cat "$OUT/silent.log")"
 

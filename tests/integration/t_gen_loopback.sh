@@ -78,6 +78,7 @@ field() {
 	awk -v name="$2" -v col="$3" '
 	/^Packets per flow/ { t = "packets"; next }
 	/^One-way delay/ { t = "delay"; next }
+	/^Transmit pacing/ { t = ""; next }
 	t != "" && $2 == name {
 		if (t == "packets") {
 			v["sent"] = $4; v["received"] = $5; v["lost"] = $6

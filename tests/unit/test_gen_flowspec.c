@@ -211,12 +211,64 @@ t_rejects_malformed_lists(void)
 	rejects("frame", "expected key=value, got \"frame\"");
 	rejects("frame=,count=1,idt=1ms", "frame: empty value");
 	rejects("frame=64,size=1,count=1,idt=1ms", "unknown key \"size\" "
-	    "(expected frame, count, idt, dscp, id, name, dport or sport)");
+	    "(expected frame, count, idt, dscp, id, name, dport, sport or "
+	    "seed)");
 	rejects("frame=64,frame=128,count=1,idt=1ms", "frame: given twice");
 	rejects("frame=64,count=1,idt=1ms,name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
 	    "item \"name=xxxxxxxxxxxxxxx...\" is too long");
+}
+
+static void
+t_distributions_and_seed_are_kept_with_their_means(void)
+{
+	struct flowspec fs;
+	struct dist idt, frame, idt2, frame2;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=uniform:64:1518,count=10,"
+	    "idt=exp:2ms,seed=42", 3, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(fs.frame_dist, "uniform:64:1518");
+	CU_ASSERT_STRING_EQUAL(fs.idt_dist, "exp:2ms");
+	CU_ASSERT_EQUAL(fs.frame, 791);		/* (64 + 1518) / 2 */
+	CU_ASSERT_EQUAL(fs.idt_ns, 2000000);
+	CU_ASSERT_EQUAL(fs.seed, 42);
+	CU_ASSERT_EQUAL(flowspec_seed(&fs), 42);
+	CU_ASSERT_EQUAL_FATAL(flowspec_dists(&fs, &idt, &frame, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(flowspec_dists(&fs, &idt2, &frame2, err,
+	    sizeof(err)), 0);
+	/* Same seed, same draws; idt and frame use different streams. */
+	CU_ASSERT_EQUAL(dist_sample(&idt), dist_sample(&idt2));
+	CU_ASSERT_EQUAL(dist_sample(&frame), dist_sample(&frame2));
+	CU_ASSERT_NOT_EQUAL(idt.rng.s[0], frame.rng.s[0]);
+	dist_free(&idt);
+	dist_free(&frame);
+	dist_free(&idt2);
+	dist_free(&frame2);
+	/* Without seed=, the flow id seeds. */
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=1,idt=1ms", 9,
+	    &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(flowspec_seed(&fs), 9);
+	CU_ASSERT_STRING_EQUAL(fs.idt_dist, "");
+}
+
+static void
+t_rejects_impossible_distributions_naming_the_value(void)
+{
+	rejects("frame=uniform:10:20,count=1,idt=1ms", "frame: uniform:10:20 "
+	    "gives no size in 64..1518 (Ethernet frame incl. FCS)");
+	rejects("frame=64,count=1,idt=exp:0ms",
+	    "idt: exp:0ms: the mean must be above 0");
+	rejects("frame=64,count=1,idt=exp:100ns",
+	    "idt: expected a mean of 1us..60s, got \"exp:100ns\"");
+	rejects("frame=normal:500,count=1,idt=1ms",
+	    "frame: normal:500: normal takes 2 parameters");
+	rejects("frame=64,count=1,idt=1ms,seed=-1",
+	    "seed: expected 0..9223372036854775807, got \"-1\"");
 }
 
 static void
@@ -300,6 +352,10 @@ main(void)
 		    t_rejects_bad_dscp_id_and_ports },
 		{ "rejects_bad_names", t_rejects_bad_names },
 		{ "rejects_malformed_lists", t_rejects_malformed_lists },
+		{ "distributions_and_seed_are_kept_with_their_means",
+		  t_distributions_and_seed_are_kept_with_their_means },
+		{ "rejects_impossible_distributions_naming_the_value",
+		  t_rejects_impossible_distributions_naming_the_value },
 		{ "rejects_missing_required_keys",
 		    t_rejects_missing_required_keys },
 		{ "set_accepts_distinct_flows", t_set_accepts_distinct_flows },

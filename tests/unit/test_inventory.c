@@ -79,9 +79,10 @@ t_unknown_key_names_line_and_expected_keys(void)
 {
 	expect_err("agents:\n  - name: gen\n    adress: 198.19.0.10\n",
 	    "inv.yaml:3: agents[0].adress: unknown key (expected one of: "
-	    "name, address, port, interfaces)");
+	    "name, address, port, interfaces, public_key, public_key_file)");
 	expect_err("labs: x\n",
-	    "inv.yaml:1: labs: unknown key (expected one of: lab, agents)");
+	    "inv.yaml:1: labs: unknown key (expected one of: lab, agents, "
+	    "controller_key)");
 }
 
 static void
@@ -147,6 +148,36 @@ t_empty_and_malformed_files_are_refused(void)
 	    "while parsing a flow sequence at line 2");
 }
 
+/* The CurveZMQ example server key (ZeroMQ RFC 26). */
+#define RFC_PUBLIC	"rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
+
+static void
+t_curve_keys_are_read_and_checked(void)
+{
+	struct inventory *inv;
+
+	inv = inventory_load_string("controller_key: /etc/hoplab/c.key\n"
+	    "agents:\n  - name: A\n    address: 198.19.0.11\n"
+	    "    public_key: \"" RFC_PUBLIC "\"\n"
+	    "  - name: B\n    address: 198.19.0.12\n", "inv.yaml", err,
+	    sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(inv);
+	CU_ASSERT_STRING_EQUAL(inv->controller_key, "/etc/hoplab/c.key");
+	CU_ASSERT_STRING_EQUAL(inv->agents[0].public_key, RFC_PUBLIC);
+	CU_ASSERT_STRING_EQUAL(inv->agents[1].public_key, "");
+	CU_ASSERT_EQUAL(inv->insecure, 0);
+	inventory_free(inv);
+	expect_err("agents:\n  - name: A\n    address: 198.19.0.11\n"
+	    "    public_key: short\n",
+	    "inv.yaml:4: agents[0].public_key: expected a CURVE public key "
+	    "of 40 Z85 characters (hoplab keygen)");
+	expect_err("agents:\n  - name: A\n    address: 198.19.0.11\n"
+	    "    public_key: \"" RFC_PUBLIC "\"\n"
+	    "    public_key_file: A.pub\n",
+	    "inv.yaml:5: agents[0].public_key_file: give public_key or "
+	    "public_key_file, not both");
+}
+
 int
 main(void)
 {
@@ -170,6 +201,8 @@ main(void)
 	    t_port_and_interfaces_are_checked);
 	CU_add_test(s, "empty_and_malformed_files_are_refused",
 	    t_empty_and_malformed_files_are_refused);
+	CU_add_test(s, "curve_keys_are_read_and_checked",
+	    t_curve_keys_are_read_and_checked);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();

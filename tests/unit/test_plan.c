@@ -161,7 +161,7 @@ t_unknown_key_names_line_and_expected_keys(void)
 {
 	expect_err(HEAD "  - name: probe\n    fram: 64\n",
 	    "t.yaml:5: flows[0].fram: unknown key (expected one of: name, "
-	    "mode, frame, idt, count, dscp)");
+	    "mode, frame, idt, count, dscp, seed)");
 	expect_err("name: t\nflow: []\n",
 	    "t.yaml:2: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows)");
@@ -219,23 +219,68 @@ t_impairments_and_faults_are_not_available_yet(void)
 }
 
 static void
+t_router_impl_hoplab_is_accepted(void)
+{
+	struct plan *p = load_ok("router: {impl: hoplab}\n" HEAD FLOW);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->router_impl, PLAN_ROUTER_HOPLAB);
+	plan_free(p);
+}
+
+static void
 t_unavailable_features_say_so(void)
 {
-	expect_err("router: {impl: hoplab}\n" HEAD FLOW,
-	    "t.yaml:1: router.impl: 'hoplab' is not available yet "
-	    "(hoplab-router is under construction); use linux");
 	expect_err("router: {impl: vpp}\n" HEAD FLOW,
 	    "t.yaml:1: router.impl: expected linux, hoplab or external, got "
 	    "'vpp'");
 	expect_err(HEAD "  - name: probe\n    mode: udp\n",
 	    "t.yaml:5: flows[0].mode: 'udp' is not available yet (only l2)");
 	expect_err(HEAD "  - name: probe\n    frame: 64\n"
-	    "    idt: {dist: pareto, value: 1ms}\n",
-	    "t.yaml:6: flows[0].idt.dist: 'pareto' is not supported yet "
-	    "(only const)");
+	    "    idt: {dist: zipf, value: 1ms}\n",
+	    "t.yaml:6: flows[0].idt.dist: expected const, uniform, exp, "
+	    "normal, lognormal, pareto, cauchy, gamma, weibull, csv, "
+	    "pcap-sizes or pcap-gaps, got 'zipf'");
 	expect_err("sweep:\n  frame: [64]\n  rate: [1, 2]\n" HEAD FLOW,
 	    "t.yaml:3: sweep.rate: sweeping 'rate' is not supported yet "
 	    "(only frame)");
+}
+
+static void
+t_flows_take_distributions_and_seed(void)
+{
+	struct plan *p;
+
+	p = load_ok(HEAD "  - name: a\n    frame: uniform:64:1518\n"
+	    "    idt: exp:2ms\n    count: 10\n    seed: 42\n"
+	    "  - name: b\n    frame: {dist: normal, value: '500:100'}\n"
+	    "    idt: {dist: exponential, value: 1ms}\n    count: 10\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].frame_dist, "uniform:64:1518");
+	CU_ASSERT_EQUAL(p->flows[0].frame, 791);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].idt_dist, "exp:2ms");
+	CU_ASSERT_EQUAL(p->flows[0].idt_ns, 2000000);
+	CU_ASSERT_EQUAL(p->flows[0].seed, 42);
+	CU_ASSERT_STRING_EQUAL(p->flows[1].frame_dist, "normal:500:100");
+	CU_ASSERT_EQUAL(p->flows[1].frame, 500);
+	CU_ASSERT_STRING_EQUAL(p->flows[1].idt_dist, "exp:1ms");
+	CU_ASSERT_EQUAL(p->flows[1].seed, 0);
+	plan_free(p);
+}
+
+static void
+t_impossible_distributions_name_line_and_key(void)
+{
+	expect_err(HEAD "  - name: probe\n    frame: uniform:10:20\n",
+	    "t.yaml:5: flows[0].frame: uniform:10:20 gives no size in "
+	    "64..1518 (Ethernet frame incl. FCS)");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n"
+	    "    idt: exp:0ms\n",
+	    "t.yaml:6: flows[0].idt: exp:0ms: the mean must be above 0");
+	expect_err(HEAD "  - name: probe\n    frame: 64\n"
+	    "    idt: {dist: uniform, value: '1ms'}\n",
+	    "t.yaml:6: flows[0].idt.value: uniform:1ms: uniform takes 2 "
+	    "parameters");
 }
 
 static void
@@ -376,8 +421,14 @@ main(void)
 	    t_sweep_frame_without_sweep_is_refused);
 	CU_add_test(s, "impairments_and_faults_are_not_available_yet",
 	    t_impairments_and_faults_are_not_available_yet);
+	CU_add_test(s, "router_impl_hoplab_is_accepted",
+	    t_router_impl_hoplab_is_accepted);
 	CU_add_test(s, "unavailable_features_say_so",
 	    t_unavailable_features_say_so);
+	CU_add_test(s, "flows take distributions and seed",
+	    t_flows_take_distributions_and_seed);
+	CU_add_test(s, "impossible distributions name line and key",
+	    t_impossible_distributions_name_line_and_key);
 	CU_add_test(s, "duration_needs_unit_and_range",
 	    t_duration_needs_unit_and_range);
 	CU_add_test(s, "integers_are_range_checked",

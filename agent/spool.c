@@ -1,0 +1,490 @@
+/*
+ * spool: unacknowledged result batches on disk (see spool.h).
+ *
+ * Durability follows the usual recipe for a file that must be whole or
+ * absent after a crash: write DIR/.<name>.tmp, fsync it, rename it to
+ * DIR/<name>, fsync DIR.  Only then does the caller forward the batch, so
+ * a batch the controller has seen is always on disk until it is
+ * acknowledged.  Deleting on ack does not fsync the folder: a deletion
+ * lost in a crash only means one batch is resent, and the controller
+ * recognises it and acknowledges it again.
+ *
+ * The index is a list in memory in the order batches were spooled; a
+ * spool loaded from disk is ordered by (role, batch_seq), which is the
+ * order the controller handed out role ids.  A linear search finds a
+ * batch for an ack: the spool is normally a handful of batches.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spool.h"
+
+struct spool {
+	char	dir[4096];
+	size_t	max_batches;
+	uint64_t max_bytes;
+	struct spool_io io;
+	TAILQ_HEAD(, spool_entry) list;
+	size_t	n;
+	uint64_t bytes;
+	size_t	nbad;			/* files renamed to .bad at load */
+};
+
+static int
+sys_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
+static const struct spool_io spool_sysio = {
+	.open = sys_open,
+	.write = write,
+	.fsync = fsync,
+	.rename = rename,
+};
+
+void
+spool_path(const struct spool *sp, uint32_t role, uint64_t seq, char *buf,
+    size_t len)
+{
+	snprintf(buf, len, "%s/%" PRIu32 "-%" PRIu64 ".pb", sp->dir, role, seq);
+}
+
+static void
+spool_err(char *err, size_t errlen, const char *what, const char *path)
+{
+	int e = errno;
+
+	snprintf(err, errlen, "spool %s: %s%s%s", path, what, *what ? ": " : "",
+	    strerror(e));
+	errno = e;
+}
+
+/* fsync the folder itself, so that a rename or a new file persists. */
+static int
+sync_dir(struct spool *sp, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if ((fd = open(sp->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		spool_err(err, errlen, "", sp->dir);
+		return -1;
+	}
+	rc = sp->io.fsync(fd);
+	if (rc == -1)
+		spool_err(err, errlen, "fsync", sp->dir);
+	close(fd);
+	return rc;
+}
+
+/* Write all LEN bytes of BUF to a new file PATH and fsync it. */
+static int
+write_file(struct spool *sp, const char *path, const uint8_t *buf, size_t len,
+    char *err, size_t errlen)
+{
+	size_t off = 0;
+	ssize_t n;
+	int fd, e;
+
+	fd = sp->io.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd == -1) {
+		spool_err(err, errlen, "", path);
+		return -1;
+	}
+	while (off < len) {
+		n = sp->io.write(fd, buf + off, len - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	if (sp->io.fsync(fd) == -1)
+		goto fail;
+	if (close(fd) == -1) {
+		fd = -1;
+		goto fail;
+	}
+	return 0;
+fail:
+	e = errno;
+	spool_err(err, errlen, "", path);
+	if (fd != -1)
+		close(fd);
+	unlink(path);
+	errno = e;
+	return -1;
+}
+
+static struct spool_entry *
+find(const struct spool *sp, uint32_t role, uint64_t seq)
+{
+	struct spool_entry *e;
+
+	TAILQ_FOREACH(e, &sp->list, entry)
+		if (e->role_id == role && e->batch_seq == seq)
+			return e;
+	return NULL;
+}
+
+/* Refuse RB when it would take the spool past one of its bounds. */
+static int
+check_bounds(struct spool *sp, size_t len, char *err, size_t errlen)
+{
+	if (sp->n >= sp->max_batches)
+		snprintf(err, errlen, "spool %s is full: %zu unacknowledged "
+		    "batches, the limit is %zu", sp->dir, sp->n,
+		    sp->max_batches);
+	else if (sp->bytes + len > sp->max_bytes)
+		snprintf(err, errlen, "spool %s is full: %" PRIu64 " bytes "
+		    "unacknowledged and %zu more would pass the limit of %"
+		    PRIu64 " bytes", sp->dir, sp->bytes, len, sp->max_bytes);
+	else
+		return 0;
+	errno = ENOBUFS;
+	return -1;
+}
+
+static int
+add_entry(struct spool *sp, uint32_t role, uint64_t seq, const char *run_id,
+    size_t size, char *err, size_t errlen)
+{
+	struct spool_entry *e;
+
+	if ((e = calloc(1, sizeof(*e))) == NULL) {
+		snprintf(err, errlen, "spool %s: out of memory", sp->dir);
+		errno = ENOMEM;
+		return -1;
+	}
+	e->role_id = role;
+	e->batch_seq = seq;
+	e->size = size;
+	snprintf(e->run_id, sizeof(e->run_id), "%s", run_id);
+	TAILQ_INSERT_TAIL(&sp->list, e, entry);
+	sp->n++;
+	sp->bytes += size;
+	return 0;
+}
+
+int
+spool_put(struct spool *sp, const Hoplab__ResultBatch *rb, char *err,
+    size_t errlen)
+{
+	char path[4200], tmp[4200];
+	struct spool_entry *old;
+	uint8_t *buf;
+	size_t len;
+	int rc = -1;
+
+	if ((old = find(sp, rb->role_id, rb->batch_seq)) != NULL) {
+		if (strcmp(old->run_id, rb->run_id) == 0)
+			return 0;
+		snprintf(err, errlen, "spool %s: batch %" PRIu64 " of role %"
+		    PRIu32 " is already kept for run %s, not for run %.64s",
+		    sp->dir, rb->batch_seq, rb->role_id, old->run_id,
+		    rb->run_id);
+		errno = EEXIST;
+		return -1;
+	}
+	len = hoplab__result_batch__get_packed_size(rb);
+	if (check_bounds(sp, len, err, errlen) == -1)
+		return -1;
+	if ((buf = malloc(len ? len : 1)) == NULL) {
+		snprintf(err, errlen, "spool %s: out of memory", sp->dir);
+		errno = ENOMEM;
+		return -1;
+	}
+	hoplab__result_batch__pack(rb, buf);
+	spool_path(sp, rb->role_id, rb->batch_seq, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s/.%" PRIu32 "-%" PRIu64 ".tmp", sp->dir,
+	    rb->role_id, rb->batch_seq);
+	if (write_file(sp, tmp, buf, len, err, errlen) == -1)
+		goto out;
+	if (sp->io.rename(tmp, path) == -1) {
+		spool_err(err, errlen, "rename", path);
+		unlink(tmp);
+		goto out;
+	}
+	if (sync_dir(sp, err, errlen) == -1) {
+		unlink(path);
+		goto out;
+	}
+	rc = add_entry(sp, rb->role_id, rb->batch_seq, rb->run_id, len, err,
+	    errlen);
+	if (rc == -1)
+		unlink(path);
+out:
+	free(buf);
+	return rc;
+}
+
+int
+spool_ack(struct spool *sp, uint32_t role, uint64_t seq, char *err,
+    size_t errlen)
+{
+	struct spool_entry *e = find(sp, role, seq);
+	char path[4200];
+
+	if (e == NULL)
+		return -ENOENT;
+	spool_path(sp, role, seq, path, sizeof(path));
+	if (unlink(path) == -1 && errno != ENOENT) {
+		spool_err(err, errlen, "unlink", path);
+		return -1;
+	}
+	TAILQ_REMOVE(&sp->list, e, entry);
+	sp->n--;
+	sp->bytes -= e->size;
+	free(e);
+	return 0;
+}
+
+/* The whole file PATH (at most MSG_MAX_SIZE bytes), unpacked. */
+static Hoplab__ResultBatch *
+read_batch(const char *path, size_t *size, char *err, size_t errlen)
+{
+	Hoplab__ResultBatch *rb = NULL;
+	struct stat st;
+	uint8_t *buf;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		spool_err(err, errlen, "", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) == -1 || st.st_size > MSG_MAX_SIZE) {
+		snprintf(err, errlen, "spool %s: not a result batch (size)",
+		    path);
+		close(fd);
+		return NULL;
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) != NULL &&
+	    (n = read(fd, buf, (size_t)st.st_size)) == st.st_size)
+		rb = hoplab__result_batch__unpack(NULL, (size_t)n, buf);
+	if (rb == NULL)
+		snprintf(err, errlen, "spool %s: not a whole result batch",
+		    path);
+	*size = (size_t)st.st_size;
+	free(buf);
+	close(fd);
+	return rb;
+}
+
+Hoplab__ResultBatch *
+spool_read(struct spool *sp, const struct spool_entry *e, char *err,
+    size_t errlen)
+{
+	char path[4200];
+	size_t size;
+
+	spool_path(sp, e->role_id, e->batch_seq, path, sizeof(path));
+	return read_batch(path, &size, err, errlen);
+}
+
+/* "5-1.pb" -> 5, 1; 0 if NAME is a batch's name. */
+static int
+parse_name(const char *name, uint32_t *role, uint64_t *seq)
+{
+	unsigned long long r, s;
+	int used = 0;
+
+	if (sscanf(name, "%llu-%llu.pb%n", &r, &s, &used) != 2 ||
+	    name[used] != '\0' || !isdigit((unsigned char)name[0]) ||
+	    r == 0 || r > UINT32_MAX)
+		return -1;
+	*role = (uint32_t)r;
+	*seq = s;
+	return 0;
+}
+
+/* Load one file of the folder; bad ones are set aside, not fatal. */
+static int
+load_one(struct spool *sp, const char *name, char *err, size_t errlen)
+{
+	char path[4200], bad[4300], why[512];
+	Hoplab__ResultBatch *rb;
+	uint32_t role;
+	uint64_t seq;
+	size_t size;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", sp->dir, name);
+	if (name[0] == '.' && strstr(name, ".tmp") != NULL) {
+		unlink(path);		/* a write a crash interrupted */
+		return 0;
+	}
+	if (parse_name(name, &role, &seq) == -1)
+		return 0;		/* not ours: .bad files, others */
+	rb = read_batch(path, &size, why, sizeof(why));
+	if (rb == NULL || rb->role_id != role || rb->batch_seq != seq) {
+		snprintf(bad, sizeof(bad), "%s.bad", path);
+		rename(path, bad);
+		sp->nbad++;
+		if (rb != NULL)
+			hoplab__result_batch__free_unpacked(rb, NULL);
+		return 0;
+	}
+	rc = add_entry(sp, role, seq, rb->run_id, size, err, errlen);
+	hoplab__result_batch__free_unpacked(rb, NULL);
+	return rc;
+}
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const struct spool_entry *x = *(const struct spool_entry *const *)a;
+	const struct spool_entry *y = *(const struct spool_entry *const *)b;
+
+	if (x->role_id != y->role_id)
+		return x->role_id < y->role_id ? -1 : 1;
+	if (x->batch_seq != y->batch_seq)
+		return x->batch_seq < y->batch_seq ? -1 : 1;
+	return 0;
+}
+
+/* Order the loaded entries by (role, batch_seq). */
+static int
+sort_list(struct spool *sp)
+{
+	struct spool_entry **v, *e;
+	size_t i = 0;
+
+	if (sp->n < 2)
+		return 0;
+	if ((v = calloc(sp->n, sizeof(*v))) == NULL)
+		return -1;
+	while ((e = TAILQ_FIRST(&sp->list)) != NULL) {
+		TAILQ_REMOVE(&sp->list, e, entry);
+		v[i++] = e;
+	}
+	qsort(v, sp->n, sizeof(*v), entry_cmp);
+	for (i = 0; i < sp->n; i++)
+		TAILQ_INSERT_TAIL(&sp->list, v[i], entry);
+	free(v);
+	return 0;
+}
+
+static int
+load(struct spool *sp, char *err, size_t errlen)
+{
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	if ((d = opendir(sp->dir)) == NULL) {
+		spool_err(err, errlen, "", sp->dir);
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			rc = load_one(sp, de->d_name, err, errlen);
+	closedir(d);
+	if (rc == 0 && sort_list(sp) == -1) {
+		snprintf(err, errlen, "spool %s: out of memory", sp->dir);
+		rc = -1;
+	}
+	return rc;
+}
+
+struct spool *
+spool_open(const char *dir, size_t max_batches, uint64_t max_bytes,
+    const struct spool_io *io, char *err, size_t errlen)
+{
+	struct spool *sp;
+
+	if (strlen(dir) >= sizeof(sp->dir) - 64) {
+		snprintf(err, errlen, "spool %s: path too long", dir);
+		return NULL;
+	}
+	if ((sp = calloc(1, sizeof(*sp))) == NULL) {
+		snprintf(err, errlen, "spool %s: out of memory", dir);
+		return NULL;
+	}
+	snprintf(sp->dir, sizeof(sp->dir), "%s", dir);
+	sp->max_batches = max_batches;
+	sp->max_bytes = max_bytes;
+	sp->io = spool_sysio;
+	if (io != NULL) {
+		if (io->open != NULL)
+			sp->io.open = io->open;
+		if (io->write != NULL)
+			sp->io.write = io->write;
+		if (io->fsync != NULL)
+			sp->io.fsync = io->fsync;
+		if (io->rename != NULL)
+			sp->io.rename = io->rename;
+	}
+	TAILQ_INIT(&sp->list);
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		spool_err(err, errlen, "mkdir", dir);
+		spool_free(sp);
+		return NULL;
+	}
+	if (load(sp, err, errlen) == -1) {
+		spool_free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+void
+spool_free(struct spool *sp)
+{
+	struct spool_entry *e;
+
+	if (sp == NULL)
+		return;
+	while ((e = TAILQ_FIRST(&sp->list)) != NULL) {
+		TAILQ_REMOVE(&sp->list, e, entry);
+		free(e);
+	}
+	free(sp);
+}
+
+const struct spool_entry *
+spool_first(const struct spool *sp)
+{
+	return TAILQ_FIRST(&sp->list);
+}
+
+const struct spool_entry *
+spool_next(const struct spool_entry *e)
+{
+	return TAILQ_NEXT(e, entry);
+}
+
+size_t
+spool_count(const struct spool *sp)
+{
+	return sp->n;
+}
+
+uint64_t
+spool_bytes(const struct spool *sp)
+{
+	return sp->bytes;
+}
+
+size_t
+spool_nbad(const struct spool *sp)
+{
+	return sp->nbad;
+}
+
+const char *
+spool_dir(const struct spool *sp)
+{
+	return sp->dir;
+}

@@ -1,0 +1,93 @@
+/*
+ * spool: the agent's result batches on disk until the controller has
+ * acknowledged them.
+ *
+ * Every ResultBatch a child sends is written to DIR/<role>-<batch_seq>.pb
+ * (the packed hoplab.ResultBatch, nothing else) before it is forwarded:
+ * written to a temporary file, fsync()ed, renamed into place and the
+ * folder fsync()ed, so that after a crash a file either holds the whole
+ * batch or is not there.  An Ack for (role, batch_seq) deletes it.  A new
+ * agent on the same folder loads what is left and resends it.  The
+ * controller makes role ids unique per agent across runs, so (role,
+ * batch_seq) names one batch; a batch whose name is taken by another run
+ * is refused rather than overwritten.
+ *
+ * Bounded: at most max_batches files and max_bytes bytes; beyond that a
+ * batch is refused (errno ENOBUFS) with a sentence that says which limit.
+ * The system calls that write go through a struct spool_io so that the
+ * unit suite can make them fail (disk full, I/O error).
+ *
+ * It deliberately does not log, send or decide anything: the agent does.
+ */
+#ifndef HOPLAB_SPOOL_H
+#define HOPLAB_SPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include "msg.h"
+
+#define SPOOL_MAX_BATCHES	10000
+#define SPOOL_MAX_BYTES		(256ULL << 20)	/* 256 MiB */
+#define SPOOL_RUNID_MAX		64		/* incl. the NUL */
+
+/* The calls spool_put() writes with; NULL members mean the system's. */
+struct spool_io {
+	int	(*open)(const char *path, int flags, mode_t mode);
+	ssize_t	(*write)(int fd, const void *buf, size_t len);
+	int	(*fsync)(int fd);
+	int	(*rename)(const char *from, const char *to);
+};
+
+/* One batch on disk, in the order it was spooled (or loaded). */
+struct spool_entry {
+	TAILQ_ENTRY(spool_entry) entry;
+	uint32_t role_id;
+	uint64_t batch_seq;
+	size_t	size;			/* bytes of the file */
+	char	run_id[SPOOL_RUNID_MAX];
+};
+
+struct spool;
+
+/*
+ * Open the spool in DIR (created 0700 if missing) and load the batches
+ * left there: files that are not whole batches are renamed to NAME.bad
+ * and counted (spool_nbad()), leftover temporary files removed.  IO may be
+ * NULL.  Returns NULL with ERR filled.
+ */
+struct spool *spool_open(const char *dir, size_t max_batches,
+	    uint64_t max_bytes, const struct spool_io *io, char *err,
+	    size_t errlen);
+void	spool_free(struct spool *sp);		/* NULL is fine */
+/*
+ * Write RB to disk durably.  Returns 0; -1 with errno and ERR ("spool
+ * /path/5-1.pb: No space left on device") when it could not, in which case
+ * nothing of it is left on disk.  A batch already spooled with the same
+ * run is a success (a child's resend); with another run it is EEXIST.
+ */
+int	spool_put(struct spool *sp, const Hoplab__ResultBatch *rb, char *err,
+	    size_t errlen);
+/*
+ * The controller acknowledged (ROLE, SEQ): delete it.  Returns 0, -ENOENT
+ * when no such batch is spooled (a duplicate ack), -1 with ERR when the
+ * file could not be removed.
+ */
+int	spool_ack(struct spool *sp, uint32_t role, uint64_t seq, char *err,
+	    size_t errlen);
+/* Read E back; the caller frees it with hoplab__result_batch__free_unpacked. */
+Hoplab__ResultBatch *spool_read(struct spool *sp, const struct spool_entry *e,
+	    char *err, size_t errlen);
+const struct spool_entry *spool_first(const struct spool *sp);
+const struct spool_entry *spool_next(const struct spool_entry *e);
+size_t	spool_count(const struct spool *sp);
+uint64_t spool_bytes(const struct spool *sp);
+size_t	spool_nbad(const struct spool *sp);
+const char *spool_dir(const struct spool *sp);
+/* DIR/<role>-<seq>.pb into BUF. */
+void	spool_path(const struct spool *sp, uint32_t role, uint64_t seq,
+	    char *buf, size_t len);
+
+#endif

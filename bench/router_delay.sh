@@ -1,0 +1,206 @@
+#!/bin/sh
+# router_delay: the one-way delay one router adds at low load,
+# hoplab-router against Linux kernel forwarding, on the same veth labs
+# (prefix hlt7d, K 247 reserved with router_rate.sh; no management
+# network).  Two chains side by side, each with its own generator host:
+#
+#   hlt7d-g1 tx -- in a1 out -- rx hlt7d-g1                       (1 router)
+#   hlt7d-g2 tx -- in a2 out -- in b2 out -- rx hlt7d-g2          (2 routers)
+#
+# hoplab-gen (l2 mode: one process sends on tx and receives on rx, so
+# both timestamps come from one clock) sends COUNT probes of FRAME bytes
+# (Ethernet frame incl. FCS), IDT apart, through each chain.  One router's
+# share is the difference between the chains, as in the paper:
+#
+#   added = delay(2 routers) - delay(1 router)
+#
+# taken for the median (p50) and the mean.  Each round runs linux then
+# hoplab (the same routers, reconfigured), both chains each; the result
+# is the median over ROUNDS rounds, so a drift of the machine during the
+# run moves both routers alike.  Beside it: hoplab-router's own view, the
+# median sojourn time (RX ring timestamp to TX) on a1's output.
+#
+# Environment: ROUNDS (3), COUNT (2000), IDT (250us), FRAMES ("64 1518").
+# Bounded: about ROUNDS x FRAMES x 4 x (COUNT x IDT + 0.5 s), 30 s with
+# the defaults.  Cleans up every namespace and process on any exit.
+# Root.  Timestamps: tx in user space before send(), rx by the kernel
+# (hoplab-gen's "tx=user,rx=kernel-sw" or better, as it reports).
+#
+#	sudo sh bench/router_delay.sh
+set -u
+RL_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+. "$RL_ROOT/tests/integration/router_lab.sh"
+
+ROUNDS=${ROUNDS:-3}
+COUNT=${COUNT:-2000}
+IDT=${IDT:-250us}
+FRAMES=${FRAMES:-64 1518}
+
+die() { echo "router_delay: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root (network namespaces)"
+command -v ethtool >/dev/null 2>&1 || die "ethtool is missing (sudo make deps)"
+for p in hoplab-router hoplab-gen; do
+	[ -x "$RL_BIN/$p" ] || die "$RL_BIN/$p is missing (make)"
+done
+case $ROUNDS in ''|*[!0-9]*) die "ROUNDS: a number 1..20" ;; esac
+case $COUNT in ''|*[!0-9]*) die "COUNT: a number 100..100000" ;; esac
+[ "$ROUNDS" -ge 1 ] && [ "$ROUNDS" -le 20 ] || die "ROUNDS: 1..20"
+[ "$COUNT" -ge 100 ] && [ "$COUNT" -le 100000 ] || die "COUNT: 100..100000"
+
+rl_init hlt7d || die "cannot make a temporary folder"
+trap rl_down EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---------------------------------------------------------------- the labs
+
+rl_ns g1 && rl_ns a1 && rl_ns g2 && rl_ns a2 && rl_ns b2 &&
+rl_veth g1 tx a1 in && rl_veth a1 out g1 rx &&
+rl_veth g2 tx a2 in && rl_veth a2 out b2 in && rl_veth b2 out g2 rx ||
+    die "could not build the labs"
+
+# Each router: NAME IN_ADDR OUT_ADDR [ROUTE_PREFIX VIA]
+ROUTERS="a1 198.18.0.2/24 198.18.100.1/24
+a2 198.18.0.2/24 198.18.1.1/24 198.18.100.0/24 198.18.1.2
+b2 198.18.1.2/24 198.18.100.1/24 198.18.0.0/24 198.18.1.1"
+
+routers_up()	# IMPL
+{
+	echo "$ROUTERS" | while read -r _n _in _out _p _via; do
+		if [ "$1" = linux ]; then
+			rl_addr "$_n" in "$_in" && rl_addr "$_n" out "$_out" &&
+			rl_in "$_n" sh -c \
+			    'echo 1 >/proc/sys/net/ipv4/ip_forward' || exit 1
+			[ -z "$_p" ] || rl_route "$_n" "$_p" via "$_via" ||
+			    exit 1
+			continue
+		fi
+		{
+			echo "# bench/router_delay.sh: router $_n"
+			echo "interfaces:"
+			echo "  - {name: in, address: $_in}"
+			echo "  - {name: out, address: $_out}"
+			[ -z "$_p" ] ||
+			    echo "routes: [{prefix: $_p, via: $_via}]"
+		} >"$RL_TMP/$_n.yaml"
+	done || return 1
+	[ "$1" = linux ] && return 0
+	# started here, not in the pipeline's subshell, so that their PIDs
+	# are ours to stop
+	rl_router a1 "$RL_TMP/a1.yaml" && rl_router a2 "$RL_TMP/a2.yaml" &&
+	rl_router b2 "$RL_TMP/b2.yaml"
+}
+
+routers_down()	# IMPL
+{
+	if [ "$1" = hoplab ]; then
+		rl_stop "$RL_PID_a1"
+		rl_stop "$RL_PID_a2"
+		rl_stop "$RL_PID_b2"
+		return 0
+	fi
+	for _n in a1 a2 b2; do
+		rl_in "$_n" sh -c 'echo 0 >/proc/sys/net/ipv4/ip_forward'
+		ip -n "hlt7d-$_n" addr flush dev in
+		ip -n "hlt7d-$_n" addr flush dev out
+	done
+}
+
+# field FILE COLUMN: from hoplab-gen's tables, COLUMN (received, lost,
+# ttl, mean, p50, p99) of the flow.
+field()
+{
+	awk -v col="$2" '
+	/^Packets per flow/ { t = "p"; next }
+	/^One-way delay/ { t = "d"; next }
+	/^Transmit pacing/ { t = ""; next }
+	t == "p" && $2 == "probe" { v["received"] = $5; v["lost"] = $6
+	    v["ttl"] = $11 }
+	t == "d" && $2 == "probe" { v["mean"] = $4; v["p50"] = $5
+	    v["p99"] = $7 }
+	END { print (col in v) ? v[col] : "nan" }' "$1"
+}
+
+# probe GEN FRAME OUT: COUNT probes through chain GEN (g1 or g2).
+probe()
+{
+	rl_in "$1" timeout -s INT 120 "$RL_BIN/hoplab-gen" --tx tx --rx rx \
+	    --src 198.18.0.1 --dst 198.18.100.2 --gateway 198.18.0.2 \
+	    --flow "frame=$2,count=$COUNT,idt=$IDT,name=probe" \
+	    --drain 200ms >"$3" 2>&1 ||
+	    { sed 's/^/    /' "$3" >&2; die "hoplab-gen failed on $1"; }
+	[ "$(field "$3" lost)" = 0 ] ||
+	    echo "router_delay: warning: $1 lost $(field "$3" lost) probes" >&2
+}
+
+# row ROUND FRAME IMPL OUT1 OUT2 SOJOURN: one line of the table.
+row()
+{
+	awk -v r="$1" -v f="$2" -v impl="$3" -v s="$6" \
+	    -v a="$(field "$4" p50)" -v b="$(field "$5" p50)" \
+	    -v c="$(field "$4" mean)" -v d="$(field "$5" mean)" 'BEGIN {
+		printf "%-5d %-6s %-6s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f " \
+		    "%9s\n", r, f, impl, a, b, b - a, c, d, d - c, s
+	}'
+}
+
+# ---------------------------------------------------------------- run
+
+echo "router_delay: $ROUNDS rounds of $COUNT probes, $IDT apart;" \
+    "frame = Ethernet frame incl. FCS; delays in us"
+printf '%-5s %-6s %-6s %9s %9s %9s %9s %9s %9s %9s\n' round frame router \
+    1r_p50 2r_p50 add_p50 1r_mean 2r_mean add_mean sojourn
+: >"$RL_TMP/rows"
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	for impl in linux hoplab; do
+		routers_up $impl || die "$impl routers did not come up"
+		for f in $FRAMES; do
+			o1=$RL_TMP/$r-$impl-$f-1.txt
+			o2=$RL_TMP/$r-$impl-$f-2.txt
+			probe g1 "$f" "$o1"
+			probe g2 "$f" "$o2"
+			[ "$(field "$o1" ttl)/$(field "$o2" ttl)" = "63/62" ] ||
+			    die "path check: TTL $(field "$o1" ttl) and" \
+			    "$(field "$o2" ttl), expected 63 and 62"
+			soj=-
+			if [ $impl = hoplab ]; then
+				soj=$(rl_ctl a1 counters 2>/dev/null | awk '
+				    /^[^ ]/ { cur = $1 }
+				    cur == "out" && /sojourn class 0:/ {
+					for (i = 1; i < NF; i++)
+					    if ($i == "p50") print $(i + 1) }')
+			fi
+			row $r "$f" $impl "$o1" "$o2" "${soj:--}" |
+			    tee -a "$RL_TMP/rows"
+		done
+		routers_down $impl
+	done
+	r=$((r + 1))
+done
+
+# The sojourn column is cumulative since the router started, which is
+# each round's start: it covers the frame sizes measured so far in it.
+echo
+echo "one router adds (median over rounds, us):"
+printf '%-6s %10s %10s %10s %10s %12s %12s\n' frame linux_p50 hoplab_p50 \
+    linux_mean hoplab_mean p50_over_lin ratio_p50
+for f in $FRAMES; do
+	med()	# IMPL COLUMN
+	{
+		awk -v f="$f" -v impl="$1" -v c="$2" \
+		    '$2 == f && $3 == impl { print $c }' "$RL_TMP/rows" |
+		    sort -g | awk '{ v[NR] = $1 } END {
+			if (NR == 0) { print "nan"; exit }
+			if (NR % 2) print v[(NR + 1) / 2]
+			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	}
+	awk -v f="$f" -v lp="$(med linux 6)" -v hp="$(med hoplab 6)" \
+	    -v lm="$(med linux 9)" -v hm="$(med hoplab 9)" 'BEGIN {
+		printf "%-6s %10.2f %10.2f %10.2f %10.2f %12.2f %12s\n", f,
+		    lp, hp, lm, hm, hp - lp,
+		    (lp > 0 ? sprintf("%.2f", hp / lp) : "-")
+	}'
+done
+echo "(p50_over_lin: hoplab's added median minus the kernel's; the goal" \
+    "is at most 5 us)"

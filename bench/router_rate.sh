@@ -1,0 +1,287 @@
+#!/bin/sh
+# router_rate: forwarding rate of one router on one core, hoplab-router
+# against Linux kernel forwarding, on the same veth lab (prefix hlt7, K
+# 247 reserved; no management network):
+#
+#   hlt7-gen tx ---- in   R   out ---- eth0 hlt7-sink
+#   (trafgen)     198.18.0.2  198.18.100.1   198.18.100.2/24
+#
+# trafgen (PACKET_MMAP, pinned to core GEN_CPU) sends IPv4/UDP frames of
+# 64 and 1518 bytes (Ethernet frame incl. FCS, RFC 2544) from 198.18.0.1
+# to 198.18.100.2 port 9 as fast as it can for DUR seconds; the sink
+# counts what arrives (its kernel drops the UDP in nftables, so it sends
+# nothing back).  Three routers per frame size:
+#
+#   none    R's kernel has no address and does not forward: it drops
+#           every frame.  The baseline: what sending and receiving a frame
+#           costs without any forwarding.
+#   linux   kernel forwarding (addresses on in/out, ip_forward=1)
+#   hoplab  hoplab-router, pinned to core R_CPU (taskset)
+#
+# On veth the receiver's kernel work runs in the sender's context: trafgen's
+# core also does R's receive processing and, for linux, the forwarding
+# itself and the sink's receive (veth_xmit -> netif_rx -> the same core's
+# backlog).  hoplab-router forwards on its own core R_CPU (the sink's
+# receive runs there too, in its send()).  So the kernel's forwarding
+# shares a core with the sender while hoplab-router has one of its own,
+# and the rates alone would flatter hoplab.  The fair figure is CPU time
+# per forwarded packet of everything this experiment runs, wherever it
+# runs: trafgen (with the kernel work done in its context: R's receive
+# path, and for linux the forwarding), the kernel's softirq threads (work
+# it deferred) and hoplab-router's threads, each from the kernel's own
+# accounting, so other programs on the machine do not count.  Minus the
+# baseline's per packet:
+#
+#   cost = cpu_ns(router) / forwarded - cpu_ns(none) / sent(none)
+#
+# i.e. what forwarding one packet costs on top of sending and receiving
+# it, and 1e9 / cost is the rate one core could forward.  hoplab-router
+# busy-polls for a bounded time after traffic, so any idle spinning is in
+# its cost: an upper bound.  (RPS or threaded NAPI would move the
+# kernel's forwarding to a core of its own, but make a PACKET_MMAP sender
+# fail with EAGAIN as soon as the remote backlog fills.)
+#
+# Printed per frame size and router: offered and forwarded rate (kpps),
+# loss, CPU of trafgen, softirq threads and the router as % of the run,
+# CPU time per packet; then per frame size the forwarding cost and
+# one-core rate of linux and hoplab and their ratios hoplab / linux.
+#
+# Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518").
+#
+# Bounded: DUR seconds per point (default 5), 6 points, about 45 s in
+# all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
+#
+#	sudo sh bench/router_rate.sh [DUR]
+set -u
+RL_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+. "$RL_ROOT/tests/integration/router_lab.sh"
+
+DUR=${1:-${DUR:-5}}
+GEN_CPU=${GEN_CPU:-0}
+R_CPU=${R_CPU:-1}
+FRAMES=${FRAMES:-64 1518}
+ROUTERS="none linux hoplab"
+[ "$(nproc)" -ge 2 ] ||
+    die "needs 2 cores (trafgen on one, the router on the other)"
+
+die() { echo "router_rate: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root (network namespaces)"
+for t in trafgen taskset ethtool nft; do
+	command -v $t >/dev/null 2>&1 ||
+	    die "$t is missing (sudo make deps; trafgen is in netsniff-ng)"
+done
+[ -x "$RL_BIN/hoplab-router" ] ||
+    die "$RL_BIN/hoplab-router is missing (make bin/hoplab-router)"
+case $DUR in ''|*[!0-9]*) die "DUR must be whole seconds, got '$DUR'" ;; esac
+[ "$DUR" -ge 1 ] && [ "$DUR" -le 60 ] || die "DUR must be 1..60 s"
+
+rl_init hlt7 || die "cannot make a temporary folder"
+trap rl_down EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---------------------------------------------------------------- the lab
+
+rl_ns gen && rl_ns R && rl_ns sink &&
+rl_veth gen tx R in && rl_veth R out sink eth0 &&
+rl_addr sink eth0 198.18.100.2/24 &&
+rl_route sink default via 198.18.100.1 &&
+rl_in sink nft -f - <<'EOF' || die "could not build the lab"
+table ip hlt7 {
+	chain pre {
+		type filter hook prerouting priority -300; policy accept;
+		udp dport 9 counter drop
+	}
+}
+EOF
+RMAC=$(rl_mac R in)
+
+cat >"$RL_TMP/R.yaml" <<'EOF'
+# bench/router_rate.sh: the router under test
+interfaces:
+  - {name: in, address: 198.18.0.2/24}
+  - {name: out, address: 198.18.100.1/24}
+EOF
+
+# trafgen_conf FRAME: one IPv4/UDP frame of FRAME bytes incl. FCS.
+trafgen_conf()
+{
+	cat <<EOF
+{
+	eth(da=$RMAC, type=0x0800),
+	ipv4(saddr=198.18.0.1, daddr=198.18.100.2, ttl=64, proto=17, id=1),
+	udp(sp=49184, dp=9),
+	fill(0x00, $(($1 - 4 - 14 - 20 - 8)))
+}
+EOF
+}
+
+router_linux()
+{
+	rl_addr R in 198.18.0.2/24 && rl_addr R out 198.18.100.1/24 &&
+	rl_in R sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+}
+
+router_linux_off()
+{
+	rl_in R sh -c 'echo 0 >/proc/sys/net/ipv4/ip_forward'
+	ip -n hlt7-R addr flush dev in
+	ip -n hlt7-R addr flush dev out
+}
+
+router_hoplab()
+{
+	rl_router R "$RL_TMP/R.yaml" || return 1
+	taskset -p -c "$R_CPU" "$RL_PID_R" >/dev/null
+}
+
+# ifstat NS IF FIELD: rx_packets / tx_packets of IF from /proc/net/dev.
+ifstat()
+{
+	rl_in "$1" cat /proc/net/dev | awk -v i="$2:" -v f="$3" '
+	$1 == i { print (f == "rx" ? $3 : $11) }'
+}
+
+# ksoftirqd_ns: CPU time (ns) the kernel's softirq threads have run so
+# far, all cores together (/proc/PID/schedstat: the scheduler's own
+# runtime, to the nanosecond).
+ksoftirqd_ns()
+{
+	_t=0
+	for _d in /proc/[0-9]*; do
+		read -r _c 2>/dev/null <"$_d/comm" || continue
+		case $_c in
+		ksoftirqd/*)
+			read -r _ns _rest 2>/dev/null <"$_d/schedstat" &&
+			    _t=$((_t + _ns)) ;;
+		esac
+	done
+	echo $_t
+}
+
+# router_ns: CPU time (ns) of hoplab-router, all its threads, so far; 0
+# when it is not running.
+router_ns()
+{
+	_t=0
+	[ "$ROUTER_PID" = 0 ] && { echo 0; return; }
+	for _f in /proc/"$ROUTER_PID"/task/*/schedstat; do
+		read -r _ns _rest 2>/dev/null <"$_f" && _t=$((_t + _ns))
+	done
+	echo $_t
+}
+ROUTER_PID=0
+
+# warm FRAME: a short burst so that ARP is resolved and caches are warm.
+warm()
+{
+	trafgen_conf "$1" >"$RL_TMP/t.cfg"
+	rl_in gen timeout 5 trafgen -o tx -i "$RL_TMP/t.cfg" -n 2000 \
+	    -t 100us -P 1 --no-sock-mem -Q -C >/dev/null 2>&1
+	sleep 0.5
+}
+
+# gen_run: trafgen for DUR seconds; prints the CPU seconds it used
+# (user + system, from times(1): its rusage, which with tick accounting
+# includes the softirq work done in its context, i.e. R's receive path
+# and, for linux, the forwarding).
+gen_run()
+{
+	(
+		rl_in gen timeout -s INT "$DUR" taskset -c "$GEN_CPU" trafgen \
+		    -o tx -i "$RL_TMP/t.cfg" -P 1 --no-sock-mem -Q -C \
+		    >"$RL_TMP/trafgen.log" 2>&1
+		times
+	) | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+	    printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
+
+# point IMPL FRAME: one measurement; prints a table row and appends
+# "frame router sent_pps fwd_pps ns_per_pkt" to RL_TMP/raw.
+#
+# CPU per packet counts the work of this experiment only, not of other
+# programs on the machine: trafgen's CPU time (with the receive and
+# forwarding work the kernel does in its context), the kernel's softirq
+# threads (work it deferred), and hoplab-router's threads.
+point()
+{
+	warm "$2"
+	_tx0=$(ifstat gen tx tx)
+	_rx0=$(ifstat sink eth0 rx)
+	_k0=$(ksoftirqd_ns)
+	_r0=$(router_ns)
+	_t0=$(date +%s%N)
+	_g=$(gen_run)
+	_t1=$(date +%s%N)
+	_k1=$(ksoftirqd_ns)
+	_r1=$(router_ns)
+	sleep 0.3
+	_tx1=$(ifstat gen tx tx)
+	_rx1=$(ifstat sink eth0 rx)
+	if grep -q 'failed' "$RL_TMP/trafgen.log"; then
+		sed 's/^/    trafgen: /' "$RL_TMP/trafgen.log" >&2
+		die "trafgen failed"
+	fi
+	awk -v impl="$1" -v f="$2" -v s=$((_tx1 - _tx0)) \
+	    -v r=$((_rx1 - _rx0)) -v ns=$((_t1 - _t0)) -v g="$_g" \
+	    -v k=$((_k1 - _k0)) -v rt=$((_r1 - _r0)) -v raw="$RL_TMP/raw" '
+	BEGIN {
+		sec = ns / 1e9
+		g *= 1e9
+		loss = s > 0 ? 100 * (s - r) / s : 0
+		if (loss < 0) loss = 0
+		n = impl == "none" ? s : r
+		per = n > 0 ? (g + k + rt) / n : 0
+		fwd = impl == "none" ? 0 : r / sec / 1000
+		if (impl == "none") loss = 100
+		printf "%-6d %-7s %10.1f %10.1f %7.2f %7.0f %7.0f %7.0f %8.0f\n",
+		    f, impl, s / sec / 1000, fwd, loss, 100 * g / ns,
+		    100 * k / ns, 100 * rt / ns, per
+		printf "%d %s %.0f %.0f %.1f\n", f, impl, s / sec, r / sec,
+		    per >> raw
+	}'
+}
+
+echo "router_rate: $DUR s per point; trafgen on core $GEN_CPU," \
+    "hoplab-router on core $R_CPU; frame = Ethernet frame incl. FCS"
+printf '%-6s %-7s %10s %10s %7s %7s %7s %7s %8s\n' frame router sent_kpps \
+    fwd_kpps loss% gen% softirq% router% ns/pkt
+for impl in $ROUTERS; do
+	case $impl in
+	linux)	router_linux || die "kernel router setup failed" ;;
+	hoplab)	router_hoplab || die "hoplab-router did not start"
+		ROUTER_PID=$RL_PID_R ;;
+	esac
+	for f in $FRAMES; do
+		point $impl "$f"
+	done
+	case $impl in
+	linux)	router_linux_off ;;
+	hoplab)	rl_ctl R counters >"$RL_TMP/counters.txt" 2>&1
+		rl_stop "$RL_PID_R"
+		ROUTER_PID=0 ;;
+	esac
+done
+
+echo
+echo "forwarding cost = ns/pkt - ns/pkt of none; one-core rate = 1e9 / cost"
+printf '%-6s %12s %12s %12s %12s %8s %8s\n' frame linux_ns hoplab_ns \
+    linux_kpps hoplab_kpps cost_x rate_x
+awk '{ per[$1, $2] = $5; if (!($1 in seen)) { seen[$1] = 1; ord[++n] = $1 } }
+END {
+	for (i = 1; i <= n; i++) {
+		f = ord[i]
+		cl = per[f, "linux"] - per[f, "none"]
+		ch = per[f, "hoplab"] - per[f, "none"]
+		rl = cl > 0 ? 1e6 / cl : 0
+		rh = ch > 0 ? 1e6 / ch : 0
+		printf "%-6s %12.0f %12.0f %12.0f %12.0f %8.2f %8.2f\n", f,
+		    cl, ch, rl, rh, (cl > 0 ? ch / cl : 0),
+		    (rl > 0 ? rh / rl : 0)
+	}
+}' "$RL_TMP/raw"
+echo "(cost_x = hoplab / linux cost per packet, lower is better;" \
+    "rate_x = hoplab / linux one-core rate, higher is better)"
+echo
+echo "hoplab-router's own counters at the end:"
+sed 's/^/    /' "$RL_TMP/counters.txt"

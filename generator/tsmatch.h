@@ -1,0 +1,73 @@
+/*
+ * tsmatch: pair each received probe with the kernel's transmit stamp of
+ * the same packet, which reaches the sender through the socket's error
+ * queue at its own pace (before or after the packet comes back).
+ */
+#ifndef HOPLAB_GEN_TSMATCH_H
+#define HOPLAB_GEN_TSMATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define TSM_SLOTS	1024	/* packets in flight per flow we can pair */
+
+/* One packet whose delay is known: what the statistics are fed with. */
+struct tsm_done {
+	uint64_t	seq;
+	int64_t		tx_ns;		/* kernel stamp if KTX, else user */
+	int64_t		rx_ns;
+	unsigned	frame;		/* frame length incl. FCS */
+	int		ktx;		/* tx_ns is the kernel's stamp */
+};
+
+struct tsm_slot {
+	uint64_t	seq;
+	int64_t		deadline;	/* CLOCK_MONOTONIC it was due */
+	int64_t		ktx_ns;		/* kernel tx stamp, 0: not yet */
+	int64_t		utx_ns;		/* the probe's user-space stamp */
+	int64_t		rx_ns;		/* 0: not received yet */
+	unsigned	frame;
+	int		used;
+};
+
+struct tsmatch {
+	int		want_ktx;	/* wait for kernel tx stamps */
+	struct tsm_slot	slot[TSM_SLOTS];
+	uint64_t	ktx_used;	/* delays computed with kernel tx */
+	uint64_t	utx_used;	/* ... with the user-space tx stamp */
+	uint64_t	ktx_stamps;	/* kernel tx stamps seen */
+	uint64_t	ktx_orphans;	/* stamps for packets no longer held */
+	int		have_prev;	/* for the inter-departure times */
+	uint64_t	prev_seq;
+	int64_t		prev_ktx;
+	int64_t		prev_deadline;
+	struct welford	idt;		/* kernel tx gaps, ns (consecutive) */
+	struct welford	idt_err;	/* those minus the intended gaps */
+	struct hist	*idt_abs;	/* |idt_err|, set and freed by caller */
+};
+
+/* WANT_KTX: 1 to pair with kernel tx stamps, 0 to use the user stamps. */
+void	tsm_init(struct tsmatch *m, int want_ktx);
+/*
+ * Packet SEQ was sent, due at DEADLINE, with user stamp UTX_NS.  Reusing
+ * its slot may settle an older packet that never got its kernel stamp:
+ * then *OUT is filled (with the user stamp) and 1 is returned, else 0.
+ */
+int	tsm_sent(struct tsmatch *m, uint64_t seq, int64_t deadline,
+	    int64_t utx_ns, unsigned frame, struct tsm_done *out);
+/* The kernel stamped SEQ at KTX_NS.  Returns 1 with *OUT when settled. */
+int	tsm_tx(struct tsmatch *m, uint64_t seq, int64_t ktx_ns,
+	    struct tsm_done *out);
+/*
+ * SEQ (first copy) arrived at RX_NS carrying user stamp UTX_NS.  Returns
+ * 1 with *OUT when its delay is known now, 0 when it waits for its
+ * kernel tx stamp.
+ */
+int	tsm_rx(struct tsmatch *m, uint64_t seq, int64_t utx_ns, int64_t rx_ns,
+	    unsigned frame, struct tsm_done *out);
+/* Settle one waiting packet with its user stamp; 0 when none is left. */
+int	tsm_flush(struct tsmatch *m, struct tsm_done *out);
+
+#endif

@@ -1,0 +1,661 @@
+/*
+ * pktio: AF_PACKET memory-mapped rings for hoplab-router and hoplab-link.
+ * See pktio.h for the design; this file holds the two receive back ends
+ * ("v3": TPACKET_V3 blocks, "v2": TPACKET_V2 frames) and the TPACKET_V2
+ * transmit ring they share.
+ *
+ * Ring ownership follows packet_mmap.txt: a receive frame or block belongs
+ * to user space while its status has TP_STATUS_USER and is given back by
+ * writing TP_STATUS_KERNEL; a transmit slot is free while its status is
+ * TP_STATUS_AVAILABLE (or TP_STATUS_WRONG_FORMAT, counted as an error) and
+ * queued by writing TP_STATUS_SEND_REQUEST.  Status words are read with
+ * acquire and written with release ordering, as the kernel's smp_wmb()
+ * pairs with.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "pktio.h"
+
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING	23
+#endif
+
+#define DEF_RX_FRAMES	4096
+#define DEF_TX_FRAMES	1024
+#define DEF_FRAME_SIZE	2048
+#define DEF_TOV_MS	1
+#define V2_FRAMES_PER_BLOCK 32
+#define V3_BLOCK_SIZE	(1U << 17)
+
+struct pktio {
+	const struct pktio_ops *ops;
+	char		name[PKTIO_NAME_MAX];
+	int		ifindex;
+	uint8_t		mac[6];
+	unsigned	mtu;
+	int		rxfd;
+	int		txfd;
+	/* receive ring */
+	uint8_t		*rx_map;
+	size_t		rx_maplen;
+	unsigned	rx_nblocks;	/* v3 blocks */
+	unsigned	rx_block_size;
+	unsigned	rx_nframes;	/* v2 frames */
+	unsigned	rx_frame_size;
+	unsigned	rx_cur;		/* v3: current block, v2: next frame */
+	unsigned	rx_held;	/* v2: frames handed out, v3: 1 if a block is */
+	uint32_t	blk_left;	/* v3: frames not yet handed out */
+	uint8_t		*blk_next;	/* v3: next frame header in the block */
+	/* transmit ring */
+	uint8_t		*tx_map;
+	size_t		tx_maplen;
+	unsigned	tx_nframes;
+	unsigned	tx_frame_size;
+	unsigned	tx_head;	/* next slot to fill */
+	unsigned	tx_pending;	/* filled since the last flush */
+	struct pktio_stats st;
+};
+
+static inline uint32_t
+status_load(volatile uint32_t *s)
+{
+	return __atomic_load_n(s, __ATOMIC_ACQUIRE);
+}
+
+static inline void
+status_store(volatile uint32_t *s, uint32_t v)
+{
+	__atomic_store_n(s, v, __ATOMIC_RELEASE);
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int
+query_iface(struct pktio *p, int fd, char *err, size_t errlen)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, p->name, sizeof(p->name));
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) == -1) {
+		snprintf(err, errlen, "interface %s: %s", p->name,
+		    strerror(errno));
+		return -1;
+	}
+	p->ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) == -1 ||
+	    ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
+		snprintf(err, errlen, "interface %s is not Ethernet", p->name);
+		return -1;
+	}
+	memcpy(p->mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(fd, SIOCGIFMTU, &ifr) == -1) {
+		snprintf(err, errlen, "interface %s: MTU: %s", p->name,
+		    strerror(errno));
+		return -1;
+	}
+	p->mtu = (unsigned)ifr.ifr_mtu;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == -1 ||
+	    (ifr.ifr_flags & IFF_UP) == 0) {
+		snprintf(err, errlen, "interface %s is down", p->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+bind_fd(struct pktio *p, int fd, uint16_t proto, char *err, size_t errlen)
+{
+	struct sockaddr_ll sll;
+
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(proto);
+	sll.sll_ifindex = p->ifindex;
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) == -1) {
+		snprintf(err, errlen, "interface %s: bind: %s", p->name,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_int(int fd, int opt, int val, const char *what, const char *name,
+    char *err, size_t errlen)
+{
+	if (setsockopt(fd, SOL_PACKET, opt, &val, sizeof(val)) == -1) {
+		snprintf(err, errlen, "interface %s: %s: %s", name, what,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static uint8_t *
+map_ring(int fd, size_t len, const char *name, char *err, size_t errlen)
+{
+	void *m;
+
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+	    fd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "interface %s: mmap ring: %s", name,
+		    strerror(errno));
+		return NULL;
+	}
+	return m;
+}
+
+static int
+open_tx(struct pktio *p, const struct pktio_conf *c, char *err,
+    size_t errlen)
+{
+	struct tpacket_req req;
+
+	if ((p->txfd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "packet socket: %s", strerror(errno));
+		return -1;
+	}
+	if (query_iface(p, p->txfd, err, errlen) == -1)
+		return -1;
+	p->tx_frame_size = c->frame_size;
+	p->tx_nframes = c->tx_frames;
+	memset(&req, 0, sizeof(req));
+	req.tp_frame_size = p->tx_frame_size;
+	req.tp_frame_nr = p->tx_nframes;
+	req.tp_block_size = p->tx_frame_size * V2_FRAMES_PER_BLOCK;
+	req.tp_block_nr = p->tx_nframes / V2_FRAMES_PER_BLOCK;
+	if (set_int(p->txfd, PACKET_VERSION, TPACKET_V2, "PACKET_VERSION",
+	    p->name, err, errlen) == -1 ||
+	    set_int(p->txfd, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS",
+	    p->name, err, errlen) == -1)
+		return -1;
+	if (setsockopt(p->txfd, SOL_PACKET, PACKET_TX_RING, &req,
+	    sizeof(req)) == -1) {
+		snprintf(err, errlen, "interface %s: PACKET_TX_RING: %s",
+		    p->name, strerror(errno));
+		return -1;
+	}
+	p->tx_maplen = (size_t)req.tp_block_size * req.tp_block_nr;
+	if ((p->tx_map = map_ring(p->txfd, p->tx_maplen, p->name, err,
+	    errlen)) == NULL)
+		return -1;
+	return bind_fd(p, p->txfd, 0, err, errlen);
+}
+
+/* The receive socket without its ring: options every back end wants. */
+static int
+open_rx_socket(struct pktio *p, const struct pktio_conf *c, int version,
+    char *err, size_t errlen)
+{
+	struct packet_mreq mr;
+
+	if ((p->rxfd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "packet socket: %s", strerror(errno));
+		return -1;
+	}
+	if (set_int(p->rxfd, PACKET_VERSION, version, "PACKET_VERSION",
+	    p->name, err, errlen) == -1 ||
+	    set_int(p->rxfd, PACKET_IGNORE_OUTGOING, 1,
+	    "PACKET_IGNORE_OUTGOING", p->name, err, errlen) == -1)
+		return -1;
+	if (c->promisc) {
+		memset(&mr, 0, sizeof(mr));
+		mr.mr_ifindex = p->ifindex;
+		mr.mr_type = PACKET_MR_PROMISC;
+		if (setsockopt(p->rxfd, SOL_PACKET, PACKET_ADD_MEMBERSHIP,
+		    &mr, sizeof(mr)) == -1) {
+			snprintf(err, errlen, "interface %s: promiscuous "
+			    "mode: %s", p->name, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ v3 */
+
+static int
+v3_open(struct pktio *p, const struct pktio_conf *c, char *err,
+    size_t errlen)
+{
+	struct tpacket_req3 req;
+
+	if (open_rx_socket(p, c, TPACKET_V3, err, errlen) == -1)
+		return -1;
+	p->rx_block_size = V3_BLOCK_SIZE;
+	p->rx_frame_size = c->frame_size;
+	p->rx_nblocks = (unsigned)(((uint64_t)c->rx_frames * c->frame_size +
+	    V3_BLOCK_SIZE - 1) / V3_BLOCK_SIZE);
+	if (p->rx_nblocks < 4)
+		p->rx_nblocks = 4;
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = p->rx_block_size;
+	req.tp_block_nr = p->rx_nblocks;
+	req.tp_frame_size = p->rx_frame_size;
+	req.tp_frame_nr = (p->rx_block_size / p->rx_frame_size) *
+	    p->rx_nblocks;
+	req.tp_retire_blk_tov = c->block_tov_ms;
+	if (setsockopt(p->rxfd, SOL_PACKET, PACKET_RX_RING, &req,
+	    sizeof(req)) == -1) {
+		snprintf(err, errlen, "interface %s: PACKET_RX_RING (v3): %s",
+		    p->name, strerror(errno));
+		return -1;
+	}
+	p->rx_maplen = (size_t)req.tp_block_size * req.tp_block_nr;
+	if ((p->rx_map = map_ring(p->rxfd, p->rx_maplen, p->name, err,
+	    errlen)) == NULL)
+		return -1;
+	return bind_fd(p, p->rxfd, ETH_P_ALL, err, errlen);
+}
+
+static inline struct tpacket_block_desc *
+v3_block(struct pktio *p, unsigned i)
+{
+	return (struct tpacket_block_desc *)(p->rx_map +
+	    (size_t)i * p->rx_block_size);
+}
+
+static unsigned
+v3_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
+{
+	struct tpacket_block_desc *b = v3_block(p, p->rx_cur);
+	struct tpacket3_hdr *h;
+	struct sockaddr_ll *sll;
+	unsigned n = 0;
+
+	if (!p->rx_held) {
+		if ((status_load(&b->hdr.bh1.block_status) &
+		    TP_STATUS_USER) == 0)
+			return 0;
+		p->rx_held = 1;
+		p->blk_left = b->hdr.bh1.num_pkts;
+		p->blk_next = (uint8_t *)b + b->hdr.bh1.offset_to_first_pkt;
+	}
+	while (p->blk_left > 0 && n < max) {
+		h = (struct tpacket3_hdr *)p->blk_next;
+		sll = (struct sockaddr_ll *)((uint8_t *)h +
+		    TPACKET_ALIGN(sizeof(*h)));
+		p->blk_left--;
+		p->blk_next += h->tp_next_offset;
+		if (sll->sll_pkttype == PACKET_OUTGOING)
+			continue;
+		pkts[n].data = (uint8_t *)h + h->tp_mac;
+		pkts[n].len = h->tp_len;
+		pkts[n].caplen = h->tp_snaplen;
+		pkts[n].ts_ns = (int64_t)h->tp_sec * 1000000000LL +
+		    h->tp_nsec;
+		pkts[n].csum_partial = (h->tp_status &
+		    TP_STATUS_CSUMNOTREADY) != 0;
+		n++;
+	}
+	return n;
+}
+
+static void
+v3_rx_release(struct pktio *p)
+{
+	struct tpacket_block_desc *b;
+
+	if (!p->rx_held || p->blk_left > 0)
+		return;
+	b = v3_block(p, p->rx_cur);
+	status_store(&b->hdr.bh1.block_status, TP_STATUS_KERNEL);
+	p->rx_held = 0;
+	p->rx_cur = (p->rx_cur + 1) % p->rx_nblocks;
+}
+
+/* ------------------------------------------------------------ v2 */
+
+static int
+v2_open(struct pktio *p, const struct pktio_conf *c, char *err,
+    size_t errlen)
+{
+	struct tpacket_req req;
+
+	if (open_rx_socket(p, c, TPACKET_V2, err, errlen) == -1)
+		return -1;
+	p->rx_frame_size = c->frame_size;
+	p->rx_nframes = (c->rx_frames + V2_FRAMES_PER_BLOCK - 1) /
+	    V2_FRAMES_PER_BLOCK * V2_FRAMES_PER_BLOCK;
+	memset(&req, 0, sizeof(req));
+	req.tp_frame_size = p->rx_frame_size;
+	req.tp_frame_nr = p->rx_nframes;
+	req.tp_block_size = p->rx_frame_size * V2_FRAMES_PER_BLOCK;
+	req.tp_block_nr = p->rx_nframes / V2_FRAMES_PER_BLOCK;
+	if (setsockopt(p->rxfd, SOL_PACKET, PACKET_RX_RING, &req,
+	    sizeof(req)) == -1) {
+		snprintf(err, errlen, "interface %s: PACKET_RX_RING (v2): %s",
+		    p->name, strerror(errno));
+		return -1;
+	}
+	p->rx_maplen = (size_t)req.tp_block_size * req.tp_block_nr;
+	if ((p->rx_map = map_ring(p->rxfd, p->rx_maplen, p->name, err,
+	    errlen)) == NULL)
+		return -1;
+	return bind_fd(p, p->rxfd, ETH_P_ALL, err, errlen);
+}
+
+static inline struct tpacket2_hdr *
+v2_frame(struct pktio *p, unsigned i)
+{
+	return (struct tpacket2_hdr *)(p->rx_map +
+	    (size_t)i * p->rx_frame_size);
+}
+
+static unsigned
+v2_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
+{
+	struct tpacket2_hdr *h;
+	struct sockaddr_ll *sll;
+	unsigned n = 0, i;
+
+	while (n < max && p->rx_held < p->rx_nframes) {
+		i = (p->rx_cur + p->rx_held) % p->rx_nframes;
+		h = v2_frame(p, i);
+		if ((status_load(&h->tp_status) & TP_STATUS_USER) == 0)
+			break;
+		p->rx_held++;
+		sll = (struct sockaddr_ll *)((uint8_t *)h +
+		    TPACKET_ALIGN(sizeof(*h)));
+		if (sll->sll_pkttype == PACKET_OUTGOING)
+			continue;
+		pkts[n].data = (uint8_t *)h + h->tp_mac;
+		pkts[n].len = h->tp_len;
+		pkts[n].caplen = h->tp_snaplen;
+		pkts[n].ts_ns = (int64_t)h->tp_sec * 1000000000LL +
+		    h->tp_nsec;
+		pkts[n].csum_partial = (h->tp_status &
+		    TP_STATUS_CSUMNOTREADY) != 0;
+		n++;
+	}
+	return n;
+}
+
+static void
+v2_rx_release(struct pktio *p)
+{
+	for (; p->rx_held > 0; p->rx_held--) {
+		status_store(&v2_frame(p, p->rx_cur)->tp_status,
+		    TP_STATUS_KERNEL);
+		p->rx_cur = (p->rx_cur + 1) % p->rx_nframes;
+	}
+}
+
+static void
+rx_close(struct pktio *p)
+{
+	if (p->rx_map != NULL)
+		munmap(p->rx_map, p->rx_maplen);
+	p->rx_map = NULL;
+}
+
+static const struct pktio_ops pktio_v3 = {
+	.name = "v3",
+	.open = v3_open,
+	.rx_burst = v3_rx_burst,
+	.rx_release = v3_rx_release,
+	.close = rx_close,
+};
+
+static const struct pktio_ops pktio_v2 = {
+	.name = "v2",
+	.open = v2_open,
+	.rx_burst = v2_rx_burst,
+	.rx_release = v2_rx_release,
+	.close = rx_close,
+};
+
+static const struct pktio_ops *const backends[] = { &pktio_v3, &pktio_v2 };
+
+const struct pktio_ops *
+pktio_backend_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ interface */
+
+static int
+conf_defaults(struct pktio_conf *c, char *err, size_t errlen)
+{
+	if (c->rx_frames == 0)
+		c->rx_frames = DEF_RX_FRAMES;
+	if (c->tx_frames == 0)
+		c->tx_frames = DEF_TX_FRAMES;
+	if (c->frame_size == 0)
+		c->frame_size = DEF_FRAME_SIZE;
+	if (c->block_tov_ms == 0)
+		c->block_tov_ms = DEF_TOV_MS;
+	if (c->frame_size < 256 || c->frame_size > 65536 ||
+	    (c->frame_size & (c->frame_size - 1)) != 0 ||
+	    c->tx_frames < V2_FRAMES_PER_BLOCK ||
+	    c->tx_frames % V2_FRAMES_PER_BLOCK != 0 ||
+	    c->rx_frames > (1U << 20) || c->tx_frames > (1U << 20)) {
+		snprintf(err, errlen, "pktio: bad ring geometry (frame size "
+		    "a power of 2 in 256..65536, tx frames a multiple of %d)",
+		    V2_FRAMES_PER_BLOCK);
+		return -1;
+	}
+	if (c->ifname == NULL || c->ifname[0] == '\0' ||
+	    strlen(c->ifname) >= PKTIO_NAME_MAX) {
+		snprintf(err, errlen, "pktio: bad interface name");
+		return -1;
+	}
+	return 0;
+}
+
+struct pktio *
+pktio_open(const struct pktio_conf *conf, char *err, size_t errlen)
+{
+	struct pktio_conf c = *conf;
+	struct pktio *p;
+	const char *be = c.rx_ring != NULL ? c.rx_ring : "v3";
+
+	if (conf_defaults(&c, err, errlen) == -1)
+		return NULL;
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		snprintf(err, errlen, "pktio: out of memory");
+		return NULL;
+	}
+	p->rxfd = p->txfd = -1;
+	snprintf(p->name, sizeof(p->name), "%s", c.ifname);
+	if ((p->ops = pktio_backend_find(be)) == NULL) {
+		snprintf(err, errlen, "pktio: unknown receive ring \"%s\" "
+		    "(expected v3 or v2)", be);
+		free(p);
+		return NULL;
+	}
+	if (open_tx(p, &c, err, errlen) == -1 ||
+	    p->ops->open(p, &c, err, errlen) == -1) {
+		pktio_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void
+pktio_free(struct pktio *p)
+{
+	if (p == NULL)
+		return;
+	p->ops->close(p);
+	if (p->tx_map != NULL)
+		munmap(p->tx_map, p->tx_maplen);
+	if (p->rxfd != -1)
+		close(p->rxfd);
+	if (p->txfd != -1)
+		close(p->txfd);
+	free(p);
+}
+
+int
+pktio_fd(const struct pktio *p)
+{
+	return p->rxfd;
+}
+
+int
+pktio_ifindex(const struct pktio *p)
+{
+	return p->ifindex;
+}
+
+const uint8_t *
+pktio_mac(const struct pktio *p)
+{
+	return p->mac;
+}
+
+unsigned
+pktio_mtu(const struct pktio *p)
+{
+	return p->mtu;
+}
+
+const char *
+pktio_name(const struct pktio *p)
+{
+	return p->name;
+}
+
+const char *
+pktio_backend(const struct pktio *p)
+{
+	return p->ops->name;
+}
+
+unsigned
+pktio_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
+{
+	if (max > PKTIO_BURST_MAX)
+		max = PKTIO_BURST_MAX;
+	return p->ops->rx_burst(p, pkts, max);
+}
+
+void
+pktio_rx_release(struct pktio *p)
+{
+	p->ops->rx_release(p);
+}
+
+static inline struct tpacket2_hdr *
+tx_frame(struct pktio *p, unsigned i)
+{
+	return (struct tpacket2_hdr *)(p->tx_map +
+	    (size_t)i * p->tx_frame_size);
+}
+
+#define TX_DATA_OFF	TPACKET_ALIGN(sizeof(struct tpacket2_hdr))
+
+/* Is slot I free?  A slot the kernel refused is free too, and counted. */
+static inline int
+tx_free(struct pktio *p, unsigned i)
+{
+	struct tpacket2_hdr *h = tx_frame(p, i);
+	uint32_t s = status_load(&h->tp_status);
+
+	if (s == TP_STATUS_WRONG_FORMAT) {
+		p->st.tx_errors++;
+		status_store(&h->tp_status, TP_STATUS_AVAILABLE);
+		return 1;
+	}
+	return s == TP_STATUS_AVAILABLE;
+}
+
+uint8_t *
+pktio_tx_slot(struct pktio *p, size_t len)
+{
+	if (len > p->tx_frame_size - TX_DATA_OFF ||
+	    p->tx_pending >= p->tx_nframes || !tx_free(p, p->tx_head)) {
+		p->st.tx_ring_full++;
+		return NULL;
+	}
+	return (uint8_t *)tx_frame(p, p->tx_head) + TX_DATA_OFF;
+}
+
+void
+pktio_tx_commit(struct pktio *p, size_t len)
+{
+	struct tpacket2_hdr *h = tx_frame(p, p->tx_head);
+
+	h->tp_len = (uint32_t)len;
+	status_store(&h->tp_status, TP_STATUS_SEND_REQUEST);
+	p->tx_head = (p->tx_head + 1) % p->tx_nframes;
+	p->tx_pending++;
+}
+
+int
+pktio_tx(struct pktio *p, const void *data, size_t len)
+{
+	uint8_t *slot;
+
+	if ((slot = pktio_tx_slot(p, len)) == NULL)
+		return -1;
+	memcpy(slot, data, len);
+	pktio_tx_commit(p, len);
+	return 0;
+}
+
+unsigned
+pktio_tx_pending(const struct pktio *p)
+{
+	return p->tx_pending;
+}
+
+unsigned
+pktio_tx_room(struct pktio *p)
+{
+	unsigned n = 0;
+
+	while (n < PKTIO_BURST_MAX && n < p->tx_nframes &&
+	    tx_free(p, (p->tx_head + n) % p->tx_nframes))
+		n++;
+	return n;
+}
+
+int
+pktio_tx_flush(struct pktio *p)
+{
+	if (p->tx_pending == 0)
+		return 0;
+	if (sendto(p->txfd, NULL, 0, MSG_DONTWAIT, NULL, 0) == -1) {
+		if (errno == EAGAIN || errno == ENOBUFS)
+			return 0;	/* still queued: the next flush retries */
+		p->st.tx_errors++;
+		return -1;
+	}
+	p->tx_pending = 0;
+	return 0;
+}
+
+void
+pktio_get_stats(struct pktio *p, struct pktio_stats *st)
+{
+	struct tpacket_stats_v3 s;
+	socklen_t len = sizeof(s);
+
+	memset(&s, 0, sizeof(s));
+	if (getsockopt(p->rxfd, SOL_PACKET, PACKET_STATISTICS, &s,
+	    &len) == 0)
+		p->st.ring_drops += s.tp_drops;
+	*st = p->st;
+}

@@ -1,0 +1,420 @@
+/*
+ * config: load and validate hoplab-router's YAML configuration (see
+ * config.h and docs/router.md).  Top-down, in file order, stopping at the
+ * first problem, whose message names file, line, key path and value.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "yamldoc.h"
+#include "router/config.h"
+
+struct cctx {
+	struct yamldoc	*yd;
+	struct rconf	*c;
+	char		*err;
+	size_t		errlen;
+};
+
+#define CERR(x, node, path, ...) \
+	yamldoc_err((x)->yd, (node), (path), (x)->err, (x)->errlen, __VA_ARGS__)
+
+static inline uint32_t
+mask_of(unsigned len)
+{
+	return len == 0 ? 0 : ~0U << (32 - len);
+}
+
+int
+rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
+    unsigned *len)
+{
+	char buf[32], *slash;
+	struct in_addr a;
+	long long l;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	if ((slash = strchr(buf, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	if (inet_pton(AF_INET, buf, &a) != 1 ||
+	    yamldoc_parse_ll(slash + 1, &l) == -1 || l < 0 || l > 32)
+		return -1;
+	if (strict && (ntohl(a.s_addr) & ~mask_of((unsigned)l)) != 0)
+		return -1;
+	*prefix = ntohl(a.s_addr);
+	*len = (unsigned)l;
+	return 0;
+}
+
+int
+rconf_iface_for(const struct rconf *c, uint32_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < c->nifs; i++)
+		if (((addr ^ c->ifs[i].addr) & mask_of(c->ifs[i].plen)) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+get_addr(struct cctx *x, yaml_node_t *n, const char *path, uint32_t *addr)
+{
+	char buf[32], got[64];
+	struct in_addr a;
+
+	if (yamldoc_str(x->yd, n, path, "an IPv4 address", buf, sizeof(buf),
+	    x->err, x->errlen) == -1)
+		return -1;
+	if (inet_pton(AF_INET, buf, &a) != 1)
+		return CERR(x, n, path, "expected an IPv4 address such as "
+		    "198.18.1.2, got %s", yamldoc_got(n, got, sizeof(got)));
+	*addr = ntohl(a.s_addr);
+	return 0;
+}
+
+static int
+get_prefix(struct cctx *x, yaml_node_t *n, const char *path, int strict,
+    uint32_t *p, unsigned *len)
+{
+	char buf[40], got[64];
+
+	if (yamldoc_str(x->yd, n, path, "an IPv4 prefix", buf, sizeof(buf),
+	    x->err, x->errlen) == -1)
+		return -1;
+	if (rconf_parse_prefix(buf, 0, p, len) == -1)
+		return CERR(x, n, path, "expected an IPv4 prefix such as "
+		    "198.18.1.0/24, got %s", yamldoc_got(n, got, sizeof(got)));
+	if (strict && (*p & ~mask_of(*len)) != 0)
+		return CERR(x, n, path, "%s has host bits set beyond /%u",
+		    buf, *len);
+	return 0;
+}
+
+static int
+get_dur(struct cctx *x, yaml_node_t *n, const char *path, int64_t lo,
+    int64_t hi, const char *range, int64_t *ns)
+{
+	char buf[32], e[128], got[64];
+
+	if (yamldoc_str(x->yd, n, path, "a duration", buf, sizeof(buf),
+	    x->err, x->errlen) == -1)
+		return -1;
+	if (clock_parse_duration(buf, ns, e, sizeof(e)) == -1 ||
+	    *ns < lo || *ns > hi)
+		return CERR(x, n, path, "expected a duration %s, got %s",
+		    range, yamldoc_got(n, got, sizeof(got)));
+	return 0;
+}
+
+static int
+get_uint(struct cctx *x, yaml_node_t *n, const char *path, long long lo,
+    long long hi, unsigned *v)
+{
+	long long l;
+
+	if (yamldoc_int(x->yd, n, path, lo, hi, NULL, &l, x->err,
+	    x->errlen) == -1)
+		return -1;
+	*v = (unsigned)l;
+	return 0;
+}
+
+static int
+parse_iface(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
+{
+	static const char *const keys[] = { "name", "address", "mtu" };
+	struct rconf_iface *f = &x->c->ifs[i];
+	yaml_node_t *v[3];
+	char p[YAMLDOC_PATH_MAX];
+	size_t j;
+
+	if (yamldoc_map_fields(x->yd, n, path, keys, 3, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	f->line = yamldoc_line(n);
+	if (v[0] == NULL || v[1] == NULL) {
+		yamldoc_path_key(p, sizeof(p), path, v[0] == NULL ? "name" :
+		    "address");
+		return CERR(x, n, p, "required key is missing");
+	}
+	yamldoc_path_key(p, sizeof(p), path, "name");
+	if (yamldoc_str(x->yd, v[0], p, "an interface name", f->name,
+	    sizeof(f->name), x->err, x->errlen) == -1)
+		return -1;
+	for (j = 0; j < i; j++)
+		if (strcmp(x->c->ifs[j].name, f->name) == 0)
+			return CERR(x, v[0], p, "interface '%s' appears twice "
+			    "(first on line %lu)", f->name, x->c->ifs[j].line);
+	yamldoc_path_key(p, sizeof(p), path, "address");
+	if (get_prefix(x, v[1], p, 0, &f->addr, &f->plen) == -1)
+		return -1;
+	if (f->plen < 8 || f->plen > 30)
+		return CERR(x, v[1], p, "expected a prefix length 8..30, got "
+		    "/%u", f->plen);
+	if ((f->addr & ~mask_of(f->plen)) == 0 ||
+	    (f->addr | mask_of(f->plen)) == 0xffffffffU)
+		return CERR(x, v[1], p, "the address is the subnet's network "
+		    "or broadcast address");
+	for (j = 0; j < i; j++) {
+		const struct rconf_iface *o = &x->c->ifs[j];
+		uint32_t m = mask_of(o->plen < f->plen ? o->plen : f->plen);
+
+		if (((o->addr ^ f->addr) & m) == 0)
+			return CERR(x, v[1], p, "subnet overlaps interface "
+			    "'%s' (line %lu)", o->name, o->line);
+	}
+	yamldoc_path_key(p, sizeof(p), path, "mtu");
+	if (v[2] != NULL && get_uint(x, v[2], p, 576, 9000, &f->mtu) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+parse_route(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
+{
+	static const char *const keys[] = { "prefix", "via" };
+	struct rconf_route *r = &x->c->routes[i];
+	yaml_node_t *v[2];
+	char p[YAMLDOC_PATH_MAX], a[INET_ADDRSTRLEN];
+	struct in_addr ia;
+	size_t j;
+	int port;
+
+	if (yamldoc_map_fields(x->yd, n, path, keys, 2, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	r->line = yamldoc_line(n);
+	if (v[0] == NULL || v[1] == NULL) {
+		yamldoc_path_key(p, sizeof(p), path, v[0] == NULL ? "prefix" :
+		    "via");
+		return CERR(x, n, p, "required key is missing");
+	}
+	yamldoc_path_key(p, sizeof(p), path, "prefix");
+	if (get_prefix(x, v[0], p, 1, &r->prefix, &r->plen) == -1)
+		return -1;
+	for (j = 0; j < i; j++)
+		if (x->c->routes[j].prefix == r->prefix &&
+		    x->c->routes[j].plen == r->plen)
+			return CERR(x, v[0], p, "prefix %s appears twice "
+			    "(first on line %lu)", yamldoc_text(v[0]),
+			    x->c->routes[j].line);
+	yamldoc_path_key(p, sizeof(p), path, "via");
+	if (get_addr(x, v[1], p, &r->via) == -1)
+		return -1;
+	if ((port = rconf_iface_for(x->c, r->via)) < 0) {
+		ia.s_addr = htonl(r->via);
+		inet_ntop(AF_INET, &ia, a, sizeof(a));
+		return CERR(x, v[1], p, "next hop %s is not in the subnet of "
+		    "any interface", a);
+	}
+	if (r->via == x->c->ifs[port].addr)
+		return CERR(x, v[1], p, "next hop %s is this router's own "
+		    "address", yamldoc_text(v[1]));
+	r->port = (unsigned)port;
+	return 0;
+}
+
+typedef int (*item_fn)(struct cctx *, yaml_node_t *, const char *, size_t);
+
+static int
+parse_list(struct cctx *x, yaml_node_t *n, const char *key, size_t min,
+    size_t max, size_t *count, item_fn fn)
+{
+	char p[YAMLDOC_PATH_MAX];
+	int k, i;
+
+	if ((k = yamldoc_seq(x->yd, n, key, min, max, x->err,
+	    x->errlen)) == -1)
+		return -1;
+	for (i = 0; i < k; i++) {
+		yamldoc_path_index(p, sizeof(p), key, (size_t)i);
+		*count = (size_t)i;
+		if (fn(x, yamldoc_item(x->yd, n, (size_t)i), p, (size_t)i) ==
+		    -1)
+			return -1;
+	}
+	*count = (size_t)k;
+	return 0;
+}
+
+static int
+parse_arp(struct cctx *x, yaml_node_t *n)
+{
+	static const char *const keys[] = { "timeout", "queue" };
+	yaml_node_t *v[2];
+
+	if (yamldoc_map_fields(x->yd, n, "arp", keys, 2, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (v[0] != NULL && get_dur(x, v[0], "arp.timeout", NSEC_PER_SEC,
+	    3600 * NSEC_PER_SEC, "1s..1h", &x->c->arp_timeout_ns) == -1)
+		return -1;
+	if (v[1] != NULL && get_uint(x, v[1], "arp.queue", 1, 4096,
+	    &x->c->arp_queue) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+parse_icmp(struct cctx *x, yaml_node_t *n)
+{
+	static const char *const keys[] = { "rate" };
+	yaml_node_t *v[1];
+
+	if (yamldoc_map_fields(x->yd, n, "icmp", keys, 1, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (v[0] != NULL && get_uint(x, v[0], "icmp.rate", 0, 10000,
+	    &x->c->icmp_rate) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+parse_io(struct cctx *x, yaml_node_t *n)
+{
+	static const char *const keys[] = { "rx_ring", "tx_batch" };
+	yaml_node_t *v[2];
+	char got[64];
+
+	if (yamldoc_map_fields(x->yd, n, "io", keys, 2, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (v[0] != NULL) {
+		if (!yamldoc_is(v[0], "v3") && !yamldoc_is(v[0], "v2"))
+			return CERR(x, v[0], "io.rx_ring", "expected v3 or "
+			    "v2, got %s", yamldoc_got(v[0], got, sizeof(got)));
+		snprintf(x->c->rx_ring, sizeof(x->c->rx_ring), "%s",
+		    yamldoc_text(v[0]));
+	}
+	if (v[1] != NULL && get_uint(x, v[1], "io.tx_batch", 1, 256,
+	    &x->c->tx_batch) == -1)
+		return -1;
+	return 0;
+}
+
+/* In config_qos.c: the qos and filters sections. */
+int	rconf_parse_qos(struct yamldoc *yd, yaml_node_t *n, struct rconf *c,
+	    char *err, size_t errlen);
+int	rconf_parse_filters(struct yamldoc *yd, yaml_node_t *n,
+	    struct rconf *c, char *err, size_t errlen);
+
+static void
+defaults(struct rconf *c)
+{
+	c->arp_timeout_ns = 60 * NSEC_PER_SEC;
+	c->arp_queue = 64;
+	c->icmp_rate = 100;
+	snprintf(c->rx_ring, sizeof(c->rx_ring), "v2");
+	c->tx_batch = 32;
+	classify_map_default(&c->cmap);
+	sched_conf_default(&c->sched);
+	c->filter_default = FILTER_PERMIT;
+}
+
+static int
+parse(struct cctx *x)
+{
+	static const char *const keys[] = { "interfaces", "routes", "arp",
+	    "icmp", "io", "qos", "filters" };
+	yaml_node_t *root = yamldoc_root(x->yd), *v[7];
+
+	if (root == NULL)
+		return CERR(x, NULL, "", "empty file: expected a mapping with "
+		    "at least 'interfaces'");
+	if (yamldoc_map_fields(x->yd, root, "", keys, 7, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (v[0] == NULL)
+		return CERR(x, root, "interfaces", "required key is missing");
+	if (parse_list(x, v[0], "interfaces", 1, RCONF_IF_MAX, &x->c->nifs,
+	    parse_iface) == -1)
+		return -1;
+	if (v[1] != NULL && parse_list(x, v[1], "routes", 0, RCONF_ROUTE_MAX,
+	    &x->c->nroutes, parse_route) == -1)
+		return -1;
+	if ((v[2] != NULL && parse_arp(x, v[2]) == -1) ||
+	    (v[3] != NULL && parse_icmp(x, v[3]) == -1) ||
+	    (v[4] != NULL && parse_io(x, v[4]) == -1))
+		return -1;
+	if (v[5] != NULL && rconf_parse_qos(x->yd, v[5], x->c, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (v[6] != NULL && rconf_parse_filters(x->yd, v[6], x->c, x->err,
+	    x->errlen) == -1)
+		return -1;
+	return 0;
+}
+
+static struct rconf *
+from_doc(struct yamldoc *yd, char *err, size_t errlen)
+{
+	struct cctx x = { yd, NULL, err, errlen };
+	struct rconf *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", yd->file);
+		yamldoc_free(yd);
+		return NULL;
+	}
+	snprintf(c->path, sizeof(c->path), "%s", yd->file);
+	defaults(c);
+	x.c = c;
+	if (parse(&x) == -1) {
+		free(c);
+		c = NULL;
+	}
+	yamldoc_free(yd);
+	return c;
+}
+
+struct rconf *
+rconf_load(const char *path, char *err, size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (yamldoc_load_file(&yd, path, err, errlen) == -1)
+		return NULL;
+	return from_doc(&yd, err, errlen);
+}
+
+struct rconf *
+rconf_load_string(const char *yaml, const char *name, char *err,
+    size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (yamldoc_load_string(&yd, yaml, name, err, errlen) == -1)
+		return NULL;
+	return from_doc(&yd, err, errlen);
+}
+
+void
+rconf_free(struct rconf *c)
+{
+	free(c);
+}
+
+int
+rconf_check_host(const struct rconf *c, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < c->nifs; i++)
+		if (if_nametoindex(c->ifs[i].name) == 0) {
+			snprintf(err, errlen, "%s:%lu: interfaces[%zu].name: "
+			    "no interface '%s' in this host", c->path,
+			    c->ifs[i].line, i, c->ifs[i].name);
+			return -1;
+		}
+	return 0;
+}

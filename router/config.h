@@ -1,0 +1,86 @@
+/*
+ * config: hoplab-router's configuration file (YAML, docs/router.md), read
+ * with lib/yamldoc like plans, so every error names the file, the line,
+ * the key and the value: "r1.yaml:7: interfaces[1].address: expected an
+ * IPv4 prefix such as 198.18.1.1/24, got '198.18.1.300/24'".
+ *
+ * The loader checks everything that can be checked without the host:
+ * addresses and prefixes parse and have no host bits where none are
+ * allowed, interface names are unique, subnets do not overlap, static
+ * route prefixes are unique and their next hops lie in a connected
+ * subnet, scheduler and queue settings are valid (router/sched.h), filter
+ * rules are valid (router/filter.h).  Whether the interfaces exist is a
+ * separate check (rconf_check_host), so a file can be written elsewhere.
+ *
+ * Deliberately not here: IPv6, secondary addresses, VLANs, include files.
+ */
+#ifndef HOPLAB_ROUTER_CONFIG_H
+#define HOPLAB_ROUTER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "router/classify.h"
+#include "router/filter.h"
+#include "router/sched.h"
+
+#define RCONF_IF_MAX		16
+#define RCONF_ROUTE_MAX		1024
+#define RCONF_FILTER_MAX	256
+#define RCONF_IFNAME_MAX	16
+
+struct rconf_iface {
+	char		name[RCONF_IFNAME_MAX];
+	uint32_t	addr;		/* host order */
+	unsigned	plen;		/* 8..30 */
+	unsigned	mtu;		/* 0: the kernel's */
+	unsigned long	line;
+};
+
+struct rconf_route {
+	uint32_t	prefix;		/* host order, no host bits */
+	unsigned	plen;
+	uint32_t	via;
+	unsigned	port;		/* interface index whose subnet has via */
+	unsigned long	line;
+};
+
+struct rconf {
+	char		path[256];
+	struct rconf_iface ifs[RCONF_IF_MAX];
+	size_t		nifs;
+	struct rconf_route routes[RCONF_ROUTE_MAX];
+	size_t		nroutes;
+	int64_t		arp_timeout_ns;	/* default 60 s */
+	unsigned	arp_queue;	/* default 64 */
+	unsigned	icmp_rate;	/* per second, default 100 */
+	char		rx_ring[4];	/* "v2" (default) or "v3" */
+	unsigned	tx_batch;	/* frames per send(), default 32 */
+	struct classify_map cmap;	/* DSCP -> class */
+	struct sched_conf sched;	/* every output interface the same */
+	struct filter_rule filters[RCONF_FILTER_MAX];
+	size_t		nfilters;
+	enum filter_action filter_default;
+};
+
+/*
+ * Load PATH (or the string YAML called NAME in messages).  Returns a
+ * config the caller frees with rconf_free(), or NULL with the message in
+ * ERR.
+ */
+struct rconf *rconf_load(const char *path, char *err, size_t errlen);
+struct rconf *rconf_load_string(const char *yaml, const char *name,
+	    char *err, size_t errlen);
+void	rconf_free(struct rconf *c);		/* NULL is fine */
+/* Do the interfaces exist in this host?  0, or -1 naming file and line. */
+int	rconf_check_host(const struct rconf *c, char *err, size_t errlen);
+/* The interface whose subnet holds ADDR (host order), or -1. */
+int	rconf_iface_for(const struct rconf *c, uint32_t addr);
+/*
+ * Parse "198.18.1.0/24" into host-order PREFIX and LEN; with STRICT, host
+ * bits beyond LEN are an error.  Returns 0 or -1.
+ */
+int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
+	    unsigned *len);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * ctl: hoplab-router's management side, over ZeroMQ with protobuf
+ * envelopes packed by lib/msg:
+ *
+ * - a REP socket bound at -s ENDPOINT takes one RouterControl at a time
+ *   (counters, reload, route add/del, iface down/up) and answers a
+ *   RouterControlReply, always with the counters;
+ * - a PUSH socket connected to --report sends a ResultBatch whose
+ *   `routers` field carries the RouterCounters every interval, and a last
+ *   one with final set when the router stops (as hoplab-gen reports);
+ * - ctl_client() is `hoplab-router --ctl`: a REQ socket, one request, one
+ *   answer printed, within 2 s.
+ *
+ * Counters are cumulative; sojourn times in a report cover the interval
+ * since the previous snapshot (a control query also takes one), those in
+ * a control answer and in the exit summary cover the whole run.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "clock.h"
+#include "log.h"
+#include "msg.h"
+#include "router/router.h"
+
+#define CLIENT_TIMEOUT_MS	2000
+
+struct cstore {
+	Hoplab__RouterCounters c;
+	Hoplab__RouterIfaceCounters ifc[RCONF_IF_MAX], *ifp[RCONF_IF_MAX];
+	Hoplab__RouterDrop dr[RCONF_IF_MAX][SOJOURN_NDROP];
+	Hoplab__RouterDrop *drp[RCONF_IF_MAX][SOJOURN_NDROP];
+	Hoplab__RouterSojourn sj[RCONF_IF_MAX][SOJOURN_NCLASS];
+	Hoplab__RouterSojourn *sjp[RCONF_IF_MAX][SOJOURN_NCLASS];
+	Hoplab__RouterQueue q[RCONF_IF_MAX][SCHED_NCLASS];
+	Hoplab__RouterQueue *qp[RCONF_IF_MAX][SCHED_NCLASS];
+};
+
+static void
+fill_iface(struct router *r, struct cstore *s, unsigned i, int total)
+{
+	Hoplab__RouterIfaceCounters *f = &s->ifc[i];
+	const struct sojourn_if_snap *sn = &r->snap->ifs[i];
+	const struct sojourn_stat *st;
+	struct sched_qstats qs;
+	struct pktio_stats ps;
+	unsigned k, d;
+
+	hoplab__router_iface_counters__init(f);
+	f->name = r->ports[i].name;
+	f->up = r->ports[i].up;
+	f->rx_packets = sn->rx_pkts;
+	f->rx_bytes = sn->rx_bytes;
+	f->tx_packets = sn->tx_pkts;
+	f->tx_bytes = sn->tx_bytes;
+	for (d = 0; d < SOJOURN_NDROP; d++) {
+		if (sn->drops[d] == 0)
+			continue;
+		hoplab__router_drop__init(&s->dr[i][f->n_drops]);
+		s->dr[i][f->n_drops].reason = (char *)sojourn_drop_name(d);
+		s->dr[i][f->n_drops].packets = sn->drops[d];
+		s->drp[i][f->n_drops] = &s->dr[i][f->n_drops];
+		f->n_drops++;
+	}
+	f->drops = s->drp[i];
+	for (k = 0; k < SOJOURN_NCLASS; k++) {
+		st = total ? &sn->total[k] : &sn->interval[k];
+		if (st->n == 0)
+			continue;
+		Hoplab__RouterSojourn *o = &s->sj[i][f->n_sojourn];
+		hoplab__router_sojourn__init(o);
+		o->tc = k;
+		o->count = st->n;
+		o->mean_ns = st->mean_ns;
+		o->min_ns = st->min_ns;
+		o->p50_ns = st->p50_ns;
+		o->p90_ns = st->p90_ns;
+		o->p99_ns = st->p99_ns;
+		o->max_ns = st->max_ns;
+		s->sjp[i][f->n_sojourn++] = o;
+	}
+	f->sojourn = s->sjp[i];
+	for (k = 0; k < sched_nqueues(r->ports[i].q); k++) {
+		Hoplab__RouterQueue *o = &s->q[i][k];
+
+		sched_stats(r->ports[i].q, k, &qs, !total);
+		hoplab__router_queue__init(o);
+		o->queue = k;
+		o->enq_packets = qs.enq_pkts;
+		o->deq_packets = qs.deq_pkts;
+		for (d = 0; d < SCHED_NDROP; d++)
+			o->drop_packets += qs.drop_pkts[d];
+		o->depth = qs.depth_pkts;
+		o->depth_max = qs.max_pkts;
+		s->qp[i][k] = o;
+	}
+	f->queues = s->qp[i];
+	f->n_queues = k;
+	pktio_get_stats(r->ports[i].io, &ps);
+	f->ring_drops = ps.ring_drops;
+}
+
+/* Snapshot the counters into S (owned by the caller, freed by it). */
+static void
+fill(struct router *r, struct cstore *s, int total)
+{
+	unsigned i;
+
+	sojourn_snapshot(r->soj, clock_real_ns(), r->snap);
+	hoplab__router_counters__init(&s->c);
+	s->c.router = r->hostname;
+	s->c.time_ns = r->snap->at_ns;
+	for (i = 0; i < r->nports; i++) {
+		fill_iface(r, s, i, total);
+		s->ifp[i] = &s->ifc[i];
+	}
+	s->c.ifaces = s->ifp;
+	s->c.n_ifaces = r->nports;
+	s->c.icmp_sent = r->icmp_sent;
+	s->c.icmp_rate_limited = r->icmp_limited;
+	s->c.arp_requests = r->arp_requests;
+	s->c.arp_replies = r->arp_replies;
+	s->c.fragments_forwarded = r->frag_fwd;
+	s->c.fragments_made = r->frag_made;
+	s->c.routes = (uint32_t)fib_count(r->fib);
+}
+
+int
+ctl_open(struct router *r, char *err, size_t errlen)
+{
+	const struct router_opts *o = r->opts;
+
+	if (gethostname(r->hostname, sizeof(r->hostname) - 1) == -1)
+		snprintf(r->hostname, sizeof(r->hostname), "router");
+	if (o->control == NULL && o->report == NULL)
+		return 0;
+	if ((r->zctx = zmq_ctx_new()) == NULL) {
+		snprintf(err, errlen, "zmq: %s", zmq_strerror(errno));
+		return -1;
+	}
+	if (o->control != NULL && ((r->rep = zmq_socket(r->zctx,
+	    ZMQ_REP)) == NULL || msg_sockopts(r->rep, err, errlen) == -1 ||
+	    zmq_bind(r->rep, o->control) == -1)) {
+		snprintf(err, errlen, "control socket %s: %s", o->control,
+		    zmq_strerror(errno));
+		return -1;
+	}
+	if (o->report != NULL && ((r->push = zmq_socket(r->zctx,
+	    ZMQ_PUSH)) == NULL || msg_sockopts(r->push, err, errlen) == -1 ||
+	    zmq_connect(r->push, o->report) == -1)) {
+		snprintf(err, errlen, "report socket %s: %s", o->report,
+		    zmq_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+ctl_close(struct router *r)
+{
+	if (r->rep != NULL)
+		zmq_close(r->rep);
+	if (r->push != NULL)
+		zmq_close(r->push);
+	if (r->zctx != NULL)
+		zmq_ctx_term(r->zctx);
+	r->rep = r->push = r->zctx = NULL;
+}
+
+static int
+do_control(struct router *r, const Hoplab__RouterControl *rc, char *err,
+    size_t errlen)
+{
+	uint32_t prefix, via;
+	unsigned plen;
+	struct in_addr a;
+
+	switch (rc->op) {
+	case HOPLAB__ROUTER_CONTROL__OP__COUNTERS:
+		return 0;
+	case HOPLAB__ROUTER_CONTROL__OP__RELOAD:
+		return router_reload(r, err, errlen);
+	case HOPLAB__ROUTER_CONTROL__OP__ROUTE_ADD:
+	case HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL:
+		if (rconf_parse_prefix(rc->prefix, 1, &prefix, &plen) == -1) {
+			snprintf(err, errlen, "expected a prefix without host "
+			    "bits such as 198.18.7.0/24, got '%.40s'",
+			    rc->prefix);
+			return -1;
+		}
+		if (rc->op == HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL)
+			return router_route_del(r, prefix, plen, err, errlen);
+		if (inet_pton(AF_INET, rc->via, &a) != 1) {
+			snprintf(err, errlen, "expected a next hop address, "
+			    "got '%.40s'", rc->via);
+			return -1;
+		}
+		via = ntohl(a.s_addr);
+		return router_route_add(r, prefix, plen, via, err, errlen);
+	case HOPLAB__ROUTER_CONTROL__OP__IFACE_DOWN:
+	case HOPLAB__ROUTER_CONTROL__OP__IFACE_UP:
+		return router_iface_set(r, rc->iface, rc->op ==
+		    HOPLAB__ROUTER_CONTROL__OP__IFACE_UP, err, errlen);
+	default:
+		snprintf(err, errlen, "unknown operation %d", rc->op);
+		return -1;
+	}
+}
+
+/* One request from the REP socket, one answer. */
+void
+ctl_handle(struct router *r)
+{
+	Hoplab__Envelope *in = NULL, out;
+	Hoplab__RouterControlReply rep = HOPLAB__ROUTER_CONTROL_REPLY__INIT;
+	struct cstore *s;
+	char err[256] = "";
+	int rc;
+
+	if ((rc = msg_recv(r->rep, NULL, NULL, &in, err, sizeof(err))) == -1)
+		return;		/* nothing there after all */
+	if (rc == -2 || in->body_case !=
+	    HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL) {
+		if (rc == 0)
+			snprintf(err, sizeof(err), "expected a router_control "
+			    "message, got %s", msg_body_name(in->body_case));
+		rep.ok = 0;
+	} else
+		rep.ok = do_control(r, in->router_control, err,
+		    sizeof(err)) == 0;
+	rep.error = err;
+	if ((s = calloc(1, sizeof(*s))) != NULL) {
+		fill(r, s, 1);
+		rep.counters = &s->c;
+	}
+	msg_init(&out, r->hostname, &r->seq);
+	out.body_case = HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY;
+	out.router_control_reply = &rep;
+	if (msg_send(r->rep, NULL, 0, &out, err, sizeof(err)) == -1)
+		log_warn("control: cannot answer: %s", err);
+	free(s);
+	msg_free(in);
+}
+
+/* A ResultBatch with the counters to the agent; FINAL on the way out. */
+void
+ctl_report(struct router *r, int final)
+{
+	Hoplab__Envelope env;
+	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
+	Hoplab__RouterCounters *cp;
+	struct cstore *s;
+	char err[256];
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return;
+	fill(r, s, 0);
+	cp = &s->c;
+	rb.role_id = r->opts->role_id;
+	rb.run_id = (char *)(r->opts->run_id != NULL ? r->opts->run_id : "");
+	rb.batch_seq = ++r->batch_seq;
+	rb.final = final;
+	rb.routers = &cp;
+	rb.n_routers = 1;
+	msg_init(&env, r->hostname, &r->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
+	env.result_batch = &rb;
+	if (msg_send(r->push, NULL, 0, &env, err, sizeof(err)) == -1)
+		log_warn("report %" PRIu64 ": %s", rb.batch_seq, err);
+	free(s);
+}
+
+static void
+print_counters(FILE *f, const Hoplab__RouterCounters *c)
+{
+	const Hoplab__RouterIfaceCounters *i;
+	const Hoplab__RouterSojourn *s;
+	size_t k, j;
+
+	fprintf(f, "%-8s %4s %12s %12s %12s %12s\n", "iface", "up",
+	    "rx_packets", "rx_bytes", "tx_packets", "tx_bytes");
+	for (k = 0; k < c->n_ifaces; k++) {
+		i = c->ifaces[k];
+		fprintf(f, "%-8s %4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		    " %12" PRIu64 "\n", i->name, i->up ? "yes" : "no",
+		    i->rx_packets, i->rx_bytes, i->tx_packets, i->tx_bytes);
+		for (j = 0; j < i->n_drops; j++)
+			fprintf(f, "  drop %-14s %12" PRIu64 "\n",
+			    i->drops[j]->reason, i->drops[j]->packets);
+		for (j = 0; j < i->n_sojourn; j++) {
+			s = i->sojourn[j];
+			fprintf(f, "  sojourn class %u: n %" PRIu64 " mean %.2f "
+			    "p50 %.2f p99 %.2f max %.2f us\n", s->tc, s->count,
+			    s->mean_ns / 1e3, s->p50_ns / 1e3, s->p99_ns / 1e3,
+			    s->max_ns / 1e3);
+		}
+		if (i->ring_drops != 0)
+			fprintf(f, "  rx ring drops %" PRIu64 "\n",
+			    i->ring_drops);
+	}
+	fprintf(f, "routes %u, icmp sent %" PRIu64 " (rate limited %" PRIu64
+	    "), arp requests %" PRIu64 ", arp replies %" PRIu64 ", "
+	    "fragments forwarded %" PRIu64 ", made %" PRIu64 "\n", c->routes,
+	    c->icmp_sent, c->icmp_rate_limited, c->arp_requests,
+	    c->arp_replies, c->fragments_forwarded, c->fragments_made);
+}
+
+/* The counters since start, on stdout (at exit). */
+void
+ctl_print(struct router *r)
+{
+	struct cstore *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return;
+	fill(r, s, 1);
+	print_counters(stdout, &s->c);
+	fflush(stdout);
+	free(s);
+}
+
+/* "route add P via V", "route del P", "iface N up|down", ... into RC. */
+static int
+parse_command(const char *cmd, Hoplab__RouterControl *rc, char *buf,
+    size_t len)
+{
+	char *w[6], *save = NULL, *t;
+	int n = 0;
+
+	snprintf(buf, len, "%s", cmd);
+	for (t = strtok_r(buf, " \t", &save); t != NULL && n < 6;
+	    t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	if (n == 1 && strcmp(w[0], "counters") == 0)
+		rc->op = HOPLAB__ROUTER_CONTROL__OP__COUNTERS;
+	else if (n == 1 && strcmp(w[0], "reload") == 0)
+		rc->op = HOPLAB__ROUTER_CONTROL__OP__RELOAD;
+	else if (n == 5 && strcmp(w[0], "route") == 0 &&
+	    strcmp(w[1], "add") == 0 && strcmp(w[3], "via") == 0) {
+		rc->op = HOPLAB__ROUTER_CONTROL__OP__ROUTE_ADD;
+		rc->prefix = w[2];
+		rc->via = w[4];
+	} else if (n == 3 && strcmp(w[0], "route") == 0 &&
+	    strcmp(w[1], "del") == 0) {
+		rc->op = HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL;
+		rc->prefix = w[2];
+	} else if (n == 3 && strcmp(w[0], "iface") == 0 &&
+	    (strcmp(w[2], "up") == 0 || strcmp(w[2], "down") == 0)) {
+		rc->op = strcmp(w[2], "up") == 0 ?
+		    HOPLAB__ROUTER_CONTROL__OP__IFACE_UP :
+		    HOPLAB__ROUTER_CONTROL__OP__IFACE_DOWN;
+		rc->iface = w[1];
+	} else
+		return -1;
+	return 0;
+}
+
+/* Wait up to the client timeout for an answer on S; 0 or -1. */
+static int
+await(void *s)
+{
+	zmq_pollitem_t it = { s, -1, ZMQ_POLLIN, 0 };
+
+	return zmq_poll(&it, 1, CLIENT_TIMEOUT_MS) == 1 ? 0 : -1;
+}
+
+/*
+ * `hoplab-router -s ENDPOINT --ctl COMMAND`: returns the exit status
+ * (0 done, 1 bad command, 3 refused or no answer).
+ */
+int
+ctl_client(const char *endpoint, const char *command)
+{
+	Hoplab__RouterControl rc = HOPLAB__ROUTER_CONTROL__INIT;
+	Hoplab__Envelope env, *in = NULL;
+	char buf[256], err[256];
+	uint64_t seq = 0;
+	void *ctx, *s;
+	int status = 3;
+
+	if (parse_command(command, &rc, buf, sizeof(buf)) == -1) {
+		log_error("--ctl: unknown command '%s' (expected counters, "
+		    "reload, route add P via A, route del P, iface N up|down)",
+		    command);
+		return 1;
+	}
+	ctx = zmq_ctx_new();
+	s = zmq_socket(ctx, ZMQ_REQ);
+	msg_sockopts(s, err, sizeof(err));
+	msg_init(&env, "hoplab-router-ctl", &seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL;
+	env.router_control = &rc;
+	if (zmq_connect(s, endpoint) == -1)
+		log_error("%s: %s", endpoint, zmq_strerror(errno));
+	else if (msg_send(s, NULL, 0, &env, err, sizeof(err)) == -1)
+		log_error("%s: %s", endpoint, err);
+	else if (await(s) == -1)
+		log_error("%s: no answer within %d ms", endpoint,
+		    CLIENT_TIMEOUT_MS);
+	else if (msg_recv(s, NULL, NULL, &in, err, sizeof(err)) != 0 ||
+	    in->body_case != HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY)
+		log_error("%s: bad answer %s", endpoint, in == NULL ? err :
+		    msg_body_name(in->body_case));
+	else if (!in->router_control_reply->ok)
+		log_error("%s: refused: %s", command,
+		    in->router_control_reply->error);
+	else {
+		if (in->router_control_reply->counters != NULL)
+			print_counters(stdout,
+			    in->router_control_reply->counters);
+		status = 0;
+	}
+	msg_free(in);
+	zmq_setsockopt(s, ZMQ_LINGER, &(int){ 0 }, sizeof(int));
+	zmq_close(s);
+	zmq_ctx_term(ctx);
+	return status;
+}

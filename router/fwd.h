@@ -1,0 +1,167 @@
+/*
+ * fwd: the IPv4 forwarding steps of hoplab-router that look only at the
+ * packet, as RFC 1812 describes them: header validation (5.2.2), TTL
+ * decrement with the RFC 1624 incremental checksum update (5.3.1), and
+ * fragmentation (RFC 791 section 3.2, RFC 1812 5.2.6).
+ *
+ * Everything here works on the IPv4 header in place, by byte offsets
+ * (never by casting a struct onto the frame), allocates nothing and logs
+ * nothing.  Results are reasons from router/sojourn.h, so the caller
+ * counts every drop by one path.  The routing decision, ARP and ICMP are
+ * elsewhere (router.c, arp.c, icmp.c).
+ *
+ * Deliberately not done: IP options are not processed (packets carrying
+ * them are refused with FWD_OPTIONS and counted; RFC 7126 recommends
+ * dropping most of them), no reassembly (fragments are forwarded as they
+ * are), no source-route or record-route handling.
+ */
+#ifndef HOPLAB_ROUTER_FWD_H
+#define HOPLAB_ROUTER_FWD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pkt.h"
+
+/* IPv4 header fields by offset. */
+#define IP4_TOS		1
+#define IP4_TOTLEN	2
+#define IP4_ID		4
+#define IP4_FRAG	6
+#define IP4_TTL		8
+#define IP4_PROTO	9
+#define IP4_CSUM	10
+#define IP4_SRC		12
+#define IP4_DST		16
+#define IP4_DF		0x4000
+#define IP4_MF		0x2000
+#define IP4_OFFMASK	0x1fff
+
+/* Outcome of fwd_ip4_check(); the first one is success. */
+enum fwd_check {
+	FWD_OK = 0,
+	FWD_TRUNCATED,		/* shorter than its header or total length */
+	FWD_BAD_VERSION,
+	FWD_BAD_IHL,		/* IHL < 5 */
+	FWD_BAD_TOTLEN,		/* total length < header length */
+	FWD_BAD_CSUM,
+	FWD_MARTIAN_SRC,	/* source 0/8, 127/8, 224/3 (5.3.7) */
+	FWD_OPTIONS,		/* IHL > 5: not processed */
+};
+
+static inline uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline void
+wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void
+wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, (uint16_t)(v >> 16));
+	wr16(p + 2, (uint16_t)v);
+}
+
+/*
+ * Validate the IPv4 header at IP, which has LEN bytes after the Ethernet
+ * header.  On FWD_OK, *TOTLEN is the datagram's total length (bytes past
+ * it are Ethernet padding).  Options are reported last, after everything
+ * else checked out.  Per packet.
+ */
+static inline enum fwd_check
+fwd_ip4_check(const uint8_t *ip, size_t len, unsigned *totlen)
+{
+	unsigned hl, tl;
+	uint8_t s0;
+
+	if (len < PKT_IP4_LEN)
+		return FWD_TRUNCATED;
+	if ((ip[0] >> 4) != 4)
+		return FWD_BAD_VERSION;
+	hl = (ip[0] & 0x0f) * 4u;
+	if (hl < PKT_IP4_LEN)
+		return FWD_BAD_IHL;
+	if (hl > len)
+		return FWD_TRUNCATED;
+	tl = rd16(ip + IP4_TOTLEN);
+	if (tl < hl)
+		return FWD_BAD_TOTLEN;
+	if (tl > len)
+		return FWD_TRUNCATED;
+	if (pkt_csum(ip, hl) != 0)
+		return FWD_BAD_CSUM;
+	s0 = ip[IP4_SRC];
+	if (s0 == 0 || s0 == 127 || s0 >= 224)
+		return FWD_MARTIAN_SRC;
+	*totlen = tl;
+	if (hl != PKT_IP4_LEN)
+		return FWD_OPTIONS;
+	return FWD_OK;
+}
+
+/*
+ * RFC 1624 equation 3: the checksum HC after the 16-bit word M of the
+ * covered data changed to M2 (all in host order): HC' = ~(~HC + ~M + M2)
+ * in ones' complement arithmetic.
+ */
+static inline uint16_t
+fwd_csum_adjust(uint16_t hc, uint16_t m, uint16_t m2)
+{
+	uint32_t s = (uint16_t)~hc + (uint32_t)(uint16_t)~m + m2;
+
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/*
+ * Decrement the TTL of the header at IP (TTL >= 2, checked by the caller)
+ * and update its checksum incrementally.  Per packet.
+ */
+static inline void
+fwd_ttl_dec(uint8_t *ip)
+{
+	uint16_t m = rd16(ip + IP4_TTL);
+
+	ip[IP4_TTL]--;
+	wr16(ip + IP4_CSUM, fwd_csum_adjust(rd16(ip + IP4_CSUM), m,
+	    rd16(ip + IP4_TTL)));
+}
+
+/*
+ * Fragment the datagram at IP (TOTLEN bytes, header without options,
+ * DF clear) for MTU, writing fragment number K (0-based) into OUT after
+ * copying the HDRLEN bytes of L2 header HDR in front of it.  Returns the
+ * bytes written to OUT, or 0 when there is no fragment K.  Fragments
+ * carry the original's MF and offset rules (RFC 791: a fragment of a
+ * fragment keeps MF on its last piece when the original had it).
+ */
+size_t	fwd_fragment(const uint8_t *ip, unsigned totlen, unsigned mtu,
+	    unsigned k, const uint8_t *hdr, size_t hdrlen, uint8_t *out,
+	    size_t outlen);
+
+/*
+ * Fill in the TCP or UDP checksum of the datagram at IP (TOTLEN bytes),
+ * for frames whose sender left it to offload (pktio csum_partial).
+ * Other protocols and fragments are left alone.
+ */
+void	fwd_l4_csum_fill(uint8_t *ip, unsigned totlen);
+
+/* Short name of a check outcome for logs and tests. */
+const char *fwd_check_name(enum fwd_check c);
+
+#endif

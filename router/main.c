@@ -1,0 +1,163 @@
+/*
+ * hoplab-router: options only; router.c does the work.  See
+ * docs/router.md for the configuration file and the control commands.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "msg.h"
+#include "router/router.h"
+
+static volatile sig_atomic_t quit;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+static void __attribute__((noreturn))
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f,
+"usage: hoplab-router [-hnVv] -c FILE [-s ENDPOINT]\n"
+"                     [--report ENDPOINT --role-id N --run-id S]\n"
+"                     [--interval DURATION]\n"
+"       hoplab-router -s ENDPOINT --ctl COMMAND\n"
+"\n"
+"  -c, --config FILE   configuration file (YAML, docs/router.md)\n"
+"  -h, --help          this text\n"
+"  -n, --check         check the configuration and its interfaces, print\n"
+"                      \"configuration OK\" and exit\n"
+"  -s, --control EP    ZeroMQ endpoint of the control socket (bound by the\n"
+"                      router, connected to by --ctl)\n"
+"  -V, --version       print the version and exit\n"
+"  -v, --verbose       more log output (repeat for debug)\n"
+"  --report EP         push counter reports to EP every --interval\n"
+"  --role-id N         role id carried in reports\n"
+"  --run-id S          run id carried in reports\n"
+"  --interval D        report interval, 100ms..60s (default 1s)\n"
+"  --ctl COMMAND       send COMMAND to the router at -s and print the\n"
+"                      answer: counters | reload | route add P via A |\n"
+"                      route del P | iface NAME up | iface NAME down\n"
+"\n"
+"Exit status: 0 ok, 1 bad usage or configuration, 2 interface or socket\n"
+"error, 3 a --ctl command was refused or not answered.\n");
+	exit(code);
+}
+
+enum { OPT_REPORT = 256, OPT_ROLE, OPT_RUN, OPT_INTERVAL, OPT_CTL };
+
+static const struct option longopts[] = {
+	{ "check", no_argument, NULL, 'n' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "control", required_argument, NULL, 's' },
+	{ "ctl", required_argument, NULL, OPT_CTL },
+	{ "help", no_argument, NULL, 'h' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "role-id", required_argument, NULL, OPT_ROLE },
+	{ "run-id", required_argument, NULL, OPT_RUN },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int
+check_only(const char *path)
+{
+	struct rconf *c;
+	char err[512];
+
+	if ((c = rconf_load(path, err, sizeof(err))) == NULL ||
+	    rconf_check_host(c, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rconf_free(c);
+		return 1;
+	}
+	rconf_free(c);
+	printf("configuration OK\n");
+	return 0;
+}
+
+static void
+parse_num(const char *opt, const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || n > UINT32_MAX) {
+		log_error("%s: expected a number, got '%s'", opt, s);
+		exit(1);
+	}
+	*v = (uint32_t)n;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct router_opts o = { .interval_ns = ROUTER_REPORT_DEF };
+	struct sigaction sa;
+	const char *ctl = NULL;
+	char err[128];
+	int ch, check = 0, verbose = 0;
+
+	log_init("hoplab-router", 0);
+	while ((ch = getopt_long(argc, argv, "c:hns:Vv", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'c': o.config = optarg; break;
+		case 'h': usage(0);
+		case 'n': check = 1; break;
+		case 's': o.control = optarg; break;
+		case 'V': printf("hoplab-router %s\n", HOPLAB_VERSION); return 0;
+		case 'v': verbose++; break;
+		case OPT_REPORT: o.report = optarg; break;
+		case OPT_ROLE: parse_num("--role-id", optarg, &o.role_id); break;
+		case OPT_RUN: o.run_id = optarg; break;
+		case OPT_CTL: ctl = optarg; break;
+		case OPT_INTERVAL:
+			if (clock_parse_duration(optarg, &o.interval_ns, err,
+			    sizeof(err)) == -1 || o.interval_ns < 100 *
+			    NSEC_PER_MSEC || o.interval_ns > 60 * NSEC_PER_SEC) {
+				log_error("--interval: expected 100ms..60s, got "
+				    "'%s'", optarg);
+				return 1;
+			}
+			break;
+		default: usage(1);
+		}
+	}
+	log_init("hoplab-router", verbose);
+	if (optind != argc) {
+		log_error("unexpected argument '%s'", argv[optind]);
+		usage(1);
+	}
+	if (ctl != NULL) {
+		if (o.control == NULL) {
+			log_error("--ctl needs -s ENDPOINT");
+			return 1;
+		}
+		return ctl_client(o.control, ctl);
+	}
+	if (o.config == NULL) {
+		log_error("-c FILE is required");
+		usage(1);
+	}
+	if (check)
+		return check_only(o.config);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return router_run(&o, &quit);
+}

@@ -1,0 +1,223 @@
+/*
+ * port: one interface of hoplab-router: its pktio rings (lib/pktio), its
+ * output queues (router/sched.h) and the transmit side of the data path.
+ *
+ * A frame to send goes straight into the transmit ring when the port's
+ * queues are empty and the ring has room, which is the common case and
+ * costs one copy; otherwise it is copied into a packet buffer and queued
+ * by class, and port_drain() moves queued frames into the ring as slots
+ * free up, in the order the scheduler picks.  port_flush() hands the
+ * ring's new frames to the kernel with one send() and then records every
+ * one's sojourn time (now minus its RX ring timestamp), so the time
+ * measured includes the send.
+ *
+ * Deliberately not here: shaping (the ring and the link pace us).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+#include "router/fwd.h"
+#include "router/router.h"
+
+struct pbuf *
+pbuf_get(struct router *r)
+{
+	struct pbuf *b = r->freelist;
+
+	if (b != NULL) {
+		r->freelist = b->next;
+		r->nfree--;
+	}
+	return b;
+}
+
+void
+pbuf_put(struct router *r, struct pbuf *b)
+{
+	b->next = r->freelist;
+	r->freelist = b;
+	r->nfree++;
+}
+
+int
+port_open(struct router *r, struct port *p, const struct rconf_iface *c,
+    char *err, size_t errlen)
+{
+	struct pktio_conf pc;
+	char e[256];
+
+	memset(&pc, 0, sizeof(pc));
+	pc.ifname = c->name;
+	pc.rx_ring = r->conf->rx_ring;
+	snprintf(p->name, sizeof(p->name), "%s", c->name);
+	if ((p->io = pktio_open(&pc, err, errlen)) == NULL)
+		return -1;
+	memcpy(p->mac, pktio_mac(p->io), 6);
+	p->addr = c->addr;
+	p->plen = c->plen;
+	p->mtu = c->mtu != 0 ? c->mtu : pktio_mtu(p->io);
+	if (p->mtu > PBUF_SIZE - PKT_ETH_LEN)
+		p->mtu = PBUF_SIZE - PKT_ETH_LEN;
+	p->up = 1;
+	if ((p->q = sched_new(&r->conf->sched, e, sizeof(e))) == NULL) {
+		snprintf(err, errlen, "interface %s: queues: %s", p->name, e);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+drained(const struct sched_pkt *sp, void *arg)
+{
+	pbuf_put(arg, sp->pkt);
+}
+
+void
+port_close(struct router *r, struct port *p)
+{
+	if (p->q != NULL) {
+		sched_drain(p->q, drained, r);
+		sched_free(p->q);
+	}
+	pktio_free(p->io);
+	p->q = NULL;
+	p->io = NULL;
+}
+
+/* Hand the ring's frames to the kernel and record their sojourn times. */
+void
+port_flush(struct router *r, struct port *p)
+{
+	int64_t now;
+	unsigned i;
+
+	if (pktio_tx_pending(p->io) == 0)
+		return;
+	pktio_tx_flush(p->io);
+	now = clock_real_ns();
+	for (i = 0; i < p->nmeta; i++)
+		sojourn_tx(r->soj, p->idx, p->meta[i].tc, p->meta[i].len,
+		    now - p->meta[i].rx_ns);
+	p->nmeta = 0;
+}
+
+/* Put a frame into the ring; -1 when the ring is full. */
+static inline int
+ring_put(struct router *r, struct port *p, const uint8_t *frame,
+    uint32_t len, uint8_t tc, int64_t rx_ns)
+{
+	if (pktio_tx(p->io, frame, len) == -1)
+		return -1;
+	p->meta[p->nmeta].rx_ns = rx_ns;
+	p->meta[p->nmeta].len = len;
+	p->meta[p->nmeta].tc = tc;
+	if (++p->nmeta == PKTIO_BURST_MAX ||
+	    p->nmeta >= r->conf->tx_batch)
+		port_flush(r, p);
+	return 0;
+}
+
+/*
+ * Send the LEN-byte FRAME (Ethernet header complete) of class TC, which
+ * arrived at RX_NS, on P: into the ring, or queued.  Per packet.
+ */
+void
+port_send(struct router *r, struct port *p, const uint8_t *frame,
+    uint32_t len, uint8_t tc, int64_t rx_ns)
+{
+	struct sched_pkt sp;
+	struct pbuf *b;
+	enum sched_drop why;
+
+	if (!p->up) {
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_IF_DOWN);
+		return;
+	}
+	if (sched_backlog(p->q) == 0 &&
+	    ring_put(r, p, frame, len, tc, rx_ns) == 0)
+		return;
+	if ((b = pbuf_get(r)) == NULL) {
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_QUEUE_FULL);
+		return;
+	}
+	memcpy(b->data, frame, len);
+	b->len = len;
+	b->tc = tc;
+	b->rx_ns = rx_ns;
+	sp.pkt = b;
+	sp.len = len;
+	sp.tc = tc;
+	sp.rx_ns = rx_ns;
+	if (sched_enqueue(p->q, &sp, &why) == -1) {
+		pbuf_put(r, b);
+		sojourn_drop(r->soj, p->idx, why == SCHED_DROP_RED ||
+		    why == SCHED_DROP_RED_FORCED ? SOJOURN_DROP_RED :
+		    SOJOURN_DROP_QUEUE_FULL);
+	}
+}
+
+/* Move queued frames into the ring while it has room. */
+void
+port_drain(struct router *r, struct port *p)
+{
+	struct sched_pkt sp;
+	struct pbuf *b;
+	unsigned room;
+
+	if (sched_backlog(p->q) == 0)
+		return;
+	room = pktio_tx_room(p->io);
+	while (room-- > 0 && sched_dequeue(p->q, &sp, clock_real_ns()) == 0) {
+		b = sp.pkt;
+		if (ring_put(r, p, b->data, b->len, b->tc, b->rx_ns) == -1)
+			sojourn_drop(r->soj, p->idx, SOJOURN_DROP_TX_FULL);
+		pbuf_put(r, b);
+	}
+}
+
+static void
+arp_send(struct router *r, struct port *p, uint16_t op, const uint8_t *tha,
+    uint32_t tpa, uint32_t spa)
+{
+	struct pkt_arp a;
+	uint8_t buf[64];
+	int n;
+
+	memset(&a, 0, sizeof(a));
+	a.op = op;
+	memcpy(a.sha, p->mac, 6);
+	a.spa.s_addr = htonl(spa);
+	if (tha != NULL)
+		memcpy(a.tha, tha, 6);
+	a.tpa.s_addr = htonl(tpa);
+	if ((n = pkt_build_arp(buf, sizeof(buf), &a)) < 0 || !p->up)
+		return;
+	if (pktio_tx(p->io, buf, (size_t)n) == 0) {
+		pktio_tx_flush(p->io);
+		if (op == PKT_ARP_REQUEST)
+			r->arp_requests++;
+		else
+			r->arp_replies++;
+	}
+}
+
+void
+port_arp_request(struct router *r, struct port *p, uint32_t ip)
+{
+	arp_send(r, p, PKT_ARP_REQUEST, NULL, ip, p->addr);
+}
+
+/* Answer the request A received on P. */
+void
+port_arp_reply(struct router *r, struct port *p, const struct pkt_arp *a)
+{
+	arp_send(r, p, PKT_ARP_REPLY, a->sha, ntohl(a->spa.s_addr), p->addr);
+}
+
+/* Gratuitous ARP (RFC 5227 announcement): a request for our own address. */
+void
+port_garp(struct router *r, struct port *p)
+{
+	arp_send(r, p, PKT_ARP_REQUEST, NULL, p->addr, p->addr);
+}

@@ -1,0 +1,690 @@
+/*
+ * router: hoplab-router's setup and its single poll loop (run to
+ * completion, as DPDK's l3fwd): receive a burst per interface from its
+ * RX ring, take each frame through ARP or IPv4 forwarding (RFC 1812) to
+ * an output port, then drain the output queues into the TX rings and
+ * flush them.  Everything a frame can fail on is counted by reason in
+ * router/sojourn.h and the frame dropped; nothing here logs per packet.
+ *
+ * Order of the IPv4 steps: header checks (fwd.h) -> addressed to us (ICMP
+ * echo answered, the rest dropped as not routed) -> input filter ->
+ * TTL (time exceeded) -> longest prefix match (net unreachable) -> TTL
+ * decrement with incremental checksum -> MTU (fragmentation needed, or
+ * fragments) -> ARP -> output queue.
+ *
+ * Deliberately not done: reassembly, IP options (dropped and counted as
+ * "other"), directed broadcasts, multicast, ICMP redirects.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "clock.h"
+#include "log.h"
+#include "router/fwd.h"
+#include "router/router.h"
+
+static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/* ------------------------------------------------------------ routing */
+
+static int
+nh_index(struct router *r, unsigned port, uint32_t gw, uint32_t *nh)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nnh; i++)
+		if (r->nh[i].port == port && r->nh[i].gw == gw) {
+			*nh = i;
+			return 0;
+		}
+	if (r->nnh == ROUTER_NH_MAX)
+		return -1;
+	r->nh[r->nnh].port = port;
+	r->nh[r->nnh].gw = gw;
+	*nh = r->nnh++;
+	return 0;
+}
+
+int
+router_route_add(struct router *r, uint32_t prefix, unsigned plen,
+    uint32_t via, char *err, size_t errlen)
+{
+	uint32_t nh;
+	int port = -1;
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (((via ^ r->ports[i].addr) & (r->ports[i].plen ?
+		    ~0U << (32 - r->ports[i].plen) : 0)) == 0)
+			port = (int)i;
+	if (port < 0 || via == r->ports[port].addr) {
+		snprintf(err, errlen, "next hop is not a neighbour in any "
+		    "interface's subnet");
+		return -1;
+	}
+	if (nh_index(r, (unsigned)port, via, &nh) == -1 ||
+	    fib_add(r->fib, prefix, plen, nh) == -1) {
+		snprintf(err, errlen, "cannot add route: %s",
+		    r->nnh == ROUTER_NH_MAX ? "too many next hops" :
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+router_route_del(struct router *r, uint32_t prefix, unsigned plen,
+    char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (r->ports[i].plen == plen && (r->ports[i].addr &
+		    (~0U << (32 - plen))) == prefix) {
+			snprintf(err, errlen, "%s's connected route cannot be "
+			    "deleted (set the interface down)",
+			    r->ports[i].name);
+			return -1;
+		}
+	if (fib_del(r->fib, prefix, plen) == -1) {
+		snprintf(err, errlen, "no such route");
+		return -1;
+	}
+	return 0;
+}
+
+/* Connected routes and the configuration's static routes. */
+static int
+load_routes(struct router *r, const struct rconf *c, char *err,
+    size_t errlen)
+{
+	uint32_t nh;
+	size_t i;
+
+	fib_flush(r->fib);
+	r->nnh = 0;
+	for (i = 0; i < r->nports; i++) {
+		struct port *p = &r->ports[i];
+
+		if (nh_index(r, p->idx, 0, &nh) == -1 ||
+		    fib_add(r->fib, p->addr & (~0U << (32 - p->plen)), p->plen,
+		    nh) == -1) {
+			snprintf(err, errlen, "%s: connected route: %s",
+			    p->name, strerror(errno));
+			return -1;
+		}
+	}
+	for (i = 0; i < c->nroutes; i++)
+		if (router_route_add(r, c->routes[i].prefix, c->routes[i].plen,
+		    c->routes[i].via, err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+static int
+load_filters(struct router *r, const struct rconf *c, char *err,
+    size_t errlen)
+{
+	size_t i;
+
+	filter_clear(r->filter);
+	filter_set_default(r->filter, c->filter_default);
+	for (i = 0; i < c->nfilters; i++)
+		if (filter_add(r->filter, &c->filters[i], err, errlen) == -1)
+			return -1;
+	r->filtering = c->nfilters > 0 || c->filter_default == FILTER_DENY;
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void arp_cb_request(void *, unsigned, uint32_t);
+static void arp_cb_resolved(void *, void *, const uint8_t *);
+static void arp_cb_failed(void *, void *);
+
+static struct arp_cb
+arp_callbacks(struct router *r)
+{
+	struct arp_cb cb = { arp_cb_request, arp_cb_resolved, arp_cb_failed,
+	    r };
+
+	return cb;
+}
+
+/*
+ * Send FRAME (LEN bytes, IPv4 after an Ethernet header whose addresses
+ * are filled here) out of PORT towards neighbour GW.  Per packet.
+ */
+static void
+output(struct router *r, struct port *p, uint32_t gw, uint8_t *frame,
+    uint32_t len, uint8_t tc, int64_t rx_ns)
+{
+	struct pbuf *b;
+	int rc;
+
+	if (!p->up) {
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_IF_DOWN);
+		return;
+	}
+	memcpy(frame + 6, p->mac, 6);
+	if (arp_lookup(r->arp, p->idx, gw, r->now_mono, frame) == 0) {
+		port_send(r, p, frame, len, tc, rx_ns);
+		return;
+	}
+	if ((b = pbuf_get(r)) == NULL) {
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_ARP);
+		return;
+	}
+	memcpy(b->data, frame, len);
+	b->len = len;
+	b->port = (uint16_t)p->idx;
+	b->tc = tc;
+	b->rx_ns = rx_ns;
+	if ((rc = arp_queue(r->arp, p->idx, gw, b, r->now_mono)) == -1) {
+		pbuf_put(r, b);
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_ARP);
+	} else if (rc == 1)
+		port_arp_request(r, p, gw);
+}
+
+static void
+arp_cb_request(void *arg, unsigned port, uint32_t ip)
+{
+	struct router *r = arg;
+
+	port_arp_request(r, &r->ports[port], ip);
+}
+
+static void
+arp_cb_resolved(void *arg, void *pkt, const uint8_t *mac)
+{
+	struct router *r = arg;
+	struct pbuf *b = pkt;
+
+	memcpy(b->data, mac, 6);
+	port_send(r, &r->ports[b->port], b->data, b->len, b->tc, b->rx_ns);
+	pbuf_put(r, b);
+}
+
+static void
+arp_cb_failed(void *arg, void *pkt)
+{
+	struct router *r = arg;
+	struct pbuf *b = pkt;
+
+	sojourn_drop(r->soj, b->port, SOJOURN_DROP_ARP);
+	pbuf_put(r, b);
+}
+
+/* Route a datagram the router itself sends (ICMP) to its destination. */
+static void
+output_local(struct router *r, uint8_t *frame, uint32_t len, uint8_t tc,
+    int64_t rx_ns)
+{
+	uint32_t dst = rd32(frame + PKT_ETH_LEN + IP4_DST), nh;
+	struct nexthop *n;
+
+	if (fib_lookup(r->fib, dst, &nh) != 0)
+		return;
+	n = &r->nh[nh];
+	frame[12] = 0x08;
+	frame[13] = 0x00;
+	output(r, &r->ports[n->port], n->gw != 0 ? n->gw : dst, frame, len,
+	    tc, rx_ns);
+}
+
+/* Send an ICMP error about the datagram at IP (TOTLEN bytes) from IN. */
+static void
+icmp_send(struct router *r, struct port *in, uint8_t type, uint8_t code,
+    uint16_t mtu, const uint8_t *ip, unsigned totlen, int64_t rx_ns)
+{
+	uint8_t *buf = r->scratch;
+	size_t n;
+
+	if (!icmp_rl_allow(&r->rl, r->now_mono)) {
+		r->icmp_limited++;
+		return;
+	}
+	n = icmp_error(buf + PKT_ETH_LEN, sizeof(r->scratch) - PKT_ETH_LEN,
+	    type, code, mtu, in->addr, ip, totlen);
+	if (n == 0)
+		return;
+	r->icmp_sent++;
+	output_local(r, buf, (uint32_t)(PKT_ETH_LEN + n), 6, rx_ns);
+}
+
+/* ------------------------------------------------------------ input */
+
+static void
+arp_input(struct router *r, struct port *p, const uint8_t *f, uint32_t len)
+{
+	struct pkt_arp a;
+	struct arp_cb cb = arp_callbacks(r);
+	uint32_t spa, tpa;
+
+	if (pkt_parse_arp(f, len, &a) == -1) {
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_BAD_FRAME);
+		return;
+	}
+	spa = ntohl(a.spa.s_addr);
+	tpa = ntohl(a.tpa.s_addr);
+	if (spa == p->addr || spa == 0)
+		return;		/* our own announcement, or a probe */
+	arp_learn(r->arp, p->idx, spa, a.sha, r->now_mono, tpa == p->addr,
+	    &cb);
+	if (a.op == PKT_ARP_REQUEST && tpa == p->addr)
+		port_arp_reply(r, p, &a);
+}
+
+/* Is ADDR one of the router's own addresses? */
+static inline int
+is_local(const struct router *r, uint32_t addr)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (r->ports[i].addr == addr)
+			return 1;
+	return 0;
+}
+
+static void
+local_input(struct router *r, struct port *in, uint8_t *f, unsigned tl,
+    int64_t rx_ns)
+{
+	uint8_t *ip = f + PKT_ETH_LEN;
+
+	if (ip[IP4_PROTO] != 1 || (rd16(ip + IP4_FRAG) &
+	    (IP4_MF | IP4_OFFMASK)) != 0 || icmp_echo_reply(ip, tl) == -1) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
+		return;
+	}
+	output_local(r, f, PKT_ETH_LEN + tl, classify_tc(&r->conf->cmap,
+	    ip[IP4_TOS]), rx_ns);
+}
+
+static int
+filtered(struct router *r, struct port *in, const uint8_t *ip, unsigned tl)
+{
+	struct filter_key k;
+	unsigned hl = (ip[0] & 0x0f) * 4u;
+
+	k.in_if = (int)in->idx;
+	k.src = rd32(ip + IP4_SRC);
+	k.dst = rd32(ip + IP4_DST);
+	k.proto = ip[IP4_PROTO];
+	k.dscp = ip[IP4_TOS] >> 2;
+	k.len = tl;
+	k.has_ports = (k.proto == 6 || k.proto == 17 || k.proto == 132 ||
+	    k.proto == 136) && (rd16(ip + IP4_FRAG) & IP4_OFFMASK) == 0 &&
+	    tl >= hl + 4;
+	k.sport = k.has_ports ? rd16(ip + hl) : 0;
+	k.dport = k.has_ports ? rd16(ip + hl + 2) : 0;
+	return filter_match(r->filter, &k, NULL) == FILTER_DENY;
+}
+
+static void
+fragment_out(struct router *r, struct port *out, uint32_t gw, uint8_t *f,
+    unsigned tl, uint8_t tc, int64_t rx_ns)
+{
+	uint8_t *buf = r->scratch;
+	size_t n;
+	unsigned k;
+
+	for (k = 0; (n = fwd_fragment(f + PKT_ETH_LEN, tl, out->mtu, k, f,
+	    PKT_ETH_LEN, buf, sizeof(r->scratch))) > 0; k++) {
+		r->frag_made++;
+		output(r, out, gw, buf, (uint32_t)n, tc, rx_ns);
+	}
+}
+
+static const enum sojourn_drop check_drop[] = {
+	[FWD_TRUNCATED] = SOJOURN_DROP_BAD_FRAME,
+	[FWD_BAD_VERSION] = SOJOURN_DROP_BAD_HEADER,
+	[FWD_BAD_IHL] = SOJOURN_DROP_BAD_HEADER,
+	[FWD_BAD_TOTLEN] = SOJOURN_DROP_BAD_HEADER,
+	[FWD_BAD_CSUM] = SOJOURN_DROP_BAD_CHECKSUM,
+	[FWD_MARTIAN_SRC] = SOJOURN_DROP_BAD_HEADER,
+	[FWD_OPTIONS] = SOJOURN_DROP_OTHER,
+};
+
+static void
+ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
+    int64_t rx_ns, int csum_partial)
+{
+	uint8_t *ip = f + PKT_ETH_LEN;
+	enum fwd_check c;
+	unsigned tl = 0;
+	uint32_t dst, nh;
+	struct nexthop *n;
+	struct port *out;
+	uint16_t frag;
+
+	if ((c = fwd_ip4_check(ip, len - PKT_ETH_LEN, &tl)) != FWD_OK) {
+		sojourn_drop(r->soj, in->idx, check_drop[c]);
+		return;
+	}
+	dst = rd32(ip + IP4_DST);
+	if (is_local(r, dst)) {
+		local_input(r, in, f, tl, rx_ns);
+		return;
+	}
+	if (ip[IP4_DST] >= 224 || (dst | ~0U << (32 - in->plen)) == dst ||
+	    dst == 0) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
+		return;		/* multicast, broadcast: not routed */
+	}
+	if (r->filtering && filtered(r, in, ip, tl)) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_FILTER);
+		return;
+	}
+	if (ip[IP4_TTL] <= 1) {
+		icmp_send(r, in, ICMP_TIMXCEED, 0, 0, ip, tl, rx_ns);
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_TTL);
+		return;
+	}
+	if (fib_lookup(r->fib, dst, &nh) != 0) {
+		icmp_send(r, in, ICMP_UNREACH, ICMP_UNREACH_NET, 0, ip, tl,
+		    rx_ns);
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_NO_ROUTE);
+		return;
+	}
+	n = &r->nh[nh];
+	out = &r->ports[n->port];
+	frag = rd16(ip + IP4_FRAG);
+	if ((frag & (IP4_MF | IP4_OFFMASK)) != 0)
+		r->frag_fwd++;
+	if (tl > out->mtu && (frag & IP4_DF) != 0) {
+		icmp_send(r, in, ICMP_UNREACH, ICMP_UNREACH_NEEDFRAG,
+		    (uint16_t)out->mtu, ip, tl, rx_ns);
+		sojourn_drop(r->soj, out->idx, SOJOURN_DROP_FRAG_NEEDED);
+		return;
+	}
+	fwd_ttl_dec(ip);
+	if (csum_partial)
+		fwd_l4_csum_fill(ip, tl);
+	if (tl > out->mtu)
+		fragment_out(r, out, n->gw != 0 ? n->gw : dst, f, tl,
+		    classify_tc(&r->conf->cmap, ip[IP4_TOS]), rx_ns);
+	else
+		output(r, out, n->gw != 0 ? n->gw : dst, f, PKT_ETH_LEN + tl,
+		    classify_tc(&r->conf->cmap, ip[IP4_TOS]), rx_ns);
+}
+
+static inline void
+frame_input(struct router *r, struct port *in, struct pktio_pkt *pk)
+{
+	uint8_t *f = pk->data;
+	uint16_t type;
+
+	if (!in->up) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_IF_DOWN);
+		return;
+	}
+	sojourn_rx(r->soj, in->idx, pk->len);
+	if (pk->caplen < pk->len || pk->len < PKT_ETH_LEN ||
+	    pk->len > in->mtu + PKT_ETH_LEN) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_BAD_FRAME);
+		return;
+	}
+	if (memcmp(f, in->mac, 6) != 0 && memcmp(f, bcast, 6) != 0) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
+		return;		/* another host's or multicast */
+	}
+	type = rd16(f + 12);
+	if (type == 0x0800)
+		ip_input(r, in, f, pk->len, pk->ts_ns, pk->csum_partial);
+	else if (type == 0x0806)
+		arp_input(r, in, f, pk->len);
+	else
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_NOT_IPV4);
+}
+
+/* One burst from every port, then drain and flush.  Frames seen. */
+static unsigned
+poll_ports(struct router *r)
+{
+	struct pktio_pkt pk[ROUTER_BURST];
+	unsigned i, j, n, total = 0;
+
+	for (i = 0; i < r->nports; i++) {
+		n = pktio_rx_burst(r->ports[i].io, pk, ROUTER_BURST);
+		for (j = 0; j < n; j++)
+			frame_input(r, &r->ports[i], &pk[j]);
+		pktio_rx_release(r->ports[i].io);
+		total += n;
+	}
+	for (i = 0; i < r->nports; i++) {
+		port_drain(r, &r->ports[i]);
+		port_flush(r, &r->ports[i]);
+	}
+	return total;
+}
+
+/* ------------------------------------------------------------ control */
+
+int
+router_iface_set(struct router *r, const char *name, int up, char *err,
+    size_t errlen)
+{
+	struct arp_cb cb = arp_callbacks(r);
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (strcmp(r->ports[i].name, name) == 0)
+			break;
+	if (i == r->nports) {
+		snprintf(err, errlen, "no interface '%s' in this router",
+		    name);
+		return -1;
+	}
+	if (r->ports[i].up == up)
+		return 0;
+	r->ports[i].up = up;
+	if (!up)
+		arp_flush_port(r->arp, i, &cb);
+	else
+		port_garp(r, &r->ports[i]);
+	log_info("interface %s %s", name, up ? "up" : "down");
+	return 0;
+}
+
+/* Re-read the configuration; interfaces must stay the same. */
+int
+router_reload(struct router *r, char *err, size_t errlen)
+{
+	struct rconf *c;
+	size_t i;
+
+	if ((c = rconf_load(r->opts->config, err, errlen)) == NULL)
+		return -1;
+	for (i = 0; i < c->nifs && c->nifs == r->nports; i++)
+		if (strcmp(c->ifs[i].name, r->ports[i].name) != 0 ||
+		    c->ifs[i].addr != r->ports[i].addr ||
+		    c->ifs[i].plen != r->ports[i].plen)
+			break;
+	if (c->nifs != r->nports || i != c->nifs ||
+	    memcmp(&c->sched, &r->conf->sched, sizeof(c->sched)) != 0 ||
+	    strcmp(c->rx_ring, r->conf->rx_ring) != 0) {
+		snprintf(err, errlen, "reload: interfaces, io and qos queues "
+		    "can only change with a restart");
+		rconf_free(c);
+		return -1;
+	}
+	if (load_routes(r, c, err, errlen) == -1 ||
+	    load_filters(r, c, err, errlen) == -1) {
+		/* the old tables: reinstall them */
+		load_routes(r, r->conf, err, errlen);
+		load_filters(r, r->conf, err, errlen);
+		rconf_free(c);
+		return -1;
+	}
+	rconf_free(r->conf);
+	r->conf = c;
+	icmp_rl_init(&r->rl, c->icmp_rate);
+	log_info("configuration %s reloaded", c->path);
+	return 0;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int
+setup(struct router *r, char *err, size_t errlen)
+{
+	unsigned i;
+
+	if ((r->fib = fib_new(0)) == NULL || (r->filter =
+	    filter_new(FILTER_PERMIT)) == NULL || (r->arp =
+	    arp_new(r->conf->arp_queue, r->conf->arp_timeout_ns)) == NULL ||
+	    (r->soj = sojourn_new((unsigned)r->conf->nifs)) == NULL ||
+	    (r->snap = calloc(1, sizeof(*r->snap))) == NULL ||
+	    (r->pool = calloc(ROUTER_POOL, sizeof(*r->pool))) == NULL) {
+		snprintf(err, errlen, "setup: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < ROUTER_POOL; i++)
+		pbuf_put(r, &r->pool[i]);
+	icmp_rl_init(&r->rl, r->conf->icmp_rate);
+	for (i = 0; i < r->conf->nifs; i++) {
+		r->ports[i].idx = i;
+		r->nports = i + 1;
+		if (port_open(r, &r->ports[i], &r->conf->ifs[i], err,
+		    errlen) == -1)
+			return -1;
+	}
+	if (load_routes(r, r->conf, err, errlen) == -1 ||
+	    load_filters(r, r->conf, err, errlen) == -1)
+		return -1;
+	return 0;
+}
+
+static void
+teardown(struct router *r)
+{
+	struct arp_cb cb = arp_callbacks(r);
+	unsigned i;
+
+	if (r->arp != NULL)
+		arp_free(r->arp, &cb);
+	for (i = 0; i < r->nports; i++)
+		port_close(r, &r->ports[i]);
+	fib_free(r->fib);
+	filter_free(r->filter);
+	sojourn_free(r->soj);
+	free(r->snap);
+	free(r->pool);
+	rconf_free(r->conf);
+}
+
+/* ------------------------------------------------------------ the loop */
+
+static int
+poll_timeout(struct router *r, int64_t arp_next)
+{
+	int64_t next = arp_next, ms;
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (sched_backlog(r->ports[i].q) > 0 ||
+		    pktio_tx_pending(r->ports[i].io) > 0)
+			return 1;
+	if (r->push != NULL && r->next_report < next)
+		next = r->next_report;
+	ms = (next - clock_mono_ns()) / NSEC_PER_MSEC + 1;
+	if (ms > 100)
+		ms = 100;
+	return ms < 0 ? 0 : (int)ms;
+}
+
+static void
+loop(struct router *r)
+{
+	zmq_pollitem_t items[RCONF_IF_MAX + 1];
+	struct arp_cb cb = arp_callbacks(r);
+	int64_t arp_next = 0, busy_until = 0;
+	unsigned i, n = 0;
+
+	for (i = 0; i < r->nports; i++) {
+		items[n].socket = NULL;
+		items[n].fd = pktio_fd(r->ports[i].io);
+		items[n].events = ZMQ_POLLIN;
+		n++;
+	}
+	if (r->rep != NULL) {
+		items[n].socket = r->rep;
+		items[n].fd = -1;
+		items[n].events = ZMQ_POLLIN;
+		n++;
+	}
+	while (!*r->stop) {
+		r->now_mono = clock_mono_ns();
+		if (poll_ports(r) > 0)
+			busy_until = r->now_mono + ROUTER_BUSY_POLL_NS;
+		if (r->now_mono >= arp_next)
+			arp_next = arp_timers(r->arp, r->now_mono, &cb);
+		if (r->push != NULL && r->now_mono >= r->next_report) {
+			ctl_report(r, 0);
+			r->next_report = r->now_mono + r->opts->interval_ns;
+		}
+		if (r->now_mono < busy_until)
+			continue;	/* bounded busy poll after traffic */
+		if (zmq_poll(items, (int)n, poll_timeout(r, arp_next)) == -1 &&
+		    errno != EINTR)
+			break;
+		if (r->rep != NULL && (items[n - 1].revents & ZMQ_POLLIN))
+			ctl_handle(r);
+	}
+}
+
+/*
+ * Run the router described by O until *STOP.  Returns 0 after a clean
+ * stop, 1 for a bad configuration, 2 when an interface or socket could
+ * not be opened.
+ */
+int
+router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
+{
+	struct router *r;
+	char err[512];
+	unsigned i;
+	int rc = 0;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		log_error("out of memory");
+		return 2;
+	}
+	r->opts = o;
+	r->stop = stop;
+	if ((r->conf = rconf_load(o->config, err, sizeof(err))) == NULL ||
+	    rconf_check_host(r->conf, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = 1;
+	} else if (setup(r, err, sizeof(err)) == -1 ||
+	    ctl_open(r, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = 2;
+	}
+	if (rc == 0) {
+		for (i = 0; i < r->nports; i++) {
+			port_garp(r, &r->ports[i]);
+			log_info("interface %s: %s ring, mtu %u", r->ports[i].name,
+			    pktio_backend(r->ports[i].io), r->ports[i].mtu);
+		}
+		log_info("forwarding on %u interfaces, %zu routes", r->nports,
+		    fib_count(r->fib));
+		r->next_report = clock_mono_ns() + o->interval_ns;
+		loop(r);
+		if (r->push != NULL)
+			ctl_report(r, 1);
+		ctl_print(r);
+	}
+	ctl_close(r);
+	teardown(r);
+	free(r);
+	return rc;
+}

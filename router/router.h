@@ -1,0 +1,154 @@
+/*
+ * router: the internals shared by hoplab-router's modules.
+ *
+ *   main.c        options only
+ *   router.c      setup, the single poll loop, receive and forwarding
+ *   port.c        one interface: its pktio rings, output queues, sending
+ *   fwd.c         RFC 1812 header checks, TTL, fragmentation
+ *   arp.c         the ARP cache and its waiting queue
+ *   icmp.c        echo replies, ICMP errors, their rate limit
+ *   config.c      the YAML configuration (config_qos.c: qos, filters)
+ *   ctl.c         the control socket and the reports to the agent
+ *   fib.c classify.c sched.c filter.c sojourn.c   tables and queues
+ *
+ * One thread; the signal handlers only set flags.  Packets are processed
+ * to completion in the loop: a burst is received, every frame is checked,
+ * routed and either written straight into the output's transmit ring
+ * (when its queues are empty) or copied into a packet buffer and queued;
+ * then the queues are drained into the rings and the rings flushed.
+ */
+#ifndef HOPLAB_ROUTER_ROUTER_H
+#define HOPLAB_ROUTER_ROUTER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "pkt.h"
+#include "pktio.h"
+#include "router/arp.h"
+#include "router/classify.h"
+#include "router/config.h"
+#include "router/fib.h"
+#include "router/filter.h"
+#include "router/icmp.h"
+#include "router/sched.h"
+#include "router/sojourn.h"
+
+#define ROUTER_BURST		64
+#define ROUTER_NH_MAX		4096
+#define ROUTER_POOL		8192	/* packet buffers for queues and ARP */
+#define PBUF_SIZE		2048
+#define ROUTER_REPORT_DEF	(1000 * 1000000LL)
+#define ROUTER_BUSY_POLL_NS	(50 * 1000LL)	/* spin after traffic */
+
+/* A packet copied out of the receive ring to wait (queue or ARP). */
+struct pbuf {
+	struct pbuf	*next;		/* free list */
+	uint32_t	len;		/* frame bytes, Ethernet header on */
+	uint16_t	port;		/* output interface */
+	uint8_t		tc;
+	int64_t		rx_ns;		/* RX ring timestamp */
+	uint8_t		data[PBUF_SIZE];
+};
+
+struct nexthop {
+	unsigned	port;
+	uint32_t	gw;		/* host order; 0: destination itself */
+};
+
+/* A frame in the transmit ring, not yet flushed: for its sojourn time. */
+struct txmeta {
+	int64_t		rx_ns;
+	uint32_t	len;
+	uint8_t		tc;
+};
+
+struct port {
+	char		name[RCONF_IFNAME_MAX];
+	unsigned	idx;
+	struct pktio	*io;
+	uint8_t		mac[6];
+	uint32_t	addr;		/* host order */
+	unsigned	plen;
+	unsigned	mtu;		/* IPv4 MTU used for forwarding */
+	int		up;
+	struct sched	*q;
+	unsigned	nmeta;
+	struct txmeta	meta[PKTIO_BURST_MAX];
+};
+
+struct router_opts {
+	const char	*config;	/* -c */
+	const char	*control;	/* -s endpoint, or NULL */
+	const char	*report;	/* --report endpoint, or NULL */
+	uint32_t	role_id;
+	const char	*run_id;
+	int64_t		interval_ns;
+};
+
+struct router {
+	const struct router_opts *opts;
+	struct rconf	*conf;
+	struct port	ports[RCONF_IF_MAX];
+	unsigned	nports;
+	struct fib	*fib;
+	struct nexthop	nh[ROUTER_NH_MAX];
+	unsigned	nnh;
+	struct arp	*arp;
+	struct icmp_rl	rl;
+	struct filter	*filter;
+	int		filtering;	/* rules or a deny default */
+	struct sojourn	*soj;
+	struct sojourn_snap *snap;	/* for reports, allocated once */
+	struct pbuf	*pool;
+	struct pbuf	*freelist;
+	unsigned	nfree;
+	uint64_t	icmp_sent, icmp_limited;
+	uint64_t	arp_requests, arp_replies;
+	uint64_t	frag_fwd, frag_made;
+	int64_t		now_mono;	/* at the top of the loop iteration */
+	volatile sig_atomic_t *stop;
+	/* ctl.c */
+	void		*zctx;
+	void		*rep;		/* control REP, bound */
+	void		*push;		/* reports, connected */
+	uint64_t	seq, batch_seq;
+	int64_t		next_report;
+	char		hostname[64];
+	uint8_t		scratch[PBUF_SIZE];
+};
+
+/* router.c */
+int	router_run(const struct router_opts *o, volatile sig_atomic_t *stop);
+int	router_route_add(struct router *r, uint32_t prefix, unsigned plen,
+	    uint32_t via, char *err, size_t errlen);
+int	router_route_del(struct router *r, uint32_t prefix, unsigned plen,
+	    char *err, size_t errlen);
+int	router_reload(struct router *r, char *err, size_t errlen);
+int	router_iface_set(struct router *r, const char *name, int up,
+	    char *err, size_t errlen);
+
+/* port.c */
+int	port_open(struct router *r, struct port *p, const struct rconf_iface *c,
+	    char *err, size_t errlen);
+void	port_close(struct router *r, struct port *p);
+void	port_send(struct router *r, struct port *p, const uint8_t *frame,
+	    uint32_t len, uint8_t tc, int64_t rx_ns);
+void	port_drain(struct router *r, struct port *p);
+void	port_flush(struct router *r, struct port *p);
+void	port_arp_request(struct router *r, struct port *p, uint32_t ip);
+void	port_garp(struct router *r, struct port *p);
+void	port_arp_reply(struct router *r, struct port *p,
+	    const struct pkt_arp *a);
+struct pbuf *pbuf_get(struct router *r);
+void	pbuf_put(struct router *r, struct pbuf *b);
+
+/* ctl.c */
+int	ctl_open(struct router *r, char *err, size_t errlen);
+void	ctl_close(struct router *r);
+void	ctl_handle(struct router *r);
+void	ctl_report(struct router *r, int final);
+void	ctl_print(struct router *r);
+int	ctl_client(const char *endpoint, const char *command);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * test_gen_pace: the pacer (generator/pace.c) and the tx/rx stamp pairing
+ * (generator/tsmatch.c).
+ *
+ * Pacing must not drift: the 10 000th deadline is exactly start plus the
+ * sum of the gaps, however late any wait returned, and no wait returns
+ * before its deadline.  The spin is capped at 1/PACE_SHARE of the wait.
+ * Stamp pairing must settle each packet once, with the kernel stamp when
+ * it came and the user stamp otherwise, in either arrival order.
+ */
+#include <string.h>
+#include <CUnit/Basic.h>
+
+#include "clock.h"
+#include "generator/pace.h"
+#include "generator/tsmatch.h"
+
+/* A fixed pseudo-random gap sequence 1..200 us (LCG, Numerical Recipes). */
+static int64_t
+gap(uint32_t *x)
+{
+	*x = *x * 1664525u + 1013904223u;
+	return 1000 + (int64_t)(*x >> 8) % 200000;
+}
+
+static void
+t_10000th_deadline_is_start_plus_sum_of_gaps(void)
+{
+	int64_t start = 123456789, d = start, sum = 0, g;
+	uint32_t x = 1;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		g = gap(&x);
+		d = pace_next(d, g);
+		sum += g;
+	}
+	CU_ASSERT_EQUAL(d, start + sum);
+	/* Constant 10 ms: 10 000 gaps are exactly 100 s. */
+	for (d = start, i = 0; i < 10000; i++)
+		d = pace_next(d, 10 * NSEC_PER_MSEC);
+	CU_ASSERT_EQUAL(d, start + 100 * NSEC_PER_SEC);
+}
+
+static void
+t_10000_real_waits_never_early_and_last_deadline_exact(void)
+{
+	struct pace p;
+	int64_t start, d, now;
+	int i, early = 0;
+
+	pace_init(&p);
+	start = d = clock_mono_ns() + NSEC_PER_MSEC;
+	for (i = 0; i < 10000; i++) {
+		(void)pace_wait(&p, d, NULL);
+		now = clock_mono_ns();
+		if (now < d)
+			early++;
+		d = pace_next(d, 20 * NSEC_PER_USEC);
+	}
+	CU_ASSERT_EQUAL(early, 0);
+	CU_ASSERT_EQUAL(p.waits, 10000);
+	/* However late single waits were, the schedule did not move. */
+	CU_ASSERT_EQUAL(d, start + 10000 * 20 * NSEC_PER_USEC);
+	CU_ASSERT(p.est >= PACE_EST_MIN && p.est <= PACE_EST_MAX);
+}
+
+static void
+t_lead_is_capped_to_a_share_of_the_wait(void)
+{
+	struct pace p;
+
+	pace_init(&p);
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC),
+	    PACE_EST_INIT + PACE_MARGIN);
+	CU_ASSERT_EQUAL(pace_lead(&p, NSEC_PER_MSEC), NSEC_PER_MSEC / 25);
+	CU_ASSERT_EQUAL(pace_lead(&p, 0), PACE_EST_MIN);
+}
+
+static void
+t_learn_jumps_up_and_decays_slowly(void)
+{
+	struct pace p;
+
+	pace_init(&p);
+	pace_learn(&p, 1000000, 1000000 + 300000);	/* 300 us late */
+	CU_ASSERT_EQUAL(p.est, 300000);
+	pace_learn(&p, 1000000, 1000000 + 10000);	/* 10 us late */
+	CU_ASSERT_EQUAL(p.est, 300000 - (300000 - 10000) / 64);
+	pace_learn(&p, 0, 10 * NSEC_PER_SEC);		/* absurd: clamped */
+	CU_ASSERT_EQUAL(p.est, PACE_EST_MAX);
+}
+
+static void
+t_stop_flag_ends_a_wait_early(void)
+{
+	volatile sig_atomic_t stop = 1;
+	struct pace p;
+	int64_t t0 = clock_mono_ns();
+
+	pace_init(&p);
+	(void)pace_wait(&p, t0 + 10 * NSEC_PER_SEC, &stop);
+	CU_ASSERT(clock_mono_ns() - t0 < NSEC_PER_SEC);
+}
+
+static void
+t_kernel_stamp_after_rx_settles_with_kernel_stamp(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+
+	tsm_init(&m, 1);
+	CU_ASSERT_EQUAL(tsm_sent(&m, 0, 100, 5000, 64, &d), 0);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 0, 5000, 9000, 64, &d), 0);
+	CU_ASSERT_EQUAL(tsm_tx(&m, 0, 6000, &d), 1);
+	CU_ASSERT_EQUAL(d.seq, 0);
+	CU_ASSERT_EQUAL(d.tx_ns, 6000);
+	CU_ASSERT_EQUAL(d.rx_ns, 9000);
+	CU_ASSERT_EQUAL(d.ktx, 1);
+	CU_ASSERT_EQUAL(m.ktx_used, 1);
+	CU_ASSERT_EQUAL(tsm_flush(&m, &d), 0);
+}
+
+static void
+t_kernel_stamp_before_rx_settles_at_rx(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+
+	tsm_init(&m, 1);
+	tsm_sent(&m, 7, 100, 5000, 128, &d);
+	CU_ASSERT_EQUAL(tsm_tx(&m, 7, 6000, &d), 0);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 7, 5000, 9500, 128, &d), 1);
+	CU_ASSERT_EQUAL(d.tx_ns, 6000);
+	CU_ASSERT_EQUAL(d.frame, 128);
+}
+
+static void
+t_missing_kernel_stamp_falls_back_to_user_stamp(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+
+	tsm_init(&m, 1);
+	tsm_sent(&m, 3, 100, 5000, 64, &d);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 3, 5000, 9000, 64, &d), 0);
+	/* The slot is reused TSM_SLOTS packets later: 3 settles then. */
+	CU_ASSERT_EQUAL(tsm_sent(&m, 3 + TSM_SLOTS, 200, 7000, 64, &d), 1);
+	CU_ASSERT_EQUAL(d.seq, 3);
+	CU_ASSERT_EQUAL(d.tx_ns, 5000);
+	CU_ASSERT_EQUAL(d.ktx, 0);
+	CU_ASSERT_EQUAL(m.utx_used, 1);
+	/* A stamp for a packet no longer held is an orphan. */
+	CU_ASSERT_EQUAL(tsm_tx(&m, 3, 6000, &d), 0);
+	CU_ASSERT_EQUAL(m.ktx_orphans, 1);
+}
+
+static void
+t_flush_settles_waiting_packets_with_user_stamps(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+	int n = 0;
+
+	tsm_init(&m, 1);
+	tsm_sent(&m, 0, 0, 10, 64, &d);
+	tsm_sent(&m, 1, 0, 20, 64, &d);
+	tsm_rx(&m, 0, 10, 30, 64, &d);
+	tsm_rx(&m, 1, 20, 40, 64, &d);
+	while (tsm_flush(&m, &d) == 1) {
+		CU_ASSERT_EQUAL(d.rx_ns - d.tx_ns, 20);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 2);
+}
+
+static void
+t_user_mode_settles_at_rx(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+
+	tsm_init(&m, 0);
+	tsm_sent(&m, 0, 0, 10, 64, &d);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 0, 10, 35, 64, &d), 1);
+	CU_ASSERT_EQUAL(d.rx_ns - d.tx_ns, 25);
+}
+
+static void
+t_idt_error_from_consecutive_kernel_stamps(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+
+	/* Deadlines 0, 1000, 2000; kernel stamps 50, 1060, 2040. */
+	tsm_init(&m, 1);
+	tsm_sent(&m, 0, 0, 1, 64, &d);
+	tsm_sent(&m, 1, 1000, 1, 64, &d);
+	tsm_sent(&m, 2, 2000, 1, 64, &d);
+	tsm_tx(&m, 0, 50, &d);
+	tsm_tx(&m, 1, 1060, &d);
+	tsm_tx(&m, 2, 2040, &d);
+	CU_ASSERT_EQUAL(m.idt.n, 2);
+	CU_ASSERT_DOUBLE_EQUAL(m.idt.mean, (1010 + 980) / 2.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m.idt_err.mean, (10 - 20) / 2.0, 1e-9);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("gen_pace", NULL, NULL);
+	CU_add_test(s, "10000th deadline is start plus sum of gaps",
+	    t_10000th_deadline_is_start_plus_sum_of_gaps);
+	CU_add_test(s, "10000 real waits never early, last deadline exact",
+	    t_10000_real_waits_never_early_and_last_deadline_exact);
+	CU_add_test(s, "lead is capped to a share of the wait",
+	    t_lead_is_capped_to_a_share_of_the_wait);
+	CU_add_test(s, "learn jumps up and decays slowly",
+	    t_learn_jumps_up_and_decays_slowly);
+	CU_add_test(s, "stop flag ends a wait early",
+	    t_stop_flag_ends_a_wait_early);
+	CU_add_test(s, "kernel stamp after rx settles with kernel stamp",
+	    t_kernel_stamp_after_rx_settles_with_kernel_stamp);
+	CU_add_test(s, "kernel stamp before rx settles at rx",
+	    t_kernel_stamp_before_rx_settles_at_rx);
+	CU_add_test(s, "missing kernel stamp falls back to user stamp",
+	    t_missing_kernel_stamp_falls_back_to_user_stamp);
+	CU_add_test(s, "flush settles waiting packets with user stamps",
+	    t_flush_settles_waiting_packets_with_user_stamps);
+	CU_add_test(s, "user mode settles at rx", t_user_mode_settles_at_rx);
+	CU_add_test(s, "idt error from consecutive kernel stamps",
+	    t_idt_error_from_consecutive_kernel_stamps);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	int rc = CU_get_number_of_failures() != 0;
+	CU_cleanup_registry();
+	return rc;
+}

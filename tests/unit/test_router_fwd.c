@@ -1,0 +1,290 @@
+/*
+ * Unit tests for router/fwd.c and router/icmp.c: RFC 1812 header checks
+ * (each rejection), the RFC 1624 incremental checksum against a full
+ * recomputation on random headers, fragmentation (offsets, MF, sizes,
+ * checksums), echo replies and ICMP errors (RFC 1812 4.3.2.7 rules and
+ * the token bucket).
+ *
+ * The worked header: 45 00 00 73 00 00 40 00 40 11 ad 8d c6 12 00 01
+ * c6 12 00 c7 (198.18.0.1 -> 198.18.0.199, TTL 64, UDP): its checksum
+ * 0xad8d and, after the TTL became 63, 0xae8d were summed by hand (word
+ * 0x4011 becomes 0x3f11, so the complement sum drops by 0x0100 and the
+ * checksum rises by 0x0100).
+ */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "pkt.h"
+#include "router/fwd.h"
+#include "router/icmp.h"
+
+static const uint8_t hdr0[20] = {
+	0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+	0xad, 0x8d, 0xc6, 0x12, 0x00, 0x01, 0xc6, 0x12, 0x00, 0xc7,
+};
+
+static void
+t_check_accepts_worked_header(void)
+{
+	uint8_t b[0x73];
+	unsigned tl = 0;
+
+	memset(b, 0, sizeof(b));
+	memcpy(b, hdr0, 20);
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_OK);
+	CU_ASSERT_EQUAL(tl, 0x73);
+}
+
+static void
+t_check_rejects_each_bad_field(void)
+{
+	uint8_t b[0x80];
+	unsigned tl;
+
+	memset(b, 0, sizeof(b));
+	memcpy(b, hdr0, 20);
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, 19, &tl), FWD_TRUNCATED);
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, 0x72, &tl), FWD_TRUNCATED);
+	b[0] = 0x65;
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_BAD_VERSION);
+	b[0] = 0x44;
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_BAD_IHL);
+	b[0] = 0x45;
+	b[11] ^= 1;
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_BAD_CSUM);
+	b[11] ^= 1;
+	wr16(b + 2, 19);
+	wr16(b + 10, 0);
+	wr16(b + 10, pkt_csum(b, 20));
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_BAD_TOTLEN);
+	wr16(b + 2, 0x73);
+	b[12] = 127;
+	wr16(b + 10, 0);
+	wr16(b + 10, pkt_csum(b, 20));
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_MARTIAN_SRC);
+}
+
+static void
+t_check_reports_options_last(void)
+{
+	uint8_t b[0x80];
+	unsigned tl = 0;
+
+	memset(b, 0, sizeof(b));
+	memcpy(b, hdr0, 20);
+	b[0] = 0x46;			/* 24-byte header, NOP options */
+	memmove(b + 24, b + 20, 4);
+	memset(b + 20, 1, 4);
+	wr16(b + 10, 0);
+	wr16(b + 10, pkt_csum(b, 24));
+	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_OPTIONS);
+	CU_ASSERT_EQUAL(tl, 0x73);
+}
+
+static void
+t_ttl_decrement_gives_hand_computed_checksum(void)
+{
+	uint8_t b[20];
+
+	memcpy(b, hdr0, 20);
+	fwd_ttl_dec(b);
+	CU_ASSERT_EQUAL(b[8], 63);
+	CU_ASSERT_EQUAL(rd16(b + 10), 0xae8d);
+	CU_ASSERT_EQUAL(pkt_csum(b, 20), 0);
+}
+
+static void
+t_incremental_matches_full_recomputation_on_random_headers(void)
+{
+	uint8_t b[20], c[20];
+	unsigned i, k, bad = 0;
+
+	srandom(1624);
+	for (i = 0; i < 100000; i++) {
+		for (k = 0; k < 20; k++)
+			b[k] = (uint8_t)random();
+		b[0] = 0x45;
+		b[8] = (uint8_t)(2 + random() % 254);
+		wr16(b + 10, 0);
+		wr16(b + 10, pkt_csum(b, 20));
+		memcpy(c, b, 20);
+		fwd_ttl_dec(b);
+		c[8]--;
+		wr16(c + 10, 0);
+		wr16(c + 10, pkt_csum(c, 20));
+		if (pkt_csum(b, 20) != 0 || (rd16(b + 10) != rd16(c + 10) &&
+		    !(rd16(b + 10) == 0xffff && rd16(c + 10) == 0) &&
+		    !(rd16(b + 10) == 0 && rd16(c + 10) == 0xffff)))
+			bad++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* A 1500-byte datagram cut for MTU 600: payloads 576, 576, 328. */
+static void
+t_fragment_offsets_flags_and_checksums(void)
+{
+	uint8_t ip[1500], out[700], eth[14];
+	size_t n;
+	unsigned k, total = 0;
+
+	memset(ip, 0xab, sizeof(ip));
+	memcpy(ip, hdr0, 20);
+	wr16(ip + 2, 1500);
+	wr16(ip + 6, 0);
+	memset(eth, 0x11, sizeof(eth));
+	for (k = 0; (n = fwd_fragment(ip, 1500, 600, k, eth, 14, out,
+	    sizeof(out))) > 0; k++) {
+		uint16_t f = rd16(out + 14 + 6);
+
+		CU_ASSERT_EQUAL(memcmp(out, eth, 14), 0);
+		CU_ASSERT_EQUAL(pkt_csum(out + 14, 20), 0);
+		CU_ASSERT_EQUAL(rd16(out + 14 + 2), n - 14);
+		CU_ASSERT_EQUAL((f & 0x1fff) * 8u, k * 576u);
+		CU_ASSERT_EQUAL((f & 0x2000) != 0, k < 2);
+		total += (unsigned)n - 34;
+	}
+	CU_ASSERT_EQUAL(k, 3);
+	CU_ASSERT_EQUAL(total, 1480);
+}
+
+static void
+t_fragment_of_fragment_keeps_mf_and_offset(void)
+{
+	uint8_t ip[100], out[200];
+	size_t n;
+
+	memset(ip, 0, sizeof(ip));
+	memcpy(ip, hdr0, 20);
+	wr16(ip + 2, 100);
+	wr16(ip + 6, 0x2000 | 10);	/* MF, offset 80 bytes */
+	n = fwd_fragment(ip, 100, 68, 1, NULL, 0, out, sizeof(out));
+	CU_ASSERT_EQUAL(n, 20 + 32);
+	CU_ASSERT_EQUAL(rd16(out + 6), 0x2000 | (10 + 6));
+}
+
+static void
+t_l4_checksum_fill_matches_udp_reference(void)
+{
+	struct pkt_udp4 h;
+	struct pkt_udp4_view v;
+	uint8_t f[100];
+	int n;
+
+	memset(&h, 0, sizeof(h));
+	inet_pton(AF_INET, "198.18.0.1", &h.src_ip);
+	inet_pton(AF_INET, "198.18.100.2", &h.dst_ip);
+	h.src_port = 40000;
+	h.dst_port = 9;
+	h.ttl = 64;
+	n = pkt_build_udp4(f, sizeof(f), 64, &h, (const uint8_t *)"abc", 3);
+	CU_ASSERT_EQUAL_FATAL(n, 60);
+	f[14 + 20 + 6] ^= 0x5a;		/* what an offloading sender leaves */
+	CU_ASSERT_NOT_EQUAL(pkt_parse_udp4(f, 60, &v, NULL), 0);
+	fwd_l4_csum_fill(f + 14, 46);
+	CU_ASSERT_EQUAL(pkt_parse_udp4(f, 60, &v, NULL), 0);
+}
+
+static void
+t_echo_reply_swaps_and_checksums(void)
+{
+	uint8_t ip[28 + 8];
+
+	memset(ip, 0, sizeof(ip));
+	memcpy(ip, hdr0, 20);
+	wr16(ip + 2, sizeof(ip));
+	ip[9] = 1;
+	ip[20] = ICMP_ECHO;
+	memcpy(ip + 24, "\x12\x34\x00\x01hoplab!!", 12);
+	wr16(ip + 10, 0);
+	wr16(ip + 10, pkt_csum(ip, 20));
+	wr16(ip + 22, pkt_csum(ip + 20, 16));
+	CU_ASSERT_EQUAL_FATAL(icmp_echo_reply(ip, sizeof(ip)), 0);
+	CU_ASSERT_EQUAL(ip[20], ICMP_ECHOREPLY);
+	CU_ASSERT_EQUAL(ip[15], 0xc7);		/* source was the dst */
+	CU_ASSERT_EQUAL(ip[19], 0x01);
+	CU_ASSERT_EQUAL(pkt_csum(ip, 20), 0);
+	CU_ASSERT_EQUAL(pkt_csum(ip + 20, 16), 0);
+	CU_ASSERT_EQUAL(icmp_echo_reply(ip, sizeof(ip)), -1);	/* a reply */
+}
+
+static void
+t_icmp_error_quotes_and_obeys_rfc1812_rules(void)
+{
+	uint8_t orig[0x73], out[ICMP_ERR_MAX];
+	size_t n;
+
+	memset(orig, 0x5a, sizeof(orig));
+	memcpy(orig, hdr0, 20);
+	n = icmp_error(out, sizeof(out), ICMP_TIMXCEED, 0, 0, 0xc6120a01,
+	    orig, sizeof(orig));
+	CU_ASSERT_EQUAL(n, 20 + 8 + 0x73);
+	CU_ASSERT_EQUAL(pkt_csum(out, 20), 0);
+	CU_ASSERT_EQUAL(pkt_csum(out + 20, n - 20), 0);
+	CU_ASSERT_EQUAL(memcmp(out + 16, orig + 12, 4), 0);
+	CU_ASSERT_EQUAL(memcmp(out + 28, orig, sizeof(orig)), 0);
+	n = icmp_error(out, sizeof(out), ICMP_UNREACH, ICMP_UNREACH_NEEDFRAG,
+	    1400, 0xc6120a01, orig, sizeof(orig));
+	CU_ASSERT_EQUAL(rd16(out + 26), 1400);
+	wr16(orig + 6, 0x0010);		/* not the first fragment */
+	CU_ASSERT_EQUAL(icmp_error(out, sizeof(out), ICMP_TIMXCEED, 0, 0, 1,
+	    orig, sizeof(orig)), 0);
+	wr16(orig + 6, 0);
+	orig[9] = 1;
+	orig[20] = ICMP_UNREACH;	/* an error about an error */
+	CU_ASSERT_EQUAL(icmp_error(out, sizeof(out), ICMP_TIMXCEED, 0, 0, 1,
+	    orig, sizeof(orig)), 0);
+	orig[9] = 17;
+	orig[16] = 224;			/* multicast destination */
+	CU_ASSERT_EQUAL(icmp_error(out, sizeof(out), ICMP_TIMXCEED, 0, 0, 1,
+	    orig, sizeof(orig)), 0);
+}
+
+static void
+t_rate_limit_allows_burst_then_refills(void)
+{
+	struct icmp_rl rl;
+	unsigned i, ok = 0;
+
+	icmp_rl_init(&rl, 10);
+	for (i = 0; i < 20; i++)
+		ok += icmp_rl_allow(&rl, 1000000000LL);
+	CU_ASSERT_EQUAL(ok, 10);
+	CU_ASSERT_EQUAL(icmp_rl_allow(&rl, 1050000000LL), 0);	/* 0.5 */
+	CU_ASSERT_EQUAL(icmp_rl_allow(&rl, 1100000000LL), 1);	/* 1.0 */
+	icmp_rl_init(&rl, 0);
+	CU_ASSERT_EQUAL(icmp_rl_allow(&rl, 1), 0);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("router_fwd", NULL, NULL);
+#define T(name) CU_add_test(s, #name, t_##name)
+	T(check_accepts_worked_header);
+	T(check_rejects_each_bad_field);
+	T(check_reports_options_last);
+	T(ttl_decrement_gives_hand_computed_checksum);
+	T(incremental_matches_full_recomputation_on_random_headers);
+	T(fragment_offsets_flags_and_checksums);
+	T(fragment_of_fragment_keeps_mf_and_offset);
+	T(l4_checksum_fill_matches_udp_reference);
+	T(echo_reply_swaps_and_checksums);
+	T(icmp_error_quotes_and_obeys_rfc1812_rules);
+	T(rate_limit_allows_burst_then_refills);
+#undef T
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() +
+	    CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails == 0 ? 0 : 1;
+}
