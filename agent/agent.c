@@ -527,7 +527,7 @@ spool_setup(struct agent *ag)
 		    spool_nbad(ag->spool), spool_nbad(ag->spool) == 1 ? "" :
 		    "s");
 	if (spool_count(ag->spool) > 0)
-		log_info("spool %s: %zu unacknowledged result batch%s (%llu "
+		log_warn("spool %s: %zu unacknowledged result batch%s (%llu "
 		    "bytes) kept for the controller", dir,
 		    spool_count(ag->spool), spool_count(ag->spool) == 1 ? "" :
 		    "es", (unsigned long long)spool_bytes(ag->spool));

@@ -175,7 +175,7 @@ pid_t	supervise_spawn(const char *path, char *const argv[],
 struct gen_argv {
 	char	*argv[GEN_ARGV_MAX];
 	int	argc;
-	char	buf[8192];		/* the strings argv points into */
+	char	buf[32768];		/* the strings argv points into */
 	size_t	used;
 };
 int	genrole_argv(const char *bindir, const char *endpoint,

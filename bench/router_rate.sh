@@ -10,13 +10,20 @@
 # 64 and 1518 bytes (Ethernet frame incl. FCS, RFC 2544) from 198.18.0.1
 # to 198.18.100.2 port 9 as fast as it can for DUR seconds; the sink
 # counts what arrives (its kernel drops the UDP in nftables, so it sends
-# nothing back).  Three routers per frame size:
+# nothing back).  Four set-ups per frame size:
 #
-#   none    R's kernel has no address and does not forward: it drops
-#           every frame.  The baseline: what sending and receiving a frame
-#           costs without any forwarding.
-#   linux   kernel forwarding (addresses on in/out, ip_forward=1)
-#   hoplab  hoplab-router, pinned to core R_CPU (taskset)
+#   none     R drops every frame as it arrives (nftables netdev ingress,
+#            policy drop): the baseline, what sending and receiving a
+#            frame costs without any forwarding
+#   linux    kernel forwarding (addresses on in/out, ip_forward=1)
+#   hoplab   hoplab-router, pinned to core R_CPU (taskset), as
+#            docs/router.md sets it up: R's interfaces have no kernel
+#            address, so R's kernel also takes every frame through its IP
+#            input, finds no route and drops it (with an ICMP attempt)
+#   hoplab-i the same with R's kernel fenced off by the ingress drop of
+#            "none" (AF_PACKET taps see frames before netfilter ingress,
+#            so the router still receives them): what the router costs
+#            when the kernel does not also process its traffic
 #
 # On veth the receiver's kernel work runs in the sender's context: trafgen's
 # core also does R's receive processing and, for linux, the forwarding
@@ -48,8 +55,8 @@
 #
 # Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518").
 #
-# Bounded: DUR seconds per point (default 5), 6 points, about 45 s in
-# all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
+# Bounded: DUR seconds per point (default 5) and at most 5 million
+# frames a second of it, 8 points, about 55 s in all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
 #
 #	sudo sh bench/router_rate.sh [DUR]
 set -u
@@ -60,7 +67,7 @@ DUR=${1:-${DUR:-5}}
 GEN_CPU=${GEN_CPU:-0}
 R_CPU=${R_CPU:-1}
 FRAMES=${FRAMES:-64 1518}
-ROUTERS="none linux hoplab"
+ROUTERS="none linux hoplab hoplab-i"
 [ "$(nproc)" -ge 2 ] ||
     die "needs 2 cores (trafgen on one, the router on the other)"
 
@@ -129,6 +136,22 @@ router_linux_off()
 	ip -n hlt7-R addr flush dev out
 }
 
+# ingress_drop on|off: R's kernel drops every frame arriving on "in".
+ingress_drop()
+{
+	if [ "$1" = off ]; then
+		rl_in R nft delete table netdev hlt7 2>/dev/null
+		return 0
+	fi
+	rl_in R nft -f - <<'EOF'
+table netdev hlt7 {
+	chain drop_in {
+		type filter hook ingress device "in" priority 0; policy drop;
+	}
+}
+EOF
+}
+
 router_hoplab()
 {
 	rl_router R "$RL_TMP/R.yaml" || return 1
@@ -189,7 +212,8 @@ gen_run()
 {
 	(
 		rl_in gen timeout -s INT "$DUR" taskset -c "$GEN_CPU" trafgen \
-		    -o tx -i "$RL_TMP/t.cfg" -P 1 --no-sock-mem -Q -C \
+		    -o tx -i "$RL_TMP/t.cfg" -n $((DUR * 5000000)) -P 1 \
+		    --no-sock-mem -Q -C \
 		    >"$RL_TMP/trafgen.log" 2>&1
 		times
 	) | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
@@ -234,8 +258,8 @@ point()
 		per = n > 0 ? (g + k + rt) / n : 0
 		fwd = impl == "none" ? 0 : r / sec / 1000
 		if (impl == "none") loss = 100
-		printf "%-6d %-7s %10.1f %10.1f %7.2f %7.0f %7.0f %7.0f %8.0f\n",
-		    f, impl, s / sec / 1000, fwd, loss, 100 * g / ns,
+		printf "%-6d %-8s %10.1f %10.1f %7.2f %7.0f %7.0f %7.0f " \
+		    "%8.0f\n", f, impl, s / sec / 1000, fwd, loss, 100 * g / ns,
 		    100 * k / ns, 100 * rt / ns, per
 		printf "%d %s %.0f %.0f %.1f\n", f, impl, s / sec, r / sec,
 		    per >> raw
@@ -244,44 +268,55 @@ point()
 
 echo "router_rate: $DUR s per point; trafgen on core $GEN_CPU," \
     "hoplab-router on core $R_CPU; frame = Ethernet frame incl. FCS"
-printf '%-6s %-7s %10s %10s %7s %7s %7s %7s %8s\n' frame router sent_kpps \
+printf '%-6s %-8s %10s %10s %7s %7s %7s %7s %8s\n' frame router sent_kpps \
     fwd_kpps loss% gen% softirq% router% ns/pkt
 for impl in $ROUTERS; do
 	case $impl in
+	none)	ingress_drop on || die "nftables ingress drop failed" ;;
 	linux)	router_linux || die "kernel router setup failed" ;;
-	hoplab)	router_hoplab || die "hoplab-router did not start"
+	hoplab*)
+		[ $impl = hoplab ] || ingress_drop on ||
+		    die "nftables ingress drop failed"
+		router_hoplab || die "hoplab-router did not start"
 		ROUTER_PID=$RL_PID_R ;;
 	esac
 	for f in $FRAMES; do
 		point $impl "$f"
 	done
 	case $impl in
+	none)	ingress_drop off ;;
 	linux)	router_linux_off ;;
-	hoplab)	rl_ctl R counters >"$RL_TMP/counters.txt" 2>&1
+	hoplab*)
+		rl_ctl R counters >"$RL_TMP/counters-$impl.txt" 2>&1
 		rl_stop "$RL_PID_R"
-		ROUTER_PID=0 ;;
+		ROUTER_PID=0
+		ingress_drop off ;;
 	esac
 done
 
 echo
-echo "forwarding cost = ns/pkt - ns/pkt of none; one-core rate = 1e9 / cost"
-printf '%-6s %12s %12s %12s %12s %8s %8s\n' frame linux_ns hoplab_ns \
-    linux_kpps hoplab_kpps cost_x rate_x
+echo "forwarding cost = ns/pkt - ns/pkt of none; one-core rate = 1e9 / cost;"
+echo "x: hoplab / linux (cost: lower is better; rate: higher is better)"
+printf '%-6s %-8s %10s %10s %8s %8s\n' frame router cost_ns kpps cost_x \
+    rate_x
 awk '{ per[$1, $2] = $5; if (!($1 in seen)) { seen[$1] = 1; ord[++n] = $1 } }
 END {
 	for (i = 1; i <= n; i++) {
 		f = ord[i]
 		cl = per[f, "linux"] - per[f, "none"]
-		ch = per[f, "hoplab"] - per[f, "none"]
-		rl = cl > 0 ? 1e6 / cl : 0
-		rh = ch > 0 ? 1e6 / ch : 0
-		printf "%-6s %12.0f %12.0f %12.0f %12.0f %8.2f %8.2f\n", f,
-		    cl, ch, rl, rh, (cl > 0 ? ch / cl : 0),
-		    (rl > 0 ? rh / rl : 0)
+		for (j = 1; j <= 3; j++) {
+			r = j == 1 ? "linux" : j == 2 ? "hoplab" : "hoplab-i"
+			if (!((f, r) in per)) continue
+			c = per[f, r] - per[f, "none"]
+			printf "%-6s %-8s %10.0f %10.0f %8.2f %8.2f\n", f, r, c,
+			    (c > 0 ? 1e6 / c : 0), (cl > 0 ? c / cl : 0),
+			    (c > 0 ? cl / c : 0)
+		}
 	}
 }' "$RL_TMP/raw"
-echo "(cost_x = hoplab / linux cost per packet, lower is better;" \
-    "rate_x = hoplab / linux one-core rate, higher is better)"
 echo
-echo "hoplab-router's own counters at the end:"
-sed 's/^/    /' "$RL_TMP/counters.txt"
+echo "hoplab-router's own counters at the end of each run:"
+for impl in hoplab hoplab-i; do
+	echo "  $impl:"
+	sed 's/^/    /' "$RL_TMP/counters-$impl.txt"
+done

@@ -22,6 +22,7 @@
 #include "msg.h"
 #include "peers.h"
 #include "plan.h"
+#include "results.h"
 #include "runner.h"
 
 #define EXIT_FAIL	1
@@ -56,6 +57,12 @@ usage(FILE *f)
 "                       version, interfaces, health\n"
 "  run plan.yaml        run an experiment plan; results go to\n"
 "                       <dir>/<plan name>-<UTC time>/\n"
+"  run --resume RESULTS_DIR plan.yaml\n"
+"                       go on with an interrupted run (the plan must be\n"
+"                       the same file, byte for byte)\n"
+"  attach RESULTS_DIR   go on with an interrupted run (controller killed,\n"
+"                       agent lost...) with the plan as it was run: collect\n"
+"                       the results the agents kept, measure the rest\n"
 "  demo                 lab up, run examples/demo.yaml, lab down (root)\n"
 "  keygen DIR NAME...   CURVE key pairs DIR/NAME.key (0600) and NAME.pub,\n"
 "                       e.g. hoplab keygen keys controller gen A B\n"
@@ -236,6 +243,98 @@ cmd_run(const struct opts *o, const char *plan_path)
 	return rc == 0 ? 0 : EXIT_FAIL;
 }
 
+/* 1 when PID is another hoplab controller that is still running. */
+static int
+controller_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == -1)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fgets(comm, sizeof(comm), f) == NULL)
+			comm[0] = '\0';
+		fclose(f);
+	}
+	return strncmp(comm, "hoplab\n", 7) == 0;
+}
+
+/* The plan to resume ST with: PATH if it is the same text, else the run's. */
+static struct plan *
+resume_plan(const struct run_state *st, const char *dir, const char *path)
+{
+	char err[1024], sha[65];
+	struct plan *plan;
+	char *text;
+
+	if (path == NULL) {
+		plan = plan_load_string(st->plan_text, st->plan_path, err,
+		    sizeof(err));
+	} else {
+		if ((text = results_slurp(path)) == NULL) {
+			log_error("%s: %s", path, strerror(errno));
+			return NULL;
+		}
+		results_sha256_hex(text, strlen(text), sha);
+		free(text);
+		if (strcmp(sha, st->plan_sha256) != 0) {
+			log_error("%s is not the plan run %s was started with "
+			    "(its sha256 is %.12s..., the run's %.12s... from "
+			    "%s); `hoplab attach %s` resumes with the plan as "
+			    "it was run", path, st->run_id, sha,
+			    st->plan_sha256, st->plan_path, dir);
+			return NULL;
+		}
+		plan = plan_load(path, err, sizeof(err));
+	}
+	if (plan == NULL)
+		log_error("%s", err);
+	return plan;
+}
+
+/* hoplab attach DIR, hoplab run --resume DIR PLAN. */
+static int
+cmd_attach(const struct opts *o, const char *dir, const char *plan_path)
+{
+	struct run_opts ro = { .results_base = o->results, .quiet = o->quiet,
+	    .stop = &stop_requested };
+	struct run_state st;
+	struct inventory *inv = NULL;
+	struct plan *plan = NULL;
+	char err[1024];
+	int rc = EXIT_USAGE;
+
+	if (results_state_read(dir, &st, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (strcmp(st.status, "completed") == 0) {
+		fprintf(stderr, "run %s in %s is complete; nothing to resume\n",
+		    st.run_id, dir);
+		results_state_free(&st);
+		return 0;
+	}
+	if (controller_alive(st.controller_pid)) {
+		log_error("run %s in %s is still being run by controller pid "
+		    "%ld", st.run_id, dir, st.controller_pid);
+		results_state_free(&st);
+		return EXIT_FAIL;
+	}
+	if ((plan = resume_plan(&st, dir, plan_path)) != NULL &&
+	    (inv = load_inventory(o)) != NULL) {
+		rc = runner_resume(plan, dir, &st, inv, &ro, err, sizeof(err));
+		if (rc == -1)
+			log_error("run %s failed: %s", plan->name, err);
+		rc = rc == 0 ? 0 : EXIT_FAIL;
+	}
+	results_state_free(&st);
+	inventory_free(inv);
+	plan_free(plan);
+	return rc;
+}
+
 static int
 cmd_demo(struct opts *o)
 {
@@ -356,6 +455,11 @@ main(int argc, char **argv)
 		return cmd_agents(&o);
 	if (strcmp(argv[0], "run") == 0 && argc == 2)
 		return cmd_run(&o, argv[1]);
+	if (strcmp(argv[0], "run") == 0 && argc == 4 &&
+	    strcmp(argv[1], "--resume") == 0)
+		return cmd_attach(&o, argv[2], argv[3]);
+	if (strcmp(argv[0], "attach") == 0 && argc == 2)
+		return cmd_attach(&o, argv[1], NULL);
 	if (strcmp(argv[0], "demo") == 0 && argc == 1)
 		return cmd_demo(&o);
 	if (strcmp(argv[0], "deploy") == 0 || strcmp(argv[0], "undeploy") == 0)

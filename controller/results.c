@@ -1,6 +1,11 @@
 /*
  * results: the results folder of one run, and the tables printed at the
  * end of it.  See results.h for what is written when.
+ *
+ * A resumed run (results_reopen) reads summary.csv back with a small RFC
+ * 4180 reader for the columns this file writes; the numbers then carry
+ * the precision they were written with (1 ns for delays), which is what
+ * hops.csv of the resumed run is computed from.
  */
 #include <errno.h>
 #include <limits.h>
@@ -96,6 +101,211 @@ fail:
 	return NULL;
 }
 
+static void write_summary_row(struct csv *c, const struct flow_row *r);
+
+/* Split LINE (no newline) into at most MAX fields, in place. */
+static size_t
+csv_split(char *line, char **f, size_t max)
+{
+	char *r = line, *w = line;
+	size_t n = 0;
+	int q = 0;
+
+	f[n++] = w;
+	for (; *r != '\0'; r++) {
+		if (q && *r == '"' && r[1] == '"')
+			*w++ = *r++;
+		else if (*r == '"')
+			q = !q;
+		else if (!q && *r == ',') {
+			*w++ = '\0';
+			if (n == max)
+				return n + 1;
+			f[n++] = w;
+		} else
+			*w++ = *r;
+	}
+	*w = '\0';
+	return n;
+}
+
+static double
+num(const char *s)
+{
+	return *s == '\0' ? NAN : strtod(s, NULL);
+}
+
+/* One summary.csv line back into a row; -1 if it has the wrong shape. */
+static int
+row_parse(char *line, struct flow_row *r)
+{
+	char *f[NSUMMARY_COLS + 1];
+
+	if (csv_split(line, f, NSUMMARY_COLS) != NSUMMARY_COLS)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	snprintf(r->variant, sizeof(r->variant), "%s", f[0]);
+	r->routers = strtoul(f[1], NULL, 10);
+	r->frame = (unsigned)strtoul(f[2], NULL, 10);
+	r->rep = (unsigned)strtoul(f[3], NULL, 10);
+	snprintf(r->flow, sizeof(r->flow), "%s", f[4]);
+	r->sent = strtoull(f[5], NULL, 10);
+	r->received = strtoull(f[6], NULL, 10);
+	r->lost = strtoull(f[7], NULL, 10);
+	r->duplicates = strtoull(f[9], NULL, 10);
+	r->reordered = strtoull(f[10], NULL, 10);
+	r->delay_min_us = num(f[11]);
+	r->delay_mean_us = num(f[12]);
+	r->delay_p50_us = num(f[13]);
+	r->delay_p90_us = num(f[14]);
+	r->delay_p99_us = num(f[15]);
+	r->delay_p999_us = num(f[16]);
+	r->delay_max_us = num(f[17]);
+	r->delay_std_us = num(f[18]);
+	r->jitter_us = num(f[19]);
+	r->throughput_mbps = num(f[20]);
+	r->ttl_min = (unsigned)strtoul(f[21], NULL, 10);
+	r->ttl_max = (unsigned)strtoul(f[22], NULL, 10);
+	snprintf(r->ts_source, sizeof(r->ts_source), "%s", f[23]);
+	return 0;
+}
+
+static int
+rows_push(struct results *res, const struct flow_row *row, char *err,
+    size_t errlen)
+{
+	struct flow_row *v;
+
+	if (res->nrows == res->cap) {
+		res->cap = res->cap ? res->cap * 2 : 64;
+		v = realloc(res->rows, res->cap * sizeof(*v));
+		if (v == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		res->rows = v;
+	}
+	res->rows[res->nrows++] = *row;
+	return 0;
+}
+
+/* Read the rows of summary.csv (open in F) after its header back. */
+static int
+rows_load(struct results *res, FILE *f, const char *path, char *err,
+    size_t errlen)
+{
+	char line[4096];
+	struct flow_row row;
+	size_t n = 0;
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (n++ == 0)
+			continue;	/* the header */
+		if (row_parse(line, &row) == -1) {
+			snprintf(err, errlen, "%s:%zu: not a row of %zu "
+			    "columns", path, n, NSUMMARY_COLS);
+			return -1;
+		}
+		if (rows_push(res, &row, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The first BYTES bytes of summary.csv at PATH, rows read back. */
+static int
+rows_read(struct results *res, const char *path, uint64_t bytes, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	if (stat(path, &st) == -1 || (uint64_t)st.st_size < bytes ||
+	    truncate(path, (off_t)bytes) == -1 ||
+	    (f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) :
+		    "shorter than state.json says");
+		return -1;
+	}
+	rc = rows_load(res, f, path, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Write summary.csv anew from the rows read back (through a temporary
+ * file and rename: the same bytes, as the rows print as they were read),
+ * and keep it open for the rows still to come.
+ */
+static int
+rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 32];
+	size_t i;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((res->summary_f = fopen(tmp, "w")) == NULL)
+		goto fail;
+	res->summary = csv_from_stream(res->summary_f, summary_cols,
+	    NSUMMARY_COLS);
+	if (res->summary == NULL)
+		goto fail;
+	for (i = 0; i < res->nrows; i++) {
+		write_summary_row(res->summary, &res->rows[i]);
+		if (csv_end_row(res->summary, err, errlen) == -1)
+			return -1;
+	}
+	if (fflush(res->summary_f) == EOF ||
+	    fsync(fileno(res->summary_f)) == -1 || rename(tmp, path) == -1)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+	return -1;
+}
+
+struct results *
+results_reopen(const char *dir, uint64_t summary_bytes, char *err,
+    size_t errlen)
+{
+	struct results *res;
+	char path[PATH_MAX + 16];
+
+	if ((res = calloc(1, sizeof(*res))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	res->started_ns = clock_real_ns();
+	snprintf(res->dir, sizeof(res->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	errno = 0;
+	if (rows_read(res, path, summary_bytes, err, errlen) == -1 ||
+	    rows_rewrite(res, path, err, errlen) == -1) {
+		results_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+int
+results_sync(struct results *res, uint64_t *bytes, char *err, size_t errlen)
+{
+	long off;
+
+	if (fflush(res->summary_f) == EOF ||
+	    fsync(fileno(res->summary_f)) == -1 ||
+	    fseek(res->summary_f, 0, SEEK_END) == -1 ||
+	    (off = ftell(res->summary_f)) < 0) {
+		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
+		    strerror(errno));
+		return -1;
+	}
+	*bytes = (uint64_t)off;
+	return 0;
+}
+
 const char *
 results_dir(const struct results *res)
 {
@@ -176,18 +386,8 @@ int
 results_add(struct results *res, const struct flow_row *row, char *err,
     size_t errlen)
 {
-	struct flow_row *v;
-
-	if (res->nrows == res->cap) {
-		res->cap = res->cap ? res->cap * 2 : 64;
-		v = realloc(res->rows, res->cap * sizeof(*v));
-		if (v == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		res->rows = v;
-	}
-	res->rows[res->nrows++] = *row;
+	if (rows_push(res, row, err, errlen) == -1)
+		return -1;
 	write_summary_row(res->summary, row);
 	if (csv_end_row(res->summary, err, errlen) == -1)
 		return -1;

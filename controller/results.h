@@ -6,6 +6,14 @@
  * run.json is written at the start (status "running") and rewritten at the
  * end; hops.csv is computed when the run ends.  Columns carry their unit;
  * frame sizes are Ethernet frames including the FCS (RFC 2544).
+ *
+ * state.json is what a controller killed mid-run leaves for `hoplab
+ * attach`: the run id, the plan (path, sha256 and text), the role ids this
+ * run may use, every point with its state and measuring role, and how
+ * many bytes of summary.csv hold the points marked done.  It is rewritten
+ * (temporary file, fsync, rename) whenever a point starts or is done, and
+ * always after summary.csv was flushed and synced, so the rows beyond
+ * summary_bytes are exactly those of a point not yet marked done.
  */
 #ifndef HOPLAB_RESULTS_H
 #define HOPLAB_RESULTS_H
@@ -40,6 +48,37 @@ struct run_host {
 	int64_t		clock_offset_ns;
 };
 
+enum point_state {
+	POINT_PENDING = 0,		/* not measured yet */
+	POINT_RUNNING,			/* its generator role was started */
+	POINT_DONE,			/* its rows are in summary.csv */
+};
+
+/* One measurement: variant x frame x repetition, in run order. */
+struct run_point {
+	char		variant[PLAN_NAME_MAX * 2];
+	unsigned	frame;
+	unsigned	rep;
+	enum point_state state;
+	char		agent[64];	/* the agent of its generator role */
+	uint32_t	role;		/* that role, 0 while pending */
+};
+
+/* The run state in state.json. */
+struct run_state {
+	char		run_id[128];
+	char		status[32];	/* "running", "completed", "failed" */
+	long		controller_pid;	/* the controller running it */
+	char		plan_path[256];
+	char		plan_sha256[65];	/* of plan_text, hex */
+	char		*plan_text;	/* owned */
+	uint32_t	role_first;	/* role ids [first, reserved) are ours */
+	uint32_t	role_reserved;
+	uint64_t	summary_bytes;	/* summary.csv up to the last done point */
+	struct run_point *points;	/* owned */
+	size_t		npoints;
+};
+
 struct results;
 
 /*
@@ -49,6 +88,16 @@ struct results;
 struct results *results_open(const char *base, const struct plan *plan,
 	    char *err, size_t errlen);
 const char *results_dir(const struct results *res);
+/*
+ * Reopen the results folder DIR of an interrupted run: summary.csv is cut
+ * back to SUMMARY_BYTES (the rows of points marked done), its rows are
+ * read back for hops.csv and the tables, and new rows are appended.
+ */
+struct results *results_reopen(const char *dir, uint64_t summary_bytes,
+	    char *err, size_t errlen);
+/* Flush and fsync summary.csv; its size in bytes into *BYTES. */
+int	results_sync(struct results *res, uint64_t *bytes, char *err,
+	    size_t errlen);
 /* Fill a row from a generator's FlowResult. */
 void	results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f);
 /* Append ROW to the table and to summary.csv (flushed).  0 or -1. */
@@ -63,5 +112,17 @@ int	results_finish(struct results *res, FILE *out, char *err,
 	    size_t errlen);
 void	results_free(struct results *res);
 const struct flow_row *results_rows(const struct results *res, size_t *n);
+
+/* runjson.c: state.json (see above). */
+int	results_state_write(const char *dir, const struct run_state *st,
+	    char *err, size_t errlen);
+/* Read DIR/state.json into ST (free with results_state_free()). */
+int	results_state_read(const char *dir, struct run_state *st, char *err,
+	    size_t errlen);
+void	results_state_free(struct run_state *st);
+/* SHA-256 (FIPS 180-4) of LEN bytes at BUF as 64 hex digits into HEX. */
+void	results_sha256_hex(const void *buf, size_t len, char hex[65]);
+/* The text of the file PATH (at most 1 MiB), or NULL; the caller frees. */
+char	*results_slurp(const char *path);
 
 #endif

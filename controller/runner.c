@@ -4,18 +4,27 @@
  * for arrive, the point's deadline passes, an agent is lost, or the user
  * interrupts.  Messages that belong to nothing pending (late statuses of
  * roles already done) are logged at debug level and dropped.
+ *
+ * Results are acknowledged to the agents only once they are safe: a
+ * measured point's batch after its rows were written, summary.csv synced
+ * and state.json marked the point done (resume.h); any other batch of this
+ * run (warm-ups, router counters, resends) on receipt.  Batches of other
+ * runs are left unacknowledged in their agents' spools for their own
+ * `hoplab attach`.  A resumed run skips the points state.json marks done.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "lab.h"
 #include "log.h"
 #include "peers.h"
 #include "results.h"
+#include "resume.h"
 #include "runner.h"
 #include "topo.h"
 
@@ -38,6 +47,7 @@ struct run {
 	uint32_t	next_role;
 	size_t		point, npoints;
 	int64_t		started_mono;
+	struct run_state st;		/* state.json */
 };
 
 /* What a point waits for from one role. */
@@ -46,6 +56,7 @@ struct wait_role {
 	uint32_t	role_id;
 	int		started, exited, failed, have_result;
 	int		stopped;	/* its agent stopped it: results partial */
+	int		record;		/* a measured point: ack once written */
 	int		exit_code, exit_signal;
 	char		error[512];
 	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
@@ -120,15 +131,40 @@ deliver(struct run *r, struct wait_role *ws, size_t nw, struct peer *from,
 			note_status(&ws[i], env->role_status);
 			return 0;
 		}
-		send_ack(r, from, env->result_batch);
-		if (!env->result_batch->final || ws[i].result_env != NULL)
-			return 0;
+		if (!env->result_batch->final || ws[i].result_env != NULL) {
+			if (!ws[i].record || !env->result_batch->final)
+				send_ack(r, from, env->result_batch);
+			return 0;	/* a resend: one ack once written */
+		}
+		if (!ws[i].record)
+			send_ack(r, from, env->result_batch);
 		ws[i].have_result = 1;
 		ws[i].result = env->result_batch;
 		ws[i].result_env = env;
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * A batch nobody waits for: of this run (router counters, a late or
+ * resent one), it is acknowledged; of another run, left to that run.
+ */
+static void
+other_batch(struct run *r, struct peer *from, const Hoplab__Envelope *env)
+{
+	const Hoplab__ResultBatch *b = env->result_batch;
+
+	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
+		return;
+	if (strcmp(b->run_id, r->run_id) != 0) {
+		log_debug("agent %s: batch of run %.64s, not ours: left to it",
+		    from->inv->name, b->run_id);
+		return;
+	}
+	log_debug("agent %s: role %u batch %llu not waited for: ack",
+	    from->inv->name, b->role_id, (unsigned long long)b->batch_seq);
+	send_ack(r, from, b);
 }
 
 typedef int (*wait_done_fn)(const struct wait_role *w);
@@ -176,6 +212,7 @@ wait_roles(struct run *r, struct wait_role *ws, size_t nw, wait_done_fn done,
 			if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
 				log_warn("agent %s: %s", from->inv->name,
 				    env->error->text);
+			other_batch(r, from, env);
 			msg_free(env);
 		}
 	}
@@ -205,7 +242,9 @@ send_start(struct run *r, struct wait_role *w, const char *agent,
 
 	memset(w, 0, sizeof(*w));
 	w->peer = peers_find(r->ps, agent);
-	w->role_id = ++r->next_role;
+	if (resume_role_id(&r->st, results_dir(r->res), &r->next_role,
+	    &w->role_id, err, errlen) == -1)
+		return -1;
 	sr->role_id = w->role_id;
 	sr->run_id = r->run_id;
 	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
@@ -381,9 +420,16 @@ check_path(const struct plan_variant *v, const Hoplab__FlowResult *f,
 	return -1;
 }
 
+/*
+ * Record B, the final batch of point PT (measured by P): its rows, then
+ * the point marked done in state.json, then the ack that lets the agent
+ * forget it.  The path check comes last, so a failing check still keeps
+ * what was measured.
+ */
 static int
 record_result(struct run *r, const struct plan_variant *v, unsigned rep,
-    const Hoplab__ResultBatch *b, char *err, size_t errlen)
+    struct run_point *pt, struct peer *p, const Hoplab__ResultBatch *b,
+    char *err, size_t errlen)
 {
 	struct flow_row row;
 	size_t i;
@@ -403,6 +449,10 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 			    (unsigned long long)row.received,
 			    (unsigned long long)row.lost, row.delay_mean_us);
 	}
+	pt->state = POINT_DONE;
+	if (resume_save(&r->st, r->res, err, errlen) == -1)
+		return -1;
+	send_ack(r, p, b);
 	for (i = 0; i < b->n_flows; i++)
 		if (check_path(v, b->flows[i], err, errlen) == -1)
 			return -1;
@@ -453,17 +503,29 @@ static int
 run_point(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
 {
+	struct run_point *pt = &r->st.points[r->point];
 	struct wait_role w;
 	int64_t deadline;
 	int rc;
 
+	if (pt->state == POINT_DONE) {		/* before a resume */
+		r->point++;
+		return 0;
+	}
 	progress(r, v, frame, rep);
 	if (start_gen(r, &w, frame, 0, err, errlen) == -1)
+		return -1;
+	w.record = 1;
+	pt->state = POINT_RUNNING;
+	pt->role = w.role_id;
+	snprintf(pt->agent, sizeof(pt->agent), "%s", w.peer->inv->name);
+	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + point_duration_ns(r->plan) + GEN_SLACK_NS;
 	rc = wait_gen(r, &w, deadline, err, errlen);
 	if (rc == 0)
-		rc = record_result(r, v, rep, w.result, err, errlen);
+		rc = record_result(r, v, rep, pt, w.peer, w.result, err,
+		    errlen);
 	msg_free(w.result_env);
 	r->point++;
 	return rc;
@@ -516,6 +578,19 @@ stop_all(struct run *r)
 			peers_send(r->ps, &r->ps->v[i], &env, err, sizeof(err));
 }
 
+/* The next N points are all done (a resumed run): skip them. */
+static int
+skip_done(struct run *r, size_t n)
+{
+	size_t i;
+
+	for (i = r->point; i < r->point + n && i < r->st.npoints; i++)
+		if (r->st.points[i].state != POINT_DONE)
+			return 0;
+	r->point += n;
+	return 1;
+}
+
 static int
 run_variant(struct run *r, const struct plan_variant *v, char *err,
     size_t errlen)
@@ -524,6 +599,9 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 	size_t nframes = r->plan->nsweep_frames, f;
 	unsigned frame, rep;
 	int rc;
+
+	if (skip_done(r, (nframes ? nframes : 1) * r->plan->repeat))
+		return 0;
 
 	if (r->inv->lab[0] != '\0') {
 		if (!r->opts->quiet)
@@ -574,7 +652,7 @@ run_all(struct run *r, char *err, size_t errlen)
 {
 	size_t i;
 
-	r->started_mono = clock_mono_ns();
+	r->point = 0;
 	for (i = 0; i < r->plan->nvariants; i++)
 		if (run_variant(r, &r->plan->variants[i], err, errlen) == -1)
 			return -1;
@@ -596,26 +674,59 @@ connect_agents(struct run *r, char *err, size_t errlen)
 	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
 }
 
+/* Stop what runs, write run.json, state.json and hops.csv, print. */
+static int
+run_end(struct run *r, int rc, char *err, size_t errlen)
+{
+	struct run_host hosts[PLAN_MAX_CHAIN + 1];
+	char status[600], ferr[256];
+
+	stop_all(r);
+	if (rc == 0)
+		snprintf(status, sizeof(status), "completed");
+	else
+		snprintf(status, sizeof(status), "failed: %s", err);
+	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
+	    "completed" : "failed");
+	if (resume_save(&r->st, r->res, ferr, sizeof(ferr)) == -1 ||
+	    results_write_run_json(r->res, r->plan, hosts, host_list(r, hosts),
+	    status, ferr, sizeof(ferr)) == -1 ||
+	    results_finish(r->res, stdout, ferr, sizeof(ferr)) == -1) {
+		fflush(stdout);
+		if (rc == 0)
+			snprintf(err, errlen, "%s", ferr);
+		rc = -1;
+	}
+	fflush(stdout);
+	results_free(r->res);
+	peers_free(r->ps);
+	results_state_free(&r->st);
+	return rc;
+}
+
 int
 runner_run(const struct plan *plan, const struct inventory *inv,
     const struct run_opts *opts, char *err, size_t errlen)
 {
 	struct run r = { .plan = plan, .inv = inv, .opts = opts };
 	struct run_host hosts[PLAN_MAX_CHAIN + 1];
-	char status[600], ferr[256], stamp[32];
+	char ferr[256], stamp[32];
 	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
-	int rc;
 
 	r.npoints = plan->nvariants * nf * plan->repeat;
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
-	if (connect_agents(&r, err, errlen) == -1) {
-		peers_free(r.ps);
+	if (resume_state_new(&r.st, plan, r.run_id, err, errlen) == -1) {
+		results_state_free(&r.st);
 		return -1;
 	}
-	r.res = results_open(opts->results_base, plan, err, errlen);
-	if (r.res == NULL) {
+	if (connect_agents(&r, err, errlen) == -1 ||
+	    (r.res = results_open(opts->results_base, plan, err,
+	    errlen)) == NULL ||
+	    resume_save(&r.st, r.res, err, errlen) == -1) {
+		results_free(r.res);
 		peers_free(r.ps);
+		results_state_free(&r.st);
 		return -1;
 	}
 	if (!opts->quiet)
@@ -623,22 +734,105 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 		    plan->name, r.npoints, results_dir(r.res));
 	results_write_run_json(r.res, plan, hosts, host_list(&r, hosts),
 	    "running", ferr, sizeof(ferr));
-	rc = run_all(&r, err, errlen);
-	stop_all(&r);
-	if (rc == 0)
-		snprintf(status, sizeof(status), "completed");
-	else
-		snprintf(status, sizeof(status), "failed: %s", err);
-	if (results_write_run_json(r.res, plan, hosts, host_list(&r, hosts),
-	    status, ferr, sizeof(ferr)) == -1 ||
-	    results_finish(r.res, stdout, ferr, sizeof(ferr)) == -1) {
-		fflush(stdout);
-		if (rc == 0)
-			snprintf(err, errlen, "%s", ferr);
-		rc = -1;
+	r.started_mono = clock_mono_ns();
+	return run_end(&r, run_all(&r, err, errlen), err, errlen);
+}
+
+/* The variant labelled LABEL, or NULL. */
+static const struct plan_variant *
+variant_of(const struct plan *plan, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nvariants; i++)
+		if (strcmp(plan->variants[i].label, label) == 0)
+			return &plan->variants[i];
+	return NULL;
+}
+
+/*
+ * Settle the points the killed controller left running: record the ones
+ * whose final batch an agent kept, mark the others pending again.
+ */
+static int
+settle_in_flight(struct run *r, char *err, size_t errlen)
+{
+	Hoplab__Envelope **got;
+	struct run_point *pt;
+	size_t i, kept = 0, again = 0;
+	int rc;
+
+	if ((got = calloc(r->st.npoints, sizeof(*got))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	fflush(stdout);
-	results_free(r.res);
-	peers_free(r.ps);
-	return rc;
+	rc = resume_collect(r->ps, &r->st, got, r->opts->quiet, err, errlen);
+	for (i = 0; rc == 0 && i < r->st.npoints; i++) {
+		pt = &r->st.points[i];
+		if (pt->state != POINT_RUNNING)
+			continue;
+		if (got[i] == NULL) {
+			pt->state = POINT_PENDING;
+			pt->role = 0;
+			again++;
+			continue;
+		}
+		kept++;
+		rc = record_result(r, variant_of(r->plan, pt->variant),
+		    pt->rep, pt, peers_find(r->ps, pt->agent),
+		    got[i]->result_batch, err, errlen);
+	}
+	for (i = 0; i < r->st.npoints; i++)
+		msg_free(got[i]);
+	free(got);
+	if (rc == 0 && !r->opts->quiet)
+		fprintf(stderr, "attach: %zu point(s) in flight: %zu recorded "
+		    "from the agents' spools, %zu to measure again\n",
+		    kept + again, kept, again);
+	return rc == 0 ? resume_save(&r->st, r->res, err, errlen) : -1;
+}
+
+static size_t
+count_done(const struct run_state *st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->npoints; i++)
+		n += st->points[i].state == POINT_DONE;
+	return n;
+}
+
+int
+runner_resume(const struct plan *plan, const char *dir,
+    struct run_state *st, const struct inventory *inv,
+    const struct run_opts *opts, char *err, size_t errlen)
+{
+	struct run r = { .plan = plan, .inv = inv, .opts = opts, .st = *st };
+	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
+
+	memset(st, 0, sizeof(*st));	/* R owns it now */
+	r.npoints = plan->nvariants * nf * plan->repeat;
+	snprintf(r.run_id, sizeof(r.run_id), "%s", r.st.run_id);
+	if (r.st.npoints != r.npoints) {
+		snprintf(err, errlen, "%s/state.json has %zu points, the plan "
+		    "%zu", dir, r.st.npoints, r.npoints);
+		results_state_free(&r.st);
+		return -1;
+	}
+	r.st.controller_pid = (long)getpid();
+	snprintf(r.st.status, sizeof(r.st.status), "running");
+	if ((r.res = results_reopen(dir, r.st.summary_bytes, err,
+	    errlen)) == NULL || connect_agents(&r, err, errlen) == -1) {
+		results_free(r.res);
+		peers_free(r.ps);
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (!opts->quiet)
+		fprintf(stderr, "attach %s: run %s, %zu of %zu measurement(s) "
+		    "done\n", dir, r.run_id, count_done(&r.st), r.npoints);
+	r.started_mono = clock_mono_ns();
+	if (settle_in_flight(&r, err, errlen) == -1)
+		return run_end(&r, -1, err, errlen);
+	return run_end(&r, run_all(&r, err, errlen), err, errlen);
 }

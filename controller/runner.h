@@ -5,7 +5,8 @@
  * each frame size of the sweep, for each repetition: start the generator,
  * wait for its results and its exit, check the path by TTL, record a row.
  * A failure stops the run, stops every role it started, and keeps what
- * was measured so far (summary.csv is written row by row).
+ * was measured so far (summary.csv is written row by row).  A run whose
+ * controller was killed is resumed from its state.json (runner_resume).
  */
 #ifndef HOPLAB_RUNNER_H
 #define HOPLAB_RUNNER_H
@@ -14,6 +15,7 @@
 
 #include "inventory.h"
 #include "plan.h"
+#include "results.h"
 
 struct run_opts {
 	const char	*results_base;	/* "results" */
@@ -23,6 +25,15 @@ struct run_opts {
 
 /* Returns 0 when every point was measured, -1 otherwise (ERR says why). */
 int	runner_run(const struct plan *plan, const struct inventory *inv,
+	    const struct run_opts *opts, char *err, size_t errlen);
+/*
+ * Go on with the interrupted run in results folder DIR, whose state.json
+ * was read into ST (taken over and freed here) and whose plan is PLAN:
+ * collect what the agents kept of the points in flight, then measure the
+ * points not done.  Returns as runner_run().
+ */
+int	runner_resume(const struct plan *plan, const char *dir,
+	    struct run_state *st, const struct inventory *inv,
 	    const struct run_opts *opts, char *err, size_t errlen);
 
 #endif

@@ -29,7 +29,9 @@
  * Receiving: per flow, sequence tracking
  * (RFC 7680 loss, RFC 4737 reordering, duplicates), Welford mean and
  * variance, an HDR histogram for percentiles, RFC 3550 jitter, the TTL
- * range (the path check) and first/last times.  A duplicate is counted
+ * range (the path check) and first/last times, RFC 3393 ipdv of
+ * consecutive packets, the per-interval time series (series.c) and, with
+ * --records, one record per packet (records.c).  A duplicate is counted
  * but does not enter the delay statistics twice.
  *
  * Deliberately not here: rate ramps and batching of sends (paced probes
@@ -77,6 +79,8 @@ struct gen {
 	int64_t		send_end;	/* last send */
 	char		ts_src[48];
 	uint64_t	foreign;	/* frames on rx that were not ours */
+	int64_t		interval_ns;	/* time series width in use */
+	struct recw	*rec;		/* per-packet records, or NULL */
 	uint8_t		buf[GEN_BUF];
 };
 
@@ -91,11 +95,59 @@ gen_flow_init(struct gen_flow *f, const struct flowspec *spec)
 	f->ttl_min = 256;
 }
 
+/* How long flow FS may last, for sizing its intervals. */
+static int64_t
+gen_flow_span(const struct flowspec *fs, int64_t drain_ns)
+{
+	/* Random gaps may sum to more than count x mean: 25 % margin. */
+	return (int64_t)fs->count * fs->idt_ns / 4 * 5 + drain_ns;
+}
+
+/* Allocate each flow's statistics, distributions and intervals. */
+static int
+gen_flows_new(struct gen *g, const struct gen_config *cfg, char *err,
+    size_t errlen)
+{
+	int64_t span[FLOWSPEC_MAX_FLOWS];
+	struct gen_flow *f;
+	size_t i;
+
+	for (i = 0; i < cfg->nflows; i++)
+		span[i] = gen_flow_span(&cfg->flows[i], cfg->drain_ns);
+	g->interval_ns = series_fit_width(span, cfg->nflows, cfg->interval_ns >
+	    0 ? cfg->interval_ns : SERIES_WIDTH_DEFAULT, SERIES_TOTAL_MAX);
+	for (i = 0; i < cfg->nflows; i++) {
+		f = &g->flows[i];
+		gen_flow_init(f, &cfg->flows[i]);
+		g->nflows++;
+		f->seq = seqtrack_new(cfg->flows[i].count);
+		f->hist = hist_new();
+		f->ipdv_hist = hist_new();
+		f->tsm = malloc(sizeof(*f->tsm));
+		if (f->seq == NULL || f->hist == NULL || f->tsm == NULL ||
+		    f->ipdv_hist == NULL || series_init(&f->series,
+		    g->interval_ns, series_nbins(span[i], g->interval_ns)) == -1) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		ipdv_init(&f->ipdv, f->ipdv_hist);
+		tsm_init(f->tsm, cfg->tstamp == GEN_TS_KERNEL);
+		if (flowspec_dists(&cfg->flows[i], &f->idt, &f->frame, err,
+		    errlen) == -1)
+			return -1;
+		f->have_dists = 1;
+		if ((f->tsm->idt_abs = hist_new()) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct gen *
 gen_new(const struct gen_config *cfg, char *err, size_t errlen)
 {
 	struct gen *g;
-	size_t i;
 
 	if ((g = calloc(1, sizeof(*g))) == NULL ||
 	    (g->tmpl = calloc(FLOWSPEC_MAX_FLOWS, sizeof(*g->tmpl))) == NULL) {
@@ -105,27 +157,8 @@ gen_new(const struct gen_config *cfg, char *err, size_t errlen)
 	}
 	g->cfg = *cfg;
 	g->tx.fd = g->rx.fd = -1;
-	for (i = 0; i < cfg->nflows; i++) {
-		gen_flow_init(&g->flows[i], &cfg->flows[i]);
-		g->flows[i].seq = seqtrack_new(cfg->flows[i].count);
-		g->flows[i].hist = hist_new();
-		g->flows[i].tsm = malloc(sizeof(*g->flows[i].tsm));
-		g->nflows++;
-		if (g->flows[i].seq == NULL || g->flows[i].hist == NULL ||
-		    g->flows[i].tsm == NULL) {
-			snprintf(err, errlen, "out of memory");
-			goto fail;
-		}
-		tsm_init(g->flows[i].tsm, cfg->tstamp == GEN_TS_KERNEL);
-		if (flowspec_dists(&cfg->flows[i], &g->flows[i].idt,
-		    &g->flows[i].frame, err, errlen) == -1)
-			goto fail;
-		g->flows[i].have_dists = 1;
-		if ((g->flows[i].tsm->idt_abs = hist_new()) == NULL) {
-			snprintf(err, errlen, "out of memory");
-			goto fail;
-		}
-	}
+	if (gen_flows_new(g, cfg, err, errlen) == -1)
+		goto fail;
 	pace_init(&g->pace);
 	if (l2if_open(&g->tx, cfg->tx, cfg->src, cfg->tstamp == GEN_TS_KERNEL ?
 	    L2_TS_TX : 0, err, errlen) == -1 ||
@@ -148,6 +181,8 @@ gen_free(struct gen *g)
 	for (i = 0; i < g->nflows; i++) {
 		seqtrack_free(g->flows[i].seq);
 		hist_free(g->flows[i].hist);
+		hist_free(g->flows[i].ipdv_hist);
+		series_free(&g->flows[i].series);
 		if (g->flows[i].tsm != NULL)
 			hist_free(g->flows[i].tsm->idt_abs);
 		if (g->flows[i].have_dists) {
@@ -173,6 +208,18 @@ uint64_t
 gen_foreign(const struct gen *g)
 {
 	return g->foreign;
+}
+
+int64_t
+gen_interval_ns(const struct gen *g)
+{
+	return g->interval_ns;
+}
+
+void
+gen_set_records(struct gen *g, struct recw *w)
+{
+	g->rec = w;
 }
 
 const struct pace *
@@ -224,18 +271,42 @@ gen_flow_by_id(struct gen *g, uint16_t id)
 	return NULL;
 }
 
+/* The per-packet record of D, when records are asked for. */
+static inline void
+gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
+{
+	struct rec r;
+
+	if (g->rec == NULL)
+		return;
+	r.tx_ns = d->tx_ns;
+	r.rx_ns = d->rx_ns;
+	r.seq = (uint32_t)d->seq;
+	r.flow_id = f->spec.id;
+	r.frame = (uint16_t)d->frame;
+	r.flags = (d->ktx ? REC_F_KTX : 0) | (d->rx_ns != 0 ? REC_F_RECEIVED :
+	    0);
+	r.ttl = (uint8_t)d->ttl;
+	recw_add(g->rec, &r);
+}
+
 /* A packet of flow F whose two stamps are known: its delay counts. */
 static void
-gen_settle(struct gen_flow *f, const struct tsm_done *d)
+gen_settle(struct gen *g, struct gen_flow *f, const struct tsm_done *d)
 {
-	welford_add(&f->delay, d->rx_ns - d->tx_ns);
-	hist_add(f->hist, d->rx_ns - d->tx_ns);
+	int64_t delay = d->rx_ns - d->tx_ns;
+
+	welford_add(&f->delay, delay);
+	hist_add(f->hist, delay);
 	jitter_add(&f->jit, d->tx_ns, d->rx_ns);
+	(void)ipdv_add(&f->ipdv, d->seq, delay, NULL);
+	series_received(&f->series, d->utx_ns, d->rx_ns, d->frame, delay);
+	gen_record(g, f, d);
 }
 
 /* Account for one received probe of flow F. */
 static void
-gen_account(struct gen_flow *f, const struct pkt_udp4_view *v,
+gen_account(struct gen *g, struct gen_flow *f, const struct pkt_udp4_view *v,
     const struct probe *p, size_t len, int64_t rx_ns)
 {
 	struct tsm_done d;
@@ -253,8 +324,9 @@ gen_account(struct gen_flow *f, const struct pkt_udp4_view *v,
 	wire = (len < PKT_FRAME_MIN - PKT_FCS_LEN ?
 	    PKT_FRAME_MIN - PKT_FCS_LEN : len) + PKT_FCS_LEN;
 	f->rx_bytes += wire;
-	if (tsm_rx(f->tsm, p->seq, p->tx_ns, rx_ns, (unsigned)wire, &d) == 1)
-		gen_settle(f, &d);
+	if (tsm_rx(f->tsm, p->seq, p->tx_ns, rx_ns, (unsigned)wire,
+	    v->hdr.ttl, &d) == 1)
+		gen_settle(g, f, &d);
 	if (v->hdr.ttl < f->ttl_min)
 		f->ttl_min = v->hdr.ttl;
 	if (v->hdr.ttl > f->ttl_max)
@@ -288,7 +360,7 @@ gen_rx_frame(struct gen *g, size_t len, int64_t rx_ns)
 		rx_ns = clock_real_ns();
 		g->rx_user_ts++;
 	}
-	gen_account(f, &v, &p, len, rx_ns);
+	gen_account(g, f, &v, &p, len, rx_ns);
 }
 
 /* A transmit stamp came back: pair it with its packet. */
@@ -306,7 +378,7 @@ gen_tx_stamp(struct gen *g, size_t len, int64_t tx_ns)
 	    (f = gen_flow_by_id(g, p.flow_id)) == NULL)
 		return;			/* an ARP frame of ours, say */
 	if (tsm_tx(f->tsm, p.seq, tx_ns, &d) == 1)
-		gen_settle(f, &d);
+		gen_settle(g, f, &d);
 }
 
 /* Read the transmit stamps waiting on the tx socket.  0 or -1 (ERR). */
@@ -565,8 +637,14 @@ gen_send_one(struct gen *g, size_t i, int64_t deadline)
 	p.tx_ns = clock_real_ns();
 	gen_put_probe(b, &p);
 	welford_add(&f->late, now - deadline);
-	if (tsm_sent(f->tsm, p.seq, deadline, p.tx_ns, frame, &d) == 1)
-		gen_settle(f, &d);
+	switch (tsm_sent(f->tsm, p.seq, deadline, p.tx_ns, frame, &d)) {
+	case TSM_SETTLED:
+		gen_settle(g, f, &d);
+		break;
+	case TSM_GIVEN_UP:
+		gen_record(g, f, &d);
+		break;
+	}
 	if (l2if_send(&g->tx, b, g->tmpl_len[i]) == -1) {
 		if (f->tx_errors++ == 0)
 			log_warn("flow %s: send on %s failed: %s (counted as "
@@ -575,6 +653,7 @@ gen_send_one(struct gen *g, size_t i, int64_t deadline)
 		return;
 	}
 	f->tx_bytes += frame;
+	series_sent(&f->series, p.tx_ns, frame);
 	if (f->sent++ == 0)
 		f->first_tx_ns = p.tx_ns;
 	f->last_tx_ns = p.tx_ns;
@@ -636,16 +715,22 @@ gen_drain(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	return gen_drain_txstamps(g, err, errlen);
 }
 
-/* Settle what still waits for a kernel tx stamp with the user stamp. */
+/*
+ * Settle what still waits for a kernel tx stamp with the user stamp, and
+ * give up (record) what never arrived.
+ */
 static void
 gen_flush(struct gen *g)
 {
 	struct tsm_done d;
 	size_t i;
 
-	for (i = 0; i < g->nflows; i++)
+	for (i = 0; i < g->nflows; i++) {
 		while (tsm_flush(g->flows[i].tsm, &d) == 1)
-			gen_settle(&g->flows[i], &d);
+			gen_settle(g, &g->flows[i], &d);
+		while (tsm_flush_lost(g->flows[i].tsm, &d) == 1)
+			gen_record(g, &g->flows[i], &d);
+	}
 }
 
 int
@@ -653,7 +738,7 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
     size_t errlen)
 {
 	struct gen_flow *f;
-	int64_t start;
+	int64_t start, base;
 	size_t i;
 	int k, rc;
 
@@ -663,8 +748,11 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 			return -1;
 	start = clock_mono_ns() + GEN_LEAD;
 	g->send_start = start;
-	for (i = 0; i < g->nflows; i++)
+	base = clock_real_ns() + GEN_LEAD;	/* start, as CLOCK_REALTIME */
+	for (i = 0; i < g->nflows; i++) {
 		g->flows[i].deadline = start;
+		series_start(&g->flows[i].series, base);
+	}
 	while (!*signals && (k = gen_next_flow(g)) != -1) {
 		f = &g->flows[k];
 		if (gen_wait_until(g, f->deadline, signals, err, errlen) == -1)

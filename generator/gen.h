@@ -15,6 +15,8 @@
 #include "stats.h"
 #include "flowspec.h"
 #include "pace.h"
+#include "records.h"
+#include "series.h"
 #include "tsmatch.h"
 
 #define GEN_DRAIN_DEFAULT	(500 * 1000000LL)	/* 500 ms */
@@ -34,6 +36,7 @@ struct gen_config {
 	int64_t		drain_ns;	/* wait after the last send */
 	unsigned	ttl;		/* IPv4 TTL of sent probes, 1..255 */
 	int		tstamp;		/* GEN_TS_KERNEL or GEN_TS_USER */
+	int64_t		interval_ns;	/* time series width asked for */
 };
 
 #define GEN_TS_KERNEL	0	/* SO_TIMESTAMPING software tx and rx */
@@ -66,6 +69,9 @@ struct gen_flow {
 	uint64_t	idt_clamped;	/* gaps outside 0..60 s */
 	uint64_t	frame_clamped;	/* sizes outside 64..1518 */
 	uint64_t	tx_bytes;	/* frame bytes sent incl. FCS */
+	struct ipdv	ipdv;		/* RFC 3393, consecutive packets */
+	struct hist	*ipdv_hist;	/* |ipdv|, ns */
+	struct series	series;		/* per-interval counts */
 };
 
 struct gen;				/* opaque */
@@ -105,5 +111,15 @@ const struct pace *gen_pace(const struct gen *g);
 int64_t	gen_send_ns(const struct gen *g);
 /* Frames received that were not ours (other traffic, unknown flow ids). */
 uint64_t gen_foreign(const struct gen *g);
+/*
+ * The width of the flows' intervals: the one asked for, or wider when
+ * all flows together would have needed more than SERIES_TOTAL_MAX.
+ */
+int64_t	gen_interval_ns(const struct gen *g);
+/*
+ * Write per-packet records to W during gen_run() (see records.c for
+ * which packets).  W stays the caller's; call before gen_run().
+ */
+void	gen_set_records(struct gen *g, struct recw *w);
 
 #endif

@@ -128,7 +128,7 @@ l2if_open(struct l2if *l, const char *name, struct in_addr own, int ts,
 	if (l->fd == -1) {
 		snprintf(err, errlen, "interface %s: AF_PACKET socket: %s%s",
 		    name, strerror(errno), errno == EPERM ?
-		    " (needs root or CAP_NET_RAW)" : "");
+		    " (needs root or CAP_NET_RAW: run it with sudo)" : "");
 		return -1;
 	}
 	if (l2if_query(l, err, errlen) == -1 ||

@@ -31,8 +31,9 @@
 #define EXIT_REPORT	4
 
 enum {
-	OPT_DRAIN = 256, OPT_DST, OPT_FLOW, OPT_GATEWAY, OPT_REPORT,
-	OPT_ROLE_ID, OPT_RUN_ID, OPT_RX, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
+	OPT_DRAIN = 256, OPT_DST, OPT_EXPORT, OPT_FLOW, OPT_GATEWAY,
+	OPT_INTERVAL, OPT_JSON, OPT_RECORDS, OPT_REPORT, OPT_ROLE_ID,
+	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 };
 
 struct opts {
@@ -41,6 +42,11 @@ struct opts {
 	long long	 role_id;	/* -1: not given */
 	const char	*run_id;
 	int		 verbose;
+	const char	*records;	/* --records FILE or NULL */
+	const char	*export;	/* --export-records FILE or NULL */
+	int		 json;		/* --json */
+	unsigned	 show;		/* REPORT_INTERVALS, REPORT_PDF */
+	int		 nopts;		/* options given, for --export-records */
 };
 
 static volatile sig_atomic_t signals;
@@ -54,7 +60,10 @@ static const char usage_text[] =
 "               --flow frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S]\n"
 "                     [,dport=N][,sport=N][,seed=N]   (repeatable)\n"
 "               [--drain 500ms] [--tstamp kernel|user] [--ttl 64] [-v]\n"
+"               [--interval 500ms] [--records FILE] [--json]\n"
+"               [--show intervals,pdf]\n"
 "               [--report ENDPOINT --role-id N --run-id S]\n"
+"    hoplab-gen --export-records FILE > FILE.csv\n"
 "    hoplab-gen -h | --help\n"
 "\n"
 "DESCRIPTION\n"
@@ -79,6 +88,8 @@ static const char usage_text[] =
 "    --drain DURATION   wait this long after the last send for stragglers\n"
 "                       (0..60s, default 500ms)\n"
 "    --dst IP           destination address of the probes, owned on --rx\n"
+"    --export-records FILE  print the per-packet records FILE (written by\n"
+"                       --records) as CSV on stdout and exit\n"
 "    --flow SPEC        a flow, comma-separated key=value (at most 64):\n"
 "        frame=N|DIST   Ethernet frame length incl. FCS, 64..1518, or a\n"
 "                       distribution of them (required); drawn sizes are\n"
@@ -98,11 +109,20 @@ static const char usage_text[] =
 "                       together may not send more than 100000000 packets.\n"
 "    --gateway IP       next hop on --tx, resolved by ARP\n"
 "    -h, --help         print this text and exit\n"
+"    --interval DURATION  width of the per-flow time series, 1ms..1h\n"
+"                       (default 500ms; widened when all flows together\n"
+"                       would need more than 6144 intervals)\n"
+"    --json             print the results as one JSON object instead of\n"
+"                       the tables (docs/generator.md)\n"
+"    --records FILE     write one binary record per packet (seq, tx and\n"
+"                       rx time, frame, TTL) to FILE (docs/generator.md)\n"
 "    --report ENDPOINT  also send the results as one final ResultBatch to\n"
 "                       this ZeroMQ endpoint (PUSH, e.g. ipc:///run/x.sock);\n"
 "                       needs --role-id and --run-id\n"
 "    --role-id N        role id to put in the ResultBatch (0..4294967295)\n"
 "    --run-id S         run id to put in the ResultBatch\n"
+"    --show LIST        also print intervals, pdf or all (comma-separated):\n"
+"                       the time series and the delay PDF tables\n"
 "    --rx IF            receiving interface\n"
 "    --src IP           source address of the probes, owned on --tx\n"
 "    --ttl N            IPv4 TTL of the probes, 1..255 (default 64)\n"
@@ -128,8 +148,11 @@ static const char usage_text[] =
 "    jitter), the timestamp source, and transmit pacing per flow: the\n"
 "    inter-departure times seen in the kernel's tx stamps, their error\n"
 "    against the intended gaps (std and |error| p50/p99/p99.9), lateness\n"
-"    of the sends, and how much the pacer spun.  The output is the same\n"
-"    with --report.\n"
+"    of the sends, and how much the pacer spun; then delay variation per\n"
+"    flow: RFC 3393 ipdv of consecutive packets (pairs, mean, mean and\n"
+"    p99/p99.9 of |ipdv|, min, max) and RFC 5481 pdv (p99.9 - min).  The\n"
+"    output is the same with --report, which also carries the intervals\n"
+"    and the delay PDF to the controller.\n"
 "\n"
 "EXIT STATUS\n"
 "    0  the run completed (and the report, if asked for, was sent)\n"
@@ -237,11 +260,65 @@ opt_run_id(struct opts *o, const char *v)
 }
 
 static void
+opt_show(struct opts *o, const char *v)
+{
+	char buf[64], *tok, *save = NULL;
+
+	if (strlen(v) >= sizeof(buf))
+		usage_error("--show: expected intervals, pdf or all, got "
+		    "\"%s\"", v);
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "intervals") == 0)
+			o->show |= REPORT_INTERVALS;
+		else if (strcmp(tok, "pdf") == 0)
+			o->show |= REPORT_PDF;
+		else if (strcmp(tok, "all") == 0)
+			o->show |= REPORT_INTERVALS | REPORT_PDF;
+		else
+			usage_error("--show: expected intervals, pdf or all "
+			    "(comma-separated), got \"%s\"", tok);
+	}
+}
+
+static void
+opt_interval(struct gen_config *c, const char *v)
+{
+	char err[256];
+
+	if (clock_parse_duration(v, &c->interval_ns, err, sizeof(err)) == -1)
+		usage_error("--interval: %s", err);
+	if (c->interval_ns < SERIES_WIDTH_MIN ||
+	    c->interval_ns > SERIES_WIDTH_MAX)
+		usage_error("--interval: expected 1ms..1h, got \"%s\"", v);
+}
+
+static void
 parse_one(struct opts *o, int ch, const char *v)
 {
 	struct gen_config *c = &o->cfg;
 
+	if (ch != OPT_EXPORT)
+		o->nopts++;
 	switch (ch) {
+	case OPT_EXPORT:
+		o->export = v;
+		break;
+	case OPT_INTERVAL:
+		opt_interval(c, v);
+		break;
+	case OPT_JSON:
+		o->json = 1;
+		break;
+	case OPT_RECORDS:
+		if (*v == '\0')
+			usage_error("--records: expected a file name");
+		o->records = v;
+		break;
+	case OPT_SHOW:
+		opt_show(o, v);
+		break;
 	case OPT_DRAIN:
 		opt_drain(c, v);
 		break;
@@ -326,13 +403,18 @@ parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "drain", required_argument, NULL, OPT_DRAIN },
 		{ "dst", required_argument, NULL, OPT_DST },
+		{ "export-records", required_argument, NULL, OPT_EXPORT },
 		{ "flow", required_argument, NULL, OPT_FLOW },
 		{ "gateway", required_argument, NULL, OPT_GATEWAY },
 		{ "help", no_argument, NULL, 'h' },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "role-id", required_argument, NULL, OPT_ROLE_ID },
 		{ "run-id", required_argument, NULL, OPT_RUN_ID },
 		{ "rx", required_argument, NULL, OPT_RX },
+		{ "show", required_argument, NULL, OPT_SHOW },
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "tstamp", required_argument, NULL, OPT_TSTAMP },
 		{ "ttl", required_argument, NULL, OPT_TTL },
@@ -362,7 +444,10 @@ parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument \"%s\"", argv[optind]);
-	check_opts(o);
+	if (o->export != NULL && o->nopts > 0)
+		usage_error("--export-records: takes no other options");
+	if (o->export == NULL)
+		check_opts(o);
 }
 
 static void
@@ -382,25 +467,45 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct gen *g;
-	char err[512];
+	struct recw *rec = NULL;
+	char err[512], err2[512];
 	int rc = 0;
 
 	parse_args(argc, argv, &o);
 	log_init("hoplab-gen", o.verbose);
+	if (o.export != NULL) {
+		if (rec_export_csv(o.export, stdout, err, sizeof(err)) == -1)
+			log_fatal(EXIT_USAGE, "--export-records: %s", err);
+		return fflush(stdout) == 0 ? 0 : EXIT_IFACE;
+	}
+	if (o.records != NULL && (rec = recw_open(o.records, o.cfg.flows,
+	    o.cfg.nflows, err, sizeof(err))) == NULL)
+		usage_error("%s", err);
 	install_signals();
 	/* Pacing wants the timer to fire when asked, not 50 us later. */
 	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	if ((g = gen_new(&o.cfg, err, sizeof(err))) == NULL)
+	if ((g = gen_new(&o.cfg, err, sizeof(err))) == NULL) {
+		(void)recw_close(rec, "none", err2, sizeof(err2));
 		log_fatal(EXIT_IFACE, "%s", err);
+	}
+	gen_set_records(g, rec);
 	if (gen_resolve(g, &signals, err, sizeof(err)) == -1) {
 		gen_free(g);
+		(void)recw_close(rec, "none", err2, sizeof(err2));
 		log_fatal(EXIT_ARP, "%s", err);
 	}
 	if (gen_run(g, &signals, err, sizeof(err)) == -1) {
 		log_error("%s (reporting what was measured)", err);
 		rc = EXIT_IFACE;
 	}
-	report_print(stdout, g, &o.cfg);
+	if (recw_close(rec, gen_ts_source(g), err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = EXIT_IFACE;
+	}
+	if (o.json)
+		report_json(stdout, g, &o.cfg);
+	else
+		report_print(stdout, g, &o.cfg, o.show);
 	if (o.report != NULL && report_send(g, o.report, o.role_id, o.run_id,
 	    err, sizeof(err)) == -1) {
 		log_error("%s", err);

@@ -15,11 +15,17 @@
  * so "nobody listens at ENDPOINT" is an error instead of a message that
  * silently dies with the process; the linger then lets it reach the peer.
  *
+ * The FlowResult carries the time series (FlowInterval, at most
+ * SERIES_TOTAL_MAX intervals in all) and the delay PDF (DelayBin, at most
+ * REPORT_PDF_ROWS rows per flow), which keeps the batch well under
+ * MSG_MAX_SIZE (about 75 bytes an interval, 15 a row: 0.6 MB at most).
+ *
  * Deliberately not here: intermediate batches (a run's results are sent
- * once, at its end), per-packet records and CSV, which the controller
- * writes from these results.
+ * once, at its end), per-packet records (records.c writes them to a
+ * local file), JSON (jsonout.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,8 +145,100 @@ print_pacing(FILE *out, const struct gen *g, const struct gen_flow *fl,
 	    0.0, p->est / 1000.0);
 }
 
+/* RFC 3393 ipdv and RFC 5481 pdv per flow. */
+static void
+print_ipdv(FILE *out, const struct gen_flow *fl, size_t n)
+{
+	const struct gen_flow *f;
+	size_t i;
+
+	fprintf(out, "Delay variation per flow in microseconds (ipdv: RFC "
+	    "3393 of consecutive packets; pdv99.9: RFC 5481, p99.9 - min)\n");
+	fprintf(out, "%5s  %-16s %8s %10s %10s %10s %10s %10s %10s %10s "
+	    "%10s\n", "id", "name", "pairs", "mean", "|mean|", "|p99|",
+	    "|p99.9|", "min", "max", "p99.9", "pdv99.9");
+	for (i = 0; i < n; i++) {
+		f = &fl[i];
+		if (f->delay.n == 0) {
+			fprintf(out, "%5u  %-16s %8s\n", f->spec.id,
+			    f->spec.name, "(nothing received)");
+			continue;
+		}
+		fprintf(out, "%5u  %-16s %8llu %10.3f %10.3f %10.3f %10.3f "
+		    "%10.3f %10.3f %10.3f %10.3f\n", f->spec.id, f->spec.name,
+		    (unsigned long long)f->ipdv.v.n, f->ipdv.v.mean / 1000.0,
+		    f->ipdv.abs.mean / 1000.0,
+		    US(hist_percentile(f->ipdv_hist, 99)),
+		    US(hist_percentile(f->ipdv_hist, 99.9)),
+		    US(f->ipdv.v.min), US(f->ipdv.v.max),
+		    US(hist_percentile(f->hist, 99.9)),
+		    US(hist_percentile(f->hist, 99.9) - f->delay.min));
+	}
+}
+
+/* The time series of every flow, one row per interval. */
+static void
+print_intervals(FILE *out, const struct gen *g, const struct gen_flow *fl,
+    size_t n)
+{
+	const struct series_bin *b;
+	const struct series *s;
+	double w = (double)gen_interval_ns(g);
+	size_t i, k;
+
+	fprintf(out, "Intervals of %.3f s per flow (sent, received, lost and "
+	    "delay by send time; rx_mbps by arrival time, frames incl. "
+	    "FCS)\n", w / 1e9);
+	fprintf(out, "%-16s %6s %9s %9s %9s %8s %10s %10s %10s %10s\n",
+	    "name", "int", "start_s", "sent", "received", "lost", "tx_mbps",
+	    "rx_mbps", "mean_us", "max_us");
+	for (i = 0; i < n; i++) {
+		s = &fl[i].series;
+		for (k = 0; k < s->used; k++) {
+			b = &s->bin[k];
+			fprintf(out, "%-16s %6zu %9.3f %9llu %9llu %8llu %10.3f "
+			    "%10.3f %10.3f %10.3f\n", fl[i].spec.name, k,
+			    k * w / 1e9, (unsigned long long)b->sent,
+			    (unsigned long long)b->received,
+			    (unsigned long long)(b->sent - b->received),
+			    b->tx_bytes * 8e3 / w, b->rx_bytes * 8e3 / w,
+			    b->received ? b->delay_sum / b->received / 1000.0 :
+			    0.0, US(b->delay_max));
+		}
+		if (s->overflow > 0)
+			fprintf(out, "%-16s %llu events after the last interval "
+			    "were counted in it\n", fl[i].spec.name,
+			    (unsigned long long)s->overflow);
+	}
+}
+
+/* The delay PDF of every flow: the histogram's rows. */
+static void
+print_pdf(FILE *out, const struct gen_flow *fl, size_t n)
+{
+	struct hist_bin b[REPORT_PDF_ROWS];
+	size_t i, k, rows;
+	uint64_t total;
+
+	fprintf(out, "Delay PDF per flow (rows [lo, hi) in microseconds, "
+	    "density = share / width)\n");
+	fprintf(out, "%-16s %12s %12s %10s %9s %12s\n", "name", "lo_us",
+	    "hi_us", "count", "share%", "density/us");
+	for (i = 0; i < n; i++) {
+		rows = hist_bins(fl[i].hist, b, REPORT_PDF_ROWS);
+		total = hist_count(fl[i].hist);
+		for (k = 0; k < rows; k++)
+			fprintf(out, "%-16s %12.3f %12.3f %10llu %9.4f %12.6f\n",
+			    fl[i].spec.name, US(b[k].lo), US(b[k].hi),
+			    (unsigned long long)b[k].count,
+			    100.0 * b[k].count / total, (double)b[k].count /
+			    total / US(b[k].hi - b[k].lo));
+	}
+}
+
 void
-report_print(FILE *out, const struct gen *g, const struct gen_config *c)
+report_print(FILE *out, const struct gen *g, const struct gen_config *c,
+    unsigned tables)
 {
 	const struct gen_flow *fl;
 	size_t i, n;
@@ -154,6 +252,8 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c)
 	print_delay(out, fl, n, gen_ts_source(g));
 	fputc('\n', out);
 	print_pacing(out, g, fl, n);
+	fputc('\n', out);
+	print_ipdv(out, fl, n);
 	for (i = 0; i < n; i++)
 		if (fl[i].idt_clamped > 0 || fl[i].frame_clamped > 0 ||
 		    fl[i].spec.idt_dist[0] || fl[i].spec.frame_dist[0])
@@ -171,6 +271,14 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c)
 	if (gen_foreign(g) > 0)
 		fprintf(out, "%llu other frames arrived on %s and were "
 		    "ignored\n", (unsigned long long)gen_foreign(g), c->rx);
+	if (tables & REPORT_INTERVALS) {
+		fputc('\n', out);
+		print_intervals(out, g, fl, n);
+	}
+	if (tables & REPORT_PDF) {
+		fputc('\n', out);
+		print_pdf(out, fl, n);
+	}
 	fflush(out);
 }
 
@@ -212,6 +320,66 @@ fill_result(Hoplab__FlowResult *r, const struct gen_flow *f, const char *ts)
 	r->tx_idt_std_ns = welford_std(&f->tsm->idt);
 	r->tx_idt_err_p99_ns = hist_percentile(f->tsm->idt_abs, 99);
 	r->tx_bytes = f->tx_bytes;
+	r->ipdv_pairs = f->ipdv.v.n;
+	if (f->ipdv.v.n > 0) {
+		r->ipdv_mean_ns = f->ipdv.v.mean;
+		r->ipdv_abs_mean_ns = f->ipdv.abs.mean;
+		r->ipdv_abs_p99_ns = hist_percentile(f->ipdv_hist, 99);
+		r->ipdv_abs_p999_ns = hist_percentile(f->ipdv_hist, 99.9);
+		r->ipdv_min_ns = f->ipdv.v.min;
+		r->ipdv_max_ns = f->ipdv.v.max;
+	}
+	if (f->delay.n > 0)
+		r->pdv_p999_ns = hist_percentile(f->hist, 99.9) -
+		    f->delay.min;
+}
+
+/*
+ * The intervals and PDF rows of F into R, in arrays from the caller's
+ * pools (IV, IVP with room for F's intervals; PB, PBP for
+ * REPORT_PDF_ROWS rows).
+ */
+static void
+fill_series(Hoplab__FlowResult *r, const struct gen_flow *f, int64_t width,
+    Hoplab__FlowInterval *iv, Hoplab__FlowInterval **ivp,
+    Hoplab__DelayBin *pb, Hoplab__DelayBin **pbp)
+{
+	struct hist_bin b[REPORT_PDF_ROWS];
+	const struct series_bin *sb;
+	size_t k, rows;
+
+	r->interval_ns = (uint64_t)width;
+	for (k = 0; k < f->series.used; k++) {
+		sb = &f->series.bin[k];
+		hoplab__flow_interval__init(&iv[k]);
+		iv[k].index = (uint32_t)k;
+		iv[k].start_ns = f->series.base_ns + (int64_t)k * width;
+		iv[k].length_ns = (uint64_t)width;
+		iv[k].sent = sb->sent;
+		iv[k].received = sb->received;
+		iv[k].lost = sb->sent - sb->received;
+		iv[k].tx_bytes = sb->tx_bytes;
+		iv[k].rx_bytes = sb->rx_bytes;
+		iv[k].rx_mbps = sb->rx_bytes * 8e3 / (double)width;
+		if (sb->received > 0) {
+			iv[k].delay_mean_ns = sb->delay_sum / sb->received;
+			iv[k].delay_min_ns = sb->delay_min;
+			iv[k].delay_max_ns = sb->delay_max;
+		}
+		ivp[k] = &iv[k];
+	}
+	r->n_intervals = f->series.used;
+	r->intervals = ivp;
+	rows = hist_bins(f->hist, b, REPORT_PDF_ROWS);
+	for (k = 0; k < rows; k++) {
+		hoplab__delay_bin__init(&pb[k]);
+		pb[k].lo_ns = b[k].lo;
+		pb[k].hi_ns = b[k].hi;
+		pb[k].count = b[k].count;
+		pbp[k] = &pb[k];
+	}
+	r->n_delay_pdf = rows;
+	r->delay_pdf = pbp;
 }
 
 /* Send ENV on SOCK, retrying while no connection is up yet. */
@@ -235,6 +403,37 @@ send_when_connected(void *sock, const Hoplab__Envelope *env,
 	return -1;
 }
 
+/* Room for every flow's intervals and PDF rows in one batch. */
+struct batch_pool {
+	Hoplab__FlowInterval	*iv;
+	Hoplab__FlowInterval	**ivp;
+	Hoplab__DelayBin	*pb;
+	Hoplab__DelayBin	**pbp;
+};
+
+static int
+pool_new(struct batch_pool *p, const struct gen_flow *fl, size_t n)
+{
+	size_t i, niv = 0, npb = n * REPORT_PDF_ROWS;
+
+	for (i = 0; i < n; i++)
+		niv += fl[i].series.used;
+	p->iv = calloc(niv + 1, sizeof(*p->iv));
+	p->ivp = calloc(niv + 1, sizeof(*p->ivp));
+	p->pb = calloc(npb + 1, sizeof(*p->pb));
+	p->pbp = calloc(npb + 1, sizeof(*p->pbp));
+	return p->iv && p->ivp && p->pb && p->pbp ? 0 : -1;
+}
+
+static void
+pool_free(struct batch_pool *p)
+{
+	free(p->iv);
+	free(p->ivp);
+	free(p->pb);
+	free(p->pbp);
+}
+
 static int
 send_batch(void *sock, const struct gen *g, const char *endpoint,
     unsigned role_id, const char *run_id, char *err, size_t errlen)
@@ -243,12 +442,23 @@ send_batch(void *sock, const struct gen *g, const char *endpoint,
 	Hoplab__ResultBatch rb;
 	Hoplab__FlowResult res[FLOWSPEC_MAX_FLOWS], *resp[FLOWSPEC_MAX_FLOWS];
 	const struct gen_flow *fl;
+	struct batch_pool pool;
 	uint64_t seq = 0;
-	size_t i, n;
+	size_t i, n, iv = 0;
+	int rc;
 
 	fl = gen_flows(g, &n);
+	if (pool_new(&pool, fl, n) == -1) {
+		pool_free(&pool);
+		snprintf(err, errlen, "report: out of memory");
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		fill_result(&res[i], &fl[i], gen_ts_source(g));
+		fill_series(&res[i], &fl[i], gen_interval_ns(g), pool.iv + iv,
+		    pool.ivp + iv, pool.pb + i * REPORT_PDF_ROWS,
+		    pool.pbp + i * REPORT_PDF_ROWS);
+		iv += fl[i].series.used;
 		resp[i] = &res[i];
 	}
 	hoplab__result_batch__init(&rb);
@@ -261,7 +471,9 @@ send_batch(void *sock, const struct gen *g, const char *endpoint,
 	msg_init(&env, "hoplab-gen", &seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
-	return send_when_connected(sock, &env, endpoint, err, errlen);
+	rc = send_when_connected(sock, &env, endpoint, err, errlen);
+	pool_free(&pool);
+	return rc;
 }
 
 int

@@ -11,9 +11,19 @@
 
 #define REPORT_SEND_WAIT	5000	/* ms to reach the endpoint */
 #define REPORT_RUN_ID_MAX	128	/* incl. the NUL */
+#define REPORT_PDF_ROWS		128	/* delay PDF rows per flow, at most */
 
-/* Print the per-flow summary tables of G to OUT. */
-void	report_print(FILE *out, const struct gen *g, const struct gen_config *c);
+#define REPORT_INTERVALS	0x1	/* also print the time series */
+#define REPORT_PDF		0x2	/* also print the delay PDF */
+
+/*
+ * Print the per-flow summary tables of G to OUT: counts, delay, pacing,
+ * delay variation, and with TABLES the intervals and the PDF.
+ */
+void	report_print(FILE *out, const struct gen *g, const struct gen_config *c,
+	    unsigned tables);
+/* Print everything as one JSON object to OUT (jsonout.c). */
+void	report_json(FILE *out, const struct gen *g, const struct gen_config *c);
 /*
  * Connect a ZMQ_PUSH socket to ENDPOINT (a ZeroMQ context is created only
  * here, after the run) and send one Envelope with the final ResultBatch of

@@ -21,6 +21,10 @@
  * consecutive sequence numbers, the gap between kernel stamps, and its
  * error against the gap between the two deadlines the pacer aimed for.
  *
+ * A packet that never arrives is given up when its slot is reused or at
+ * the end of the run (tsm_flush_lost), so that its per-packet record can
+ * still say when it left.
+ *
  * Deliberately not here: hardware stamps (a NIC's clock is not
  * CLOCK_REALTIME, and two NICs have two clocks) and sequence wrap.
  */
@@ -45,10 +49,26 @@ tsm_settle(struct tsmatch *m, struct tsm_slot *s, struct tsm_done *out)
 	out->frame = s->frame;
 	out->ktx = s->ktx_ns != 0;
 	out->tx_ns = out->ktx ? s->ktx_ns : s->utx_ns;
+	out->utx_ns = s->utx_ns;
+	out->ttl = s->ttl;
 	if (out->ktx)
 		m->ktx_used++;
 	else
 		m->utx_used++;
+	s->used = 0;
+}
+
+/* S never arrived: describe it in *OUT (rx_ns 0) and free the slot. */
+static void
+tsm_give_up(struct tsm_slot *s, struct tsm_done *out)
+{
+	out->seq = s->seq;
+	out->rx_ns = 0;
+	out->frame = s->frame;
+	out->ktx = s->ktx_ns != 0;
+	out->tx_ns = out->ktx ? s->ktx_ns : s->utx_ns;
+	out->utx_ns = s->utx_ns;
+	out->ttl = 0;
 	s->used = 0;
 }
 
@@ -61,7 +81,10 @@ tsm_sent(struct tsmatch *m, uint64_t seq, int64_t deadline, int64_t utx_ns,
 
 	if (s->used && s->rx_ns != 0) {
 		tsm_settle(m, s, out);
-		settled = 1;
+		settled = TSM_SETTLED;
+	} else if (s->used) {
+		tsm_give_up(s, out);
+		settled = TSM_GIVEN_UP;
 	}
 	memset(s, 0, sizeof(*s));
 	s->used = 1;
@@ -111,7 +134,7 @@ tsm_tx(struct tsmatch *m, uint64_t seq, int64_t ktx_ns, struct tsm_done *out)
 
 int
 tsm_rx(struct tsmatch *m, uint64_t seq, int64_t utx_ns, int64_t rx_ns,
-    unsigned frame, struct tsm_done *out)
+    unsigned frame, unsigned ttl, struct tsm_done *out)
 {
 	struct tsm_slot *s = &m->slot[seq % TSM_SLOTS];
 
@@ -122,12 +145,15 @@ tsm_rx(struct tsmatch *m, uint64_t seq, int64_t utx_ns, int64_t rx_ns,
 		out->rx_ns = rx_ns;
 		out->frame = frame;
 		out->ktx = 0;
+		out->utx_ns = utx_ns;
+		out->ttl = ttl;
 		m->utx_used++;
 		return 1;
 	}
 	s->rx_ns = rx_ns;
 	s->frame = frame;
 	s->utx_ns = utx_ns;
+	s->ttl = ttl;
 	if (s->ktx_ns == 0 && m->want_ktx)
 		return 0;
 	tsm_settle(m, s, out);
@@ -142,6 +168,20 @@ tsm_flush(struct tsmatch *m, struct tsm_done *out)
 	for (i = 0; i < TSM_SLOTS; i++) {
 		if (m->slot[i].used && m->slot[i].rx_ns != 0) {
 			tsm_settle(m, &m->slot[i], out);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+tsm_flush_lost(struct tsmatch *m, struct tsm_done *out)
+{
+	size_t i;
+
+	for (i = 0; i < TSM_SLOTS; i++) {
+		if (m->slot[i].used && m->slot[i].rx_ns == 0) {
+			tsm_give_up(&m->slot[i], out);
 			return 1;
 		}
 	}

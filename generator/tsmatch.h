@@ -20,6 +20,8 @@ struct tsm_done {
 	int64_t		rx_ns;
 	unsigned	frame;		/* frame length incl. FCS */
 	int		ktx;		/* tx_ns is the kernel's stamp */
+	int64_t		utx_ns;		/* the probe's user-space stamp */
+	unsigned	ttl;		/* IPv4 TTL on arrival; 0 if not */
 };
 
 struct tsm_slot {
@@ -29,6 +31,7 @@ struct tsm_slot {
 	int64_t		utx_ns;		/* the probe's user-space stamp */
 	int64_t		rx_ns;		/* 0: not received yet */
 	unsigned	frame;
+	unsigned	ttl;		/* on arrival */
 	int		used;
 };
 
@@ -52,9 +55,13 @@ struct tsmatch {
 void	tsm_init(struct tsmatch *m, int want_ktx);
 /*
  * Packet SEQ was sent, due at DEADLINE, with user stamp UTX_NS.  Reusing
- * its slot may settle an older packet that never got its kernel stamp:
- * then *OUT is filled (with the user stamp) and 1 is returned, else 0.
+ * its slot may settle an older packet: one that arrived but never got
+ * its kernel stamp (*OUT filled with the user stamp, returns TSM_SETTLED)
+ * or one that never arrived, given up now (*OUT with rx_ns 0, returns
+ * TSM_GIVEN_UP).  Returns 0 when the slot was free.
  */
+#define TSM_SETTLED	1
+#define TSM_GIVEN_UP	2
 int	tsm_sent(struct tsmatch *m, uint64_t seq, int64_t deadline,
 	    int64_t utx_ns, unsigned frame, struct tsm_done *out);
 /* The kernel stamped SEQ at KTX_NS.  Returns 1 with *OUT when settled. */
@@ -66,8 +73,13 @@ int	tsm_tx(struct tsmatch *m, uint64_t seq, int64_t ktx_ns,
  * kernel tx stamp.
  */
 int	tsm_rx(struct tsmatch *m, uint64_t seq, int64_t utx_ns, int64_t rx_ns,
-	    unsigned frame, struct tsm_done *out);
+	    unsigned frame, unsigned ttl, struct tsm_done *out);
 /* Settle one waiting packet with its user stamp; 0 when none is left. */
 int	tsm_flush(struct tsmatch *m, struct tsm_done *out);
+/*
+ * At the end of a run: give up one packet that never arrived (*OUT with
+ * rx_ns 0 and its best tx stamp); 0 when none is left.
+ */
+int	tsm_flush_lost(struct tsmatch *m, struct tsm_done *out);
 
 #endif

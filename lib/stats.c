@@ -32,7 +32,17 @@
  *   from per-group sufficient statistics (n, mean, sample variance), with
  *   the standard error of the slope and a Student t 95 % interval.
  *
- * Deliberately not here: IPDV (RFC 3393) series, time binning, sequence
+ * - hist_bins: the histogram as a table (a PDF), merging 2^k neighbouring
+ *   buckets when the caller wants fewer rows than there are non-empty
+ *   buckets.
+ *
+ * - ipdv: RFC 3393 delay variation of consecutive packets (the selection
+ *   function RFC 5481 section 4.1 calls IPDV), kept as Welford statistics
+ *   of the signed values (mean near 0, min, max: RFC 3393 section 4.6
+ *   peak-to-peak is max - min) and of the absolute values, plus an
+ *   optional histogram of the absolute values for percentiles.
+ *
+ * Deliberately not here: time binning (a generator matter), sequence
  * wrap-around (probe sequence numbers are 64 bit and start at 0).
  */
 #include <limits.h>
@@ -216,6 +226,105 @@ hist_merge(struct hist *dst, const struct hist *src)
 	dst->n += src->n;
 	for (i = 0; i < HIST_NBUCKETS; i++)
 		dst->count[i] += src->count[i];
+}
+
+/* Half-open range [*LO, *HI) of the values bucket I holds. */
+static void
+hist_range(size_t i, int64_t *lo, int64_t *hi)
+{
+	int		shift;
+	uint64_t	lower;
+
+	if (i < 2 * HIST_SUB) {
+		*lo = (int64_t)i;
+		*hi = (int64_t)i + 1;
+		return;
+	}
+	shift = (int)(i / HIST_SUB) - 1;
+	lower = (uint64_t)(i % HIST_SUB + HIST_SUB) << shift;
+	*lo = (int64_t)lower;
+	*hi = (int64_t)(lower + ((uint64_t)1 << shift));
+}
+
+/* Non-empty groups of G consecutive buckets. */
+static size_t
+hist_groups(const struct hist *h, size_t g)
+{
+	size_t	i, n = 0, last = SIZE_MAX;
+
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		if (h->count[i] != 0 && i / g != last) {
+			last = i / g;
+			n++;
+		}
+	return n;
+}
+
+size_t
+hist_bins(const struct hist *h, struct hist_bin *out, size_t max)
+{
+	size_t	g = 1, i, last, n = 0, cur = SIZE_MAX;
+	int64_t	lo, hi;
+
+	if (h->n == 0 || max == 0)
+		return 0;
+	while (hist_groups(h, g) > max)
+		g *= 2;
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (h->count[i] == 0)
+			continue;
+		if (i / g != cur) {
+			/* A new row spans its whole group of buckets. */
+			cur = i / g;
+			last = cur * g + g - 1;
+			if (last > HIST_NBUCKETS - 1)
+				last = HIST_NBUCKETS - 1;
+			hist_range(cur * g, &out[n].lo, &hi);
+			hist_range(last, &lo, &out[n].hi);
+			out[n].count = 0;
+			n++;
+		}
+		out[n - 1].count += h->count[i];
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------- ipdv */
+
+void
+ipdv_init(struct ipdv *p, struct hist *abs_hist)
+{
+	memset(p, 0, sizeof(*p));
+	welford_init(&p->v);
+	welford_init(&p->abs);
+	p->abs_hist = abs_hist;
+}
+
+int
+ipdv_add(struct ipdv *p, uint64_t seq, int64_t delay_ns, int64_t *out)
+{
+	int64_t	d;
+	int	pair = 0;
+
+	if (p->have_prev && seq == p->prev_seq + 1) {
+		d = delay_ns - p->prev_delay;
+		pair = 1;
+	} else if (p->have_prev && seq + 1 == p->prev_seq) {
+		d = p->prev_delay - delay_ns;
+		pair = 1;
+	}
+	p->have_prev = 1;
+	p->prev_seq = seq;
+	p->prev_delay = delay_ns;
+	if (!pair)
+		return 0;
+	welford_add(&p->v, d);
+	welford_add(&p->abs, d < 0 ? -d : d);
+	if (p->abs_hist != NULL)
+		hist_add(p->abs_hist, d < 0 ? -d : d);
+	if (out != NULL)
+		*out = d;
+	return 1;
 }
 
 /* ----------------------------------------------------------------- jitter */

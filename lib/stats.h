@@ -58,6 +58,47 @@ int64_t	hist_percentile(const struct hist *h, double q);
 /* Add every count of SRC into DST. */
 void	hist_merge(struct hist *dst, const struct hist *src);
 
+/* One row of a histogram table: COUNT samples in [LO, HI). */
+struct hist_bin {
+	int64_t		lo;
+	int64_t		hi;
+	uint64_t	count;
+};
+/*
+ * The histogram as a table of its non-empty buckets in increasing order,
+ * for a PDF: at most MAX rows into OUT.  When there are more non-empty
+ * buckets than MAX, groups of 2, 4, 8 ... consecutive buckets are merged
+ * (the smallest group that fits), so rows may differ in width; a row's
+ * density is COUNT / (HI - LO).  Returns the number of rows (0 when empty
+ * or MAX is 0).
+ */
+size_t	hist_bins(const struct hist *h, struct hist_bin *out, size_t max);
+
+/*
+ * ipdv: IP packet delay variation, RFC 3393, with the selection function
+ * of consecutive packets (RFC 5481 section 4.1): for packets i-1 and i
+ * that both arrived, ipdv(i) = D(i) - D(i-1).  Pairs with a lost packet
+ * between them are undefined and skipped (RFC 3393 section 4.1).  Feed
+ * delays in any order: a pair is formed when the packet fed just before
+ * is the sequence neighbour, in either direction.
+ */
+struct ipdv {
+	int		have_prev;
+	uint64_t	prev_seq;
+	int64_t		prev_delay;
+	struct welford	v;		/* signed ipdv, ns: min, max, mean */
+	struct welford	abs;		/* |ipdv|, ns */
+	struct hist	*abs_hist;	/* |ipdv| percentiles; may be NULL */
+};
+
+/* Start empty; ABS_HIST (owned by the caller, may be NULL) gets |ipdv|. */
+void	ipdv_init(struct ipdv *p, struct hist *abs_hist);
+/*
+ * Packet SEQ arrived with one-way delay DELAY_NS.  Returns 1 and the
+ * ipdv in *OUT (OUT may be NULL) when it formed a pair, 0 otherwise.
+ */
+int	ipdv_add(struct ipdv *p, uint64_t seq, int64_t delay_ns, int64_t *out);
+
 struct jitter {
 	int		have_prev;
 	int64_t		prev_transit;	/* rx - tx of the previous packet */

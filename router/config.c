@@ -279,14 +279,37 @@ parse_icmp(struct cctx *x, yaml_node_t *n)
 	return 0;
 }
 
+int
+rconf_parse_busy(const char *s, int *adaptive, int64_t *ns)
+{
+	char e[128];
+	int64_t v;
+
+	if (strcmp(s, "adaptive") == 0) {
+		*adaptive = 1;
+		*ns = RCONF_BUSY_ADAPT_NS;
+		return 0;
+	}
+	if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0)
+		v = 0;
+	else if (clock_parse_duration(s, &v, e, sizeof(e)) == -1 || v < 0 ||
+	    v > RCONF_BUSY_MAX_NS)
+		return -1;
+	*adaptive = 0;
+	*ns = v;
+	return 0;
+}
+
 static int
 parse_io(struct cctx *x, yaml_node_t *n)
 {
-	static const char *const keys[] = { "rx_ring", "tx_batch" };
-	yaml_node_t *v[2];
-	char got[64];
+	static const char *const keys[] = { "rx_ring", "tx_batch",
+	    "busy_poll", "block_timeout" };
+	yaml_node_t *v[4];
+	char got[64], buf[32];
+	int64_t ns;
 
-	if (yamldoc_map_fields(x->yd, n, "io", keys, 2, v, x->err,
+	if (yamldoc_map_fields(x->yd, n, "io", keys, 4, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	if (v[0] != NULL) {
@@ -299,6 +322,26 @@ parse_io(struct cctx *x, yaml_node_t *n)
 	if (v[1] != NULL && get_uint(x, v[1], "io.tx_batch", 1, 256,
 	    &x->c->tx_batch) == -1)
 		return -1;
+	if (v[2] != NULL) {
+		if (yamldoc_str(x->yd, v[2], "io.busy_poll", "adaptive, off "
+		    "or a duration", buf, sizeof(buf), x->err, x->errlen) == -1)
+			return -1;
+		if (rconf_parse_busy(buf, &x->c->busy_adaptive,
+		    &x->c->busy_poll_ns) == -1)
+			return CERR(x, v[2], "io.busy_poll", "expected "
+			    "adaptive, off or a duration 0..1s such as 50us, "
+			    "got %s", yamldoc_got(v[2], got, sizeof(got)));
+	}
+	if (v[3] != NULL) {
+		if (get_dur(x, v[3], "io.block_timeout", NSEC_PER_MSEC,
+		    100 * NSEC_PER_MSEC, "1ms..100ms", &ns) == -1)
+			return -1;
+		if (ns % NSEC_PER_MSEC != 0)
+			return CERR(x, v[3], "io.block_timeout", "expected "
+			    "whole milliseconds, got %s",
+			    yamldoc_got(v[3], got, sizeof(got)));
+		x->c->block_tov_ms = (unsigned)(ns / NSEC_PER_MSEC);
+	}
 	return 0;
 }
 
@@ -315,7 +358,10 @@ defaults(struct rconf *c)
 	c->arp_queue = 64;
 	c->icmp_rate = 100;
 	snprintf(c->rx_ring, sizeof(c->rx_ring), "v2");
+	c->block_tov_ms = 1;
 	c->tx_batch = 32;
+	c->busy_adaptive = 1;
+	c->busy_poll_ns = RCONF_BUSY_ADAPT_NS;
 	classify_map_default(&c->cmap);
 	sched_conf_default(&c->sched);
 	c->filter_default = FILTER_PERMIT;

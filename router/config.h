@@ -28,6 +28,8 @@
 #define RCONF_ROUTE_MAX		1024
 #define RCONF_FILTER_MAX	256
 #define RCONF_IFNAME_MAX	16
+#define RCONF_BUSY_MAX_NS	(1000 * 1000000LL)	/* io.busy_poll <= 1 s */
+#define RCONF_BUSY_ADAPT_NS	(1000 * 1000LL)		/* adaptive: <= 1 ms */
 
 struct rconf_iface {
 	char		name[RCONF_IFNAME_MAX];
@@ -55,7 +57,11 @@ struct rconf {
 	unsigned	arp_queue;	/* default 64 */
 	unsigned	icmp_rate;	/* per second, default 100 */
 	char		rx_ring[4];	/* "v2" (default) or "v3" */
+	unsigned	block_tov_ms;	/* v3 block retire timeout, default 1 */
 	unsigned	tx_batch;	/* frames per send(), default 32 */
+	int		busy_adaptive;	/* io.busy_poll: adaptive (default) */
+	int64_t		busy_poll_ns;	/* fixed spin after traffic; with
+					   busy_adaptive, the most it spins */
 	struct classify_map cmap;	/* DSCP -> class */
 	struct sched_conf sched;	/* every output interface the same */
 	struct filter_rule filters[RCONF_FILTER_MAX];
@@ -82,5 +88,11 @@ int	rconf_iface_for(const struct rconf *c, uint32_t addr);
  */
 int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
 	    unsigned *len);
+/*
+ * Parse an io.busy_poll value: "adaptive", "off", "0" or a duration
+ * 0..1s ("50us").  Sets *ADAPTIVE and *NS (adaptive: its ceiling).
+ * Returns 0 or -1.  Shared by the file and `hoplab-router --busy-poll`.
+ */
+int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
 
 #endif

@@ -248,6 +248,24 @@ ctl_handle(struct router *r)
 	msg_free(in);
 }
 
+/*
+ * CPU time of the router process (user and system, every thread) as a
+ * percentage of one core since the previous call, which this call
+ * starts anew.  Called once per report.
+ */
+static double
+cpu_interval(struct router *r)
+{
+	int64_t cpu = router_cpu_ns(), now = clock_mono_ns();
+	double pct = now > r->cpu_at ?
+	    100.0 * (double)(cpu - r->cpu_ns) / (double)(now - r->cpu_at) : 0;
+
+	r->cpu_ns = cpu;
+	r->cpu_at = now;
+	r->cpu_pct = pct;
+	return pct;
+}
+
 /* A ResultBatch with the counters to the agent; FINAL on the way out. */
 void
 ctl_report(struct router *r, int final)
@@ -261,6 +279,9 @@ ctl_report(struct router *r, int final)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return;
 	fill(r, s, 0);
+	cpu_interval(r);
+	log_debug("report: cpu %.1f%% of a core, busy-poll budget %lld us",
+	    r->cpu_pct, (long long)(r->busy.budget_ns / 1000));
 	cp = &s->c;
 	rb.role_id = r->opts->role_id;
 	rb.run_id = (char *)(r->opts->run_id != NULL ? r->opts->run_id : "");
@@ -300,6 +321,13 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 			    s->mean_ns / 1e3, s->p50_ns / 1e3, s->p99_ns / 1e3,
 			    s->max_ns / 1e3);
 		}
+		for (j = 0; j < i->n_queues; j++)
+			fprintf(f, "  queue %u: depth %u max %u enq %" PRIu64
+			    " deq %" PRIu64 " drop %" PRIu64 "\n",
+			    i->queues[j]->queue, i->queues[j]->depth,
+			    i->queues[j]->depth_max, i->queues[j]->enq_packets,
+			    i->queues[j]->deq_packets,
+			    i->queues[j]->drop_packets);
 		if (i->ring_drops != 0)
 			fprintf(f, "  rx ring drops %" PRIu64 "\n",
 			    i->ring_drops);
@@ -321,6 +349,11 @@ ctl_print(struct router *r)
 		return;
 	fill(r, s, 1);
 	print_counters(stdout, &s->c);
+	printf("cpu %.3f s (%.1f%% of a core over the run), busy poll spun "
+	    "%.3f s\n", router_cpu_ns() / 1e9, r->started_ns > 0 &&
+	    clock_mono_ns() > r->started_ns ? 100.0 * router_cpu_ns() /
+	    (double)(clock_mono_ns() - r->started_ns) : 0.0,
+	    r->busy.spun_ns / 1e9);
 	fflush(stdout);
 	free(s);
 }

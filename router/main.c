@@ -28,7 +28,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f,
-"usage: hoplab-router [-hnVv] -c FILE [-s ENDPOINT]\n"
+"usage: hoplab-router [-hnVv] -c FILE [-s ENDPOINT] [--busy-poll MODE]\n"
 "                     [--report ENDPOINT --role-id N --run-id S]\n"
 "                     [--interval DURATION]\n"
 "       hoplab-router -s ENDPOINT --ctl COMMAND\n"
@@ -41,7 +41,10 @@ usage(int code)
 "                      router, connected to by --ctl)\n"
 "  -V, --version       print the version and exit\n"
 "  -v, --verbose       more log output (repeat for debug)\n"
-"  --report EP         push counter reports to EP every --interval\n"
+"  --busy-poll MODE    spin on the rings after a frame instead of sleeping:\n"
+"                      adaptive (default: up to 1ms, backs off when the\n"
+"                      CPU is contended), off, or a fixed duration 0..1s\n"
+"                      such as 50us; overrides io.busy_poll\n""  --report EP         push counter reports to EP every --interval\n"
 "  --role-id N         role id carried in reports\n"
 "  --run-id S          run id carried in reports\n"
 "  --interval D        report interval, 100ms..60s (default 1s)\n"
@@ -54,9 +57,11 @@ usage(int code)
 	exit(code);
 }
 
-enum { OPT_REPORT = 256, OPT_ROLE, OPT_RUN, OPT_INTERVAL, OPT_CTL };
+enum { OPT_REPORT = 256, OPT_ROLE, OPT_RUN, OPT_INTERVAL, OPT_CTL,
+	OPT_BUSY };
 
 static const struct option longopts[] = {
+	{ "busy-poll", required_argument, NULL, OPT_BUSY },
 	{ "check", no_argument, NULL, 'n' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "control", required_argument, NULL, 's' },
@@ -124,6 +129,16 @@ main(int argc, char **argv)
 		case OPT_ROLE: parse_num("--role-id", optarg, &o.role_id); break;
 		case OPT_RUN: o.run_id = optarg; break;
 		case OPT_CTL: ctl = optarg; break;
+		case OPT_BUSY:
+			if (rconf_parse_busy(optarg, &o.busy_adaptive,
+			    &o.busy_ns) == -1) {
+				log_error("--busy-poll: expected adaptive, off "
+				    "or a duration 0..1s such as 50us, got "
+				    "'%s'", optarg);
+				return 1;
+			}
+			o.busy_set = 1;
+			break;
 		case OPT_INTERVAL:
 			if (clock_parse_duration(optarg, &o.interval_ns, err,
 			    sizeof(err)) == -1 || o.interval_ns < 100 *

@@ -50,6 +50,7 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 	memset(&pc, 0, sizeof(pc));
 	pc.ifname = c->name;
 	pc.rx_ring = r->conf->rx_ring;
+	pc.block_tov_ms = r->conf->block_tov_ms;
 	snprintf(p->name, sizeof(p->name), "%s", c->name);
 	if ((p->io = pktio_open(&pc, err, errlen)) == NULL)
 		return -1;

@@ -1,9 +1,9 @@
 /*
- * router: hoplab-router's setup and its single poll loop (run to
- * completion, as DPDK's l3fwd): receive a burst per interface from its
- * RX ring, take each frame through ARP or IPv4 forwarding (RFC 1812) to
- * an output port, then drain the output queues into the TX rings and
- * flush them.  Everything a frame can fail on is counted by reason in
+ * router: hoplab-router's data path and its tables (the poll loop that
+ * drives it is in loop.c).  router_poll() runs to completion, as DPDK's
+ * l3fwd: receive a burst per interface from its RX ring, take each frame
+ * through ARP or IPv4 forwarding (RFC 1812) to an output port, then drain
+ * the output queues into the TX rings and flush them.  Everything a frame can fail on is counted by reason in
  * router/sojourn.h and the frame dropped; nothing here logs per packet.
  *
  * Order of the IPv4 steps: header checks (fwd.h) -> addressed to us (ICMP
@@ -16,14 +16,11 @@
  * "other"), directed broadcasts, multicast, ICMP redirects.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zmq.h>
 
-#include "clock.h"
 #include "log.h"
 #include "router/fwd.h"
 #include "router/router.h"
@@ -445,9 +442,13 @@ frame_input(struct router *r, struct port *in, struct pktio_pkt *pk)
 		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_NOT_IPV4);
 }
 
-/* One burst from every port, then drain and flush.  Frames seen. */
-static unsigned
-poll_ports(struct router *r)
+/*
+ * One burst from every port, each frame run to completion, then every
+ * port's queues drained into its ring and the ring flushed.  Returns the
+ * frames seen.  R->now_mono must be current.
+ */
+unsigned
+router_poll(struct router *r)
 {
 	struct pktio_pkt pk[ROUTER_BURST];
 	unsigned i, j, n, total = 0;
@@ -510,9 +511,10 @@ router_reload(struct router *r, char *err, size_t errlen)
 			break;
 	if (c->nifs != r->nports || i != c->nifs ||
 	    memcmp(&c->sched, &r->conf->sched, sizeof(c->sched)) != 0 ||
-	    strcmp(c->rx_ring, r->conf->rx_ring) != 0) {
-		snprintf(err, errlen, "reload: interfaces, io and qos queues "
-		    "can only change with a restart");
+	    strcmp(c->rx_ring, r->conf->rx_ring) != 0 ||
+	    c->block_tov_ms != r->conf->block_tov_ms) {
+		snprintf(err, errlen, "reload: interfaces, io rings and qos "
+		    "queues can only change with a restart");
 		rconf_free(c);
 		return -1;
 	}
@@ -531,10 +533,27 @@ router_reload(struct router *r, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * ARP retries and expiry due at R->now_mono; returns when the next one
+ * is due (monotonic ns).
+ */
+int64_t
+router_timers(struct router *r)
+{
+	struct arp_cb cb = arp_callbacks(r);
+
+	return arp_timers(r->arp, r->now_mono, &cb);
+}
+
 /* ------------------------------------------------------------ setup */
 
-static int
-setup(struct router *r, char *err, size_t errlen)
+/*
+ * Build R's tables and open its interfaces from R->conf (set by the
+ * caller).  Returns 0, or -1 with the reason in ERR; undo with
+ * router_teardown() either way.
+ */
+int
+router_setup(struct router *r, char *err, size_t errlen)
 {
 	unsigned i;
 
@@ -563,8 +582,9 @@ setup(struct router *r, char *err, size_t errlen)
 	return 0;
 }
 
-static void
-teardown(struct router *r)
+/* Free everything router_setup() made, and R->conf. */
+void
+router_teardown(struct router *r)
 {
 	struct arp_cb cb = arp_callbacks(r);
 	unsigned i;
@@ -581,110 +601,3 @@ teardown(struct router *r)
 	rconf_free(r->conf);
 }
 
-/* ------------------------------------------------------------ the loop */
-
-static int
-poll_timeout(struct router *r, int64_t arp_next)
-{
-	int64_t next = arp_next, ms;
-	unsigned i;
-
-	for (i = 0; i < r->nports; i++)
-		if (sched_backlog(r->ports[i].q) > 0 ||
-		    pktio_tx_pending(r->ports[i].io) > 0)
-			return 1;
-	if (r->push != NULL && r->next_report < next)
-		next = r->next_report;
-	ms = (next - clock_mono_ns()) / NSEC_PER_MSEC + 1;
-	if (ms > 100)
-		ms = 100;
-	return ms < 0 ? 0 : (int)ms;
-}
-
-static void
-loop(struct router *r)
-{
-	zmq_pollitem_t items[RCONF_IF_MAX + 1];
-	struct arp_cb cb = arp_callbacks(r);
-	int64_t arp_next = 0, busy_until = 0;
-	unsigned i, n = 0;
-
-	for (i = 0; i < r->nports; i++) {
-		items[n].socket = NULL;
-		items[n].fd = pktio_fd(r->ports[i].io);
-		items[n].events = ZMQ_POLLIN;
-		n++;
-	}
-	if (r->rep != NULL) {
-		items[n].socket = r->rep;
-		items[n].fd = -1;
-		items[n].events = ZMQ_POLLIN;
-		n++;
-	}
-	while (!*r->stop) {
-		r->now_mono = clock_mono_ns();
-		if (poll_ports(r) > 0)
-			busy_until = r->now_mono + ROUTER_BUSY_POLL_NS;
-		if (r->now_mono >= arp_next)
-			arp_next = arp_timers(r->arp, r->now_mono, &cb);
-		if (r->push != NULL && r->now_mono >= r->next_report) {
-			ctl_report(r, 0);
-			r->next_report = r->now_mono + r->opts->interval_ns;
-		}
-		if (r->now_mono < busy_until)
-			continue;	/* bounded busy poll after traffic */
-		if (zmq_poll(items, (int)n, poll_timeout(r, arp_next)) == -1 &&
-		    errno != EINTR)
-			break;
-		if (r->rep != NULL && (items[n - 1].revents & ZMQ_POLLIN))
-			ctl_handle(r);
-	}
-}
-
-/*
- * Run the router described by O until *STOP.  Returns 0 after a clean
- * stop, 1 for a bad configuration, 2 when an interface or socket could
- * not be opened.
- */
-int
-router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
-{
-	struct router *r;
-	char err[512];
-	unsigned i;
-	int rc = 0;
-
-	if ((r = calloc(1, sizeof(*r))) == NULL) {
-		log_error("out of memory");
-		return 2;
-	}
-	r->opts = o;
-	r->stop = stop;
-	if ((r->conf = rconf_load(o->config, err, sizeof(err))) == NULL ||
-	    rconf_check_host(r->conf, err, sizeof(err)) == -1) {
-		log_error("%s", err);
-		rc = 1;
-	} else if (setup(r, err, sizeof(err)) == -1 ||
-	    ctl_open(r, err, sizeof(err)) == -1) {
-		log_error("%s", err);
-		rc = 2;
-	}
-	if (rc == 0) {
-		for (i = 0; i < r->nports; i++) {
-			port_garp(r, &r->ports[i]);
-			log_info("interface %s: %s ring, mtu %u", r->ports[i].name,
-			    pktio_backend(r->ports[i].io), r->ports[i].mtu);
-		}
-		log_info("forwarding on %u interfaces, %zu routes", r->nports,
-		    fib_count(r->fib));
-		r->next_report = clock_mono_ns() + o->interval_ns;
-		loop(r);
-		if (r->push != NULL)
-			ctl_report(r, 1);
-		ctl_print(r);
-	}
-	ctl_close(r);
-	teardown(r);
-	free(r);
-	return rc;
-}

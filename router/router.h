@@ -2,7 +2,8 @@
  * router: the internals shared by hoplab-router's modules.
  *
  *   main.c        options only
- *   router.c      setup, the single poll loop, receive and forwarding
+ *   loop.c        the single event loop, busy polling (busy.h), run/stop
+ *   router.c      setup, receive and forwarding (router_poll)
  *   port.c        one interface: its pktio rings, output queues, sending
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
@@ -26,6 +27,7 @@
 #include "pkt.h"
 #include "pktio.h"
 #include "router/arp.h"
+#include "router/busy.h"
 #include "router/classify.h"
 #include "router/config.h"
 #include "router/fib.h"
@@ -39,7 +41,7 @@
 #define ROUTER_POOL		8192	/* packet buffers for queues and ARP */
 #define PBUF_SIZE		2048
 #define ROUTER_REPORT_DEF	(1000 * 1000000LL)
-#define ROUTER_BUSY_POLL_NS	(50 * 1000LL)	/* spin after traffic */
+#define ROUTER_CTL_SPIN_NS	(1000 * 1000LL)	/* control checks, spinning */
 
 /* A packet copied out of the receive ring to wait (queue or ARP). */
 struct pbuf {
@@ -84,6 +86,9 @@ struct router_opts {
 	uint32_t	role_id;
 	const char	*run_id;
 	int64_t		interval_ns;
+	int		busy_set;	/* --busy-poll given: overrides io */
+	int		busy_adaptive;
+	int64_t		busy_ns;
 };
 
 struct router {
@@ -107,6 +112,11 @@ struct router {
 	uint64_t	arp_requests, arp_replies;
 	uint64_t	frag_fwd, frag_made;
 	int64_t		now_mono;	/* at the top of the loop iteration */
+	struct busy	busy;		/* spin or sleep (busy.h) */
+	int		schedfd;	/* /proc/self/schedstat, or -1 */
+	int64_t		started_ns;	/* monotonic, when the loop began */
+	int64_t		cpu_ns, cpu_at;	/* CPU time and when, last report */
+	double		cpu_pct;	/* CPU % of one core, last interval */
 	volatile sig_atomic_t *stop;
 	/* ctl.c */
 	void		*zctx;
@@ -118,8 +128,15 @@ struct router {
 	uint8_t		scratch[PBUF_SIZE];
 };
 
-/* router.c */
+/* loop.c */
 int	router_run(const struct router_opts *o, volatile sig_atomic_t *stop);
+int64_t	router_cpu_ns(void);
+
+/* router.c */
+int	router_setup(struct router *r, char *err, size_t errlen);
+void	router_teardown(struct router *r);
+unsigned router_poll(struct router *r);
+int64_t	router_timers(struct router *r);
 int	router_route_add(struct router *r, uint32_t prefix, unsigned plen,
 	    uint32_t via, char *err, size_t errlen);
 int	router_route_del(struct router *r, uint32_t prefix, unsigned plen,

@@ -15,6 +15,18 @@
 # scenario; the numbers in use:
 #
 #	t_lab.sh	hlt1	251
+#	t_chain.sh	hlc	252
+#	t_mgmt_curve.sh	hlm1	240
+#	t_mgmt_kill.sh	hlm2	239
+#	t_mgmt_resume.sh	hlm3	237 (shared K with t_scale: they run in turn)
+#	t_scale.sh	hls	237
+#	t_deploy.sh	hlt8	238
+#	bench/mgmt_scale.sh	hlb	236
+#	t_link_*.sh	hlt9	234..
+#	t_router_basic.sh	hlt5	245
+#	t_router_qos.sh	hlt6	246
+#	bench/router_rate.sh, router_delay.sh	hlt7, hlt7d	247
+#	t_gen_loopback.sh, t_gen_dist.sh: own namespaces only
 #
 # take the next free pair (hlt2 252, hlt3 253, ...) for a new scenario.
 # Sourcing this file registers traps so that the lab is torn down on any

@@ -35,7 +35,11 @@
 #    ICMP time exceeded that gen's kernel counts), IP options as other.
 #    A first fragment is forwarded to sink and counted as
 #    fragments_forwarded; good packets after all that are forwarded; A is
-#    still running and forwarding; every router exits 0 on SIGTERM.
+#    still running and forwarding.
+# 7. control at run time (hoplab-router --ctl): a route deleted on A
+#    makes the next ping net unreachable, added back it works again; B's
+#    output set down stops forwarding, set up resumes it.  Every router
+#    exits 0 on SIGTERM.
 #
 # HLT_ROUTER=linux runs checks 1-4 against Linux kernel forwarding on the
 # same lab instead (the reference; the router-counter checks are then
@@ -366,6 +370,26 @@ $(tail -n 5 "$RL_TMP/A.log")"
 fi
 out=$(rl_in gen ping -n -c 3 -i 0.2 -W 2 198.18.100.2 2>&1)
 assert_match still_forwarding_after_bad_input " 0% packet loss" "$out"
+
+# ------------------------------------------------------- 7. control at run time
+
+# A route removed at run time: the next packet finds no route; put back,
+# forwarding resumes.  An interface set down: nothing leaves by it; up
+# again, forwarding resumes.  The routers keep running throughout.
+assert_ok ctl_route_del rl_ctl A "route del 198.18.100.0/24"
+out=$(rl_in gen ping -n -c 1 -W 2 198.18.100.2 2>&1)
+assert_match route_del_takes_effect \
+    "From 198.18.0.2 .*[Nn]et [Uu]nreachable" "$out"
+assert_ok ctl_route_add rl_ctl A "route add 198.18.100.0/24 via 198.18.1.2"
+out=$(rl_in gen ping -n -c 3 -i 0.2 -W 2 198.18.100.2 2>&1)
+assert_match route_add_takes_effect " 0% packet loss" "$out"
+assert_ok ctl_iface_down rl_ctl B "iface out down"
+out=$(rl_in gen ping -n -c 2 -i 0.2 -W 1 198.18.100.2 2>&1)
+assert_match iface_down_stops_forwarding " 100% packet loss|[Uu]nreachable" \
+    "$out"
+assert_ok ctl_iface_up rl_ctl B "iface out up"
+out=$(rl_in gen ping -n -c 3 -i 0.2 -W 2 198.18.100.2 2>&1)
+assert_match iface_up_resumes " 0% packet loss" "$out"
 
 for r in A B C; do
 	eval "pid=\$RL_PID_$r"

@@ -13,3 +13,6 @@ UNIT_EXTRA_test_router_arp = build/asan/router/arp.o
 UNIT_EXTRA_test_router_config = build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
 UNIT_EXTRA_test_sshrun = build/asan/controller/sshrun.o
 UNIT_EXTRA_test_spool = build/asan/agent/spool.o
+UNIT_EXTRA_test_gen_series = build/asan/generator/series.o build/asan/generator/records.o
+UNIT_EXTRA_test_link_profile = build/asan/router/link/profile.o
+UNIT_EXTRA_test_link_impair = build/asan/router/link/impair.o build/asan/router/link/profile.o

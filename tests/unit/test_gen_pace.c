@@ -111,7 +111,7 @@ t_kernel_stamp_after_rx_settles_with_kernel_stamp(void)
 
 	tsm_init(&m, 1);
 	CU_ASSERT_EQUAL(tsm_sent(&m, 0, 100, 5000, 64, &d), 0);
-	CU_ASSERT_EQUAL(tsm_rx(&m, 0, 5000, 9000, 64, &d), 0);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 0, 5000, 9000, 64, 63, &d), 0);
 	CU_ASSERT_EQUAL(tsm_tx(&m, 0, 6000, &d), 1);
 	CU_ASSERT_EQUAL(d.seq, 0);
 	CU_ASSERT_EQUAL(d.tx_ns, 6000);
@@ -130,7 +130,7 @@ t_kernel_stamp_before_rx_settles_at_rx(void)
 	tsm_init(&m, 1);
 	tsm_sent(&m, 7, 100, 5000, 128, &d);
 	CU_ASSERT_EQUAL(tsm_tx(&m, 7, 6000, &d), 0);
-	CU_ASSERT_EQUAL(tsm_rx(&m, 7, 5000, 9500, 128, &d), 1);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 7, 5000, 9500, 128, 63, &d), 1);
 	CU_ASSERT_EQUAL(d.tx_ns, 6000);
 	CU_ASSERT_EQUAL(d.frame, 128);
 }
@@ -143,7 +143,7 @@ t_missing_kernel_stamp_falls_back_to_user_stamp(void)
 
 	tsm_init(&m, 1);
 	tsm_sent(&m, 3, 100, 5000, 64, &d);
-	CU_ASSERT_EQUAL(tsm_rx(&m, 3, 5000, 9000, 64, &d), 0);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 3, 5000, 9000, 64, 63, &d), 0);
 	/* The slot is reused TSM_SLOTS packets later: 3 settles then. */
 	CU_ASSERT_EQUAL(tsm_sent(&m, 3 + TSM_SLOTS, 200, 7000, 64, &d), 1);
 	CU_ASSERT_EQUAL(d.seq, 3);
@@ -153,6 +153,35 @@ t_missing_kernel_stamp_falls_back_to_user_stamp(void)
 	/* A stamp for a packet no longer held is an orphan. */
 	CU_ASSERT_EQUAL(tsm_tx(&m, 3, 6000, &d), 0);
 	CU_ASSERT_EQUAL(m.ktx_orphans, 1);
+}
+
+/*
+ * A packet that never arrives is given up with its best tx stamp when
+ * its slot is reused, or by tsm_flush_lost at the end.
+ */
+static void
+t_unreceived_packets_are_given_up_with_tx_stamp(void)
+{
+	struct tsmatch m;
+	struct tsm_done d;
+
+	tsm_init(&m, 1);
+	tsm_sent(&m, 5, 100, 5000, 64, &d);
+	CU_ASSERT_EQUAL(tsm_tx(&m, 5, 6000, &d), 0);
+	CU_ASSERT_EQUAL(tsm_sent(&m, 5 + TSM_SLOTS, 200, 7000, 64, &d),
+	    TSM_GIVEN_UP);
+	CU_ASSERT_EQUAL(d.seq, 5);
+	CU_ASSERT_EQUAL(d.tx_ns, 6000);
+	CU_ASSERT_EQUAL(d.ktx, 1);
+	CU_ASSERT_EQUAL(d.rx_ns, 0);
+	CU_ASSERT_EQUAL(d.utx_ns, 5000);
+	/* The new packet never arrives either: given up at the end. */
+	CU_ASSERT_EQUAL(tsm_flush_lost(&m, &d), 1);
+	CU_ASSERT_EQUAL(d.seq, 5 + TSM_SLOTS);
+	CU_ASSERT_EQUAL(d.tx_ns, 7000);
+	CU_ASSERT_EQUAL(d.ktx, 0);
+	CU_ASSERT_EQUAL(tsm_flush_lost(&m, &d), 0);
+	CU_ASSERT_EQUAL(m.ktx_used + m.utx_used, 0);
 }
 
 static void
@@ -165,8 +194,8 @@ t_flush_settles_waiting_packets_with_user_stamps(void)
 	tsm_init(&m, 1);
 	tsm_sent(&m, 0, 0, 10, 64, &d);
 	tsm_sent(&m, 1, 0, 20, 64, &d);
-	tsm_rx(&m, 0, 10, 30, 64, &d);
-	tsm_rx(&m, 1, 20, 40, 64, &d);
+	tsm_rx(&m, 0, 10, 30, 64, 63, &d);
+	tsm_rx(&m, 1, 20, 40, 64, 63, &d);
 	while (tsm_flush(&m, &d) == 1) {
 		CU_ASSERT_EQUAL(d.rx_ns - d.tx_ns, 20);
 		n++;
@@ -182,7 +211,7 @@ t_user_mode_settles_at_rx(void)
 
 	tsm_init(&m, 0);
 	tsm_sent(&m, 0, 0, 10, 64, &d);
-	CU_ASSERT_EQUAL(tsm_rx(&m, 0, 10, 35, 64, &d), 1);
+	CU_ASSERT_EQUAL(tsm_rx(&m, 0, 10, 35, 64, 63, &d), 1);
 	CU_ASSERT_EQUAL(d.rx_ns - d.tx_ns, 25);
 }
 
@@ -231,6 +260,8 @@ main(void)
 	    t_missing_kernel_stamp_falls_back_to_user_stamp);
 	CU_add_test(s, "flush settles waiting packets with user stamps",
 	    t_flush_settles_waiting_packets_with_user_stamps);
+	CU_add_test(s, "unreceived packets are given up with tx stamp",
+	    t_unreceived_packets_are_given_up_with_tx_stamp);
 	CU_add_test(s, "user mode settles at rx", t_user_mode_settles_at_rx);
 	CU_add_test(s, "idt error from consecutive kernel stamps",
 	    t_idt_error_from_consecutive_kernel_stamps);

@@ -518,6 +518,138 @@ t_t95_matches_table_and_tends_to_normal(void)
 	CU_ASSERT(stats_t95(31) < stats_t95(30));
 }
 
+/* Buckets worked out by hand: 300 has e = 8, shift 1, range [300, 302). */
+static void
+t_hist_bins_lists_nonempty_buckets_in_order(void)
+{
+	struct hist	*h = hist_new();
+	struct hist_bin	 b[8];
+	size_t		 n;
+
+	CU_ASSERT_EQUAL(hist_bins(h, b, 8), 0);
+	hist_add(h, 5);
+	hist_add(h, 5);
+	hist_add(h, 7);
+	hist_add(h, 300);
+	n = hist_bins(h, b, 8);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_EQUAL(b[0].lo, 5);
+	CU_ASSERT_EQUAL(b[0].hi, 6);
+	CU_ASSERT_EQUAL(b[0].count, 2);
+	CU_ASSERT_EQUAL(b[1].lo, 7);
+	CU_ASSERT_EQUAL(b[1].hi, 8);
+	CU_ASSERT_EQUAL(b[1].count, 1);
+	CU_ASSERT_EQUAL(b[2].lo, 300);
+	CU_ASSERT_EQUAL(b[2].hi, 302);
+	CU_ASSERT_EQUAL(b[2].count, 1);
+	hist_free(h);
+}
+
+/*
+ * Two rows asked for three non-empty buckets: groups of 2 still give 3
+ * (buckets 5, 7, 278 -> 2, 3, 139), groups of 4 give 2: buckets 4..7 =
+ * [4, 8) with 3 samples, buckets 276..279 = [296, 304) with 1.
+ */
+static void
+t_hist_bins_merges_groups_to_fit(void)
+{
+	struct hist	*h = hist_new();
+	struct hist_bin	 b[2];
+	size_t		 n;
+
+	hist_add(h, 5);
+	hist_add(h, 5);
+	hist_add(h, 7);
+	hist_add(h, 300);
+	n = hist_bins(h, b, 2);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_EQUAL(b[0].lo, 4);
+	CU_ASSERT_EQUAL(b[0].hi, 8);
+	CU_ASSERT_EQUAL(b[0].count, 3);
+	CU_ASSERT_EQUAL(b[1].lo, 296);
+	CU_ASSERT_EQUAL(b[1].hi, 304);
+	CU_ASSERT_EQUAL(b[1].count, 1);
+	hist_free(h);
+}
+
+/* Counts survive any merging: 100 000 samples in at most 50 rows. */
+static void
+t_hist_bins_keep_every_sample(void)
+{
+	struct hist	*h = hist_new();
+	struct hist_bin	 b[50];
+	uint64_t	 st = 7, total = 0;
+	size_t		 n, i;
+
+	for (i = 0; i < NSAMPLES; i++)
+		hist_add(h, (int64_t)(-log(rng_unit(&st)) * 20000.0));
+	n = hist_bins(h, b, 50);
+	CU_ASSERT(n > 10 && n <= 50);
+	for (i = 0; i < n; i++) {
+		total += b[i].count;
+		CU_ASSERT(b[i].lo < b[i].hi);
+		if (i > 0)
+			CU_ASSERT(b[i].lo >= b[i - 1].hi);
+	}
+	CU_ASSERT_EQUAL(total, NSAMPLES);
+	hist_free(h);
+}
+
+/*
+ * Delays 100, 130, 110 for 0, 1, 2; 3 lost; 150 for 4 (no pair: 3 is
+ * missing); 200 for 6, then 170 for 5 (reordered: the pair 5-6 forms,
+ * ipdv(6) = 200 - 170 = +30).  Pairs: +30, -20, +30: mean 40/3, mean
+ * |ipdv| 80/3, min -20, max +30, |ipdv| p50 = 30.
+ */
+static void
+t_ipdv_consecutive_pairs_by_hand(void)
+{
+	static const int64_t	 in[][2] = {
+		{ 0, 100 }, { 1, 130 }, { 2, 110 }, { 4, 150 }, { 6, 200 },
+		{ 5, 170 },
+	};
+	static const int	 pair[] = { 0, 1, 1, 0, 0, 1 };
+	static const int64_t	 val[] = { 0, 30, -20, 0, 0, 30 };
+	struct hist		*h = hist_new();
+	struct ipdv		 p;
+	int64_t			 d;
+	size_t			 i;
+
+	ipdv_init(&p, h);
+	for (i = 0; i < 6; i++) {
+		d = 0;
+		CU_ASSERT_EQUAL(ipdv_add(&p, (uint64_t)in[i][0], in[i][1], &d),
+		    pair[i]);
+		if (pair[i])
+			CU_ASSERT_EQUAL(d, val[i]);
+	}
+	CU_ASSERT_EQUAL(p.v.n, 3);
+	CU_ASSERT_DOUBLE_EQUAL(p.v.mean, 40.0 / 3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p.abs.mean, 80.0 / 3, 1e-9);
+	CU_ASSERT_EQUAL(p.v.min, -20);
+	CU_ASSERT_EQUAL(p.v.max, 30);
+	CU_ASSERT_EQUAL(hist_percentile(h, 50), 30);
+	CU_ASSERT_EQUAL(hist_count(h), 3);
+	hist_free(h);
+}
+
+/* Constant delay: every ipdv is 0; a lone packet forms no pair. */
+static void
+t_ipdv_of_constant_delay_is_zero(void)
+{
+	struct ipdv	p;
+	uint64_t	i;
+
+	ipdv_init(&p, NULL);
+	CU_ASSERT_EQUAL(ipdv_add(&p, 0, 5000, NULL), 0);
+	for (i = 1; i < 100; i++)
+		CU_ASSERT_EQUAL(ipdv_add(&p, i, 5000, NULL), 1);
+	CU_ASSERT_EQUAL(p.v.n, 99);
+	CU_ASSERT_EQUAL(p.v.min, 0);
+	CU_ASSERT_EQUAL(p.v.max, 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.abs.mean, 0.0, 1e-12);
+}
+
 int
 main(void)
 {
@@ -547,6 +679,11 @@ main(void)
 		T(t_linfit_with_variance_by_hand),
 		T(t_linfit_refuses_degenerate_input),
 		T(t_t95_matches_table_and_tends_to_normal),
+		T(t_hist_bins_lists_nonempty_buckets_in_order),
+		T(t_hist_bins_merges_groups_to_fit),
+		T(t_hist_bins_keep_every_sample),
+		T(t_ipdv_consecutive_pairs_by_hand),
+		T(t_ipdv_of_constant_delay_is_zero),
 #undef T
 	};
 	CU_pSuite	suite;

@@ -1,0 +1,214 @@
+/*
+ * loop: hoplab-router's single event loop and its life cycle: set up,
+ * announce (gratuitous ARP), then until SIGTERM: router_poll() every
+ * port, run the ARP timers, report to the agent, and either spin (see
+ * busy.h: a bounded busy poll after traffic) or sleep in one zmq_poll()
+ * over every ring's descriptor and the control socket, its timeout the
+ * next timer (STYLE.md: one loop, timers on CLOCK_MONOTONIC).  On the
+ * way out: a final report, the counters on stdout, everything freed.
+ *
+ * Deliberately not here: threads, CPU pinning, real-time priorities.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <zmq.h>
+
+#include "clock.h"
+#include "log.h"
+#include "router/router.h"
+
+static int
+poll_timeout(struct router *r, int64_t arp_next)
+{
+	int64_t next = arp_next, ms;
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (sched_backlog(r->ports[i].q) > 0 ||
+		    pktio_tx_pending(r->ports[i].io) > 0)
+			return 1;
+	if (r->push != NULL && r->next_report < next)
+		next = r->next_report;
+	ms = (next - clock_mono_ns()) / NSEC_PER_MSEC + 1;
+	if (ms > 100)
+		ms = 100;
+	return ms < 0 ? 0 : (int)ms;
+}
+
+/* This thread's time waiting on a run queue (ns), or -1. */
+static int64_t
+run_delay(struct router *r)
+{
+	char buf[96];
+	unsigned long long cpu, delay;
+	ssize_t n;
+
+	if (r->schedfd == -1 ||
+	    (n = pread(r->schedfd, buf, sizeof(buf) - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &cpu, &delay) != 2)
+		return -1;
+	return (int64_t)delay;
+}
+
+/* The process's CPU time, user and system, in ns. */
+int64_t
+router_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) == -1)
+		return 0;
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+	    NSEC_PER_SEC + ((int64_t)ru.ru_utime.tv_usec +
+	    ru.ru_stime.tv_usec) * 1000;
+}
+
+static void
+busy_setup(struct router *r)
+{
+	const struct router_opts *o = r->opts;
+
+	busy_init(&r->busy, o->busy_set ? o->busy_adaptive :
+	    r->conf->busy_adaptive, o->busy_set ? o->busy_ns :
+	    r->conf->busy_poll_ns, clock_mono_ns(), run_delay(r));
+}
+
+/*
+ * Spin once more instead of sleeping?  While spinning, the control
+ * socket is still served every ROUTER_CTL_SPIN_NS.
+ */
+static int
+spinning(struct router *r, int64_t last_rx, zmq_pollitem_t *ctl,
+    int64_t *next_ctl)
+{
+	if (busy_window_due(&r->busy, r->now_mono))
+		busy_window_end(&r->busy, r->now_mono, run_delay(r));
+	if (!busy_spin(&r->busy, r->now_mono, last_rx))
+		return 0;
+	if (ctl != NULL && r->now_mono >= *next_ctl) {
+		*next_ctl = r->now_mono + ROUTER_CTL_SPIN_NS;
+		if (zmq_poll(ctl, 1, 0) == 1)
+			ctl_handle(r);
+	}
+	busy_relax();
+	return 1;
+}
+
+static void
+loop(struct router *r)
+{
+	zmq_pollitem_t items[RCONF_IF_MAX + 1], *ctl = NULL;
+	const struct rconf *busy_conf = r->conf;
+	int64_t arp_next = 0, last_rx = 0, next_ctl = 0, spin_from = -1;
+	unsigned i, n = 0;
+
+	for (i = 0; i < r->nports; i++) {
+		items[n].socket = NULL;
+		items[n].fd = pktio_fd(r->ports[i].io);
+		items[n].events = ZMQ_POLLIN;
+		n++;
+	}
+	if (r->rep != NULL) {
+		ctl = &items[n];
+		items[n].socket = r->rep;
+		items[n].fd = -1;
+		items[n].events = ZMQ_POLLIN;
+		n++;
+	}
+	while (!*r->stop) {
+		r->now_mono = clock_mono_ns();
+		if (router_poll(r) > 0)
+			last_rx = r->now_mono;
+		if (r->now_mono >= arp_next)
+			arp_next = router_timers(r);
+		if (r->push != NULL && r->now_mono >= r->next_report) {
+			ctl_report(r, 0);
+			r->next_report = r->now_mono + r->opts->interval_ns;
+		}
+		if (r->conf != busy_conf) {	/* reloaded */
+			busy_setup(r);
+			busy_conf = r->conf;
+		}
+		if (spinning(r, last_rx, ctl, &next_ctl)) {
+			if (spin_from < 0)
+				spin_from = r->now_mono;
+			continue;
+		}
+		if (spin_from >= 0)
+			r->busy.spun_ns += r->now_mono - spin_from;
+		spin_from = -1;
+		if (zmq_poll(items, (int)n, poll_timeout(r, arp_next)) == -1 &&
+		    errno != EINTR)
+			break;
+		if (ctl != NULL && (ctl->revents & ZMQ_POLLIN))
+			ctl_handle(r);
+	}
+}
+
+/*
+ * Run the router described by O until *STOP.  Returns 0 after a clean
+ * stop, 1 for a bad configuration, 2 when an interface or socket could
+ * not be opened.
+ */
+int
+router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
+{
+	struct router *r;
+	char err[512];
+	unsigned i;
+	int rc = 0;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		log_error("out of memory");
+		return 2;
+	}
+	r->opts = o;
+	r->stop = stop;
+	r->schedfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if ((r->conf = rconf_load(o->config, err, sizeof(err))) == NULL ||
+	    rconf_check_host(r->conf, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = 1;
+	} else if (router_setup(r, err, sizeof(err)) == -1 ||
+	    ctl_open(r, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = 2;
+	}
+	if (rc == 0) {
+		for (i = 0; i < r->nports; i++) {
+			port_garp(r, &r->ports[i]);
+			log_info("interface %s: %s ring, mtu %u", r->ports[i].name,
+			    pktio_backend(r->ports[i].io), r->ports[i].mtu);
+		}
+		log_info("forwarding on %u interfaces, %zu routes", r->nports,
+		    fib_count(r->fib));
+		busy_setup(r);
+		log_info("busy poll: %s, up to %lld us after a frame",
+		    r->busy.adaptive ? "adaptive" : "fixed",
+		    (long long)(r->busy.max_ns / 1000));
+		r->cpu_ns = router_cpu_ns();
+		r->cpu_at = r->started_ns = clock_mono_ns();
+		r->next_report = r->cpu_at + o->interval_ns;
+		loop(r);
+		log_info("busy poll: spun %.3f s, budget now %lld us, %llu "
+		    "back-offs", r->busy.spun_ns / 1e9,
+		    (long long)(r->busy.budget_ns / 1000),
+		    (unsigned long long)r->busy.backoffs);
+		if (r->push != NULL)
+			ctl_report(r, 1);
+		ctl_print(r);
+	}
+	ctl_close(r);
+	router_teardown(r);
+	if (r->schedfd != -1)
+		close(r->schedfd);
+	free(r);
+	return rc;
+}

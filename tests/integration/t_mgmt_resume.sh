@@ -1,0 +1,163 @@
+#!/bin/sh
+# t_mgmt_resume: results survive a controller killed mid-run, and an agent
+# killed and restarted while it holds them.  Lab prefix hlm3, management
+# K 237 (shared with t_scale.sh; scenarios run in turn).
+#
+# 1. An uninterrupted run of a 6-point plan (variant A, frames 64/128/256,
+#    2 repetitions): the reference summary.csv.
+# 2. The same plan again; during point 3 the controller gets kill -9.  The
+#    point's hoplab-gen (1 s) finishes on its own; its final batch must be
+#    in the gen agent's spool (RUNDIR/spool/<role>-1.pb), unacknowledged.
+# 3. The gen agent gets kill -9 and is started again with the same
+#    command line: the batch must still be in the spool, and the agent
+#    must say it loaded it.
+# 4. `hoplab attach DIR` reconnects, records point 3 from the spool (the
+#    console says "1 recorded from the agents' spools"), measures points
+#    4-6, and ends with exit 0, state.json "completed", an empty spool,
+#    and a summary.csv whose (variant, frame, rep, flow, sent) rows equal
+#    the reference's, in the same order, none doubled.
+# 5. attach again: "complete; nothing to resume"; run --resume with an
+#    edited plan is refused naming both sha256s.
+. "$(dirname "$0")/lib.sh"
+need_root
+lab_init hlm3 237
+T=$(mktemp -d /tmp/hoplab-t-resume.XXXXXX)
+at_exit "rm -rf '$T'"
+HOPLAB="$HL_BIN/hoplab -p hlm3"
+RUN_PID=
+at_exit '[ -n "$RUN_PID" ] && kill "$RUN_PID" 2>/dev/null'
+cat >"$T/plan.yaml" <<'PLAN'
+name: mgmt-resume
+topology: {chain: [A]}
+variants: [A]
+router: {impl: linux}
+repeat: 2
+sweep: {frame: [64, 128, 256]}
+flows:
+  - name: probe
+    mode: l2
+    frame: {dist: const, value: $frame}
+    idt: {dist: const, value: 1ms}
+    count: 1000
+PLAN
+
+# wait_for PATTERN FILE TENTHS: until grep -E finds PATTERN in FILE.
+wait_for()
+{
+	_i=0
+	while [ $_i -lt "$3" ]; do
+		grep -Eq -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# The columns that must match between runs, one line per row.
+key_cols()
+{
+	paste -d, "$1.v" "$1.f" "$1.r" "$1.fl" "$1.s" 2>/dev/null
+}
+
+keys()
+{
+	csv_col "$1" variant >"$2.v" && csv_col "$1" frame_bytes >"$2.f" &&
+	    csv_col "$1" rep >"$2.r" && csv_col "$1" flow >"$2.fl" &&
+	    csv_col "$1" sent >"$2.s" && key_cols "$2"
+}
+
+lab_up A
+SPOOL=$LAB_STATE/gen/spool
+
+# --- 1. the reference -----------------------------------------------------
+$HOPLAB -q -o "$T/ref" run "$T/plan.yaml" >"$T/ref.log" 2>&1 ||
+    bail reference_run "the uninterrupted run failed: $(tail -n 5 "$T/ref.log")"
+REF=$(ls -d "$T/ref"/mgmt-resume-*)
+keys "$REF/summary.csv" "$T/refk" >"$T/ref.keys"
+assert_eq "reference: 6 rows" 6 "$(wc -l <"$T/ref.keys" | tr -d ' ')"
+assert_eq "reference: the spool is empty after a run" "" \
+    "$(ls "$SPOOL" 2>/dev/null)"
+
+# --- 2. kill -9 of the controller during point 3 --------------------------
+$HOPLAB -o "$T/int" run "$T/plan.yaml" >"$T/int.log" 2>&1 &
+RUN_PID=$!
+wait_for '^\[3/6\]' "$T/int.log" 300 ||
+    bail int_point3 "point 3 never started: $(tail -n 5 "$T/int.log")"
+sleep 0.3
+kill -9 "$RUN_PID"
+wait "$RUN_PID" 2>/dev/null
+RUN_PID=
+DIR=$(ls -d "$T/int"/mgmt-resume-*)
+assert_match "killed: state.json has point 3 in flight on gen" \
+    '"in_flight": \{"gen": \[[0-9]+\]\}' "$(cat "$DIR/state.json")"
+ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
+    "$DIR/state.json")
+# The generator runs 1 s and drains 0.5 s; give it 3 s to be spooled.
+_i=0
+while [ $_i -lt 30 ] && [ ! -e "$SPOOL/$ROLE-1.pb" ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+assert_ok "killed: point 3's batch is in the spool, unacknowledged" \
+    test -s "$SPOOL/$ROLE-1.pb"
+assert_eq "killed: summary.csv holds points 1 and 2 only" 3 \
+    "$(wc -l <"$DIR/summary.csv" | tr -d ' ')"
+
+# --- 3. kill -9 and restart of the gen agent ------------------------------
+AG_PID=$(cat "$LAB_STATE/gen.pid")
+AG_CMD=$(tr '\0' ' ' <"/proc/$AG_PID/cmdline")
+kill -9 "$AG_PID"
+# Until it is reaped: the new agent refuses a pid file whose pid exists.
+_i=0
+while [ $_i -lt 50 ] && kill -0 "$AG_PID" 2>/dev/null; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+# shellcheck disable=SC2086
+setsid ip netns exec hlm3-gen $AG_CMD </dev/null \
+    >>"$LAB_STATE/gen.log" 2>&1 &
+echo $! >"$LAB_STATE/gen.pid"
+wait_for "spool .*: 1 unacknowledged result batch" "$LAB_STATE/gen.log" 50
+assert_match "agent restarted: it loaded the spooled batch" \
+    "spool $SPOOL: 1 unacknowledged result batch" \
+    "$(cat "$LAB_STATE/gen.log")"
+assert_ok "agent restarted: the batch is still on disk" \
+    test -s "$SPOOL/$ROLE-1.pb"
+sleep 0.5		# the agent listens
+
+# --- 4. attach ------------------------------------------------------------
+$HOPLAB -o "$T/int" attach "$DIR" >"$T/att.log" 2>&1
+RC=$?
+assert_eq "attach: exit 0" 0 "$RC"
+[ "$RC" = 0 ] || { tail -n 5 "$T/att.log" "$LAB_STATE/gen.log" \
+    "$LAB_STATE/A.log" | sed 's/^/    /'; }
+assert_match "attach: point 3 recorded from the spool" \
+    "1 point\(s\) in flight: 1 recorded from the agents' spools, 0 to measure again" \
+    "$(cat "$T/att.log")"
+assert_match "attach: points 4 to 6 measured" '^\[6/6\]' "$(cat "$T/att.log")"
+assert_match "attach: state.json completed" '"status": "completed"' \
+    "$(cat "$DIR/state.json")"
+assert_match "attach: run.json completed" '"status": "completed"' \
+    "$(cat "$DIR/run.json")"
+assert_eq "attach: the spool is empty" "" "$(ls "$SPOOL" 2>/dev/null)"
+keys "$DIR/summary.csv" "$T/intk" >"$T/int.keys"
+assert_eq "attach: summary rows equal the uninterrupted run's" \
+    "$(cat "$T/ref.keys")" "$(cat "$T/int.keys")"
+assert_eq "attach: no row doubled" 6 \
+    "$(cut -d, -f1-4 "$T/int.keys" | sort -u | wc -l | tr -d ' ')"
+assert_ok "attach: hops.csv written" test -s "$DIR/hops.csv"
+
+# --- 5. nothing left to resume; another plan refused ----------------------
+assert_match "attach again: nothing to resume" "complete; nothing to resume" \
+    "$($HOPLAB -o "$T/int" attach "$DIR" 2>&1)"
+sed 's/count: 1000/count: 999/' "$T/plan.yaml" >"$T/edited.yaml"
+OUT=$($HOPLAB -o "$T/int" run --resume "$DIR" "$T/edited.yaml" 2>&1)
+RC=$?
+sed -i 's/"status": "completed"/"status": "failed"/' "$DIR/state.json"
+OUT=$($HOPLAB -o "$T/int" run --resume "$DIR" "$T/edited.yaml" 2>&1)
+RC=$?
+assert_eq "resume with an edited plan: exit 2" 2 "$RC"
+assert_match "resume with an edited plan: both sha256 named" \
+    "is not the plan run mgmt-resume-.* was started with \(its sha256 is [0-9a-f]{12}\.\.\., the run's [0-9a-f]{12}\.\.\." \
+    "$OUT"
+finish
