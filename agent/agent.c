@@ -32,11 +32,11 @@
  *
  * Results survive a controller that dies: every ResultBatch is written to
  * RUNDIR/spool (spool.c) before it is forwarded and deleted only when the
- * controller acknowledges it; a controller's Hello gets every batch still
- * there, after the Welcome.  A role whose controller cannot be reached
- * any more (killed, restarted under a new name) sends its results and
- * statuses to the controller that said Hello last, which is the one
- * that attached to the run.  The ROUTER's send queue holds a whole spool,
+ * controller acknowledges it; a controller that said Hello gets every
+ * batch still there before the answer to its first command.  A role whose
+ * controller cannot be reached any more (killed, restarted under a new
+ * name) sends its results and statuses to the controller that sent the
+ * last command, which is the one that attached to the run.  The ROUTER's send queue holds a whole spool,
  * so a resend never overtakes or is overtaken by later answers.
  */
 #include <errno.h>
@@ -133,8 +133,8 @@ agent_report(struct agent *ag, const struct role *r, int state,
 
 /*
  * Send ENV about role R to the controller that started it or, when that
- * one cannot be reached any more, to the controller that said Hello last
- * (the one that attached after a restart).  Returns 0 when it went out.
+ * one cannot be reached any more, to the controller that sent the last
+ * command (the one that attached after a restart).  Returns 0 when it went out.
  */
 int
 agent_send_role(struct agent *ag, const struct role *r, Hoplab__Envelope *env)

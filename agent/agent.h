@@ -63,6 +63,7 @@ struct ctl {
 	char	name[AGENT_NAME_MAX];	/* from Hello, else the sender */
 	int64_t	last_mono;		/* last message, CLOCK_MONOTONIC */
 	int64_t	last_real;		/* the same instant, for the log */
+	int	resend_due;		/* Hello seen, spool not yet resent */
 };
 
 enum role_kind {
@@ -126,8 +127,8 @@ struct agent {
 	uint64_t n_unknown;		/* valid but unexpected bodies */
 	uint64_t n_forwarded;		/* result batches passed on */
 	struct spool *spool;		/* RUNDIR/spool: unacked batches */
-	uint8_t	newest_id[MSG_ID_MAX];	/* the controller that said Hello */
-	size_t	newest_idlen;		/* last, 0 if none (or it was lost) */
+	uint8_t	newest_id[MSG_ID_MAX];	/* the controller that sent the */
+	size_t	newest_idlen;		/* last command, 0: none or lost */
 	uint64_t n_resent;		/* spooled batches sent again */
 	uint64_t n_spool_failed;	/* batches the spool refused */
 };

@@ -5,8 +5,12 @@
  * every controller message first counts as a sign of life of its sender,
  * then its body decides:
  *
- *   hello       -> welcome (name, host name, interfaces, clock), then
- *                  every batch still in the spool, oldest first
+ *   hello       -> welcome (name, host name, interfaces, clock); every
+ *                  batch still in the spool follows, oldest first, before
+ *                  the answer to the controller's first command
+ *                  (start_role, stop_role or ack): a controller that is
+ *                  still greeting its other agents, or only lists them,
+ *                  gets no results it is not ready for
  *   heartbeat   -> nothing more
  *   start_role  -> supervise.c starts it and answers with a RoleStatus
  *   stop_role   -> that role, or every role for id 0; a role this agent
@@ -78,7 +82,7 @@ send_error(struct agent *ag, const struct ctl *c, uint32_t code,
 }
 
 static void
-on_hello(struct agent *ag, const struct ctl *c, const Hoplab__Hello *h)
+on_hello(struct agent *ag, struct ctl *c, const Hoplab__Hello *h)
 {
 	char text[128];
 
@@ -93,9 +97,22 @@ on_hello(struct agent *ag, const struct ctl *c, const Hoplab__Hello *h)
 	log_info("hello from controller %s (hoplab %.32s)", c->name,
 	    h->software_version);
 	send_welcome(ag, c);
+	c->resend_due = 1;
+}
+
+/*
+ * A command from C: C is now the controller that orphaned roles report
+ * to (agent_send_role), and gets the spool first if it said Hello.
+ */
+static void
+on_command(struct agent *ag, struct ctl *c)
+{
 	memcpy(ag->newest_id, c->id, c->idlen);
 	ag->newest_idlen = c->idlen;
-	dispatch_resend(ag, c);
+	if (c->resend_due) {
+		c->resend_due = 0;
+		dispatch_resend(ag, c);
+	}
 }
 
 /*
@@ -205,6 +222,10 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 		return;
 	log_debug("controller %s: %s seq %llu", c->name,
 	    msg_body_name(env->body_case), (unsigned long long)env->seq);
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_START_ROLE ||
+	    env->body_case == HOPLAB__ENVELOPE__BODY_STOP_ROLE ||
+	    env->body_case == HOPLAB__ENVELOPE__BODY_ACK)
+		on_command(ag, c);
 	switch (env->body_case) {
 	case HOPLAB__ENVELOPE__BODY_HELLO:
 		on_hello(ag, c, env->hello);

@@ -92,10 +92,14 @@ resume_role_id(struct run_state *st, const char *dir, uint32_t *next,
 	return 0;
 }
 
-int
-resume_is_ours(const struct run_state *st, uint32_t role)
+size_t
+resume_count_done(const struct run_state *st)
 {
-	return role - st->role_first < st->role_reserved - st->role_first;
+	size_t i, n = 0;
+
+	for (i = 0; i < st->npoints; i++)
+		n += st->points[i].state == POINT_DONE;
+	return n;
 }
 
 int

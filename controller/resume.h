@@ -45,8 +45,8 @@ int	resume_role_id(struct run_state *st, const char *dir, uint32_t *next,
 /* Sync summary.csv of RES, note its size, write DIR/state.json. */
 int	resume_save(struct run_state *st, struct results *res, char *err,
 	    size_t errlen);
-/* 1 if ROLE is one of the ids this run may have handed out. */
-int	resume_is_ours(const struct run_state *st, uint32_t role);
+/* How many points are done. */
+size_t	resume_count_done(const struct run_state *st);
 /*
  * After an attach: ask the agents about every point still running (a
  * StopRole for its role; an agent answers STOPPED or EXITED, or STOPPED

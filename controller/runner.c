@@ -792,16 +792,6 @@ settle_in_flight(struct run *r, char *err, size_t errlen)
 	return rc == 0 ? resume_save(&r->st, r->res, err, errlen) : -1;
 }
 
-static size_t
-count_done(const struct run_state *st)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < st->npoints; i++)
-		n += st->points[i].state == POINT_DONE;
-	return n;
-}
-
 int
 runner_resume(const struct plan *plan, const char *dir,
     struct run_state *st, const struct inventory *inv,
@@ -830,7 +820,7 @@ runner_resume(const struct plan *plan, const char *dir,
 	}
 	if (!opts->quiet)
 		fprintf(stderr, "attach %s: run %s, %zu of %zu measurement(s) "
-		    "done\n", dir, r.run_id, count_done(&r.st), r.npoints);
+		    "done\n", dir, r.run_id, resume_count_done(&r.st), r.npoints);
 	r.started_mono = clock_mono_ns();
 	if (settle_in_flight(&r, err, errlen) == -1)
 		return run_end(&r, -1, err, errlen);

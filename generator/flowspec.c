@@ -14,6 +14,13 @@
  * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
  * 0xC020, destination 7).
  *
+ * duration=D (1ms..24h) bounds the flow by time: without count, the count
+ * is derived from it as a bound (preset_duration_count()).  burst=DIST
+ * (packets, a mean of 1..1000000) and off=DIST (a duration, mean 0..60s)
+ * make an on/off source; both or neither.  preset=NAME[,rate=R] fills
+ * frame, idt, burst, off and dscp from lib/preset.h for every one of
+ * those keys not given, so explicit keys override the preset.
+ *
  * Everything is bounded: count * idt may not exceed 24 h and the flows of
  * one run may not send more than FLOWSPEC_COUNT_MAX packets together, so a
  * typo cannot start a run that never ends or exhausts memory.
@@ -31,6 +38,7 @@
 #include "clock.h"
 #include "pkt.h"
 #include "plan.h"
+#include "preset.h"
 #include "flowspec.h"
 
 #define FLOWSPEC_PAIR_MAX	(DIST_SPEC_MAX + 8) /* longest key=value */
@@ -45,6 +53,20 @@ enum {
 	KEY_DPORT = 0x40,
 	KEY_SPORT = 0x80,
 	KEY_SEED = 0x100,
+	KEY_DURATION = 0x200,
+	KEY_BURST = 0x400,
+	KEY_OFF = 0x800,
+	KEY_PRESET = 0x1000,
+	KEY_RATE = 0x2000,
+};
+
+/* What a flow line is being built from: the keys met, the preset. */
+struct fsctx {
+	unsigned	seen;
+	char		preset[FLOWSPEC_PRESET_MAX];
+	double		rate_bps;
+	double		burst_mean;	/* 0: no bursts */
+	double		off_mean;	/* ns */
 };
 
 /* Strict unsigned decimal in MIN..MAX: no sign, no blanks, no junk. */
@@ -158,9 +180,93 @@ parse_frame(const char *v, struct flowspec *fs, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The nominal value of V, a number (UNIT's form) or a distribution: its
+ * mean, or its location when it has none.  0 or -1 with ERR naming KEY.
+ */
+static int
+nominal(const char *key, const char *v, enum dist_unit unit, double *m,
+    char *err, size_t errlen)
+{
+	char why[192];
+	struct dist d;
+
+	if (dist_parse(&d, v, unit, 1, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "%s: %s", key, why);
+		return -1;
+	}
+	*m = dist_mean(&d);
+	if (!isfinite(*m))
+		*m = d.p[d.ops->shape_first ? 1 : 0];
+	dist_free(&d);
+	return 0;
+}
+
+/* burst=N|DIST: packets per burst, a mean of 1..FLOWSPEC_BURST_MAX. */
+static int
+parse_burst(const char *v, struct flowspec *fs, struct fsctx *x, char *err,
+    size_t errlen)
+{
+	if (nominal("burst", v, DIST_BYTES, &x->burst_mean, err, errlen) == -1)
+		return -1;
+	if (!(x->burst_mean >= 1 && x->burst_mean <= FLOWSPEC_BURST_MAX)) {
+		snprintf(err, errlen, "burst: expected %s1..%d packets, got "
+		    "\"%s\"", strchr(v, ':') ? "a mean of " : "",
+		    FLOWSPEC_BURST_MAX, v);
+		return -1;
+	}
+	snprintf(fs->burst_dist, sizeof(fs->burst_dist), "%s", v);
+	return 0;
+}
+
+/* off=DURATION|DIST: the pause after a burst, a mean of 0..60s. */
+static int
+parse_off(const char *v, struct flowspec *fs, struct fsctx *x, char *err,
+    size_t errlen)
+{
+	if (nominal("off", v, DIST_TIME, &x->off_mean, err, errlen) == -1)
+		return -1;
+	if (!(x->off_mean >= 0 && x->off_mean <= FLOWSPEC_IDT_MAX)) {
+		snprintf(err, errlen, "off: expected %s0..60s, got \"%s\"",
+		    strchr(v, ':') ? "a mean of " : "", v);
+		return -1;
+	}
+	snprintf(fs->off_dist, sizeof(fs->off_dist), "%s", v);
+	return 0;
+}
+
+static int
+parse_duration(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	char why[128];
+
+	if (clock_parse_duration(v, &fs->duration_ns, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "duration: %s", why);
+		return -1;
+	}
+	if (fs->duration_ns < FLOWSPEC_DURATION_MIN ||
+	    fs->duration_ns > FLOWSPEC_DURATION_MAX) {
+		snprintf(err, errlen, "duration: expected 1ms..24h, got \"%s\"",
+		    v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_preset_key(const char *v, struct fsctx *x, char *err, size_t errlen)
+{
+	struct preset_flow pf;
+
+	if (preset_expand(v, 0, &pf, err, errlen) == -1)
+		return -1;
+	snprintf(x->preset, sizeof(x->preset), "%s", pf.name);
+	return 0;
+}
+
 /* Apply one key=value pair; *SEEN collects the keys met so far. */
 static int
-apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
+apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
     size_t errlen)
 {
 	static const struct {
@@ -171,6 +277,8 @@ apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
 		{ "idt", KEY_IDT }, { "dscp", KEY_DSCP }, { "id", KEY_ID },
 		{ "name", KEY_NAME }, { "dport", KEY_DPORT },
 		{ "sport", KEY_SPORT }, { "seed", KEY_SEED },
+		{ "duration", KEY_DURATION }, { "burst", KEY_BURST },
+		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
 	};
 	char *v;
 	uint64_t x;
@@ -187,14 +295,15 @@ apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
 			bit = keys[i].bit;
 	if (bit == 0) {
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
-		    "count, idt, dscp, id, name, dport, sport or seed)", pair);
+		    "count, idt, dscp, id, name, dport, sport, seed, duration, "
+		    "burst, off, preset or rate)", pair);
 		return -1;
 	}
-	if (*seen & bit) {
+	if (x->seen & bit) {
 		snprintf(err, errlen, "%s: given twice", pair);
 		return -1;
 	}
-	*seen |= bit;
+	x->seen |= bit;
 	if (*v == '\0') {
 		snprintf(err, errlen, "%s: empty value", pair);
 		return -1;
@@ -202,6 +311,21 @@ apply_pair(char *pair, struct flowspec *fs, unsigned *seen, char *err,
 	switch (bit) {
 	case KEY_FRAME:
 		return parse_frame(v, fs, err, errlen);
+	case KEY_DURATION:
+		return parse_duration(v, fs, err, errlen);
+	case KEY_BURST:
+		return parse_burst(v, fs, x, err, errlen);
+	case KEY_OFF:
+		return parse_off(v, fs, x, err, errlen);
+	case KEY_PRESET:
+		return parse_preset_key(v, x, err, errlen);
+	case KEY_RATE:
+		if (preset_parse_rate(v, &x->rate_bps) == -1) {
+			snprintf(err, errlen, "rate: expected a bit rate such "
+			    "as 4 (Mbit/s), 500k, 1.5M or 1G, got \"%s\"", v);
+			return -1;
+		}
+		return 0;
 	case KEY_SEED:
 		if (parse_uint(v, 0, INT64_MAX, &x) == -1) {
 			snprintf(err, errlen, "seed: expected 0..%lld, got "

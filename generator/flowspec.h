@@ -2,12 +2,17 @@
  * flowspec: the value of hoplab-gen's --flow option.
  *
  *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
- *   [,seed=N]
+ *   [,seed=N][,duration=D][,burst=DIST,off=DIST]
+ *   preset=NAME[,rate=R][,key=value ...]
  *
  * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
  * idt the inter-departure time, count the packets to send.  Both frame and
  * idt may be a distribution (lib/dist.h): frame=uniform:64:1518,
- * idt=exp:1ms; seed=N seeds them (default: the flow id).  The
+ * idt=exp:1ms; seed=N seeds them (default: the flow id).  duration=D
+ * bounds the flow by time instead of (or as well as) count.  burst= and
+ * off= make it an on/off source: BURST packets IDT apart, then a pause
+ * OFF.  preset=NAME (lib/preset.h) fills in frame, idt, burst, off and
+ * dscp for a real service; keys given beside it override.  The
  * parser is strict: unknown or repeated keys, missing required keys and
  * values out of range are errors whose message names the key and the value.
  */
@@ -29,6 +34,9 @@
 #define FLOWSPEC_SPORT_DEFAULT	49184		/* RFC 2544 C.2.6.4: 0xC020 */
 
 #define FLOWSPEC_SEED_DEFAULT	UINT64_MAX	/* means: use the flow id */
+#define FLOWSPEC_BURST_MAX	1000000		/* packets in one burst */
+#define FLOWSPEC_DURATION_MIN	1000000LL	/* duration= at least 1 ms */
+#define FLOWSPEC_PRESET_MAX	16
 
 struct flowspec {
 	char		name[FLOWSPEC_NAME_MAX]; /* default "flow<id>" */
@@ -43,6 +51,13 @@ struct flowspec {
 	unsigned	dscp;		/* 0..63, default 0 (BE) */
 	uint16_t	dport;		/* UDP destination port, host order */
 	uint16_t	sport;		/* UDP source port, host order */
+	char		burst_dist[DIST_SPEC_MAX]; /* packets per burst, "" */
+	char		off_dist[DIST_SPEC_MAX];   /* pause after a burst */
+	int64_t		duration_ns;	/* 0: bounded by count only */
+	int		count_given;	/* count= was given (not derived) */
+	int64_t		mean_gap_ns;	/* mean gap incl. bursts and pauses */
+	char		preset[FLOWSPEC_PRESET_MAX]; /* "" or the preset */
+	double		rate_bps;	/* the preset's rate, 0 if none */
 };
 
 /*
@@ -67,5 +82,12 @@ int	flowspec_check_set(const struct flowspec *fs, size_t n, char *err,
 int	flowspec_dists(const struct flowspec *fs, struct dist *idt,
 	    struct dist *frame, char *err, size_t errlen);
 uint64_t flowspec_seed(const struct flowspec *fs);
+/*
+ * The seeded burst distributions of an on/off flow (burst_dist set):
+ * BURST in packets (stream 2 * seed + 2^63), OFF in ns (2 * seed + 1 +
+ * 2^63).  Returns 0, or -1 with ERR; the caller owns both on success.
+ */
+int	flowspec_burst_dists(const struct flowspec *fs, struct dist *burst,
+	    struct dist *off, char *err, size_t errlen);
 
 #endif

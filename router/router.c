@@ -208,6 +208,11 @@ arp_cb_resolved(void *arg, void *pkt, const uint8_t *mac)
 	pbuf_put(r, b);
 }
 
+/*
+ * PKT's next hop never answered.  It is kept on R->unreach until the ARP
+ * module is done with its tables, then answered with ICMP host
+ * unreachable (RFC 1812 4.3.3.1) by unreach_flush().
+ */
 static void
 arp_cb_failed(void *arg, void *pkt)
 {
@@ -215,24 +220,41 @@ arp_cb_failed(void *arg, void *pkt)
 	struct pbuf *b = pkt;
 
 	sojourn_drop(r->soj, b->port, SOJOURN_DROP_ARP);
-	pbuf_put(r, b);
+	b->next = r->unreach;
+	r->unreach = b;
 }
 
-/* Route a datagram the router itself sends (ICMP) to its destination. */
+static void fragment_out(struct router *, struct port *, uint32_t,
+	    uint8_t *, unsigned, uint8_t, int64_t);
+
+/*
+ * Route a datagram the router itself sends (ICMP) to its destination.
+ * An echo reply may be larger than the output's MTU (the request came
+ * in on a larger one): it is fragmented when DF is clear and dropped
+ * (frag_needed) when set, as for a forwarded datagram.
+ */
 static void
 output_local(struct router *r, uint8_t *frame, uint32_t len, uint8_t tc,
     int64_t rx_ns)
 {
-	uint32_t dst = rd32(frame + PKT_ETH_LEN + IP4_DST), nh;
+	uint32_t dst = rd32(frame + PKT_ETH_LEN + IP4_DST), nh, gw;
 	struct nexthop *n;
+	struct port *out;
 
 	if (fib_lookup(r->fib, dst, &nh) != 0)
 		return;
 	n = &r->nh[nh];
+	out = &r->ports[n->port];
+	gw = n->gw != 0 ? n->gw : dst;
 	frame[12] = 0x08;
 	frame[13] = 0x00;
-	output(r, &r->ports[n->port], n->gw != 0 ? n->gw : dst, frame, len,
-	    tc, rx_ns);
+	if (len - PKT_ETH_LEN <= out->mtu)
+		output(r, out, gw, frame, len, tc, rx_ns);
+	else if ((rd16(frame + PKT_ETH_LEN + IP4_FRAG) & IP4_DF) != 0 ||
+	    frame == r->scratch)
+		sojourn_drop(r->soj, out->idx, SOJOURN_DROP_FRAG_NEEDED);
+	else
+		fragment_out(r, out, gw, frame, len - PKT_ETH_LEN, tc, rx_ns);
 }
 
 /* Send an ICMP error about the datagram at IP (TOTLEN bytes) from IN. */
@@ -253,6 +275,37 @@ icmp_send(struct router *r, struct port *in, uint8_t type, uint8_t code,
 		return;
 	r->icmp_sent++;
 	output_local(r, buf, (uint32_t)(PKT_ETH_LEN + n), 6, rx_ns);
+}
+
+/* Is ADDR one of the router's own addresses? */
+static inline int
+is_local(const struct router *r, uint32_t addr)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nports; i++)
+		if (r->ports[i].addr == addr)
+			return 1;
+	return 0;
+}
+
+/* ICMP host unreachable for every packet ARP gave up on, then free them. */
+static void
+unreach_flush(struct router *r)
+{
+	struct pbuf *b;
+	uint8_t *ip;
+
+	while ((b = r->unreach) != NULL) {
+		r->unreach = b->next;
+		ip = b->data + PKT_ETH_LEN;
+		if (b->len > PKT_ETH_LEN + PKT_IP4_LEN &&
+		    !is_local(r, rd32(ip + IP4_SRC)))
+			icmp_send(r, &r->ports[b->port], ICMP_UNREACH,
+			    ICMP_UNREACH_HOST, 0, ip, b->len - PKT_ETH_LEN,
+			    b->rx_ns);
+		pbuf_put(r, b);
+	}
 }
 
 /* ------------------------------------------------------------ input */
@@ -276,18 +329,6 @@ arp_input(struct router *r, struct port *p, const uint8_t *f, uint32_t len)
 	    &cb);
 	if (a.op == PKT_ARP_REQUEST && tpa == p->addr)
 		port_arp_reply(r, p, &a);
-}
-
-/* Is ADDR one of the router's own addresses? */
-static inline int
-is_local(const struct router *r, uint32_t addr)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nports; i++)
-		if (r->ports[i].addr == addr)
-			return 1;
-	return 0;
 }
 
 static void
@@ -487,9 +528,10 @@ router_iface_set(struct router *r, const char *name, int up, char *err,
 	if (r->ports[i].up == up)
 		return 0;
 	r->ports[i].up = up;
-	if (!up)
+	if (!up) {
 		arp_flush_port(r->arp, i, &cb);
-	else
+		unreach_flush(r);
+	} else
 		port_garp(r, &r->ports[i]);
 	log_info("interface %s %s", name, up ? "up" : "down");
 	return 0;
@@ -541,8 +583,10 @@ int64_t
 router_timers(struct router *r)
 {
 	struct arp_cb cb = arp_callbacks(r);
+	int64_t next = arp_timers(r->arp, r->now_mono, &cb);
 
-	return arp_timers(r->arp, r->now_mono, &cb);
+	unreach_flush(r);
+	return next;
 }
 
 /* ------------------------------------------------------------ setup */

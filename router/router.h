@@ -108,6 +108,7 @@ struct router {
 	struct pbuf	*pool;
 	struct pbuf	*freelist;
 	unsigned	nfree;
+	struct pbuf	*unreach;	/* ARP failed: ICMP to send, then free */
 	uint64_t	icmp_sent, icmp_limited;
 	uint64_t	arp_requests, arp_replies;
 	uint64_t	frag_fwd, frag_made;

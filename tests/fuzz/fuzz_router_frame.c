@@ -67,6 +67,7 @@ struct pktio {
 static struct pktio *ios[FZ_PORTS];
 static struct router *R;
 static int64_t now;
+static int ready;
 
 struct pktio *
 pktio_open(const struct pktio_conf *c, char *err, size_t errlen)
@@ -202,6 +203,7 @@ static const char conf_yaml[] =
     "    - {action: deny, proto: udp, dport: 9}\n"
     "    - {action: deny, in: fz2, src: 198.18.2.128/25}\n";
 
+static void regressions(void);
 static struct router_opts opts;
 static volatile sig_atomic_t stop;
 
@@ -223,6 +225,7 @@ setup(void)
 		abort();
 	}
 	now = 1000000000LL;
+	regressions();
 }
 
 /* Fix up a frame as the opcode's FLAGS ask (see the top). */
@@ -335,14 +338,47 @@ check_buffers(void)
 		abort();
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/*
+ * Inputs that once broke an oracle, run at every start.  1: a 1000-byte
+ * echo request from beyond fz1 (MTU 576) answered through fz1: the reply
+ * must be fragmented, not sent whole.
+ */
+static void
+regressions(void)
+{
+	uint8_t in[1100], *f = in + 3, *ip = f + PKT_ETH_LEN;
+	const unsigned len = 1000;
+
+	memset(in, 0, sizeof(in));
+	in[0] = 0x1c;		/* frame on fz0, fix MAC, type, header */
+	wr16(in + 1, (uint16_t)len);
+	ip[IP4_TTL] = 64;
+	ip[IP4_PROTO] = 1;
+	wr32(ip + IP4_SRC, 0xc6126405);		/* 198.18.100.5 */
+	wr32(ip + IP4_DST, 0xc6120001);		/* 198.18.0.1, ours */
+	ip[PKT_IP4_LEN] = ICMP_ECHO;
+	wr16(ip + PKT_IP4_LEN + 2, pkt_csum(ip + PKT_IP4_LEN,
+	    len - PKT_ETH_LEN - PKT_IP4_LEN));
+	/* then fz1's neighbour 198.18.1.2 answers ARP */
+	memcpy(f + len, (uint8_t[12]){ 0xe1, 4, 0, 0, 0, 2, 2, 0x11, 0x22,
+	    0x33, 0x44, 0x55 }, 12);
+	LLVMFuzzerTestOneInput(in, 3 + len + 12);
+	if (ios[1]->sent < 3)
+		abort();	/* an ARP request and 2 fragments */
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t i = 0;
 	unsigned op, port, len;
 
-	if (R == NULL)
+	if (!ready) {
+		ready = 1;	/* before setup(): regressions() re-enter */
 		setup();
+	}
 	while (i < size) {
 		op = data[i++];
 		port = (op & 3) % FZ_PORTS;

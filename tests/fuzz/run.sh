@@ -1,8 +1,15 @@
 #!/bin/sh
 #
-# run.sh: build the libFuzzer target for envelope decoding and run it for
-# a bounded time (default 20 s, first argument), from a seed corpus of
-# valid envelopes made by the unit suites' kinds (tests/fuzz/seeds).
+# run.sh: build the libFuzzer targets and run each for a bounded time:
+#
+#   fuzz_envelope      envelope decoding (lib/msg.c), default 20 s (first
+#                      argument), from a seed corpus of valid envelopes
+#                      made by the unit suites' kinds (tests/fuzz/seeds)
+#   fuzz_router_frame  hoplab-router's packet path (router/*.c on a fake
+#                      lib/pktio), default 10 s (second argument), from
+#                      an empty corpus (the target builds its own frames;
+#                      its regressions run at every start)
+#
 # Prints one summary line for tests/check.sh:
 #
 #   fuzz: N passed, M failed
@@ -12,33 +19,69 @@
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 root=$here/../..
 secs=${1:-20}
+rsecs=${2:-10}
 out=$root/build/fuzz
-mkdir -p "$out/corpus" || exit 1
+pass=0
+fail=0
+mkdir -p "$out/corpus" "$out/corpus_router" || exit 1
 if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang not found (apt-get install clang)"
-	echo "fuzz: 0 passed, 1 failed"
+	echo "fuzz: 0 passed, 2 failed"
 	exit 1
 fi
 [ -f "$root/build/proto/hoplab.pb-c.c" ] ||
     make -C "$root" build/proto/hoplab.pb-c.c >/dev/null || exit 1
-if ! clang -g -O1 -D_GNU_SOURCE -I"$root" -I"$root/lib" -I"$root/build" \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -o "$out/fuzz_envelope" "$here/fuzz_envelope.c" "$root/lib/msg.c" \
-    "$root/build/proto/hoplab.pb-c.c" -lzmq -lprotobuf-c 2>"$out/build.log"; then
-	cat "$out/build.log"
-	echo "fuzz: 0 passed, 1 failed"
-	exit 1
+
+# build NAME SOURCES... (then -l flags): build/fuzz/NAME, 0 or 1.
+build()
+{
+	_name=$1
+	shift
+	if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -I"$root" -I"$root/lib" \
+	    -I"$root/build" -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=undefined -o "$out/$_name" "$@" \
+	    2>"$out/$_name.build.log"; then
+		cat "$out/$_name.build.log"
+		echo "fuzz: $_name does not build"
+		return 1
+	fi
+}
+
+# run NAME SECS CORPUS MAXLEN: run it; count a pass or a failure.
+run()
+{
+	if "$out/$1" -max_total_time="$2" -max_len="$4" -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix="$out/$1-" "$3" \
+	    >"$out/$1.log" 2>&1; then
+		grep -E "stat::number_of_executed_units|^#[0-9]+ *DONE" \
+		    "$out/$1.log" | sed "s/^/fuzz: $1: /"
+		pass=$((pass + 1))
+	else
+		tail -n 40 "$out/$1.log"
+		echo "fuzz: $1 failed (crash input in $out/$1-*)"
+		fail=$((fail + 1))
+	fi
+}
+
+if build fuzz_envelope "$here/fuzz_envelope.c" "$root/lib/msg.c" \
+    "$root/build/proto/hoplab.pb-c.c" -lzmq -lprotobuf-c; then
+	cp "$here"/seeds/* "$out/corpus/" 2>/dev/null
+	run fuzz_envelope "$secs" "$out/corpus" 4096
+else
+	fail=$((fail + 1))
 fi
-cp "$here"/seeds/* "$out/corpus/" 2>/dev/null
-if "$out/fuzz_envelope" -max_total_time="$secs" -max_len=4096 \
-    -rss_limit_mb=1024 -print_final_stats=1 -artifact_prefix="$out/" \
-    "$out/corpus" \
-    >"$out/fuzz.log" 2>&1; then
-	grep -E "stat::number_of_executed_units|^#[0-9]+ *DONE" "$out/fuzz.log" |
-	    sed 's/^/fuzz: /'
-	echo "fuzz: 1 passed, 0 failed"
-	exit 0
+
+r=$root/router
+if build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
+    "$r/port.c" "$r/arp.c" "$r/icmp.c" "$r/fwd.c" "$r/fib.c" \
+    "$r/classify.c" "$r/filter.c" "$r/sched.c" "$r/sojourn.c" \
+    "$r/config.c" "$r/config_qos.c" "$root/lib/yamldoc.c" \
+    "$root/lib/clock.c" "$root/lib/log.c" "$root/lib/stats.c" \
+    "$root/lib/pkt.c" -lyaml -lm; then
+	run fuzz_router_frame "$rsecs" "$out/corpus_router" 8192
+else
+	fail=$((fail + 1))
 fi
-tail -n 40 "$out/fuzz.log"
-echo "fuzz: 0 passed, 1 failed (crash input in $out)"
-exit 1
+
+echo "fuzz: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -151,8 +151,7 @@ assert_ok "attach: hops.csv written" test -s "$DIR/hops.csv"
 assert_match "attach again: nothing to resume" "complete; nothing to resume" \
     "$($HOPLAB -o "$T/int" attach "$DIR" 2>&1)"
 sed 's/count: 1000/count: 999/' "$T/plan.yaml" >"$T/edited.yaml"
-OUT=$($HOPLAB -o "$T/int" run --resume "$DIR" "$T/edited.yaml" 2>&1)
-RC=$?
+# As if the run had failed half-way, so that there is something to resume.
 sed -i 's/"status": "completed"/"status": "failed"/' "$DIR/state.json"
 OUT=$($HOPLAB -o "$T/int" run --resume "$DIR" "$T/edited.yaml" 2>&1)
 RC=$?

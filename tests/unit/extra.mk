@@ -16,3 +16,5 @@ UNIT_EXTRA_test_spool = build/asan/agent/spool.o
 UNIT_EXTRA_test_gen_series = build/asan/generator/series.o build/asan/generator/records.o
 UNIT_EXTRA_test_link_profile = build/asan/router/link/profile.o
 UNIT_EXTRA_test_link_impair = build/asan/router/link/impair.o build/asan/router/link/profile.o
+UNIT_EXTRA_test_link_heap = build/asan/router/link/heap.o
+UNIT_EXTRA_test_link_truth = build/asan/router/link/truth.o

@@ -121,6 +121,57 @@ t_refuses_route_with_host_bits_or_foreign_next_hop(void)
 }
 
 static void
+t_busy_poll_defaults_to_adaptive_and_reads_modes(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	struct rconf *c;
+	char y[256];
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->busy_adaptive, 1);
+	CU_ASSERT_EQUAL(c->busy_poll_ns, 1000000);
+	CU_ASSERT_EQUAL(c->block_tov_ms, 1);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {busy_poll: 50us, rx_ring: v3, "
+	    "block_timeout: 4ms}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
+	CU_ASSERT_EQUAL(c->busy_poll_ns, 50000);
+	CU_ASSERT_EQUAL(c->block_tov_ms, 4);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {busy_poll: off}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
+	CU_ASSERT_EQUAL(c->busy_poll_ns, 0);
+	rconf_free(c);
+}
+
+static void
+t_refuses_bad_busy_poll_and_block_timeout(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	char y[256];
+
+	snprintf(y, sizeof(y), "%sio: {busy_poll: 2s}\n", ifs);
+	expect(y, "r.yaml:3: io.busy_poll: expected adaptive, off or a "
+	    "duration 0..1s such as 50us, got '2s'");
+	snprintf(y, sizeof(y), "%sio: {busy_poll: always}\n", ifs);
+	expect(y, "r.yaml:3: io.busy_poll: expected adaptive, off or a "
+	    "duration 0..1s such as 50us, got 'always'");
+	snprintf(y, sizeof(y), "%sio: {block_timeout: 500us}\n", ifs);
+	expect(y, "r.yaml:3: io.block_timeout: expected a duration "
+	    "1ms..100ms, got '500us'");
+	snprintf(y, sizeof(y), "%sio: {block_timeout: 1500us}\n", ifs);
+	expect(y, "r.yaml:3: io.block_timeout: expected whole milliseconds, "
+	    "got '1500us'");
+}
+
+static void
 t_refuses_unknown_key_bad_weight_and_scheduler(void)
 {
 	const char *ifs = "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
@@ -175,6 +226,8 @@ main(void)
 	T(refuses_duplicate_interface);
 	T(refuses_route_with_host_bits_or_foreign_next_hop);
 	T(refuses_unknown_key_bad_weight_and_scheduler);
+	T(busy_poll_defaults_to_adaptive_and_reads_modes);
+	T(refuses_bad_busy_poll_and_block_timeout);
 	T(refuses_filter_on_unknown_interface);
 	T(check_host_names_missing_interface);
 #undef T

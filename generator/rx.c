@@ -1,0 +1,255 @@
+/*
+ * rx: the receive path of hoplab-gen's l2 mode: frames from the rx
+ * interface (ARP, returning probes, foreign traffic), transmit stamps from
+ * the tx socket's error queue, and the accounting of every probe per flow.
+ *
+ * Per flow: sequence tracking (RFC 7680 loss, RFC 4737 reordering,
+ * duplicates), Welford mean and variance, an HDR histogram for
+ * percentiles, RFC 3550 jitter, the TTL range (the path check) and
+ * first/last times, RFC 3393 ipdv of consecutive packets, the per-interval
+ * time series (series.c) and, with --records, one record per packet
+ * (records.c).  A duplicate is counted but does not enter the delay
+ * statistics twice.  tsmatch.c pairs each probe with its kernel transmit
+ * stamp, which comes back through the error queue at its own pace.
+ *
+ * Deliberately not here: sending (gen.c) and frame building (build.c).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "genint.h"
+
+static struct gen_flow *
+gen_flow_by_id(struct gen *g, uint16_t id)
+{
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++)
+		if (g->flows[i].spec.id == id)
+			return &g->flows[i];
+	return NULL;
+}
+
+/* The per-packet record of D, when records are asked for. */
+void
+gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
+{
+	struct rec r;
+
+	if (g->rec == NULL)
+		return;
+	r.tx_ns = d->tx_ns;
+	r.rx_ns = d->rx_ns;
+	r.seq = (uint32_t)d->seq;
+	r.flow_id = f->spec.id;
+	r.frame = (uint16_t)d->frame;
+	r.flags = (d->ktx ? REC_F_KTX : 0) | (d->rx_ns != 0 ? REC_F_RECEIVED :
+	    0);
+	r.ttl = (uint8_t)d->ttl;
+	recw_add(g->rec, &r);
+}
+
+/* A packet of flow F whose two stamps are known: its delay counts. */
+void
+gen_settle(struct gen *g, struct gen_flow *f, const struct tsm_done *d)
+{
+	int64_t delay = d->rx_ns - d->tx_ns;
+
+	welford_add(&f->delay, delay);
+	hist_add(f->hist, delay);
+	jitter_add(&f->jit, d->tx_ns, d->rx_ns);
+	(void)ipdv_add(&f->ipdv, d->seq, delay, NULL);
+	series_received(&f->series, d->utx_ns, d->rx_ns, d->frame, delay);
+	gen_record(g, f, d);
+}
+
+/* Account for one received probe of flow F. */
+static void
+gen_account(struct gen *g, struct gen_flow *f, const struct pkt_udp4_view *v,
+    const struct probe *p, size_t len, int64_t rx_ns)
+{
+	struct tsm_done d;
+	size_t wire;
+	int r;
+
+	r = seqtrack_add(f->seq, p->seq);
+	if (r == -1) {
+		f->malformed++;
+		return;
+	}
+	if (r == 1)
+		return;			/* duplicate: counted by seqtrack */
+	/* Bytes on the wire: padded to the Ethernet minimum, plus FCS. */
+	wire = (len < PKT_FRAME_MIN - PKT_FCS_LEN ?
+	    PKT_FRAME_MIN - PKT_FCS_LEN : len) + PKT_FCS_LEN;
+	f->rx_bytes += wire;
+	if (tsm_rx(f->tsm, p->seq, p->tx_ns, rx_ns, (unsigned)wire,
+	    v->hdr.ttl, &d) == 1)
+		gen_settle(g, f, &d);
+	if (v->hdr.ttl < f->ttl_min)
+		f->ttl_min = v->hdr.ttl;
+	if (v->hdr.ttl > f->ttl_max)
+		f->ttl_max = v->hdr.ttl;
+	if (f->first_rx_ns == 0)
+		f->first_rx_ns = rx_ns;
+	f->last_rx_ns = rx_ns;
+}
+
+/* A frame from the rx interface: ARP, one of our probes, or foreign. */
+static void
+gen_rx_frame(struct gen *g, size_t len, int64_t rx_ns)
+{
+	struct pkt_udp4_view v;
+	struct probe p;
+	struct gen_flow *f;
+	const char *why;
+
+	if (l2_arp_input(&g->rx, g->buf, len, NULL, NULL, NULL))
+		return;
+	if (pkt_parse_udp4(g->buf, len, &v, &why) == -1 ||
+	    v.hdr.dst_ip.s_addr != g->cfg.dst.s_addr ||
+	    probe_read(v.payload, v.payload_len, &p) == -1 ||
+	    (f = gen_flow_by_id(g, p.flow_id)) == NULL) {
+		g->foreign++;
+		return;
+	}
+	if (rx_ns != 0)
+		g->rx_kernel_ts++;
+	else {
+		rx_ns = clock_real_ns();
+		g->rx_user_ts++;
+	}
+	gen_account(g, f, &v, &p, len, rx_ns);
+}
+
+/* A transmit stamp came back: pair it with its packet. */
+static void
+gen_tx_stamp(struct gen *g, size_t len, int64_t tx_ns)
+{
+	struct pkt_udp4_view v;
+	struct probe p;
+	struct gen_flow *f;
+	struct tsm_done d;
+
+	if (tx_ns == 0 || pkt_parse_udp4(g->buf, len, &v, NULL) == -1 ||
+	    v.hdr.src_ip.s_addr != g->cfg.src.s_addr ||
+	    probe_read(v.payload, v.payload_len, &p) == -1 ||
+	    (f = gen_flow_by_id(g, p.flow_id)) == NULL)
+		return;			/* an ARP frame of ours, say */
+	if (tsm_tx(f->tsm, p.seq, tx_ns, &d) == 1)
+		gen_settle(g, f, &d);
+}
+
+/* Read the transmit stamps waiting on the tx socket.  0 or -1 (ERR). */
+int
+gen_drain_txstamps(struct gen *g, char *err, size_t errlen)
+{
+	int64_t tx_ns;
+	ssize_t n;
+	int i;
+
+	if (g->cfg.tstamp != GEN_TS_KERNEL)
+		return 0;
+	for (i = 0; i < GEN_RX_BURST; i++) {
+		n = l2if_recv_txstamp(&g->tx, g->buf, sizeof(g->buf), &tx_ns);
+		if (n == 0)
+			return 0;
+		if (n == -1) {
+			snprintf(err, errlen, "interface %s: transmit stamp: "
+			    "%s", g->tx.name, strerror(errno));
+			return -1;
+		}
+		gen_tx_stamp(g, (size_t)n, tx_ns);
+	}
+	return 0;
+}
+
+/* Read up to GEN_RX_BURST frames from L.  Returns 0 or -1 (ERR). */
+static int
+gen_drain_sock(struct gen *g, struct l2if *l, char *err, size_t errlen)
+{
+	int64_t rx_ns;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < GEN_RX_BURST; i++) {
+		n = l2if_recv(l, g->buf, sizeof(g->buf), &rx_ns);
+		if (n == 0)
+			return 0;
+		if (n == -1) {
+			snprintf(err, errlen, "interface %s: receive: %s",
+			    l->name, strerror(errno));
+			return -1;
+		}
+		if (l == &g->rx)
+			gen_rx_frame(g, n, rx_ns);
+		else
+			(void)l2_arp_input(l, g->buf, n, &g->cfg.gateway,
+			    g->gw_mac, &g->have_gw);
+	}
+	return 0;
+}
+
+/*
+ * Wait at most TIMEOUT_NS (0: just look) for frames on either socket and
+ * handle what arrived.  Returns the number of sockets that had something
+ * (0: the timeout passed), or -1 on a socket error.
+ */
+int
+gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
+{
+	struct pollfd pfd[2];
+	struct timespec ts;
+	int n;
+
+	pfd[0].fd = g->tx.fd;
+	pfd[1].fd = g->rx.fd;
+	pfd[0].events = pfd[1].events = POLLIN;
+	ts = clock_ts_from_ns(timeout_ns < 0 ? 0 : timeout_ns);
+	n = ppoll(pfd, 2, &ts, NULL);
+	if (n == -1) {
+		if (errno == EINTR)
+			return 0;
+		snprintf(err, errlen, "ppoll: %s", strerror(errno));
+		return -1;
+	}
+	/* POLLERR on tx means transmit stamps wait on its error queue. */
+	if (n > 0 && pfd[0].revents & POLLERR &&
+	    gen_drain_txstamps(g, err, errlen) == -1)
+		return -1;
+	if (n > 0 && (pfd[0].revents & POLLNVAL ||
+	    pfd[1].revents & (POLLERR | POLLNVAL))) {
+		snprintf(err, errlen, "socket error on %s",
+		    pfd[0].revents & POLLNVAL ? g->tx.name : g->rx.name);
+		return -1;
+	}
+	if (n > 0 && pfd[0].revents & POLLIN &&
+	    gen_drain_sock(g, &g->tx, err, errlen) == -1)
+		return -1;
+	if (n > 0 && pfd[1].revents & POLLIN &&
+	    gen_drain_sock(g, &g->rx, err, errlen) == -1)
+		return -1;
+	return n;
+}
+
+/*
+ * Settle what still waits for a kernel tx stamp with the user stamp, and
+ * give up (record) what never arrived.
+ */
+void
+gen_flush(struct gen *g)
+{
+	struct tsm_done d;
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++) {
+		while (tsm_flush(g->flows[i].tsm, &d) == 1)
+			gen_settle(g, &g->flows[i], &d);
+		while (tsm_flush_lost(g->flows[i].tsm, &d) == 1)
+			gen_record(g, &g->flows[i], &d);
+	}
+}

@@ -1,0 +1,107 @@
+/*
+ * test_link_truth: router/link/truth.c: records survive the file byte for
+ * byte (little-endian, whatever the host), the CSV export writes the
+ * header and one row per record with the delay and error worked out, and
+ * a file that is not a truth file, or is cut, is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include "router/link/impair.h"
+#include "router/link/truth.h"
+
+static void
+t_pack_is_little_endian_and_round_trips(void)
+{
+	struct truth_rec r = { 0x0102030405060708LL, 2, 3, 0x11223344,
+	    0x55667788, 0x99aa, 60, LT_DELAYED | LT_LATE, 1, TRUTH_K_PROBE };
+	struct truth_rec back;
+	uint8_t b[TRUTH_REC_LEN];
+
+	truth_pack(b, &r);
+	CU_ASSERT_EQUAL(b[0], 0x08);
+	CU_ASSERT_EQUAL(b[7], 0x01);
+	CU_ASSERT_EQUAL(b[24], 0x44);
+	CU_ASSERT_EQUAL(b[32], 0xaa);
+	CU_ASSERT_EQUAL(b[38], 1);
+	CU_ASSERT_EQUAL(b[39], TRUTH_K_PROBE);
+	truth_unpack(b, &back);
+	CU_ASSERT(memcmp(&r, &back, sizeof(r)) == 0);
+}
+
+static void
+t_export_writes_one_row_per_record(void)
+{
+	char path[] = "/tmp/test_link_truth.XXXXXX", err[256], line[512];
+	char out[] = "/tmp/test_link_truth_csv.XXXXXX";
+	struct truth_hdr h;
+	struct truth_rec r1 = { 1000, 6000, 6010, 0, 7, 3, 60,
+	    LT_DELAYED, 0, TRUTH_K_PROBE };
+	struct truth_rec r2 = { 2000, 0, 0, 1, 8, 3, 60, LT_LOST, 0,
+	    TRUTH_K_PROBE };
+	struct truth *t;
+	FILE *f;
+	int fd, ofd;
+
+	CU_ASSERT_FATAL((fd = mkstemp(path)) != -1);
+	CU_ASSERT_FATAL((ofd = mkstemp(out)) != -1);
+	close(fd);
+	memset(&h, 0, sizeof(h));
+	snprintf(h.profile[0], sizeof(h.profile[0]), "delay 5ms");
+	CU_ASSERT_FATAL((t = truth_open(path, &h, err, sizeof(err))) != NULL);
+	truth_add(t, &r1);
+	truth_add(t, &r2);
+	CU_ASSERT_EQUAL(truth_records(t), 2);
+	CU_ASSERT_EQUAL(truth_close(t), 0);
+	f = fdopen(ofd, "w+");
+	CU_ASSERT_EQUAL(truth_export_csv(path, f, err, sizeof(err)), 2);
+	rewind(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_STRING_EQUAL(line, "dir,index,kind,flow,seq,frame,"
+	    "arrival_ns,intended_ns,actual_ns,delay_ns,error_ns,fate,"
+	    "actions\n");
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_STRING_EQUAL(line,
+	    "a-b,0,probe,3,7,64,1000,6000,6010,5010,10,sent,delayed\n");
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_STRING_EQUAL(line, "a-b,1,probe,3,8,64,2000,,,,,lost,\n");
+	fclose(f);
+	/* cut in the middle of a record */
+	CU_ASSERT_EQUAL(truncate(path, TRUTH_HDR_LEN + 50), 0);
+	f = fopen("/dev/null", "w");
+	CU_ASSERT_EQUAL(truth_export_csv(path, f, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated after 1 records"));
+	CU_ASSERT_EQUAL(truth_export_csv("/etc/hostname", f, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a hoplab-link truth file"));
+	fclose(f);
+	unlink(path);
+	unlink(out);
+}
+
+int
+main(void)
+{
+	CU_pSuite	suite;
+	unsigned int	failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	if ((suite = CU_add_suite("link_truth", NULL, NULL)) == NULL ||
+	    CU_add_test(suite, "t_pack_is_little_endian_and_round_trips",
+	    t_pack_is_little_endian_and_round_trips) == NULL ||
+	    CU_add_test(suite, "t_export_writes_one_row_per_record",
+	    t_export_writes_one_row_per_record) == NULL) {
+		CU_cleanup_registry();
+		return 2;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
