@@ -223,6 +223,31 @@ mkdirs(const char *dir)
 }
 
 /* Refuse a second agent on the same run folder; write our pid. */
+/*
+ * Whether PID is a live hoplab-agent: kill(pid, 0) alone also succeeds
+ * for a zombie or for an unrelated process that reused the number.
+ */
+static int
+agent_alive(long pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	int alive = 0;
+
+	if (kill((pid_t)pid, 0) == -1)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	/* "PID (comm) STATE ...": comm may hold spaces, so find the last ')'. */
+	if (fgets(buf, sizeof(buf), f) != NULL &&
+	    (p = strrchr(buf, ')')) != NULL && p[1] == ' ' && p[2] != 'Z' &&
+	    strstr(buf, "(hoplab-agent)") != NULL)
+		alive = 1;
+	fclose(f);
+	return alive;
+}
+
 static int
 pidfile(const struct agent_conf *cf, char *path, size_t len)
 {
@@ -232,7 +257,7 @@ pidfile(const struct agent_conf *cf, char *path, size_t len)
 	snprintf(path, len, "%s/agent.pid", cf->rundir);
 	if ((f = fopen(path, "r")) != NULL) {
 		if (fscanf(f, "%ld", &pid) == 1 && pid > 0 &&
-		    pid != (long)getpid() && kill((pid_t)pid, 0) == 0) {
+		    pid != (long)getpid() && agent_alive(pid)) {
 			fclose(f);
 			log_error("another agent runs on %s as pid %ld",
 			    cf->rundir, pid);

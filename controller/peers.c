@@ -556,7 +556,8 @@ peers_recv(struct peers *ps, int64_t timeout_ns, struct peer **from,
 	size_t i;
 	int rc;
 
-	if (pending_pop(ps, from, env))
+	/* During the handshake, kept messages stay kept (see below). */
+	if (!ps->handshaking && pending_pop(ps, from, env))
 		return 1;
 	for (i = 0; i < ps->n; i++) {
 		items[2 * i].socket = ps->v[i].sock;
@@ -679,14 +680,24 @@ peers_handshake(struct peers *ps, int64_t timeout_ns, char *err,
 		if (send_hello(ps, &ps->v[i], err, errlen) == -1)
 			return -1;
 	}
+	/*
+	 * Messages other than Welcome (results an agent resends from its
+	 * spool) are kept for the caller; peers_recv() must not hand them
+	 * back here, or the handshake would spin on them.
+	 */
+	ps->handshaking = 1;
 	while (count_open(ps) > 0 && (now = clock_mono_ns()) < deadline) {
+		from = NULL;
 		rc = peers_recv(ps, deadline - now, &from, &env, err, errlen);
 		if (rc == 1)
 			handshake_msg(ps, from, env);
-		else if (rc == -1 && from->problem[0] == '\0')
+		else if (rc == -1 && from != NULL && from->problem[0] == '\0')
 			snprintf(from->problem, sizeof(from->problem), "%s",
 			    err);
+		else if (rc == -1 && from == NULL)
+			break;
 	}
+	ps->handshaking = 0;
 	for (i = 0; i < ps->n; i++)
 		if (!ps->v[i].welcomed || ps->v[i].problem[0] != '\0') {
 			name_silent(ps, timeout_ns, err, errlen);

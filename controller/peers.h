@@ -60,6 +60,7 @@ struct peers {
 	char		keyfile[256];	/* where our key pair came from */
 	uint64_t	n_malformed;	/* messages refused by msg_recv() */
 	struct peers_pending *pend;	/* messages read during handshake */
+	int		handshaking;	/* peers_recv() keeps pend untouched */
 };
 
 /*
