@@ -170,10 +170,37 @@ printable(char *dst, size_t len, const char *s, size_t slen)
 	dst[i] = '\0';
 }
 
+static size_t roles_of(struct agent *ag, const struct ctl *c);
+static void ctl_forget(struct agent *ag, struct ctl *c);
+
+/*
+ * Make room in a full table: forget the controller silent longest that
+ * owns no roles (each `hoplab agents` is a new, short-lived controller).
+ * Returns 0, or -1 when every controller owns roles.
+ */
+static int
+ctl_evict(struct agent *ag)
+{
+	struct ctl *c, *old = NULL;
+
+	TAILQ_FOREACH(c, &ag->ctls, entry)
+		if (roles_of(ag, c) == 0 &&
+		    (old == NULL || c->last_mono < old->last_mono))
+			old = c;
+	if (old == NULL)
+		return -1;
+	log_debug("controller table full: forgetting %s, silent %.1f s",
+	    old->name, (double)(clock_mono_ns() - old->last_mono) /
+	    NSEC_PER_SEC);
+	ctl_forget(ag, old);
+	return 0;
+}
+
 /*
  * Note that the controller with routing id ID spoke just now, adding it
- * when it is new.  NAME (may be empty) names it in the log.  Returns NULL
- * when the table is full.
+ * when it is new (evicting the longest-silent controller without roles
+ * when the table is full).  NAME (may be empty) names it in the log.
+ * Returns NULL when the table is full of controllers that own roles.
  */
 struct ctl *
 agent_ctl_touch(struct agent *ag, const uint8_t *id, size_t idlen,
@@ -185,7 +212,7 @@ agent_ctl_touch(struct agent *ag, const uint8_t *id, size_t idlen,
 		if (c->idlen == idlen && memcmp(c->id, id, idlen) == 0)
 			break;
 	if (c == NULL) {
-		if (ag->nctls >= AGENT_CTL_MAX ||
+		if ((ag->nctls >= AGENT_CTL_MAX && ctl_evict(ag) == -1) ||
 		    (c = calloc(1, sizeof(*c))) == NULL) {
 			log_warn("too many controllers, ignoring \"%.*s\"",
 			    (int)idlen, (const char *)id);
@@ -236,6 +263,13 @@ ctl_lost(struct agent *ag, struct ctl *c, int64_t now)
 		log_info("controller %s lost (last heard %.1f s ago, %s)",
 		    c->name, (double)(now - c->last_mono) / NSEC_PER_SEC,
 		    when);
+	ctl_forget(ag, c);
+}
+
+/* Drop C from the table. */
+static void
+ctl_forget(struct agent *ag, struct ctl *c)
+{
 	if (ag->newest_idlen == c->idlen &&
 	    memcmp(ag->newest_id, c->id, c->idlen) == 0)
 		ag->newest_idlen = 0;

@@ -10,12 +10,14 @@
  *
  *   BINDIR/hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP
  *       --flow frame=F,count=C,idt=D[,dscp=N][,id=N][,name=S][,dport=N]
- *       [,sport=N][,seed=N] ... [--drain D] [--ttl N]
+ *       [,sport=N][,seed=N][,burst=B,off=O][,duration=D]
+ *       [,preset=P[,rate=Rbps]] ... [--drain D] [--ttl N]
  *
  * frame and idt are the FlowSpec's frame_dist / idt_dist when set (a
  * distribution in hoplab-gen's text form, docs/generator.md, checked
  * against a small alphabet here and parsed by hoplab-gen), else the
- * constant frame / interval_ns.
+ * constant frame / interval_ns.  A flow from a preset arrives expanded
+ * (frame, idt, burst, off, dscp set); preset= and rate= only label it.
  *       --report ipc://RUNDIR/children.sock --role-id N --run-id S
  *
  * No shell ever sees these strings; the alphabet checks are there so that
@@ -38,6 +40,7 @@
 #define DRAIN_MAX	60000000000ULL		/* 60 s */
 #define RUN_MAX		86400000000000ULL	/* count * idt: 24 h */
 #define FLOWS_MAX	64
+#define RATE_MAX	10e9			/* bit/s, lib/preset.h */
 
 /*
  * True when S is 1..MAX-1 characters of letters, digits, '.', '_', '-'
@@ -145,8 +148,11 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 		why = "count: expected 1..100000000";
 	else if (f->interval_ns < IDT_MIN || f->interval_ns > IDT_MAX)
 		why = "interval: expected 1us..60s";
-	else if (f->count > RUN_MAX / f->interval_ns)
+	else if (f->duration_ns == 0 && f->count > RUN_MAX / f->interval_ns)
 		why = "count * interval: longer than 24 h";
+	else if (f->duration_ns > RUN_MAX || (f->duration_ns > 0 &&
+	    f->duration_ns < 1000000))
+		why = "duration: expected 1ms..24h";
 	else if (f->dscp > 63)
 		why = "dscp: expected 0..63";
 	else if (f->flow_id > 65535)
@@ -155,9 +161,16 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 		why = "port: expected 1..65535 (0 for the default)";
 	else if (f->name[0] != '\0' && !genrole_valid_token(f->name, 64))
 		why = "name: expected up to 63 letters, digits, '.', '_', '-'";
-	else if (!valid_dist(f->idt_dist) || !valid_dist(f->frame_dist))
-		why = "idt_dist/frame_dist: expected up to 127 letters, digits, "
-		    "'.', '_', '-', ':', '/'";
+	else if (!valid_dist(f->idt_dist) || !valid_dist(f->frame_dist) ||
+	    !valid_dist(f->burst_dist) || !valid_dist(f->off_dist))
+		why = "idt/frame/burst/off_dist: expected up to 127 letters, "
+		    "digits, '.', '_', '-', ':', '/'";
+	else if (!f->burst_dist[0] != !f->off_dist[0])
+		why = "burst_dist and off_dist: both or neither";
+	else if (f->preset[0] != '\0' && !genrole_valid_token(f->preset, 16))
+		why = "preset: expected up to 15 letters, digits, '.', '_', '-'";
+	else if (!(f->rate_bps >= 0 && f->rate_bps <= RATE_MAX))
+		why = "rate_bps: expected 0..10e9";
 	else if (f->seed > INT64_MAX)
 		why = "seed: expected 0..2^63-1";
 	if (why != NULL) {
@@ -167,33 +180,65 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 	return 0;
 }
 
+/* A --flow value being built; FULL once something did not fit. */
+struct spec {
+	char	buf[1024];
+	size_t	n;
+	int	full;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+spec_add(struct spec *sp, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (sp->full)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(sp->buf + sp->n, sizeof(sp->buf) - sp->n, fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= sizeof(sp->buf) - sp->n)
+		sp->full = 1;
+	else
+		sp->n += (size_t)r;
+}
+
 /* "--flow" "frame=..,count=..,idt=..[,...]" for flow F. */
 static int
 add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 {
-	char spec[512], idt[32], frame[16];
-	int n;
+	struct spec sp = { .n = 0, .full = 0 };
+	char idt[32], frame[16], d[32];
 
 	fmt_duration(f->interval_ns, idt, sizeof(idt));
 	snprintf(frame, sizeof(frame), "%" PRIu32, f->frame);
-	n = snprintf(spec, sizeof(spec), "frame=%s,count=%" PRIu64
-	    ",idt=%s,dscp=%" PRIu32, f->frame_dist[0] ? f->frame_dist : frame,
-	    f->count, f->idt_dist[0] ? f->idt_dist : idt, f->dscp);
+	spec_add(&sp, "frame=%s,count=%" PRIu64 ",idt=%s,dscp=%" PRIu32,
+	    f->frame_dist[0] ? f->frame_dist : frame, f->count,
+	    f->idt_dist[0] ? f->idt_dist : idt, f->dscp);
 	if (f->seed != 0)
-		n += snprintf(spec + n, sizeof(spec) - n, ",seed=%" PRIu64,
-		    f->seed);
+		spec_add(&sp, ",seed=%" PRIu64, f->seed);
 	if (f->flow_id != 0)
-		n += snprintf(spec + n, sizeof(spec) - n, ",id=%" PRIu32,
-		    f->flow_id);
+		spec_add(&sp, ",id=%" PRIu32, f->flow_id);
 	if (f->name[0] != '\0')
-		n += snprintf(spec + n, sizeof(spec) - n, ",name=%s", f->name);
+		spec_add(&sp, ",name=%s", f->name);
 	if (f->dst_port != 0)
-		n += snprintf(spec + n, sizeof(spec) - n, ",dport=%" PRIu32,
-		    f->dst_port);
+		spec_add(&sp, ",dport=%" PRIu32, f->dst_port);
 	if (f->src_port != 0)
-		snprintf(spec + n, sizeof(spec) - n, ",sport=%" PRIu32,
-		    f->src_port);
-	return argv_pair(ga, "--flow", spec);
+		spec_add(&sp, ",sport=%" PRIu32, f->src_port);
+	if (f->burst_dist[0] != '\0')
+		spec_add(&sp, ",burst=%s,off=%s", f->burst_dist, f->off_dist);
+	if (f->duration_ns != 0) {
+		fmt_duration(f->duration_ns, d, sizeof(d));
+		spec_add(&sp, ",duration=%s", d);
+	}
+	if (f->preset[0] != '\0')
+		spec_add(&sp, ",preset=%s", f->preset);
+	if (f->preset[0] != '\0' && f->rate_bps > 0)
+		spec_add(&sp, ",rate=%.0fbps", f->rate_bps);
+	if (sp.full)
+		return -1;
+	return argv_pair(ga, "--flow", sp.buf);
 }
 
 static int

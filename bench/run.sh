@@ -42,9 +42,10 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
-RATES=${BENCH_RATES:-"10000 25000 50000 100000 150000 200000 300000 400000 500000 600000 800000 1000000"}
+RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 UTC=$(date -u +%Y%m%dT%H%M%SZ)
 W=$(mktemp -d /tmp/hoplab-bench.XXXXXX)
 RES=$ROOT/results/bench-$UTC.txt
@@ -149,6 +150,12 @@ idt_iperf3
 	idt_row hoplab-gen "$W/a-gen.pcap" "$W/a-gen.time" 9
 	idt_row D-ITG "$W/a-ditg.pcap" "$W/a-ditg.time" 9001
 	idt_row "iperf3 -u" "$W/a-iperf3.pcap" "$W/a-iperf3.time" 5201
+	f=$W/a-gen.txt
+	echo "  hoplab-gen's own report (kernel tx stamps): idt_mean" \
+	    "$(gen_get "$f" Transmit idt idt_mean), idt_std" \
+	    "$(gen_get "$f" Transmit idt idt_std), |err| p99" \
+	    "$(gen_get "$f" Transmit idt '|err|p99'), tx stamps from the" \
+	    "kernel $(gen_get "$f" Transmit idt 'ktx%') %"
 	awk 'NR == 1 { g = $NF } NR > 1 && g > 0 {
 	    n = $0; sub(/ [^ ]*$/, "", n)
 	    printf "  std ratio %s / hoplab-gen: %.1f\n", n, $NF / g }' \
@@ -164,6 +171,7 @@ rate_hoplab()
 {
 	_c=$(($1 * STEP_S))
 	_idt=$((1000000000 / $1))
+	_r0=$(ns_stat "$P-v" rx rx_packets)
 	timeout -s INT -k 5 $((STEP_S * 4 + 20)) ip netns exec "$P-v" \
 	    taskset -c 1 "$GEN" --tx tx --rx rx --src 198.18.100.1 \
 	    --dst 198.18.100.2 --gateway 198.18.100.2 --drain 300ms \
@@ -174,7 +182,9 @@ rate_hoplab()
 	_im=$(gen_get "$W/b-gen-$1.txt" Transmit rate idt_mean)
 	GOT=$(awk -v m="$_im" 'BEGIN { if (m + 0 > 0) printf "%.0f", 1e6 / m
 	    else print "-" }')
-	WHY="sent $_sent, lost $_lost, sent at $GOT/s"
+	_rx=$(($(ns_stat "$P-v" rx rx_packets) - _r0))
+	WHY="sent $_sent at $GOT/s, kernel received $_rx on rx"
+	WHY="$WHY (ARP included), hoplab-gen lost $_lost"
 	OK=$(awk -v s="$_sent" -v c="$_c" -v l="$_lost" -v g="$GOT" \
 	    -v r="$1" 'BEGIN { print (s == c && l == "0" && g + 0 >= 0.95 * r) }')
 }
@@ -342,6 +352,7 @@ mkdir -p "$ROOT/results"
 {
 	echo "hoplab bench $UTC: $(uname -sr), $(nproc) CPUs," \
 	    "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "load average at start: $LOAD0; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "tree: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) (plus uncommitted changes, if any)"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c"
@@ -349,4 +360,5 @@ mkdir -p "$ROOT/results"
 	echo "took $(($(date +%s) - START)) s; command: sudo make bench"
 } >"$RES"
 echo
+head -n 3 "$RES"
 echo "bench: took $(($(date +%s) - START)) s; table written to $RES"

@@ -19,8 +19,11 @@
 
 #include "clock.h"
 #include "csv.h"
+#include "csvfile.h"
+#include "flowseries.h"
 #include "hops.h"
 #include "results.h"
+#include "routers.h"
 
 #define HOPS_MAX	256
 
@@ -31,6 +34,9 @@ struct results {
 	struct flow_row	*rows;
 	size_t		nrows, cap;
 	int64_t		started_ns;
+	struct csvfile	ivl;		/* intervals.csv */
+	struct csvfile	pdf;		/* pdf.csv */
+	struct routers	*rt;		/* routers.csv */
 };
 
 static const char *const summary_cols[] = {
@@ -39,8 +45,12 @@ static const char *const summary_cols[] = {
 	"delay_min_us", "delay_mean_us", "delay_p50_us", "delay_p90_us",
 	"delay_p99_us", "delay_p999_us", "delay_max_us", "delay_std_us",
 	"jitter_us", "throughput_mbps", "ttl_min", "ttl_max", "ts_source",
+	/* appended: readers of the first 24 columns keep working */
+	"ipdv_abs_mean_us", "ipdv_abs_p99_us", "pdv_p999_us", "idt_clamped",
+	"frame_clamped", "tx_idt_std_us", "tx_idt_err_p99_us",
 };
 #define NSUMMARY_COLS (sizeof(summary_cols) / sizeof(summary_cols[0]))
+#define NSUMMARY_COLS_V1 24	/* summary.csv before the appended ones */
 
 static const char *const hops_cols[] = {
 	"flow", "frame_bytes", "method", "variants", "t_router_us",
@@ -95,6 +105,12 @@ results_open(const char *base, const struct plan *plan, char *err,
 	res->summary = csv_from_stream(res->summary_f, summary_cols,
 	    NSUMMARY_COLS);
 	fflush(res->summary_f);
+	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
+	    series_interval_cols, series_ninterval_cols, err, errlen) == -1 ||
+	    csvfile_create(&res->pdf, res->dir, "pdf.csv", series_pdf_cols,
+	    series_npdf_cols, err, errlen) == -1 ||
+	    (res->rt = routers_open(res->dir, err, errlen)) == NULL)
+		goto fail;
 	return res;
 fail:
 	results_free(res);
@@ -103,47 +119,41 @@ fail:
 
 static void write_summary_row(struct csv *c, const struct flow_row *r);
 
-/* Split LINE (no newline) into at most MAX fields, in place. */
-static size_t
-csv_split(char *line, char **f, size_t max)
-{
-	char *r = line, *w = line;
-	size_t n = 0;
-	int q = 0;
-
-	f[n++] = w;
-	for (; *r != '\0'; r++) {
-		if (q && *r == '"' && r[1] == '"')
-			*w++ = *r++;
-		else if (*r == '"')
-			q = !q;
-		else if (!q && *r == ',') {
-			*w++ = '\0';
-			if (n == max)
-				return n + 1;
-			f[n++] = w;
-		} else
-			*w++ = *r;
-	}
-	*w = '\0';
-	return n;
-}
-
 static double
 num(const char *s)
 {
 	return *s == '\0' ? NAN : strtod(s, NULL);
 }
 
-/* One summary.csv line back into a row; -1 if it has the wrong shape. */
+/* The appended columns of a row, from F (NaN / 0 if absent). */
+static void
+row_parse_v2(struct flow_row *r, char **f, size_t n)
+{
+	int has = n == NSUMMARY_COLS;
+
+	r->ipdv_abs_mean_us = has ? num(f[24]) : NAN;
+	r->ipdv_abs_p99_us = has ? num(f[25]) : NAN;
+	r->pdv_p999_us = has ? num(f[26]) : NAN;
+	r->idt_clamped = has ? strtoull(f[27], NULL, 10) : 0;
+	r->frame_clamped = has ? strtoull(f[28], NULL, 10) : 0;
+	r->tx_idt_std_us = has ? num(f[29]) : NAN;
+	r->tx_idt_err_p99_us = has ? num(f[30]) : NAN;
+}
+
+/*
+ * One summary.csv line back into a row; -1 if it has the wrong shape.
+ * A file written before the appended columns (24 of them) reads too.
+ */
 static int
 row_parse(char *line, struct flow_row *r)
 {
 	char *f[NSUMMARY_COLS + 1];
+	size_t n = csvfile_split(line, f, NSUMMARY_COLS);
 
-	if (csv_split(line, f, NSUMMARY_COLS) != NSUMMARY_COLS)
+	if (n != NSUMMARY_COLS && n != NSUMMARY_COLS_V1)
 		return -1;
 	memset(r, 0, sizeof(*r));
+	row_parse_v2(r, f, n);
 	snprintf(r->variant, sizeof(r->variant), "%s", f[0]);
 	r->routers = strtoul(f[1], NULL, 10);
 	r->frame = (unsigned)strtoul(f[2], NULL, 10);
@@ -267,7 +277,7 @@ fail:
 }
 
 struct results *
-results_reopen(const char *dir, uint64_t summary_bytes, char *err,
+results_reopen(const char *dir, const struct run_state *st, char *err,
     size_t errlen)
 {
 	struct results *res;
@@ -281,8 +291,14 @@ results_reopen(const char *dir, uint64_t summary_bytes, char *err,
 	snprintf(res->dir, sizeof(res->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	errno = 0;
-	if (rows_read(res, path, summary_bytes, err, errlen) == -1 ||
-	    rows_rewrite(res, path, err, errlen) == -1) {
+	if (rows_read(res, path, st->summary_bytes, err, errlen) == -1 ||
+	    rows_rewrite(res, path, err, errlen) == -1 ||
+	    csvfile_reopen(&res->ivl, dir, "intervals.csv",
+	    st->intervals_bytes, series_interval_cols, series_ninterval_cols,
+	    err, errlen) == -1 ||
+	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
+	    series_pdf_cols, series_npdf_cols, err, errlen) == -1 ||
+	    (res->rt = routers_reopen(dir, err, errlen)) == NULL) {
 		results_free(res);
 		return NULL;
 	}
@@ -290,7 +306,8 @@ results_reopen(const char *dir, uint64_t summary_bytes, char *err,
 }
 
 int
-results_sync(struct results *res, uint64_t *bytes, char *err, size_t errlen)
+results_sync(struct results *res, struct run_state *st, char *err,
+    size_t errlen)
 {
 	long off;
 
@@ -302,8 +319,35 @@ results_sync(struct results *res, uint64_t *bytes, char *err, size_t errlen)
 		    strerror(errno));
 		return -1;
 	}
-	*bytes = (uint64_t)off;
+	st->summary_bytes = (uint64_t)off;
+	if (csvfile_sync(&res->ivl, &st->intervals_bytes, err, errlen) == -1 ||
+	    csvfile_sync(&res->pdf, &st->pdf_bytes, err, errlen) == -1)
+		return -1;
 	return 0;
+}
+
+int
+results_add_series(struct results *res, const struct point_key *k,
+    const Hoplab__FlowResult *f, char *err, size_t errlen)
+{
+	if (series_write_intervals(&res->ivl, k, f, err, errlen) == -1)
+		return -1;
+	return series_write_pdf(&res->pdf, k, f, err, errlen);
+}
+
+int
+results_routers_seen(const struct results *res, const char *agent,
+    uint32_t role, uint64_t seq)
+{
+	return routers_seen(res->rt, agent, role, seq);
+}
+
+int
+results_routers_add(struct results *res, const char *agent,
+    const struct router_role *rr, const Hoplab__ResultBatch *b, char *err,
+    size_t errlen)
+{
+	return routers_add(res->rt, agent, rr, b, err, errlen);
 }
 
 const char *
@@ -345,6 +389,14 @@ results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f)
 	row->ttl_min = f->ttl_min;
 	row->ttl_max = f->ttl_max;
 	snprintf(row->ts_source, sizeof(row->ts_source), "%s", f->ts_source);
+	row->ipdv_abs_mean_us = f->ipdv_pairs ? f->ipdv_abs_mean_ns / 1e3 : NAN;
+	row->ipdv_abs_p99_us = f->ipdv_pairs ? f->ipdv_abs_p99_ns / 1e3 : NAN;
+	row->pdv_p999_us = f->received ? f->pdv_p999_ns / 1e3 : NAN;
+	row->idt_clamped = f->idt_clamped;
+	row->frame_clamped = f->frame_clamped;
+	row->tx_idt_std_us = f->sent > 1 ? f->tx_idt_std_ns / 1e3 : NAN;
+	row->tx_idt_err_p99_us = f->sent > 1 ? f->tx_idt_err_p99_ns / 1e3 :
+	    NAN;
 }
 
 static double
@@ -380,6 +432,13 @@ write_summary_row(struct csv *c, const struct flow_row *r)
 	csv_u64(c, r->ttl_min);
 	csv_u64(c, r->ttl_max);
 	csv_str(c, r->ts_source);
+	csv_f64(c, r->ipdv_abs_mean_us, 3);
+	csv_f64(c, r->ipdv_abs_p99_us, 3);
+	csv_f64(c, r->pdv_p999_us, 3);
+	csv_u64(c, r->idt_clamped);
+	csv_u64(c, r->frame_clamped);
+	csv_f64(c, r->tx_idt_std_us, 3);
+	csv_f64(c, r->tx_idt_err_p99_us, 3);
 }
 
 int
@@ -490,11 +549,18 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	}
 	res->summary_f = NULL;
+	if (csvfile_close(&res->ivl, rc ? NULL : err, errlen) == -1)
+		rc = -1;
+	if (csvfile_close(&res->pdf, rc ? NULL : err, errlen) == -1)
+		rc = -1;
+	if (routers_close(res->rt, rc ? NULL : err, errlen) == -1)
+		rc = -1;
 	nhops = hops_compute(res->rows, res->nrows, hops, HOPS_MAX);
 	if (write_hops(res, hops, nhops, err, errlen) == -1)
 		rc = -1;
 	print_summary(out, res);
 	print_hops(out, hops, nhops);
+	routers_print(res->rt, out, hops, nhops);
 	fprintf(out, "\nResults: %s/\n", res->dir);
 	return rc;
 }
@@ -508,6 +574,9 @@ results_free(struct results *res)
 		csv_close(res->summary, NULL, 0);
 	if (res->summary_f != NULL)
 		fclose(res->summary_f);
+	csvfile_close(&res->ivl, NULL, 0);
+	csvfile_close(&res->pdf, NULL, 0);
+	routers_free(res->rt);
 	free(res->rows);
 	free(res);
 }

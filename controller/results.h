@@ -38,6 +38,20 @@ struct flow_row {
 	double		throughput_mbps;
 	unsigned	ttl_min, ttl_max;
 	char		ts_source[48];
+	/* Appended columns (docs/results.md); NaN when not measured. */
+	double		ipdv_abs_mean_us;	/* RFC 3393 |D(i) - D(i-1)| */
+	double		ipdv_abs_p99_us;
+	double		pdv_p999_us;		/* RFC 5481: p99.9 - min */
+	uint64_t	idt_clamped, frame_clamped;
+	double		tx_idt_std_us;		/* pacing, kernel tx stamps */
+	double		tx_idt_err_p99_us;
+};
+
+/* Where a measured point's rows go: the point's key columns. */
+struct point_key {
+	const char	*variant;
+	size_t		routers;
+	unsigned	rep;
 };
 
 struct run_host {
@@ -64,6 +78,14 @@ struct run_point {
 	uint32_t	role;		/* that role, 0 while pending */
 };
 
+/* A router role of the run: which variant its counters belong to. */
+struct router_role {
+	uint32_t	role;
+	char		agent[64];
+	char		variant[PLAN_NAME_MAX * 2];
+	size_t		routers;	/* routers in that variant */
+};
+
 /* The run state in state.json. */
 struct run_state {
 	char		run_id[128];
@@ -75,8 +97,12 @@ struct run_state {
 	uint32_t	role_first;	/* role ids [first, reserved) are ours */
 	uint32_t	role_reserved;
 	uint64_t	summary_bytes;	/* summary.csv up to the last done point */
+	uint64_t	intervals_bytes;	/* intervals.csv, likewise */
+	uint64_t	pdf_bytes;	/* pdf.csv, likewise */
 	struct run_point *points;	/* owned */
 	size_t		npoints;
+	struct router_role *rroles;	/* owned: router roles started */
+	size_t		nrroles;
 };
 
 struct results;
@@ -90,19 +116,43 @@ struct results *results_open(const char *base, const struct plan *plan,
 const char *results_dir(const struct results *res);
 /*
  * Reopen the results folder DIR of an interrupted run: summary.csv is cut
- * back to SUMMARY_BYTES (the rows of points marked done), its rows are
- * read back for hops.csv and the tables, and new rows are appended.
+ * back to ST's summary_bytes (the rows of points marked done), its rows
+ * are read back for hops.csv and the tables, and new rows are appended;
+ * intervals.csv and pdf.csv are cut back likewise, and routers.csv to its
+ * last whole batch (routers.c).
  */
-struct results *results_reopen(const char *dir, uint64_t summary_bytes,
+struct results *results_reopen(const char *dir, const struct run_state *st,
 	    char *err, size_t errlen);
-/* Flush and fsync summary.csv; its size in bytes into *BYTES. */
-int	results_sync(struct results *res, uint64_t *bytes, char *err,
+/*
+ * Flush and fsync summary.csv, intervals.csv and pdf.csv; their sizes in
+ * bytes into ST (summary_bytes, intervals_bytes, pdf_bytes).
+ */
+int	results_sync(struct results *res, struct run_state *st, char *err,
 	    size_t errlen);
 /* Fill a row from a generator's FlowResult. */
 void	results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f);
 /* Append ROW to the table and to summary.csv (flushed).  0 or -1. */
 int	results_add(struct results *res, const struct flow_row *row, char *err,
 	    size_t errlen);
+/*
+ * flowseries.c: append F's time series to intervals.csv and its delay
+ * PDF to pdf.csv under the point's key K (flushed, synced by
+ * results_sync).  0 or -1.
+ */
+int	results_add_series(struct results *res, const struct point_key *k,
+	    const Hoplab__FlowResult *f, char *err, size_t errlen);
+/*
+ * routers.c: hoplab-router's counters.  results_routers_seen() says
+ * whether batch (AGENT, ROLE, SEQ) is in routers.csv already (a resend);
+ * results_routers_add() appends B's RouterCounters as rows under RR (the
+ * role's variant; NULL: unknown) and syncs the file, so that the batch
+ * may be acknowledged.  0 or -1.
+ */
+int	results_routers_seen(const struct results *res, const char *agent,
+	    uint32_t role, uint64_t seq);
+int	results_routers_add(struct results *res, const char *agent,
+	    const struct router_role *rr, const Hoplab__ResultBatch *b,
+	    char *err, size_t errlen);
 /* Write run.json; STATUS is "running", "completed", "failed: ...". */
 int	results_write_run_json(struct results *res, const struct plan *plan,
 	    const struct run_host *hosts, size_t nhosts, const char *status,

@@ -106,7 +106,7 @@ int
 resume_save(struct run_state *st, struct results *res, char *err,
     size_t errlen)
 {
-	if (results_sync(res, &st->summary_bytes, err, errlen) == -1)
+	if (results_sync(res, st, err, errlen) == -1)
 		return -1;
 	return results_state_write(results_dir(res), st, err, errlen);
 }
@@ -124,6 +124,37 @@ resume_ack(struct peers *ps, struct peer *p, uint32_t role, uint64_t seq)
 	env.ack = &ack;
 	if (peers_send(ps, p, &env, err, sizeof(err)) == -1)
 		log_warn("ack to %s: %s", p->inv->name, err);
+}
+
+const struct router_role *
+resume_router_role(const struct run_state *st, const char *agent,
+    uint32_t role)
+{
+	size_t i;
+
+	for (i = 0; i < st->nrroles; i++)
+		if (st->rroles[i].role == role &&
+		    strcmp(st->rroles[i].agent, agent) == 0)
+			return &st->rroles[i];
+	return NULL;
+}
+
+int
+resume_router_batch(struct peers *ps, const struct run_state *st,
+    struct results *res, struct peer *from, const Hoplab__ResultBatch *b,
+    char *err, size_t errlen)
+{
+	const char *agent = from->inv->name;
+
+	if (b->n_routers == 0 &&
+	    resume_router_role(st, agent, b->role_id) == NULL)
+		return 0;
+	if (!results_routers_seen(res, agent, b->role_id, b->batch_seq) &&
+	    results_routers_add(res, agent, resume_router_role(st, agent,
+	    b->role_id), b, err, errlen) == -1)
+		return -1;
+	resume_ack(ps, from, b->role_id, b->batch_seq);
+	return 1;
 }
 
 /* The point whose role ROLE ran on P, or -1. */
@@ -166,10 +197,12 @@ send_stop(struct peers *ps, const struct run_point *pt, char *err,
  * points in GOT, frees the rest.
  */
 static int
-collect_one(struct peers *ps, const struct run_state *st, struct peer *from,
-    Hoplab__Envelope *env, Hoplab__Envelope **got, char *settled)
+collect_one(struct peers *ps, const struct run_state *st,
+    struct results *res, struct peer *from, Hoplab__Envelope *env,
+    Hoplab__Envelope **got, char *settled)
 {
 	Hoplab__ResultBatch *rb;
+	char err[512];
 	long i;
 
 	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
@@ -192,6 +225,16 @@ collect_one(struct peers *ps, const struct run_state *st, struct peer *from,
 		msg_free(env);
 		return 0;
 	}
+	switch (resume_router_batch(ps, st, res, from, rb, err,
+	    sizeof(err))) {
+	case -1:
+		log_warn("agent %s: router counters of role %u not written, "
+		    "left in its spool: %s", from->inv->name, rb->role_id, err);
+		/* FALLTHROUGH */
+	case 1:
+		msg_free(env);
+		return 0;
+	}
 	i = point_of(st, from, rb->role_id);
 	if (i >= 0 && st->points[i].state == POINT_RUNNING) {
 		if (rb->final && got[i] == NULL)
@@ -200,7 +243,7 @@ collect_one(struct peers *ps, const struct run_state *st, struct peer *from,
 			msg_free(env);	/* the same again: one ack later */
 		return 0;
 	}
-	/* Done already, a warm-up, router counters, or a resend. */
+	/* Done already, a warm-up, or a resend. */
 	resume_ack(ps, from, rb->role_id, rb->batch_seq);
 	msg_free(env);
 	return 0;
@@ -208,7 +251,8 @@ collect_one(struct peers *ps, const struct run_state *st, struct peer *from,
 
 int
 resume_collect(struct peers *ps, const struct run_state *st,
-    Hoplab__Envelope **got, int quiet, char *err, size_t errlen)
+    struct results *res, Hoplab__Envelope **got, int quiet, char *err,
+    size_t errlen)
 {
 	int64_t deadline = clock_mono_ns() + COLLECT_TIMEOUT_NS;
 	Hoplab__Envelope *env;
@@ -236,8 +280,8 @@ resume_collect(struct peers *ps, const struct run_state *st,
 		if (rc == -1)
 			break;
 		if (rc == 1)
-			open -= (size_t)collect_one(ps, st, from, env, got,
-			    settled);
+			open -= (size_t)collect_one(ps, st, res, from, env,
+			    got, settled);
 		rc = 0;
 	}
 	if (rc == 0 && open > 0 && !quiet)

@@ -54,11 +54,26 @@ size_t	resume_count_done(const struct run_state *st);
  * GOT has room for st->npoints; GOT[i] gets the envelope holding point
  * i's final ResultBatch (the caller frees it), or stays NULL: the point
  * must be measured again.  Batches of points already done are
- * acknowledged again, not returned.  Returns 0, or -1 when an agent was
+ * acknowledged again, not returned; router counters are written to
+ * routers.csv of RES (once) and acknowledged.  Returns 0, or -1 when an agent was
  * lost (ERR).
  */
 int	resume_collect(struct peers *ps, const struct run_state *st,
-	    Hoplab__Envelope **got, int quiet, char *err, size_t errlen);
+	    struct results *res, Hoplab__Envelope **got, int quiet, char *err,
+	    size_t errlen);
+/* The router role ROLE of AGENT in ST, or NULL. */
+const struct router_role *resume_router_role(const struct run_state *st,
+	    const char *agent, uint32_t role);
+/*
+ * B from FROM is hoplab-router's counters (it has RouterCounters, or its
+ * role is a router role of ST): write it to routers.csv of RES unless it
+ * is there already, then acknowledge it.  Returns 1 when it was such a
+ * batch, 0 when it is not one, -1 when it could not be written (ERR; not
+ * acknowledged, so its agent keeps it).
+ */
+int	resume_router_batch(struct peers *ps, const struct run_state *st,
+	    struct results *res, struct peer *from,
+	    const Hoplab__ResultBatch *b, char *err, size_t errlen);
 /* Acknowledge batch (ROLE, SEQ) to P. */
 void	resume_ack(struct peers *ps, struct peer *p, uint32_t role,
 	    uint64_t seq);

@@ -238,6 +238,24 @@ write_points(FILE *f, const struct run_state *st)
 	fputs("  ],\n", f);
 }
 
+/* "router_roles": the router roles started, for routers.csv's variant. */
+static void
+write_router_roles(FILE *f, const struct run_state *st)
+{
+	size_t i;
+
+	fputs("  \"router_roles\": [", f);
+	for (i = 0; i < st->nrroles; i++) {
+		fprintf(f, "%s\n    {\"role\": %" PRIu32 ", \"agent\": ",
+		    i ? "," : "", st->rroles[i].role);
+		json_str(f, st->rroles[i].agent);
+		fputs(", \"variant\": ", f);
+		json_str(f, st->rroles[i].variant);
+		fprintf(f, ", \"routers\": %zu}", st->rroles[i].routers);
+	}
+	fputs(st->nrroles ? "\n  ],\n" : "],\n", f);
+}
+
 /* "in_flight": {"gen": [7]}: the roles of running points, per agent. */
 static void
 write_in_flight(FILE *f, const struct run_state *st)
@@ -282,7 +300,10 @@ write_state(FILE *f, const struct run_state *st)
 	fprintf(f, ",\n  \"role_first\": %" PRIu32 ",\n  \"role_reserved\": %"
 	    PRIu32 ",\n  \"summary_bytes\": %" PRIu64 ",\n", st->role_first,
 	    st->role_reserved, st->summary_bytes);
+	fprintf(f, "  \"intervals_bytes\": %" PRIu64 ",\n  \"pdf_bytes\": %"
+	    PRIu64 ",\n", st->intervals_bytes, st->pdf_bytes);
 	write_points(f, st);
+	write_router_roles(f, st);
 	write_in_flight(f, st);
 	fputs("  \"plan_text\": ", f);
 	json_str(f, st->plan_text != NULL ? st->plan_text : "");
@@ -332,9 +353,12 @@ results_state_free(struct run_state *st)
 {
 	free(st->plan_text);
 	free(st->points);
+	free(st->rroles);
 	st->plan_text = NULL;
 	st->points = NULL;
 	st->npoints = 0;
+	st->rroles = NULL;
+	st->nrroles = 0;
 }
 
 /* Copy scalar NODE (may be empty) into BUF of LEN; -1 if too long. */
@@ -411,8 +435,79 @@ state_points(struct yamldoc *yd, yaml_node_t *node, struct run_state *st,
 	return 0;
 }
 
+static int
+state_rrole(struct yamldoc *yd, yaml_node_t *node, const char *path,
+    struct router_role *rr, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "role", "agent", "variant",
+	    "routers" };
+	yaml_node_t *v[4];
+	long long n;
+
+	if (yamldoc_map_fields(yd, node, path, keys, 4, v, err, errlen) == -1 ||
+	    state_str(yd, v[1], path, rr->agent, sizeof(rr->agent), err,
+	    errlen) == -1 ||
+	    state_str(yd, v[2], path, rr->variant, sizeof(rr->variant), err,
+	    errlen) == -1 ||
+	    yamldoc_int(yd, v[0], path, 1, UINT32_MAX, NULL, &n, err,
+	    errlen) == -1)
+		return -1;
+	rr->role = (uint32_t)n;
+	if (yamldoc_int(yd, v[3], path, 0, 1000, NULL, &n, err, errlen) == -1)
+		return -1;
+	rr->routers = (size_t)n;
+	return 0;
+}
+
+/* "router_roles", absent from the state.json of older runs. */
+static int
+state_rroles(struct yamldoc *yd, yaml_node_t *node, struct run_state *st,
+    char *err, size_t errlen)
+{
+	char path[YAMLDOC_PATH_MAX];
+	int n, i;
+
+	if (node == NULL || (yamldoc_text(node) != NULL &&
+	    yamldoc_text(node)[0] == '\0'))
+		return 0;
+	if ((n = yamldoc_seq(yd, node, "router_roles", 0, 1000000, err,
+	    errlen)) <= 0)
+		return n;
+	if ((st->rroles = calloc((size_t)n, sizeof(*st->rroles))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	st->nrroles = (size_t)n;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "router_roles",
+		    (size_t)i);
+		if (state_rrole(yd, yamldoc_item(yd, node, (size_t)i), path,
+		    &st->rroles[i], err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Optional byte count KEY (0 when absent: a run of an older hoplab). */
+static int
+state_bytes(struct yamldoc *yd, yaml_node_t *node, const char *key,
+    uint64_t *out, char *err, size_t errlen)
+{
+	long long n;
+
+	*out = 0;
+	if (node == NULL)
+		return 0;
+	if (yamldoc_int(yd, node, key, 0, INT64_MAX, NULL, &n, err,
+	    errlen) == -1)
+		return -1;
+	*out = (uint64_t)n;
+	return 0;
+}
+
 enum { K_RUN_ID, K_STATUS, K_PID, K_PLAN_PATH, K_SHA, K_FIRST, K_RESERVED,
-    K_BYTES, K_POINTS, K_IN_FLIGHT, K_TEXT, K_NKEYS };
+    K_BYTES, K_POINTS, K_IN_FLIGHT, K_TEXT, K_IVL_BYTES, K_PDF_BYTES,
+    K_RROLES, K_NKEYS };
 
 static int
 state_fields(struct yamldoc *yd, yaml_node_t **v, struct run_state *st,
@@ -448,6 +543,12 @@ state_fields(struct yamldoc *yd, yaml_node_t **v, struct run_state *st,
 	    (st->plan_text = strdup(yamldoc_text(v[K_TEXT]))) == NULL)
 		return yamldoc_err(yd, v[K_TEXT], "plan_text", err, errlen,
 		    "expected the plan's text");
+	if (state_bytes(yd, v[K_IVL_BYTES], "intervals_bytes",
+	    &st->intervals_bytes, err, errlen) == -1 ||
+	    state_bytes(yd, v[K_PDF_BYTES], "pdf_bytes", &st->pdf_bytes, err,
+	    errlen) == -1 ||
+	    state_rroles(yd, v[K_RROLES], st, err, errlen) == -1)
+		return -1;
 	return state_points(yd, v[K_POINTS], st, err, errlen);
 }
 
@@ -458,7 +559,7 @@ results_state_read(const char *dir, struct run_state *st, char *err,
 	static const char *const keys[K_NKEYS] = { "run_id", "status",
 	    "controller_pid", "plan_path", "plan_sha256", "role_first",
 	    "role_reserved", "summary_bytes", "points", "in_flight",
-	    "plan_text" };
+	    "plan_text", "intervals_bytes", "pdf_bytes", "router_roles" };
 	yaml_node_t *v[K_NKEYS];
 	struct yamldoc yd;
 	char path[PATH_MAX + 16];

@@ -6,9 +6,11 @@
  * roles already done) are logged at debug level and dropped.
  *
  * Results are acknowledged to the agents only once they are safe: a
- * measured point's batch after its rows were written, summary.csv synced
- * and state.json marked the point done (resume.h); any other batch of this
- * run (warm-ups, router counters, resends) on receipt.  Batches of other
+ * measured point's batch after its rows were written, summary.csv,
+ * intervals.csv and pdf.csv synced and state.json marked the point done
+ * (resume.h); hoplab-router's counters after their rows are in
+ * routers.csv and synced; any other batch of this run (warm-ups,
+ * resends) on receipt.  Batches of other
  * runs are left unacknowledged in their agents' spools for their own
  * `hoplab attach`.  A resumed run skips the points state.json marks done.
  */
@@ -147,8 +149,8 @@ deliver(struct run *r, struct wait_role *ws, size_t nw, struct peer *from,
 }
 
 /*
- * A batch nobody waits for: of this run (router counters, a late or
- * resent one), it is acknowledged; of another run, left to that run.
+ * A batch nobody waits for: of this run (a late or resent one), it is
+ * acknowledged; of another run, left to that run.
  */
 static void
 other_batch(struct run *r, struct peer *from, const Hoplab__Envelope *env)
@@ -165,6 +167,30 @@ other_batch(struct run *r, struct peer *from, const Hoplab__Envelope *env)
 	log_debug("agent %s: role %u batch %llu not waited for: ack",
 	    from->inv->name, b->role_id, (unsigned long long)b->batch_seq);
 	send_ack(r, from, b);
+}
+
+/*
+ * hoplab-router's counters of this run: written to routers.csv, then
+ * acknowledged.  1 if ENV was such a batch, 0 if not, -1 if it could not
+ * be written (the run stops; the agent keeps the batch).
+ */
+static int
+router_batch(struct run *r, struct peer *from, const Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	const Hoplab__ResultBatch *b = env->result_batch;
+	char werr[400];
+	int rc;
+
+	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH ||
+	    strcmp(b->run_id, r->run_id) != 0)
+		return 0;
+	rc = resume_router_batch(r->ps, &r->st, r->res, from, b, werr,
+	    sizeof(werr));
+	if (rc == -1)
+		snprintf(err, errlen, "router counters from %s: %s",
+		    from->inv->name, werr);
+	return rc;
 }
 
 typedef int (*wait_done_fn)(const struct wait_role *w);
@@ -208,7 +234,15 @@ wait_roles(struct run *r, struct wait_role *ws, size_t nw, wait_done_fn done,
 		    err, errlen);
 		if (rc == -1)
 			return -1;
-		if (rc == 1 && !deliver(r, ws, nw, from, env)) {
+		if (rc == 0)
+			continue;
+		if ((rc = router_batch(r, from, env, err, errlen)) != 0) {
+			msg_free(env);
+			if (rc == -1)
+				return -1;
+			continue;
+		}
+		if (!deliver(r, ws, nw, from, env)) {
 			if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
 				log_warn("agent %s: %s", from->inv->name,
 				    env->error->text);
@@ -298,16 +332,42 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	return send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
 }
 
-/* Configure the first N routers of the chain and wait until all are up. */
+/* Note router role W of variant V in state.json, for routers.csv. */
 static int
-start_routers(struct run *r, struct wait_role *ws, size_t n, char *err,
-    size_t errlen)
+note_router_role(struct run *r, const struct wait_role *w,
+    const struct plan_variant *v, char *err, size_t errlen)
 {
-	size_t i;
+	struct router_role *rr;
+
+	rr = realloc(r->st.rroles, (r->st.nrroles + 1) * sizeof(*rr));
+	if (rr == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r->st.rroles = rr;
+	rr = &r->st.rroles[r->st.nrroles++];
+	memset(rr, 0, sizeof(*rr));
+	rr->role = w->role_id;
+	snprintf(rr->agent, sizeof(rr->agent), "%s", w->peer->inv->name);
+	snprintf(rr->variant, sizeof(rr->variant), "%s", v->label);
+	rr->routers = v->nrouters;
+	return 0;
+}
+
+/* Configure the routers of variant V and wait until all are up. */
+static int
+start_routers(struct run *r, const struct plan_variant *v,
+    struct wait_role *ws, char *err, size_t errlen)
+{
+	size_t i, n = v->nrouters;
 
 	for (i = 0; i < n; i++)
-		if (start_router(r, &ws[i], i, n, err, errlen) == -1)
+		if (start_router(r, &ws[i], i, n, err, errlen) == -1 ||
+		    note_router_role(r, &ws[i], v, err, errlen) == -1)
 			return -1;
+	if (results_state_write(results_dir(r->res), &r->st, err,
+	    errlen) == -1)
+		return -1;
 	return wait_roles(r, ws, n, router_done, clock_mono_ns() +
 	    ROUTER_START_TIMEOUT_NS, err, errlen);
 }
@@ -394,6 +454,12 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		    (char *)pf->frame_dist;
 		fs[i].seed = pf->seed;
 		fs[i].dscp = pf->dscp;
+		fs[i].burst_dist = (char *)pf->burst_dist;
+		fs[i].off_dist = (char *)pf->off_dist;
+		fs[i].preset = (char *)pf->preset;
+		fs[i].rate_bps = pf->rate_bps;
+		/* The warm-up is bounded by its count alone. */
+		fs[i].duration_ns = count ? 0 : (uint64_t)pf->duration_ns;
 		fs[i].dst_port = count ? GEN_WARMUP_PORT : GEN_DST_PORT;
 		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
 		fsp[i] = &fs[i];
@@ -431,6 +497,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
     struct run_point *pt, struct peer *p, const Hoplab__ResultBatch *b,
     char *err, size_t errlen)
 {
+	struct point_key key = { v->label, v->nrouters, rep };
 	struct flow_row row;
 	size_t i;
 
@@ -440,7 +507,9 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		row.routers = v->nrouters;
 		row.rep = rep;
 		results_row_from_flow(&row, b->flows[i]);
-		if (results_add(r->res, &row, err, errlen) == -1)
+		if (results_add(r->res, &row, err, errlen) == -1 ||
+		    results_add_series(r->res, &key, b->flows[i], err,
+		    errlen) == -1)
 			return -1;
 		if (!r->opts->quiet)
 			fprintf(stderr, "      %s: sent %llu, received %llu, "
@@ -610,7 +679,7 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 		if (lab_wire(r->inv->lab, v->nrouters, err, errlen) != 0)
 			return -1;
 	}
-	if (start_routers(r, routers, v->nrouters, err, errlen) == -1)
+	if (start_routers(r, v, routers, err, errlen) == -1)
 		return -1;
 	rc = warm_up(r, v, nframes ? r->plan->sweep_frames[0] :
 	    r->plan->flows[0].frame, err, errlen);
@@ -766,7 +835,8 @@ settle_in_flight(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	rc = resume_collect(r->ps, &r->st, got, r->opts->quiet, err, errlen);
+	rc = resume_collect(r->ps, &r->st, r->res, got, r->opts->quiet, err,
+	    errlen);
 	for (i = 0; rc == 0 && i < r->st.npoints; i++) {
 		pt = &r->st.points[i];
 		if (pt->state != POINT_RUNNING)
@@ -811,8 +881,7 @@ runner_resume(const struct plan *plan, const char *dir,
 	}
 	r.st.controller_pid = (long)getpid();
 	snprintf(r.st.status, sizeof(r.st.status), "running");
-	if ((r.res = results_reopen(dir, r.st.summary_bytes, err,
-	    errlen)) == NULL || connect_agents(&r, err, errlen) == -1) {
+	if ((r.res = results_reopen(dir, &r.st, err, errlen)) == NULL || connect_agents(&r, err, errlen) == -1) {
 		results_free(r.res);
 		peers_free(r.ps);
 		results_state_free(&r.st);

@@ -8,7 +8,6 @@
  *
  * Deliberately not here: IP options, fragments, VLAN tags, IPv6.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,21 +84,6 @@ gen_put_probe(uint8_t *b, const struct probe *p)
 		sum = (sum & 0xffff) + (sum >> 16);
 	c = (uint16_t)~sum;
 	put16(b + OFF_UDP_CSUM, c == 0 ? 0xffff : c);
-}
-
-/* The next frame size of F, drawn and clamped to 64..1518 (counted). */
-unsigned
-gen_frame_size(struct gen_flow *f)
-{
-	double x;
-
-	if (dist_is_const(&f->frame))
-		return f->spec.frame;
-	x = nearbyint(dist_sample(&f->frame));
-	if (x >= PKT_FRAME_MIN && x <= PKT_FRAME_MAX)
-		return (unsigned)x;
-	f->frame_clamped++;
-	return x < PKT_FRAME_MIN ? PKT_FRAME_MIN : PKT_FRAME_MAX;
 }
 
 void

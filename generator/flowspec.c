@@ -281,7 +281,7 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
 	};
 	char *v;
-	uint64_t x;
+	uint64_t n;
 	size_t i;
 	unsigned bit = 0;
 
@@ -327,20 +327,20 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		}
 		return 0;
 	case KEY_SEED:
-		if (parse_uint(v, 0, INT64_MAX, &x) == -1) {
+		if (parse_uint(v, 0, INT64_MAX, &n) == -1) {
 			snprintf(err, errlen, "seed: expected 0..%lld, got "
 			    "\"%s\"", (long long)INT64_MAX, v);
 			return -1;
 		}
-		fs->seed = x;
+		fs->seed = n;
 		return 0;
 	case KEY_COUNT:
-		if (parse_uint(v, 1, FLOWSPEC_COUNT_MAX, &x) == -1) {
+		if (parse_uint(v, 1, FLOWSPEC_COUNT_MAX, &n) == -1) {
 			snprintf(err, errlen, "count: expected 1..%llu, "
 			    "got \"%s\"", FLOWSPEC_COUNT_MAX, v);
 			return -1;
 		}
-		fs->count = x;
+		fs->count = n;
 		return 0;
 	case KEY_IDT:
 		return parse_idt(v, fs, err, errlen);
@@ -352,44 +352,103 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		}
 		return 0;
 	case KEY_ID:
-		if (parse_uint(v, 0, UINT16_MAX, &x) == -1) {
+		if (parse_uint(v, 0, UINT16_MAX, &n) == -1) {
 			snprintf(err, errlen, "id: expected 0..65535, got "
 			    "\"%s\"", v);
 			return -1;
 		}
-		fs->id = x;
+		fs->id = n;
 		return 0;
 	case KEY_NAME:
 		return parse_name(v, fs, err, errlen);
 	default:			/* KEY_DPORT, KEY_SPORT */
-		if (parse_uint(v, 1, UINT16_MAX, &x) == -1) {
+		if (parse_uint(v, 1, UINT16_MAX, &n) == -1) {
 			snprintf(err, errlen, "%s: expected a UDP port "
 			    "1..65535, got \"%s\"", pair, v);
 			return -1;
 		}
 		if (bit == KEY_DPORT)
-			fs->dport = x;
+			fs->dport = n;
 		else
-			fs->sport = x;
+			fs->sport = n;
 		return 0;
 	}
 }
 
+/*
+ * The preset's texts for every key of frame, idt, burst, off and dscp
+ * not given, through the same parsers as the user's own keys.
+ */
 static int
-check_required(const struct flowspec *fs, unsigned seen, char *err,
-    size_t errlen)
+apply_preset(struct flowspec *fs, struct fsctx *x, char *err, size_t errlen)
 {
-	if ((seen & KEY_FRAME) == 0 || (seen & KEY_COUNT) == 0 ||
-	    (seen & KEY_IDT) == 0) {
-		snprintf(err, errlen, "missing %s (frame, count and idt are "
-		    "required)", (seen & KEY_FRAME) == 0 ? "frame" :
-		    (seen & KEY_COUNT) == 0 ? "count" : "idt");
+	struct preset_flow pf;
+	char pair[FLOWSPEC_PAIR_MAX];
+	const struct {
+		unsigned	 bit;
+		const char	*key;
+		const char	*val;
+	} k[] = {
+		{ KEY_FRAME, "frame", pf.frame }, { KEY_IDT, "idt", pf.idt },
+		{ KEY_BURST, "burst", pf.burst }, { KEY_OFF, "off", pf.off },
+		{ KEY_DSCP, "dscp", pf.dscp },
+	};
+	size_t i;
+
+	if (x->seen & KEY_RATE && !(x->seen & KEY_PRESET)) {
+		snprintf(err, errlen, "rate: only with preset= (set idt for "
+		    "a rate of your own)");
 		return -1;
 	}
-	if (fs->count > (uint64_t)(FLOWSPEC_DURATION_MAX / fs->idt_ns)) {
+	if (!(x->seen & KEY_PRESET))
+		return 0;
+	if (preset_expand(x->preset, x->rate_bps, &pf, err, errlen) == -1)
+		return -1;
+	snprintf(fs->preset, sizeof(fs->preset), "%s", pf.name);
+	fs->rate_bps = pf.rate_bps;
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		if (x->seen & k[i].bit || k[i].val[0] == '\0')
+			continue;
+		snprintf(pair, sizeof(pair), "%s=%s", k[i].key, k[i].val);
+		if (apply_pair(pair, fs, x, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+check_required(struct flowspec *fs, struct fsctx *x, char *err,
+    size_t errlen)
+{
+	unsigned seen = x->seen;
+
+	if ((seen & KEY_FRAME) == 0 || (seen & KEY_IDT) == 0 ||
+	    (seen & (KEY_COUNT | KEY_DURATION)) == 0) {
+		snprintf(err, errlen, "missing %s (frame, idt and count or "
+		    "duration are required, or a preset and count or "
+		    "duration)", (seen & KEY_FRAME) == 0 ? "frame" :
+		    (seen & KEY_IDT) == 0 ? "idt" : "count or duration");
+		return -1;
+	}
+	if (!(seen & KEY_BURST) != !(seen & KEY_OFF)) {
+		snprintf(err, errlen, "%s: needs %s too (an on/off source "
+		    "has both)", seen & KEY_BURST ? "burst" : "off",
+		    seen & KEY_BURST ? "off" : "burst");
+		return -1;
+	}
+	fs->mean_gap_ns = llround(preset_mean_gap((double)fs->idt_ns,
+	    x->burst_mean, x->off_mean));
+	if (fs->mean_gap_ns < 1)
+		fs->mean_gap_ns = 1;
+	fs->count_given = (seen & KEY_COUNT) != 0;
+	if (!fs->count_given)
+		fs->count = preset_duration_count(fs->duration_ns,
+		    (double)fs->mean_gap_ns, FLOWSPEC_COUNT_MAX);
+	else if (fs->duration_ns == 0 && fs->count >
+	    (uint64_t)(FLOWSPEC_DURATION_MAX / fs->mean_gap_ns)) {
 		snprintf(err, errlen, "count * idt: %llu packets every "
-		    "%lld ns take longer than 24 h",
-		    (unsigned long long)fs->count, (long long)fs->idt_ns);
+		    "%lld ns (mean) take longer than 24 h",
+		    (unsigned long long)fs->count, (long long)fs->mean_gap_ns);
 		return -1;
 	}
 	return 0;
@@ -400,19 +459,21 @@ flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
     char *err, size_t errlen)
 {
 	struct flowspec f;
+	struct fsctx x;
 	char pair[FLOWSPEC_PAIR_MAX];
 	const char *p = s, *comma;
-	unsigned seen = 0;
 	size_t len;
 
 	memset(&f, 0, sizeof(f));
+	memset(&x, 0, sizeof(x));
 	f.id = default_id > UINT16_MAX ? 0 : default_id;
 	f.dport = FLOWSPEC_DPORT_DEFAULT;
 	f.sport = FLOWSPEC_SPORT_DEFAULT;
 	f.seed = FLOWSPEC_SEED_DEFAULT;
 	if (*s == '\0') {
 		snprintf(err, errlen, "empty flow spec (expected e.g. "
-		    "frame=64,count=2000,idt=1ms)");
+		    "frame=64,count=2000,idt=1ms or preset=voip-g711,"
+		    "duration=10s)");
 		return -1;
 	}
 	for (;;) {
@@ -428,16 +489,18 @@ flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
 		}
 		memcpy(pair, p, len);
 		pair[len] = '\0';
-		if (apply_pair(pair, &f, &seen, err, errlen) == -1)
+		if (apply_pair(pair, &f, &x, err, errlen) == -1)
 			return -1;
 		if (comma == NULL)
 			break;
 		p = comma + 1;
 	}
-	if (check_required(&f, seen, err, errlen) == -1)
+	if (apply_preset(&f, &x, err, errlen) == -1 ||
+	    check_required(&f, &x, err, errlen) == -1)
 		return -1;
-	if ((seen & KEY_NAME) == 0)
-		snprintf(f.name, sizeof(f.name), "flow%u", (unsigned)f.id);
+	if ((x.seen & KEY_NAME) == 0)
+		snprintf(f.name, sizeof(f.name), "%s%s%u", f.preset[0] ?
+		    f.preset : "flow", f.preset[0] ? "-" : "", (unsigned)f.id);
 	*fs = f;
 	return 0;
 }
@@ -512,6 +575,27 @@ flowspec_dists(const struct flowspec *fs, struct dist *idt, struct dist *frame,
 	    sizeof(why)) == -1) {
 		dist_free(idt);
 		snprintf(err, errlen, "flow %s: frame: %s", fs->name, why);
+		return -1;
+	}
+	return 0;
+}
+
+int
+flowspec_burst_dists(const struct flowspec *fs, struct dist *burst,
+    struct dist *off, char *err, size_t errlen)
+{
+	uint64_t seed = 2 * flowspec_seed(fs) + (UINT64_C(1) << 63);
+	char why[192];
+
+	if (dist_parse(burst, fs->burst_dist, DIST_BYTES, seed, why,
+	    sizeof(why)) == -1) {
+		snprintf(err, errlen, "flow %s: burst: %s", fs->name, why);
+		return -1;
+	}
+	if (dist_parse(off, fs->off_dist, DIST_TIME, seed + 1, why,
+	    sizeof(why)) == -1) {
+		dist_free(burst);
+		snprintf(err, errlen, "flow %s: off: %s", fs->name, why);
 		return -1;
 	}
 	return 0;

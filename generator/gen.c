@@ -58,8 +58,13 @@ gen_flow_init(struct gen_flow *f, const struct flowspec *spec)
 static int64_t
 gen_flow_span(const struct flowspec *fs, int64_t drain_ns)
 {
+	int64_t span;
+
 	/* Random gaps may sum to more than count x mean: 25 % margin. */
-	return (int64_t)fs->count * fs->idt_ns / 4 * 5 + drain_ns;
+	span = (int64_t)fs->count * fs->mean_gap_ns / 4 * 5;
+	if (fs->duration_ns > 0 && fs->duration_ns < span)
+		span = fs->duration_ns;
+	return span + drain_ns;
 }
 
 /* Allocate each flow's statistics, distributions and intervals. */
@@ -91,10 +96,8 @@ gen_flows_new(struct gen *g, const struct gen_config *cfg, char *err,
 		}
 		ipdv_init(&f->ipdv, f->ipdv_hist);
 		tsm_init(f->tsm, cfg->tstamp == GEN_TS_KERNEL);
-		if (flowspec_dists(&cfg->flows[i], &f->idt, &f->frame, err,
-		    errlen) == -1)
+		if (model_init(&f->model, &cfg->flows[i], err, errlen) == -1)
 			return -1;
-		f->have_dists = 1;
 		if ((f->tsm->idt_abs = hist_new()) == NULL) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
@@ -144,10 +147,7 @@ gen_free(struct gen *g)
 		series_free(&g->flows[i].series);
 		if (g->flows[i].tsm != NULL)
 			hist_free(g->flows[i].tsm->idt_abs);
-		if (g->flows[i].have_dists) {
-			dist_free(&g->flows[i].idt);
-			dist_free(&g->flows[i].frame);
-		}
+		model_free(&g->flows[i].model);
 		free(g->flows[i].tsm);
 	}
 	l2if_close(&g->tx);
@@ -256,21 +256,6 @@ gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	return 0;
 }
 
-/* The next gap of F in ns, drawn and clamped to 0..60 s (counted). */
-static inline int64_t
-gen_gap(struct gen_flow *f)
-{
-	double x;
-
-	if (dist_is_const(&f->idt))
-		return f->spec.idt_ns;
-	x = dist_sample(&f->idt);
-	if (x >= 0 && x <= FLOWSPEC_IDT_MAX)
-		return (int64_t)llround(x);
-	f->idt_clamped++;
-	return x < 0 || isnan(x) ? 0 : FLOWSPEC_IDT_MAX;
-}
-
 /* Send the next packet of flow I now; it was due at DEADLINE. */
 static void
 gen_send_one(struct gen *g, size_t i, int64_t deadline)
@@ -283,7 +268,7 @@ gen_send_one(struct gen *g, size_t i, int64_t deadline)
 	int64_t now;
 	char why[8];
 
-	frame = gen_frame_size(f);
+	frame = model_frame(&f->model);
 	if (frame + 0u != g->tmpl_len[i] + PKT_FCS_LEN)
 		(void)gen_build_template(g, i, frame, why, sizeof(why));
 	memset(&p, 0, sizeof(p));
@@ -323,7 +308,8 @@ gen_next_flow(const struct gen *g)
 	size_t i;
 
 	for (i = 0; i < g->nflows; i++) {
-		if (g->flows[i].next >= g->flows[i].spec.count)
+		if (g->flows[i].next >= g->flows[i].spec.count ||
+		    g->flows[i].deadline >= g->flows[i].end)
 			continue;
 		if (best == -1 ||
 		    g->flows[i].deadline < g->flows[best].deadline)
@@ -389,8 +375,11 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	g->send_start = start;
 	base = clock_real_ns() + GEN_LEAD;	/* start, as CLOCK_REALTIME */
 	for (i = 0; i < g->nflows; i++) {
-		g->flows[i].deadline = start;
-		series_start(&g->flows[i].series, base);
+		f = &g->flows[i];
+		f->deadline = start;
+		f->end = f->spec.duration_ns > 0 ? start + f->spec.duration_ns :
+		    INT64_MAX;
+		series_start(&f->series, base);
 	}
 	while (!*signals && (k = gen_next_flow(g)) != -1) {
 		f = &g->flows[k];
@@ -402,7 +391,9 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		g->send_end = clock_mono_ns();
 		f->next++;
 		/* count * 60 s <= 190 years: this cannot overflow. */
-		f->deadline = pace_next(f->deadline, gen_gap(f));
+		f->deadline = pace_next(f->deadline, model_gap(&f->model));
+		if (f->deadline >= f->end && f->next < f->spec.count)
+			f->ended_by_time = 1;
 		if (gen_drain_txstamps(g, err, errlen) == -1)
 			return -1;
 	}

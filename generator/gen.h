@@ -14,6 +14,7 @@
 
 #include "stats.h"
 #include "flowspec.h"
+#include "model.h"
 #include "pace.h"
 #include "records.h"
 #include "series.h"
@@ -63,11 +64,10 @@ struct gen_flow {
 	int64_t		last_rx_ns;
 	struct tsmatch	*tsm;		/* tx/rx stamp pairing, IDT */
 	struct welford	late;		/* send time - deadline, ns */
-	struct dist	idt;		/* gaps, ns */
-	struct dist	frame;		/* frame sizes incl. FCS */
-	int		have_dists;	/* idt and frame need dist_free() */
-	uint64_t	idt_clamped;	/* gaps outside 0..60 s */
-	uint64_t	frame_clamped;	/* sizes outside 64..1518 */
+	struct model	model;		/* sizes, gaps, bursts; clamp counts */
+	int64_t		end;		/* CLOCK_MONOTONIC end of duration=,
+					   INT64_MAX without one */
+	int		ended_by_time;	/* duration= ended it, not count */
 	uint64_t	tx_bytes;	/* frame bytes sent incl. FCS */
 	struct ipdv	ipdv;		/* RFC 3393, consecutive packets */
 	struct hist	*ipdv_hist;	/* |ipdv|, ns */

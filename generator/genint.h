@@ -76,7 +76,5 @@ int	gen_build_template(struct gen *g, size_t i, unsigned frame, char *err,
  * recomputed) and probe P (UDP checksum updated per RFC 1624).
  */
 void	gen_stamp_frame(uint8_t *b, uint16_t id, const struct probe *p);
-/* The next frame size of F, drawn and clamped to 64..1518 (counted). */
-unsigned gen_frame_size(struct gen_flow *f);
 
 #endif

@@ -113,9 +113,16 @@ json_flow(FILE *out, const struct gen *g, const struct gen_flow *f)
 	    (unsigned long long)seqtrack_reordered(f->seq),
 	    (unsigned long long)f->tx_errors, (unsigned long long)f->malformed,
 	    (unsigned long long)f->tx_bytes, (unsigned long long)f->rx_bytes,
-	    (unsigned long long)f->idt_clamped,
-	    (unsigned long long)f->frame_clamped,
+	    (unsigned long long)f->model.idt_clamped,
+	    (unsigned long long)f->model.frame_clamped,
 	    f->ttl_min > 255 ? 0 : f->ttl_min, f->ttl_max);
+	fprintf(out, "\"preset\":\"%s\",\"rate_bps\":%.0f,\"bursts\":%llu,"
+	    "\"burst_clamped\":%llu,\"duration_ns\":%lld,\"ended_by\":"
+	    "\"%s\",", f->spec.preset, f->spec.rate_bps,
+	    (unsigned long long)model_bursts(&f->model),
+	    (unsigned long long)f->model.burst_clamped,
+	    (long long)f->spec.duration_ns, f->ended_by_time ? "duration" :
+	    f->next >= f->spec.count ? "count" : "signal");
 	json_delay(out, f);
 	json_pacing(out, f);
 	json_series(out, f, gen_interval_ns(g));

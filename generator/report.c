@@ -236,6 +236,44 @@ print_pdf(FILE *out, const struct gen_flow *fl, size_t n)
 	}
 }
 
+/* One line on how flow F's model ran, for flows with more than constants. */
+static void
+print_model(FILE *out, const struct gen_flow *f)
+{
+	const struct flowspec *fs = &f->spec;
+	const struct model *m = &f->model;
+
+	if (m->idt_clamped > 0 || m->frame_clamped > 0 || fs->idt_dist[0] ||
+	    fs->frame_dist[0])
+		fprintf(out, "flow %s: idt %s, frame %s, seed %llu: %llu gaps "
+		    "clamped to 0..60s, %llu sizes clamped to 64..1518, mean "
+		    "frame sent %.1f\n", fs->name, fs->idt_dist[0] ?
+		    fs->idt_dist : "const", fs->frame_dist[0] ?
+		    fs->frame_dist : "const",
+		    (unsigned long long)flowspec_seed(fs),
+		    (unsigned long long)m->idt_clamped,
+		    (unsigned long long)m->frame_clamped,
+		    f->sent ? (double)f->tx_bytes / f->sent : 0.0);
+	if (fs->preset[0] && fs->rate_bps > 0)
+		fprintf(out, "flow %s: preset %s, rate %.3f Mbit/s\n",
+		    fs->name, fs->preset, fs->rate_bps / 1e6);
+	else if (fs->preset[0])
+		fprintf(out, "flow %s: preset %s\n", fs->name, fs->preset);
+	if (m->bursty)
+		fprintf(out, "flow %s: on/off, burst %s packets, off %s: %llu "
+		    "bursts begun, %llu burst sizes clamped to 1..%d\n",
+		    fs->name, fs->burst_dist, fs->off_dist,
+		    (unsigned long long)model_bursts(m),
+		    (unsigned long long)m->burst_clamped, FLOWSPEC_BURST_MAX);
+	if (fs->duration_ns > 0)
+		fprintf(out, "flow %s: duration %.3f s, ended by %s after %llu "
+		    "packets (count bound %llu)\n", fs->name,
+		    fs->duration_ns / 1e9, f->ended_by_time ? "duration" :
+		    f->next >= fs->count ? "count" : "signal",
+		    (unsigned long long)f->sent,
+		    (unsigned long long)fs->count);
+}
+
 void
 report_print(FILE *out, const struct gen *g, const struct gen_config *c,
     unsigned tables)
@@ -255,19 +293,7 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c,
 	fputc('\n', out);
 	print_ipdv(out, fl, n);
 	for (i = 0; i < n; i++)
-		if (fl[i].idt_clamped > 0 || fl[i].frame_clamped > 0 ||
-		    fl[i].spec.idt_dist[0] || fl[i].spec.frame_dist[0])
-			fprintf(out, "flow %s: idt %s, frame %s, seed %llu: "
-			    "%llu gaps clamped to 0..60s, %llu sizes clamped "
-			    "to 64..1518, mean frame sent %.1f\n",
-			    fl[i].spec.name, fl[i].spec.idt_dist[0] ?
-			    fl[i].spec.idt_dist : "const",
-			    fl[i].spec.frame_dist[0] ? fl[i].spec.frame_dist :
-			    "const", (unsigned long long)flowspec_seed(
-			    &fl[i].spec), (unsigned long long)fl[i].idt_clamped,
-			    (unsigned long long)fl[i].frame_clamped,
-			    fl[i].sent ? (double)fl[i].tx_bytes / fl[i].sent :
-			    0.0);
+		print_model(out, &fl[i]);
 	if (gen_foreign(g) > 0)
 		fprintf(out, "%llu other frames arrived on %s and were "
 		    "ignored\n", (unsigned long long)gen_foreign(g), c->rx);
@@ -315,8 +341,13 @@ fill_result(Hoplab__FlowResult *r, const struct gen_flow *f, const char *ts)
 	r->last_rx_ns = f->last_rx_ns;
 	r->ts_source = (char *)ts;
 	r->malformed = f->malformed;
-	r->idt_clamped = f->idt_clamped;
-	r->frame_clamped = f->frame_clamped;
+	r->idt_clamped = f->model.idt_clamped;
+	r->frame_clamped = f->model.frame_clamped;
+	r->preset = (char *)f->spec.preset;
+	r->bursts = model_bursts(&f->model);
+	r->burst_clamped = f->model.burst_clamped;
+	r->duration_ns = f->spec.duration_ns;
+	r->ended_by_duration = f->ended_by_time;
 	r->tx_idt_std_ns = welford_std(&f->tsm->idt);
 	r->tx_idt_err_p99_ns = hist_percentile(f->tsm->idt_abs, 99);
 	r->tx_bytes = f->tx_bytes;

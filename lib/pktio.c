@@ -4,6 +4,15 @@
  * ("v3": TPACKET_V3 blocks, "v2": TPACKET_V2 frames) and the TPACKET_V2
  * transmit ring they share.
  *
+ * A flush of exactly one frame does not use the ring: the kernel builds
+ * a ring frame's skb with the slot's page as a zero-copy fragment, and
+ * veth (any path that crosses into another namespace's receive side)
+ * must then copy it into a freshly allocated page (skb_copy_ubufs); a
+ * plain send() copies the few bytes into the skb at once.  Measured on
+ * the project's VM: 2.4 us against 3.0 us for one 64-byte frame.  At low
+ * rates, where every flush carries one frame, that is the router's
+ * per-hop delay; at high rates flushes carry batches and use the ring.
+ *
  * Ring ownership follows packet_mmap.txt: a receive frame or block belongs
  * to user space while its status has TP_STATUS_USER and is given back by
  * writing TP_STATUS_KERNEL; a transmit slot is free while its status is
@@ -208,6 +217,8 @@ open_rx_socket(struct pktio *p, const struct pktio_conf *c, int version,
 		return -1;
 	}
 	if (set_int(p->rxfd, PACKET_VERSION, version, "PACKET_VERSION",
+	    p->name, err, errlen) == -1 ||
+	    set_int(p->rxfd, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS",
 	    p->name, err, errlen) == -1 ||
 	    set_int(p->rxfd, PACKET_IGNORE_OUTGOING, 1,
 	    "PACKET_IGNORE_OUTGOING", p->name, err, errlen) == -1)
@@ -632,10 +643,40 @@ pktio_tx_room(struct pktio *p)
 	return n;
 }
 
+/*
+ * Send the one pending frame with a plain send() on the receive socket
+ * and take its slot back.  The kernel's transmit ring head sits on that
+ * slot (every earlier frame went out with the last successful flush), so
+ * giving the slot back leaves both heads where they were.  Returns 0, or
+ * -1 when send() failed (the frame stays queued in its slot).
+ */
+static int
+tx_send_one(struct pktio *p)
+{
+	unsigned i = (p->tx_head + p->tx_nframes - 1) % p->tx_nframes;
+	struct tpacket2_hdr *h = tx_frame(p, i);
+	uint8_t *f = (uint8_t *)h + TX_DATA_OFF;
+	struct sockaddr_ll sll;
+
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = p->ifindex;
+	memcpy(&sll.sll_protocol, f + 12, 2);	/* the frame's ethertype */
+	if (sendto(p->rxfd, f, h->tp_len, MSG_DONTWAIT,
+	    (struct sockaddr *)&sll, sizeof(sll)) == -1)
+		return -1;
+	status_store(&h->tp_status, TP_STATUS_AVAILABLE);
+	p->tx_head = i;
+	p->tx_pending = 0;
+	return 0;
+}
+
 int
 pktio_tx_flush(struct pktio *p)
 {
 	if (p->tx_pending == 0)
+		return 0;
+	if (p->tx_pending == 1 && tx_send_one(p) == 0)
 		return 0;
 	if (sendto(p->txfd, NULL, 0, MSG_DONTWAIT, NULL, 0) == -1) {
 		if (errno == EAGAIN || errno == ENOBUFS)

@@ -124,6 +124,9 @@ unsigned pktio_tx_room(struct pktio *p);
 /*
  * Hand every queued frame to the kernel with one send().  Returns 0, or
  * -1 with errno when send() failed (counted; the frames stay queued).
+ * A single queued frame is sent with a plain send() of its bytes instead
+ * of through the ring (faster for one frame, see pktio.c); the caller
+ * sees no difference.
  */
 int	pktio_tx_flush(struct pktio *p);
 

@@ -4,7 +4,8 @@
  *
  * The plan is read whole with libyaml's document API (lib/yamldoc.c) and
  * checked top-down in a fixed order (name, topology, variants, router,
- * repeat, sweep, flows), so that later checks may rely on earlier ones:
+ * repeat, sweep, flows; the flows in planflow.c), so that later checks
+ * may rely on earlier ones:
  * variants are prefixes of a known chain, "$frame" needs a known sweep.
  * The first problem found is reported as "FILE:LINE: KEY.PATH: expected
  * X, got Y" and the load fails; a plan is never partly accepted.
@@ -24,30 +25,12 @@
 #include <strings.h>
 
 #include "clock.h"
-#include "dist.h"
 #include "plan.h"
+#include "planint.h"
 #include "yamldoc.h"
 
-#define FRAME_MIN	64
-#define FRAME_MAX	1518
-#define FRAME_HINT	"Ethernet frame incl. FCS"
 #define ROUTER_NAME_MAX	16	/* 15 characters: 8 of them fit a label */
 #define REPEAT_MAX	1000
-#define COUNT_MAX	100000000LL
-#define IDT_MIN_NS	(1 * NSEC_PER_USEC)
-#define IDT_MAX_NS	(60 * NSEC_PER_SEC)
-
-/* Everything a parsing step needs. */
-struct pctx {
-	struct yamldoc	*yd;
-	struct plan	*p;
-	char		*err;
-	size_t		 errlen;
-};
-
-#define PERR(c, node, path, ...)					\
-	yamldoc_err((c)->yd, (node), (path), (c)->err, (c)->errlen,	\
-	    __VA_ARGS__)
 
 static const char *const top_keys[] = {
 	"name", "topology", "variants", "router", "repeat", "sweep", "flows",
@@ -55,18 +38,6 @@ static const char *const top_keys[] = {
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_FLOWS, K_NTOP };
 
-static const char *const flow_keys[] = {
-	"name", "mode", "frame", "idt", "count", "dscp", "seed",
-};
-enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_NKEYS };
-
-static const char *const dist_keys[] = { "dist", "value" };
-
-/* The families of lib/dist.h, as a plan's dist: key names them. */
-static const char *const plan_dists[] = {
-	"uniform", "exp", "normal", "lognormal", "pareto", "cauchy", "gamma",
-	"weibull", "csv", "pcap-sizes", "pcap-gaps",
-};
 
 /* 1 if S is made only of letters, digits and characters in EXTRA. */
 static int
@@ -80,9 +51,9 @@ charset_ok(const char *s, const char *extra)
 }
 
 /* A name: non-empty, at most LEN - 1 characters of [A-Za-z0-9._-]. */
-static int
-get_name(struct pctx *c, yaml_node_t *node, const char *path, char *buf,
-    size_t len)
+int
+plan_get_name(struct pctx *c, yaml_node_t *node, const char *path,
+    char *buf, size_t len)
 {
 	char got[64];
 
@@ -96,8 +67,8 @@ get_name(struct pctx *c, yaml_node_t *node, const char *path, char *buf,
 	return 0;
 }
 
-static int
-missing(struct pctx *c, yaml_node_t *map, const char *parent,
+int
+plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
     const char *key)
 {
 	char path[YAMLDOC_PATH_MAX];
@@ -143,7 +114,7 @@ parse_topology(struct pctx *c, yaml_node_t *node)
 	    c->err, c->errlen) == -1)
 		return -1;
 	if (chain == NULL)
-		return missing(c, node, "topology", "chain");
+		return plan_missing(c, node, "topology", "chain");
 	if ((n = yamldoc_seq(c->yd, chain, "topology.chain", 1,
 	    PLAN_MAX_CHAIN, c->err, c->errlen)) == -1)
 		return -1;
@@ -353,278 +324,6 @@ parse_sweep(struct pctx *c, yaml_node_t *node)
 	return 0;
 }
 
-/* The family NODE names, or NULL (with the error reported) if unknown. */
-static const char *
-check_dist(struct pctx *c, yaml_node_t *node, const char *path)
-{
-	char got[64];
-	size_t i;
-
-	if (yamldoc_is(node, "const"))
-		return "const";
-	if (yamldoc_is(node, "exponential"))
-		return "exp";
-	for (i = 0; i < sizeof(plan_dists) / sizeof(plan_dists[0]); i++)
-		if (yamldoc_is(node, plan_dists[i]))
-			return plan_dists[i];
-	yamldoc_got(node, got, sizeof(got));
-	PERR(c, node, path, "expected const, uniform, exp, normal, lognormal, "
-	    "pareto, cauchy, gamma, weibull, csv, pcap-sizes or pcap-gaps, "
-	    "got %s", got);
-	return NULL;
-}
-
-/*
- * A value that may be written as VALUE, as the text form NAME:PARAMS
- * (docs/generator.md) or as {dist: NAME, value: PARAMS}.  Replaces *NODE
- * and PATH by the value's; a distribution other than const goes to DIST
- * as "NAME:PARAMS" (DIST is "" otherwise).
- */
-static int
-unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len,
-    char *dist, size_t dlen)
-{
-	yaml_node_t *v[2];
-	char sub[YAMLDOC_PATH_MAX];
-	const char *name = "const", *t;
-
-	dist[0] = '\0';
-	if ((*node)->type != YAML_MAPPING_NODE) {
-		t = yamldoc_text(*node);
-		if (t != NULL && strchr(t, ':') != NULL)
-			snprintf(dist, dlen, "%s", t);
-		return 0;
-	}
-	if (yamldoc_map_fields(c->yd, *node, path, dist_keys, 2, v, c->err,
-	    c->errlen) == -1)
-		return -1;
-	yamldoc_path_key(sub, sizeof(sub), path, "dist");
-	if (v[0] != NULL && (name = check_dist(c, v[0], sub)) == NULL)
-		return -1;
-	if (v[1] == NULL)
-		return missing(c, *node, path, "value");
-	yamldoc_path_key(sub, sizeof(sub), path, "value");
-	snprintf(path, len, "%s", sub);
-	*node = v[1];
-	t = yamldoc_text(*node);
-	if (strcmp(name, "const") != 0)
-		snprintf(dist, dlen, "%s:%s", name, t != NULL ? t : "");
-	return 0;
-}
-
-/*
- * Check the distribution text DIST of a flow's frame (BYTES) or idt:
- * it must parse, and give sizes in 64..1518 or a mean in 1us..60s.  The
- * nominal value (mean, or location without one) goes to *NOMINAL.
- */
-static int
-check_dist_text(struct pctx *c, yaml_node_t *node, const char *path,
-    const char *dist, int bytes, double *nominal)
-{
-	char why[192];
-	struct dist d;
-	double m;
-	int bad;
-
-	if (dist_parse(&d, dist, bytes ? DIST_BYTES : DIST_TIME, 1, why,
-	    sizeof(why)) == -1)
-		return PERR(c, node, path, "%s", why);
-	m = dist_mean(&d);
-	if (!(m == m) || m > 1e300)	/* NaN or infinite: the location */
-		m = d.p[d.ops->shape_first ? 1 : 0];
-	bad = bytes ? dist_cdf(&d, FRAME_MAX + 0.5) -
-	    dist_cdf(&d, FRAME_MIN - 0.5) <= 0 :
-	    !(m >= IDT_MIN_NS && m <= IDT_MAX_NS);
-	dist_free(&d);
-	if (bad)
-		return PERR(c, node, path, bytes ? "%s gives no size in "
-		    "64..1518 (" FRAME_HINT ")" : "%s: expected a mean of "
-		    "1us..60s", dist);
-	*nominal = m;
-	return 0;
-}
-
-static int
-parse_frame(struct pctx *c, yaml_node_t *node, const char *fpath,
-    struct plan_flow *f)
-{
-	char path[YAMLDOC_PATH_MAX], got[64];
-	long long v;
-
-	double m;
-
-	yamldoc_path_key(path, sizeof(path), fpath, "frame");
-	if (unwrap_dist(c, &node, path, sizeof(path), f->frame_dist,
-	    sizeof(f->frame_dist)) == -1)
-		return -1;
-	if (f->frame_dist[0] != '\0') {
-		if (check_dist_text(c, node, path, f->frame_dist, 1, &m) == -1)
-			return -1;
-		f->frame = m < FRAME_MIN ? FRAME_MIN : m > FRAME_MAX ?
-		    FRAME_MAX : (unsigned)(m + 0.5);
-		return 0;
-	}
-	if (yamldoc_is(node, "$frame")) {
-		if (c->p->nsweep_frames == 0)
-			return PERR(c, node, path, "'$frame' needs sweep.frame "
-			    "(add sweep: {frame: [64, 1518]} or give a fixed "
-			    "frame length)");
-		f->frame_from_sweep = 1;
-		return 0;
-	}
-	if (yamldoc_text(node) != NULL && yamldoc_text(node)[0] == '$')
-		return PERR(c, node, path, "expected a frame length or "
-		    "$frame, got %s", yamldoc_got(node, got, sizeof(got)));
-	if (yamldoc_int(c->yd, node, path, FRAME_MIN, FRAME_MAX, FRAME_HINT,
-	    &v, c->err, c->errlen) == -1)
-		return -1;
-	f->frame = (unsigned)v;
-	return 0;
-}
-
-static int
-parse_idt(struct pctx *c, yaml_node_t *node, const char *fpath,
-    struct plan_flow *f)
-{
-	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
-
-	double m;
-
-	yamldoc_path_key(path, sizeof(path), fpath, "idt");
-	if (unwrap_dist(c, &node, path, sizeof(path), f->idt_dist,
-	    sizeof(f->idt_dist)) == -1)
-		return -1;
-	if (f->idt_dist[0] != '\0') {
-		if (check_dist_text(c, node, path, f->idt_dist, 0, &m) == -1)
-			return -1;
-		f->idt_ns = (int64_t)(m + 0.5);
-		return 0;
-	}
-	yamldoc_got(node, got, sizeof(got));
-	if (node->type != YAML_SCALAR_NODE || yamldoc_str(c->yd, node, path,
-	    "a duration", s, sizeof(s), c->err, c->errlen) == -1 ||
-	    clock_parse_duration(s, &f->idt_ns, cerr, sizeof(cerr)) == -1)
-		return PERR(c, node, path, "expected a duration with a unit "
-		    "(ns, us, ms, s), such as 1ms, got %s", got);
-	if (f->idt_ns < IDT_MIN_NS || f->idt_ns > IDT_MAX_NS)
-		return PERR(c, node, path, "expected 1us..60s, got %s", got);
-	return 0;
-}
-
-static int
-parse_mode(struct pctx *c, yaml_node_t *node, const char *fpath,
-    struct plan_flow *f)
-{
-	char path[YAMLDOC_PATH_MAX], got[64];
-
-	snprintf(f->mode, sizeof(f->mode), "l2");
-	if (node == NULL || yamldoc_is(node, "l2"))
-		return 0;
-	yamldoc_path_key(path, sizeof(path), fpath, "mode");
-	yamldoc_got(node, got, sizeof(got));
-	if (yamldoc_is(node, "udp") || yamldoc_is(node, "tcp"))
-		return PERR(c, node, path, "%s is not available yet (only l2)",
-		    got);
-	return PERR(c, node, path, "expected l2, got %s", got);
-}
-
-static int
-parse_dscp(struct pctx *c, yaml_node_t *node, const char *fpath,
-    struct plan_flow *f)
-{
-	char path[YAMLDOC_PATH_MAX], got[64];
-
-	f->dscp = 0;
-	if (node == NULL)
-		return 0;
-	yamldoc_path_key(path, sizeof(path), fpath, "dscp");
-	if (yamldoc_text(node) == NULL ||
-	    plan_parse_dscp(yamldoc_text(node), &f->dscp) == -1)
-		return PERR(c, node, path, "expected BE, EF, AF11..AF43, "
-		    "CS0..CS7 or 0..63, got %s",
-		    yamldoc_got(node, got, sizeof(got)));
-	return 0;
-}
-
-static int
-flow_name(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
-{
-	struct plan_flow *f = &c->p->flows[i];
-	char path[YAMLDOC_PATH_MAX];
-	size_t j;
-
-	yamldoc_path_key(path, sizeof(path), fpath, "name");
-	if (get_name(c, node, path, f->name, sizeof(f->name)) == -1)
-		return -1;
-	for (j = 0; j < i; j++)
-		if (strcmp(c->p->flows[j].name, f->name) == 0)
-			return PERR(c, node, path, "'%s' is already the name "
-			    "of flows[%zu] (line %d)", f->name, j,
-			    c->p->flows[j].line);
-	return 0;
-}
-
-static int
-parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
-{
-	struct plan_flow *f = &c->p->flows[i];
-	yaml_node_t *v[F_NKEYS];
-	char path[YAMLDOC_PATH_MAX];
-	long long n;
-
-	if (yamldoc_map_fields(c->yd, node, fpath, flow_keys, F_NKEYS, v,
-	    c->err, c->errlen) == -1)
-		return -1;
-	f->line = (int)yamldoc_line(node);
-	if (v[F_NAME] == NULL)
-		return missing(c, node, fpath, "name");
-	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
-	    parse_mode(c, v[F_MODE], fpath, f) == -1)
-		return -1;
-	if (v[F_FRAME] == NULL)
-		return missing(c, node, fpath, "frame");
-	if (parse_frame(c, v[F_FRAME], fpath, f) == -1)
-		return -1;
-	if (v[F_IDT] == NULL)
-		return missing(c, node, fpath, "idt");
-	if (parse_idt(c, v[F_IDT], fpath, f) == -1)
-		return -1;
-	if (v[F_COUNT] == NULL)
-		return missing(c, node, fpath, "count");
-	yamldoc_path_key(path, sizeof(path), fpath, "count");
-	if (yamldoc_int(c->yd, v[F_COUNT], path, 1, COUNT_MAX, NULL, &n,
-	    c->err, c->errlen) == -1)
-		return -1;
-	f->count = (uint64_t)n;
-	if (v[F_SEED] != NULL) {
-		yamldoc_path_key(path, sizeof(path), fpath, "seed");
-		if (yamldoc_int(c->yd, v[F_SEED], path, 1, INT64_MAX,
-		    "0 is the default: the flow id", &n, c->err,
-		    c->errlen) == -1)
-			return -1;
-		f->seed = (uint64_t)n;
-	}
-	return parse_dscp(c, v[F_DSCP], fpath, f);
-}
-
-static int
-parse_flows(struct pctx *c, yaml_node_t *node)
-{
-	char path[YAMLDOC_PATH_MAX];
-	int n, i;
-
-	if ((n = yamldoc_seq(c->yd, node, "flows", 1, PLAN_MAX_FLOWS, c->err,
-	    c->errlen)) == -1)
-		return -1;
-	for (i = 0; i < n; i++) {
-		yamldoc_path_index(path, sizeof(path), "flows", i);
-		if (parse_flow(c, yamldoc_item(c->yd, node, i), path, i) == -1)
-			return -1;
-	}
-	c->p->nflows = n;
-	return 0;
-}
-
 /* Keys that name features later work brings: refuse them by name. */
 static int
 refuse_later(struct pctx *c, yaml_node_t *root)
@@ -659,12 +358,12 @@ parse_plan(struct pctx *c)
 	    c->errlen) == -1)
 		return -1;
 	if (v[K_NAME] == NULL)
-		return missing(c, root, "", "name");
-	if (get_name(c, v[K_NAME], "name", c->p->name,
+		return plan_missing(c, root, "", "name");
+	if (plan_get_name(c, v[K_NAME], "name", c->p->name,
 	    sizeof(c->p->name)) == -1)
 		return -1;
 	if (v[K_TOPOLOGY] == NULL)
-		return missing(c, root, "", "topology");
+		return plan_missing(c, root, "", "topology");
 	if (parse_topology(c, v[K_TOPOLOGY]) == -1 ||
 	    parse_variants(c, v[K_VARIANTS]) == -1 ||
 	    parse_router(c, v[K_ROUTER]) == -1 ||
@@ -672,8 +371,8 @@ parse_plan(struct pctx *c)
 	    parse_sweep(c, v[K_SWEEP]) == -1)
 		return -1;
 	if (v[K_FLOWS] == NULL)
-		return missing(c, root, "", "flows");
-	return parse_flows(c, v[K_FLOWS]);
+		return plan_missing(c, root, "", "flows");
+	return plan_parse_flows(c, v[K_FLOWS]);
 }
 
 /* Validate a loaded document; frees it in every case. */

@@ -18,6 +18,10 @@
  *       count: 2000
  *       dscp: BE                               # BE EF AFxy CSx or 0..63
  *       seed: 1                                # for distributions
+ *     - name: call
+ *       preset: voip-g711                      # lib/preset.h; keys given
+ *       duration: 10s                          # beside it override it
+ *     - {name: tv, preset: iptv, rate: 8, count: 5000}
  *
  * The loader is strict: an unknown key, a wrong type or an impossible value
  * is an error naming the file, the line and the key path
@@ -48,13 +52,23 @@ struct plan_flow {
 	char		mode[8];	/* "l2" */
 	int		frame_from_sweep; /* value was "$frame" */
 	unsigned	frame;		/* fixed frame length when not swept */
-	int64_t		idt_ns;		/* inter-departure time (its mean) */
-	char		idt_dist[128];	/* "exp:1ms" etc., "" when constant */
+	int64_t		idt_ns;		/* mean gap between packets, over
+					   bursts and pauses (count x idt_ns
+					   is the flow's length) */
+	char		idt_dist[128];	/* "exp:1ms" etc., "" when constant;
+					   with bursts the gap within one */
 	char		frame_dist[128]; /* "uniform:64:1518", "" when const */
 	uint64_t	seed;		/* 0: the generator uses the flow id */
 	uint64_t	count;		/* packets to send */
 	unsigned	dscp;		/* 0..63 */
 	int		line;		/* line of the flow in the file */
+	char		preset[16];	/* lib/preset.h name, "" when none */
+	double		rate_bps;	/* the preset's rate, 0: none */
+	char		burst_dist[128]; /* packets per burst, "" none */
+	char		off_dist[128];	/* pause after a burst */
+	int64_t		duration_ns;	/* 0: bounded by count only; else
+					   count is derived (a bound) unless
+					   given too */
 };
 
 struct plan_variant {

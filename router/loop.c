@@ -85,12 +85,11 @@ busy_setup(struct router *r)
  * socket is still served every ROUTER_CTL_SPIN_NS.
  */
 static int
-spinning(struct router *r, int64_t last_rx, zmq_pollitem_t *ctl,
-    int64_t *next_ctl)
+spinning(struct router *r, zmq_pollitem_t *ctl, int64_t *next_ctl)
 {
 	if (busy_window_due(&r->busy, r->now_mono))
 		busy_window_end(&r->busy, r->now_mono, run_delay(r));
-	if (!busy_spin(&r->busy, r->now_mono, last_rx))
+	if (!busy_spin(&r->busy, r->now_mono))
 		return 0;
 	if (ctl != NULL && r->now_mono >= *next_ctl) {
 		*next_ctl = r->now_mono + ROUTER_CTL_SPIN_NS;
@@ -106,7 +105,7 @@ loop(struct router *r)
 {
 	zmq_pollitem_t items[RCONF_IF_MAX + 1], *ctl = NULL;
 	const struct rconf *busy_conf = r->conf;
-	int64_t arp_next = 0, last_rx = 0, next_ctl = 0, spin_from = -1;
+	int64_t arp_next = 0, next_ctl = 0, spin_from = -1;
 	unsigned i, n = 0;
 
 	for (i = 0; i < r->nports; i++) {
@@ -125,7 +124,7 @@ loop(struct router *r)
 	while (!*r->stop) {
 		r->now_mono = clock_mono_ns();
 		if (router_poll(r) > 0)
-			last_rx = r->now_mono;
+			busy_rx(&r->busy, r->now_mono);
 		if (r->now_mono >= arp_next)
 			arp_next = router_timers(r);
 		if (r->push != NULL && r->now_mono >= r->next_report) {
@@ -136,7 +135,7 @@ loop(struct router *r)
 			busy_setup(r);
 			busy_conf = r->conf;
 		}
-		if (spinning(r, last_rx, ctl, &next_ctl)) {
+		if (spinning(r, ctl, &next_ctl)) {
 			if (spin_from < 0)
 				spin_from = r->now_mono;
 			continue;

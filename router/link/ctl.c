@@ -8,19 +8,18 @@
  *   counters every interval and a final one when the link stops;
  * - ctl_client() is `hoplab-link -s EP --ctl COMMAND`.
  *
- * Until the protocol has messages of the link's own (docs/link.md), the
- * link speaks RouterControl and RouterCounters: a request with op
- * COUNTERS asks for the counters; op RELOAD is a profile change with
- * `iface` the direction ("a-b" or "b-a"), `prefix` the profile text and
- * `via` the time ("" now, "+10s" after that long, "@1764470000.5" at
- * that CLOCK_REALTIME instant).  In RouterCounters each direction is one
- * "interface" named a-b or b-a; its drops carry the reasons lost, queue,
- * malformed, oversize, nonip, runt, pool and tx; sojourn class 0 is the
- * delay the link added (release minus arrival) and class 1 the release
- * error (release minus intended), both over the interval since the
- * previous report (over the run in a control answer, for class 1); queue
- * 0 is the rate queue.  Duplicates, corruptions and reorderings have no
- * field there yet: they are in the text counters and the truth file.
+ * The messages are the link's own (proto/hoplab.proto): LinkControl asks
+ * for the counters (op COUNTERS) or changes one direction's profile (op
+ * SET: `dir` "a-b" or "b-a", `profile` the text, `at` the time: "" now,
+ * "+10s" after that long, "@1764470000.5" at that CLOCK_REALTIME
+ * instant); LinkControlReply answers with both directions' LinkCounters.
+ * A ResultBatch carries them in `links`, one per direction.  The added
+ * delay and release error summaries cover the interval since the previous
+ * report (reports reset them; a control answer does not), and
+ * release_error_run and its buckets the whole run.
+ *
+ * Deliberately not here: a listing of the scheduled changes (the log has
+ * them), authentication (the socket is ipc:// in the agent's run folder).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,109 +35,96 @@
 #include "router/link/link.h"
 
 #define CLIENT_TIMEOUT_MS	2000
-#define NREASON			8
 
+/* The messages of one snapshot of both directions, filled by fill(). */
 struct cstore {
-	Hoplab__RouterCounters c;
-	Hoplab__RouterIfaceCounters ifc[2], *ifp[2];
-	Hoplab__RouterDrop dr[2][NREASON], *drp[2][NREASON];
-	Hoplab__RouterSojourn sj[2][2], *sjp[2][2];
-	Hoplab__RouterQueue q[2], *qp[2];
+	Hoplab__LinkCounters c[2], *cp[2];
+	Hoplab__LinkTimeSummary t[2][3];
+	uint64_t	buckets[2][LINK_ERR_BUCKETS];
 };
 
-static void
-fill_sojourn(Hoplab__RouterSojourn *o, unsigned tc, struct hist *h,
-    double mean)
+static Hoplab__LinkTimeSummary *
+fill_time(Hoplab__LinkTimeSummary *o, const struct hist *h,
+    const struct welford *w)
 {
-	hoplab__router_sojourn__init(o);
-	o->tc = tc;
-	o->count = hist_count(h);
-	o->mean_ns = mean;
-	o->min_ns = hist_percentile(h, 1e-9);
+	hoplab__link_time_summary__init(o);
+	o->count = w->n;
+	if (w->n == 0)
+		return o;
+	o->mean_ns = w->mean;
+	o->min_ns = w->min;
 	o->p50_ns = hist_percentile(h, 50);
 	o->p90_ns = hist_percentile(h, 90);
 	o->p99_ns = hist_percentile(h, 99);
-	o->max_ns = hist_percentile(h, 100);
+	o->max_ns = w->max;
+	return o;
 }
 
+/* Direction I into S; a report (RESET) starts a new interval after. */
 static void
-fill_drops(struct ldir *d, struct cstore *s, unsigned i)
-{
-	const uint64_t v[NREASON] = { d->m.st.lost, d->m.st.qdrop,
-	    d->st.kind_drop[TRUTH_K_MALFORMED],
-	    d->st.kind_drop[TRUTH_K_OVERSIZE], d->st.kind_drop[TRUTH_K_NONIP],
-	    d->st.kind_drop[TRUTH_K_RUNT], d->st.pool_drop, d->st.tx_drop };
-	static const char *names[NREASON] = { "lost", "queue", "malformed",
-	    "oversize", "nonip", "runt", "pool", "tx" };
-	Hoplab__RouterIfaceCounters *f = &s->ifc[i];
-	unsigned k;
-
-	for (k = 0; k < NREASON; k++) {
-		if (v[k] == 0)
-			continue;
-		hoplab__router_drop__init(&s->dr[i][f->n_drops]);
-		s->dr[i][f->n_drops].reason = (char *)names[k];
-		s->dr[i][f->n_drops].packets = v[k];
-		s->drp[i][f->n_drops] = &s->dr[i][f->n_drops];
-		f->n_drops++;
-	}
-	f->drops = s->drp[i];
-}
-
-static void
-fill_dir(struct link *l, struct cstore *s, unsigned i, int total)
+fill_dir(struct link *l, struct cstore *s, unsigned i, int64_t now,
+    int reset)
 {
 	struct ldir *d = &l->d[i];
-	Hoplab__RouterIfaceCounters *f = &s->ifc[i];
+	Hoplab__LinkCounters *c = &s->c[i];
 	struct pktio_stats ps;
 
-	hoplab__router_iface_counters__init(f);
-	f->name = (char *)d->name;
-	f->up = 1;
-	f->rx_packets = d->st.rx_pkts;
-	f->rx_bytes = d->st.rx_bytes;
-	f->tx_packets = d->st.tx_pkts;
-	f->tx_bytes = d->st.tx_bytes;
-	fill_drops(d, s, i);
-	fill_sojourn(&s->sj[i][0], 0, d->delay_ival, 0);
-	fill_sojourn(&s->sj[i][1], 1, total ? d->err_total : d->err_ival,
-	    total ? d->err_w.mean : 0);
-	s->sjp[i][0] = &s->sj[i][0];
-	s->sjp[i][1] = &s->sj[i][1];
-	f->sojourn = s->sjp[i];
-	f->n_sojourn = 2;
-	hoplab__router_queue__init(&s->q[i]);
-	s->q[i].enq_packets = d->m.st.rq_enq;
-	s->q[i].drop_packets = d->m.st.qdrop;
-	s->q[i].depth = impair_rq_depth(&d->m, clock_real_ns());
-	s->q[i].depth_max = d->m.st.rq_max;
-	s->q[i].deq_packets = s->q[i].enq_packets - s->q[i].depth;
-	s->qp[i] = &s->q[i];
-	f->queues = &s->qp[i];
-	f->n_queues = 1;
+	hoplab__link_counters__init(c);
+	c->link = l->hostname;
+	c->dir = (char *)d->name;
+	c->iface_in = (char *)l->o->ifname[d->in];
+	c->iface_out = (char *)l->o->ifname[d->out];
+	c->time_ns = now;
+	c->profile = d->m.prof.text;
+	c->profile_changes = d->profile_changes;
+	c->rx_packets = d->st.rx_pkts;
+	c->rx_bytes = d->st.rx_bytes;
+	c->tx_packets = d->st.tx_pkts;
+	c->tx_bytes = d->st.tx_bytes;
+	c->lost = d->m.st.lost;
+	c->queue_drop = d->m.st.qdrop;
+	c->policy_drop_malformed = d->st.kind_drop[TRUTH_K_MALFORMED];
+	c->policy_drop_oversize = d->st.kind_drop[TRUTH_K_OVERSIZE];
+	c->policy_drop_nonip = d->st.kind_drop[TRUTH_K_NONIP];
+	c->policy_drop_runt = d->st.kind_drop[TRUTH_K_RUNT];
+	c->pool_drop = d->st.pool_drop;
+	c->tx_drop = d->st.tx_drop;
+	c->passed = d->st.passed;
+	c->duplicated = d->m.st.dup;
+	c->corrupted = d->m.st.corrupt;
+	c->reordered = d->m.st.reorder;
+	c->late = d->st.late;
+	c->clamped = d->m.st.clamped;
+	c->rate_queue_depth = impair_rq_depth(&d->m, now);
+	c->rate_queue_depth_max = d->m.st.rq_max;
 	pktio_get_stats(l->io[d->in], &ps);
-	f->ring_drops = ps.ring_drops;
-	if (!total) {
+	c->ring_drops = ps.ring_drops;
+	c->added_delay = fill_time(&s->t[i][0], d->delay_ival, &d->delay_wi);
+	c->release_error = fill_time(&s->t[i][1], d->err_ival, &d->err_wi);
+	c->release_error_run = fill_time(&s->t[i][2], d->err_total,
+	    &d->err_w);
+	memcpy(s->buckets[i], d->st.err_bucket, sizeof(s->buckets[i]));
+	c->release_error_buckets = s->buckets[i];
+	c->n_release_error_buckets = LINK_ERR_BUCKETS;
+	if (reset) {
 		hist_reset(d->err_ival);
 		hist_reset(d->delay_ival);
-		d->m.st.rq_max = 0;
+		welford_init(&d->err_wi);
+		welford_init(&d->delay_wi);
+		d->m.st.rq_max = c->rate_queue_depth;
 	}
 }
 
 static void
-fill(struct link *l, struct cstore *s, int total)
+fill(struct link *l, struct cstore *s, int reset)
 {
+	int64_t now = clock_real_ns();
 	unsigned i;
 
-	hoplab__router_counters__init(&s->c);
-	s->c.router = l->hostname;
-	s->c.time_ns = clock_real_ns();
 	for (i = 0; i < 2; i++) {
-		fill_dir(l, s, i, total);
-		s->ifp[i] = &s->ifc[i];
+		fill_dir(l, s, i, now, reset);
+		s->cp[i] = &s->c[i];
 	}
-	s->c.ifaces = s->ifp;
-	s->c.n_ifaces = 2;
 }
 
 int
@@ -229,27 +215,27 @@ parse_at(const char *s, int64_t now, int64_t *at)
 }
 
 static int
-do_set(struct link *l, const Hoplab__RouterControl *rc, char *err,
+do_set(struct link *l, const Hoplab__LinkControl *rc, char *err,
     size_t errlen)
 {
 	struct lprofile p;
 	int64_t at, now = clock_real_ns();
 	int dir, i;
 
-	if ((dir = link_dir_parse(rc->iface)) == -1) {
+	if ((dir = link_dir_parse(rc->dir)) == -1) {
 		snprintf(err, errlen, "direction '%.20s': expected a-b or b-a",
-		    rc->iface);
+		    rc->dir);
 		return -1;
 	}
-	if (parse_at(rc->via, now, &at) == -1) {
+	if (parse_at(rc->at, now, &at) == -1) {
 		snprintf(err, errlen, "time '%.40s': expected +DURATION or "
-		    "@UNIXSECONDS[.FRACTION]", rc->via);
+		    "@UNIXSECONDS[.FRACTION]", rc->at);
 		return -1;
 	}
-	if (lprofile_parse(&p, rc->prefix, err, errlen) == -1)
+	if (lprofile_parse(&p, rc->profile, err, errlen) == -1)
 		return -1;
 	if (at <= now) {
-		link_set_profile(l, dir, &p);
+		link_set_profile(l, dir, &p, now);
 		return 0;
 	}
 	for (i = 0; i < LINK_SCHED_MAX && l->sched[i].used; i++)
@@ -273,35 +259,35 @@ static void
 handle(struct link *l)
 {
 	Hoplab__Envelope *in = NULL, out;
-	Hoplab__RouterControlReply rep = HOPLAB__ROUTER_CONTROL_REPLY__INIT;
+	Hoplab__LinkControlReply rep = HOPLAB__LINK_CONTROL_REPLY__INIT;
+	const Hoplab__LinkControl *rc;
 	struct cstore *s;
 	char err[512] = "";
-	int rc;
+	int rv;
 
-	if ((rc = msg_recv(l->rep, NULL, NULL, &in, err, sizeof(err))) == -1)
+	if ((rv = msg_recv(l->rep, NULL, NULL, &in, err, sizeof(err))) == -1)
 		return;
-	if (rc == -2 || in->body_case !=
-	    HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL) {
-		if (rc == 0)
-			snprintf(err, sizeof(err), "expected a router_control "
+	if (rv == -2 || in->body_case != HOPLAB__ENVELOPE__BODY_LINK_CONTROL) {
+		if (rv == 0)
+			snprintf(err, sizeof(err), "expected a link_control "
 			    "message, got %s", msg_body_name(in->body_case));
-		rep.ok = 0;
-	} else if (in->router_control->op ==
-	    HOPLAB__ROUTER_CONTROL__OP__COUNTERS)
+	} else if ((rc = in->link_control)->op ==
+	    HOPLAB__LINK_CONTROL__OP__COUNTERS)
 		rep.ok = 1;
-	else if (in->router_control->op == HOPLAB__ROUTER_CONTROL__OP__RELOAD)
-		rep.ok = do_set(l, in->router_control, err, sizeof(err)) == 0;
+	else if (rc->op == HOPLAB__LINK_CONTROL__OP__SET)
+		rep.ok = do_set(l, rc, err, sizeof(err)) == 0;
 	else
 		snprintf(err, sizeof(err), "operation %d is not one of the "
-		    "link's (counters, set)", in->router_control->op);
+		    "link's (counters, set)", rc->op);
 	rep.error = err;
 	if ((s = calloc(1, sizeof(*s))) != NULL) {
-		fill(l, s, 1);
-		rep.counters = &s->c;
+		fill(l, s, 0);
+		rep.links = s->cp;
+		rep.n_links = 2;
 	}
 	msg_init(&out, l->hostname, &l->seq);
-	out.body_case = HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY;
-	out.router_control_reply = &rep;
+	out.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY;
+	out.link_control_reply = &rep;
 	if (msg_send(l->rep, NULL, 0, &out, err, sizeof(err)) == -1)
 		log_warn("control: cannot answer: %s", err);
 	free(s);
@@ -328,7 +314,8 @@ ctl_sched_run(struct link *l, int64_t now_real)
 	for (i = 0; i < LINK_SCHED_MAX; i++)
 		if (l->sched[i].used && l->sched[i].at_ns <= now_real) {
 			l->sched[i].used = 0;
-			link_set_profile(l, l->sched[i].dir, &l->sched[i].prof);
+			link_set_profile(l, l->sched[i].dir, &l->sched[i].prof,
+			    l->sched[i].at_ns);
 		}
 }
 
@@ -349,20 +336,18 @@ ctl_report(struct link *l, int final)
 {
 	Hoplab__Envelope env;
 	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
-	Hoplab__RouterCounters *cp;
 	struct cstore *s;
 	char err[256];
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return;
-	fill(l, s, 0);
-	cp = &s->c;
+	fill(l, s, 1);
 	rb.role_id = l->o->role_id;
 	rb.run_id = (char *)(l->o->run_id != NULL ? l->o->run_id : "");
 	rb.batch_seq = ++l->batch_seq;
 	rb.final = final;
-	rb.routers = &cp;
-	rb.n_routers = 1;
+	rb.links = s->cp;
+	rb.n_links = 2;
 	msg_init(&env, l->hostname, &l->seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
@@ -416,67 +401,119 @@ ctl_print(struct link *l, FILE *f)
 	fflush(f);
 }
 
-/* Print the counters of a RouterCounters answer. */
 static void
-print_answer(FILE *f, const Hoplab__RouterCounters *c)
+print_time(FILE *f, const char *name, const Hoplab__LinkTimeSummary *t)
 {
-	const Hoplab__RouterIfaceCounters *i;
-	const Hoplab__RouterSojourn *s;
-	size_t k, j;
+	if (t == NULL)
+		return;
+	fprintf(f, "  %s_us n %" PRIu64 " mean %.2f p50 %.2f p99 %.2f max "
+	    "%.2f\n", name, t->count, t->mean_ns / 1e3, t->p50_ns / 1e3,
+	    t->p99_ns / 1e3, t->max_ns / 1e3);
+}
 
-	for (k = 0; k < c->n_ifaces; k++) {
-		i = c->ifaces[k];
-		fprintf(f, "%s rx_packets %" PRIu64 " rx_bytes %" PRIu64
-		    " tx_packets %" PRIu64 " tx_bytes %" PRIu64 "\n", i->name,
-		    i->rx_packets, i->rx_bytes, i->tx_packets, i->tx_bytes);
-		for (j = 0; j < i->n_drops; j++)
-			fprintf(f, "  drop %s %" PRIu64 "\n",
-			    i->drops[j]->reason, i->drops[j]->packets);
-		for (j = 0; j < i->n_sojourn; j++) {
-			s = i->sojourn[j];
-			fprintf(f, "  %s_us n %" PRIu64 " p50 %.2f p99 %.2f "
-			    "max %.2f\n", s->tc == 0 ? "added_delay" :
-			    "release_error", s->count, s->p50_ns / 1e3,
-			    s->p99_ns / 1e3, s->max_ns / 1e3);
-		}
-		if (i->n_queues > 0)
-			fprintf(f, "  rate_queue depth %u enq %" PRIu64 "\n",
-			    i->queues[0]->depth, i->queues[0]->enq_packets);
-	}
+/* Print one direction of a LinkControlReply, as ctl_print() does. */
+static void
+print_answer(FILE *f, const Hoplab__LinkCounters *c)
+{
+	size_t b;
+
+	fprintf(f, "%s rx_packets %" PRIu64 " rx_bytes %" PRIu64
+	    " tx_packets %" PRIu64 " tx_bytes %" PRIu64 "\n", c->dir,
+	    c->rx_packets, c->rx_bytes, c->tx_packets, c->tx_bytes);
+	fprintf(f, "  profile '%s' (%u changes)\n", c->profile,
+	    c->profile_changes);
+	fprintf(f, "  lost %" PRIu64 " queue_drop %" PRIu64 " pool_drop %"
+	    PRIu64 " tx_drop %" PRIu64 " ring_drops %" PRIu64 "\n", c->lost,
+	    c->queue_drop, c->pool_drop, c->tx_drop, c->ring_drops);
+	fprintf(f, "  policy_drop malformed %" PRIu64 " oversize %" PRIu64
+	    " nonip %" PRIu64 " runt %" PRIu64 " passed %" PRIu64 "\n",
+	    c->policy_drop_malformed, c->policy_drop_oversize,
+	    c->policy_drop_nonip, c->policy_drop_runt, c->passed);
+	fprintf(f, "  duplicated %" PRIu64 " corrupted %" PRIu64 " reordered %"
+	    PRIu64 " late %" PRIu64 " clamped %" PRIu64 "\n", c->duplicated,
+	    c->corrupted, c->reordered, c->late, c->clamped);
+	fprintf(f, "  rate_queue depth %u max %u\n", c->rate_queue_depth,
+	    c->rate_queue_depth_max);
+	print_time(f, "added_delay", c->added_delay);
+	print_time(f, "release_error_run", c->release_error_run);
+	fprintf(f, "  release_error_histogram");
+	for (b = 0; b < c->n_release_error_buckets && b < LINK_ERR_BUCKETS;
+	    b++)
+		fprintf(f, " %s:%" PRIu64, bucket_names[b],
+		    c->release_error_buckets[b]);
+	fprintf(f, "\n");
 }
 
 /* "counters", "set DIR PROFILE", "at TIME set DIR PROFILE" into RC. */
 static int
-parse_command(const char *cmd, Hoplab__RouterControl *rc, char *buf,
+parse_command(const char *cmd, Hoplab__LinkControl *rc, char *buf,
     size_t len)
 {
 	char *s, *w;
 
 	snprintf(buf, len, "%s", cmd);
 	s = buf + strspn(buf, " \t");
-	rc->via = (char *)"";
+	rc->at = (char *)"";
 	if (strcmp(s, "counters") == 0) {
-		rc->op = HOPLAB__ROUTER_CONTROL__OP__COUNTERS;
+		rc->op = HOPLAB__LINK_CONTROL__OP__COUNTERS;
 		return 0;
 	}
 	if (strncmp(s, "at ", 3) == 0) {
-		rc->via = s + 3 + strspn(s + 3, " ");
-		if ((w = strchr(rc->via, ' ')) == NULL)
+		rc->at = s + 3 + strspn(s + 3, " ");
+		if ((w = strchr(rc->at, ' ')) == NULL)
 			return -1;
 		*w = '\0';
 		s = w + 1 + strspn(w + 1, " ");
 	}
 	if (strncmp(s, "set ", 4) != 0)
 		return -1;
-	rc->op = HOPLAB__ROUTER_CONTROL__OP__RELOAD;
-	rc->iface = s + 4 + strspn(s + 4, " ");
-	if ((w = strchr(rc->iface, ' ')) == NULL)
-		rc->prefix = (char *)"";
+	rc->op = HOPLAB__LINK_CONTROL__OP__SET;
+	rc->dir = s + 4 + strspn(s + 4, " ");
+	if ((w = strchr(rc->dir, ' ')) == NULL)
+		rc->profile = (char *)"";
 	else {
 		*w = '\0';
-		rc->prefix = w + 1;
+		rc->profile = w + 1;
 	}
 	return 0;
+}
+
+/* Send RC to ENDPOINT and print the answer: 0, or 3 (logged). */
+static int
+request(void *s, const char *endpoint, const char *command,
+    Hoplab__LinkControl *rc)
+{
+	Hoplab__Envelope env, *in = NULL;
+	zmq_pollitem_t it = { s, -1, ZMQ_POLLIN, 0 };
+	const Hoplab__LinkControlReply *r;
+	char err[256];
+	uint64_t seq = 0;
+	size_t k;
+	int status = 3;
+
+	msg_init(&env, "hoplab-link-ctl", &seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL;
+	env.link_control = rc;
+	if (zmq_connect(s, endpoint) == -1)
+		log_error("%s: %s", endpoint, zmq_strerror(errno));
+	else if (msg_send(s, NULL, 0, &env, err, sizeof(err)) == -1)
+		log_error("%s: %s", endpoint, err);
+	else if (zmq_poll(&it, 1, CLIENT_TIMEOUT_MS) != 1)
+		log_error("%s: no answer within %d ms", endpoint,
+		    CLIENT_TIMEOUT_MS);
+	else if (msg_recv(s, NULL, NULL, &in, err, sizeof(err)) != 0 ||
+	    in->body_case != HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY)
+		log_error("%s: bad answer %s", endpoint, in == NULL ? err :
+		    msg_body_name(in->body_case));
+	else if (!(r = in->link_control_reply)->ok)
+		log_error("%s: refused: %s", command, r->error);
+	else {
+		for (k = 0; k < r->n_links; k++)
+			print_answer(stdout, r->links[k]);
+		status = 0;
+	}
+	msg_free(in);
+	return status;
 }
 
 /*
@@ -486,12 +523,10 @@ parse_command(const char *cmd, Hoplab__RouterControl *rc, char *buf,
 int
 ctl_client(const char *endpoint, const char *command)
 {
-	Hoplab__RouterControl rc = HOPLAB__ROUTER_CONTROL__INIT;
-	Hoplab__Envelope env, *in = NULL;
+	Hoplab__LinkControl rc = HOPLAB__LINK_CONTROL__INIT;
 	char buf[1024], err[256];
-	uint64_t seq = 0;
 	void *ctx, *s;
-	int status = 3;
+	int status;
 
 	if (parse_command(command, &rc, buf, sizeof(buf)) == -1) {
 		log_error("--ctl: unknown command '%s' (expected counters, "
@@ -499,34 +534,13 @@ ctl_client(const char *endpoint, const char *command)
 		    command);
 		return 1;
 	}
-	ctx = zmq_ctx_new();
-	s = zmq_socket(ctx, ZMQ_REQ);
-	msg_sockopts(s, err, sizeof(err));
-	msg_init(&env, "hoplab-link-ctl", &seq);
-	env.body_case = HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL;
-	env.router_control = &rc;
-	zmq_pollitem_t it = { s, -1, ZMQ_POLLIN, 0 };
-	if (zmq_connect(s, endpoint) == -1)
-		log_error("%s: %s", endpoint, zmq_strerror(errno));
-	else if (msg_send(s, NULL, 0, &env, err, sizeof(err)) == -1)
-		log_error("%s: %s", endpoint, err);
-	else if (zmq_poll(&it, 1, CLIENT_TIMEOUT_MS) != 1)
-		log_error("%s: no answer within %d ms", endpoint,
-		    CLIENT_TIMEOUT_MS);
-	else if (msg_recv(s, NULL, NULL, &in, err, sizeof(err)) != 0 ||
-	    in->body_case != HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY)
-		log_error("%s: bad answer %s", endpoint, in == NULL ? err :
-		    msg_body_name(in->body_case));
-	else if (!in->router_control_reply->ok)
-		log_error("%s: refused: %s", command,
-		    in->router_control_reply->error);
-	else {
-		if (in->router_control_reply->counters != NULL)
-			print_answer(stdout,
-			    in->router_control_reply->counters);
-		status = 0;
+	if ((ctx = zmq_ctx_new()) == NULL || (s = zmq_socket(ctx,
+	    ZMQ_REQ)) == NULL) {
+		log_error("zmq: %s", zmq_strerror(errno));
+		return 3;
 	}
-	msg_free(in);
+	msg_sockopts(s, err, sizeof(err));
+	status = request(s, endpoint, command, &rc);
 	zmq_setsockopt(s, ZMQ_LINGER, &(int){ 0 }, sizeof(int));
 	zmq_close(s);
 	zmq_ctx_term(ctx);

@@ -5,7 +5,7 @@
  * profile drops, duplicates, corrupts or delays it (impair.h).
  *
  * Timing.  A frame's departure time is absolute: computed from its
- * kernel receive stamp, never from "now".  The loop sleeps in ppoll()
+ * kernel receive stamp, never from "now".  The loop sleeps (wait.c)
  * until LEAD before the next departure, then spins on the clock (vDSO)
  * and releases each frame as its time comes, so the release error is the
  * spin loop's granularity plus the send, not the timer's wakeup latency.
@@ -26,7 +26,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +234,8 @@ flush_port(struct link *l, unsigned i)
 		hist_add(d->err_ival, e);
 		hist_add(d->delay_ival, now - p->arr_ns);
 		welford_add(&d->err_w, e);
+		welford_add(&d->err_wi, e);
+		welford_add(&d->delay_wi, now - p->arr_ns);
 		for (b = 0; b < LINK_ERR_BUCKETS - 1 && e >= err_bounds[b]; b++)
 			;
 		d->st.err_bucket[b]++;
@@ -294,8 +295,9 @@ receive(struct link *l)
 	return total;
 }
 
-void
-link_set_profile(struct link *l, int dir, struct lprofile *p)
+/* Install *P on direction DIR (taken over) and say so in the log. */
+static void
+install(struct link *l, int dir, struct lprofile *p)
 {
 	char buf[512];
 
@@ -303,6 +305,19 @@ link_set_profile(struct link *l, int dir, struct lprofile *p)
 	log_info("%s: profile '%s' (%s)", l->d[dir].name,
 	    l->d[dir].m.prof.text, lprofile_describe(&l->d[dir].m.prof, buf,
 	    sizeof(buf)));
+}
+
+void
+link_set_profile(struct link *l, int dir, struct lprofile *p,
+    int64_t asked_ns)
+{
+	struct ldir *d = &l->d[dir];
+
+	install(l, dir, p);
+	d->profile_changes++;
+	if (l->truth != NULL)
+		truth_add_profile(l->truth, (unsigned)dir, d->next_index,
+		    asked_ns, clock_real_ns(), d->m.prof.text);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -319,48 +334,6 @@ next_due(struct link *l)
 	if (t1 != NULL && t1->t < n)
 		n = t1->t;
 	return n;
-}
-
-/* Sleep in ppoll until TIMEOUT ns from now or a frame or a request. */
-static void
-wait_for(struct link *l, int64_t timeout)
-{
-	struct pollfd pfd[3];
-	struct timespec ts;
-	int64_t target, late;
-	int n = 2, rc;
-
-	pfd[0].fd = pktio_fd(l->io[0]);
-	pfd[1].fd = pktio_fd(l->io[1]);
-	pfd[0].events = pfd[1].events = POLLIN;
-	if ((pfd[2].fd = ctl_fd(l)) != -1) {
-		pfd[2].events = POLLIN;
-		n = 3;
-	}
-	if (timeout < 0)
-		timeout = 0;
-	ts = clock_ts_from_ns(timeout);
-	target = clock_mono_ns() + timeout;
-	if ((rc = ppoll(pfd, (nfds_t)n, &ts, NULL)) > 0 && n == 3 &&
-	    (pfd[2].revents & POLLIN))
-		ctl_poll(l);
-	if (rc == 0) {			/* timed out: how late did we wake? */
-		late = clock_mono_ns() - target;
-		l->late_est = late > l->late_est ? late :
-		    l->late_est - l->late_est / 64;
-	}
-}
-
-/* Spin from this long before a departure: --lead, or more on a slow
- * timer (the observed wakeup lateness plus 20 us, at most 2 ms). */
-static inline int64_t
-lead(const struct link *l)
-{
-	int64_t d = l->late_est + 20 * NSEC_PER_USEC;
-
-	if (d > 2 * NSEC_PER_MSEC)
-		d = 2 * NSEC_PER_MSEC;
-	return d > l->o->lead_ns ? d : l->o->lead_ns;
 }
 
 static void
@@ -387,21 +360,21 @@ loop(struct link *l)
 			l->next_report = now + l->o->interval_ns;
 		}
 		next = next_due(l);
-		if (now < busy_until || next - now <= lead(l))
+		if (now < busy_until || next - now <= link_lead(l))
 			continue;		/* spin */
 		if (l->truth != NULL)
 			truth_flush(l->truth);	/* idle: write */
 		t = 100 * NSEC_PER_MSEC;
-		if (next != INT64_MAX && next - lead(l) - now < t)
-			t = next - lead(l) - now;
+		if (next != INT64_MAX && next - link_lead(l) - now < t)
+			t = next - link_lead(l) - now;
 		if ((next = ctl_sched_next(l)) != INT64_MAX &&
 		    next - l->off - now < t)
 			t = next - l->off - now;
 		if (l->push != NULL && l->next_report - now < t)
 			t = l->next_report - now;
 		now = clock_mono_ns();
-		if (next_due(l) - lead(l) > now)
-			wait_for(l, t);
+		if (next_due(l) - link_lead(l) > now)
+			link_wait(l, t);
 	}
 }
 
@@ -445,6 +418,8 @@ setup(struct link *l, char *err, size_t errlen)
 		l->d[i].in = i;
 		l->d[i].out = 1 - i;
 		welford_init(&l->d[i].err_w);
+		welford_init(&l->d[i].err_wi);
+		welford_init(&l->d[i].delay_wi);
 		if (impair_init(&l->d[i].m, 2 * o->seed + i) == -1 ||
 		    heap_init(&l->d[i].h, o->pool) == -1 ||
 		    (l->d[i].err_total = hist_new()) == NULL ||
@@ -456,7 +431,7 @@ setup(struct link *l, char *err, size_t errlen)
 		if (lprofile_parse(&p, o->profile[i] != NULL ?
 		    o->profile[i] : "none", err, errlen) == -1)
 			return -1;
-		link_set_profile(l, (int)i, &p);
+		install(l, (int)i, &p);
 	}
 	if (open_ports(l, err, errlen) == -1)
 		return -1;
@@ -472,6 +447,9 @@ setup(struct link *l, char *err, size_t errlen)
 		}
 		if ((l->truth = truth_open(o->truth, &th, err, errlen)) == NULL)
 			return -1;
+		for (i = 0; i < 2; i++)
+			truth_add_profile(l->truth, i, 0, l->start_ns,
+			    l->start_ns, l->d[i].m.prof.text);
 	}
 	return 0;
 }
@@ -529,11 +507,13 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 	}
 	l->o = o;
 	l->stop = stop;
+	l->tfd = -1;
 	l->start_ns = clock_real_ns();
 	l->off = clock_real_ns() - clock_mono_ns();
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (setup(l, err, sizeof(err)) == -1 ||
-	    ctl_open(l, err, sizeof(err)) == -1) {
+	    ctl_open(l, err, sizeof(err)) == -1 ||
+	    link_tune(l, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 2;
 	}
@@ -554,6 +534,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 		l->truth = NULL;
 	}
 	truth_close(l->truth);
+	link_untune(l);
 	ctl_close(l);
 	teardown(l);
 	free(l);

@@ -6,6 +6,7 @@
  *   ctl.c       the control socket, scheduled profile changes, reports
  *   profile.c   netem-style profiles        impair.c  the model
  *   heap.c      departures                  truth.c   the truth file
+ *   wait.c      sleeping until a departure, CPU and scheduling settings
  *
  * Interface a and interface b; direction 0 ("a-b") takes frames received
  * on a out of b, direction 1 ("b-a") the reverse.  Frames are copied out
@@ -34,6 +35,7 @@
 #define LINK_POOL_MAX		262144
 #define LINK_REPORT_DEF		(1000 * 1000000LL)
 #define LINK_LEAD_DEF		(200 * 1000LL)	/* spin this long before */
+#define LINK_SPIN_MAX_DEF	(2000 * 1000LL)	/* and at most this long */
 #define LINK_BUSY_NS		(50 * 1000LL)	/* spin after traffic */
 #define LINK_SCHED_MAX		32
 #define LINK_ERR_BUCKETS	12
@@ -76,7 +78,10 @@ struct ldir {
 	struct hist	*err_total;	/* release - intended, whole run */
 	struct hist	*err_ival;	/* the same, this report interval */
 	struct hist	*delay_ival;	/* actual - arrival, interval */
-	struct welford	err_w;
+	struct welford	err_w;		/* release error, whole run */
+	struct welford	err_wi;		/* the same, this interval */
+	struct welford	delay_wi;	/* added delay, this interval */
+	uint32_t	profile_changes;
 };
 
 struct link_opts {
@@ -91,6 +96,10 @@ struct link_opts {
 	const char	*rx_ring;	/* "v2" (default) or "v3" */
 	unsigned	pool;
 	int64_t		lead_ns;
+	int64_t		spin_max_ns;	/* the lead never exceeds this */
+	int		timerfd;	/* sleep on a timerfd, not ppoll's */
+	int		cpu;		/* --cpu, or -1 */
+	int		rt_prio;	/* SCHED_FIFO priority, or 0 */
 	uint64_t	seed;
 };
 
@@ -114,7 +123,8 @@ struct link {
 	int64_t		off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t	ord;
 	int64_t		start_ns;
-	int64_t		late_est;	/* ppoll wakeup lateness, ns */
+	int64_t		late_est;	/* timer wakeup lateness, ns */
+	int		tfd;		/* --timer timerfd, or -1 */
 	volatile sig_atomic_t *stop;
 	struct lpkt	*txq[2][PKTIO_BURST_MAX];	/* sent, unflushed */
 	unsigned	ntx[2];
@@ -130,10 +140,24 @@ struct link {
 
 /* link.c */
 int	link_run(const struct link_opts *o, volatile sig_atomic_t *stop);
-/* Replace direction DIR's profile with *P (taken over). */
-void	link_set_profile(struct link *l, int dir, struct lprofile *p);
+/*
+ * Replace direction DIR's profile with *P (taken over), asked for at
+ * ASKED_NS (CLOCK_REALTIME): counted, logged, and recorded in the truth
+ * file with the arrival index it applies from.
+ */
+void	link_set_profile(struct link *l, int dir, struct lprofile *p,
+	    int64_t asked_ns);
 /* Parse "a-b" / "b-a"; the index or -1. */
 int	link_dir_parse(const char *s);
+
+/* wait.c */
+/* CPU, scheduling and timer settings of the options; 0 or -1 (ERR). */
+int	link_tune(struct link *l, char *err, size_t errlen);
+void	link_untune(struct link *l);
+/* How long before a departure the loop stops sleeping and spins. */
+int64_t	link_lead(const struct link *l);
+/* Sleep up to TIMEOUT ns, or until a frame or a control request. */
+void	link_wait(struct link *l, int64_t timeout);
 
 /* ctl.c */
 int	ctl_open(struct link *l, char *err, size_t errlen);

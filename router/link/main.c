@@ -3,6 +3,7 @@
  * the profiles, the truth file and the control commands.
  */
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@ usage(int code)
 "                   [-t FILE] [--seed N] [-s ENDPOINT]\n"
 "                   [--report ENDPOINT --role-id N --run-id S]\n"
 "                   [--interval DURATION] [--rx-ring v2|v3] [--pool N]\n"
-"                   [--lead DURATION]\n"
+"                   [--lead DURATION] [--spin-max DURATION]\n"
+"                   [--timer ppoll|timerfd] [--cpu N] [--realtime[=PRIO]]\n"
 "       hoplab-link -s ENDPOINT --ctl COMMAND\n"
 "       hoplab-link --export-truth FILE\n"
 "\n"
@@ -50,6 +52,7 @@ usage(int code)
 "  --ab PROFILE        profile of direction a-b (default: none)\n"
 "  -b, --iface-b IF    interface b\n"
 "  --ba PROFILE        profile of direction b-a (default: none)\n"
+"  --cpu N             run on CPU N only (sched_setaffinity)\n"
 "  --ctl COMMAND       send COMMAND to the link at -s and print the answer:\n"
 "                      counters | set a-b|b-a PROFILE |\n"
 "                      at +DURATION|@UNIXSECONDS set a-b|b-a PROFILE\n"
@@ -60,6 +63,9 @@ usage(int code)
 "                      spin, 0..10ms (default 200us)\n"
 "  -n, --check         check the profiles, print \"configuration OK\", exit\n"
 "  --pool N            packet buffers, %d..%d (default %d)\n"
+"  --realtime[=PRIO]   SCHED_FIFO at PRIO 1..99 (default 10) and\n"
+"                      mlockall: fewer late releases, but while frames\n"
+"                      are held the link owns a core\n"
 "  --report EP         push counter reports to EP every --interval\n"
 "  --role-id N         role id carried in reports\n"
 "  --run-id S          run id carried in reports\n"
@@ -68,7 +74,12 @@ usage(int code)
 "                      link, connected to by --ctl)\n"
 "  --seed N            seeds direction a-b with 2N, b-a with 2N+1\n"
 "                      (default 1; a profile's own seed wins)\n"
+"  --spin-max D        spin at most this long before a departure when\n"
+"                      the timer is late, 0..10ms (default 2ms); with\n"
+"                      --lead 0 and --spin-max 0 the link never spins\n"
 "  -t, --truth FILE    write the truth file (a record per frame)\n"
+"  --timer ppoll|timerfd  sleep in ppoll's timeout (default) or on a\n"
+"                      timerfd armed at the absolute time\n"
 "  -V, --version       print the version and exit\n"
 "  -v, --verbose       more log output (repeat for debug)\n"
 "\n"
@@ -78,14 +89,16 @@ usage(int code)
 	exit(code);
 }
 
-enum { OPT_AB = 256, OPT_BA, OPT_CTL, OPT_EXPORT, OPT_INTERVAL, OPT_LEAD,
-    OPT_POOL, OPT_REPORT, OPT_ROLE, OPT_RUN, OPT_RXRING, OPT_SEED };
+enum { OPT_AB = 256, OPT_BA, OPT_CPU, OPT_CTL, OPT_EXPORT, OPT_INTERVAL,
+    OPT_LEAD, OPT_POOL, OPT_REALTIME, OPT_REPORT, OPT_ROLE, OPT_RUN,
+    OPT_RXRING, OPT_SEED, OPT_SPINMAX, OPT_TIMER };
 
 static const struct option longopts[] = {
 	{ "ab", required_argument, NULL, OPT_AB },
 	{ "ba", required_argument, NULL, OPT_BA },
 	{ "check", no_argument, NULL, 'n' },
 	{ "control", required_argument, NULL, 's' },
+	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "ctl", required_argument, NULL, OPT_CTL },
 	{ "export-truth", required_argument, NULL, OPT_EXPORT },
 	{ "help", no_argument, NULL, 'h' },
@@ -94,11 +107,14 @@ static const struct option longopts[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "lead", required_argument, NULL, OPT_LEAD },
 	{ "pool", required_argument, NULL, OPT_POOL },
+	{ "realtime", optional_argument, NULL, OPT_REALTIME },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "role-id", required_argument, NULL, OPT_ROLE },
 	{ "run-id", required_argument, NULL, OPT_RUN },
 	{ "rx-ring", required_argument, NULL, OPT_RXRING },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "spin-max", required_argument, NULL, OPT_SPINMAX },
+	{ "timer", required_argument, NULL, OPT_TIMER },
 	{ "truth", required_argument, NULL, 't' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
@@ -181,6 +197,9 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case 'v': (*verbose)++; break;
 	case OPT_AB: o->profile[0] = optarg; break;
 	case OPT_BA: o->profile[1] = optarg; break;
+	case OPT_CPU:
+		o->cpu = (int)parse_num("--cpu", optarg, 0, CPU_SETSIZE - 1);
+		break;
 	case OPT_CTL: *ctl = optarg; break;
 	case OPT_EXPORT: *export = optarg; break;
 	case OPT_INTERVAL:
@@ -194,6 +213,10 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case OPT_POOL:
 		o->pool = (unsigned)parse_num("--pool", optarg, LINK_POOL_MIN,
 		    LINK_POOL_MAX);
+		break;
+	case OPT_REALTIME:
+		o->rt_prio = optarg == NULL ? 10 :
+		    (int)parse_num("--realtime", optarg, 1, 99);
 		break;
 	case OPT_REPORT: o->report = optarg; break;
 	case OPT_ROLE:
@@ -212,6 +235,19 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case OPT_SEED:
 		o->seed = parse_num("--seed", optarg, 0, UINT64_MAX / 2 - 1);
 		break;
+	case OPT_SPINMAX:
+		o->spin_max_ns = parse_dur("--spin-max", optarg, 0,
+		    10 * NSEC_PER_MSEC, "0us..10ms");
+		break;
+	case OPT_TIMER:
+		if (strcmp(optarg, "ppoll") != 0 &&
+		    strcmp(optarg, "timerfd") != 0) {
+			log_error("--timer: expected ppoll or timerfd, got "
+			    "'%s'", optarg);
+			exit(1);
+		}
+		o->timerfd = strcmp(optarg, "timerfd") == 0;
+		break;
 	default: usage(1);
 	}
 }
@@ -220,7 +256,8 @@ int
 main(int argc, char **argv)
 {
 	struct link_opts o = { .interval_ns = LINK_REPORT_DEF, .rx_ring = "v2",
-	    .pool = LINK_POOL_DEF, .lead_ns = LINK_LEAD_DEF, .seed = 1 };
+	    .pool = LINK_POOL_DEF, .lead_ns = LINK_LEAD_DEF,
+	    .spin_max_ns = LINK_SPIN_MAX_DEF, .cpu = -1, .seed = 1 };
 	struct sigaction sa;
 	const char *ctl = NULL, *export = NULL;
 	int ch, check = 0, verbose = 0;

@@ -4,7 +4,8 @@
  * little-endian order, never cast, so the file reads the same on any
  * host.  The writer keeps its own buffer and writes it with write(2) when
  * it is full or when the loop is idle, so the per-packet cost is one copy
- * of 40 bytes.
+ * of 40 bytes.  A profile record is followed by its text in 40-byte
+ * units; the export reads them with the record.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -147,6 +148,35 @@ truth_add(struct truth *t, const struct truth_rec *r)
 	t->records++;
 }
 
+void
+truth_add_profile(struct truth *t, unsigned dir, uint32_t index,
+    int64_t asked_ns, int64_t now_ns, const char *text)
+{
+	struct truth_rec r;
+	size_t len = strnlen(text, TRUTH_PROF_LEN - 1), units, u, n;
+
+	memset(&r, 0, sizeof(r));
+	r.arr_ns = now_ns;
+	r.intended_ns = asked_ns;
+	r.actual_ns = now_ns;
+	r.index = index;
+	r.len = (uint16_t)len;
+	r.dir = (uint8_t)dir;
+	r.kind = TRUTH_K_PROFILE;
+	truth_add(t, &r);
+	units = (len + TRUTH_REC_LEN - 1) / TRUTH_REC_LEN;
+	for (u = 0; u < units; u++) {
+		if (t->used + TRUTH_REC_LEN > sizeof(t->buf))
+			truth_flush(t);
+		n = len - u * TRUTH_REC_LEN;
+		if (n > TRUTH_REC_LEN)
+			n = TRUTH_REC_LEN;
+		memset(t->buf + t->used, 0, TRUTH_REC_LEN);
+		memcpy(t->buf + t->used, text + u * TRUTH_REC_LEN, n);
+		t->used += TRUTH_REC_LEN;
+	}
+}
+
 uint64_t
 truth_records(const struct truth *t)
 {
@@ -191,7 +221,34 @@ truth_fate(uint16_t f)
 }
 
 static const char *kinds[] = { "ipv4", "probe", "nonip", "runt",
-    "oversize", "malformed" };
+    "oversize", "malformed", "profile" };
+
+/*
+ * A profile row: the text (LEN bytes) read from F after the record,
+ * quoted as RFC 4180 in the actions column.  0, or -1 when cut.
+ */
+static int
+csv_profile(FILE *out, FILE *f, const struct truth_rec *r)
+{
+	char text[TRUTH_PROF_LEN + TRUTH_REC_LEN];
+	size_t units = (r->len + TRUTH_REC_LEN - 1) / TRUTH_REC_LEN, i;
+
+	if (r->len >= TRUTH_PROF_LEN || fread(text, TRUTH_REC_LEN, units,
+	    f) != units)
+		return -1;
+	text[r->len] = '\0';
+	fprintf(out, "%s,%" PRIu32 ",profile,,,,%" PRId64 ",%" PRId64 ",%"
+	    PRId64 ",,%" PRId64 ",profile,\"", r->dir == 0 ? "a-b" : "b-a",
+	    r->index, r->arr_ns, r->intended_ns, r->actual_ns,
+	    r->actual_ns - r->intended_ns);
+	for (i = 0; i < r->len; i++) {
+		if (text[i] == '"')
+			fputc('"', out);
+		fputc(text[i], out);
+	}
+	fprintf(out, "\"\n");
+	return 0;
+}
 
 static void
 csv_row(FILE *out, const struct truth_rec *r)
@@ -207,7 +264,7 @@ csv_row(FILE *out, const struct truth_rec *r)
 	size_t i;
 
 	fprintf(out, "%s,%" PRIu32 ",%s,", r->dir == 0 ? "a-b" : "b-a",
-	    r->index, r->kind < 6 ? kinds[r->kind] : "unknown");
+	    r->index, r->kind < TRUTH_K_PROFILE ? kinds[r->kind] : "unknown");
 	if (r->kind == TRUTH_K_PROBE)
 		fprintf(out, "%u,%" PRIu32 ",", r->flow, r->seq);
 	else
@@ -243,10 +300,10 @@ truth_export_csv(const char *in, FILE *out, char *err, size_t errlen)
 	}
 	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) ||
 	    memcmp(hdr, TRUTH_MAGIC, sizeof(TRUTH_MAGIC)) != 0 ||
-	    get_le(hdr + 8, 4) != TRUTH_VERSION ||
+	    get_le(hdr + 8, 4) < 1 || get_le(hdr + 8, 4) > TRUTH_VERSION ||
 	    get_le(hdr + 12, 4) != TRUTH_REC_LEN) {
 		snprintf(err, errlen, "%s: not a hoplab-link truth file "
-		    "(version %d)", in, TRUTH_VERSION);
+		    "(versions 1..%d)", in, TRUTH_VERSION);
 		fclose(f);
 		return -1;
 	}
@@ -254,7 +311,12 @@ truth_export_csv(const char *in, FILE *out, char *err, size_t errlen)
 	    "actual_ns,delay_ns,error_ns,fate,actions\n");
 	while ((got = fread(rec, 1, sizeof(rec), f)) == sizeof(rec)) {
 		truth_unpack(rec, &r);
-		csv_row(out, &r);
+		if (r.kind != TRUTH_K_PROFILE)
+			csv_row(out, &r);
+		else if (csv_profile(out, f, &r) == -1) {
+			got = 1;
+			break;
+		}
 		n++;
 	}
 	fclose(f);

@@ -17,9 +17,16 @@
  *           wire without FCS), u16 flags (LT_* of impair.h), u8 dir
  *           (0 a-b, 1 b-a), u8 kind (TRUTH_K_*)
  *
+ * A profile record (kind TRUTH_K_PROFILE, version 2) says that from
+ * arrival index `index` on, direction `dir` had a new profile: arrival_ns
+ * and actual_ns are when it took effect, intended_ns when it was asked
+ * for (the scheduled instant), `length` the length of the profile's text,
+ * which follows in ceil(length / 40) units of 40 bytes, NUL-padded.  The
+ * starting profiles are recorded this way too (index 0), so a file is a
+ * sequence of 40-byte units that a reader walks record by record.
+ *
  * truth_export_csv() turns a file into CSV, one row per record.
- * Deliberately not here: compression, records of profile changes (the
- * log and the control answers say when a profile changed).
+ * Deliberately not here: compression.
  */
 #ifndef HOPLAB_LINK_TRUTH_H
 #define HOPLAB_LINK_TRUTH_H
@@ -28,7 +35,7 @@
 #include <stdio.h>
 
 #define TRUTH_MAGIC		"HLTRUTH"
-#define TRUTH_VERSION		1
+#define TRUTH_VERSION		2
 #define TRUTH_HDR_LEN		1024
 #define TRUTH_REC_LEN		40
 #define TRUTH_PROF_LEN		480
@@ -41,6 +48,7 @@ enum truth_kind {
 	TRUTH_K_RUNT,		/* shorter than 60 bytes (64 with FCS) */
 	TRUTH_K_OVERSIZE,	/* longer than the MTU */
 	TRUTH_K_MALFORMED,	/* shorter than an Ethernet header, or cut */
+	TRUTH_K_PROFILE,	/* not a frame: a profile change */
 };
 
 struct truth_rec {
@@ -76,6 +84,14 @@ struct truth *truth_open(const char *path, const struct truth_hdr *h,
 void	truth_add(struct truth *t, const struct truth_rec *r);
 /* Write what is buffered (call when idle).  0, or -1 (counted). */
 int	truth_flush(struct truth *t);
+/*
+ * Record that direction DIR has the profile TEXT from arrival index
+ * INDEX on, asked for at ASKED_NS and in force since NOW_NS (both
+ * CLOCK_REALTIME).  Not per packet: at start and on each change.
+ */
+void	truth_add_profile(struct truth *t, unsigned dir, uint32_t index,
+	    int64_t asked_ns, int64_t now_ns, const char *text);
+/* Records written (frames and profile changes). */
 uint64_t truth_records(const struct truth *t);
 uint64_t truth_write_errors(const struct truth *t);
 /* Flush, close and free; 0, or -1 if anything could not be written. */

@@ -26,6 +26,8 @@
 #	t_router_basic.sh	hlt5	245
 #	t_router_qos.sh	hlt6	246
 #	bench/router_rate.sh, router_delay.sh	hlt7, hlt7d	247
+#	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
+#	t_results_hoplab.sh	hlt11	231
 #	t_gen_loopback.sh, t_gen_dist.sh: own namespaces only
 #
 # take the next free pair (hlt2 252, hlt3 253, ...) for a new scenario.

@@ -87,6 +87,32 @@ head -1 "$H" | grep -q '^flow,frame_bytes,method,variants,t_router_us,ci95_lo_us
     fail "hops.csv unexpected: $(cat "$H")"
 grep -q '"status": "completed"' "$(dirname "$S")/run.json" &&
     ok "run.json says completed" || fail "run.json: $(head -c 400 "$(dirname "$S")/run.json")"
+# intervals.csv and pdf.csv agree with summary.csv: per variant and frame,
+# interval sent/lost sum to the row's, PDF counts to its received.
+D1=$(dirname "$S")
+isum() {	# FILE VARIANT FRAME NAME: sum of NAME over the point's rows
+	awk -F, -v v="$2" -v f="$3" -v name="$4" 'NR == 1 {
+	    for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    $h["variant"] == v && $h["frame_bytes"] == f { s += $h[name] }
+	    END { print s + 0 }' "$1"
+}
+IOK=0
+for v in A A-B A-B-C; do
+	for f in 64 1518; do
+		[ "$(isum "$D1/intervals.csv" $v $f sent)" = "$(cell "$S" $v $f sent)" ] &&
+		    [ "$(isum "$D1/intervals.csv" $v $f lost)" = "$(cell "$S" $v $f lost)" ] &&
+		    [ "$(isum "$D1/pdf.csv" $v $f count)" = "$(cell "$S" $v $f received)" ] &&
+		    IOK=$((IOK + 1))
+	done
+done
+[ $IOK = 6 ] && ok "intervals.csv and pdf.csv sum to summary.csv in 6 points" ||
+    fail "intervals/pdf sums match summary in only $IOK of 6 points"
+head -1 "$S" | grep -q ',ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us$' &&
+    ok "summary.csv: IPDV, PDV and pacing columns appended" ||
+    fail "summary.csv header: $(head -1 "$S")"
+[ "$(wc -l <"$D1/routers.csv")" = 1 ] &&
+    ok "routers.csv: header only with kernel routers" ||
+    fail "routers.csv with linux routers: $(head -3 "$D1/routers.csv")"
 grep -q "Per-router processing time" "$OUT/run1.log" &&
     ok "table printed" || fail "no per-router table in output"
 

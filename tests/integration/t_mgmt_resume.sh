@@ -15,7 +15,9 @@
 #    console says "1 recorded from the agents' spools"), measures points
 #    4-6, and ends with exit 0, state.json "completed", an empty spool,
 #    and a summary.csv whose (variant, frame, rep, flow, sent) rows equal
-#    the reference's, in the same order, none doubled.
+#    the reference's, in the same order, none doubled; likewise
+#    intervals.csv (variant, frame, rep, flow, interval, sent) and the
+#    per-point sums of pdf.csv's counts, which equal summary's received.
 # 5. attach again: "complete; nothing to resume"; run --resume with an
 #    edited plan is refused naming both sha256s.
 . "$(dirname "$0")/lib.sh"
@@ -146,6 +148,37 @@ assert_eq "attach: summary rows equal the uninterrupted run's" \
 assert_eq "attach: no row doubled" 6 \
     "$(cut -d, -f1-4 "$T/int.keys" | sort -u | wc -l | tr -d ' ')"
 assert_ok "attach: hops.csv written" test -s "$DIR/hops.csv"
+# intervals.csv: the same (point, interval, sent) rows as the reference.
+ikeys()
+{
+	for c in variant frame_bytes rep flow interval sent; do
+		csv_col "$1" $c >"$2.$c" || return 1
+	done
+	paste -d, "$2.variant" "$2.frame_bytes" "$2.rep" "$2.flow" \
+	    "$2.interval" "$2.sent"
+}
+ikeys "$REF/intervals.csv" "$T/refi" >"$T/ref.ikeys"
+ikeys "$DIR/intervals.csv" "$T/inti" >"$T/int.ikeys"
+assert_ge "reference: intervals.csv has rows for the 6 points" \
+    "$(wc -l <"$T/ref.ikeys" | tr -d ' ')" 6
+assert_eq "attach: intervals.csv rows equal the uninterrupted run's" \
+    "$(cat "$T/ref.ikeys")" "$(cat "$T/int.ikeys")"
+# pdf.csv: per point, the counts sum to the packets received, once.
+pdfsum()
+{
+	csv_col "$1" frame_bytes >"$2.f" && csv_col "$1" rep >"$2.r" &&
+	    csv_col "$1" count >"$2.c" && paste -d' ' "$2.f" "$2.r" "$2.c" |
+	    awk '{ s[$1 "/" $2] += $3 } END { for (k in s) print k, s[k] }' |
+	    sort
+}
+recv()
+{
+	csv_col "$1" frame_bytes >"$2.f" && csv_col "$1" rep >"$2.r" &&
+	    csv_col "$1" received >"$2.c" && paste -d' ' "$2.f" "$2.r" "$2.c" |
+	    awk '{ print $1 "/" $2, $3 }' | sort
+}
+assert_eq "attach: pdf.csv counts per point = received, none doubled" \
+    "$(recv "$DIR/summary.csv" "$T/rv")" "$(pdfsum "$DIR/pdf.csv" "$T/pd")"
 
 # --- 5. nothing left to resume; another plan refused ----------------------
 assert_match "attach again: nothing to resume" "complete; nothing to resume" \

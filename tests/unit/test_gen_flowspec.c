@@ -2,7 +2,7 @@
  * test_gen_flowspec: hoplab-gen's --flow parser (generator/flowspec.c).
  *
  * Good specs must give exactly the values written (and the documented
- * defaults); every rejection must give its message, which names the key
+ * defaults, and a preset's values where no key overrides them); every rejection must give its message, which names the key
  * and the value, and must leave the caller's struct untouched.
  */
 #include <string.h>
@@ -166,7 +166,7 @@ static void
 t_rejects_count_times_idt_beyond_a_day(void)
 {
 	rejects("frame=64,count=86401,idt=1s", "count * idt: 86401 packets "
-	    "every 1000000000 ns take longer than 24 h");
+	    "every 1000000000 ns (mean) take longer than 24 h");
 }
 
 static void
@@ -205,14 +205,14 @@ static void
 t_rejects_malformed_lists(void)
 {
 	rejects("", "empty flow spec (expected e.g. "
-	    "frame=64,count=2000,idt=1ms)");
+	    "frame=64,count=2000,idt=1ms or preset=voip-g711,duration=10s)");
 	rejects("frame=64,,count=1,idt=1ms", "empty item between commas");
 	rejects("frame=64,count=1,idt=1ms,", "empty item between commas");
 	rejects("frame", "expected key=value, got \"frame\"");
 	rejects("frame=,count=1,idt=1ms", "frame: empty value");
 	rejects("frame=64,size=1,count=1,idt=1ms", "unknown key \"size\" "
-	    "(expected frame, count, idt, dscp, id, name, dport, sport or "
-	    "seed)");
+	    "(expected frame, count, idt, dscp, id, name, dport, sport, "
+	    "seed, duration, burst, off, preset or rate)");
 	rejects("frame=64,frame=128,count=1,idt=1ms", "frame: given twice");
 	rejects("frame=64,count=1,idt=1ms,name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -274,12 +274,94 @@ t_rejects_impossible_distributions_naming_the_value(void)
 static void
 t_rejects_missing_required_keys(void)
 {
-	rejects("count=1,idt=1ms",
-	    "missing frame (frame, count and idt are required)");
-	rejects("frame=64,idt=1ms",
-	    "missing count (frame, count and idt are required)");
-	rejects("frame=64,count=1",
-	    "missing idt (frame, count and idt are required)");
+#define REQ " (frame, idt and count or duration are required, or a " \
+	    "preset and count or duration)"
+	rejects("count=1,idt=1ms", "missing frame" REQ);
+	rejects("frame=64,idt=1ms", "missing count or duration" REQ);
+	rejects("frame=64,count=1", "missing idt" REQ);
+	rejects("preset=voip-g711", "missing count or duration" REQ);
+#undef REQ
+}
+
+static void
+t_preset_fills_keys_and_explicit_keys_override(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("preset=voip-g711,count=50", 4,
+	    &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.frame, 218);		/* 160 + 12 + 8 + 20 + 14 + 4 */
+	CU_ASSERT_EQUAL(fs.idt_ns, 20000000);
+	CU_ASSERT_EQUAL(fs.dscp, 46);		/* EF */
+	CU_ASSERT_STRING_EQUAL(fs.preset, "voip-g711");
+	CU_ASSERT_STRING_EQUAL(fs.name, "voip-g711-4");
+	CU_ASSERT_EQUAL(fs.burst_dist[0], '\0');
+	CU_ASSERT_EQUAL(fs.mean_gap_ns, 20000000);
+	/* Order does not matter: dscp= before preset= still wins. */
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("dscp=AF41,preset=voip-g729,"
+	    "count=5,frame=100,name=v", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.frame, 100);
+	CU_ASSERT_EQUAL(fs.idt_ns, 20000000);
+	CU_ASSERT_EQUAL(fs.dscp, 34);
+	CU_ASSERT_STRING_EQUAL(fs.name, "v");
+}
+
+static void
+t_preset_rate_scales_iptv(void)
+{
+	struct flowspec fs;
+
+	/* 1316 bytes of TS at 8 Mbit/s: 1316 * 8 / 8e6 s = 1.316 ms. */
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("preset=iptv,rate=8M,count=10",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.frame, 1362);
+	CU_ASSERT_EQUAL(fs.idt_ns, 1316000);
+	CU_ASSERT_EQUAL(fs.dscp, 34);
+	CU_ASSERT_DOUBLE_EQUAL(fs.rate_bps, 8e6, 1e-6);
+	rejects("frame=64,idt=1ms,count=1,rate=4", "rate: only with preset= "
+	    "(set idt for a rate of your own)");
+	rejects("preset=iptv,rate=fast,count=1", "rate: expected a bit rate "
+	    "such as 4 (Mbit/s), 500k, 1.5M or 1G, got \"fast\"");
+}
+
+static void
+t_burst_flow_has_mean_gap_over_bursts_and_pauses(void)
+{
+	struct flowspec fs;
+
+	/* 4 packets 1 ms apart, then 10 ms: (3 * 1 + 10) / 4 = 3.25 ms. */
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,idt=1ms,burst=4,"
+	    "off=10ms,count=8", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(fs.burst_dist, "4");
+	CU_ASSERT_STRING_EQUAL(fs.off_dist, "10ms");
+	CU_ASSERT_EQUAL(fs.mean_gap_ns, 3250000);
+	rejects("frame=64,idt=1ms,off=1s,count=1", "off: needs burst too (an "
+	    "on/off source has both)");
+	rejects("frame=64,idt=1ms,burst=0,off=1s,count=1", "burst: expected "
+	    "1..1000000 packets, got \"0\"");
+	rejects("frame=64,idt=1ms,burst=2,off=61s,count=1", "off: expected "
+	    "0..60s, got \"61s\"");
+}
+
+static void
+t_duration_without_count_derives_a_count_bound(void)
+{
+	struct flowspec fs;
+
+	/* 2 s at 20 ms: 100 expected, bound 125 + 16. */
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("preset=voip-g729,duration=2s",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.duration_ns, 2000000000LL);
+	CU_ASSERT_EQUAL(fs.count, 141);
+	CU_ASSERT_EQUAL(fs.count_given, 0);
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,idt=1ms,duration=1s,"
+	    "count=10", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.count, 10);
+	CU_ASSERT_EQUAL(fs.count_given, 1);
+	rejects("frame=64,idt=1ms,duration=25h", "duration: expected "
+	    "1ms..24h, got \"25h\"");
+	rejects("frame=64,idt=1ms,duration=500us", "duration: expected "
+	    "1ms..24h, got \"500us\"");
 }
 
 static void
@@ -358,6 +440,13 @@ main(void)
 		  t_rejects_impossible_distributions_naming_the_value },
 		{ "rejects_missing_required_keys",
 		    t_rejects_missing_required_keys },
+		{ "preset_fills_keys_and_explicit_keys_override",
+		  t_preset_fills_keys_and_explicit_keys_override },
+		{ "preset_rate_scales_iptv", t_preset_rate_scales_iptv },
+		{ "burst_flow_has_mean_gap_over_bursts_and_pauses",
+		  t_burst_flow_has_mean_gap_over_bursts_and_pauses },
+		{ "duration_without_count_derives_a_count_bound",
+		  t_duration_without_count_derives_a_count_bound },
 		{ "set_accepts_distinct_flows", t_set_accepts_distinct_flows },
 		{ "set_rejects_clashes_and_bounds",
 		    t_set_rejects_clashes_and_bounds },

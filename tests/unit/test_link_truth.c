@@ -1,8 +1,10 @@
 /*
  * test_link_truth: router/link/truth.c: records survive the file byte for
  * byte (little-endian, whatever the host), the CSV export writes the
- * header and one row per record with the delay and error worked out, and
- * a file that is not a truth file, or is cut, is refused.
+ * header and one row per record with the delay and error worked out,
+ * profile records carry their text (longer than one 40-byte unit, quoted
+ * as CSV) between frame records, and a file that is not a truth file, or
+ * is cut, is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +85,61 @@ t_export_writes_one_row_per_record(void)
 	unlink(out);
 }
 
+static void
+t_profile_record_carries_text_between_frames(void)
+{
+	char path[] = "/tmp/test_link_truth.XXXXXX", err[256], line[512];
+	char out[] = "/tmp/test_link_truth_csv.XXXXXX";
+	/* 51 bytes: two 40-byte units of text, with a quote to escape */
+	const char *text = "delay 20ms 5ms distribution normal loss 1% \"x\" fifo";
+	struct truth_rec r1 = { 1000, 6000, 6010, 0, 7, 3, 60,
+	    LT_DELAYED, 0, TRUTH_K_PROBE };
+	struct truth_rec r2 = { 9000, 14000, 14005, 1, 8, 3, 60,
+	    LT_DELAYED, 0, TRUTH_K_PROBE };
+	struct truth_hdr h;
+	struct truth *t;
+	FILE *f;
+	int fd, ofd;
+
+	CU_ASSERT_EQUAL(strlen(text), 51);
+	CU_ASSERT_FATAL((fd = mkstemp(path)) != -1);
+	CU_ASSERT_FATAL((ofd = mkstemp(out)) != -1);
+	close(fd);
+	memset(&h, 0, sizeof(h));
+	CU_ASSERT_FATAL((t = truth_open(path, &h, err, sizeof(err))) != NULL);
+	truth_add(t, &r1);
+	truth_add_profile(t, 1, 1, 7000, 7500, text);
+	truth_add(t, &r2);
+	CU_ASSERT_EQUAL(truth_records(t), 3);
+	CU_ASSERT_EQUAL(truth_close(t), 0);
+	/* header + 3 records + 2 units of text */
+	f = fopen(path, "rb");
+	CU_ASSERT_EQUAL(fseek(f, 0, SEEK_END), 0);
+	CU_ASSERT_EQUAL(ftell(f), TRUTH_HDR_LEN + 5 * TRUTH_REC_LEN);
+	fclose(f);
+	f = fdopen(ofd, "w+");
+	CU_ASSERT_EQUAL(truth_export_csv(path, f, err, sizeof(err)), 3);
+	rewind(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_STRING_EQUAL(line, "b-a,1,profile,,,,7500,7000,7500,,500,"
+	    "profile,\"delay 20ms 5ms distribution normal loss 1% \"\"x\"\" "
+	    "fifo\"\n");
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	CU_ASSERT_STRING_EQUAL(line,
+	    "a-b,1,probe,3,8,64,9000,14000,14005,5005,5,sent,delayed\n");
+	fclose(f);
+	/* cut inside the text */
+	CU_ASSERT_EQUAL(truncate(path, TRUTH_HDR_LEN + 3 * TRUTH_REC_LEN), 0);
+	f = fopen("/dev/null", "w");
+	CU_ASSERT_EQUAL(truth_export_csv(path, f, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated after 1 records"));
+	fclose(f);
+	unlink(path);
+	unlink(out);
+}
+
 int
 main(void)
 {
@@ -95,7 +152,9 @@ main(void)
 	    CU_add_test(suite, "t_pack_is_little_endian_and_round_trips",
 	    t_pack_is_little_endian_and_round_trips) == NULL ||
 	    CU_add_test(suite, "t_export_writes_one_row_per_record",
-	    t_export_writes_one_row_per_record) == NULL) {
+	    t_export_writes_one_row_per_record) == NULL ||
+	    CU_add_test(suite, "t_profile_record_carries_text_between_frames",
+	    t_profile_record_carries_text_between_frames) == NULL) {
 		CU_cleanup_registry();
 		return 2;
 	}

@@ -1,0 +1,42 @@
+/*
+ * planint: what plan.c and planflow.c share while parsing a plan.  Not
+ * for other modules: they use plan.h.
+ */
+#ifndef HOPLAB_PLANINT_H
+#define HOPLAB_PLANINT_H
+
+#include <stddef.h>
+
+#include "clock.h"
+#include "plan.h"
+#include "yamldoc.h"
+
+#define FRAME_MIN	64
+#define FRAME_MAX	1518
+#define FRAME_HINT	"Ethernet frame incl. FCS"
+#define COUNT_MAX	100000000LL
+#define IDT_MIN_NS	(1 * NSEC_PER_USEC)
+#define IDT_MAX_NS	(60 * NSEC_PER_SEC)
+
+/* Everything a parsing step needs. */
+struct pctx {
+	struct yamldoc	*yd;
+	struct plan	*p;
+	char		*err;
+	size_t		 errlen;
+};
+
+#define PERR(c, node, path, ...)					\
+	yamldoc_err((c)->yd, (node), (path), (c)->err, (c)->errlen,	\
+	    __VA_ARGS__)
+
+/* A name: non-empty, at most LEN - 1 characters of [A-Za-z0-9._-]. */
+int	plan_get_name(struct pctx *c, yaml_node_t *node, const char *path,
+	    char *buf, size_t len);
+/* Report the required KEY of mapping MAP (at PARENT) as missing: -1. */
+int	plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
+	    const char *key);
+/* The flows: sequence (planflow.c).  0, or -1 with the error in C. */
+int	plan_parse_flows(struct pctx *c, yaml_node_t *node);
+
+#endif

@@ -1,0 +1,376 @@
+/*
+ * Unit suite for controller/results.c, flowseries.c, csvfile.c and the
+ * state.json part of runjson.c: summary.csv's appended columns,
+ * intervals.csv and pdf.csv from a FlowResult worked by hand, and a
+ * resumed run that cuts every file back to the sizes state.json holds,
+ * so that no row is doubled.  Every test works in a fresh folder under
+ * $TMPDIR.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include "controller/csvfile.h"
+#include "controller/results.h"
+
+static char base[256];
+static char err[512];
+
+static void
+fresh_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(base, sizeof(base), "%s/test-results.XXXXXX", t ? t : "/tmp");
+	CU_ASSERT_FATAL(mkdtemp(base) != NULL);
+}
+
+static void
+rm_tree(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT(system(cmd) == 0);
+}
+
+/* Line N (0: the header) of DIR/NAME into BUF, without its newline. */
+static int
+line_of(const char *dir, const char *name, int n, char *buf, size_t len)
+{
+	char path[600];
+	FILE *f;
+	int i = 0, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(buf, (int)len, f) != NULL)
+		if (i++ == n) {
+			buf[strcspn(buf, "\n")] = '\0';
+			rc = 0;
+			break;
+		}
+	fclose(f);
+	return rc;
+}
+
+static int
+count_lines(const char *dir, const char *name)
+{
+	char buf[4096];
+	int n = 0;
+
+	while (line_of(dir, name, n, buf, sizeof(buf)) == 0)
+		n++;
+	return n;
+}
+
+/* A flow of 10 packets, 9 received, with 2 intervals and 2 PDF bins. */
+static Hoplab__FlowInterval iv[2];
+static Hoplab__FlowInterval *ivp[2] = { &iv[0], &iv[1] };
+static Hoplab__DelayBin bins[2];
+static Hoplab__DelayBin *binp[2] = { &bins[0], &bins[1] };
+
+static void
+flow_init(Hoplab__FlowResult *f)
+{
+	hoplab__flow_result__init(f);
+	f->name = "probe";
+	f->frame = 64;
+	f->sent = 10;
+	f->received = 9;
+	f->lost = 1;
+	f->delay_min_ns = 10000;
+	f->delay_mean_ns = 12000;
+	f->first_tx_ns = 1000000000000LL;
+	f->ts_source = "tx=kernel-sw,rx=kernel-sw";
+	f->ipdv_pairs = 7;
+	f->ipdv_abs_mean_ns = 1500;
+	f->ipdv_abs_p99_ns = 4250;
+	f->pdv_p999_ns = 7125;
+	f->idt_clamped = 2;
+	f->frame_clamped = 3;
+	f->tx_idt_std_ns = 800.6;
+	f->tx_idt_err_p99_ns = 2400;
+	hoplab__flow_interval__init(&iv[0]);
+	hoplab__flow_interval__init(&iv[1]);
+	/* interval 0 starts 250 us before the first send, 0.5 s long */
+	iv[0].index = 0;
+	iv[0].start_ns = f->first_tx_ns - 250000;
+	iv[0].length_ns = 500000000;
+	iv[0].sent = 10;
+	iv[0].received = 9;
+	iv[0].lost = 1;
+	iv[0].tx_bytes = 640;
+	iv[0].rx_bytes = 576;
+	iv[0].rx_mbps = 576 * 8 / 0.5 / 1e6;
+	iv[0].delay_mean_ns = 12000;
+	iv[0].delay_min_ns = 10000;
+	iv[0].delay_max_ns = 15500;
+	iv[1].index = 1;
+	iv[1].start_ns = iv[0].start_ns + 500000000;
+	iv[1].length_ns = 500000000;
+	f->n_intervals = 2;
+	f->intervals = ivp;
+	hoplab__delay_bin__init(&bins[0]);
+	hoplab__delay_bin__init(&bins[1]);
+	bins[0].lo_ns = 10000;
+	bins[0].hi_ns = 10078;
+	bins[0].count = 4;
+	bins[1].lo_ns = 12000;
+	bins[1].hi_ns = 12250;
+	bins[1].count = 5;
+	f->n_delay_pdf = 2;
+	f->delay_pdf = binp;
+}
+
+static struct results *
+open_results(void)
+{
+	static struct plan plan;
+	struct results *res;
+
+	memset(&plan, 0, sizeof(plan));
+	strcpy(plan.name, "unit");
+	res = results_open(base, &plan, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	return res;
+}
+
+/* Record FLOW as the point (variant, rep), as the runner does. */
+static void
+record(struct results *res, const char *variant, size_t nr, unsigned rep,
+    const Hoplab__FlowResult *f)
+{
+	struct point_key k = { variant, nr, rep };
+	struct flow_row row;
+
+	memset(&row, 0, sizeof(row));
+	snprintf(row.variant, sizeof(row.variant), "%s", variant);
+	row.routers = nr;
+	row.rep = rep;
+	results_row_from_flow(&row, f);
+	CU_ASSERT_EQUAL(results_add(res, &row, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(results_add_series(res, &k, f, err, sizeof(err)), 0);
+}
+
+static void
+t_summary_appends_ipdv_and_pacing_columns_at_the_end(void)
+{
+	Hoplab__FlowResult f;
+	struct results *res;
+	char line[4096], dir[600];
+	FILE *null = fopen("/dev/null", "w");
+
+	fresh_dir();
+	res = open_results();
+	snprintf(dir, sizeof(dir), "%s", results_dir(res));
+	flow_init(&f);
+	record(res, "A", 1, 1, &f);
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 0, line, sizeof(line)), 0);
+	/* The 24 old columns first and unchanged, the 7 new ones after. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "jitter_us,throughput_mbps,"
+	    "ttl_min,ttl_max,ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,"
+	    "pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,"
+	    "tx_idt_err_p99_us"));
+	CU_ASSERT(strncmp(line, "variant,routers,frame_bytes,rep,flow,sent,",
+	    42) == 0);
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 1, line, sizeof(line)), 0);
+	/* 1500 ns -> 1.500 us ... 800.6 ns -> 0.801 (rounded), 2400 -> 2.4 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(line,
+	    ",\"tx=kernel-sw,rx=kernel-sw\",1.500,4.250,7.125,2,3,0.801,"
+	    "2.400"));
+	CU_ASSERT_EQUAL(results_finish(res, null, err, sizeof(err)), 0);
+	fclose(null);
+	results_free(res);
+	rm_tree(base);
+}
+
+static void
+t_intervals_rows_are_relative_to_first_send_with_units(void)
+{
+	Hoplab__FlowResult f;
+	struct results *res;
+	char line[4096], dir[600];
+
+	fresh_dir();
+	res = open_results();
+	snprintf(dir, sizeof(dir), "%s", results_dir(res));
+	flow_init(&f);
+	record(res, "A-B", 2, 3, &f);
+	CU_ASSERT_EQUAL(line_of(dir, "intervals.csv", 0, line, sizeof(line)),
+	    0);
+	CU_ASSERT_STRING_EQUAL(line, "variant,routers,frame_bytes,rep,flow,"
+	    "interval,start_s,length_s,sent,received,lost,tx_bytes,rx_bytes,"
+	    "rx_mbps,delay_mean_us,delay_min_us,delay_max_us");
+	/* 576 bytes in 0.5 s = 9216 bit/s = 0.0092 Mbit/s */
+	CU_ASSERT_EQUAL(line_of(dir, "intervals.csv", 1, line, sizeof(line)),
+	    0);
+	CU_ASSERT_STRING_EQUAL(line, "A-B,2,64,3,probe,0,-0.000250,0.500000,"
+	    "10,9,1,640,576,0.0092,12.000,10.000,15.500");
+	/* Nothing received: the delays are empty, not 0. */
+	CU_ASSERT_EQUAL(line_of(dir, "intervals.csv", 2, line, sizeof(line)),
+	    0);
+	CU_ASSERT_STRING_EQUAL(line, "A-B,2,64,3,probe,1,0.499750,0.500000,"
+	    "0,0,0,0,0,0.0000,,,");
+	CU_ASSERT_EQUAL(line_of(dir, "pdf.csv", 0, line, sizeof(line)), 0);
+	CU_ASSERT_STRING_EQUAL(line, "variant,routers,frame_bytes,rep,flow,"
+	    "lo_us,hi_us,count");
+	CU_ASSERT_EQUAL(line_of(dir, "pdf.csv", 2, line, sizeof(line)), 0);
+	CU_ASSERT_STRING_EQUAL(line, "A-B,2,64,3,probe,12.000,12.250,5");
+	results_free(res);
+	rm_tree(base);
+}
+
+/*
+ * Two points done (state saved), a third written but not marked done:
+ * the resumed run keeps exactly the rows of the first two in every file.
+ */
+static void
+t_reopen_cuts_every_file_back_to_the_done_points(void)
+{
+	Hoplab__FlowResult f;
+	struct run_state st;
+	struct results *res;
+	char dir[600];
+
+	fresh_dir();
+	memset(&st, 0, sizeof(st));
+	res = open_results();
+	snprintf(dir, sizeof(dir), "%s", results_dir(res));
+	flow_init(&f);
+	record(res, "A", 1, 1, &f);
+	record(res, "A", 1, 2, &f);
+	CU_ASSERT_EQUAL_FATAL(results_sync(res, &st, err, sizeof(err)), 0);
+	record(res, "A", 1, 3, &f);	/* killed before it was done */
+	results_free(res);
+	CU_ASSERT_EQUAL(count_lines(dir, "intervals.csv"), 1 + 6);
+	CU_ASSERT_EQUAL(count_lines(dir, "pdf.csv"), 1 + 6);
+
+	res = results_reopen(dir, &st, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_EQUAL(count_lines(dir, "summary.csv"), 1 + 2);
+	CU_ASSERT_EQUAL(count_lines(dir, "intervals.csv"), 1 + 4);
+	CU_ASSERT_EQUAL(count_lines(dir, "pdf.csv"), 1 + 4);
+	record(res, "A", 1, 3, &f);	/* measured again */
+	results_free(res);
+	CU_ASSERT_EQUAL(count_lines(dir, "summary.csv"), 1 + 3);
+	CU_ASSERT_EQUAL(count_lines(dir, "intervals.csv"), 1 + 6);
+	CU_ASSERT_EQUAL(count_lines(dir, "pdf.csv"), 1 + 6);
+	rm_tree(base);
+}
+
+/* A summary.csv of 24 columns (an older run) reads back. */
+static void
+t_reopen_reads_a_summary_without_the_appended_columns(void)
+{
+	struct run_state st;
+	struct results *res;
+	const struct flow_row *rows;
+	char path[600];
+	size_t n;
+	FILE *f;
+
+	fresh_dir();
+	memset(&st, 0, sizeof(st));
+	snprintf(path, sizeof(path), "%s/summary.csv", base);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "variant,routers,frame_bytes,rep,flow,sent,received,lost,"
+	    "loss_pct,duplicates,reordered,delay_min_us,delay_mean_us,"
+	    "delay_p50_us,delay_p90_us,delay_p99_us,delay_p999_us,"
+	    "delay_max_us,delay_std_us,jitter_us,throughput_mbps,ttl_min,"
+	    "ttl_max,ts_source\nA,1,64,1,probe,100,100,0,0.0000,0,0,1.000,"
+	    "2.000,2.000,2.500,3.000,3.000,3.000,0.500,0.100,0.0512,63,63,"
+	    "tx=user\n");
+	st.summary_bytes = (uint64_t)ftell(f);
+	fclose(f);
+	res = results_reopen(base, &st, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	rows = results_rows(res, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].delay_mean_us, 2.0, 1e-9);
+	CU_ASSERT(isnan(rows[0].ipdv_abs_mean_us));
+	results_free(res);
+	/* Rewritten with the new header; intervals.csv made anew. */
+	CU_ASSERT_EQUAL(count_lines(base, "summary.csv"), 2);
+	CU_ASSERT_EQUAL(count_lines(base, "intervals.csv"), 1);
+	rm_tree(base);
+}
+
+static void
+t_state_json_keeps_byte_counts_and_router_roles(void)
+{
+	struct run_state st, back;
+	struct router_role rr[2] = {
+		{ 41, "A", "A", 1 }, { 43, "B", "A-B", 2 },
+	};
+	struct run_point pt = { "A", 64, 1, POINT_DONE, "gen", 40 };
+
+	fresh_dir();
+	memset(&st, 0, sizeof(st));
+	strcpy(st.run_id, "unit-1");
+	strcpy(st.status, "running");
+	st.plan_text = "name: unit\n";
+	st.role_first = 40;
+	st.role_reserved = 72;
+	st.summary_bytes = 1000;
+	st.intervals_bytes = 20000;
+	st.pdf_bytes = 3000;
+	st.points = &pt;
+	st.npoints = 1;
+	st.rroles = rr;
+	st.nrroles = 2;
+	CU_ASSERT_EQUAL_FATAL(results_state_write(base, &st, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(results_state_read(base, &back, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL(back.intervals_bytes, 20000);
+	CU_ASSERT_EQUAL(back.pdf_bytes, 3000);
+	CU_ASSERT_EQUAL_FATAL(back.nrroles, 2);
+	CU_ASSERT_EQUAL(back.rroles[1].role, 43);
+	CU_ASSERT_STRING_EQUAL(back.rroles[1].agent, "B");
+	CU_ASSERT_STRING_EQUAL(back.rroles[1].variant, "A-B");
+	CU_ASSERT_EQUAL(back.rroles[1].routers, 2);
+	results_state_free(&back);
+	/* No router roles: an empty list that reads back as none. */
+	st.nrroles = 0;
+	CU_ASSERT_EQUAL_FATAL(results_state_write(base, &st, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(results_state_read(base, &back, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL(back.nrroles, 0);
+	results_state_free(&back);
+	rm_tree(base);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	int failures;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("results", NULL, NULL);
+	CU_add_test(s, "t_summary_appends_ipdv_and_pacing_columns_at_the_end",
+	    t_summary_appends_ipdv_and_pacing_columns_at_the_end);
+	CU_add_test(s, "t_intervals_rows_are_relative_to_first_send_with_units",
+	    t_intervals_rows_are_relative_to_first_send_with_units);
+	CU_add_test(s, "t_reopen_cuts_every_file_back_to_the_done_points",
+	    t_reopen_cuts_every_file_back_to_the_done_points);
+	CU_add_test(s, "t_reopen_reads_a_summary_without_the_appended_columns",
+	    t_reopen_reads_a_summary_without_the_appended_columns);
+	CU_add_test(s, "t_state_json_keeps_byte_counts_and_router_roles",
+	    t_state_json_keeps_byte_counts_and_router_roles);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failures = (int)CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,280 @@
+/*
+ * Unit suite for controller/routers.c: routers.csv rows from a
+ * RouterCounters batch worked by hand (drops by reason, queue depths,
+ * per-class sojourn), a resent batch recognised, a batch cut short by a
+ * killed controller removed whole on reopen (its agent sends it again),
+ * and the per-variant sojourn table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include "controller/routers.h"
+
+static char dir[256];
+static char err[512];
+
+static void
+fresh_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/test-routers.XXXXXX", t ? t : "/tmp");
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+}
+
+static void
+rm_tree(void)
+{
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT(system(cmd) == 0);
+}
+
+static int
+line_of(int n, char *buf, size_t len)
+{
+	char path[400];
+	FILE *f;
+	int i = 0, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/routers.csv", dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(buf, (int)len, f) != NULL)
+		if (i++ == n) {
+			buf[strcspn(buf, "\n")] = '\0';
+			rc = 0;
+			break;
+		}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Router A: interface "in" received 1200 packets (3 TTL drops, 2 of an
+ * unknown reason, counted as other); "out" sent 1195 of class 0 with a
+ * median sojourn of 4.5 us, two queues 3 + 1 deep (max 7 and 9).
+ */
+static Hoplab__RouterDrop dr[2];
+static Hoplab__RouterDrop *drp[2] = { &dr[0], &dr[1] };
+static Hoplab__RouterQueue q[2];
+static Hoplab__RouterQueue *qp[2] = { &q[0], &q[1] };
+static Hoplab__RouterSojourn sj;
+static Hoplab__RouterSojourn *sjp[1] = { &sj };
+static Hoplab__RouterIfaceCounters ic[2];
+static Hoplab__RouterIfaceCounters *icp[2] = { &ic[0], &ic[1] };
+static Hoplab__RouterCounters rc;
+static Hoplab__RouterCounters *rcp[1] = { &rc };
+
+static void
+batch_init(Hoplab__ResultBatch *b, uint32_t role, uint64_t seq)
+{
+	hoplab__result_batch__init(b);
+	b->role_id = role;
+	b->batch_seq = seq;
+	b->run_id = "unit";
+	hoplab__router_counters__init(&rc);
+	rc.router = "A";
+	rc.time_ns = 1764470000250000000LL;
+	hoplab__router_iface_counters__init(&ic[0]);
+	hoplab__router_iface_counters__init(&ic[1]);
+	ic[0].name = "in";
+	ic[0].up = 1;
+	ic[0].rx_packets = 1200;
+	ic[0].rx_bytes = 1200 * 60;
+	hoplab__router_drop__init(&dr[0]);
+	hoplab__router_drop__init(&dr[1]);
+	dr[0].reason = "ttl";
+	dr[0].packets = 3;
+	dr[1].reason = "cosmic_ray";
+	dr[1].packets = 2;
+	ic[0].n_drops = 2;
+	ic[0].drops = drp;
+	ic[1].name = "out";
+	ic[1].up = 1;
+	ic[1].tx_packets = 1195;
+	ic[1].tx_bytes = 1195 * 60;
+	hoplab__router_queue__init(&q[0]);
+	hoplab__router_queue__init(&q[1]);
+	q[0].depth = 3;
+	q[0].depth_max = 7;
+	q[1].queue = 1;
+	q[1].depth = 1;
+	q[1].depth_max = 9;
+	ic[1].n_queues = 2;
+	ic[1].queues = qp;
+	hoplab__router_sojourn__init(&sj);
+	sj.tc = 0;
+	sj.count = 1195;
+	sj.p50_ns = 4500;
+	sj.p99_ns = 12250;
+	ic[1].n_sojourn = 1;
+	ic[1].sojourn = sjp;
+	rc.n_ifaces = 2;
+	rc.ifaces = icp;
+	b->n_routers = 1;
+	b->routers = rcp;
+}
+
+static void
+t_a_batch_becomes_one_row_per_interface(void)
+{
+	struct router_role rr = { 41, "A", "A-B", 2 };
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char line[4096];
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 41, 1);
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(routers_nrows(rt), 2);
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	/* drops: bad_frame..ttl (6th) = 3, other (14th) = 2 */
+	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,in,1,"
+	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
+	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,");
+	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
+	/* queue depth 3 + 1, max max(7, 9); class 0: 1195, 4.5, 12.25 us */
+	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,out,1,"
+	    "0,0,1195,71700,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4,9,"
+	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,");
+	CU_ASSERT(routers_seen(rt, "A", 41, 1));
+	CU_ASSERT(!routers_seen(rt, "A", 41, 2));
+	CU_ASSERT(!routers_seen(rt, "B", 41, 1));
+	routers_free(rt);
+	rm_tree();
+}
+
+/*
+ * Two whole batches, then a third cut in the middle of its second row
+ * (the controller was killed while writing it): the reopened file keeps
+ * the first two, knows them, and takes the third again whole.
+ */
+static void
+t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones(void)
+{
+	struct router_role rr = { 41, "A", "A", 1 };
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char path[400], line[4096];
+	long size;
+	FILE *f;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 41, 1);
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	b.batch_seq = 2;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	b.batch_seq = 3;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	routers_free(rt);
+	snprintf(path, sizeof(path), "%s/routers.csv", dir);
+	f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, size - 20), 0);
+
+	rt = routers_reopen(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	CU_ASSERT_EQUAL(routers_nrows(rt), 4);
+	CU_ASSERT(routers_seen(rt, "A", 41, 1));
+	CU_ASSERT(routers_seen(rt, "A", 41, 2));
+	CU_ASSERT(!routers_seen(rt, "A", 41, 3));
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(6, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "A,1,A,41,3,2,0,"));
+	CU_ASSERT_EQUAL(line_of(7, line, sizeof(line)), -1);
+
+	/* A cut exactly at a line end, inside the batch: also dropped. */
+	f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (size = 0; size < 6 && fgets(line, sizeof(line), f) != NULL;)
+		size++;
+	size = ftell(f);	/* header + batches 1, 2 + batch 3's row 1 */
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(truncate(path, size), 0);
+	rt = routers_reopen(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	CU_ASSERT_EQUAL(routers_nrows(rt), 4);
+	CU_ASSERT(!routers_seen(rt, "A", 41, 3));
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(5, line, sizeof(line)), -1);
+	rm_tree();
+}
+
+/* Sojourn 4.5 us over 1195 packets and 6.0 us over 1195: median 5.25. */
+static void
+t_the_table_gives_each_routers_weighted_median_per_variant(void)
+{
+	struct router_role ra = { 41, "A", "A-B", 2 }, rb = { 42, "B", "A-B", 2 };
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char buf[4096];
+	FILE *out;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 41, 1);
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &ra, &b, err, sizeof(err)), 0);
+	sj.p50_ns = 6000;
+	b.batch_seq = 2;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &ra, &b, err, sizeof(err)), 0);
+	sj.p50_ns = 3000;
+	b.role_id = 42;
+	b.batch_seq = 1;
+	CU_ASSERT_EQUAL(routers_add(rt, "B", &rb, &b, err, sizeof(err)), 0);
+	out = fmemopen(buf, sizeof(buf), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	routers_print(rt, out, NULL, 0);
+	fclose(out);
+	/* A: 5.25; B: 3.0; the variant's mean (5.25 + 3.0) / 2 = 4.125 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "A-B        A                "
+	    "2390        5.250          4.125"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "A-B        B                "
+	    "1195        3.000\n"));
+	routers_free(rt);
+	/* Read back by a resumed run: the same table. */
+	rt = routers_reopen(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	out = fmemopen(buf, sizeof(buf), "w");
+	routers_print(rt, out, NULL, 0);
+	fclose(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "5.250          4.125"));
+	routers_free(rt);
+	rm_tree();
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	int failures;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("results_routers", NULL, NULL);
+	CU_add_test(s, "t_a_batch_becomes_one_row_per_interface",
+	    t_a_batch_becomes_one_row_per_interface);
+	CU_add_test(s, "t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones",
+	    t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones);
+	CU_add_test(s, "t_the_table_gives_each_routers_weighted_median_per_variant",
+	    t_the_table_gives_each_routers_weighted_median_per_variant);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failures = (int)CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failures ? 1 : 0;
+}
