@@ -71,6 +71,9 @@ for b in "$GEN" "$HOPLAB"; do
 done
 bench_install || { say "could not install the peer tools"; exit 1; }
 PD=$(genlab_pcapdelay) || { say "tools/pcapdelay did not build"; exit 1; }
+busy=$(awk -v n="$(nproc)" '{ print ($1 > n / 2) }' /proc/loadavg)
+[ "$busy" = 0 ] || say "warning: load average $(cut -d' ' -f1 /proc/loadavg)" \
+    "on $(nproc) CPUs: other work will widen every distribution below"
 genlab_init "$P"
 genlab_down
 bench_down "$P"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clock.h"
 #include "yamldoc.h"
@@ -128,16 +129,52 @@ get_uint(struct cctx *x, yaml_node_t *n, const char *path, long long lo,
 	return 0;
 }
 
+int
+rconf_parse_rate(const char *s, uint64_t *bps)
+{
+	char *end;
+	double x, mul = 1;
+
+	x = strtod(s, &end);
+	if (end == s || !(x > 0) || x > 1e15)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1e3, end++;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1e6, end++;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1e9, end++;
+	if (strcasecmp(end, "bit") != 0 && strcasecmp(end, "bps") != 0)
+		return -1;
+	*bps = (uint64_t)(x * mul + 0.5);
+	return 0;
+}
+
+static int
+get_rate(struct cctx *x, yaml_node_t *n, const char *path, uint64_t *bps)
+{
+	char buf[32], got[64];
+
+	if (yamldoc_str(x->yd, n, path, "a rate", buf, sizeof(buf), x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (rconf_parse_rate(buf, bps) == -1 || *bps < RCONF_RATE_MIN ||
+	    *bps > RCONF_RATE_MAX)
+		return CERR(x, n, path, "expected a rate 100kbit..100Gbit such "
+		    "as 50Mbit, got %s", yamldoc_got(n, got, sizeof(got)));
+	return 0;
+}
+
 static int
 parse_iface(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
 {
-	static const char *const keys[] = { "name", "address", "mtu" };
+	static const char *const keys[] = { "name", "address", "mtu", "rate" };
 	struct rconf_iface *f = &x->c->ifs[i];
-	yaml_node_t *v[3];
+	yaml_node_t *v[4];
 	char p[YAMLDOC_PATH_MAX];
 	size_t j;
 
-	if (yamldoc_map_fields(x->yd, n, path, keys, 3, v, x->err,
+	if (yamldoc_map_fields(x->yd, n, path, keys, 4, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	f->line = yamldoc_line(n);
@@ -174,6 +211,9 @@ parse_iface(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
 	}
 	yamldoc_path_key(p, sizeof(p), path, "mtu");
 	if (v[2] != NULL && get_uint(x, v[2], p, 576, 9000, &f->mtu) == -1)
+		return -1;
+	yamldoc_path_key(p, sizeof(p), path, "rate");
+	if (v[3] != NULL && get_rate(x, v[3], p, &f->rate_bps) == -1)
 		return -1;
 	return 0;
 }

@@ -28,6 +28,8 @@
 #define RCONF_ROUTE_MAX		1024
 #define RCONF_FILTER_MAX	256
 #define RCONF_IFNAME_MAX	16
+#define RCONF_RATE_MIN		100000ULL		/* 100 kbit/s */
+#define RCONF_RATE_MAX		100000000000ULL		/* 100 Gbit/s */
 #define RCONF_BUSY_MAX_NS	(1000 * 1000000LL)	/* io.busy_poll <= 1 s */
 #define RCONF_BUSY_ADAPT_NS	(1000 * 1000LL)		/* adaptive: <= 1 ms */
 
@@ -36,6 +38,7 @@ struct rconf_iface {
 	uint32_t	addr;		/* host order */
 	unsigned	plen;		/* 8..30 */
 	unsigned	mtu;		/* 0: the kernel's */
+	uint64_t	rate_bps;	/* output limit, bit/s; 0: the link's */
 	unsigned long	line;
 };
 
@@ -94,5 +97,11 @@ int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
  * Returns 0 or -1.  Shared by the file and `hoplab-router --busy-poll`.
  */
 int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
+/*
+ * Parse a rate in bit/s: a number with a unit bit, kbit, Mbit or Gbit
+ * (or bps, kbps, Mbps, Gbps; k, M, G in either case): "50Mbit".  Returns
+ * 0 with *BPS, or -1.
+ */
+int	rconf_parse_rate(const char *s, uint64_t *bps);
 
 #endif

@@ -11,7 +11,18 @@
  * one's sojourn time (now minus its RX ring timestamp), so the time
  * measured includes the send.
  *
- * Deliberately not here: shaping (the ring and the link pace us).
+ * An interface may have an output rate (interfaces[].rate): a token
+ * bucket, refilled at the rate, that every frame into the ring draws
+ * from, counting its bytes on an Ethernet wire (frame, FCS, preamble and
+ * inter-frame gap: PORT_WIRE_EXTRA more).  The bucket holds 1 ms at the
+ * rate (the loop's poll granularity) or two full frames, whichever is
+ * more.  While it is empty, frames wait in the port's queues, so the
+ * queues and their scheduler decide who goes first when the output is
+ * the bottleneck: what the scheduler tests need on veth, whose rings
+ * never push back.  The bucket may go negative by one frame (a frame
+ * goes when the bucket is positive), which keeps the long-run rate exact.
+ *
+ * Deliberately not here: hierarchical shaping, per-class rates.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +30,38 @@
 #include "clock.h"
 #include "router/fwd.h"
 #include "router/router.h"
+
+#define PORT_WIRE_EXTRA	24	/* FCS 4, preamble 8, inter-frame gap 12 */
+
+/* Set P's output limit to BPS bit/s (0: none) at monotonic NOW. */
+void
+port_set_rate(struct port *p, uint64_t bps, int64_t now)
+{
+	double perms;
+
+	p->rate = (double)bps / 8e9;
+	perms = p->rate * 1e6;
+	p->depth = 2.0 * (p->mtu + PKT_ETH_LEN + PORT_WIRE_EXTRA);
+	if (perms > p->depth)
+		p->depth = perms;
+	p->tokens = p->depth;
+	p->tok_at = now;
+}
+
+/* May P send a frame now (the bucket refilled to NOW is positive)? */
+static inline int
+tokens_ok(struct port *p, int64_t now)
+{
+	if (p->rate == 0)
+		return 1;
+	if (now > p->tok_at) {
+		p->tokens += (double)(now - p->tok_at) * p->rate;
+		if (p->tokens > p->depth)
+			p->tokens = p->depth;
+		p->tok_at = now;
+	}
+	return p->tokens > 0;
+}
 
 struct pbuf *
 pbuf_get(struct router *r)
@@ -60,6 +103,7 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 	p->mtu = c->mtu != 0 ? c->mtu : pktio_mtu(p->io);
 	if (p->mtu > PBUF_SIZE - PKT_ETH_LEN)
 		p->mtu = PBUF_SIZE - PKT_ETH_LEN;
+	port_set_rate(p, c->rate_bps, clock_mono_ns());
 	p->up = 1;
 	if ((p->q = sched_new(&r->conf->sched, e, sizeof(e))) == NULL) {
 		snprintf(err, errlen, "interface %s: queues: %s", p->name, e);
@@ -110,6 +154,8 @@ ring_put(struct router *r, struct port *p, const uint8_t *frame,
 {
 	if (pktio_tx(p->io, frame, len) == -1)
 		return -1;
+	if (p->rate != 0)
+		p->tokens -= len + PORT_WIRE_EXTRA;
 	p->meta[p->nmeta].rx_ns = rx_ns;
 	p->meta[p->nmeta].len = len;
 	p->meta[p->nmeta].tc = tc;
@@ -135,7 +181,7 @@ port_send(struct router *r, struct port *p, const uint8_t *frame,
 		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_IF_DOWN);
 		return;
 	}
-	if (sched_backlog(p->q) == 0 &&
+	if (sched_backlog(p->q) == 0 && tokens_ok(p, r->now_mono) &&
 	    ring_put(r, p, frame, len, tc, rx_ns) == 0)
 		return;
 	if ((b = pbuf_get(r)) == NULL) {
@@ -169,7 +215,8 @@ port_drain(struct router *r, struct port *p)
 	if (sched_backlog(p->q) == 0)
 		return;
 	room = pktio_tx_room(p->io);
-	while (room-- > 0 && sched_dequeue(p->q, &sp, clock_real_ns()) == 0) {
+	while (room-- > 0 && tokens_ok(p, r->now_mono) &&
+	    sched_dequeue(p->q, &sp, clock_real_ns()) == 0) {
 		b = sp.pkt;
 		if (ring_put(r, p, b->data, b->len, b->tc, b->rx_ns) == -1)
 			sojourn_drop(r->soj, p->idx, SOJOURN_DROP_TX_FULL);

@@ -568,6 +568,10 @@ router_reload(struct router *r, char *err, size_t errlen)
 		rconf_free(c);
 		return -1;
 	}
+	for (i = 0; i < r->nports; i++)
+		if (c->ifs[i].rate_bps != r->conf->ifs[i].rate_bps)
+			port_set_rate(&r->ports[i], c->ifs[i].rate_bps,
+			    r->now_mono);
 	rconf_free(r->conf);
 	r->conf = c;
 	icmp_rl_init(&r->rl, c->icmp_rate);

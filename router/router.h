@@ -75,6 +75,10 @@ struct port {
 	unsigned	mtu;		/* IPv4 MTU used for forwarding */
 	int		up;
 	struct sched	*q;
+	double		rate;		/* output limit, bytes/ns; 0: none */
+	double		tokens;		/* bytes the limit allows now */
+	double		depth;		/* bucket size, bytes */
+	int64_t		tok_at;		/* monotonic, last refill */
 	unsigned	nmeta;
 	struct txmeta	meta[PKTIO_BURST_MAX];
 };
@@ -150,6 +154,7 @@ int	router_iface_set(struct router *r, const char *name, int up,
 int	port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 	    char *err, size_t errlen);
 void	port_close(struct router *r, struct port *p);
+void	port_set_rate(struct port *p, uint64_t bps, int64_t now);
 void	port_send(struct router *r, struct port *p, const uint8_t *frame,
 	    uint32_t len, uint8_t tc, int64_t rx_ns);
 void	port_drain(struct router *r, struct port *p);

@@ -2,7 +2,9 @@
  * fuzz_router_frame: libFuzzer target for hoplab-router's packet path.
  *
  * The router is set up once from a fixed configuration (three interfaces,
- * one with a 576-byte MTU so that fragmentation runs, static routes, DRR
+ * one with a 576-byte MTU so that fragmentation runs, one with an output
+ * rate of 1 Mbit/s so that its token bucket holds frames back, static
+ * routes, DRR
  * queues of a few packets with RED and a byte limit, filters) on a fake
  * lib/pktio defined here: no sockets, each interface a queue of received
  * frames and a transmit ring whose room the input controls.  Each input
@@ -36,6 +38,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "clock.h"
 #include "log.h"
 #include "pkt.h"
 #include "pktio.h"
@@ -187,7 +190,7 @@ static const char conf_yaml[] =
     "interfaces:\n"
     "  - {name: fz0, address: 198.18.0.1/24}\n"
     "  - {name: fz1, address: 198.18.1.1/24, mtu: 576}\n"
-    "  - {name: fz2, address: 198.18.2.1/24}\n"
+    "  - {name: fz2, address: 198.18.2.1/24, rate: 1Mbit}\n"
     "routes:\n"
     "  - {prefix: 198.18.100.0/24, via: 198.18.1.2}\n"
     "  - {prefix: 198.18.64.0/18, via: 198.18.2.2}\n"
@@ -224,7 +227,7 @@ setup(void)
 		fprintf(stderr, "fuzz_router_frame: %s\n", err);
 		abort();
 	}
-	now = 1000000000LL;
+	now = clock_mono_ns();	/* the clock port_open() set rates with */
 	regressions();
 }
 

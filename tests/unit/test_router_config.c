@@ -172,6 +172,31 @@ t_refuses_bad_busy_poll_and_block_timeout(void)
 }
 
 static void
+t_interface_rate_reads_units_and_refuses_bad_ones(void)
+{
+	struct rconf *c;
+	uint64_t bps = 0;
+
+	c = load("interfaces:\n"
+	    "  - {name: a, address: 198.18.0.1/24, rate: 50Mbit}\n"
+	    "  - {name: b, address: 198.18.1.1/24}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->ifs[0].rate_bps, 50000000ULL);
+	CU_ASSERT_EQUAL(c->ifs[1].rate_bps, 0);
+	rconf_free(c);
+	CU_ASSERT_EQUAL(rconf_parse_rate("1.5gbps", &bps), 0);
+	CU_ASSERT_EQUAL(bps, 1500000000ULL);
+	CU_ASSERT_EQUAL(rconf_parse_rate("800kbit", &bps), 0);
+	CU_ASSERT_EQUAL(bps, 800000ULL);
+	CU_ASSERT_EQUAL(rconf_parse_rate("50M", &bps), -1);
+	CU_ASSERT_EQUAL(rconf_parse_rate("-5Mbit", &bps), -1);
+	expect("interfaces:\n"
+	    "  - {name: a, address: 198.18.0.1/24, rate: 10kbit}\n",
+	    "r.yaml:2: interfaces[0].rate: expected a rate 100kbit..100Gbit "
+	    "such as 50Mbit, got '10kbit'");
+}
+
+static void
 t_refuses_unknown_key_bad_weight_and_scheduler(void)
 {
 	const char *ifs = "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
@@ -227,6 +252,7 @@ main(void)
 	T(refuses_route_with_host_bits_or_foreign_next_hop);
 	T(refuses_unknown_key_bad_weight_and_scheduler);
 	T(busy_poll_defaults_to_adaptive_and_reads_modes);
+	T(interface_rate_reads_units_and_refuses_bad_ones);
 	T(refuses_bad_busy_poll_and_block_timeout);
 	T(refuses_filter_on_unknown_interface);
 	T(check_host_names_missing_interface);
