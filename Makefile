@@ -44,9 +44,12 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
 -include tests/unit/extra.mk
 
+# Small tools used by tests and benchmarks (tools/).
+TOOLS	= build/tools/pcapdelay
+
 .SECONDARY:
 .PHONY: all deps check unit integration demo bench clean lab-down fmt
-all: $(PROGS)
+all: $(PROGS) $(TOOLS)
 
 deps:
 	@sh deploy/deps.sh
@@ -88,6 +91,10 @@ bin/hoplab-gen: $(GEN_OBJ) build/libhoplab.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+build/tools/pcapdelay: tools/pcapdelay.c build/lib/probe.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lpcap -lm
+
 bin/hoplab-router: $(ROUTER_OBJ) build/libhoplab.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -105,7 +112,7 @@ build/asan/tests/%: tests/unit/%.c build/asan/libhoplab.a $$(UNIT_EXTRA_$$*) | $
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-integration: $(PROGS)
+integration: $(PROGS) $(TOOLS)
 	@sh tests/integration/run.sh
 
 # make check: everything a change must pass.  Root for the netns lab.

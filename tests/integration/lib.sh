@@ -26,6 +26,10 @@
 #	t_router_basic.sh	hlt5	245
 #	t_router_qos.sh	hlt6	246
 #	bench/router_rate.sh, router_delay.sh	hlt7, hlt7d	247
+#	t_gen_loss.sh	hlt3	253
+#	t_gen_pcap.sh	hlt4	254
+#	bench/run.sh	hlb (no K), hlbc	249
+#	t_impair.sh	hlt12	229
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
 #	t_gen_loopback.sh, t_gen_dist.sh: own namespaces only

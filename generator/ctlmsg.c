@@ -1,0 +1,139 @@
+/*
+ * ctlmsg: encode and decode the udp mode's control datagrams (layout in
+ * ctlmsg.h).  Every field is copied byte by byte in network order, never
+ * cast from the buffer.  A datagram whose length does not match the
+ * number of entries it announces is refused whole.
+ *
+ * Deliberately not here: authentication (a forged datagram can lie about
+ * a sent count or a stamp; hoplab sends only in labs it controls) and
+ * retransmission (the sender repeats its CTL_END; stamps that never
+ * arrive leave their packets with the probe's user-space stamp).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctlmsg.h"
+
+static void
+put_be(uint8_t *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = (uint8_t)(v & 0xff);
+		v >>= 8;
+	}
+}
+
+static uint64_t
+get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+int
+ctl_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
+{
+	const struct ctl_entry *e;
+	uint8_t *p;
+	size_t i, need;
+
+	if ((m->type != CTL_STAMPS && m->type != CTL_END) ||
+	    m->n > CTL_MAX_ENTRIES)
+		return -1;
+	need = CTL_HDR_LEN + m->n * CTL_ENTRY_LEN;
+	if (len < need)
+		return -1;
+	memset(buf, 0, need);
+	put_be(buf, CTL_MAGIC, 2);
+	buf[2] = CTL_VERSION;
+	buf[3] = m->type;
+	put_be(buf + 4, m->n, 2);
+	memcpy(buf + 8, m->boot_id, 16);
+	for (i = 0; i < m->n; i++) {
+		e = &m->e[i];
+		p = buf + CTL_HDR_LEN + i * CTL_ENTRY_LEN;
+		put_be(p, e->flow_id, 2);
+		p[2] = e->flags;
+		put_be(p + 4, e->seq, 4);
+		put_be(p + 8, (uint64_t)e->value, 8);
+	}
+	return (int)need;
+}
+
+int
+ctl_read(const uint8_t *buf, size_t len, struct ctl_msg *m)
+{
+	struct ctl_entry *e;
+	const uint8_t *p;
+	uint64_t v;
+	size_t i, n;
+
+	if (len < CTL_HDR_LEN || get_be(buf, 2) != CTL_MAGIC ||
+	    buf[2] != CTL_VERSION || (buf[3] != CTL_STAMPS &&
+	    buf[3] != CTL_END))
+		return -1;
+	n = (size_t)get_be(buf + 4, 2);
+	if (n > CTL_MAX_ENTRIES || len != CTL_HDR_LEN + n * CTL_ENTRY_LEN)
+		return -1;
+	m->type = buf[3];
+	memcpy(m->boot_id, buf + 8, 16);
+	m->n = n;
+	for (i = 0; i < n; i++) {
+		e = &m->e[i];
+		p = buf + CTL_HDR_LEN + i * CTL_ENTRY_LEN;
+		e->flow_id = (uint16_t)get_be(p, 2);
+		e->flags = p[2];
+		e->seq = (uint32_t)get_be(p + 4, 4);
+		v = get_be(p + 8, 8);
+		memcpy(&e->value, &v, sizeof(e->value));
+	}
+	return 0;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+ctl_boot_id(uint8_t id[16])
+{
+	char line[64], *s;
+	FILE *f;
+	int k = 0, hi, lo;
+
+	memset(id, 0, 16);
+	if ((f = fopen("/proc/sys/kernel/random/boot_id", "r")) == NULL)
+		return -1;
+	s = fgets(line, sizeof(line), f);
+	fclose(f);
+	if (s == NULL)
+		return -1;
+	/* 8-4-4-4-12 hex digits: skip the dashes. */
+	for (; *s != '\0' && k < 16; s++) {
+		if (*s == '-')
+			continue;
+		if ((hi = hexval(s[0])) < 0 || (lo = hexval(s[1])) < 0)
+			break;
+		id[k++] = (uint8_t)(hi << 4 | lo);
+		s++;
+	}
+	if (k != 16) {
+		memset(id, 0, 16);
+		return -1;
+	}
+	return 0;
+}
