@@ -12,6 +12,8 @@
  *   supervise.c   role records, fork + execv, reaping, stopping
  *   genrole.c     GenParams -> validated hoplab-gen argv
  *   linuxrouter.c the Linux kernel router role (iproute2, ip_forward)
+ *   hoplabrouter.c the hoplab-router role
+ *   linkrole.c    the link emulator role (hoplab-link)
  *
  * Everything runs in one thread; signal handlers only set flags.
  */
@@ -70,6 +72,7 @@ enum role_kind {
 	ROLE_GEN,			/* a hoplab-gen child */
 	ROLE_LINUX_ROUTER,		/* kernel forwarding, no child */
 	ROLE_HOPLAB_ROUTER,		/* a hoplab-router child */
+	ROLE_LINK,			/* a hoplab-link child */
 };
 
 /* A role started by StartRole, until its final RoleStatus is sent. */
@@ -192,6 +195,10 @@ int	linuxrouter_flush(const char *ifname, char *err, size_t errlen);
 
 /* hoplabrouter.c */
 int	hoplabrouter_start(struct agent *ag, struct role *r,
+	    const Hoplab__StartRole *sr, char *err, size_t errlen);
+
+/* linkrole.c */
+int	linkrole_start(struct agent *ag, struct role *r,
 	    const Hoplab__StartRole *sr, char *err, size_t errlen);
 
 #endif

@@ -201,6 +201,9 @@ start(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
 		return start_gen(ag, r, sr, err, errlen);
 	case HOPLAB__START_ROLE__PARAMS_ROUTER:
 		return start_router(ag, r, sr, err, errlen);
+	case HOPLAB__START_ROLE__PARAMS_LINK:
+		r->kind = ROLE_LINK;
+		return linkrole_start(ag, r, sr, err, errlen);
 	default:
 		snprintf(err, errlen, "start_role without parameters");
 		return -1;

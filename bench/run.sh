@@ -351,6 +351,27 @@ else
 	echo "(c) skipped: time budget used up" >"$W/table-c"
 fi
 
+# (d)..(g): the benches of the other programs, each a script of its own
+# that builds its own namespaces, bounds itself and cleans up.
+other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
+	tab=$1 title=$2 secs=$3 script=$4
+	shift 4
+	{
+		echo
+		echo "$title"
+		env "$@" timeout "$secs" sh "$ROOT/bench/$script" 2>&1 ||
+		    echo "($script did not finish within $secs s or failed)"
+	} >"$W/$tab"
+	cat "$W/$tab"
+}
+other_bench table-d "(d) hoplab-link release error at 10 000 packets/s" 90 \
+    link_timing.sh SECS=10 VARIANTS='|--realtime'
+other_bench table-e "(e) forwarding cost and rate, hoplab-router vs Linux" 150 \
+    router_rate.sh
+other_bench table-f "(f) delay one router adds, hoplab-router vs Linux" 90 \
+    router_delay.sh
+other_bench table-g "(g) management plane, 32 agents" 150 mgmt_scale.sh
+
 mkdir -p "$ROOT/results"
 {
 	echo "hoplab bench $UTC: $(uname -sr), $(nproc) CPUs," \
@@ -358,7 +379,8 @@ mkdir -p "$ROOT/results"
 	echo "load average at start: $LOAD0; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "tree: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) (plus uncommitted changes, if any)"
 	echo
-	cat "$W/table-a" "$W/table-b" "$W/table-c"
+	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
+	    "$W/table-e" "$W/table-f" "$W/table-g"
 	echo
 	echo "took $(($(date +%s) - START)) s; command: sudo make bench"
 } >"$RES"

@@ -67,42 +67,51 @@ gen_flow_span(const struct flowspec *fs, int64_t drain_ns)
 	return span + drain_ns;
 }
 
+int
+gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
+    int64_t span_ns, char *err, size_t errlen)
+{
+	struct gen_flow *f = &g->flows[i];
+
+	gen_flow_init(f, spec);
+	g->nflows = i + 1;
+	f->seq = seqtrack_new(spec->count);
+	f->hist = hist_new();
+	f->ipdv_hist = hist_new();
+	f->tsm = malloc(sizeof(*f->tsm));
+	if (f->seq == NULL || f->hist == NULL || f->tsm == NULL ||
+	    f->ipdv_hist == NULL || series_init(&f->series, g->interval_ns,
+	    series_nbins(span_ns, g->interval_ns)) == -1) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	ipdv_init(&f->ipdv, f->ipdv_hist);
+	tsm_init(f->tsm, g->cfg.tstamp == GEN_TS_KERNEL);
+	if (model_init(&f->model, spec, err, errlen) == -1)
+		return -1;
+	if ((f->tsm->idt_abs = hist_new()) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Allocate each flow's statistics, distributions and intervals. */
 static int
 gen_flows_new(struct gen *g, const struct gen_config *cfg, char *err,
     size_t errlen)
 {
 	int64_t span[FLOWSPEC_MAX_FLOWS];
-	struct gen_flow *f;
 	size_t i;
 
 	for (i = 0; i < cfg->nflows; i++)
 		span[i] = gen_flow_span(&cfg->flows[i], cfg->drain_ns);
 	g->interval_ns = series_fit_width(span, cfg->nflows, cfg->interval_ns >
 	    0 ? cfg->interval_ns : SERIES_WIDTH_DEFAULT, SERIES_TOTAL_MAX);
-	for (i = 0; i < cfg->nflows; i++) {
-		f = &g->flows[i];
-		gen_flow_init(f, &cfg->flows[i]);
-		g->nflows++;
-		f->seq = seqtrack_new(cfg->flows[i].count);
-		f->hist = hist_new();
-		f->ipdv_hist = hist_new();
-		f->tsm = malloc(sizeof(*f->tsm));
-		if (f->seq == NULL || f->hist == NULL || f->tsm == NULL ||
-		    f->ipdv_hist == NULL || series_init(&f->series,
-		    g->interval_ns, series_nbins(span[i], g->interval_ns)) == -1) {
-			snprintf(err, errlen, "out of memory");
+	for (i = 0; i < cfg->nflows; i++)
+		if (gen_flow_new(g, i, &cfg->flows[i], span[i], err,
+		    errlen) == -1)
 			return -1;
-		}
-		ipdv_init(&f->ipdv, f->ipdv_hist);
-		tsm_init(f->tsm, cfg->tstamp == GEN_TS_KERNEL);
-		if (model_init(&f->model, &cfg->flows[i], err, errlen) == -1)
-			return -1;
-		if ((f->tsm->idt_abs = hist_new()) == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -118,10 +127,16 @@ gen_new(const struct gen_config *cfg, char *err, size_t errlen)
 		return NULL;
 	}
 	g->cfg = *cfg;
-	g->tx.fd = g->rx.fd = -1;
+	g->tx.fd = g->rx.fd = g->udp.fd = -1;
+	g->clock_same = -1;
 	if (gen_flows_new(g, cfg, err, errlen) == -1)
 		goto fail;
 	pace_init(&g->pace);
+	if (cfg->mode == GEN_MODE_UDP) {
+		if (udp_open(g, err, errlen) == -1)
+			goto fail;
+		return g;
+	}
 	if (l2if_open(&g->tx, cfg->tx, cfg->src, cfg->tstamp == GEN_TS_KERNEL ?
 	    L2_TS_TX : 0, err, errlen) == -1 ||
 	    l2if_open(&g->rx, cfg->rx, cfg->dst, cfg->tstamp == GEN_TS_KERNEL ?
@@ -152,8 +167,16 @@ gen_free(struct gen *g)
 	}
 	l2if_close(&g->tx);
 	l2if_close(&g->rx);
+	udp_close(&g->udp);
+	free(g->rxb);
 	free(g->tmpl);
 	free(g);
+}
+
+const struct gen_config *
+gen_config(const struct gen *g)
+{
+	return &g->cfg;
 }
 
 const struct gen_flow *
@@ -204,12 +227,50 @@ ts_word(uint64_t kernel, uint64_t user)
 }
 
 const char *
+gen_clock_sync(const struct gen *g)
+{
+	if (g->cfg.mode == GEN_MODE_L2)
+		return "same-host";
+	if (g->cfg.role == GEN_ROLE_SEND)
+		return "";
+	return g->clock_same == 1 ? "same-host" : "required";
+}
+
+void
+gen_ctl_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
+    int *end_seen)
+{
+	*ok = g->ctl_in;
+	*bad = g->ctl_bad;
+	*end_seen = g->end_seen;
+}
+
+/* A udp sender: its kernel tx stamps against its sends; no rx side. */
+static const char *
+gen_ts_source_sender(struct gen *w)
+{
+	uint64_t ktx = 0, sent = 0;
+	size_t i;
+
+	for (i = 0; i < w->nflows; i++) {
+		ktx += w->flows[i].tsm->ktx_stamps -
+		    w->flows[i].tsm->ktx_orphans;
+		sent += w->flows[i].sent;
+	}
+	snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=none",
+	    ktx == 0 ? "user" : ktx >= sent ? "kernel-sw" : "mixed");
+	return w->ts_src;
+}
+
+const char *
 gen_ts_source(const struct gen *g)
 {
 	struct gen *w = (struct gen *)g;	/* a cache of the answer */
 	uint64_t ktx = 0, utx = 0;
 	size_t i;
 
+	if (g->cfg.mode == GEN_MODE_UDP && g->cfg.role == GEN_ROLE_SEND)
+		return gen_ts_source_sender(w);
 	for (i = 0; i < g->nflows; i++) {
 		ktx += g->flows[i].tsm->ktx_used;
 		utx += g->flows[i].tsm->utx_used;
@@ -228,6 +289,8 @@ gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	int64_t end, now;
 	int try;
 
+	if (g->cfg.mode != GEN_MODE_L2)
+		return 0;		/* the kernel resolves */
 	inet_ntop(AF_INET, &g->cfg.gateway, ip, sizeof(ip));
 	for (try = 0; try < GEN_ARP_TRIES && !g->have_gw && !*signals;
 	    try++) {
@@ -365,11 +428,13 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	struct gen_flow *f;
 	int64_t start, base;
 	size_t i;
-	int k, rc;
+	int k, rc, udp = g->cfg.mode == GEN_MODE_UDP;
 
+	if (udp && g->cfg.role == GEN_ROLE_RECV)
+		return udp_recv_run(g, signals, err, errlen);
 	for (i = 0; i < g->nflows; i++)
-		if (gen_build_template(g, i, g->flows[i].spec.frame, err,
-		    errlen) == -1)
+		if ((udp ? udp_build_payload : gen_build_template)(g, i,
+		    g->flows[i].spec.frame, err, errlen) == -1)
 			return -1;
 	start = clock_mono_ns() + GEN_LEAD;
 	g->send_start = start;
@@ -387,7 +452,10 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 			return -1;
 		if (*signals)
 			break;
-		gen_send_one(g, k, f->deadline);
+		if (udp)
+			udp_send_one(g, k, f->deadline);
+		else
+			gen_send_one(g, k, f->deadline);
 		g->send_end = clock_mono_ns();
 		f->next++;
 		/* count * 60 s <= 190 years: this cannot overflow. */
@@ -397,6 +465,8 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		if (gen_drain_txstamps(g, err, errlen) == -1)
 			return -1;
 	}
+	if (udp)
+		return udp_send_finish(g, signals, err, errlen);
 	if (*signals)
 		log_warn("signal received: sending stopped, draining");
 	rc = gen_drain(g, signals, err, errlen);

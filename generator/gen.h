@@ -26,7 +26,22 @@
 #define GEN_ARP_TRIES		3
 #define GEN_ARP_WAIT		1000000000LL		/* 1 s per try */
 
+#define GEN_MODE_L2	0	/* AF_PACKET, both ends in one process */
+#define GEN_MODE_UDP	1	/* UDP sockets, sender and receiver apart */
+#define GEN_MODE_TCP	2	/* bulk TCP transfer (tcp.c) */
+#define GEN_ROLE_SEND	0
+#define GEN_ROLE_RECV	1
+#define GEN_WAIT_DEFAULT (30 * 1000000000LL)	/* receiver idle limit */
+
 struct gen_config {
+	int		mode;		/* GEN_MODE_* */
+	int		role;		/* udp, tcp: GEN_ROLE_* */
+	struct sockaddr_in peer;	/* udp send: --dst; recv: --listen */
+	struct sockaddr_in bind;	/* udp send: --src IP[:PORT] or any */
+	int64_t		wait_ns;	/* udp recv: end after this long
+					   without a datagram */
+	int		dynamic;	/* udp recv: flows created as they
+					   arrive (no --flow given) */
 	char		tx[IF_NAMESIZE];	/* sending interface */
 	char		rx[IF_NAMESIZE];	/* receiving interface */
 	struct in_addr	src;		/* owned on tx: source of probes */
@@ -72,6 +87,7 @@ struct gen_flow {
 	struct ipdv	ipdv;		/* RFC 3393, consecutive packets */
 	struct hist	*ipdv_hist;	/* |ipdv|, ns */
 	struct series	series;		/* per-interval counts */
+	int		sent_known;	/* udp recv: the sender's count came */
 };
 
 struct gen;				/* opaque */
@@ -97,6 +113,8 @@ int	gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
  */
 int	gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	    size_t errlen);
+/* The configuration G runs with. */
+const struct gen_config *gen_config(const struct gen *g);
 /* The flows, in command line order; *N gets their number. */
 const struct gen_flow *gen_flows(const struct gen *g, size_t *n);
 /*
@@ -107,6 +125,16 @@ const struct gen_flow *gen_flows(const struct gen *g, size_t *n);
 const char *gen_ts_source(const struct gen *g);
 /* The pacer, for its statistics (spin time, lateness). */
 const struct pace *gen_pace(const struct gen *g);
+/*
+ * Whether the delays rest on one host clock: "same-host" (l2 mode, or a
+ * udp receiver whose sender has the same boot id), "required" (a udp
+ * receiver whose sender is another host, or unknown: the delay is only
+ * as good as the clock synchronisation), "" for a udp sender.
+ */
+const char *gen_clock_sync(const struct gen *g);
+/* udp receiver: control datagrams read, refused; end message seen. */
+void	gen_ctl_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
+	    int *end_seen);
 /* CLOCK_MONOTONIC ns the sending took (first deadline to last send). */
 int64_t	gen_send_ns(const struct gen *g);
 /* Frames received that were not ours (other traffic, unknown flow ids). */

@@ -9,6 +9,8 @@
 #include "pkt.h"
 #include "probe.h"
 #include "l2io.h"
+#include "udpio.h"
+#include "ctlmsg.h"
 #include "gen.h"
 
 #define GEN_RX_BURST	256		/* frames per socket per service */
@@ -17,6 +19,11 @@
 #define OFF_IP_CSUM	(PKT_ETH_LEN + 10)
 #define OFF_UDP_CSUM	(PKT_ETH_LEN + PKT_IP4_LEN + 6)
 #define OFF_PROBE	PKT_HDRS_LEN
+/* udp mode: frame incl. FCS = UDP payload + 8 + 20 + 14 + 4. */
+#define UDP_FRAME_OVERHEAD	46
+#define UDP_FU_AGE	(20 * 1000000LL)	/* follow-ups wait at most */
+#define UDP_STAMP_WAIT	(100 * 1000000LL)	/* tx stamps after the end */
+#define UDP_END_COPIES	3		/* the end message, 10 ms apart */
 
 struct gen {
 	struct gen_config cfg;
@@ -39,7 +46,49 @@ struct gen {
 	int64_t		interval_ns;	/* time series width in use */
 	struct recw	*rec;		/* per-packet records, or NULL */
 	uint8_t		buf[GEN_BUF];
+	/* udp mode (udp.c) */
+	struct udpsock	udp;
+	struct udp_rx	*rxb;		/* UDP_BATCH receive buffers */
+	struct ctl_msg	fu;		/* sender: follow-up stamps pending */
+	int64_t		fu_oldest;	/* CLOCK_MONOTONIC of the first */
+	uint64_t	ctl_errors;	/* sender: control sends refused */
+	uint8_t		boot_id[16];	/* this host's, zero if unknown */
+	int		clock_same;	/* receiver: 1 one host, 0 two, -1 ? */
+	int		end_seen;	/* receiver: the end message came */
+	int64_t		end_at;		/* CLOCK_MONOTONIC it came */
+	int64_t		last_rx;	/* CLOCK_MONOTONIC of the last datagram */
+	int64_t		base_real;	/* receiver: interval 0, 0 not yet */
+	uint64_t	ctl_in;		/* receiver: control datagrams read */
+	uint64_t	ctl_bad;	/* ... refused */
 };
+
+/* gen.c */
+/*
+ * Set up flow slot I (g->nflows grows to I + 1) for SPEC, with intervals
+ * for SPAN_NS.  Returns 0 or -1 with ERR.
+ */
+int	gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
+	    int64_t span_ns, char *err, size_t errlen);
+
+/* udp.c */
+/* Open the udp socket of G's role.  Returns 0 or -1 with ERR. */
+int	udp_open(struct gen *g, char *err, size_t errlen);
+/* Like gen_service(), for the udp socket. */
+int	udp_service(struct gen *g, int64_t timeout_ns, char *err,
+	    size_t errlen);
+/* Sender: the transmit stamps waiting on the error queue. */
+int	udp_drain_txstamps(struct gen *g, char *err, size_t errlen);
+/* Sender: build flow I's FRAME-byte payload template. */
+int	udp_build_payload(struct gen *g, size_t i, unsigned frame, char *err,
+	    size_t errlen);
+/* Sender: the next packet of flow I, due at DEADLINE. */
+void	udp_send_one(struct gen *g, size_t i, int64_t deadline);
+/* Sender: after the last packet, stamps, follow-ups and the end. */
+int	udp_send_finish(struct gen *g, volatile sig_atomic_t *signals,
+	    char *err, size_t errlen);
+/* Receiver: the whole run. */
+int	udp_recv_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
+	    size_t errlen);
 
 /* rx.c */
 /*

@@ -12,6 +12,7 @@
  * need no escaping), per-packet records (records.c).
  */
 #include <stdio.h>
+#include <arpa/inet.h>
 
 #include "report.h"
 
@@ -123,6 +124,9 @@ json_flow(FILE *out, const struct gen *g, const struct gen_flow *f)
 	    (unsigned long long)f->model.burst_clamped,
 	    (long long)f->spec.duration_ns, f->ended_by_time ? "duration" :
 	    f->next >= f->spec.count ? "count" : "signal");
+	fprintf(out, "\"sent_known\":%s,", f->sent_known ||
+	    gen_config(g)->mode == GEN_MODE_L2 ||
+	    gen_config(g)->role == GEN_ROLE_SEND ? "true" : "false");
 	json_delay(out, f);
 	json_pacing(out, f);
 	json_series(out, f, gen_interval_ns(g));
@@ -134,11 +138,18 @@ report_json(FILE *out, const struct gen *g, const struct gen_config *c)
 {
 	const struct gen_flow *fl;
 	const struct pace *p = gen_pace(g);
+	char a[INET_ADDRSTRLEN];
 	size_t i, n;
 
 	fl = gen_flows(g, &n);
-	fprintf(out, "{\"generator\":\"hoplab-gen\",\"mode\":\"l2\",\"tx\":"
-	    "\"%s\",\"rx\":\"%s\",\"ts_source\":\"%s\",\"interval_ns\":%lld,"
+	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
+	fprintf(out, "{\"generator\":\"hoplab-gen\",\"mode\":\"%s\","
+	    "\"role\":\"%s\",\"peer\":\"%s:%u\",\"clock_sync\":\"%s\",",
+	    c->mode == GEN_MODE_L2 ? "l2" : "udp", c->mode == GEN_MODE_L2 ?
+	    "" : c->role == GEN_ROLE_SEND ? "send" : "recv",
+	    c->mode == GEN_MODE_L2 ? "" : a, c->mode == GEN_MODE_L2 ? 0 :
+	    ntohs(c->peer.sin_port), gen_clock_sync(g));
+	fprintf(out, "\"tx\":\"%s\",\"rx\":\"%s\",\"ts_source\":\"%s\",\"interval_ns\":%lld,"
 	    "\"drain_ns\":%lld,\"send_ns\":%lld,\"foreign\":%llu,"
 	    "\"pacer\":{\"waits\":%llu,\"overslept\":%llu,\"spin_ns\":%lld},"
 	    "\"flows\":[", c->tx, c->rx, gen_ts_source(g),

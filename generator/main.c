@@ -24,6 +24,8 @@
 #include "flowspec.h"
 #include "gen.h"
 #include "report.h"
+#include "tcp.h"
+#include "udpio.h"
 
 #define EXIT_USAGE	1
 #define EXIT_IFACE	2
@@ -34,6 +36,7 @@ enum {
 	OPT_DRAIN = 256, OPT_DST, OPT_EXPORT, OPT_FLOW, OPT_GATEWAY,
 	OPT_INTERVAL, OPT_JSON, OPT_RECORDS, OPT_REPORT, OPT_ROLE_ID,
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
+	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
 };
 
 struct opts {
@@ -47,6 +50,12 @@ struct opts {
 	int		 json;		/* --json */
 	unsigned	 show;		/* REPORT_INTERVALS, REPORT_PDF */
 	int		 nopts;		/* options given, for --export-records */
+	const char	*dst;		/* --dst as given: IP or IP:PORT */
+	const char	*src;		/* --src as given */
+	const char	*listen;	/* --listen IP:PORT */
+	int		 role_given;
+	int		 ttl_given;
+	struct tcp_config tcp;		/* mode tcp */
 };
 
 static volatile sig_atomic_t signals;
@@ -311,6 +320,44 @@ opt_interval(struct gen_config *c, const char *v)
 		usage_error("--interval: expected 1ms..1h, got \"%s\"", v);
 }
 
+static int64_t
+opt_duration(const char *name, const char *v, int64_t min, int64_t max)
+{
+	char err[256];
+	int64_t ns;
+
+	if (clock_parse_duration(v, &ns, err, sizeof(err)) == -1)
+		usage_error("%s: %s", name, err);
+	if (ns < min || ns > max)
+		usage_error("%s: out of range, got \"%s\"", name, v);
+	return ns;
+}
+
+static void
+opt_mode(struct gen_config *c, const char *v)
+{
+	if (strcmp(v, "l2") == 0)
+		c->mode = GEN_MODE_L2;
+	else if (strcmp(v, "udp") == 0)
+		c->mode = GEN_MODE_UDP;
+	else if (strcmp(v, "tcp") == 0)
+		c->mode = GEN_MODE_TCP;
+	else
+		usage_error("--mode: expected l2, udp or tcp, got \"%s\"", v);
+}
+
+static void
+opt_role(struct opts *o, const char *v)
+{
+	if (strcmp(v, "send") == 0)
+		o->cfg.role = GEN_ROLE_SEND;
+	else if (strcmp(v, "recv") == 0)
+		o->cfg.role = GEN_ROLE_RECV;
+	else
+		usage_error("--role: expected send or recv, got \"%s\"", v);
+	o->role_given = 1;
+}
+
 static void
 parse_one(struct opts *o, int ch, const char *v)
 {
@@ -340,7 +387,28 @@ parse_one(struct opts *o, int ch, const char *v)
 		opt_drain(c, v);
 		break;
 	case OPT_DST:
-		opt_ip("--dst", v, &c->dst);
+		o->dst = v;
+		break;
+	case OPT_LISTEN:
+		o->listen = v;
+		break;
+	case OPT_MODE:
+		opt_mode(c, v);
+		break;
+	case OPT_ROLE:
+		opt_role(o, v);
+		break;
+	case OPT_WAIT:
+		c->wait_ns = opt_duration("--wait", v, NSEC_PER_MSEC,
+		    3600 * NSEC_PER_SEC);
+		break;
+	case OPT_BYTES:
+		o->tcp.bytes = (uint64_t)opt_num("--bytes", v, 1,
+		    TCP_BYTES_MAX);
+		break;
+	case OPT_DURATION:
+		o->tcp.duration_ns = opt_duration("--duration", v,
+		    NSEC_PER_MSEC, TCP_DURATION_MAX);
 		break;
 	case OPT_FLOW:
 		opt_flow(c, v);
@@ -365,7 +433,7 @@ parse_one(struct opts *o, int ch, const char *v)
 		opt_iface("--rx", v, c->rx);
 		break;
 	case OPT_SRC:
-		opt_ip("--src", v, &c->src);
+		o->src = v;
 		break;
 	case OPT_TSTAMP:
 		if (strcmp(v, "kernel") == 0)
@@ -378,11 +446,152 @@ parse_one(struct opts *o, int ch, const char *v)
 		break;
 	case OPT_TTL:
 		c->ttl = opt_num("--ttl", v, 1, 255);
+		o->ttl_given = 1;
 		break;
 	case OPT_TX:
 		opt_iface("--tx", v, c->tx);
 		break;
 	}
+}
+
+/* Mode l2: two interfaces, three addresses, flows. */
+static void
+check_l2(struct opts *o)
+{
+	struct gen_config *c = &o->cfg;
+
+	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
+		usage_error("%s: only for --mode udp or tcp", o->role_given ?
+		    "--role" : o->listen != NULL ? "--listen" : "--wait");
+	if (c->tx[0] == '\0')
+		usage_error("--tx: missing (the sending interface)");
+	if (c->rx[0] == '\0')
+		usage_error("--rx: missing (the receiving interface)");
+	if (strcmp(c->tx, c->rx) == 0)
+		usage_error("--rx: must differ from --tx, got \"%s\" for both",
+		    c->rx);
+	if (o->src == NULL)
+		usage_error("--src: missing");
+	opt_ip("--src", o->src, &c->src);
+	if (o->dst == NULL)
+		usage_error("--dst: missing");
+	opt_ip("--dst", o->dst, &c->dst);
+	if (c->src.s_addr == INADDR_ANY)
+		usage_error("--src: missing or 0.0.0.0");
+	if (c->dst.s_addr == INADDR_ANY)
+		usage_error("--dst: missing or 0.0.0.0");
+	if (c->gateway.s_addr == INADDR_ANY)
+		usage_error("--gateway: missing or 0.0.0.0");
+	if (c->nflows == 0)
+		usage_error("--flow: at least one is required");
+}
+
+/* --src IP or IP:PORT for a udp or tcp sender. */
+static void
+opt_src_port(struct opts *o, struct sockaddr_in *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	if (o->src == NULL)
+		return;
+	if (strchr(o->src, ':') != NULL) {
+		if (udp_parse_addr(o->src, sa) == -1)
+			usage_error("--src: expected IP or IP:PORT, got \"%s\"",
+			    o->src);
+	} else
+		opt_ip("--src", o->src, &sa->sin_addr);
+}
+
+/* Modes udp and tcp: a role, an address, no interfaces. */
+static void
+check_sock(struct opts *o)
+{
+	struct gen_config *c = &o->cfg;
+	const char *m = c->mode == GEN_MODE_UDP ? "udp" : "tcp";
+	size_t i;
+
+	if (!o->role_given)
+		usage_error("--role: missing (send or recv) for --mode %s", m);
+	if (c->tx[0] || c->rx[0] || c->gateway.s_addr != INADDR_ANY)
+		usage_error("%s: only for --mode l2 (in mode %s the kernel "
+		    "routes)", c->tx[0] ? "--tx" : c->rx[0] ? "--rx" :
+		    "--gateway", m);
+	if (c->role == GEN_ROLE_SEND) {
+		if (o->dst == NULL || udp_parse_addr(o->dst, &c->peer) == -1)
+			usage_error("--dst: expected IP:PORT for --mode %s "
+			    "--role send, got \"%s\"", m, o->dst ? o->dst :
+			    "(nothing)");
+		if (o->listen != NULL || c->wait_ns != 0)
+			usage_error("%s: only for --role recv", o->listen ?
+			    "--listen" : "--wait");
+		opt_src_port(o, &c->bind);
+	} else {
+		if (o->listen == NULL ||
+		    udp_parse_addr(o->listen, &c->peer) == -1)
+			usage_error("--listen: expected IP:PORT for --mode %s "
+			    "--role recv, got \"%s\"", m, o->listen ?
+			    o->listen : "(nothing)");
+		if (o->dst != NULL || o->src != NULL)
+			usage_error("%s: only for --role send", o->dst ?
+			    "--dst" : "--src");
+	}
+	if (o->ttl_given)
+		usage_error("--ttl: only for --mode l2");
+	for (i = 0; i < c->nflows; i++)
+		if (c->flows[i].dport != FLOWSPEC_DPORT_DEFAULT ||
+		    c->flows[i].sport != FLOWSPEC_SPORT_DEFAULT)
+			usage_error("--flow %s: dport= and sport= are for mode "
+			    "l2; in mode udp every flow goes to --dst from "
+			    "one socket", c->flows[i].name);
+}
+
+static void
+check_udp(struct opts *o)
+{
+	struct gen_config *c = &o->cfg;
+
+	check_sock(o);
+	if (o->tcp.bytes || o->tcp.duration_ns)
+		usage_error("%s: only for --mode tcp", o->tcp.bytes ?
+		    "--bytes" : "--duration (flows take duration=)");
+	if (c->role == GEN_ROLE_SEND && c->nflows == 0)
+		usage_error("--flow: at least one is required");
+	if (c->role == GEN_ROLE_SEND && o->records != NULL)
+		usage_error("--records: only for --role recv in mode udp "
+		    "(the receiver knows both stamps)");
+	if (c->role == GEN_ROLE_RECV && o->records != NULL && c->nflows == 0)
+		usage_error("--records: give the receiver the sender's --flow "
+		    "options too (the file names its flows)");
+	if (c->role == GEN_ROLE_RECV) {
+		c->dynamic = c->nflows == 0;
+		if (c->wait_ns == 0)
+			c->wait_ns = GEN_WAIT_DEFAULT;
+	}
+}
+
+static void
+check_tcp(struct opts *o)
+{
+	struct gen_config *c = &o->cfg;
+
+	check_sock(o);
+	if (c->nflows > 0 || o->records != NULL || o->show != 0)
+		usage_error("%s: not for --mode tcp (a bulk transfer)",
+		    c->nflows > 0 ? "--flow" : o->records ? "--records" :
+		    "--show");
+	if (c->role == GEN_ROLE_SEND && !o->tcp.bytes && !o->tcp.duration_ns)
+		usage_error("--bytes or --duration: one is required for "
+		    "--mode tcp --role send");
+	if (c->role == GEN_ROLE_RECV && (o->tcp.bytes || o->tcp.duration_ns))
+		usage_error("%s: only for --role send (the receiver takes "
+		    "what comes)", o->tcp.bytes ? "--bytes" : "--duration");
+	o->tcp.role = c->role;
+	o->tcp.peer = c->peer;
+	o->tcp.bind = c->bind;
+	o->tcp.interval_ns = c->interval_ns > 0 ? c->interval_ns :
+	    SERIES_WIDTH_DEFAULT;
+	o->tcp.wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
+	o->tcp.dscp = 0;
 }
 
 /* Options that only make sense together. */
@@ -392,20 +601,14 @@ check_opts(struct opts *o)
 	struct gen_config *c = &o->cfg;
 	char err[256];
 
-	if (c->tx[0] == '\0')
-		usage_error("--tx: missing (the sending interface)");
-	if (c->rx[0] == '\0')
-		usage_error("--rx: missing (the receiving interface)");
-	if (strcmp(c->tx, c->rx) == 0)
-		usage_error("--rx: must differ from --tx, got \"%s\" for both",
-		    c->rx);
-	if (c->src.s_addr == INADDR_ANY)
-		usage_error("--src: missing or 0.0.0.0");
-	if (c->dst.s_addr == INADDR_ANY)
-		usage_error("--dst: missing or 0.0.0.0");
-	if (c->gateway.s_addr == INADDR_ANY)
-		usage_error("--gateway: missing or 0.0.0.0");
-	if (flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
+	if (c->mode == GEN_MODE_L2)
+		check_l2(o);
+	else if (c->mode == GEN_MODE_UDP)
+		check_udp(o);
+	else
+		check_tcp(o);
+	if (c->nflows > 0 &&
+	    flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
 		usage_error("--flow: %s", err);
 	if (o->report != NULL && (o->role_id < 0 || o->run_id == NULL))
 		usage_error("--report: needs --role-id and --run-id");
@@ -418,16 +621,21 @@ static void
 parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		{ "bytes", required_argument, NULL, OPT_BYTES },
 		{ "drain", required_argument, NULL, OPT_DRAIN },
 		{ "dst", required_argument, NULL, OPT_DST },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "export-records", required_argument, NULL, OPT_EXPORT },
 		{ "flow", required_argument, NULL, OPT_FLOW },
 		{ "gateway", required_argument, NULL, OPT_GATEWAY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "role", required_argument, NULL, OPT_ROLE },
 		{ "role-id", required_argument, NULL, OPT_ROLE_ID },
 		{ "run-id", required_argument, NULL, OPT_RUN_ID },
 		{ "rx", required_argument, NULL, OPT_RX },
@@ -437,6 +645,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "ttl", required_argument, NULL, OPT_TTL },
 		{ "tx", required_argument, NULL, OPT_TX },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "wait", required_argument, NULL, OPT_WAIT },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
@@ -479,6 +688,34 @@ install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Mode tcp: its own loop and output (tcp.c). */
+static int
+main_tcp(struct opts *o)
+{
+	struct tcp_run r;
+	char err[512];
+	int rc = 0;
+
+	if (tcp_run(&o->tcp, &r, &signals, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = EXIT_IFACE;
+		if (r.row == NULL)
+			return rc;
+	}
+	if (o->json)
+		tcp_json(stdout, &r);
+	else
+		tcp_print(stdout, &r);
+	if (o->report != NULL && tcp_report(&r, o->report, o->role_id,
+	    o->run_id, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		if (rc == 0)
+			rc = EXIT_REPORT;
+	}
+	tcp_free(&r);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -499,6 +736,8 @@ main(int argc, char **argv)
 	    o.cfg.nflows, err, sizeof(err))) == NULL)
 		usage_error("%s", err);
 	install_signals();
+	if (o.cfg.mode == GEN_MODE_TCP)
+		return main_tcp(&o);
 	/* Pacing wants the timer to fire when asked, not 50 us later. */
 	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	if ((g = gen_new(&o.cfg, err, sizeof(err))) == NULL) {

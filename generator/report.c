@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 #include <zmq.h>
+#include <arpa/inet.h>
 
 #include "clock.h"
 #include "msg.h"
@@ -274,6 +275,72 @@ print_model(FILE *out, const struct gen_flow *f)
 		    (unsigned long long)fs->count);
 }
 
+/* A udp sender: what it sent; the receiver measures the rest. */
+static void
+print_sender(FILE *out, const struct gen *g, const struct gen_flow *fl,
+    size_t n)
+{
+	size_t i;
+	double s = gen_send_ns(g) / 1e9;
+
+	fprintf(out, "Packets per flow (frame = Ethernet frame length incl. "
+	    "FCS, RFC 2544; loss and delay: see the receiver)\n");
+	fprintf(out, "%5s  %-16s %5s %4s %10s %6s %12s %10s\n", "id", "name",
+	    "frame", "dscp", "sent", "txerr", "tx_bytes", "tx_mbps");
+	for (i = 0; i < n; i++)
+		fprintf(out, "%5u  %-16s %5u %4u %10llu %6llu %12llu %10.3f\n",
+		    fl[i].spec.id, fl[i].spec.name, fl[i].spec.frame,
+		    fl[i].spec.dscp, (unsigned long long)fl[i].sent,
+		    (unsigned long long)fl[i].tx_errors,
+		    (unsigned long long)fl[i].tx_bytes, s > 0 ?
+		    fl[i].tx_bytes * 8 / s / 1e6 : 0.0);
+}
+
+/* The first line: mode, role, where. */
+static void
+print_head(FILE *out, const struct gen *g, const struct gen_config *c,
+    size_t n)
+{
+	char a[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
+	if (c->mode == GEN_MODE_L2)
+		fprintf(out, "hoplab-gen l2: %s -> %s, %zu flow%s, drain %lld "
+		    "ms\n", c->tx, c->rx, n, n == 1 ? "" : "s",
+		    (long long)(c->drain_ns / NSEC_PER_MSEC));
+	else if (c->role == GEN_ROLE_SEND)
+		fprintf(out, "hoplab-gen udp send: to %s:%u, %zu flow%s, "
+		    "timestamps %s\n", a, ntohs(c->peer.sin_port), n,
+		    n == 1 ? "" : "s", gen_ts_source(g));
+	else
+		fprintf(out, "hoplab-gen udp recv: on %s:%u, %zu flow%s, "
+		    "clock_sync=%s\n", a, ntohs(c->peer.sin_port), n,
+		    n == 1 ? "" : "s", gen_clock_sync(g));
+}
+
+/* A udp receiver: where its sent counts came from, the clocks. */
+static void
+print_recv_notes(FILE *out, const struct gen *g, const struct gen_flow *fl,
+    size_t n)
+{
+	uint64_t ok, bad;
+	size_t i;
+	int end;
+
+	gen_ctl_counts(g, &ok, &bad, &end);
+	for (i = 0; i < n; i++)
+		if (!fl[i].sent_known)
+			fprintf(out, "flow %s: the sender's count never came: "
+			    "sent = highest sequence received + 1\n",
+			    fl[i].spec.name);
+	fprintf(out, "control: %llu datagrams from the sender (%llu "
+	    "refused), end message %s; clock_sync=%s%s\n",
+	    (unsigned long long)ok, (unsigned long long)bad, end ? "received" :
+	    "missing", gen_clock_sync(g), strcmp(gen_clock_sync(g),
+	    "same-host") == 0 ? " (one host clock: delays exact)" :
+	    " (two clocks: delays are only as good as their synchronisation)");
+}
+
 void
 report_print(FILE *out, const struct gen *g, const struct gen_config *c,
     unsigned tables)
@@ -282,21 +349,33 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c,
 	size_t i, n;
 
 	fl = gen_flows(g, &n);
-	fprintf(out, "hoplab-gen l2: %s -> %s, %zu flow%s, drain %lld ms\n",
-	    c->tx, c->rx, n, n == 1 ? "" : "s",
-	    (long long)(c->drain_ns / NSEC_PER_MSEC));
+	print_head(out, g, c, n);
+	if (c->mode == GEN_MODE_UDP && c->role == GEN_ROLE_SEND) {
+		print_sender(out, g, fl, n);
+		fputc('\n', out);
+		print_pacing(out, g, fl, n);
+		for (i = 0; i < n; i++)
+			print_model(out, &fl[i]);
+		fflush(out);
+		return;
+	}
 	print_counts(out, fl, n);
 	fputc('\n', out);
 	print_delay(out, fl, n, gen_ts_source(g));
-	fputc('\n', out);
-	print_pacing(out, g, fl, n);
+	if (c->mode == GEN_MODE_L2) {
+		fputc('\n', out);
+		print_pacing(out, g, fl, n);
+	}
 	fputc('\n', out);
 	print_ipdv(out, fl, n);
+	if (c->mode == GEN_MODE_UDP)
+		print_recv_notes(out, g, fl, n);
 	for (i = 0; i < n; i++)
 		print_model(out, &fl[i]);
 	if (gen_foreign(g) > 0)
 		fprintf(out, "%llu other frames arrived on %s and were "
-		    "ignored\n", (unsigned long long)gen_foreign(g), c->rx);
+		    "ignored\n", (unsigned long long)gen_foreign(g),
+		    c->mode == GEN_MODE_L2 ? c->rx : "the socket");
 	if (tables & REPORT_INTERVALS) {
 		fputc('\n', out);
 		print_intervals(out, g, fl, n);
@@ -310,9 +389,18 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c,
 
 /* Fill R from F; strings point into F and TS, which outlive R. */
 static void
-fill_result(Hoplab__FlowResult *r, const struct gen_flow *f, const char *ts)
+fill_result(Hoplab__FlowResult *r, const struct gen *g,
+    const struct gen_flow *f, const char *ts)
 {
+	const struct gen_config *c = gen_config(g);
+
 	hoplab__flow_result__init(r);
+	r->clock_sync = (char *)gen_clock_sync(g);
+	r->mode = c->mode == GEN_MODE_L2 ? "l2" : "udp";
+	r->role = c->mode == GEN_MODE_L2 ? "" : c->role == GEN_ROLE_SEND ?
+	    "send" : "recv";
+	r->sent_unknown = c->mode == GEN_MODE_UDP && c->role ==
+	    GEN_ROLE_RECV && !f->sent_known;
 	r->flow_id = f->spec.id;
 	r->name = (char *)f->spec.name;
 	r->frame = f->spec.frame;
@@ -466,8 +554,8 @@ pool_free(struct batch_pool *p)
 }
 
 static int
-send_batch(void *sock, const struct gen *g, const char *endpoint,
-    unsigned role_id, const char *run_id, char *err, size_t errlen)
+send_batch(const struct gen *g, const char *endpoint, unsigned role_id,
+    const char *run_id, char *err, size_t errlen)
 {
 	Hoplab__Envelope env;
 	Hoplab__ResultBatch rb;
@@ -485,7 +573,7 @@ send_batch(void *sock, const struct gen *g, const char *endpoint,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		fill_result(&res[i], &fl[i], gen_ts_source(g));
+		fill_result(&res[i], g, &fl[i], gen_ts_source(g));
 		fill_series(&res[i], &fl[i], gen_interval_ns(g), pool.iv + iv,
 		    pool.ivp + iv, pool.pb + i * REPORT_PDF_ROWS,
 		    pool.pbp + i * REPORT_PDF_ROWS);
@@ -502,7 +590,7 @@ send_batch(void *sock, const struct gen *g, const char *endpoint,
 	msg_init(&env, "hoplab-gen", &seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
-	rc = send_when_connected(sock, &env, endpoint, err, errlen);
+	rc = report_push(endpoint, &env, err, errlen);
 	pool_free(&pool);
 	return rc;
 }
@@ -510,6 +598,13 @@ send_batch(void *sock, const struct gen *g, const char *endpoint,
 int
 report_send(const struct gen *g, const char *endpoint, unsigned role_id,
     const char *run_id, char *err, size_t errlen)
+{
+	return send_batch(g, endpoint, role_id, run_id, err, errlen);
+}
+
+int
+report_push(const char *endpoint, const Hoplab__Envelope *env, char *err,
+    size_t errlen)
 {
 	void *ctx, *sock = NULL;
 	int one = 1, linger = REPORT_SEND_WAIT, rc = -1;
@@ -535,7 +630,7 @@ report_send(const struct gen *g, const char *endpoint, unsigned role_id,
 		    zmq_strerror(errno));
 		goto out;
 	}
-	rc = send_batch(sock, g, endpoint, role_id, run_id, err, errlen);
+	rc = send_when_connected(sock, env, endpoint, err, errlen);
 out:
 	if (sock != NULL)
 		zmq_close(sock);	/* lingers until the batch is out */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "gen.h"
+#include "proto/hoplab.pb-c.h"
 
 #define REPORT_SEND_WAIT	5000	/* ms to reach the endpoint */
 #define REPORT_RUN_ID_MAX	128	/* incl. the NUL */
@@ -32,5 +33,13 @@ void	report_json(FILE *out, const struct gen *g, const struct gen_config *c);
  */
 int	report_send(const struct gen *g, const char *endpoint,
 	    unsigned role_id, const char *run_id, char *err, size_t errlen);
+
+/*
+ * The transport under report_send(), for any envelope (tcp.c uses it):
+ * a ZMQ_PUSH to ENDPOINT, created here, waiting up to REPORT_SEND_WAIT
+ * ms for the peer.  Returns 0, or -1 with ERR.
+ */
+int	report_push(const char *endpoint, const Hoplab__Envelope *env,
+	    char *err, size_t errlen);
 
 #endif

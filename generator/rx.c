@@ -154,6 +154,8 @@ gen_drain_txstamps(struct gen *g, char *err, size_t errlen)
 
 	if (g->cfg.tstamp != GEN_TS_KERNEL)
 		return 0;
+	if (g->cfg.mode == GEN_MODE_UDP)
+		return udp_drain_txstamps(g, err, errlen);
 	for (i = 0; i < GEN_RX_BURST; i++) {
 		n = l2if_recv_txstamp(&g->tx, g->buf, sizeof(g->buf), &tx_ns);
 		if (n == 0)
@@ -206,6 +208,8 @@ gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 	struct timespec ts;
 	int n;
 
+	if (g->cfg.mode == GEN_MODE_UDP)
+		return udp_service(g, timeout_ns, err, errlen);
 	pfd[0].fd = g->tx.fd;
 	pfd[1].fd = g->rx.fd;
 	pfd[0].events = pfd[1].events = POLLIN;

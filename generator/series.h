@@ -69,6 +69,16 @@ series_sent(struct series *s, int64_t t, unsigned frame)
 	b->tx_bytes += frame;
 }
 /*
+ * A udp receiver's view: N packets it never saw were sent by T (the
+ * stamp of the packet after the gap), so they count as sent in T's
+ * interval; their bytes are unknown and not counted.
+ */
+static inline void
+series_sent_n(struct series *s, int64_t t, uint64_t n)
+{
+	s->bin[series_index(s, t)].sent += n;
+}
+/*
  * A packet sent at TX (the same stamp given to series_sent) arrived at RX
  * with one-way delay DELAY.
  */

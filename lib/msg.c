@@ -252,6 +252,14 @@ msg_body_name(int body_case)
 		return "ack";
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		return "error";
+	case HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL:
+		return "router_control";
+	case HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY:
+		return "router_control_reply";
+	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL:
+		return "link_control";
+	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
+		return "link_control_reply";
 	default:
 		return "unknown";
 	}

@@ -26,9 +26,14 @@
  * The loader is strict: an unknown key, a wrong type or an impossible value
  * is an error naming the file, the line and the key path
  * ("demo.yaml:9: flows[0].frame: expected 64..1518 (Ethernet frame incl.
- * FCS), got 1600").  Features that later work will bring (impairments,
- * faults, other distributions, other sweep keys) are refused with a message
- * saying they are not available yet, never silently ignored.
+ * FCS), got 1600").  Features that later work will bring (faults, other
+ * distributions, other sweep keys) are refused with a message saying they
+ * are not available yet, never silently ignored.
+ *
+ *   impairments:                       # hoplab-link spliced into links
+ *     - {link: A-B, delay: 5ms, jitter: 1ms, loss: 0.1%}
+ *     - {link: gen-A, direction: reverse, rate: 10mbit, limit: 100}
+ *     - {link: B-gen, netem: "delay 20ms 5ms distribution normal"}
  */
 #ifndef HOPLAB_PLAN_H
 #define HOPLAB_PLAN_H
@@ -40,6 +45,8 @@
 #define PLAN_MAX_CHAIN	8
 #define PLAN_MAX_FLOWS	64
 #define PLAN_MAX_SWEEP	64
+#define PLAN_MAX_IMPAIR	16
+#define PLAN_PROFILE_MAX 512
 
 enum plan_router_impl {
 	PLAN_ROUTER_LINUX = 0,		/* kernel forwarding (the reference) */
@@ -71,6 +78,25 @@ struct plan_flow {
 					   given too */
 };
 
+/*
+ * An impaired link (docs/plans.md "Impairments"): hoplab-link spliced
+ * into the link FROM-TO of the chain (gen-A, A-B, ..., or C-gen), with a
+ * netem-style profile per direction.  Forward is FROM -> TO, the way the
+ * probes go; reverse is TO -> FROM.  hoplab-link parses the profiles; the
+ * loader checks their form and ranges.
+ */
+struct plan_impair {
+	char		link[PLAN_NAME_MAX * 2]; /* "A-B" as written */
+	char		from[PLAN_NAME_MAX];	/* "gen" or a router */
+	char		to[PLAN_NAME_MAX];
+	size_t		hop;		/* 0: gen-R1, i: Ri-R(i+1); with */
+	int		to_gen;		/* to_gen, i: Ri-gen (1-based) */
+	char		forward[PLAN_PROFILE_MAX]; /* "" is "none" */
+	char		reverse[PLAN_PROFILE_MAX];
+	uint64_t	seed;		/* hoplab-link --seed, default 1 */
+	int		line;		/* of the entry in the file */
+};
+
 struct plan_variant {
 	char		label[PLAN_NAME_MAX * 2]; /* "A-B" as written */
 	size_t		nrouters;	/* length of the chain prefix */
@@ -89,6 +115,8 @@ struct plan {
 	size_t		nsweep_frames;	/* 0: no frame sweep */
 	struct plan_flow flows[PLAN_MAX_FLOWS];
 	size_t		nflows;
+	struct plan_impair impairs[PLAN_MAX_IMPAIR];
+	size_t		nimpairs;
 };
 
 /*
@@ -101,6 +129,9 @@ struct plan *plan_load_string(const char *yaml, const char *name, char *err,
 	    size_t errlen);
 void	plan_free(struct plan *p);		/* NULL is fine */
 const char *plan_router_impl_name(enum plan_router_impl impl);
+/* 1 if variant V (its first NROUTERS routers) contains impaired link I. */
+int	plan_impair_in_variant(const struct plan_impair *i,
+	    const struct plan_variant *v);
 /*
  * DSCP by name (BE, EF, AF11..AF43, CS0..CS7, case-insensitive) or number
  * 0..63.  Returns 0 or -1.

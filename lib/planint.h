@@ -38,5 +38,7 @@ int	plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
 	    const char *key);
 /* The flows: sequence (planflow.c).  0, or -1 with the error in C. */
 int	plan_parse_flows(struct pctx *c, yaml_node_t *node);
+/* The impairments: list (planimpair.c), after the variants. */
+int	plan_parse_impairs(struct pctx *c, yaml_node_t *node);
 
 #endif

@@ -452,6 +452,15 @@ seqtrack_lost(const struct seqtrack *s, uint64_t sent)
 	return sent > s->received ? sent - s->received : 0;
 }
 
+int
+seqtrack_highest(const struct seqtrack *s, uint64_t *seq)
+{
+	if (!s->have_highest)
+		return -1;
+	*seq = s->highest;
+	return 0;
+}
+
 /* ----------------------------------------------------------------- linfit */
 
 /* Weighted means of x and of the group means; -1 unless 2 distinct x. */

@@ -127,6 +127,11 @@ uint64_t seqtrack_reordered(const struct seqtrack *s);
 uint64_t seqtrack_bogus(const struct seqtrack *s);
 /* Lost given SENT packets were sent: SENT - unique received (never < 0). */
 uint64_t seqtrack_lost(const struct seqtrack *s, uint64_t sent);
+/*
+ * The highest sequence number received so far into *SEQ.  Returns 0, or
+ * -1 (and *SEQ untouched) when nothing in range has arrived yet.
+ */
+int	seqtrack_highest(const struct seqtrack *s, uint64_t *seq);
 
 /*
  * Least-squares line y = a + b x over groups of samples, each group given

@@ -10,7 +10,7 @@
  * echo answered, the rest dropped as not routed) -> input filter ->
  * TTL (time exceeded) -> longest prefix match (net unreachable) -> TTL
  * decrement with incremental checksum -> MTU (fragmentation needed, or
- * fragments) -> ARP -> output queue.
+ * fragments) -> ARP (host unreachable when it fails) -> output queue.
  *
  * Deliberately not done: reassembly, IP options (dropped and counted as
  * "other"), directed broadcasts, multicast, ICMP redirects.

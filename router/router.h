@@ -3,8 +3,10 @@
  *
  *   main.c        options only
  *   loop.c        the single event loop, busy polling (busy.h), run/stop
+ *   busy.h        when to spin on the rings and when to sleep
  *   router.c      setup, receive and forwarding (router_poll)
- *   port.c        one interface: its pktio rings, output queues, sending
+ *   port.c        one interface: its pktio rings, output queues, output
+ *                 rate, sending
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit

@@ -22,7 +22,9 @@
 #	t_scale.sh	hls	237
 #	t_deploy.sh	hlt8	238
 #	bench/mgmt_scale.sh	hlb	236
-#	t_link_*.sh	hlt9	234..
+#	t_link_basic.sh	hlt9	234
+#	t_link_impair.sh	hlt10	233
+#	bench/link_timing.sh	hltb	-
 #	t_router_basic.sh	hlt5	245
 #	t_router_qos.sh	hlt6	246
 #	bench/router_rate.sh, router_delay.sh	hlt7, hlt7d	247

@@ -165,7 +165,7 @@ t_unknown_key_names_line_and_expected_keys(void)
 	    "burst, off)");
 	expect_err("name: t\nflow: []\n",
 	    "t.yaml:2: flow: unknown key (expected one of: name, topology, "
-	    "variants, router, repeat, sweep, flows)");
+	    "variants, router, repeat, sweep, flows, impairments)");
 }
 
 static void
@@ -209,14 +209,184 @@ t_sweep_frame_without_sweep_is_refused(void)
 }
 
 static void
-t_impairments_and_faults_are_not_available_yet(void)
+t_faults_are_not_available_yet(void)
 {
-	expect_err(HEAD FLOW "impairments: [{link: A-B, delay: 5ms}]\n",
-	    "t.yaml:8: impairments: hoplab's link emulator (hoplab-link) is "
-	    "not available yet; remove this key");
 	expect_err("faults: []\n" HEAD FLOW,
-	    "t.yaml:1: faults: fault injection needs hoplab's link emulator "
-	    "(hoplab-link), which is not available yet; remove this key");
+	    "t.yaml:1: faults: fault injection is not available yet "
+	    "(impairments are); remove this key");
+}
+
+/* Impairments: lines 8 on, after HEAD FLOW. */
+static void
+t_impairment_keys_become_netem_profiles_both_ways(void)
+{
+	struct plan *p = load_ok(HEAD FLOW "impairments:\n"
+	    "  - {link: A-B, delay: 5ms, jitter: 1ms, correlation: 25%, "
+	    "distribution: normal, loss: 0.1%}\n"
+	    "  - {link: gen-A, direction: forward, delay: 1.5ms, fifo: true, "
+	    "duplicate: 1%, corrupt: 0.5%, reorder: 0.25, rate: 100mbit, "
+	    "limit: 50, seed: 7}\n"
+	    "  - {link: C-gen, direction: reverse, delay: 250us}\n"
+	    "  - {link: B-C}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nimpairs, 4);
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].link, "A-B");
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].from, "A");
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].to, "B");
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].forward,
+	    "delay 5ms 1ms 25% distribution normal loss 0.1%");
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].reverse, p->impairs[0].forward);
+	CU_ASSERT_EQUAL(p->impairs[0].seed, 1);
+	CU_ASSERT_EQUAL(p->impairs[0].line, 9);
+	CU_ASSERT_STRING_EQUAL(p->impairs[1].forward, "delay 1500us fifo "
+	    "duplicate 1% corrupt 0.5% reorder 0.25 rate 100mbit limit 50");
+	CU_ASSERT_STRING_EQUAL(p->impairs[1].reverse, "");
+	CU_ASSERT_EQUAL(p->impairs[1].seed, 7);
+	CU_ASSERT_STRING_EQUAL(p->impairs[2].forward, "");
+	CU_ASSERT_STRING_EQUAL(p->impairs[2].reverse, "delay 250us");
+	CU_ASSERT_STRING_EQUAL(p->impairs[3].forward, "");	/* a wire */
+	plan_free(p);
+}
+
+static void
+t_impairment_loss_models_and_netem_line(void)
+{
+	struct plan *p = load_ok(HEAD FLOW "impairments:\n"
+	    "  - {link: A-B, loss: {model: gemodel, p: 2%, r: 25%, "
+	    "loss_good: 0.1%}}\n"
+	    "  - {link: B-C, loss: {p: 1%, correlation: 50%}}\n"
+	    "  - {link: gen-A, netem: \"delay 20ms 5ms distribution normal "
+	    "loss gemodel 1% 10%\", seed: 3}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* netem's words are positional: 1-h (loss_bad) defaults to 100 %. */
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].forward,
+	    "loss gemodel 2% 25% 100% 0.1%");
+	CU_ASSERT_STRING_EQUAL(p->impairs[1].forward, "loss 1% 50%");
+	CU_ASSERT_STRING_EQUAL(p->impairs[2].forward,
+	    "delay 20ms 5ms distribution normal loss gemodel 1% 10%");
+	CU_ASSERT_STRING_EQUAL(p->impairs[2].reverse, p->impairs[2].forward);
+	CU_ASSERT_EQUAL(p->impairs[2].seed, 3);
+	plan_free(p);
+}
+
+static void
+t_impaired_link_belongs_to_the_variants_that_cross_it(void)
+{
+	struct plan *p = load_ok(HEAD FLOW "impairments:\n"
+	    "  - {link: gen-A, delay: 1ms}\n"
+	    "  - {link: A-B, delay: 1ms}\n"
+	    "  - {link: B-gen, delay: 1ms}\n");
+	const struct plan_impair *im;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nvariants, 3);	/* A, A-B, A-B-C */
+	im = &p->impairs[0];
+	CU_ASSERT(plan_impair_in_variant(im, &p->variants[0]));
+	CU_ASSERT(plan_impair_in_variant(im, &p->variants[2]));
+	im = &p->impairs[1];
+	CU_ASSERT(!plan_impair_in_variant(im, &p->variants[0]));
+	CU_ASSERT(plan_impair_in_variant(im, &p->variants[1]));
+	CU_ASSERT(plan_impair_in_variant(im, &p->variants[2]));
+	im = &p->impairs[2];			/* B's out link to gen */
+	CU_ASSERT(!plan_impair_in_variant(im, &p->variants[0]));
+	CU_ASSERT(plan_impair_in_variant(im, &p->variants[1]));
+	CU_ASSERT(!plan_impair_in_variant(im, &p->variants[2]));
+	plan_free(p);
+}
+
+#define IMP HEAD FLOW "impairments:\n"
+
+static void
+t_impairment_errors_name_line_and_key(void)
+{
+	expect_err(IMP "  - {link: A-C, delay: 5ms}\n",
+	    "t.yaml:9: impairments[0].link: 'A-C' is not a link of the chain "
+	    "(expected one of: gen-A, A-B, B-C, A-gen, B-gen, C-gen)");
+	expect_err(IMP "  - {link: B-A, delay: 5ms}\n",
+	    "t.yaml:9: impairments[0].link: 'B-A' is not a link of the chain "
+	    "(expected one of: gen-A, A-B, B-C, A-gen, B-gen, C-gen)");
+	expect_err(IMP "  - {delay: 5ms}\n",
+	    "t.yaml:9: impairments[0].link: required key is missing");
+	expect_err("variants: [A, A-B]\n" IMP "  - {link: C-gen, loss: 1%}\n",
+	    "t.yaml:10: impairments[0].link: C-gen is in none of the "
+	    "variants; remove it or add a variant that crosses it");
+	expect_err(IMP "  - {link: A-B, delay: 5ms}\n"
+	    "  - {link: A-B, loss: 1%}\n",
+	    "t.yaml:10: impairments[1].link: A-B is impaired twice (also on "
+	    "line 9); one entry per link, with direction: for one way only");
+	expect_err(IMP "  - {link: A-B, delay: 5}\n",
+	    "t.yaml:9: impairments[0].delay: expected a time 0..60s with its "
+	    "unit (5ms, 250us), got '5'");
+	expect_err(IMP "  - {link: A-B, delay: 61s}\n",
+	    "t.yaml:9: impairments[0].delay: expected a time 0..60s with its "
+	    "unit (5ms, 250us), got '61s'");
+	expect_err(IMP "  - {link: A-B, delay: -5ms}\n",
+	    "t.yaml:9: impairments[0].delay: expected a time 0..60s with its "
+	    "unit (5ms, 250us), got '-5ms'");
+	expect_err(IMP "  - {link: A-B, loss: 120%}\n",
+	    "t.yaml:9: impairments[0].loss: expected a percentage 0..100% "
+	    "(1%) or a fraction 0..1, got '120%'");
+	expect_err(IMP "  - {link: A-B, duplicate: 2}\n",
+	    "t.yaml:9: impairments[0].duplicate: expected a percentage "
+	    "0..100% (1%) or a fraction 0..1, got '2'");
+	expect_err(IMP "  - {link: A-B, jitter: 1ms}\n",
+	    "t.yaml:9: impairments[0].jitter: needs delay");
+	expect_err(IMP "  - {link: A-B, delay: 5ms, distribution: normal}\n",
+	    "t.yaml:9: impairments[0].distribution: needs jitter");
+	expect_err(IMP "  - {link: A-B, delay: 5ms, jitter: 1ms, "
+	    "distribution: zipf}\n",
+	    "t.yaml:9: impairments[0].distribution: expected uniform, normal, "
+	    "pareto or paretonormal (a table: use netem), got 'zipf'");
+	expect_err(IMP "  - {link: A-B, reorder: 1%}\n",
+	    "t.yaml:9: impairments[0].reorder: needs delay (reordered frames "
+	    "are the ones sent without it)");
+	expect_err(IMP "  - {link: A-B, limit: 10}\n",
+	    "t.yaml:9: impairments[0].limit: needs rate (limit bounds the "
+	    "rate queue)");
+	expect_err(IMP "  - {link: A-B, rate: 0mbit}\n",
+	    "t.yaml:9: impairments[0].rate: expected a rate with tc's unit "
+	    "(100mbit, 1.5gbit, 64kbit; bps, kbps... are bytes/s), got "
+	    "'0mbit'");
+	expect_err(IMP "  - {link: A-B, rate: 10mb}\n",
+	    "t.yaml:9: impairments[0].rate: expected a rate with tc's unit "
+	    "(100mbit, 1.5gbit, 64kbit; bps, kbps... are bytes/s), got "
+	    "'10mb'");
+	expect_err(IMP "  - {link: A-B, rate: 1mbit, limit: 70000}\n",
+	    "t.yaml:9: impairments[0].limit: expected 1..65536 (packets), "
+	    "got 70000");
+	expect_err(IMP "  - {link: A-B, direction: up, delay: 1ms}\n",
+	    "t.yaml:9: impairments[0].direction: expected both, forward "
+	    "(A-B) or reverse (B-A), got 'up'");
+	expect_err(IMP "  - {link: A-B, delay: 1ms, fifo: yes}\n",
+	    "t.yaml:9: impairments[0].fifo: expected true or false, got "
+	    "'yes'");
+	expect_err(IMP "  - {link: A-B, netem: \"delay 5ms\", loss: 1%}\n",
+	    "t.yaml:9: impairments[0].loss: netem gives the whole profile; "
+	    "use either netem or loss");
+	expect_err(IMP "  - {link: A-B, netem: \"delay 5ms; rm -rf\"}\n",
+	    "t.yaml:9: impairments[0].netem: expected netem's words (letters, "
+	    "digits, spaces, '.', '%', '/', '_', '-', ':'), got 'delay 5ms; "
+	    "rm -rf'");
+	expect_err(IMP "  - {link: A-B, lag: 5ms}\n",
+	    "t.yaml:9: impairments[0].lag: unknown key (expected one of: "
+	    "link, direction, delay, jitter, correlation, distribution, fifo, "
+	    "loss, duplicate, corrupt, reorder, rate, limit, seed, netem)");
+	expect_err(IMP "  - {link: A-B, loss: {model: markov, p: 1%}}\n",
+	    "t.yaml:9: impairments[0].loss.model: expected random or gemodel "
+	    "(Gilbert-Elliott), got 'markov'");
+	expect_err(IMP "  - {link: A-B, loss: {model: gemodel, r: 10%}}\n",
+	    "t.yaml:9: impairments[0].loss.p: required key is missing");
+	expect_err(IMP "  - {link: A-B, loss: {p: 1%, r: 10%}}\n",
+	    "t.yaml:9: impairments[0].loss.r: only with model: gemodel");
+	expect_err(IMP "  - {link: A-B, loss: {model: gemodel, p: 1%, "
+	    "loss_good: 1%}}\n",
+	    "t.yaml:9: impairments[0].loss.loss_good: needs r");
+	expect_err(IMP "  - {link: A-B, seed: -1}\n",
+	    "t.yaml:9: impairments[0].seed: expected 0..4294967295, got -1");
+	expect_err(HEAD FLOW "impairments: {link: A-B}\n",
+	    "t.yaml:8: impairments: expected a list, got a mapping");
 }
 
 static void
@@ -420,8 +590,16 @@ main(void)
 	    t_variant_that_is_not_a_prefix_is_refused);
 	CU_add_test(s, "sweep_frame_without_sweep_is_refused",
 	    t_sweep_frame_without_sweep_is_refused);
-	CU_add_test(s, "impairments_and_faults_are_not_available_yet",
-	    t_impairments_and_faults_are_not_available_yet);
+	CU_add_test(s, "faults_are_not_available_yet",
+	    t_faults_are_not_available_yet);
+	CU_add_test(s, "impairment_keys_become_netem_profiles_both_ways",
+	    t_impairment_keys_become_netem_profiles_both_ways);
+	CU_add_test(s, "impairment_loss_models_and_netem_line",
+	    t_impairment_loss_models_and_netem_line);
+	CU_add_test(s, "impaired_link_belongs_to_the_variants_that_cross_it",
+	    t_impaired_link_belongs_to_the_variants_that_cross_it);
+	CU_add_test(s, "impairment_errors_name_line_and_key",
+	    t_impairment_errors_name_line_and_key);
 	CU_add_test(s, "router_impl_hoplab_is_accepted",
 	    t_router_impl_hoplab_is_accepted);
 	CU_add_test(s, "unavailable_features_say_so",
