@@ -42,7 +42,7 @@
 #define AGENT_POLL_MAX_MS	250	/* bounds signal-flag latency */
 #define ROUTER_IFACES_MAX	16
 #define ROUTER_ROUTES_MAX	64
-#define GEN_ARGV_MAX		(16 + 2 * 64)	/* fixed options + flows */
+#define GEN_ARGV_MAX		(24 + 2 * 64)	/* fixed options + flows */
 
 struct agent_conf {
 	char	name[AGENT_NAME_MAX];	/* -N, default the host name */

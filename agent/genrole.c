@@ -20,14 +20,26 @@
  * (frame, idt, burst, off, dscp set); preset= and rate= only label it.
  *       --report ipc://RUNDIR/children.sock --role-id N --run-id S
  *
+ * Modes "udp" and "tcp" (docs/generator.md) run one end each:
+ *
+ *   hoplab-gen --mode udp|tcp --role send --dst PEER [--src BIND]
+ *       [--flow ...] (udp) | [--bytes N] [--duration D] (tcp)
+ *   hoplab-gen --mode udp|tcp --role recv --listen PEER [--wait D]
+ *       [--flow ...] [--drain D] (udp)
+ *
+ * with PEER an IPv4 literal and a port, BIND an IPv4 literal with an
+ * optional port; interfaces are the kernel's business there and are not
+ * checked.
+ *
  * No shell ever sees these strings; the alphabet checks are there so that
  * a value cannot smuggle a second key into a comma-separated --flow value.
- * Only mode "l2" exists; the generator itself re-checks what it parses.
+ * The generator itself re-checks what it parses.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -241,31 +253,42 @@ add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 	return argv_pair(ga, "--flow", sp.buf);
 }
 
+/* "IP:PORT" (PORT 1..65535), or with OPTIONAL_PORT also "IP". */
 static int
-check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
-    char *err, size_t errlen)
+check_addr(const char *what, const char *s, int optional_port, char *err,
+    size_t errlen)
+{
+	char ip[INET_ADDRSTRLEN];
+	const char *colon = strrchr(s, ':');
+	struct in_addr a;
+	unsigned long port = 1;
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	char *end = NULL;
+
+	if (n < sizeof(ip)) {
+		memcpy(ip, s, n);
+		ip[n] = '\0';
+		if (colon != NULL && colon[1] >= '0' && colon[1] <= '9')
+			port = strtoul(colon + 1, &end, 10);
+	}
+	if (n >= sizeof(ip) || inet_pton(AF_INET, ip, &a) != 1 ||
+	    (colon == NULL && !optional_port) || (colon != NULL &&
+	    (end == NULL || *end != '\0' || port < 1 || port > 65535))) {
+		snprintf(err, errlen, "%s: expected %s, got \"%.32s\"", what,
+		    optional_port ? "IP or IP:PORT" : "IP:PORT", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_flows(const Hoplab__GenParams *gp, int need, char *err, size_t errlen)
 {
 	uint64_t total = 0;
 	size_t i;
 
-	if (gp->mode[0] != '\0' && strcmp(gp->mode, "l2") != 0) {
-		snprintf(err, errlen, "mode: only \"l2\" is supported, got "
-		    "\"%.16s\"", gp->mode);
-		return -1;
-	}
-	if (!genrole_valid_token(sr->run_id, AGENT_RUNID_MAX)) {
-		snprintf(err, errlen, "run_id: expected 1..63 letters, "
-		    "digits, '.', '_', '-', ':'");
-		return -1;
-	}
-	if (check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
-	    check_iface("rx_iface", gp->rx_iface, err, errlen) == -1 ||
-	    check_ip("src_ip", gp->src_ip, err, errlen) == -1 ||
-	    check_ip("dst_ip", gp->dst_ip, err, errlen) == -1 ||
-	    check_ip("gateway_ip", gp->gateway_ip, err, errlen) == -1)
-		return -1;
-	if (gp->n_flows < 1 || gp->n_flows > FLOWS_MAX) {
-		snprintf(err, errlen, "flows: expected 1..%d, got %zu",
+	if (gp->n_flows < (size_t)need || gp->n_flows > FLOWS_MAX) {
+		snprintf(err, errlen, "flows: expected %d..%d, got %zu", need,
 		    FLOWS_MAX, gp->n_flows);
 		return -1;
 	}
@@ -279,6 +302,81 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 		    "at most 100000000", total);
 		return -1;
 	}
+	return 0;
+}
+
+/* Modes udp and tcp: a role, a peer, flows (udp) or a bound (tcp). */
+static int
+check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
+{
+	int udp = strcmp(gp->mode, "udp") == 0;
+	int send = strcmp(gp->role, "send") == 0;
+	size_t i;
+
+	if (!send && strcmp(gp->role, "recv") != 0) {
+		snprintf(err, errlen, "role: expected \"send\" or \"recv\", "
+		    "got \"%.16s\"", gp->role);
+		return -1;
+	}
+	if (check_addr("peer", gp->peer, 0, err, errlen) == -1)
+		return -1;
+	if (gp->bind[0] != '\0' && !send) {
+		snprintf(err, errlen, "bind: only for role send");
+		return -1;
+	}
+	if (gp->bind[0] != '\0' &&
+	    check_addr("bind", gp->bind, 1, err, errlen) == -1)
+		return -1;
+	if (gp->wait_ns > 3600 * 1000000000ULL || gp->drain_ns > DRAIN_MAX) {
+		snprintf(err, errlen, "wait: at most 1h; drain: at most 60s");
+		return -1;
+	}
+	if (udp) {
+		for (i = 0; i < gp->n_flows; i++)
+			if (gp->flows[i]->dst_port || gp->flows[i]->src_port) {
+				snprintf(err, errlen, "flow %zu: ports are for "
+				    "mode l2 (udp flows go to peer)", i + 1);
+				return -1;
+			}
+		return check_flows(gp, send, err, errlen);
+	}
+	if (gp->n_flows > 0 || (send && !gp->tcp_bytes &&
+	    !gp->tcp_duration_ns) || (!send && (gp->tcp_bytes ||
+	    gp->tcp_duration_ns)) || gp->tcp_bytes > (1ULL << 40) ||
+	    gp->tcp_duration_ns > RUN_MAX || (gp->tcp_duration_ns &&
+	    gp->tcp_duration_ns < 1000000)) {
+		snprintf(err, errlen, "tcp: no flows; role send needs "
+		    "tcp_bytes (1..2^40) or tcp_duration_ns (1ms..24h), role "
+		    "recv neither");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
+    char *err, size_t errlen)
+{
+	if (gp->mode[0] != '\0' && strcmp(gp->mode, "l2") != 0 &&
+	    strcmp(gp->mode, "udp") != 0 && strcmp(gp->mode, "tcp") != 0) {
+		snprintf(err, errlen, "mode: expected \"l2\", \"udp\" or "
+		    "\"tcp\", got \"%.16s\"", gp->mode);
+		return -1;
+	}
+	if (!genrole_valid_token(sr->run_id, AGENT_RUNID_MAX)) {
+		snprintf(err, errlen, "run_id: expected 1..63 letters, "
+		    "digits, '.', '_', '-', ':'");
+		return -1;
+	}
+	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
+		return check_sock(gp, err, errlen);
+	if (check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
+	    check_iface("rx_iface", gp->rx_iface, err, errlen) == -1 ||
+	    check_ip("src_ip", gp->src_ip, err, errlen) == -1 ||
+	    check_ip("dst_ip", gp->dst_ip, err, errlen) == -1 ||
+	    check_ip("gateway_ip", gp->gateway_ip, err, errlen) == -1 ||
+	    check_flows(gp, 1, err, errlen) == -1)
+		return -1;
 	if (gp->drain_ns > DRAIN_MAX || gp->ttl > 255) {
 		snprintf(err, errlen, gp->ttl > 255 ? "ttl: expected 1..255" :
 		    "drain: expected at most 60s");
@@ -286,6 +384,9 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 	}
 	return 0;
 }
+
+static int sock_args(struct gen_argv *, const Hoplab__GenParams *);
+static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
 
 /*
  * Validate SR (a generator StartRole) and fill GA with the argv of
@@ -299,7 +400,6 @@ genrole_argv(const char *bindir, const char *endpoint,
 {
 	const Hoplab__GenParams *gp = sr->gen;
 	char d[32];
-	size_t i;
 	int rc = 0;
 
 	if (check_params(sr, gp, err, errlen) == -1)
@@ -307,6 +407,63 @@ genrole_argv(const char *bindir, const char *endpoint,
 	ga->argc = 0;
 	ga->used = 0;
 	rc |= argv_add(ga, "%s/hoplab-gen", bindir);
+	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
+		rc |= sock_args(ga, gp);
+	else
+		rc |= l2_args(ga, gp);
+	rc |= argv_pair(ga, "--report", endpoint);
+	snprintf(d, sizeof(d), "%" PRIu32, sr->role_id);
+	rc |= argv_pair(ga, "--role-id", d);
+	rc |= argv_pair(ga, "--run-id", sr->run_id);
+	if (rc != 0) {
+		snprintf(err, errlen, "hoplab-gen command line too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* The options of mode udp or tcp. */
+static int
+sock_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+{
+	int send = strcmp(gp->role, "send") == 0, rc = 0;
+	char d[32];
+	size_t i;
+
+	rc |= argv_pair(ga, "--mode", gp->mode);
+	rc |= argv_pair(ga, "--role", gp->role);
+	rc |= argv_pair(ga, send ? "--dst" : "--listen", gp->peer);
+	if (gp->bind[0] != '\0')
+		rc |= argv_pair(ga, "--src", gp->bind);
+	for (i = 0; i < gp->n_flows; i++)
+		rc |= add_flow(ga, gp->flows[i]);
+	if (!send && gp->wait_ns != 0) {
+		fmt_duration(gp->wait_ns, d, sizeof(d));
+		rc |= argv_pair(ga, "--wait", d);
+	}
+	if (!send && gp->drain_ns != 0 && strcmp(gp->mode, "udp") == 0) {
+		fmt_duration(gp->drain_ns, d, sizeof(d));
+		rc |= argv_pair(ga, "--drain", d);
+	}
+	if (gp->tcp_bytes != 0) {
+		snprintf(d, sizeof(d), "%" PRIu64, gp->tcp_bytes);
+		rc |= argv_pair(ga, "--bytes", d);
+	}
+	if (gp->tcp_duration_ns != 0) {
+		fmt_duration(gp->tcp_duration_ns, d, sizeof(d));
+		rc |= argv_pair(ga, "--duration", d);
+	}
+	return rc;
+}
+
+/* The options of mode l2. */
+static int
+l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+{
+	char d[32];
+	size_t i;
+	int rc = 0;
+
 	rc |= argv_pair(ga, "--tx", gp->tx_iface);
 	rc |= argv_pair(ga, "--rx", gp->rx_iface);
 	rc |= argv_pair(ga, "--src", gp->src_ip);
@@ -322,13 +479,5 @@ genrole_argv(const char *bindir, const char *endpoint,
 		snprintf(d, sizeof(d), "%" PRIu32, gp->ttl);
 		rc |= argv_pair(ga, "--ttl", d);
 	}
-	rc |= argv_pair(ga, "--report", endpoint);
-	snprintf(d, sizeof(d), "%" PRIu32, sr->role_id);
-	rc |= argv_pair(ga, "--role-id", d);
-	rc |= argv_pair(ga, "--run-id", sr->run_id);
-	if (rc != 0) {
-		snprintf(err, errlen, "hoplab-gen command line too long");
-		return -1;
-	}
-	return 0;
+	return rc;
 }

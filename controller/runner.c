@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "lab.h"
+#include "links.h"
 #include "log.h"
 #include "peers.h"
 #include "results.h"
@@ -38,6 +39,7 @@
 #define GEN_WARMUP_PORT		7	/* echo: warm-up, so filters on 9 miss it */
 #define GEN_SRC_PORT_BASE	49152
 #define WARMUP_PACKETS		200
+#define RUN_MAX_AGENTS		(PLAN_MAX_CHAIN + 1 + PLAN_MAX_IMPAIR)
 
 struct run {
 	const struct plan *plan;
@@ -50,6 +52,8 @@ struct run {
 	size_t		point, npoints;
 	int64_t		started_mono;
 	struct run_state st;		/* state.json */
+	struct links	*lk;		/* impaired links (links.h) */
+	struct inventory *own_inv;	/* the lab's, with its wire hosts */
 };
 
 /* What a point waits for from one role. */
@@ -236,7 +240,8 @@ wait_roles(struct run *r, struct wait_role *ws, size_t nw, wait_done_fn done,
 			return -1;
 		if (rc == 0)
 			continue;
-		if ((rc = router_batch(r, from, env, err, errlen)) != 0) {
+		if ((rc = router_batch(r, from, env, err, errlen)) != 0 ||
+		    (rc = links_take(r->lk, from, env, err, errlen)) != 0) {
 			msg_free(env);
 			if (rc == -1)
 				return -1;
@@ -582,6 +587,9 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		return 0;
 	}
 	progress(r, v, frame, rep);
+	if (r->lk != NULL && links_start(r->lk, v, frame, rep, err,
+	    errlen) == -1)
+		return -1;
 	if (start_gen(r, &w, frame, 0, err, errlen) == -1)
 		return -1;
 	w.record = 1;
@@ -592,10 +600,14 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		return -1;
 	deadline = clock_mono_ns() + point_duration_ns(r->plan) + GEN_SLACK_NS;
 	rc = wait_gen(r, &w, deadline, err, errlen);
+	if (rc == 0 && r->lk != NULL)	/* measured through every link */
+		rc = links_check(r->lk, err, errlen);
 	if (rc == 0)
 		rc = record_result(r, v, rep, pt, w.peer, w.result, err,
 		    errlen);
 	msg_free(w.result_env);
+	if (rc == 0 && r->lk != NULL)
+		rc = links_stop(r->lk, err, errlen);
 	r->point++;
 	return rc;
 }
@@ -615,11 +627,16 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	size_t i;
 	int rc;
 
+	if (r->lk != NULL && links_start(r->lk, v, frame, 0, err,
+	    errlen) == -1)
+		return -1;
 	if (start_gen(r, &w, frame, WARMUP_PACKETS, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + GEN_DRAIN_NS + GEN_SLACK_NS +
 	    WARMUP_PACKETS * r->plan->flows[0].idt_ns;
 	rc = wait_gen(r, &w, deadline, err, errlen);
+	if (rc == 0 && r->lk != NULL)
+		rc = links_stop(r->lk, err, errlen);
 	for (i = 0; rc == 0 && i < w.result->n_flows; i++)
 		rc = check_path(v, w.result->flows[i], err, errlen);
 	if (rc == 0 && !r->opts->quiet)
@@ -676,7 +693,7 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 		if (!r->opts->quiet)
 			fprintf(stderr, "variant %s: wiring gen -> %s -> gen\n",
 			    v->label, v->label);
-		if (lab_wire(r->inv->lab, v->nrouters, err, errlen) != 0)
+		if (links_lab_wire(r->inv->lab, r->plan, v, err, errlen) != 0)
 			return -1;
 	}
 	if (start_routers(r, v, routers, err, errlen) == -1)
@@ -728,26 +745,67 @@ run_all(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The agents of the plan: gen, the chain's routers and a wire agent per
+ * impaired link, which the namespace lab adds first (links.h).
+ */
 static int
 connect_agents(struct run *r, char *err, size_t errlen)
 {
-	const char *names[PLAN_MAX_CHAIN + 1];
-	size_t i;
+	const char *names[RUN_MAX_AGENTS];
+	char wires[PLAN_MAX_IMPAIR][INV_NAME_MAX];
+	size_t i, n = 0;
 
-	names[0] = "gen";
+	if (links_lab_prepare(r->plan, r->inv, &r->own_inv, err,
+	    errlen) == -1)
+		return -1;
+	if (r->own_inv != NULL)
+		r->inv = r->own_inv;
+	names[n++] = "gen";
 	for (i = 0; i < r->plan->nchain; i++)
-		names[i + 1] = r->plan->chain[i];
-	r->ps = peers_connect(r->inv, names, r->plan->nchain + 1, err, errlen);
+		names[n++] = r->plan->chain[i];
+	for (i = 0; i < r->plan->nimpairs; i++) {
+		links_agent_name(&r->plan->impairs[i], wires[i],
+		    sizeof(wires[i]));
+		names[n++] = wires[i];
+	}
+	r->ps = peers_connect(r->inv, names, n, err, errlen);
 	if (r->ps == NULL)
 		return -1;
 	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
+}
+
+/* The links' handle, once the peers and the results are there. */
+static int
+links_init(struct run *r, char *err, size_t errlen)
+{
+	struct links_env env = { .plan = r->plan, .inv = r->inv, .ps = r->ps,
+	    .res = r->res, .st = &r->st, .next_role = &r->next_role,
+	    .run_id = r->run_id, .quiet = r->opts->quiet,
+	    .stop = r->opts->stop };
+
+	if (r->plan->nimpairs == 0)
+		return 0;
+	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
+}
+
+/* Free what a run holds besides its results and state. */
+static void
+run_free(struct run *r)
+{
+	links_free(r->lk);
+	r->lk = NULL;
+	peers_free(r->ps);
+	r->ps = NULL;
+	inventory_free(r->own_inv);
+	r->own_inv = NULL;
 }
 
 /* Stop what runs, write run.json, state.json and hops.csv, print. */
 static int
 run_end(struct run *r, int rc, char *err, size_t errlen)
 {
-	struct run_host hosts[PLAN_MAX_CHAIN + 1];
+	struct run_host hosts[RUN_MAX_AGENTS];
 	char status[600], ferr[256];
 
 	stop_all(r);
@@ -768,7 +826,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	}
 	fflush(stdout);
 	results_free(r->res);
-	peers_free(r->ps);
+	run_free(r);
 	results_state_free(&r->st);
 	return rc;
 }
@@ -778,7 +836,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
     const struct run_opts *opts, char *err, size_t errlen)
 {
 	struct run r = { .plan = plan, .inv = inv, .opts = opts };
-	struct run_host hosts[PLAN_MAX_CHAIN + 1];
+	struct run_host hosts[RUN_MAX_AGENTS];
 	char ferr[256], stamp[32];
 	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
 
@@ -792,9 +850,10 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	if (connect_agents(&r, err, errlen) == -1 ||
 	    (r.res = results_open(opts->results_base, plan, err,
 	    errlen)) == NULL ||
-	    resume_save(&r.st, r.res, err, errlen) == -1) {
+	    resume_save(&r.st, r.res, err, errlen) == -1 ||
+	    links_init(&r, err, errlen) == -1) {
 		results_free(r.res);
-		peers_free(r.ps);
+		run_free(&r);
 		results_state_free(&r.st);
 		return -1;
 	}
@@ -881,9 +940,11 @@ runner_resume(const struct plan *plan, const char *dir,
 	}
 	r.st.controller_pid = (long)getpid();
 	snprintf(r.st.status, sizeof(r.st.status), "running");
-	if ((r.res = results_reopen(dir, &r.st, err, errlen)) == NULL || connect_agents(&r, err, errlen) == -1) {
+	if ((r.res = results_reopen(dir, &r.st, err, errlen)) == NULL ||
+	    connect_agents(&r, err, errlen) == -1 ||
+	    links_init(&r, err, errlen) == -1) {
 		results_free(r.res);
-		peers_free(r.ps);
+		run_free(&r);
 		results_state_free(&r.st);
 		return -1;
 	}

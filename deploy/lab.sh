@@ -12,6 +12,14 @@
 # wiring table are fixed by docs/architecture.md ("The namespace lab"); all
 # addresses are from 198.18.0.0/15 (RFC 2544 benchmarking range).
 #
+# Impaired links (docs/architecture.md "Impaired links"): `wires X-Y...`
+# adds a "wire" host per link, namespace PREFIX-w-X-Y with its own agent
+# (inventory name w-X-Y, management 198.19.K.200 on), and `wire N X-Y...`
+# splices those links through their wire hosts: X -- wa [w-X-Y] wb -- Y,
+# two veth pairs with no address, IPv6 and offloads off, in which the
+# agent runs hoplab-link.  The routers' addresses and ARP are unchanged:
+# the wire is transparent at L2.
+#
 # State lives in STATEDIR (default /run/hoplab/PREFIX): lab.env (prefix, K,
 # routers), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log,
 # each agent's run folder NAME/, and keys/: a CURVE key pair per host and
@@ -31,7 +39,8 @@
 # still that agent; processes left inside the lab's own namespaces are
 # killed by PID as found with `ip netns pids`).
 #
-# POSIX sh; needs iproute2 (ip, ss), procps (sysctl) and util-linux (setsid).
+# POSIX sh; needs iproute2 (ip, ss), procps (sysctl), util-linux (setsid)
+# and, for wire hosts, ethtool.
 
 set -u
 
@@ -51,7 +60,8 @@ usage()
 {
 	cat >&2 <<EOF
 usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
-       $prog [-p PREFIX] [-s STATEDIR] wire N
+       $prog [-p PREFIX] [-s STATEDIR] wire N [LINK...]
+       $prog [-p PREFIX] [-s STATEDIR] wires LINK...
        $prog [-p PREFIX] [-s STATEDIR] status
        $prog [-p PREFIX] [-s STATEDIR] down [ROUTER...]
 
@@ -62,7 +72,11 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
 
   up      build the lab (routers default to A B C); an existing lab with
           the same prefix is brought down first
-  wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx
+  wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx;
+          each LINK given (gen-R1, Ri-Rj or Ri-gen, in the chain's order)
+          goes through its wire host: X -- wa [w-X-Y] wb -- Y
+  wires   add a wire host w-X-Y (namespace, agent, inventory entry) per
+          LINK, for hoplab-link; hosts already running are kept
   status  list namespaces, agents and links
   down    stop the agents, delete namespaces, bridge and state
 EOF
@@ -141,15 +155,31 @@ check_routers()
 	[ "$cr_n" -le 100 ] || die "at most 99 routers (data links use 198.18.1..99.0/24)"
 }
 
-# Read STATEDIR/lab.env into lab_k and lab_routers; false when absent.
+# True when $1 is a link name X-Y of two host names.
+is_link()
+{
+	case $1 in
+	*-*-*|-*|*-) return 1 ;;
+	*-*) is_name "${1%-*}" && is_name "${1#*-}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# Read STATEDIR/lab.env into lab_k, lab_routers, lab_wires and
+# lab_bindir; false when absent.
 load_state()
 {
 	[ -r "$statedir/lab.env" ] || return 1
 	lab_k=$(sed -n 's/^k=//p' "$statedir/lab.env")
 	lab_routers=$(sed -n 's/^routers=//p' "$statedir/lab.env")
+	lab_wires=$(sed -n 's/^wires=//p' "$statedir/lab.env")
+	lab_bindir=$(sed -n 's/^bindir=//p' "$statedir/lab.env")
 	is_uint "$lab_k" || die "$statedir/lab.env: bad k '$lab_k'"
 	for ls_r in $lab_routers; do
 		is_name "$ls_r" || die "$statedir/lab.env: bad router '$ls_r'"
+	done
+	for ls_r in $lab_wires; do
+		is_link "$ls_r" || die "$statedir/lab.env: bad wire '$ls_r'"
 	done
 	return 0
 }
@@ -218,13 +248,19 @@ stop_pids()
 known_hosts()
 {
 	kh_rec=
+	lab_wires=
 	load_state && kh_rec=$lab_routers
 	kh_found=$(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
 	    sed -n "s/^$prefix-m-\([A-Za-z0-9]*\)@.*/\1/p")
 	kh_found2=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
 	    sed -n "s/^$prefix-\([A-Za-z0-9]*\)$/\1/p")
-	echo gen $kh_rec A B C "$@" $kh_found $kh_found2 | tr ' ' '\n' |
-	    awk 'NF && !seen[$0]++'
+	kh_wires=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
+	    sed -n "s/^$prefix-\(w-[A-Za-z0-9]*-[A-Za-z0-9]*\)$/\1/p")
+	for kh_w in $lab_wires; do
+		kh_wires="$kh_wires w-$kh_w"
+	done
+	echo gen $kh_rec A B C "$@" $kh_found $kh_found2 $kh_wires |
+	    tr ' ' '\n' | awk 'NF && !seen[$0]++'
 }
 
 # Stop the agents and every process left in the lab's namespaces.
@@ -272,6 +308,13 @@ teardown()
 			    echo "down: deleted link $prefix-m-$td_h"
 			removed=$((removed + 1))
 		fi
+	done
+	# Wire hosts' bridge ports (their namespace usually took them along).
+	for td_l in $(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
+	    sed -n "s/^\($prefix-mw[0-9]*\)@.*/\1/p"); do
+		ip link del dev "$td_l" 2>/dev/null &&
+		    echo "down: deleted link $td_l"
+		removed=$((removed + 1))
 	done
 	if link_exists "$prefix-mgmt"; then
 		ip link del dev "$prefix-mgmt" &&
@@ -325,11 +368,12 @@ make_bridge()
 	run ip link set dev "$mb_br" up
 }
 
-# Create host NAME with management address ADDR.
+# Create host NAME with management address ADDR (and the bridge port
+# MLINK, default PREFIX-m-NAME).
 make_host()
 {
 	mh_ns=$prefix-$1
-	mh_m=$prefix-m-$1
+	mh_m=${3:-$prefix-m-$1}
 	run ip netns add "$mh_ns"
 	run ip -n "$mh_ns" link set dev lo up
 	run ip netns exec "$mh_ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 \
@@ -420,6 +464,15 @@ write_inventory()
 			echo "    public_key: \"$(public_key "$wi_h")\""
 			wi_i=$((wi_i + 1))
 		done
+		wi_i=1
+		for wi_w in $lab_wires; do
+			echo "  - name: w-$wi_w"
+			echo "    address: $(wire_addr $wi_i)"
+			echo "    port: $port"
+			echo "    interfaces: [wa, wb]"
+			echo "    public_key: \"$(public_key "w-$wi_w")\""
+			wi_i=$((wi_i + 1))
+		done
 	} >"$wi_f.tmp" && mv "$wi_f.tmp" "$wi_f" || die "cannot write $wi_f"
 }
 
@@ -431,7 +484,9 @@ write_env()
 		echo "k=$k"
 		echo "routers=$*"
 		echo "bindir=$bindir"
-	} >"$statedir/lab.env" || die "cannot write $statedir/lab.env"
+		echo "wires=$lab_wires"
+	} >"$statedir/lab.env.tmp" && mv "$statedir/lab.env.tmp" \
+	    "$statedir/lab.env" || die "cannot write $statedir/lab.env"
 }
 
 cmd_up()
@@ -454,6 +509,7 @@ cmd_up()
 	building=1
 	trap 'die "interrupted"' INT TERM HUP PIPE
 	mkdir -p "$statedir" || die "cannot create $statedir"
+	lab_wires=
 	write_env "$@"
 	make_keys "$@"
 	make_bridge
@@ -488,30 +544,153 @@ del_if()
 	fi
 }
 
-# Create the veth NS1:IF1 -- NS2:IF2, IPv6 off, both ends up.
+# Create the veth NS1:IF1 -- NS2:IF2, IPv6 off, both ends up; with a
+# fifth argument "off", offloads off on both ends (a wire: hoplab-link
+# reads and writes frames through AF_PACKET, which must see real frames,
+# not 64 KB segments waiting for "the hardware" to cut and checksum them).
 make_link()
 {
 	run ip link add name "$2" netns "$1" type veth peer name "$4" netns "$3"
 	no_ipv6 "$1" "$2"
 	no_ipv6 "$3" "$4"
+	if [ "${5:-}" = off ]; then
+		offload_off "$1" "$2"
+		offload_off "$3" "$4"
+	fi
 	run ip -n "$1" link set dev "$2" up
 	run ip -n "$3" link set dev "$4" up
+}
+
+offload_off()
+{
+	run ip netns exec "$1" ethtool -K "$2" tx off rx off tso off gso off \
+	    gro off
+}
+
+# Management address of wire host number I (1-based): 198.19.K.(199 + I).
+wire_addr()
+{
+	echo "198.19.$k.$((199 + $1))"
+}
+
+# True when WORD is one of the other arguments.
+in_list()
+{
+	il_w=$1
+	shift
+	for il_x in "$@"; do
+		[ "$il_x" = "$il_w" ] && return 0
+	done
+	return 1
+}
+
+# Check that LINK is a link of the lab's chain: gen-R1, Ri-R(i+1), Ri-gen.
+check_link()
+{
+	is_link "$1" || die "link '$1': expected X-Y (gen-A, A-B, B-gen...)"
+	cl_prev=gen
+	for cl_r in $lab_routers; do
+		[ "$1" = "$cl_prev-$cl_r" ] && return 0
+		[ "$1" = "$cl_r-gen" ] && return 0
+		cl_prev=$cl_r
+	done
+	die "link '$1' is not a link of the chain gen $lab_routers" \
+	    "(gen-R1, Ri-R(i+1) or Ri-gen)"
+}
+
+cmd_wires()
+{
+	need_root
+	[ $# -ge 1 ] || usage
+	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
+	    "run: $prog -p $prefix up"
+	k=$lab_k
+	bindir=$lab_bindir
+	cws_new=
+	for cws_l in "$@"; do
+		check_link "$cws_l"
+		in_list "$cws_l" $lab_wires || lab_wires="${lab_wires:+$lab_wires }$cws_l"
+		cws_p=$statedir/w-$cws_l.pid
+		if ns_exists "$prefix-w-$cws_l" && [ -r "$cws_p" ] &&
+		    is_agent "$(cat "$cws_p")" "w-$cws_l"; then
+			continue
+		fi
+		in_list "$cws_l" $cws_new || cws_new="$cws_new $cws_l"
+	done
+	[ $(echo $lab_wires | wc -w) -le 55 ] ||
+	    die "at most 55 wire hosts (198.19.$k.200..254)"
+	write_env $lab_routers
+	[ -n "$cws_new" ] || { echo "wires: $lab_wires (all running)"; return 0; }
+	cws_names=
+	for cws_l in $cws_new; do
+		cws_names="$cws_names w-$cws_l"
+	done
+	for cws_h in $cws_names; do	# keygen never overwrites a key
+		rm -f "$statedir/keys/$cws_h.key" "$statedir/keys/$cws_h.pub"
+	done
+	cws_out=$("$bindir/hoplab" keygen "$statedir/keys" $cws_names 2>&1) ||
+	    die "hoplab keygen failed: $cws_out"
+	for cws_l in $cws_new; do
+		if ns_exists "$prefix-w-$cws_l"; then	# a dead one: again
+			stop_agents "w-$cws_l" >/dev/null
+			run ip netns del "$prefix-w-$cws_l"
+		fi
+		cws_i=$(wire_number "$cws_l")
+		make_host "w-$cws_l" "$(wire_addr "$cws_i")" "$prefix-mw$cws_i"
+		start_agent "w-$cws_l" "$(wire_addr "$cws_i")"
+	done
+	for cws_l in $cws_new; do
+		wait_agent "w-$cws_l" "$(wire_addr "$(wire_number "$cws_l")")"
+	done
+	write_inventory $lab_routers
+	echo "wires: $lab_wires (started:$cws_new)"
+}
+
+# The place (from 1) of LINK in lab_wires.
+wire_number()
+{
+	wn_i=1
+	for wn_l in $lab_wires; do
+		[ "$wn_l" = "$1" ] && { echo $wn_i; return 0; }
+		wn_i=$((wn_i + 1))
+	done
+	die "link $1 has no wire host; run: $prog -p $prefix wires $1"
+}
+
+# One hop of the chain: NS1:IF1 -- NS2:IF2 for link LINK, through its wire
+# host when LINK is one of cw_links.
+hop()
+{
+	if in_list "$5" $cw_links; then
+		make_link "$1" "$2" "$prefix-w-$5" wa off
+		make_link "$prefix-w-$5" wb "$3" "$4" off
+		cw_path="$cw_path -> [w-$5]"
+		cw_used="$cw_used $5"
+	else
+		make_link "$1" "$2" "$3" "$4"
+	fi
 }
 
 cmd_wire()
 {
 	need_root
-	[ $# -eq 1 ] || usage
+	[ $# -ge 1 ] || usage
 	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
 	    "run: $prog -p $prefix up"
-	set -- "$1" $lab_routers
 	cw_n=$1
 	shift
+	cw_links="$*"
+	set -- $lab_routers
 	is_uint "$cw_n" && [ "$cw_n" -ge 1 ] && [ "$cw_n" -le $# ] ||
 	    die "wire: N must be 1..$# (the lab's routers: $*)"
 	for cw_h in gen "$@"; do
 		ns_exists "$prefix-$cw_h" || die "namespace $prefix-$cw_h is missing;" \
 		    "run: $prog -p $prefix up"
+	done
+	for cw_l in $cw_links; do
+		in_list "$cw_l" $lab_wires && ns_exists "$prefix-w-$cw_l" ||
+		    die "wire: link $cw_l has no wire host;" \
+		    "run: $prog -p $prefix wires $cw_l"
 	done
 	del_if "$prefix-gen" tx
 	del_if "$prefix-gen" rx
@@ -519,19 +698,32 @@ cmd_wire()
 		del_if "$prefix-$cw_h" in
 		del_if "$prefix-$cw_h" out
 	done
+	for cw_l in $lab_wires; do
+		if ns_exists "$prefix-w-$cw_l"; then
+			del_if "$prefix-w-$cw_l" wa
+			del_if "$prefix-w-$cw_l" wb
+		fi
+	done
 	cw_ns=$prefix-gen
 	cw_if=tx
+	cw_prev=gen
 	cw_path=gen:tx
+	cw_used=
 	cw_i=0
 	for cw_h in "$@"; do
 		[ $cw_i -lt "$cw_n" ] || break
-		make_link "$cw_ns" "$cw_if" "$prefix-$cw_h" in
+		hop "$cw_ns" "$cw_if" "$prefix-$cw_h" in "$cw_prev-$cw_h"
 		cw_ns=$prefix-$cw_h
 		cw_if=out
+		cw_prev=$cw_h
 		cw_path="$cw_path -> $cw_h"
 		cw_i=$((cw_i + 1))
 	done
-	make_link "$cw_ns" "$cw_if" "$prefix-gen" rx
+	hop "$cw_ns" "$cw_if" "$prefix-gen" rx "$cw_prev-gen"
+	for cw_l in $cw_links; do
+		in_list "$cw_l" $cw_used ||
+		    die "wire: link $cw_l is not in the chain $cw_path -> gen:rx"
+	done
 	echo "wired: $cw_path -> gen:rx"
 }
 
@@ -539,7 +731,7 @@ cmd_wire()
 show_links()
 {
 	ip -n "$1" -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
-	    sed -n 's/^\(tx\|rx\|in\|out\)@if\([0-9]*\)$/\1 \2/p' |
+	    sed -n 's/^\(tx\|rx\|in\|out\|wa\|wb\)@if\([0-9]*\)$/\1 \2/p' |
 	    while read -r sl_if sl_idx; do
 		sl_line=$(ip -n "$1" -o link show dev "$sl_if")
 		sl_peerns=$(echo "$sl_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')
@@ -570,9 +762,15 @@ cmd_status()
 	fi
 	printf '%-6s %-12s %-15s %s\n' host namespace address agent
 	st_i=10
-	for st_h in gen $lab_routers; do
+	st_w=1
+	k=$lab_k
+	for st_h in gen $lab_routers $(for st_l in $lab_wires; do
+	    echo "w-$st_l"; done); do
 		st_a=198.19.$lab_k.$st_i
 		st_i=$((st_i + 1))
+		case $st_h in
+		w-*) st_a=$(wire_addr $st_w); st_w=$((st_w + 1)) ;;
+		esac
 		st_ag="no pid file"
 		if [ -r "$statedir/$st_h.pid" ]; then
 			st_p=$(cat "$statedir/$st_h.pid")
@@ -591,6 +789,9 @@ cmd_status()
 	echo "links:"
 	for st_h in gen $lab_routers; do
 		show_links "$prefix-$st_h"
+	done
+	for st_l in $lab_wires; do
+		show_links "$prefix-w-$st_l"
 	done
 	return $st_rc
 }
@@ -622,6 +823,7 @@ shift
 case $_cmd in
 up) cmd_up "$@" ;;
 wire) cmd_wire "$@" ;;
+wires) cmd_wires "$@" ;;
 status) cmd_status ;;
 down) cmd_down "$@" ;;
 *) usage ;;

@@ -4,8 +4,7 @@
  * command line, installs the signal handlers and calls gen.c and report.c
  * in turn; the exit status tells the agent what went wrong.
  *
- * Deliberately not here: the udp mode (ordinary sockets across machines),
- * which DESIGN.md describes but this program does not offer yet.
+ * Modes: l2 (gen.c), udp (udp.c, on the same loop) and tcp (tcp.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -60,136 +59,7 @@ struct opts {
 
 static volatile sig_atomic_t signals;
 
-static const char usage_text[] =
-"NAME\n"
-"    hoplab-gen - send test flows through routers and measure them (l2 mode)\n"
-"\n"
-"SYNOPSIS\n"
-"    hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP\n"
-"               --flow frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S]\n"
-"                     [,dport=N][,sport=N][,seed=N][,duration=D]\n"
-"                     [,burst=DIST,off=DIST]   (repeatable)\n"
-"               --flow preset=NAME[,rate=R][,count=N|,duration=D][,key=V...]\n"
-"               [--drain 500ms] [--tstamp kernel|user] [--ttl 64] [-v]\n"
-"               [--interval 500ms] [--records FILE] [--json]\n"
-"               [--show intervals,pdf]\n"
-"               [--report ENDPOINT --role-id N --run-id S]\n"
-"    hoplab-gen --export-records FILE > FILE.csv\n"
-"    hoplab-gen -h | --help\n"
-"\n"
-"DESCRIPTION\n"
-"    Sends IPv4/UDP probe packets on interface --tx to --gateway and\n"
-"    receives them back on interface --rx after they crossed the routers\n"
-"    under test.  One clock stamps both ends, so the one-way delay needs no\n"
-"    clock synchronisation.  The generator owns --src on --tx and --dst on\n"
-"    --rx in user space: it answers ARP for them itself and resolves the\n"
-"    gateway by ARP (3 requests, 1 s apart).  Neither interface needs, or\n"
-"    should have, a kernel IPv4 address.  Packets are paced by absolute\n"
-"    deadlines: packet N of a flow leaves at start + the sum of its first\n"
-"    N gaps (sleep to just before, then spin: at most 4 % of the wait).\n"
-"\n"
-"    Frame sizes are Ethernet frame lengths including the 4-byte FCS\n"
-"    (RFC 2544): frame=64 puts 60 bytes on the socket.  Timestamps are the\n"
-"    kernel's SO_TIMESTAMPING software stamps of each frame as the driver\n"
-"    sends it and as it arrives (\"tx=kernel-sw,rx=kernel-sw\"), both\n"
-"    CLOCK_REALTIME; a packet whose tx stamp never came uses the probe's\n"
-"    user-space stamp and the source then says \"mixed\".\n"
-"\n"
-"OPTIONS\n"
-"    --drain DURATION   wait this long after the last send for stragglers\n"
-"                       (0..60s, default 500ms)\n"
-"    --dst IP           destination address of the probes, owned on --rx\n"
-"    --export-records FILE  print the per-packet records FILE (written by\n"
-"                       --records) as CSV on stdout and exit\n"
-"    --flow SPEC        a flow, comma-separated key=value (at most 64):\n"
-"        frame=N|DIST   Ethernet frame length incl. FCS, 64..1518, or a\n"
-"                       distribution of them (required); drawn sizes are\n"
-"                       clamped to 64..1518 and the clamps counted\n"
-"        count=N        packets to send, 1..100000000 (count or duration\n"
-"                       is required; with both, the first reached ends)\n"
-"        duration=D     send for this long, 1ms..24h (without count, a\n"
-"                       bound of 1.25 x the expected count + 16 applies)\n"
-"        idt=DURATION|DIST  inter-departure time, 1us..60s, with its unit\n"
-"                       (ns, us, ms, s): 1ms, 250us, or a distribution with\n"
-"                       a mean in 1us..60s (required); drawn gaps are\n"
-"                       clamped to 0..60s and counted\n"
-"        burst=N|DIST   on/off source: packets per burst (mean 1..1000000),\n"
-"                       sent idt apart; needs off\n"
-"        off=DURATION|DIST  the pause after each burst (mean 0..60s)\n"
-"        preset=NAME    a real service: voip-g711, voip-g729, video-conf,\n"
-"                       iptv, vod, web, bulk; sets frame, idt, burst, off\n"
-"                       and dscp, which keys given beside it override\n"
-"                       (docs/generator.md lists each one's parameters)\n"
-"        rate=R         the preset's rate: 4 (Mbit/s), 500k, 1.5M, 1G\n"
-"        seed=N         seeds the distributions (default: the flow id)\n"
-"        dscp=D         BE (default), EF, AF11..AF43, CS0..CS7 or 0..63\n"
-"        id=N           probe flow id 0..65535 (default: position, from 1)\n"
-"        name=S         letters, digits, . _ - (default flow<id>, or\n"
-"                       <preset>-<id>)\n"
-"        dport=N        UDP destination port (default 7, RFC 2544)\n"
-"        sport=N        UDP source port (default 49184, RFC 2544)\n"
-"                       count * idt may not exceed 24 h, and all flows\n"
-"                       together may not send more than 100000000 packets.\n"
-"    --gateway IP       next hop on --tx, resolved by ARP\n"
-"    -h, --help         print this text and exit\n"
-"    --interval DURATION  width of the per-flow time series, 1ms..1h\n"
-"                       (default 500ms; widened when all flows together\n"
-"                       would need more than 6144 intervals)\n"
-"    --json             print the results as one JSON object instead of\n"
-"                       the tables (docs/generator.md)\n"
-"    --records FILE     write one binary record per packet (seq, tx and\n"
-"                       rx time, frame, TTL) to FILE (docs/generator.md)\n"
-"    --report ENDPOINT  also send the results as one final ResultBatch to\n"
-"                       this ZeroMQ endpoint (PUSH, e.g. ipc:///run/x.sock);\n"
-"                       needs --role-id and --run-id\n"
-"    --role-id N        role id to put in the ResultBatch (0..4294967295)\n"
-"    --run-id S         run id to put in the ResultBatch\n"
-"    --show LIST        also print intervals, pdf or all (comma-separated):\n"
-"                       the time series and the delay PDF tables\n"
-"    --rx IF            receiving interface\n"
-"    --src IP           source address of the probes, owned on --tx\n"
-"    --ttl N            IPv4 TTL of the probes, 1..255 (default 64)\n"
-"    --tstamp kernel|user  kernel (default): SO_TIMESTAMPING software\n"
-"                       stamps; user: clock_gettime() around send/recv\n"
-"    --tx IF            sending interface\n"
-"    -v, --verbose      more messages on stderr (repeat for debug)\n"
-"\n"
-"DISTRIBUTIONS (parameters in the key's unit: durations for idt, bytes\n"
-"for frame; see docs/generator.md)\n"
-"    const:V  uniform:MIN:MAX  exp:MEAN  normal:MEAN:SD  lognormal:MEAN:SD\n"
-"    pareto:SHAPE:SCALE  cauchy:LOC:SCALE  gamma:SHAPE:SCALE\n"
-"    weibull:SHAPE:SCALE  csv:FILE  pcap-sizes:FILE (frame)\n"
-"    pcap-gaps:FILE (idt)\n"
-"\n"
-"    SIGINT or SIGTERM stops sending; the drain still runs and the results\n"
-"    are reported.  A second signal ends the drain at once.\n"
-"\n"
-"OUTPUT\n"
-"    Two tables on stdout: packets per flow (sent, received, lost, loss %,\n"
-"    duplicates, reordered, send errors, TTL range seen) and one-way delay\n"
-"    per flow in microseconds (min, mean, p50, p90, p99, max, std, RFC 3550\n"
-"    jitter), the timestamp source, and transmit pacing per flow: the\n"
-"    inter-departure times seen in the kernel's tx stamps, their error\n"
-"    against the intended gaps (std and |error| p50/p99/p99.9), lateness\n"
-"    of the sends, and how much the pacer spun; then delay variation per\n"
-"    flow: RFC 3393 ipdv of consecutive packets (pairs, mean, mean and\n"
-"    p99/p99.9 of |ipdv|, min, max) and RFC 5481 pdv (p99.9 - min).  The\n"
-"    output is the same with --report, which also carries the intervals\n"
-"    and the delay PDF to the controller.\n"
-"\n"
-"EXIT STATUS\n"
-"    0  the run completed (and the report, if asked for, was sent)\n"
-"    1  usage error: the message names the option and the value\n"
-"    2  interface or socket error\n"
-"    3  the gateway did not answer ARP\n"
-"    4  the report could not be sent\n"
-"\n"
-"EXAMPLE\n"
-"    hoplab-gen --tx tx --rx rx --src 198.18.0.1 --dst 198.18.100.2 \\\n"
-"        --gateway 198.18.0.2 --flow frame=64,count=2000,idt=1ms,dscp=EF\n"
-"    hoplab-gen ... --flow preset=voip-g711,duration=10s \\\n"
-"        --flow preset=iptv,rate=8,duration=10s \\\n"
-"        --flow preset=web,duration=10s,off=exp:200ms\n";
+extern const char gen_usage_text[];	/* usage.c */
 
 static void __attribute__((noreturn))
 usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -463,6 +333,9 @@ check_l2(struct opts *o)
 	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
 		usage_error("%s: only for --mode udp or tcp", o->role_given ?
 		    "--role" : o->listen != NULL ? "--listen" : "--wait");
+	if (o->tcp.bytes || o->tcp.duration_ns)
+		usage_error("%s: only for --mode tcp", o->tcp.bytes ?
+		    "--bytes" : "--duration (flows take duration=)");
 	if (c->tx[0] == '\0')
 		usage_error("--tx: missing (the sending interface)");
 	if (c->rx[0] == '\0')
@@ -657,7 +530,7 @@ parse_args(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
 		if (ch == 'h') {
-			fputs(usage_text, stdout);
+			fputs(gen_usage_text, stdout);
 			exit(0);
 		} else if (ch == 'v')
 			o->verbose++;

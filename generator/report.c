@@ -108,6 +108,22 @@ print_delay(FILE *out, const struct gen_flow *fl, size_t n, const char *ts)
 	}
 }
 
+/*
+ * Percent of F's packets whose kernel tx stamp came: of the settled ones
+ * (l2, udp receiver), or of those sent (a udp sender settles nothing).
+ */
+static double
+ktx_share(const struct gen_flow *f)
+{
+	const struct tsmatch *m = f->tsm;
+
+	if (m->ktx_used + m->utx_used > 0)
+		return 100.0 * m->ktx_used / (m->ktx_used + m->utx_used);
+	if (f->sent == 0)
+		return 0.0;
+	return 100.0 * (m->ktx_stamps - m->ktx_orphans) / f->sent;
+}
+
 /* How well packets left on time: kernel tx gaps against the deadlines. */
 static void
 print_pacing(FILE *out, const struct gen *g, const struct gen_flow *fl,
@@ -136,8 +152,7 @@ print_pacing(FILE *out, const struct gen *g, const struct gen_flow *fl,
 		    US(hist_percentile(m->idt_abs, 99)),
 		    US(hist_percentile(m->idt_abs, 99.9)),
 		    fl[i].late.mean / 1000.0, US(fl[i].late.max),
-		    m->ktx_used + m->utx_used > 0 ? 100.0 * m->ktx_used /
-		    (m->ktx_used + m->utx_used) : 0.0);
+		    ktx_share(&fl[i]));
 	}
 	fprintf(out, "pacer: %llu waits, %llu overslept, spun %.3f ms in "
 	    "%.3f s (%.2f %% of a core), timer lateness estimate %.1f us\n",

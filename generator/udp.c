@@ -489,6 +489,14 @@ udp_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 	return n;
 }
 
+static int
+udp_flow_cmp(const void *a, const void *b)
+{
+	const struct gen_flow *x = a, *y = b;
+
+	return (x->spec.id > y->spec.id) - (x->spec.id < y->spec.id);
+}
+
 /* After the run: the sent count and the loss at the end of each flow. */
 static void
 udp_recv_finish(struct gen *g)
@@ -498,6 +506,9 @@ udp_recv_finish(struct gen *g)
 	size_t i;
 
 	gen_flush(g);
+	/* Flows created on arrival: in the order of their ids. */
+	if (g->cfg.dynamic)
+		qsort(g->flows, g->nflows, sizeof(g->flows[0]), udp_flow_cmp);
 	for (i = 0; i < g->nflows; i++) {
 		f = &g->flows[i];
 		seen = seqtrack_highest(f->seq, &h) == 0 ? h + 1 : 0;

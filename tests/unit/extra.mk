@@ -21,3 +21,5 @@ UNIT_EXTRA_test_link_truth = build/asan/router/link/truth.o
 UNIT_EXTRA_test_gen_model = build/asan/generator/model.o build/asan/generator/flowspec.o
 UNIT_EXTRA_test_results = build/asan/controller/results.o build/asan/controller/csvfile.o build/asan/controller/flowseries.o build/asan/controller/routers.o build/asan/controller/hops.o build/asan/controller/runjson.o
 UNIT_EXTRA_test_results_routers = build/asan/controller/routers.o build/asan/controller/csvfile.o
+UNIT_EXTRA_test_gen_ctlmsg = build/asan/generator/ctlmsg.o
+UNIT_EXTRA_test_gen_udpio = build/asan/generator/udpio.o

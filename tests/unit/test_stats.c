@@ -414,6 +414,25 @@ t_seqtrack_counts_loss_dup_reorder_bogus(void)
 	seqtrack_free(NULL);
 }
 
+/* The highest in-range sequence seen, not the last one to arrive. */
+static void
+t_seqtrack_highest_ignores_late_and_bogus(void)
+{
+	struct seqtrack *s = seqtrack_new(10);
+	uint64_t hi = 77;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(seqtrack_highest(s, &hi), -1);
+	CU_ASSERT_EQUAL(hi, 77);
+	seqtrack_add(s, 3);
+	seqtrack_add(s, 7);
+	seqtrack_add(s, 5);	/* late */
+	seqtrack_add(s, 12);	/* bogus: outside 0..9 */
+	CU_ASSERT_EQUAL(seqtrack_highest(s, &hi), 0);
+	CU_ASSERT_EQUAL(hi, 7);
+	seqtrack_free(s);
+}
+
 static void
 t_seqtrack_lost_is_never_negative(void)
 {
@@ -675,6 +694,7 @@ main(void)
 		T(t_jitter_of_constant_delay_is_zero),
 		T(t_seqtrack_counts_loss_dup_reorder_bogus),
 		T(t_seqtrack_lost_is_never_negative),
+		T(t_seqtrack_highest_ignores_late_and_bogus),
 		T(t_linfit_recovers_exact_line),
 		T(t_linfit_with_variance_by_hand),
 		T(t_linfit_refuses_degenerate_input),
