@@ -42,6 +42,7 @@ static const char *const cols[] = {
 	"tc5_packets", "tc5_sojourn_p50_us", "tc5_sojourn_p99_us",
 	"tc6_packets", "tc6_sojourn_p50_us", "tc6_sojourn_p99_us",
 	"tc7_packets", "tc7_sojourn_p50_us", "tc7_sojourn_p99_us",
+	"cpu_pct",
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_TC0	31		/* "tc0_packets" */
@@ -272,6 +273,7 @@ write_iface(struct routers *rt, const char *agent,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	csv_f64(c, rc->cpu_percent, 1);
 	return csv_end_row(c, err, errlen);
 }
 

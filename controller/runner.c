@@ -9,8 +9,10 @@
  * measured point's batch after its rows were written, summary.csv,
  * intervals.csv and pdf.csv synced and state.json marked the point done
  * (resume.h); hoplab-router's counters after their rows are in
- * routers.csv and synced; any other batch of this run (warm-ups,
- * resends) on receipt.  Batches of other
+ * routers.csv and synced; hoplab-link's reports after their rows are in
+ * links.csv (links.c, which also starts and stops the link roles around
+ * every point of a plan with impairments); any other batch of this run
+ * (warm-ups, resends) on receipt.  Batches of other
  * runs are left unacknowledged in their agents' spools for their own
  * `hoplab attach`.  A resumed run skips the points state.json marks done.
  */

@@ -128,6 +128,7 @@ fill(struct router *r, struct cstore *s, int total)
 	s->c.arp_replies = r->arp_replies;
 	s->c.fragments_forwarded = r->frag_fwd;
 	s->c.fragments_made = r->frag_made;
+	s->c.cpu_percent = r->cpu_pct;
 	s->c.routes = (uint32_t)fib_count(r->fib);
 }
 
