@@ -200,5 +200,7 @@ int	hoplabrouter_start(struct agent *ag, struct role *r,
 /* linkrole.c */
 int	linkrole_start(struct agent *ag, struct role *r,
 	    const Hoplab__StartRole *sr, char *err, size_t errlen);
+void	linkrole_control(struct agent *ag, const uint8_t *id, size_t idlen,
+	    Hoplab__LinkControl *lc);
 
 #endif

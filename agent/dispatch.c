@@ -18,6 +18,7 @@
  *                  that a controller that attached after a restart learns
  *                  that it is over
  *   ack         -> the batch is deleted from the spool
+ *   link_control -> relayed to the running link role (linkrole.c)
  *   error       -> logged
  *   anything else is logged, counted and dropped, as bgpd's imsg dispatch.
  *
@@ -242,6 +243,9 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 		break;
 	case HOPLAB__ENVELOPE__BODY_ACK:
 		on_ack(ag, c, env->ack);
+		break;
+	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL:	/* linkrole.c */
+		linkrole_control(ag, id, idlen, env->link_control);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		log_warn("controller %s reports error %u: %.200s", c->name,

@@ -152,6 +152,7 @@ static int
 check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 {
 	const char *why = NULL;
+	struct in_addr dst;
 
 	if (f->frame < FRAME_MIN || f->frame > FRAME_MAX)
 		why = "frame: expected 64..1518 bytes (Ethernet frame incl. "
@@ -185,6 +186,9 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 		why = "rate_bps: expected 0..10e9";
 	else if (f->seed > INT64_MAX)
 		why = "seed: expected 0..2^63-1";
+	else if (f->dst_ip[0] != '\0' && inet_pton(AF_INET, f->dst_ip,
+	    &dst) != 1)
+		why = "dst_ip: expected an IPv4 address or empty";
 	if (why != NULL) {
 		snprintf(err, errlen, "flow %zu: %s", i + 1, why);
 		return -1;
@@ -248,6 +252,8 @@ add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 		spec_add(&sp, ",preset=%s", f->preset);
 	if (f->preset[0] != '\0' && f->rate_bps > 0)
 		spec_add(&sp, ",rate=%.0fbps", f->rate_bps);
+	if (f->dst_ip[0] != '\0')
+		spec_add(&sp, ",dst=%s", f->dst_ip);
 	if (sp.full)
 		return -1;
 	return argv_pair(ga, "--flow", sp.buf);
@@ -333,9 +339,11 @@ check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
 	}
 	if (udp) {
 		for (i = 0; i < gp->n_flows; i++)
-			if (gp->flows[i]->dst_port || gp->flows[i]->src_port) {
-				snprintf(err, errlen, "flow %zu: ports are for "
-				    "mode l2 (udp flows go to peer)", i + 1);
+			if (gp->flows[i]->dst_port || gp->flows[i]->src_port ||
+			    gp->flows[i]->dst_ip[0] != '\0') {
+				snprintf(err, errlen, "flow %zu: ports and "
+				    "dst_ip are for mode l2 (udp flows go to "
+				    "peer)", i + 1);
 				return -1;
 			}
 		return check_flows(gp, send, err, errlen);

@@ -20,11 +20,23 @@
  *
  * Every value is checked before it reaches the argv; never a shell.  The
  * profiles are only checked for their characters here: hoplab-link
- * parses them.  Deliberately not done here: offloads and addresses of the
- * interfaces (the lab builder turns offloads off on a wire's veths and
- * gives them no address), shipping the truth file (the controller copies
- * it when it shares the machine; docs/architecture.md), scheduled profile
- * changes (faults).
+ * parses them.
+ *
+ * A LinkControl from a controller (`hoplab link HOST set|counters`) is
+ * relayed to the running link role's control socket and its
+ * LinkControlReply goes back in an envelope from this agent; without
+ * exactly one running link role, or when hoplab-link does not answer
+ * within LINK_CTL_MS, the controller gets an Error saying why.  The
+ * relay waits for the answer in the agent's one thread: hoplab-link
+ * polls its socket every loop turn, so this is milliseconds, and
+ * LINK_CTL_MS bounds what a stuck link can cost the agent's heartbeats.
+ *
+ * Deliberately not done here: offloads and addresses of the interfaces
+ * (the lab builder turns offloads off on a wire's veths and gives them
+ * no address), shipping the truth file (the controller copies it when it
+ * shares the machine; docs/architecture.md), choosing among several
+ * running links (a wire host runs one per point; the control message
+ * names no link).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +50,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <zmq.h>
 
 #include "agent.h"
 #include "clock.h"
@@ -47,6 +60,7 @@
 #define LINK_PROFILE_MAX 512
 #define INTERVAL_MIN_NS	(100 * 1000000ULL)	/* 100 ms */
 #define INTERVAL_MAX_NS	(60 * 1000000000ULL)	/* 60 s */
+#define LINK_CTL_MS	1000		/* hoplab-link must answer by */
 
 /* Netem words: letters, digits, spaces and . % / _ - : + */
 static int
@@ -243,4 +257,129 @@ linkrole_start(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
 	    r->id, lp->link, bin, (int)r->pid, argv[6], argv[8],
 	    lp->truth[0] ? truth : "none");
 	return 0;
+}
+
+/* An Error to controller C (routing id ID). */
+static void
+ctl_error(struct agent *ag, const uint8_t *id, size_t idlen, uint32_t code,
+    const char *text)
+{
+	Hoplab__Envelope env;
+	Hoplab__Error e = HOPLAB__ERROR__INIT;
+
+	log_warn("link control: %s", text);
+	e.code = code;
+	e.text = (char *)text;
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_ERROR;
+	env.error = &e;
+	agent_send(ag, id, idlen, &env);
+}
+
+/* The one running link role, or NULL with the reason in ERR. */
+static struct role *
+running_link(struct agent *ag, char *err, size_t errlen)
+{
+	struct role *r, *found = NULL;
+	unsigned n = 0;
+
+	TAILQ_FOREACH(r, &ag->roles, entry)
+		if (r->kind == ROLE_LINK && r->pid > 0 && !r->reaped &&
+		    !r->stopping) {
+			found = r;
+			n++;
+		}
+	if (n == 1)
+		return found;
+	if (n == 0)
+		snprintf(err, errlen, "agent %s: no link role running (a "
+		    "plan's link runs only during its points)", ag->conf->name);
+	else
+		snprintf(err, errlen, "agent %s: %u link roles running; "
+		    "expected one", ag->conf->name, n);
+	return NULL;
+}
+
+/*
+ * Send LC to role R's hoplab-link and wait up to LINK_CTL_MS: its reply
+ * envelope, or NULL with ERR.
+ */
+static Hoplab__Envelope *
+ask_link(struct agent *ag, const struct role *r, Hoplab__LinkControl *lc,
+    char *err, size_t errlen)
+{
+	Hoplab__Envelope env, *in = NULL;
+	char ep[PATH_MAX + 40];
+	zmq_pollitem_t it = { NULL, -1, ZMQ_POLLIN, 0 };
+	uint64_t seq = 0;
+	int linger = 0;
+	void *s;
+
+	snprintf(ep, sizeof(ep), "ipc://%s/link-%u.sock", ag->conf->rundir,
+	    r->id);
+	if ((s = zmq_socket(ag->zctx, ZMQ_REQ)) == NULL) {
+		snprintf(err, errlen, "zmq: %s", zmq_strerror(errno));
+		return NULL;
+	}
+	if (msg_sockopts(s, err, errlen) == -1) {
+		zmq_close(s);
+		return NULL;
+	}
+	zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof(linger));
+	it.socket = s;
+	msg_init(&env, ag->conf->name, &seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL;
+	env.link_control = lc;
+	if (zmq_connect(s, ep) == -1)
+		snprintf(err, errlen, "%s: %s", ep, zmq_strerror(errno));
+	else if (msg_send(s, NULL, 0, &env, err, errlen) == -1)
+		in = NULL;	/* ERR says why */
+	else if (zmq_poll(&it, 1, LINK_CTL_MS) != 1)
+		snprintf(err, errlen, "hoplab-link (role %u) did not answer "
+		    "within %d ms", r->id, LINK_CTL_MS);
+	else if (msg_recv(s, NULL, NULL, &in, err, errlen) != 0)
+		in = NULL;
+	else if (in->body_case !=
+	    HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY) {
+		snprintf(err, errlen, "hoplab-link (role %u) answered %s",
+		    r->id, msg_body_name(in->body_case));
+		msg_free(in);
+		in = NULL;
+	}
+	zmq_close(s);
+	return in;
+}
+
+/*
+ * LC from the controller with routing id ID: relay it to the running link
+ * role and answer with its LinkControlReply, or an Error saying why not.
+ */
+void
+linkrole_control(struct agent *ag, const uint8_t *id, size_t idlen,
+    Hoplab__LinkControl *lc)
+{
+	Hoplab__Envelope out, *in;
+	struct role *r;
+	char err[512], text[640];
+
+	if ((r = running_link(ag, err, sizeof(err))) == NULL) {
+		ctl_error(ag, id, idlen, ENOENT, err);
+		return;
+	}
+	if ((in = ask_link(ag, r, lc, err, sizeof(err))) == NULL) {
+		snprintf(text, sizeof(text), "agent %s: link role %u: %s",
+		    ag->conf->name, r->id, err);
+		ctl_error(ag, id, idlen, EIO, text);
+		return;
+	}
+	if (lc->op == HOPLAB__LINK_CONTROL__OP__SET)
+		log_info("role %u: link control set %.8s '%.200s' at '%.40s': "
+		    "%s%.200s", r->id, lc->dir, lc->profile, lc->at,
+		    in->link_control_reply->ok ? "ok" : "refused: ",
+		    in->link_control_reply->error);
+	msg_init(&out, ag->conf->name, &ag->seq);
+	out.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY;
+	out.link_control_reply = in->link_control_reply;
+	agent_send(ag, id, idlen, &out);
+	msg_free(in);
 }

@@ -351,7 +351,7 @@ else
 	echo "(c) skipped: time budget used up" >"$W/table-c"
 fi
 
-# (d)..(g): the benches of the other programs, each a script of its own
+# (d)..(h): the benches of the other programs, each a script of its own
 # that builds its own namespaces, bounds itself and cleans up.
 other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
 	tab=$1 title=$2 secs=$3 script=$4
@@ -371,6 +371,8 @@ other_bench table-e "(e) forwarding cost and rate, hoplab-router vs Linux" 150 \
 other_bench table-f "(f) delay one router adds, hoplab-router vs Linux" 90 \
     router_delay.sh
 other_bench table-g "(g) management plane, 32 agents" 150 mgmt_scale.sh
+other_bench table-h "(h) hoplab-link packet rate vs a Linux bridge, 64 bytes" \
+    90 link_rate.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -380,7 +382,7 @@ mkdir -p "$ROOT/results"
 	echo "tree: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) (plus uncommitted changes, if any)"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
-	    "$W/table-e" "$W/table-f" "$W/table-g"
+	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h"
 	echo
 	echo "took $(($(date +%s) - START)) s; command: sudo make bench"
 } >"$RES"

@@ -20,7 +20,9 @@
  * Deliberately not done: shipping truth files over the management plane
  * (a 10 Gbit/s minute is gigabytes), keeping links.csv across `hoplab
  * attach` (the rows of a point in flight when the controller died are
- * acknowledged and dropped), profile changes during a point (faults).
+ * acknowledged and dropped), profile changes scheduled by the plan
+ * (faults; `hoplab link HOST set ...`, linkcmd.c, changes a running link
+ * by hand).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -78,4 +78,11 @@ int	links_stop(struct links *lk, char *err, size_t errlen);
 int	links_take(struct links *lk, struct peer *from,
 	    const Hoplab__Envelope *env, char *err, size_t errlen);
 
+/*
+ * linkcmd.c: `hoplab link HOST set DIR PROFILE [--at T]` or `hoplab link
+ * HOST counters` (ARGV from HOST on): the exit status, 0 answered, 1
+ * refused or not answered, 2 bad usage or inventory.
+ */
+int	links_cmd(const struct inventory *inv, int argc, char **argv);
+
 #endif

@@ -18,6 +18,7 @@
 #include "inventory.h"
 #include "keygen.h"
 #include "lab.h"
+#include "links.h"
 #include "log.h"
 #include "msg.h"
 #include "peers.h"
@@ -64,6 +65,11 @@ usage(FILE *f)
 "                       agent lost...) with the plan as it was run: collect\n"
 "                       the results the agents kept, measure the rest\n"
 "  demo                 lab up, run examples/demo.yaml, lab down (root)\n"
+"  link HOST set a-b|b-a 'PROFILE' [--at +10s|@UNIX]\n"
+"                       change a running link's profile (netem words)\n"
+"                       on wire host HOST, now or at a time; prints the\n"
+"                       link's answer (docs/link.md)\n"
+"  link HOST counters   the running link's counters, both directions\n"
 "  keygen DIR NAME...   CURVE key pairs DIR/NAME.key (0600) and NAME.pub,\n"
 "                       e.g. hoplab keygen keys controller gen A B\n"
 "  deploy [user@]host ...\n"
@@ -215,6 +221,20 @@ cmd_agents(const struct opts *o)
 	peers_free(ps);
 	inventory_free(inv);
 	return rc == 0 ? 0 : EXIT_FAIL;
+}
+
+/* hoplab link HOST ...: controller/linkcmd.c */
+static int
+cmd_link(const struct opts *o, int argc, char **argv)
+{
+	struct inventory *inv;
+	int rc;
+
+	if ((inv = load_inventory(o)) == NULL)
+		return EXIT_USAGE;
+	rc = links_cmd(inv, argc, argv);
+	inventory_free(inv);
+	return rc;
 }
 
 static int
@@ -465,6 +485,8 @@ main(int argc, char **argv)
 	if (strcmp(argv[0], "deploy") == 0 || strcmp(argv[0], "undeploy") == 0)
 		return deploy_main(argc, argv, o.inventory, o.insecure, o.verbose,
 		    &stop_requested);
+	if (strcmp(argv[0], "link") == 0)
+		return cmd_link(&o, argc - 1, argv + 1);
 	if (strcmp(argv[0], "keygen") == 0 && argc >= 2)
 		return keygen_run(argv[1], argv + 2, argc - 2);
 	log_error("unknown command or wrong arguments: %s (see hoplab --help)",

@@ -18,8 +18,16 @@
  * i.e. the public_key in the inventory is not that agent's.  A welcomed
  * agent whose connection closes is lost at once (its process or host went
  * away), without waiting for three silent heartbeats.
+ *
+ * Standing roles: a hoplab-router must run from its StartRole until its
+ * StopRole.  peers_send() notes each router it starts; a RoleStatus EXITED
+ * for one of them (killed, crashed: the agent did not stop it) makes
+ * peers_recv() fail at once, whatever the caller is waiting for, with the
+ * agent, the role, the exit code or signal and the last lines of its log,
+ * so that a run stops instead of measuring a path that is gone.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +285,83 @@ peer_label(const struct peer *p, char *buf, size_t len)
 	return buf;
 }
 
+/* Forget the watch on role ID of P (every role of P for ID 0). */
+static void
+watch_del(struct peers *ps, const struct peer *p, uint32_t id)
+{
+	size_t i = 0;
+
+	while (i < ps->nwatch)
+		if (ps->watch[i].peer == p && (id == 0 ||
+		    ps->watch[i].role_id == id))
+			ps->watch[i] = ps->watch[--ps->nwatch];
+		else
+			i++;
+}
+
+/* Note what ENV, just sent to P, starts or stops. */
+static void
+watch_sent(struct peers *ps, struct peer *p, const Hoplab__Envelope *env)
+{
+	const Hoplab__StartRole *sr = env->start_role;
+
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_STOP_ROLE) {
+		watch_del(ps, p, env->stop_role->role_id);
+		return;
+	}
+	if (env->body_case != HOPLAB__ENVELOPE__BODY_START_ROLE ||
+	    sr->params_case != HOPLAB__START_ROLE__PARAMS_ROUTER ||
+	    sr->router->impl != HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB)
+		return;
+	if (ps->nwatch == PEERS_WATCH_MAX) {
+		log_warn("agent %s: more than %d routers at once: role %u is "
+		    "not watched", p->inv->name, PEERS_WATCH_MAX, sr->role_id);
+		return;
+	}
+	ps->watch[ps->nwatch].peer = p;
+	ps->watch[ps->nwatch].role_id = sr->role_id;
+	ps->nwatch++;
+}
+
+/*
+ * A RoleStatus from P: if it says that a watched router ended on its own,
+ * forget the watch and return -1 with the sentence in ERR; else 0.
+ */
+static int
+watch_status(struct peers *ps, struct peer *p, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
+{
+	char label[128], tail[1200];
+	size_t i;
+
+	for (i = 0; i < ps->nwatch; i++)
+		if (ps->watch[i].peer == p &&
+		    ps->watch[i].role_id == st->role_id)
+			break;
+	if (i == ps->nwatch || st->state == HOPLAB__ROLE_STATUS__STATE__STARTED)
+		return 0;
+	watch_del(ps, p, st->role_id);
+	if (st->state != HOPLAB__ROLE_STATUS__STATE__EXITED)
+		return 0;
+	if (st->error[0] != '\0')
+		snprintf(tail, sizeof(tail), "; %s", st->error);
+	else
+		snprintf(tail, sizeof(tail), "; its log role-%" PRIu32 ".log "
+		    "in the agent's run folder is empty", st->role_id);
+	if (st->signal != 0)
+		snprintf(err, errlen, "hoplab-router on %s was terminated by "
+		    "signal %d (%s) while the run needed it (role %" PRIu32
+		    ", pid %d)%s", peer_label(p, label, sizeof(label)),
+		    st->signal, strsignal(st->signal), st->role_id, st->pid,
+		    tail);
+	else
+		snprintf(err, errlen, "hoplab-router on %s exited with %d "
+		    "while the run needed it (role %" PRIu32 ", pid %d)%s",
+		    peer_label(p, label, sizeof(label)), st->exit_code,
+		    st->role_id, st->pid, tail);
+	return -1;
+}
+
 int
 peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
     char *err, size_t errlen)
@@ -288,6 +373,7 @@ peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
 	if (msg_send(p->sock, NULL, 0, env, err, errlen) == -1)
 		return -1;
 	p->last_sent_mono = clock_mono_ns();
+	watch_sent(ps, p, env);
 	return 0;
 }
 
@@ -366,7 +452,8 @@ note_version(struct peers *ps, struct peer *p, const char *why)
 
 /*
  * Read every waiting message of peer P.  Returns 1 with the first message
- * for the caller, 0 if there was none, -1 on a version mismatch.
+ * for the caller, 0 if there was none, -1 on a version mismatch or when a
+ * watched router ended (ERR says which).
  */
 static int
 drain_peer(struct peers *ps, struct peer *p, Hoplab__Envelope **env,
@@ -400,6 +487,11 @@ drain_peer(struct peers *ps, struct peer *p, Hoplab__Envelope **env,
 		}
 		if (e->body_case == HOPLAB__ENVELOPE__BODY_WELCOME)
 			note_welcome(p, e->welcome);
+		if (e->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS &&
+		    watch_status(ps, p, e->role_status, err, errlen) == -1) {
+			msg_free(e);
+			return -1;
+		}
 		*env = e;
 		return 1;
 	}

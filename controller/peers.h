@@ -27,6 +27,17 @@
 
 #define PEERS_HEARTBEAT_NS	(1000 * 1000 * 1000LL)
 #define PEERS_LIVENESS		3
+#define PEERS_WATCH_MAX		64	/* standing roles watched at once */
+
+/*
+ * A standing role: a hoplab-router that peers_send() started and has not
+ * stopped.  It must run until it is stopped; if its agent reports that it
+ * ended, peers_recv() fails with a sentence naming agent, role and cause.
+ */
+struct peers_watch {
+	struct peer	*peer;
+	uint32_t	role_id;
+};
 
 struct peer {
 	const struct inv_agent *inv;	/* owned by the inventory */
@@ -61,6 +72,8 @@ struct peers {
 	uint64_t	n_malformed;	/* messages refused by msg_recv() */
 	struct peers_pending *pend;	/* messages read during handshake */
 	int		handshaking;	/* peers_recv() keeps pend untouched */
+	struct peers_watch watch[PEERS_WATCH_MAX];	/* standing roles */
+	size_t		nwatch;
 };
 
 /*
@@ -86,14 +99,20 @@ struct peer *peers_find(struct peers *ps, const char *name);
  */
 int	peers_handshake(struct peers *ps, int64_t timeout_ns, char *err,
 	    size_t errlen);
-/* Send ENV's body to P (the envelope header is filled in here). */
+/*
+ * Send ENV's body to P (the envelope header is filled in here).  A
+ * StartRole of a hoplab-router starts watching that role; a StopRole
+ * (of it, or role 0) ends the watch.
+ */
 int	peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
 	    char *err, size_t errlen);
 /*
  * Wait up to TIMEOUT_NS for one message that is not a heartbeat.  Returns
  * 1 with *FROM and *ENV (free with msg_free), 0 on timeout, -1 when a peer
  * was lost or a socket failed (ERR names the agent, its address and when it
- * was last heard).
+ * was last heard), or when a watched hoplab-router ended without being
+ * stopped ("hoplab-router on B (role N) was terminated by signal 9
+ * (Killed) ...; last lines of role-N.log: ...").
  */
 int	peers_recv(struct peers *ps, int64_t timeout_ns, struct peer **from,
 	    Hoplab__Envelope **env, char *err, size_t errlen);

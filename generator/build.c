@@ -31,7 +31,7 @@ gen_build_template(struct gen *g, size_t i, unsigned frame, char *err,
 	memcpy(h.dst_mac, g->gw_mac, 6);
 	memcpy(h.src_mac, g->tx.mac, 6);
 	h.src_ip = g->cfg.src;
-	h.dst_ip = g->cfg.dst;
+	h.dst_ip = g->flows[i].dst;
 	h.src_port = fs->sport;
 	h.dst_port = fs->dport;
 	h.ttl = g->cfg.ttl;

@@ -12,7 +12,8 @@
  * name such as EF or AF41, or 0..63, via lib/plan.h), id (probe flow id,
  * 0..65535), name (letters, digits, '.', '_', '-'), dport and sport (UDP
  * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
- * 0xC020, destination 7).
+ * 0xC020, destination 7); dst (l2 mode: the flow's own destination
+ * address, owned by the generator on rx; default --dst).
  *
  * duration=D (1ms..24h) bounds the flow by time: without count, the count
  * is derived from it as a bound (preset_duration_count()).  burst=DIST
@@ -25,8 +26,8 @@
  * one run may not send more than FLOWSPEC_COUNT_MAX packets together, so a
  * typo cannot start a run that never ends or exhausts memory.
  *
- * It deliberately knows nothing about interfaces or addresses; main.c
- * checks those.  It never prints: errors go to the caller's buffer.
+ * It knows nothing about interfaces; of addresses only that dst= is a
+ * unicast IPv4 address (main.c checks the rest).  It never prints: errors go to the caller's buffer.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "clock.h"
 #include "pkt.h"
@@ -58,6 +60,7 @@ enum {
 	KEY_OFF = 0x800,
 	KEY_PRESET = 0x1000,
 	KEY_RATE = 0x2000,
+	KEY_DST = 0x4000,
 };
 
 /* What a flow line is being built from: the keys met, the preset. */
@@ -279,6 +282,7 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		{ "sport", KEY_SPORT }, { "seed", KEY_SEED },
 		{ "duration", KEY_DURATION }, { "burst", KEY_BURST },
 		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
+		{ "dst", KEY_DST },
 	};
 	char *v;
 	uint64_t n;
@@ -296,7 +300,7 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 	if (bit == 0) {
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
 		    "count, idt, dscp, id, name, dport, sport, seed, duration, "
-		    "burst, off, preset or rate)", pair);
+		    "burst, off, preset, rate or dst)", pair);
 		return -1;
 	}
 	if (x->seen & bit) {
@@ -361,6 +365,16 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		return 0;
 	case KEY_NAME:
 		return parse_name(v, fs, err, errlen);
+	case KEY_DST:
+		if (inet_pton(AF_INET, v, &fs->dst) != 1 ||
+		    fs->dst.s_addr == INADDR_ANY ||
+		    fs->dst.s_addr == INADDR_BROADCAST ||
+		    IN_MULTICAST(ntohl(fs->dst.s_addr))) {
+			snprintf(err, errlen, "dst: expected a unicast IPv4 "
+			    "address, got \"%s\"", v);
+			return -1;
+		}
+		return 0;
 	default:			/* KEY_DPORT, KEY_SPORT */
 		if (parse_uint(v, 1, UINT16_MAX, &n) == -1) {
 			snprintf(err, errlen, "%s: expected a UDP port "

@@ -2,7 +2,7 @@
  * flowspec: the value of hoplab-gen's --flow option.
  *
  *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
- *   [,seed=N][,duration=D][,burst=DIST,off=DIST]
+ *   [,seed=N][,duration=D][,burst=DIST,off=DIST][,dst=IP]
  *   preset=NAME[,rate=R][,key=value ...]
  *
  * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
@@ -12,7 +12,8 @@
  * bounds the flow by time instead of (or as well as) count.  burst= and
  * off= make it an on/off source: BURST packets IDT apart, then a pause
  * OFF.  preset=NAME (lib/preset.h) fills in frame, idt, burst, off and
- * dscp for a real service; keys given beside it override.  The
+ * dscp for a real service; keys given beside it override.  dst=IP (l2
+ * mode) sends the flow to its own destination address instead of --dst.  The
  * parser is strict: unknown or repeated keys, missing required keys and
  * values out of range are errors whose message names the key and the value.
  */
@@ -21,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
 
 #include "dist.h"
 
@@ -58,6 +60,7 @@ struct flowspec {
 	int64_t		mean_gap_ns;	/* mean gap incl. bursts and pauses */
 	char		preset[FLOWSPEC_PRESET_MAX]; /* "" or the preset */
 	double		rate_bps;	/* the preset's rate, 0 if none */
+	struct in_addr	dst;		/* l2: dst=, 0.0.0.0: the --dst */
 };
 
 /*

@@ -36,6 +36,8 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
+#include <linux/net_tstamp.h>
+#include <sys/socket.h>
 
 #include "clock.h"
 #include "log.h"
@@ -86,6 +88,7 @@ gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
 		return -1;
 	}
 	ipdv_init(&f->ipdv, f->ipdv_hist);
+	f->dst = spec->dst.s_addr != INADDR_ANY ? spec->dst : g->cfg.dst;
 	tsm_init(f->tsm, g->cfg.tstamp == GEN_TS_KERNEL);
 	if (model_init(&f->model, spec, err, errlen) == -1)
 		return -1;
@@ -115,6 +118,62 @@ gen_flows_new(struct gen *g, const struct gen_config *cfg, char *err,
 	return 0;
 }
 
+/* The addresses owned on rx: --dst and every flow's own dst=. */
+static void
+gen_own_addrs(struct gen *g)
+{
+	size_t i, j;
+
+	g->own[0] = g->cfg.dst;
+	g->nown = 1;
+	for (i = 0; i < g->nflows; i++) {
+		for (j = 0; j < g->nown; j++)
+			if (g->own[j].s_addr == g->flows[i].dst.s_addr)
+				break;
+		if (j == g->nown)
+			g->own[g->nown++] = g->flows[i].dst;
+	}
+}
+
+/*
+ * The rx interface: lib/pktio's TPACKET_V2 ring (every frame handed over
+ * as it is written), with the stack's software receive stamps switched on
+ * for it (SO_TIMESTAMPING on the ring's socket), and the tx stamps'
+ * batch buffers.
+ */
+static int
+gen_open_rx(struct gen *g, char *err, size_t errlen)
+{
+	struct pktio_conf pc;
+	int flags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+
+	if ((g->txs = calloc(L2_TXS_BATCH, sizeof(*g->txs))) == NULL ||
+	    (g->txbuf = calloc(GEN_TX_BATCH, sizeof(*g->txbuf))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(&pc, 0, sizeof(pc));
+	pc.ifname = g->cfg.rx;
+	pc.rx_ring = "v2";
+	pc.rx_frames = GEN_RX_FRAMES;
+	pc.tx_frames = 32;		/* ARP replies only */
+	/* The tx socket opened first: a missing CAP_NET_RAW is said there. */
+	if ((g->rxp = pktio_open(&pc, err, errlen)) == NULL)
+		return -1;
+	if (g->cfg.tstamp == GEN_TS_KERNEL && setsockopt(pktio_fd(g->rxp),
+	    SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) == -1) {
+		snprintf(err, errlen, "interface %s: SO_TIMESTAMPING: %s "
+		    "(use --tstamp user)", g->cfg.rx, strerror(errno));
+		return -1;
+	}
+	snprintf(g->rx.name, sizeof(g->rx.name), "%s", g->cfg.rx);
+	g->rx.ifindex = pktio_ifindex(g->rxp);
+	memcpy(g->rx.mac, pktio_mac(g->rxp), 6);
+	g->rx.own = g->cfg.dst;
+	gen_own_addrs(g);
+	return 0;
+}
+
 struct gen *
 gen_new(const struct gen_config *cfg, char *err, size_t errlen)
 {
@@ -139,8 +198,7 @@ gen_new(const struct gen_config *cfg, char *err, size_t errlen)
 	}
 	if (l2if_open(&g->tx, cfg->tx, cfg->src, cfg->tstamp == GEN_TS_KERNEL ?
 	    L2_TS_TX : 0, err, errlen) == -1 ||
-	    l2if_open(&g->rx, cfg->rx, cfg->dst, cfg->tstamp == GEN_TS_KERNEL ?
-	    L2_TS_RX : 0, err, errlen) == -1)
+	    gen_open_rx(g, err, errlen) == -1)
 		goto fail;
 	return g;
 fail:
@@ -167,6 +225,9 @@ gen_free(struct gen *g)
 	}
 	l2if_close(&g->tx);
 	l2if_close(&g->rx);
+	pktio_free(g->rxp);
+	free(g->txs);
+	free(g->txbuf);
 	udp_close(&g->udp);
 	free(g->rxb);
 	free(g->tmpl);
@@ -216,14 +277,45 @@ gen_send_ns(const struct gen *g)
 	return g->send_end > g->send_start ? g->send_end - g->send_start : 0;
 }
 
+/*
+ * "kernel-sw" when the kernel stamped all, "user" when none, else the
+ * kernel's share: "kernel-sw(87%)+user" (rounded down, so 100 % only
+ * when all were).
+ */
 static const char *
-ts_word(uint64_t kernel, uint64_t user)
+ts_word(uint64_t kernel, uint64_t user, char *buf, size_t len)
 {
 	if (user == 0 && kernel > 0)
 		return "kernel-sw";
 	if (kernel == 0)
 		return "user";
-	return "mixed";
+	snprintf(buf, len, "kernel-sw(%u%%)+user",
+	    (unsigned)(kernel * 100 / (kernel + user)));
+	return buf;
+}
+
+/* The rx word: "kernel-ring" when AF_PACKET, not the stack, stamped. */
+static const char *
+rx_word(const struct gen *g, char *buf, size_t len)
+{
+	if (g->rx_ring_ts > 0 && g->rx_kernel_ts == 0 && g->rx_user_ts == 0)
+		return "kernel-ring";
+	return ts_word(g->rx_kernel_ts, g->rx_user_ts + g->rx_ring_ts, buf,
+	    len);
+}
+
+const char *
+gen_flow_ts_source(const struct gen *g, const struct gen_flow *f)
+{
+	struct gen_flow *w = (struct gen_flow *)f;	/* a cache */
+	char a[32], b[32];
+
+	if (g->cfg.mode != GEN_MODE_L2)
+		return gen_ts_source(g);
+	snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
+	    ts_word(f->tsm->ktx_used, f->tsm->utx_used, a, sizeof(a)),
+	    rx_word(g, b, sizeof(b)));
+	return f->ts_src;
 }
 
 const char *
@@ -267,6 +359,7 @@ gen_ts_source(const struct gen *g)
 {
 	struct gen *w = (struct gen *)g;	/* a cache of the answer */
 	uint64_t ktx = 0, utx = 0;
+	char a[32], b[32];
 	size_t i;
 
 	if (g->cfg.mode == GEN_MODE_UDP && g->cfg.role == GEN_ROLE_SEND)
@@ -275,8 +368,16 @@ gen_ts_source(const struct gen *g)
 		ktx += g->flows[i].tsm->ktx_used;
 		utx += g->flows[i].tsm->utx_used;
 	}
-	snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
-	    ts_word(ktx, utx), ts_word(g->rx_kernel_ts, g->rx_user_ts));
+	if (g->cfg.mode != GEN_MODE_L2)
+		snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
+		    ts_word(ktx, utx, a, sizeof(a)) == a ? "mixed" :
+		    ts_word(ktx, utx, a, sizeof(a)), ts_word(g->rx_kernel_ts,
+		    g->rx_user_ts, b, sizeof(b)) == b ? "mixed" :
+		    ts_word(g->rx_kernel_ts, g->rx_user_ts, b, sizeof(b)));
+	else
+		snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
+		    ts_word(ktx, utx, a, sizeof(a)), rx_word(g, b,
+		    sizeof(b)));
 	return g->ts_src;
 }
 
@@ -319,50 +420,6 @@ gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	return 0;
 }
 
-/* Send the next packet of flow I now; it was due at DEADLINE. */
-static void
-gen_send_one(struct gen *g, size_t i, int64_t deadline)
-{
-	struct gen_flow *f = &g->flows[i];
-	uint8_t *b = g->tmpl[i];
-	struct tsm_done d;
-	struct probe p;
-	unsigned frame;
-	int64_t now;
-	char why[8];
-
-	frame = model_frame(&f->model);
-	if (frame + 0u != g->tmpl_len[i] + PKT_FCS_LEN)
-		(void)gen_build_template(g, i, frame, why, sizeof(why));
-	memset(&p, 0, sizeof(p));
-	p.flow_id = f->spec.id;
-	p.seq = (uint32_t)f->sent;
-	now = clock_mono_ns();
-	p.tx_ns = clock_real_ns();
-	gen_stamp_frame(b, g->ip_id++, &p);
-	welford_add(&f->late, now - deadline);
-	switch (tsm_sent(f->tsm, p.seq, deadline, p.tx_ns, frame, &d)) {
-	case TSM_SETTLED:
-		gen_settle(g, f, &d);
-		break;
-	case TSM_GIVEN_UP:
-		gen_record(g, f, &d);
-		break;
-	}
-	if (l2if_send(&g->tx, b, g->tmpl_len[i]) == -1) {
-		if (f->tx_errors++ == 0)
-			log_warn("flow %s: send on %s failed: %s (counted as "
-			    "tx errors, not as sent)", f->spec.name,
-			    g->tx.name, strerror(errno));
-		return;
-	}
-	f->tx_bytes += frame;
-	series_sent(&f->series, p.tx_ns, frame);
-	if (f->sent++ == 0)
-		f->first_tx_ns = p.tx_ns;
-	f->last_tx_ns = p.tx_ns;
-}
-
 /* The flow with the earliest pending deadline, or -1 when all are done. */
 static int
 gen_next_flow(const struct gen *g)
@@ -393,6 +450,20 @@ gen_wait_until(struct gen *g, int64_t deadline,
 	int n;
 
 	now = clock_mono_ns();
+	if (deadline - now < GEN_SHORT_WAIT && g->cfg.mode == GEN_MODE_L2) {
+		/*
+		 * High rates: no sleep to wake from.  The rx ring costs no
+		 * system call to look at; the sockets are polled (without
+		 * waiting) every GEN_SERVICE_MAX for ARP and stamps.
+		 */
+		if (now - g->last_service >= GEN_SERVICE_MAX) {
+			if (gen_service(g, 0, err, errlen) == -1)
+				return -1;
+		} else
+			(void)gen_rx_ring(g);
+		(void)pace_spin(&g->pace, deadline, signals);
+		return 0;
+	}
 	target = deadline - pace_lead(&g->pace, deadline - now);
 	while (!*signals && now < target) {
 		if ((n = gen_service(g, target - now, err, errlen)) == -1)
@@ -448,6 +519,9 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	}
 	while (!*signals && (k = gen_next_flow(g)) != -1) {
 		f = &g->flows[k];
+		if (g->ntxq > 0 && (g->ntxq == GEN_TX_BATCH ||
+		    f->deadline > clock_mono_ns()))
+			gen_tx_flush(g);	/* full, or the next is not due */
 		if (gen_wait_until(g, f->deadline, signals, err, errlen) == -1)
 			return -1;
 		if (*signals)
@@ -455,16 +529,19 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		if (udp)
 			udp_send_one(g, k, f->deadline);
 		else
-			gen_send_one(g, k, f->deadline);
+			gen_queue_one(g, k, f->deadline);
 		g->send_end = clock_mono_ns();
 		f->next++;
 		/* count * 60 s <= 190 years: this cannot overflow. */
 		f->deadline = pace_next(f->deadline, model_gap(&f->model));
 		if (f->deadline >= f->end && f->next < f->spec.count)
 			f->ended_by_time = 1;
-		if (gen_drain_txstamps(g, err, errlen) == -1)
+		/* l2: stamps in batches (GEN_TXS_BATCH); waits read them too */
+		if ((udp || g->txs_unread >= GEN_TXS_BATCH) &&
+		    gen_drain_txstamps(g, err, errlen) == -1)
 			return -1;
 	}
+	gen_tx_flush(g);
 	if (udp)
 		return udp_send_finish(g, signals, err, errlen);
 	if (*signals)

@@ -88,6 +88,8 @@ struct gen_flow {
 	struct hist	*ipdv_hist;	/* |ipdv|, ns */
 	struct series	series;		/* per-interval counts */
 	int		sent_known;	/* udp recv: the sender's count came */
+	struct in_addr	dst;		/* l2: its destination, owned on rx */
+	char		ts_src[48];	/* gen_flow_ts_source()'s answer */
 };
 
 struct gen;				/* opaque */
@@ -123,6 +125,12 @@ const struct gen_flow *gen_flows(const struct gen *g, size_t *n);
  * for a side where it did not (or was not asked to).
  */
 const char *gen_ts_source(const struct gen *g);
+/*
+ * The same for flow F alone.  A side where some packets had the kernel's
+ * stamp and the rest a user-space one says so with the kernel's share:
+ * "tx=kernel-sw(87%)+user,rx=kernel-sw".
+ */
+const char *gen_flow_ts_source(const struct gen *g, const struct gen_flow *f);
 /* The pacer, for its statistics (spin time, lateness). */
 const struct pace *gen_pace(const struct gen *g);
 /*

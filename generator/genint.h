@@ -7,6 +7,7 @@
 #define HOPLAB_GEN_GENINT_H
 
 #include "pkt.h"
+#include "pktio.h"
 #include "probe.h"
 #include "l2io.h"
 #include "udpio.h"
@@ -14,6 +15,12 @@
 #include "gen.h"
 
 #define GEN_RX_BURST	256		/* frames per socket per service */
+#define GEN_RX_ROUNDS	8		/* rx ring bursts per look */
+#define GEN_RX_FRAMES	8192		/* rx ring: frames of 2048 bytes */
+#define GEN_TXS_BATCH	32		/* sends before tx stamps are read */
+#define GEN_TXS_ROUNDS	8		/* recvmmsg() batches per read */
+#define GEN_SHORT_WAIT	(50 * 1000LL)	/* shorter waits: no ppoll, spin */
+#define GEN_SERVICE_MAX	(1000 * 1000LL)	/* sockets looked at least this often */
 #define GEN_BUF		2048
 #define OFF_IP_ID	(PKT_ETH_LEN + 4)
 #define OFF_IP_CSUM	(PKT_ETH_LEN + 10)
@@ -25,10 +32,34 @@
 #define UDP_STAMP_WAIT	(100 * 1000000LL)	/* tx stamps after the end */
 #define UDP_END_COPIES	3		/* the end message, 10 ms apart */
 
+#define GEN_TX_BATCH	32		/* frames per sendmmsg() at most */
+
+/* A packet built and waiting in the send batch (txq.c). */
+struct gen_txq {
+	size_t		flow;
+	uint32_t	seq;
+	unsigned	frame;		/* incl. FCS */
+	size_t		len;		/* bytes handed to the kernel */
+	int64_t		deadline;	/* CLOCK_MONOTONIC it was due */
+	int64_t		utx_ns;		/* CLOCK_REALTIME as it was built */
+};
+
 struct gen {
 	struct gen_config cfg;
 	struct l2if	tx;
-	struct l2if	rx;
+	struct l2if	rx;		/* name, MAC, ARP count; no socket */
+	struct pktio	*rxp;		/* rx: lib/pktio's receive ring */
+	struct in_addr	own[FLOWSPEC_MAX_FLOWS + 1];	/* owned on rx */
+	size_t		nown;
+	struct l2_txstamp *txs;		/* L2_TXS_BATCH stamps read at once */
+	unsigned	txs_unread;	/* sends since the stamps were read */
+	uint64_t	txs_reads;	/* recvmmsg() calls on the error queue */
+	struct gen_txq	txq[GEN_TX_BATCH];	/* the send batch */
+	uint8_t		(*txbuf)[PKT_FRAME_MAX];	/* its frames */
+	unsigned	ntxq;
+	unsigned	queued[FLOWSPEC_MAX_FLOWS];	/* per flow, in it */
+	uint64_t	tx_calls;	/* sendmmsg() calls */
+	int64_t		last_service;	/* CLOCK_MONOTONIC of gen_service() */
 	uint8_t		gw_mac[6];
 	int		have_gw;
 	struct gen_flow	flows[FLOWSPEC_MAX_FLOWS];
@@ -37,7 +68,8 @@ struct gen {
 	size_t		tmpl_len[FLOWSPEC_MAX_FLOWS];
 	uint16_t	ip_id;		/* next IPv4 id, all flows */
 	uint64_t	rx_kernel_ts;	/* probes stamped by the kernel */
-	uint64_t	rx_user_ts;	/* probes stamped here (no cmsg) */
+	uint64_t	rx_user_ts;	/* probes stamped here (--tstamp user) */
+	uint64_t	rx_ring_ts;	/* stamped by AF_PACKET, not the stack */
 	struct pace	pace;
 	int64_t		send_start;	/* first deadline, CLOCK_MONOTONIC */
 	int64_t		send_end;	/* last send */
@@ -98,6 +130,8 @@ int	udp_recv_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
  */
 int	gen_service(struct gen *g, int64_t timeout_ns, char *err,
 	    size_t errlen);
+/* Handle the frames waiting in the rx ring; returns how many. */
+unsigned gen_rx_ring(struct gen *g);
 /* Read the transmit stamps waiting on the tx socket.  0 or -1 (ERR). */
 int	gen_drain_txstamps(struct gen *g, char *err, size_t errlen);
 /* A packet of flow F whose two stamps are known: its delay counts. */
@@ -111,6 +145,12 @@ void	gen_record(struct gen *g, const struct gen_flow *f,
  * user stamp, and give up (record) what never arrived.
  */
 void	gen_flush(struct gen *g);
+
+/* txq.c */
+/* Build flow I's next packet, due at DEADLINE, into the send batch. */
+void	gen_queue_one(struct gen *g, size_t i, int64_t deadline);
+/* Send the batch with one sendmmsg() and account for every packet. */
+void	gen_tx_flush(struct gen *g);
 
 /* build.c */
 /*

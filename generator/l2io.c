@@ -11,7 +11,8 @@
  * of every frame as it arrives (SCM_TIMESTAMPING control message), on the
  * sending interface of every frame as the driver takes it
  * (skb_tx_timestamp), returned with a copy of the frame on the socket's
- * error queue (l2if_recv_txstamp).
+ * error queue (l2if_recv_txstamp, or l2if_recv_txstamps: up to 64 of
+ * them with one recvmmsg(), which is what keeps up at high rates).
  *
  * The generator owns one IPv4 address per interface in user space: it
  * answers ARP requests for it with the interface's MAC, and learns the
@@ -19,8 +20,10 @@
  * address on these interfaces, so it neither answers nor delivers test
  * packets itself.
  *
- * Deliberately not here: PACKET_MMAP rings (at the rates a pacing
- * generator sends one send() per frame costs little), hardware stamps
+ * The receive interface does not use this socket but lib/pktio's
+ * memory-mapped ring (rx.c); the sending interface sends with one send()
+ * per frame, which is what gives every frame its own kernel transmit
+ * stamp.  Deliberately not here: hardware stamps
  * (SIOCSHWTSTAMP; a NIC's clock is not CLOCK_REALTIME), an ARP cache (one gateway suffices),
  * gratuitous ARP and address conflict detection (RFC 5227).
  */
@@ -172,6 +175,30 @@ l2if_send(struct l2if *l, const void *buf, size_t len)
 	return 0;
 }
 
+int
+l2if_send_batch(struct l2if *l, const void *const *bufs, const size_t *lens,
+    unsigned n)
+{
+	struct mmsghdr mm[L2_TXS_BATCH];
+	struct iovec iov[L2_TXS_BATCH];
+	unsigned i;
+	int r;
+
+	if (n > L2_TXS_BATCH)
+		n = L2_TXS_BATCH;
+	memset(mm, 0, sizeof(mm[0]) * n);
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = (void *)bufs[i];
+		iov[i].iov_len = lens[i];
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	do
+		r = sendmmsg(l->fd, mm, n, MSG_DONTWAIT);
+	while (r == -1 && errno == EINTR);
+	return r;
+}
+
 /* The software stamp of an SCM_TIMESTAMPING (or SCM_TIMESTAMPNS) cmsg. */
 static int64_t
 cmsg_stamp_ns(struct msghdr *mh)
@@ -262,6 +289,45 @@ l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len, int64_t *tx_ns)
 		*tx_ns = cmsg_stamp_ns(&mh);
 		return n;
 	}
+}
+
+int
+l2if_recv_txstamps(struct l2if *l, struct l2_txstamp *out, unsigned max)
+{
+	union ctl {
+		char		buf[CMSG_SPACE(sizeof(struct timespec) * 3) +
+				    CMSG_SPACE(sizeof(struct sock_extended_err) +
+				    sizeof(struct sockaddr_ll))];
+		struct cmsghdr	align;
+	} control[L2_TXS_BATCH];
+	struct mmsghdr mm[L2_TXS_BATCH];
+	struct iovec iov[L2_TXS_BATCH];
+	unsigned i;
+	int n;
+
+	if (max > L2_TXS_BATCH)
+		max = L2_TXS_BATCH;
+	memset(mm, 0, sizeof(mm[0]) * max);
+	for (i = 0; i < max; i++) {
+		iov[i].iov_base = out[i].buf;
+		iov[i].iov_len = sizeof(out[i].buf);
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+		mm[i].msg_hdr.msg_control = control[i].buf;
+		mm[i].msg_hdr.msg_controllen = sizeof(control[i].buf);
+	}
+	do
+		n = recvmmsg(l->fd, mm, max, MSG_ERRQUEUE | MSG_DONTWAIT,
+		    NULL);
+	while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+	for (i = 0; i < (unsigned)n; i++) {
+		out[i].len = mm[i].msg_len < sizeof(out[i].buf) ?
+		    mm[i].msg_len : sizeof(out[i].buf);
+		out[i].tx_ns = cmsg_stamp_ns(&mm[i].msg_hdr);
+	}
+	return n;
 }
 
 static int

@@ -22,6 +22,8 @@ struct l2if {
 
 #define L2_TS_RX	0x1	/* kernel software receive stamps */
 #define L2_TS_TX	0x2	/* kernel software transmit stamps */
+#define L2_TXS_BATCH	64	/* stamps per recvmmsg() */
+#define L2_TXS_SNAP	128	/* bytes of each stamped frame kept */
 
 /*
  * Open an AF_PACKET socket on interface NAME (which must exist and be up),
@@ -39,6 +41,13 @@ void	l2if_close(struct l2if *l);	/* closed or never opened is fine */
  */
 int	l2if_send(struct l2if *l, const void *buf, size_t len);
 /*
+ * Send the N (at most L2_TXS_BATCH) frames BUFS[i] of LENS[i] bytes with
+ * one sendmmsg(), without blocking.  Returns how many the kernel took
+ * (they are a prefix), or -1 with errno when it took none.
+ */
+int	l2if_send_batch(struct l2if *l, const void *const *bufs,
+	    const size_t *lens, unsigned n);
+/*
  * Receive one frame into BUF.  Returns its length, 0 when nothing is
  * waiting, -1 on a socket error (errno).  *RX_NS is the kernel receive
  * time (CLOCK_REALTIME ns) or 0 when the kernel gave none.
@@ -53,6 +62,21 @@ ssize_t	l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns);
  */
 ssize_t	l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len,
 	    int64_t *tx_ns);
+
+/* One transmit stamp read by l2if_recv_txstamps(). */
+struct l2_txstamp {
+	int64_t		tx_ns;		/* 0: the message carried none */
+	size_t		len;		/* bytes of the frame in BUF */
+	uint8_t		buf[L2_TXS_SNAP];
+};
+/*
+ * Read up to MAX (at most L2_TXS_BATCH) transmit stamps from the error
+ * queue with one recvmmsg(MSG_ERRQUEUE).  Each frame copy is cut to
+ * L2_TXS_SNAP bytes, which holds every header and the probe.  Returns
+ * how many were read, 0 when the queue is empty, -1 on a socket error.
+ */
+int	l2if_recv_txstamps(struct l2if *l, struct l2_txstamp *out,
+	    unsigned max);
 
 /*
  * Handle FRAME if it is ARP: answer a request for L->own with L's MAC, and

@@ -355,6 +355,10 @@ check_l2(struct opts *o)
 		usage_error("--dst: missing or 0.0.0.0");
 	if (c->gateway.s_addr == INADDR_ANY)
 		usage_error("--gateway: missing or 0.0.0.0");
+	for (size_t i = 0; i < c->nflows; i++)
+		if (c->flows[i].dst.s_addr == c->src.s_addr)
+			usage_error("--flow %s: dst=%s is --src, owned on --tx",
+			    c->flows[i].name, o->src);
 	if (c->nflows == 0)
 		usage_error("--flow: at least one is required");
 }
@@ -412,8 +416,9 @@ check_sock(struct opts *o)
 		usage_error("--ttl: only for --mode l2");
 	for (i = 0; i < c->nflows; i++)
 		if (c->flows[i].dport != FLOWSPEC_DPORT_DEFAULT ||
-		    c->flows[i].sport != FLOWSPEC_SPORT_DEFAULT)
-			usage_error("--flow %s: dport= and sport= are for mode "
+		    c->flows[i].sport != FLOWSPEC_SPORT_DEFAULT ||
+		    c->flows[i].dst.s_addr != INADDR_ANY)
+			usage_error("--flow %s: dport=, sport= and dst= are for mode "
 			    "l2; in mode udp every flow goes to --dst from "
 			    "one socket", c->flows[i].name);
 }

@@ -588,7 +588,7 @@ send_batch(const struct gen *g, const char *endpoint, unsigned role_id,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		fill_result(&res[i], g, &fl[i], gen_ts_source(g));
+		fill_result(&res[i], g, &fl[i], gen_flow_ts_source(g, &fl[i]));
 		fill_series(&res[i], &fl[i], gen_interval_ns(g), pool.iv + iv,
 		    pool.ivp + iv, pool.pb + i * REPORT_PDF_ROWS,
 		    pool.pbp + i * REPORT_PDF_ROWS);

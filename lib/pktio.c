@@ -13,6 +13,16 @@
  * rates, where every flush carries one frame, that is the router's
  * per-hop delay; at high rates flushes carry batches and use the ring.
  *
+ * Receive stamps: the kernel (tpacket_rcv) writes into tp_sec/tp_nsec
+ * the skb's software stamp (skb->tstamp, taken as the frame entered the
+ * stack, TP_STATUS_TS_SOFTWARE in the status) when there is one; the
+ * stack stamps frames only while some socket on the host has asked for
+ * receive stamps (net_enable_timestamp(), e.g. SO_TIMESTAMPING with
+ * SOF_TIMESTAMPING_RX_SOFTWARE on this socket, which hoplab-gen sets).
+ * Otherwise tpacket_rcv reads the clock itself as it fills the ring, a
+ * little later on the same path (status without TP_STATUS_TS_SOFTWARE).
+ * struct pktio_pkt's ts_sw says which.
+ *
  * Ring ownership follows packet_mmap.txt: a receive frame or block belongs
  * to user space while its status has TP_STATUS_USER and is given back by
  * writing TP_STATUS_KERNEL; a transmit slot is free while its status is
@@ -311,6 +321,7 @@ v3_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
 		    h->tp_nsec;
 		pkts[n].csum_partial = (h->tp_status &
 		    TP_STATUS_CSUMNOTREADY) != 0;
+		pkts[n].ts_sw = (h->tp_status & TP_STATUS_TS_SOFTWARE) != 0;
 		n++;
 	}
 	return n;
@@ -391,6 +402,7 @@ v2_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
 		    h->tp_nsec;
 		pkts[n].csum_partial = (h->tp_status &
 		    TP_STATUS_CSUMNOTREADY) != 0;
+		pkts[n].ts_sw = (h->tp_status & TP_STATUS_TS_SOFTWARE) != 0;
 		n++;
 	}
 	return n;

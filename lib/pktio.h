@@ -59,6 +59,13 @@ struct pktio_pkt {
 	int		csum_partial;	/* TCP/UDP checksum not filled in yet
 					   (TP_STATUS_CSUMNOTREADY: a local
 					   sender's offload, e.g. over veth) */
+	int		ts_sw;		/* TS_NS is the stack's software stamp
+					   (skb->tstamp, taken as the frame
+					   entered the stack; the kernel sets
+					   TP_STATUS_TS_SOFTWARE).  0: the
+					   socket took it as it filled the
+					   ring (no one enabled stamps: see
+					   pktio.c) */
 };
 
 /* Receive statistics from the kernel (PACKET_STATISTICS, cumulative). */

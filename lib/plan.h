@@ -76,7 +76,12 @@ struct plan_flow {
 	int64_t		duration_ns;	/* 0: bounded by count only; else
 					   count is derived (a bound) unless
 					   given too */
+	char		dst[16];	/* dst: dotted quad in PLAN_DST_NET,
+					   "" for the generator's default */
 };
+
+/* The lab's subnet behind gen.rx (docs/architecture.md): 198.18.100/24. */
+#define PLAN_DST_NET	0xc6126400U
 
 /*
  * An impaired link (docs/plans.md "Impairments"): hoplab-link spliced

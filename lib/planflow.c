@@ -17,12 +17,20 @@
  * in idt_dist ("const:121440ns" when constant).  duration: without count
  * derives a count bound (preset_duration_count()).
  *
+ * dst: gives a flow its own destination address, which the generator
+ * owns on its rx interface (it answers ARP for it), so flows to
+ * different destinations cross the routers as different destinations and
+ * are measured apart.  The lab's chain routes 198.18.100.0/24 to gen.rx
+ * (docs/architecture.md), so dst must be in it: 198.18.100.2 (the
+ * default, the generator's own) .. .254; .1 is the last router's.
+ *
  * Deliberately not here: modes udp and tcp, which need a receiver role
  * the controller does not start yet (refused with a message).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "clock.h"
 #include "dist.h"
@@ -36,10 +44,10 @@
 
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
-	"rate", "duration", "burst", "off",
+	"rate", "duration", "burst", "off", "dst",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
-    F_RATE, F_DURATION, F_BURST, F_OFF, F_NKEYS };
+    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -438,6 +446,31 @@ parse_bounds(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
 	return 0;
 }
 
+/* dst: an address of 198.18.100.2..254 (PLAN_DST_NET), or the default. */
+static int
+parse_dst(struct pctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+	struct in_addr a;
+	uint32_t h;
+
+	f->dst[0] = '\0';
+	if (node == NULL)
+		return 0;
+	yamldoc_path_key(path, sizeof(path), fpath, "dst");
+	if (yamldoc_text(node) == NULL ||
+	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
+	    ((h = ntohl(a.s_addr)) & 0xffffff00U) != PLAN_DST_NET ||
+	    (h & 0xff) < 2 || (h & 0xff) > 254)
+		return PERR(c, node, path, "expected an IPv4 address in "
+		    "198.18.100.2..198.18.100.254 (the subnet the lab's chain "
+		    "routes to the generator's rx), got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
+	return 0;
+}
+
 static int
 parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
 {
@@ -457,7 +490,8 @@ parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
 	    parse_preset(c, v, fpath, f, &pf) == -1 ||
 	    parse_model(c, v, node, fpath, f, &pf) == -1 ||
-	    parse_bounds(c, v, node, fpath, f) == -1)
+	    parse_bounds(c, v, node, fpath, f) == -1 ||
+	    parse_dst(c, v[F_DST], fpath, f) == -1)
 		return -1;
 	if (v[F_SEED] != NULL) {
 		yamldoc_path_key(path, sizeof(path), fpath, "seed");

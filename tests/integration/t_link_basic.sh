@@ -17,14 +17,22 @@
 #    (a stated, generous tolerance: this runs on shared 2-core machines
 #    where the emulator's spin loop competes for the CPU, and the mean
 #    there is at the mercy of a few descheduled milliseconds; the numbers
-#    are printed; `make bench` is where precision is judged).
+#    are printed; `make bench` is where precision is judged); and the
+#    interquartile mean (the mean of the middle half of the per-packet
+#    delays, from hoplab-gen --records) grows by 5 ms within 50 us, the
+#    issue's tolerance: a mean trimmed 25 % each side, because the plain
+#    mean on a loaded machine carries the few packets the scheduler held
+#    for milliseconds, which have nothing to do with the link's delay.
 # 2. per packet: tcpdump (nanosecond stamps) on the link's input (wire:a)
 #    and at the router's input (R:in, where the link's frames arrive)
 #    gives each probe's delay across the link, matched by flow and
 #    sequence to the truth file's actual - arrival: no probe reaches R
-#    more than 20 us before the truth says the link sent it, the median
-#    difference is within 20 us, and at least 98 % of the probes are in
-#    both captures (tcpdump may drop some).  The tail is printed, not
+#    before the truth says the link sent it (1 us of slack for the two
+#    clock readings), the median difference is 0..20 us, and at least
+#    98 % of the probes are in both captures (tcpdump may drop some).
+#    Every probe within 20 us (the issue's wording) holds on an idle
+#    machine, not under load (89 % with a load average of 3.4), so the
+#    median, not each packet, is asserted.  The tail is printed, not
 #    asserted: on a loaded machine the receiving side's softirq may run
 #    tens of microseconds after the send, which the capture sees and the
 #    link cannot (the link's frames bypass the qdisc and its taps, so
@@ -84,7 +92,21 @@ gen()
 {
 	rl_in gen "$HL_BIN/hoplab-gen" --tx tx --rx rx --src 198.18.0.1 \
 	    --dst 198.18.1.2 --gateway 198.18.0.2 --drain 300ms \
+	    --records "$T/rec$1.bin" \
 	    --flow "frame=64,count=$2,idt=$3,id=$1" >"$T/gen$1.txt" 2>&1
+}
+
+# iqm ID: the interquartile mean (the mean of the middle half, 25 %
+# trimmed each side) of flow ID's one-way delays, in us, from its records.
+iqm()
+{
+	"$HL_BIN/hoplab-gen" --export-records "$T/rec$1.bin" | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["received"] == 1 { print $h["delay_ns"] }' | sort -n | awk '
+	{ v[NR] = $1 }
+	END { lo = int(NR / 4) + 1; hi = NR - int(NR / 4)
+	    for (i = lo; i <= hi; i++) s += v[i]
+	    if (hi >= lo) printf "%.3f\n", s / (hi - lo + 1) / 1e3 }'
 }
 
 # genval ID TABLE COLUMN: a value of flow ID from hoplab-gen's output;
@@ -132,6 +154,12 @@ mean=$(genval 2 2 5)
 added=$(awk -v a="$mean" -v b="$base" 'BEGIN { printf "%.1f", a - b }')
 echo "    baseline median ${base} us, with delay 5ms ${mean} us: added ${added} us"
 assert_near delay_5ms_measured_as_5ms_within_300us 5000 "$added" 300
+iqm1=$(iqm 1)
+iqm2=$(iqm 2)
+added=$(awk -v a="$iqm2" -v b="$iqm1" 'BEGIN { printf "%.1f", a - b }')
+echo "    interquartile mean: baseline ${iqm1} us, with delay 5ms ${iqm2} us:" \
+    "added ${added} us"
+assert_near delay_5ms_iqm_is_5ms_within_50us 5000 "$added" 50
 
 # Probes in a capture: "flow seq time_ns" from tcpdump -x (IP header on).
 probes()
@@ -185,9 +213,9 @@ else
 fi
 set -- $(sort -n "$T/d.txt" | awk '{ v[NR] = $1 }
     END { print (NR ? v[1] : "x"), (NR ? v[int(NR * .5) + 1] : "x") }')
-assert_ge never_captured_before_truth_departure "$1" -20000
+assert_ge never_captured_before_truth_departure "$1" -1000
 assert_le median_capture_minus_truth_within_20us "$2" 20000
-assert_ge median_capture_minus_truth_within_20us_low "$2" -20000
+assert_ge median_capture_minus_truth_within_20us_low "$2" -1000
 
 # ---------------------------------------------------------------- 3.
 

@@ -15,6 +15,17 @@
 #    exits, the console names agent gen.
 # 4. kill -9 of agent gen: its hoplab-gen does not survive it
 #    (PR_SET_PDEATHSIG), the console names agent gen at once.
+# 5. agent gen started again as systemd would (the same command line):
+#    no stale state.  No process of the old agent is left in its
+#    namespace, children.sock is a new socket (another inode), the spool
+#    is read again (a damaged file planted while it was down is set aside
+#    and said so), and a new run through it completes.
+# 6. kill -9 of hoplab-router on B during the second point of a run with
+#    router: {impl: hoplab} on chain A-B: the console says "hoplab-router
+#    on B (198.19.239.12:7700) was terminated by signal 9 (Killed)" with
+#    the role and the last lines of its log; the run stops (exit 1,
+#    run.json says why), point 1's row and the routers' rows are kept,
+#    and no hoplab-router or hoplab-gen is left (by PID).
 . "$(dirname "$0")/lib.sh"
 need_root
 lab_init hlm2 239
@@ -36,6 +47,21 @@ flows:
     idt: {dist: const, value: 1ms}
     count: 4000
 PLAN
+sed 's/count: 4000/count: 300/; s/mgmt-long/mgmt-short/' "$T/long.yaml" \
+    >"$T/short.yaml"
+cat >"$T/router.yaml" <<'PLAN'
+name: mgmt-router
+topology: {chain: [A, B]}
+variants: [A-B]
+router: {impl: hoplab}
+repeat: 2
+flows:
+  - name: probe
+    mode: l2
+    frame: {dist: const, value: 64}
+    idt: {dist: const, value: 1ms}
+    count: 2000
+PLAN
 
 # wait_for PATTERN FILE TENTHS: until grep -E finds PATTERN in FILE.
 wait_for()
@@ -49,12 +75,18 @@ wait_for()
 	return 1
 }
 
+# pids_of HOST COMM: the PIDs of the processes named COMM in HOST.
+pids_of()
+{
+	for _p in $(ip netns pids "hlm2-$1" 2>/dev/null); do
+		[ "$(cat /proc/$_p/comm 2>/dev/null)" = "$2" ] && echo $_p
+	done
+}
+
 # The PID of the hoplab-gen running in host gen's namespace, or nothing.
 gen_pid()
 {
-	for _p in $(ip netns pids hlm2-gen 2>/dev/null); do
-		[ "$(cat /proc/$_p/comm 2>/dev/null)" = hoplab-gen ] && echo $_p
-	done
+	pids_of gen hoplab-gen
 }
 
 # start_run NAME: the run in the background, output in $T/NAME.log;
@@ -97,7 +129,7 @@ gone()
 	[ -z "$_st" ] || [ "$_st" = Z ]
 }
 
-lab_up A
+lab_up A B
 # --- 1. kill -9 of the generator -----------------------------------------
 start_run gkill || bail gkill_start "the measured hoplab-gen did not start: $(cat "$T/gkill.log")"
 kill -9 "$GEN_PID"
@@ -138,8 +170,9 @@ assert_match "agent gen terminated: it stopped its role" \
     "signal 15: stopping 1 role and exiting" "$(cat "$LAB_STATE/gen.log")"
 
 # --- 4. kill -9 of agent gen --------------------------------------------
-lab_up A
+lab_up A B
 AG_PID=$(cat "$LAB_STATE/gen.pid")
+echo "cmdline: $(tr '\0' ' ' <"/proc/$AG_PID/cmdline")" >"$T/gen.cmd"
 start_run akill || bail akill_start "no hoplab-gen: $(cat "$T/akill.log")"
 kill -9 "$AG_PID"
 end_run akill
@@ -148,4 +181,91 @@ assert_match "agent gen killed: console names it and the cause" \
     "agent gen \(198\.19\.239\.10:7700\) lost: its connection closed" \
     "$(cat "$T/akill.log")"
 assert_ok "agent gen killed: its hoplab-gen did not survive" gone "$GEN_PID"
-finish
+
+# --- 5. agent gen started again, as systemd would -------------------------
+SOCK=$LAB_STATE/gen/children.sock
+# tmpfs reuses inode numbers: the inode and its change time name a file.
+OLD_INODE=$(stat -c '%i %z' "$SOCK" 2>/dev/null)
+assert_ok "agent gen killed: its stale children.sock is still there" \
+    test -S "$SOCK"
+_i=0
+while [ $_i -lt 50 ] && ! gone "$AG_PID"; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+printf 'not a result batch' >"$LAB_STATE/gen/spool/7-1.pb"
+AG_CMD=$(sed -n 's/^cmdline: //p' "$T/gen.cmd")
+# shellcheck disable=SC2086
+setsid ip netns exec hlm2-gen $AG_CMD </dev/null >>"$LAB_STATE/gen.log" \
+    2>&1 &
+echo $! >"$LAB_STATE/gen.pid"
+NEW_PID=$!
+wait_for "spool .*: 1 damaged file set aside" "$LAB_STATE/gen.log" 50
+sleep 0.3
+assert_eq "agent gen restarted: only the new agent in its namespace" \
+    "$NEW_PID" "$(ip netns pids hlm2-gen | tr '\n' ' ' | sed 's/ $//')"
+assert_ok "agent gen restarted: children.sock is a socket again" \
+    test -S "$SOCK"
+assert_ok "agent gen restarted: children.sock is a new one" \
+    test "$(stat -c '%i %z' "$SOCK")" != "$OLD_INODE"
+assert_match "agent gen restarted: it read its spool again" \
+    "spool $LAB_STATE/gen/spool: 1 damaged file set aside as \*\.bad" \
+    "$(cat "$LAB_STATE/gen.log")"
+$HOPLAB -q -o "$T/again" run "$T/short.yaml" >"$T/again.log" 2>&1
+RC=$?
+assert_eq "agent gen restarted: a new run completes" 0 "$RC"
+[ "$RC" = 0 ] || tail -n 5 "$T/again.log" "$LAB_STATE/gen.log" |
+    sed 's/^/    /'
+assert_eq "agent gen restarted: the new run has its row" 1 \
+    "$(csv_col "$(ls "$T/again"/mgmt-short-*/summary.csv)" sent | wc -l)"
+
+# --- 6. kill -9 of hoplab-router on B ----------------------------------
+$HOPLAB -o "$T/rkill" run "$T/router.yaml" >"$T/rkill.log" 2>&1 &
+RUN_PID=$!
+wait_for '^\[2/2\]' "$T/rkill.log" 200 ||
+    bail rkill_start "point 2 never started: $(tail -n 5 "$T/rkill.log")"
+_i=0
+GEN_PID=
+while [ $_i -lt 30 ] && [ -z "$GEN_PID" ]; do
+	GEN_PID=$(gen_pid)
+	sleep 0.1
+	_i=$((_i + 1))
+done
+RA_PID=$(pids_of A hoplab-router)
+RB_PID=$(pids_of B hoplab-router)
+[ -n "$RB_PID" ] && [ -n "$RA_PID" ] && [ -n "$GEN_PID" ] ||
+    bail rkill_pids "no hoplab-router on A or B or no hoplab-gen"
+kill -9 "$RB_PID"
+RUN_JSON=
+end_run rkill
+RUN_JSON=$(ls "$T/rkill"/mgmt-router-*/run.json 2>/dev/null)
+DIR=$(dirname "$RUN_JSON")
+assert_eq "router killed: exit 1" 1 "$RUN_RC"
+assert_match "router killed: console names B, signal 9 and the role" \
+    "run mgmt-router failed: hoplab-router on B \(198\.19\.239\.12:7700\) was terminated by signal 9 \(Killed\) while the run needed it \(role [0-9]+, pid $RB_PID\)" \
+    "$(cat "$T/rkill.log")"
+# The console quotes the end of B's role-N.log, or says that it is empty.
+RB_ROLE=$(sed -n "s/.*(role \([0-9]*\), pid $RB_PID).*/\1/p" "$T/rkill.log" |
+    head -n 1)
+RB_LOG=$LAB_STATE/B/role-$RB_ROLE.log
+if [ -s "$RB_LOG" ]; then
+	assert_match "router killed: console shows the last line of its log" \
+	    "last lines of role-$RB_ROLE\.log: .*$(tail -n 1 "$RB_LOG" |
+	    sed 's/[][\.*^$()+?{}|]/./g')" "$(cat "$T/rkill.log")"
+else
+	assert_match "router killed: console says its log is empty" \
+	    "its log role-$RB_ROLE\.log in the agent's run folder is empty" \
+	    "$(cat "$T/rkill.log")"
+fi
+assert_match "router killed: run.json says why" \
+    '"status": "failed: hoplab-router on B .* terminated by signal 9' \
+    "$(cat "$RUN_JSON")"
+assert_eq "router killed: point 1's row is kept" "2000" \
+    "$(csv_col "$DIR/summary.csv" sent)"
+assert_ge "router killed: the routers' rows are kept" \
+    "$(csv_col "$DIR/routers.csv" router 2>/dev/null | wc -l)" 2
+wait_for x /dev/null 30
+assert_ok "router killed: hoplab-router on B is gone" gone "$RB_PID"
+assert_ok "router killed: hoplab-router on A was stopped" gone "$RA_PID"
+assert_ok "router killed: hoplab-gen was stopped" gone "$GEN_PID"
+cp -r "$LAB_STATE" /tmp/m4-state 2>/dev/null; finish

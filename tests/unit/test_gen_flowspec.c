@@ -5,10 +5,14 @@
  * defaults, and a preset's values where no key overrides them); every rejection must give its message, which names the key
  * and the value, and must leave the caller's struct untouched.
  */
+#include <stdio.h>
 #include <string.h>
 #include <CUnit/Basic.h>
 
+#include <arpa/inet.h>
+
 #include "generator/flowspec.h"
+#include "plan.h"
 
 static char err[256];
 
@@ -212,7 +216,7 @@ t_rejects_malformed_lists(void)
 	rejects("frame=,count=1,idt=1ms", "frame: empty value");
 	rejects("frame=64,size=1,count=1,idt=1ms", "unknown key \"size\" "
 	    "(expected frame, count, idt, dscp, id, name, dport, sport, "
-	    "seed, duration, burst, off, preset or rate)");
+	    "seed, duration, burst, off, preset, rate or dst)");
 	rejects("frame=64,frame=128,count=1,idt=1ms", "frame: given twice");
 	rejects("frame=64,count=1,idt=1ms,name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -410,6 +414,77 @@ t_set_rejects_clashes_and_bounds(void)
 	CU_ASSERT_STRING_EQUAL(err, "65 flows, at most 64 are allowed");
 }
 
+static void
+t_dst_sets_the_flows_own_destination(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=1,idt=1ms",
+	    1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.dst.s_addr, INADDR_ANY);	/* --dst */
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=1,idt=1ms,"
+	    "dst=198.18.100.7", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(ntohl(fs.dst.s_addr), 0xc6126407U);
+}
+
+static void
+t_dst_rejects_what_is_not_a_unicast_address(void)
+{
+	rejects("frame=64,count=1,idt=1ms,dst=198.18.100",
+	    "dst: expected a unicast IPv4 address, got \"198.18.100\"");
+	rejects("frame=64,count=1,idt=1ms,dst=0.0.0.0",
+	    "dst: expected a unicast IPv4 address, got \"0.0.0.0\"");
+	rejects("frame=64,count=1,idt=1ms,dst=224.0.0.1",
+	    "dst: expected a unicast IPv4 address, got \"224.0.0.1\"");
+	rejects("frame=64,count=1,idt=1ms,dst=255.255.255.255",
+	    "dst: expected a unicast IPv4 address, got "
+	    "\"255.255.255.255\"");
+}
+
+/* lib/planflow.c: dst: in a plan, held to the lab's 198.18.100.0/24. */
+static void
+t_plan_dst_within_the_labs_rx_subnet(void)
+{
+	struct plan *p;
+
+	p = plan_load_string("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: a, frame: 64, idt: 1ms, count: 10}\n"
+	    "  - {name: b, frame: 64, idt: 1ms, count: 10, "
+	    "dst: 198.18.100.254}\n", "t.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].dst, "");
+	CU_ASSERT_STRING_EQUAL(p->flows[1].dst, "198.18.100.254");
+	plan_free(p);
+}
+
+static void
+t_plan_dst_outside_the_subnet_is_refused_at_its_line(void)
+{
+	static const char *bad[] = { "198.18.100.1", "198.18.101.7",
+	    "198.18.100.255", "198.19.100.7", "x" };
+	char yaml[256], want[256];
+	struct plan *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(yaml, sizeof(yaml), "name: t\ntopology: {chain: "
+		    "[A]}\nflows:\n  - {name: a, frame: 64, idt: 1ms, "
+		    "count: 10, dst: %s}\n", bad[i]);
+		snprintf(want, sizeof(want), "t.yaml:4: flows[0].dst: "
+		    "expected an IPv4 address in 198.18.100.2..198.18.100.254 "
+		    "(the subnet the lab's chain routes to the generator's "
+		    "rx), got '%s'", bad[i]);
+		err[0] = '\0';
+		p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+		CU_ASSERT_PTR_NULL(p);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		if (strcmp(err, want) != 0)
+			fprintf(stderr, "\n  got:  %s\n  want: %s\n", err,
+			    want);
+		plan_free(p);
+	}
+}
+
 int
 main(void)
 {
@@ -450,6 +525,14 @@ main(void)
 		{ "set_accepts_distinct_flows", t_set_accepts_distinct_flows },
 		{ "set_rejects_clashes_and_bounds",
 		    t_set_rejects_clashes_and_bounds },
+		{ "dst_sets_the_flows_own_destination",
+		    t_dst_sets_the_flows_own_destination },
+		{ "dst_rejects_what_is_not_a_unicast_address",
+		    t_dst_rejects_what_is_not_a_unicast_address },
+		{ "plan_dst_within_the_labs_rx_subnet",
+		    t_plan_dst_within_the_labs_rx_subnet },
+		{ "plan_dst_outside_the_subnet_is_refused_at_its_line",
+		    t_plan_dst_outside_the_subnet_is_refused_at_its_line },
 	};
 	CU_pSuite s;
 	unsigned fails;
