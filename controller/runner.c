@@ -30,241 +30,9 @@
 #include "peers.h"
 #include "results.h"
 #include "resume.h"
-#include "runner.h"
+#include "runint.h"
 #include "topo.h"
 
-#define ROUTER_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
-#define GEN_SLACK_NS		(15 * NSEC_PER_SEC)
-#define GEN_DRAIN_NS		(500 * NSEC_PER_MSEC)
-#define EXIT_AFTER_RESULT_NS	(3 * NSEC_PER_SEC)
-#define GEN_DST_PORT		9	/* discard: measured packets */
-#define GEN_WARMUP_PORT		7	/* echo: warm-up, so filters on 9 miss it */
-#define GEN_SRC_PORT_BASE	49152
-#define WARMUP_PACKETS		200
-#define RUN_MAX_AGENTS		(PLAN_MAX_CHAIN + 1 + PLAN_MAX_IMPAIR)
-
-struct run {
-	const struct plan *plan;
-	const struct inventory *inv;
-	const struct run_opts *opts;
-	struct peers	*ps;
-	struct results	*res;
-	char		run_id[128];
-	uint32_t	next_role;
-	size_t		point, npoints;
-	int64_t		started_mono;
-	struct run_state st;		/* state.json */
-	struct links	*lk;		/* impaired links (links.h) */
-	struct inventory *own_inv;	/* the lab's, with its wire hosts */
-};
-
-/* What a point waits for from one role. */
-struct wait_role {
-	struct peer	*peer;
-	uint32_t	role_id;
-	int		started, exited, failed, have_result;
-	int		stopped;	/* its agent stopped it: results partial */
-	int		record;		/* a measured point: ack once written */
-	int		exit_code, exit_signal;
-	char		error[512];
-	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
-	Hoplab__Envelope *result_env;
-};
-
-static int
-interrupted(const struct run *r, char *err, size_t errlen)
-{
-	if (r->opts->stop == NULL || !*r->opts->stop)
-		return 0;
-	snprintf(err, errlen, "interrupted by the user");
-	return 1;
-}
-
-static void
-send_ack(struct run *r, struct peer *p, const Hoplab__ResultBatch *b)
-{
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-	Hoplab__Ack ack = HOPLAB__ACK__INIT;
-	char err[256];
-
-	ack.role_id = b->role_id;
-	ack.batch_seq = b->batch_seq;
-	env.body_case = HOPLAB__ENVELOPE__BODY_ACK;
-	env.ack = &ack;
-	if (peers_send(r->ps, p, &env, err, sizeof(err)) == -1)
-		log_warn("ack to %s: %s", p->inv->name, err);
-}
-
-static void
-note_status(struct wait_role *w, const Hoplab__RoleStatus *st)
-{
-	switch (st->state) {
-	case HOPLAB__ROLE_STATUS__STATE__STARTED:
-		w->started = 1;
-		break;
-	case HOPLAB__ROLE_STATUS__STATE__EXITED:
-	case HOPLAB__ROLE_STATUS__STATE__STOPPED:
-		w->stopped = st->state == HOPLAB__ROLE_STATUS__STATE__STOPPED;
-		w->exited = 1;
-		w->exit_code = st->exit_code;
-		w->exit_signal = st->signal;
-		snprintf(w->error, sizeof(w->error), "%s", st->error);
-		break;
-	case HOPLAB__ROLE_STATUS__STATE__FAILED:
-	default:
-		w->failed = 1;
-		snprintf(w->error, sizeof(w->error), "%s", st->error);
-		break;
-	}
-}
-
-/* Route one incoming message to the role waiting for it; 1 if consumed. */
-static int
-deliver(struct run *r, struct wait_role *ws, size_t nw, struct peer *from,
-    Hoplab__Envelope *env)
-{
-	uint32_t role;
-	size_t i;
-
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS)
-		role = env->role_status->role_id;
-	else if (env->body_case == HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-		role = env->result_batch->role_id;
-	else
-		return 0;
-	for (i = 0; i < nw; i++) {
-		if (ws[i].peer != from || ws[i].role_id != role)
-			continue;
-		if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
-			note_status(&ws[i], env->role_status);
-			return 0;
-		}
-		if (!env->result_batch->final || ws[i].result_env != NULL) {
-			if (!ws[i].record || !env->result_batch->final)
-				send_ack(r, from, env->result_batch);
-			return 0;	/* a resend: one ack once written */
-		}
-		if (!ws[i].record)
-			send_ack(r, from, env->result_batch);
-		ws[i].have_result = 1;
-		ws[i].result = env->result_batch;
-		ws[i].result_env = env;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * A batch nobody waits for: of this run (a late or resent one), it is
- * acknowledged; of another run, left to that run.
- */
-static void
-other_batch(struct run *r, struct peer *from, const Hoplab__Envelope *env)
-{
-	const Hoplab__ResultBatch *b = env->result_batch;
-
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-		return;
-	if (strcmp(b->run_id, r->run_id) != 0) {
-		log_debug("agent %s: batch of run %.64s, not ours: left to it",
-		    from->inv->name, b->run_id);
-		return;
-	}
-	log_debug("agent %s: role %u batch %llu not waited for: ack",
-	    from->inv->name, b->role_id, (unsigned long long)b->batch_seq);
-	send_ack(r, from, b);
-}
-
-/*
- * hoplab-router's counters of this run: written to routers.csv, then
- * acknowledged.  1 if ENV was such a batch, 0 if not, -1 if it could not
- * be written (the run stops; the agent keeps the batch).
- */
-static int
-router_batch(struct run *r, struct peer *from, const Hoplab__Envelope *env,
-    char *err, size_t errlen)
-{
-	const Hoplab__ResultBatch *b = env->result_batch;
-	char werr[400];
-	int rc;
-
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH ||
-	    strcmp(b->run_id, r->run_id) != 0)
-		return 0;
-	rc = resume_router_batch(r->ps, &r->st, r->res, from, b, werr,
-	    sizeof(werr));
-	if (rc == -1)
-		snprintf(err, errlen, "router counters from %s: %s",
-		    from->inv->name, werr);
-	return rc;
-}
-
-typedef int (*wait_done_fn)(const struct wait_role *w);
-
-static int
-all_done(const struct wait_role *ws, size_t nw, wait_done_fn done)
-{
-	size_t i;
-
-	for (i = 0; i < nw; i++)
-		if (!done(&ws[i]))
-			return 0;
-	return 1;
-}
-
-/* Step the event loop until DONE holds for every role or DEADLINE. */
-static int
-wait_roles(struct run *r, struct wait_role *ws, size_t nw, wait_done_fn done,
-    int64_t deadline, char *err, size_t errlen)
-{
-	Hoplab__Envelope *env;
-	struct peer *from;
-	size_t i;
-	int rc;
-
-	while (!all_done(ws, nw, done)) {
-		for (i = 0; i < nw; i++)
-			if (ws[i].failed) {
-				snprintf(err, errlen, "%s: %s",
-				    ws[i].peer->inv->name, ws[i].error);
-				return -1;
-			}
-		if (interrupted(r, err, errlen))
-			return -1;
-		if (clock_mono_ns() >= deadline) {
-			snprintf(err, errlen, "timed out waiting for %s",
-			    ws[0].peer->inv->name);
-			return -1;
-		}
-		rc = peers_recv(r->ps, deadline - clock_mono_ns(), &from, &env,
-		    err, errlen);
-		if (rc == -1)
-			return -1;
-		if (rc == 0)
-			continue;
-		if ((rc = router_batch(r, from, env, err, errlen)) != 0 ||
-		    (rc = links_take(r->lk, from, env, err, errlen)) != 0) {
-			msg_free(env);
-			if (rc == -1)
-				return -1;
-			continue;
-		}
-		if (!deliver(r, ws, nw, from, env)) {
-			if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
-				log_warn("agent %s: %s", from->inv->name,
-				    env->error->text);
-			other_batch(r, from, env);
-			msg_free(env);
-		}
-	}
-	return 0;
-}
-
-static int
-router_done(const struct wait_role *w)
-{
-	return w->started;
-}
 
 /* A generator is done when it exited: with results, or failing. */
 static int
@@ -272,144 +40,6 @@ gen_done(const struct wait_role *w)
 {
 	return w->exited && (w->have_result || w->exit_code != 0 ||
 	    w->exit_signal != 0);
-}
-
-/* Give SR (its params already set) a new role id and send it to AGENT. */
-static int
-send_start(struct run *r, struct wait_role *w, const char *agent,
-    Hoplab__StartRole *sr, char *err, size_t errlen)
-{
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-
-	memset(w, 0, sizeof(*w));
-	w->peer = peers_find(r->ps, agent);
-	if (resume_role_id(&r->st, results_dir(r->res), &r->next_role,
-	    &w->role_id, err, errlen) == -1)
-		return -1;
-	sr->role_id = w->role_id;
-	sr->run_id = r->run_id;
-	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
-	env.start_role = sr;
-	return peers_send(r->ps, w->peer, &env, err, errlen);
-}
-
-static void
-fill_router(Hoplab__RouterParams *rp, enum plan_router_impl impl,
-    const struct topo_router *t,
-    Hoplab__IfaceAddr *ia, Hoplab__IfaceAddr **iap, Hoplab__Route *rt,
-    Hoplab__Route **rtp)
-{
-	size_t i;
-
-	rp->impl = impl == PLAN_ROUTER_HOPLAB ?
-	    HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB :
-	    HOPLAB__ROUTER_PARAMS__IMPL__LINUX;
-	for (i = 0; i < t->nifaces; i++) {
-		hoplab__iface_addr__init(&ia[i]);
-		ia[i].name = (char *)t->iface[i];
-		ia[i].cidr = (char *)t->cidr[i];
-		iap[i] = &ia[i];
-	}
-	rp->n_ifaces = t->nifaces;
-	rp->ifaces = iap;
-	for (i = 0; i < t->nroutes; i++) {
-		hoplab__route__init(&rt[i]);
-		rt[i].prefix = (char *)t->route_prefix[i];
-		rt[i].via = (char *)t->route_via[i];
-		rtp[i] = &rt[i];
-	}
-	rp->n_routes = t->nroutes;
-	rp->routes = rtp;
-}
-
-static int
-start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
-    char *err, size_t errlen)
-{
-	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
-	Hoplab__RouterParams rp = HOPLAB__ROUTER_PARAMS__INIT;
-	Hoplab__IfaceAddr ia[TOPO_MAX_IFACES], *iap[TOPO_MAX_IFACES];
-	Hoplab__Route rt[TOPO_MAX_ROUTES], *rtp[TOPO_MAX_ROUTES];
-	struct topo_router t;
-
-	topo_router(pos, n, &t);
-	fill_router(&rp, r->plan->router_impl, &t, ia, iap, rt, rtp);
-	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
-	sr.router = &rp;
-	return send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
-}
-
-/* Note router role W of variant V in state.json, for routers.csv. */
-static int
-note_router_role(struct run *r, const struct wait_role *w,
-    const struct plan_variant *v, char *err, size_t errlen)
-{
-	struct router_role *rr;
-
-	rr = realloc(r->st.rroles, (r->st.nrroles + 1) * sizeof(*rr));
-	if (rr == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	r->st.rroles = rr;
-	rr = &r->st.rroles[r->st.nrroles++];
-	memset(rr, 0, sizeof(*rr));
-	rr->role = w->role_id;
-	snprintf(rr->agent, sizeof(rr->agent), "%s", w->peer->inv->name);
-	snprintf(rr->variant, sizeof(rr->variant), "%s", v->label);
-	rr->routers = v->nrouters;
-	return 0;
-}
-
-/* Configure the routers of variant V and wait until all are up. */
-static int
-start_routers(struct run *r, const struct plan_variant *v,
-    struct wait_role *ws, char *err, size_t errlen)
-{
-	size_t i, n = v->nrouters;
-
-	for (i = 0; i < n; i++)
-		if (start_router(r, &ws[i], i, n, err, errlen) == -1 ||
-		    note_router_role(r, &ws[i], v, err, errlen) == -1)
-			return -1;
-	if (results_state_write(results_dir(r->res), &r->st, err,
-	    errlen) == -1)
-		return -1;
-	return wait_roles(r, ws, n, router_done, clock_mono_ns() +
-	    ROUTER_START_TIMEOUT_NS, err, errlen);
-}
-
-static int
-router_stopped(const struct wait_role *w)
-{
-	return w->exited || w->failed;
-}
-
-/*
- * Stop the routers of a variant before its links are rewired: a
- * hoplab-router must not outlive its interfaces, and a kernel router's
- * addresses are flushed.  Best effort; a router that does not confirm
- * within the timeout is reported and left to its agent.
- */
-static void
-stop_routers(struct run *r, struct wait_role *ws, size_t n)
-{
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
-	char err[512];
-	size_t i;
-
-	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
-	env.stop_role = &st;
-	for (i = 0; i < n; i++) {
-		st.role_id = ws[i].role_id;
-		ws[i].exited = ws[i].failed = 0;
-		if (peers_send(r->ps, ws[i].peer, &env, err, sizeof(err)) == -1)
-			ws[i].failed = 1;
-	}
-	if (wait_roles(r, ws, n, router_stopped, clock_mono_ns() +
-	    ROUTER_START_TIMEOUT_NS, err, sizeof(err)) == -1)
-		log_warn("stopping the routers: %s", err);
 }
 
 static int64_t
@@ -476,7 +106,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	gp.flows = fsp;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	return send_start(r, w, "gen", &sr, err, errlen);
+	return run_send_start(r, w, "gen", &sr, err, errlen);
 }
 
 /* Every flow must have crossed exactly the variant's routers. */
@@ -529,7 +159,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 	pt->state = POINT_DONE;
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
-	send_ack(r, p, b);
+	run_send_ack(r, p, b);
 	for (i = 0; i < b->n_flows; i++)
 		if (check_path(v, b->flows[i], err, errlen) == -1)
 			return -1;
@@ -541,7 +171,7 @@ static int
 wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
     size_t errlen)
 {
-	if (wait_roles(r, w, 1, gen_done, deadline, err, errlen) == -1)
+	if (run_wait_roles(r, w, 1, gen_done, deadline, err, errlen) == -1)
 		return -1;
 	if (w->stopped) {
 		snprintf(err, errlen, "hoplab-gen on %s was stopped by its "
@@ -699,7 +329,7 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 		if (links_lab_wire(r->inv->lab, r->plan, v, err, errlen) != 0)
 			return -1;
 	}
-	if (start_routers(r, v, routers, err, errlen) == -1)
+	if (run_start_routers(r, v, routers, err, errlen) == -1)
 		return -1;
 	rc = warm_up(r, v, nframes ? r->plan->sweep_frames[0] :
 	    r->plan->flows[0].frame, err, errlen);
@@ -710,7 +340,7 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 			    r->plan->flows[0].frame, rep, err, errlen);
 	}
 	if (rc == 0)
-		stop_routers(r, routers, v->nrouters);
+		run_stop_routers(r, routers, v->nrouters);
 	return rc;
 }
 

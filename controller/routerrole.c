@@ -1,0 +1,140 @@
+/*
+ * routerrole: the routers of a variant.  Each router host gets a StartRole
+ * with its interfaces' addresses and static routes from the lab's address
+ * plan (topo.c) and the plan's router implementation; the runner waits
+ * until all are up, and stops them before the links are rewired for the
+ * next variant, so that a hoplab-router never outlives its interfaces.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "runint.h"
+#include "topo.h"
+
+static int
+router_done(const struct wait_role *w)
+{
+	return w->started;
+}
+
+static void
+fill_router(Hoplab__RouterParams *rp, enum plan_router_impl impl,
+    const struct topo_router *t,
+    Hoplab__IfaceAddr *ia, Hoplab__IfaceAddr **iap, Hoplab__Route *rt,
+    Hoplab__Route **rtp)
+{
+	size_t i;
+
+	rp->impl = impl == PLAN_ROUTER_HOPLAB ?
+	    HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB :
+	    HOPLAB__ROUTER_PARAMS__IMPL__LINUX;
+	for (i = 0; i < t->nifaces; i++) {
+		hoplab__iface_addr__init(&ia[i]);
+		ia[i].name = (char *)t->iface[i];
+		ia[i].cidr = (char *)t->cidr[i];
+		iap[i] = &ia[i];
+	}
+	rp->n_ifaces = t->nifaces;
+	rp->ifaces = iap;
+	for (i = 0; i < t->nroutes; i++) {
+		hoplab__route__init(&rt[i]);
+		rt[i].prefix = (char *)t->route_prefix[i];
+		rt[i].via = (char *)t->route_via[i];
+		rtp[i] = &rt[i];
+	}
+	rp->n_routes = t->nroutes;
+	rp->routes = rtp;
+}
+
+static int
+start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
+    char *err, size_t errlen)
+{
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__RouterParams rp = HOPLAB__ROUTER_PARAMS__INIT;
+	Hoplab__IfaceAddr ia[TOPO_MAX_IFACES], *iap[TOPO_MAX_IFACES];
+	Hoplab__Route rt[TOPO_MAX_ROUTES], *rtp[TOPO_MAX_ROUTES];
+	struct topo_router t;
+
+	topo_router(pos, n, &t);
+	fill_router(&rp, r->plan->router_impl, &t, ia, iap, rt, rtp);
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
+	sr.router = &rp;
+	return run_send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
+}
+
+/* Note router role W of variant V in state.json, for routers.csv. */
+static int
+note_router_role(struct run *r, const struct wait_role *w,
+    const struct plan_variant *v, char *err, size_t errlen)
+{
+	struct router_role *rr;
+
+	rr = realloc(r->st.rroles, (r->st.nrroles + 1) * sizeof(*rr));
+	if (rr == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r->st.rroles = rr;
+	rr = &r->st.rroles[r->st.nrroles++];
+	memset(rr, 0, sizeof(*rr));
+	rr->role = w->role_id;
+	snprintf(rr->agent, sizeof(rr->agent), "%s", w->peer->inv->name);
+	snprintf(rr->variant, sizeof(rr->variant), "%s", v->label);
+	rr->routers = v->nrouters;
+	return 0;
+}
+
+/* Configure the routers of variant V and wait until all are up. */
+int
+run_start_routers(struct run *r, const struct plan_variant *v,
+    struct wait_role *ws, char *err, size_t errlen)
+{
+	size_t i, n = v->nrouters;
+
+	for (i = 0; i < n; i++)
+		if (start_router(r, &ws[i], i, n, err, errlen) == -1 ||
+		    note_router_role(r, &ws[i], v, err, errlen) == -1)
+			return -1;
+	if (results_state_write(results_dir(r->res), &r->st, err,
+	    errlen) == -1)
+		return -1;
+	return run_wait_roles(r, ws, n, router_done, clock_mono_ns() +
+	    ROUTER_START_TIMEOUT_NS, err, errlen);
+}
+
+static int
+router_stopped(const struct wait_role *w)
+{
+	return w->exited || w->failed;
+}
+
+/*
+ * Stop the routers of a variant before its links are rewired: a
+ * hoplab-router must not outlive its interfaces, and a kernel router's
+ * addresses are flushed.  Best effort; a router that does not confirm
+ * within the timeout is reported and left to its agent.
+ */
+void
+run_stop_routers(struct run *r, struct wait_role *ws, size_t n)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
+	char err[512];
+	size_t i;
+
+	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+	env.stop_role = &st;
+	for (i = 0; i < n; i++) {
+		st.role_id = ws[i].role_id;
+		ws[i].exited = ws[i].failed = 0;
+		if (peers_send(r->ps, ws[i].peer, &env, err, sizeof(err)) == -1)
+			ws[i].failed = 1;
+	}
+	if (run_wait_roles(r, ws, n, router_stopped, clock_mono_ns() +
+	    ROUTER_START_TIMEOUT_NS, err, sizeof(err)) == -1)
+		log_warn("stopping the routers: %s", err);
+}
