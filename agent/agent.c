@@ -569,6 +569,34 @@ spool_setup(struct agent *ag)
 }
 
 /*
+ * The exit line: what was dropped, refused, forwarded and kept.  A warning
+ * when a peer sent something hostile or the spool refused a batch, so
+ * that it shows without -v.
+ */
+static void
+log_exit(const struct agent *ag)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line), "exiting: %llu malformed and %llu "
+	    "unexpected messages dropped, %llu controllers refused, %llu "
+	    "result batches forwarded, %llu resent, %llu refused by the "
+	    "spool, %zu unacknowledged kept in %s",
+	    (unsigned long long)ag->n_malformed,
+	    (unsigned long long)ag->n_unknown,
+	    (unsigned long long)ag->n_refused,
+	    (unsigned long long)ag->n_forwarded,
+	    (unsigned long long)ag->n_resent,
+	    (unsigned long long)ag->n_spool_failed, spool_count(ag->spool),
+	    spool_dir(ag->spool));
+	if (ag->n_malformed + ag->n_unknown + ag->n_refused +
+	    ag->n_spool_failed > 0)
+		log_warn("%s", line);
+	else
+		log_info("%s", line);
+}
+
+/*
  * Run the agent with CONF until SIGTERM or SIGINT.  Returns the exit code:
  * 0 after a clean stop, 1 when the sockets could not be set up or the
  * loop failed.
@@ -595,16 +623,7 @@ agent_run(const struct agent_conf *conf)
 	while ((rc = turn(&ag)) == 0)
 		;
 	forget_all(&ag);
-	log_info("exiting: %llu malformed and %llu unexpected messages "
-	    "dropped, %llu controllers refused, %llu result batches forwarded, "
-	    "%llu resent, %llu refused by the spool, %zu unacknowledged kept "
-	    "in %s", (unsigned long long)ag.n_malformed,
-	    (unsigned long long)ag.n_unknown,
-	    (unsigned long long)ag.n_refused,
-	    (unsigned long long)ag.n_forwarded,
-	    (unsigned long long)ag.n_resent,
-	    (unsigned long long)ag.n_spool_failed, spool_count(ag.spool),
-	    spool_dir(ag.spool));
+	log_exit(&ag);
 	sockets_close(&ag);
 	spool_free(ag.spool);
 	return rc == 1 ? 0 : 1;

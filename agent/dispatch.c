@@ -19,6 +19,7 @@
  *                  that it is over
  *   ack         -> the batch is deleted from the spool
  *   link_control -> relayed to the running link role (linkrole.c)
+ *   fault       -> a link down or up on this host, answered (fault.c)
  *   error       -> logged
  *   anything else is logged, counted and dropped, as bgpd's imsg dispatch.
  *
@@ -37,6 +38,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "fault.h"
 #include "clock.h"
 #include "log.h"
 
@@ -246,6 +248,9 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 		break;
 	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL:	/* linkrole.c */
 		linkrole_control(ag, id, idlen, env->link_control);
+		break;
+	case HOPLAB__ENVELOPE__BODY_FAULT:		/* fault.c */
+		fault_run(ag, id, idlen, env->fault);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		log_warn("controller %s reports error %u: %.200s", c->name,

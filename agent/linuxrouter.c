@@ -350,3 +350,10 @@ linuxrouter_flush(const char *ifname, char *err, size_t errlen)
 {
 	return flush(ifname, err, errlen);
 }
+
+/* Run iproute2 with ARGV for another role of the agent (fault.c). */
+int
+linuxrouter_ip(char *const argv[], char *err, size_t errlen)
+{
+	return ip_run(argv, err, errlen);
+}

@@ -117,3 +117,23 @@ ns_stat()
 }
 
 now_ns() { date +%s%N; }
+
+# gap_err PCAP PORT SKIP TARGET_NS: percentiles 50, 90, 99 of |gap -
+# TARGET_NS| in us between consecutive UDP packets to PORT in PCAP, the
+# first SKIP gaps left out (the robust view of pacing: a tool's own
+# precision, where the std is ruled by a few gaps the machine took).
+# Stamps are split into seconds and nanoseconds so that no digit is lost.
+gap_err()
+{
+	tcpdump -nn --nano -tt -r "$1" "udp dst port $2" 2>/dev/null |
+	    awk -v skip="$3" -v tgt="$4" '{
+		split($1, t, "."); s = t[1]; n = t[2] + 0
+		if (NR > 1 && NR - 1 > skip) {
+			e = (s - ps) * 1e9 + (n - pn) - tgt
+			print (e < 0 ? -e : e)
+		}
+		ps = s; pn = n }' | sort -n | awk '{ v[NR] = $1 }
+	    END { if (NR == 0) { print "- - -"; exit }
+		printf "%.3f %.3f %.3f\n", v[int(NR * 0.50 + 0.5)] / 1000,
+		    v[int(NR * 0.90 + 0.5)] / 1000, v[int(NR * 0.99 + 0.5)] / 1000 }'
+}

@@ -11,6 +11,9 @@
 #     sending interface at nanosecond precision; tools/pcapdelay -g gives
 #     mean, std, min, max and p99 of the IDT (the first 5 gaps skipped),
 #     /usr/bin/time the sender's CPU use (user + system over its run).
+#     Each tool runs twice: as it is (SCHED_OTHER), and real-time at the
+#     same SCHED_FIFO priority 10 (hoplab-gen --realtime, the peers under
+#     chrt -f 10), so that each ratio compares one scheduling class.
 # (b) The largest rate of 64-byte frames one core sends and receives
 #     without loss on a veth pair: a ladder of rates, 2 s per step, up to
 #     the first step that loses a frame or falls 5 % short of its rate.
@@ -27,7 +30,8 @@
 # (bench/lib.sh) and the hoplab lab hlbc (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
-# (480) seconds.
+# (480) seconds.  BENCH_PARTS (default abcdefgh) runs only the parts
+# named, e.g. BENCH_PARTS=a.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -42,6 +46,7 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
+PARTS=${BENCH_PARTS:-abcdefgh}
 RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
@@ -64,6 +69,8 @@ trap 'echo "bench: interrupted"; exit 1' INT TERM HUP
 
 say() { echo "bench: $*" >&2; }
 left() { [ $(($(date +%s) - START)) -lt "$BUDGET" ]; }
+# part X: is part X (a..h) in BENCH_PARTS (default: all of them)?
+part() { case $PARTS in *"$1"*) return 0 ;; esac; return 1; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (namespaces): sudo make bench"; exit 1; }
 for b in "$GEN" "$HOPLAB"; do
@@ -84,86 +91,128 @@ genlab_up 1 && bench_ns_up "$P" || { say "could not build the labs"; exit 1; }
 # us NS [OFFSET_NS]: nanoseconds NS - OFFSET_NS in microseconds, 3 decimals.
 us() { awk -v v="$1" -v o="${2:-0}" 'BEGIN { printf "%.3f", (v - o) / 1000 }'; }
 
-# idt_row TOOL PCAP TIMEFILE PORT: one line of table (a).
+# idt_row TOOL TAG PORT: one line of table (a) from $W/a-TAG.{pcap,time};
+# the std goes to $W/a-std as "TAG STD_NS".
 idt_row()
 {
-	_o=$("$PD" -g -n 5 -p "$4" "$2" 2>&1)
+	_o=$("$PD" -g -n 5 -p "$3" "$W/a-$2.pcap" 2>&1)
 	_v() { pcap_get "$_o" "$1"; }
 	if [ "$(_v gaps)" = missing ] || [ "$(_v gaps)" = 0 ]; then
-		printf '%-12s  no gaps captured: %s\n' "$1" "$(echo "$_o" | tail -n 1)"
+		printf '%-22s  no gaps captured: %s\n' "$1" "$(echo "$_o" | tail -n 1)"
 		return
 	fi
-	printf '%-12s %6s %10s %9s %9s %10s %10s %10s %7s\n' "$1" \
+	set -- "$1" "$2" $(gap_err "$W/a-$2.pcap" "$3" 5 10000000)
+	printf '%-22s %5s %10s %8s %9s %9s %9s %8s %8s %8s %5s\n' "$1" \
 	    "$(_v gaps)" "$(us "$(_v gap_mean_ns)")" \
 	    "$(us "$(_v gap_mean_ns)" 10000000)" "$(us "$(_v gap_std_ns)")" \
 	    "$(us "$(_v gap_min_ns)")" "$(us "$(_v gap_max_ns)")" \
-	    "$(us "$(_v gap_p99_ns)")" "$(cpu_pct "$3")"
-	echo "$1 $(_v gap_std_ns)" >>"$W/a-std"
+	    "$3" "$4" "$5" "$(cpu_pct "$W/a-$2.time")"
+	echo "$2 $(_v gap_std_ns)" >>"$W/a-std"
 }
 
+# idt_hoplab TAG [OPTION...]: hoplab-gen with OPTIONs (e.g. --realtime).
 idt_hoplab()
 {
-	cap_start gen tx "$W/a-gen.pcap" "udp dst port 9" || return 1
-	timed "$W/a-gen.time" timeout -s INT -k 5 $((IDT_N / 100 + 30)) \
-	    ip netns exec "$P-gen" "$GEN" --tx tx --rx rx --src "$GL_SRC" \
-	    --dst "$GL_DST" --gateway "$GL_GW" --drain 100ms \
+	IDT_TAG=$1
+	shift
+	cap_start gen tx "$W/a-$IDT_TAG.pcap" "udp dst port 9" || return 1
+	timed "$W/a-$IDT_TAG.time" timeout -s INT -k 5 $((IDT_N / 100 + 30)) \
+	    ip netns exec "$P-gen" "$GEN" "$@" --tx tx --rx rx \
+	    --src "$GL_SRC" --dst "$GL_DST" --gateway "$GL_GW" --drain 100ms \
 	    --flow "frame=64,count=$IDT_N,idt=10ms,dport=9,name=idt" \
-	    >"$W/a-gen.txt" 2>&1 || say "hoplab-gen failed: $(tail -n 2 "$W/a-gen.txt")"
+	    >"$W/a-$IDT_TAG.txt" 2>&1 || say "hoplab-gen $*failed: $(tail -n 2 "$W/a-$IDT_TAG.txt")"
 	cap_stop
 }
 
+# idt_ditg TAG [PREFIX...]: ITGSend, run through PREFIX (e.g. chrt -f 10).
 idt_ditg()
 {
-	BG_LOG=$W/a-itgrecv.log
+	IDT_TAG=$1
+	shift
+	BG_LOG=$W/a-$IDT_TAG-recv.log
 	bench_bg "$P-d" ITGRecv
 	sleep 1
-	cap_start s s0 "$W/a-ditg.pcap" "udp dst port 9001" || return 1
-	timed "$W/a-ditg.time" timeout -s INT -k 5 $((IDT_N / 100 + 30)) \
-	    ip netns exec "$P-s" ITGSend -a 198.18.200.2 -rp 9001 -T UDP \
-	    -C 100 -c 18 -t $((IDT_N * 10)) >"$W/a-ditg.txt" 2>&1 ||
-	    say "ITGSend failed: $(tail -n 2 "$W/a-ditg.txt")"
+	cap_start s s0 "$W/a-$IDT_TAG.pcap" "udp dst port 9001" || return 1
+	timed "$W/a-$IDT_TAG.time" timeout -s INT -k 5 $((IDT_N / 100 + 30)) \
+	    ip netns exec "$P-s" "$@" ITGSend -a 198.18.200.2 -rp 9001 -T UDP \
+	    -C 100 -c 18 -t $((IDT_N * 10)) >"$W/a-$IDT_TAG.txt" 2>&1 ||
+	    say "ITGSend failed: $(tail -n 2 "$W/a-$IDT_TAG.txt")"
 	cap_stop
 	bench_stop "$BG_PID"
 }
 
+# idt_iperf3 TAG [PREFIX...]: iperf3 -u client, run through PREFIX.
 idt_iperf3()
 {
-	BG_LOG=$W/a-iperf3s.log
+	IDT_TAG=$1
+	shift
+	BG_LOG=$W/a-$IDT_TAG-server.log
 	bench_bg "$P-d" iperf3 -s -1 -B 198.18.200.2 -p 5201
 	sleep 0.5
-	cap_start s s0 "$W/a-iperf3.pcap" "udp dst port 5201" || return 1
+	cap_start s s0 "$W/a-$IDT_TAG.pcap" "udp dst port 5201" || return 1
 	# 100 packets/s of 18 bytes of UDP payload (a 64-byte frame)
-	timed "$W/a-iperf3.time" timeout -s INT -k 5 $((IDT_N / 100 + 30)) \
-	    ip netns exec "$P-s" iperf3 -c 198.18.200.2 -p 5201 -u -b 14400 \
-	    -l 18 -t $((IDT_N / 100)) >"$W/a-iperf3.txt" 2>&1 ||
-	    say "iperf3 failed: $(tail -n 2 "$W/a-iperf3.txt")"
+	timed "$W/a-$IDT_TAG.time" timeout -s INT -k 5 $((IDT_N / 100 + 30)) \
+	    ip netns exec "$P-s" "$@" iperf3 -c 198.18.200.2 -p 5201 -u \
+	    -b 14400 -l 18 -t $((IDT_N / 100)) >"$W/a-$IDT_TAG.txt" 2>&1 ||
+	    say "iperf3 failed: $(tail -n 2 "$W/a-$IDT_TAG.txt")"
 	cap_stop
 	bench_stop "$BG_PID"
 }
 
-say "(a) inter-departure times at 10 ms, $IDT_N packets per tool"
-idt_hoplab
-idt_ditg
-idt_iperf3
+# idt_self TAG: hoplab-gen's own view of run TAG (kernel tx stamps, pacer).
+idt_self()
 {
-	echo "(a) inter-departure time (IDT) at a 10 ms target, $IDT_N packets," \
-	    "pcap at the sending interface (ns), in us"
-	printf '%-12s %6s %10s %9s %9s %10s %10s %10s %7s\n' tool gaps mean \
-	    err std min max p99 cpu%
-	idt_row hoplab-gen "$W/a-gen.pcap" "$W/a-gen.time" 9
-	idt_row D-ITG "$W/a-ditg.pcap" "$W/a-ditg.time" 9001
-	idt_row "iperf3 -u" "$W/a-iperf3.pcap" "$W/a-iperf3.time" 5201
-	f=$W/a-gen.txt
-	echo "  hoplab-gen's own report (kernel tx stamps): idt_mean" \
-	    "$(gen_get "$f" Transmit idt idt_mean), idt_std" \
-	    "$(gen_get "$f" Transmit idt idt_std), |err| p99" \
-	    "$(gen_get "$f" Transmit idt '|err|p99'), tx stamps from the" \
-	    "kernel $(gen_get "$f" Transmit idt 'ktx%') %"
-	awk 'NR == 1 { g = $NF } NR > 1 && g > 0 {
-	    n = $0; sub(/ [^ ]*$/, "", n)
-	    printf "  std ratio %s / hoplab-gen: %.1f\n", n, $NF / g }' \
-	    "$W/a-std" 2>/dev/null
-} >"$W/table-a"
+	_f=$W/a-$1.txt
+	echo "  $1 own report (kernel tx stamps): idt_std" \
+	    "$(gen_get "$_f" Transmit idt idt_std), |err| p50" \
+	    "$(gen_get "$_f" Transmit idt '|err|p50'), p99" \
+	    "$(gen_get "$_f" Transmit idt '|err|p99'), ktx" \
+	    "$(gen_get "$_f" Transmit idt 'ktx%') %;" \
+	    "$(sed -n 's/^pacer: [0-9]* waits, \([0-9]*\) overslept, .*(\(.*of a core\)).*/overslept \1, spun \2/p' "$_f")"
+}
+
+# idt_ratio A B: "  std ratio A / B: X" from $W/a-std.
+idt_ratio()
+{
+	awk -v a="$1" -v b="$2" '$1 == a { x = $2 } $1 == b { y = $2 }
+	    END { if (x > 0 && y > 0)
+	    printf "  std ratio %-22s / %-22s %8.1f\n", a, b, x / y }' \
+	    "$W/a-std"
+}
+
+if part a; then
+	say "(a) inter-departure times at 10 ms, $IDT_N packets per run, 6 runs"
+	idt_hoplab hoplab-gen
+	idt_hoplab hoplab-gen--realtime --realtime
+	idt_ditg D-ITG
+	idt_ditg D-ITG_chrt-f-10 chrt -f 10
+	idt_iperf3 iperf3-u
+	idt_iperf3 iperf3-u_chrt-f-10 chrt -f 10
+	{
+		echo "(a) inter-departure time (IDT) at a 10 ms target, $IDT_N" \
+		    "packets, pcap at the sending interface (ns), in us;" \
+		    "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "  |e|: |gap - 10 ms|, its percentiles (the tool's own" \
+		    "precision; the std is ruled by the few gaps the machine took)"
+		printf '%-22s %5s %10s %8s %9s %9s %9s %8s %8s %8s %5s\n' \
+		    tool gaps mean err std min max '|e|p50' '|e|p90' \
+		    '|e|p99' cpu%
+		idt_row hoplab-gen hoplab-gen 9
+		idt_row "D-ITG" D-ITG 9001
+		idt_row "iperf3 -u" iperf3-u 5201
+		idt_row "hoplab-gen --realtime" hoplab-gen--realtime 9
+		idt_row "D-ITG (chrt -f 10)" D-ITG_chrt-f-10 9001
+		idt_row "iperf3 -u (chrt -f 10)" iperf3-u_chrt-f-10 5201
+		idt_self hoplab-gen
+		idt_self hoplab-gen--realtime
+		idt_ratio D-ITG hoplab-gen
+		idt_ratio iperf3-u hoplab-gen
+		idt_ratio D-ITG_chrt-f-10 hoplab-gen--realtime
+		idt_ratio iperf3-u_chrt-f-10 hoplab-gen--realtime
+	} >"$W/table-a"
+else
+	echo "(a) not run (BENCH_PARTS=$PARTS)" >"$W/table-a"
+fi
 cat "$W/table-a"
 
 # ------------------------------------------------------------ (b) rate
@@ -275,6 +324,7 @@ ladder()
 	echo "$_best|$_bgot|$_fail|$_why" >"$W/b-$1"
 }
 
+if part b; then
 say "(b) 64-byte loss-free rate ladder, $STEP_S s per step"
 trafgen_cfg
 ladder hoplab
@@ -305,6 +355,9 @@ fi
 	echo "  trafgen unpaced (no -b, PACKET_MMAP as fast as it goes):" \
 	    "$UNPACED"
 } >"$W/table-b"
+else
+	printf '\n(b) not run (BENCH_PARTS=%s)\n' "$PARTS" >"$W/table-b"
+fi
 cat "$W/table-b"
 
 # ------------------------------------------------------------ (c) chain
@@ -335,7 +388,7 @@ chain()
 	    hi - lo }' "$_d/hops.csv"
 }
 
-if left; then
+if part c && left; then
 	say "(c) per-router delay through 1, 2, 3 kernel routers, 10000 packets each"
 	{
 		echo
@@ -348,7 +401,8 @@ if left; then
 	} >"$W/table-c"
 	cat "$W/table-c"
 else
-	echo "(c) skipped: time budget used up" >"$W/table-c"
+	printf '\n(c) skipped: time budget used up or not in BENCH_PARTS=%s\n' \
+	    "$PARTS" >"$W/table-c"
 fi
 
 # (d)..(h): the benches of the other programs, each a script of its own
@@ -356,6 +410,11 @@ fi
 other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
 	tab=$1 title=$2 secs=$3 script=$4
 	shift 4
+	if ! part "${tab#table-}"; then
+		printf '\n%s not run (BENCH_PARTS=%s)\n' "${title%%)*})" \
+		    "$PARTS" >"$W/$tab"
+		return
+	fi
 	{
 		echo
 		echo "$title"
@@ -384,7 +443,8 @@ mkdir -p "$ROOT/results"
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h"
 	echo
-	echo "took $(($(date +%s) - START)) s; command: sudo make bench"
+	echo "took $(($(date +%s) - START)) s; command:" \
+	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"
 } >"$RES"
 echo
 head -n 3 "$RES"

@@ -5,15 +5,35 @@
  * repetitions are pooled into one sample set (n, mean, variance), the
  * exact pooled moments of all the packets, so that differencing compares
  * like with like.  The regression keeps each repetition as its own group.
+ *
+ * Every row's mean and standard deviation are first rounded to the
+ * precision summary.csv holds them with (HOPS_SUMMARY_DECIMALS, 1 ns),
+ * exactly as reading the file back yields them: hops.csv written at the
+ * end of a run and the one `hoplab report` computes from summary.csv are
+ * then the same bytes.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hops.h"
 #include "stats.h"
 
 #define HOPS_MAX_POINTS	(PLAN_MAX_CHAIN * 16)
+#define HOPS_SUMMARY_DECIMALS 3	/* summary.csv's delay columns, results.c */
+
+/* X as summary.csv writes and strtod reads it back; NaN stays NaN. */
+static double
+as_written(double x)
+{
+	char buf[400];
+
+	if (!isfinite(x))
+		return x;
+	snprintf(buf, sizeof(buf), "%.*f", HOPS_SUMMARY_DECIMALS, x);
+	return strtod(buf, NULL);
+}
 
 struct pooled {
 	size_t		routers;
@@ -33,12 +53,14 @@ pooled_var(const struct pooled *p)
 static void
 pool_row(struct pooled *p, const struct flow_row *r)
 {
-	double n1 = (double)p->n, n2 = (double)r->received, d;
-	double var2 = r->delay_std_us * r->delay_std_us;
+	double n1 = (double)p->n, n2 = (double)r->received, d, sd;
+	double var2;
 
 	if (r->received == 0)
 		return;
-	d = r->delay_mean_us - p->mean;
+	sd = as_written(r->delay_std_us);
+	var2 = sd * sd;
+	d = as_written(r->delay_mean_us) - p->mean;
 	p->mean += d * n2 / (n1 + n2);
 	p->m2 += var2 * (n2 - 1) + d * d * n1 * n2 / (n1 + n2);
 	p->n += r->received;
@@ -113,23 +135,35 @@ difference(const struct pooled *a, const struct pooled *b,
 	e->ci95_hi_us = e->t_us + t * se;
 }
 
+/* The regression's groups of KEY: one per row (repetition). */
+static size_t
+fit_groups(const struct flow_row *rows, size_t nrows,
+    const struct flow_row *key, struct linfit_group *g)
+{
+	size_t i, ng = 0;
+	double sd;
+
+	for (i = 0; i < nrows && ng < HOPS_MAX_POINTS; i++) {
+		if (!same_key(&rows[i], key) || rows[i].received == 0)
+			continue;
+		sd = as_written(rows[i].delay_std_us);
+		g[ng].x = (double)rows[i].routers;
+		g[ng].n = rows[i].received;
+		g[ng].mean = as_written(rows[i].delay_mean_us);
+		g[ng].var = sd * sd;
+		ng++;
+	}
+	return ng;
+}
+
 static int
 regression(const struct flow_row *rows, size_t nrows,
     const struct flow_row *key, struct hop_est *e)
 {
 	struct linfit_group g[HOPS_MAX_POINTS];
 	struct linfit fit;
-	size_t i, ng = 0;
+	size_t ng = fit_groups(rows, nrows, key, g);
 
-	for (i = 0; i < nrows && ng < HOPS_MAX_POINTS; i++) {
-		if (!same_key(&rows[i], key) || rows[i].received == 0)
-			continue;
-		g[ng].x = (double)rows[i].routers;
-		g[ng].n = rows[i].received;
-		g[ng].mean = rows[i].delay_mean_us;
-		g[ng].var = rows[i].delay_std_us * rows[i].delay_std_us;
-		ng++;
-	}
 	if (linfit_groups(g, ng, &fit) == -1)
 		return -1;
 	est_init(e, key, "regression");
@@ -176,4 +210,45 @@ hops_compute(const struct flow_row *rows, size_t nrows, struct hop_est *out,
 			nout++;
 	}
 	return nout;
+}
+
+int
+hops_fit(const struct flow_row *rows, size_t nrows, const char *flow,
+    unsigned frame, struct hops_line *out)
+{
+	struct linfit_group g[HOPS_MAX_POINTS];
+	struct flow_row key;
+	struct linfit fit;
+	double dx, r, sse = 0;
+	size_t i, ng;
+
+	memset(&key, 0, sizeof(key));
+	snprintf(key.flow, sizeof(key.flow), "%s", flow);
+	key.frame = frame;
+	ng = fit_groups(rows, nrows, &key, g);
+	if (linfit_groups(g, ng, &fit) == -1)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->intercept = fit.intercept;
+	out->slope = fit.slope;
+	out->n = fit.n;
+	for (i = 0; i < ng; i++)
+		out->xbar += (double)g[i].n * g[i].x / (double)fit.n;
+	for (i = 0; i < ng; i++) {
+		dx = g[i].x - out->xbar;
+		out->sxx += (double)g[i].n * dx * dx;
+		r = g[i].mean - (fit.intercept + fit.slope * g[i].x);
+		sse += (double)(g[i].n - 1) * g[i].var + (double)g[i].n * r * r;
+	}
+	out->s = sqrt(sse > 0 ? sse / (double)(fit.n - 2) : 0);
+	out->t95 = stats_t95(fit.n - 2);
+	return 0;
+}
+
+double
+hops_band(const struct hops_line *l, double x)
+{
+	double dx = x - l->xbar;
+
+	return l->t95 * l->s * sqrt(1.0 / (double)l->n + dx * dx / l->sxx);
 }

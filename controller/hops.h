@@ -32,4 +32,24 @@ struct hop_est {
 size_t	hops_compute(const struct flow_row *rows, size_t nrows,
 	    struct hop_est *out, size_t max);
 
+/*
+ * The regression line of (FLOW, FRAME), the same fit as hops.csv's
+ * "regression" row, with what its 95 % confidence band needs: the band
+ * of the mean delay at x is y(x) +- hops_band(line, x), i.e.
+ * t95(n - 2) s sqrt(1/n + (x - xbar)^2 / Sxx) over every packet.
+ */
+struct hops_line {
+	double		intercept, slope;	/* us, us per router */
+	double		xbar;		/* mean number of routers */
+	double		sxx;		/* sum of (x - xbar)^2 over packets */
+	double		s;		/* residual standard deviation, us */
+	double		t95;		/* Student t, n - 2 degrees */
+	uint64_t	n;		/* packets */
+};
+/* 0, or -1 when there are fewer than two chain lengths with packets. */
+int	hops_fit(const struct flow_row *rows, size_t nrows, const char *flow,
+	    unsigned frame, struct hops_line *out);
+/* Half-width of the 95 % band of the fitted mean delay at X routers. */
+double	hops_band(const struct hops_line *l, double x);
+
 #endif

@@ -23,8 +23,10 @@
 #include "msg.h"
 #include "peers.h"
 #include "plan.h"
+#include "report.h"
 #include "results.h"
 #include "runner.h"
+#include "dryrun.h"
 
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
@@ -58,6 +60,10 @@ usage(FILE *f)
 "                       version, interfaces, health\n"
 "  run plan.yaml        run an experiment plan; results go to\n"
 "                       <dir>/<plan name>-<UTC time>/\n"
+"  run --dry-run plan.yaml\n"
+"                       check the plan, list its runs (variant, sweep\n"
+"                       values, rep) and estimate the total time; no\n"
+"                       agent is contacted\n"
 "  run --resume RESULTS_DIR plan.yaml\n"
 "                       go on with an interrupted run (the plan must be\n"
 "                       the same file, byte for byte)\n"
@@ -70,6 +76,9 @@ usage(FILE *f)
 "                       on wire host HOST, now or at a time; prints the\n"
 "                       link's answer (docs/link.md)\n"
 "  link HOST counters   the running link's counters, both directions\n"
+"  report [--no-plots] DIR\n"
+"                       tables, hops.csv, summary_by_point.csv and PNG\n"
+"                       plots (DIR/plots/) of a results folder again\n"
 "  keygen DIR NAME...   CURVE key pairs DIR/NAME.key (0600) and NAME.pub,\n"
 "                       e.g. hoplab keygen keys controller gen A B\n"
 "  deploy [user@]host ...\n"
@@ -261,6 +270,26 @@ cmd_run(const struct opts *o, const char *plan_path)
 	inventory_free(inv);
 	plan_free(plan);
 	return rc == 0 ? 0 : EXIT_FAIL;
+}
+
+/* hoplab run --dry-run PLAN: controller/dryrun.c; no agent contacted. */
+static int
+cmd_dry_run(const char *plan_path)
+{
+	struct plan *plan;
+	char err[16384];
+	int rc;
+
+	if ((plan = plan_load(plan_path, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = dryrun_print(plan, stdout, err, sizeof(err));
+	fflush(stdout);
+	if (rc == -1)
+		fprintf(stderr, "%s\n", err);
+	plan_free(plan);
+	return rc == 0 ? 0 : EXIT_USAGE;
 }
 
 /* 1 when PID is another hoplab controller that is still running. */
@@ -475,6 +504,9 @@ main(int argc, char **argv)
 		return cmd_agents(&o);
 	if (strcmp(argv[0], "run") == 0 && argc == 2)
 		return cmd_run(&o, argv[1]);
+	if (strcmp(argv[0], "run") == 0 && argc == 3 &&
+	    strcmp(argv[1], "--dry-run") == 0)
+		return cmd_dry_run(argv[2]);
 	if (strcmp(argv[0], "run") == 0 && argc == 4 &&
 	    strcmp(argv[1], "--resume") == 0)
 		return cmd_attach(&o, argv[2], argv[3]);
@@ -487,6 +519,8 @@ main(int argc, char **argv)
 		    &stop_requested);
 	if (strcmp(argv[0], "link") == 0)
 		return cmd_link(&o, argc - 1, argv + 1);
+	if (strcmp(argv[0], "report") == 0)
+		return report_main(argc, argv);
 	if (strcmp(argv[0], "keygen") == 0 && argc >= 2)
 		return keygen_run(argv[1], argv + 2, argc - 2);
 	log_error("unknown command or wrong arguments: %s (see hoplab --help)",

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "aggregate.h"
 #include "clock.h"
 #include "csv.h"
 #include "csvfile.h"
@@ -37,6 +38,8 @@ struct results {
 	struct csvfile	ivl;		/* intervals.csv */
 	struct csvfile	pdf;		/* pdf.csv */
 	struct routers	*rt;		/* routers.csv */
+	int		has_point;	/* summary.csv ends with "point": the
+					   plan sweeps more than the frame */
 };
 
 static const char *const summary_cols[] = {
@@ -48,9 +51,14 @@ static const char *const summary_cols[] = {
 	/* appended: readers of the first 24 columns keep working */
 	"ipdv_abs_mean_us", "ipdv_abs_p99_us", "pdv_p999_us", "idt_clamped",
 	"frame_clamped", "tx_idt_std_us", "tx_idt_err_p99_us",
+	"point",	/* the sweep values of the row's point */
 };
 #define NSUMMARY_COLS (sizeof(summary_cols) / sizeof(summary_cols[0]))
 #define NSUMMARY_COLS_V1 24	/* summary.csv before the appended ones */
+#define NSUMMARY_COLS_V2 31	/* before "point" */
+/* "point" is there only for plans that sweep more than the frame. */
+#define SUMMARY_NCOLS(res) ((res)->has_point ? NSUMMARY_COLS : \
+	NSUMMARY_COLS_V2)
 
 static const char *const hops_cols[] = {
 	"flow", "frame_bytes", "method", "variants", "t_router_us",
@@ -102,8 +110,9 @@ results_open(const char *base, const struct plan *plan, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	res->has_point = plan_sweeps_beyond_frame(plan);
 	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    NSUMMARY_COLS);
+	    SUMMARY_NCOLS(res));
 	fflush(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    series_interval_cols, series_ninterval_cols, err, errlen) == -1 ||
@@ -117,7 +126,8 @@ fail:
 	return NULL;
 }
 
-static void write_summary_row(struct csv *c, const struct flow_row *r);
+static void write_summary_row(struct csv *c, const struct flow_row *r,
+    int has_point);
 
 static double
 num(const char *s)
@@ -129,7 +139,7 @@ num(const char *s)
 static void
 row_parse_v2(struct flow_row *r, char **f, size_t n)
 {
-	int has = n == NSUMMARY_COLS;
+	int has = n >= NSUMMARY_COLS_V2;
 
 	r->ipdv_abs_mean_us = has ? num(f[24]) : NAN;
 	r->ipdv_abs_p99_us = has ? num(f[25]) : NAN;
@@ -138,6 +148,8 @@ row_parse_v2(struct flow_row *r, char **f, size_t n)
 	r->frame_clamped = has ? strtoull(f[28], NULL, 10) : 0;
 	r->tx_idt_std_us = has ? num(f[29]) : NAN;
 	r->tx_idt_err_p99_us = has ? num(f[30]) : NAN;
+	if (n == NSUMMARY_COLS)
+		snprintf(r->point, sizeof(r->point), "%s", f[31]);
 }
 
 /*
@@ -150,7 +162,8 @@ row_parse(char *line, struct flow_row *r)
 	char *f[NSUMMARY_COLS + 1];
 	size_t n = csvfile_split(line, f, NSUMMARY_COLS);
 
-	if (n != NSUMMARY_COLS && n != NSUMMARY_COLS_V1)
+	if (n != NSUMMARY_COLS && n != NSUMMARY_COLS_V2 &&
+	    n != NSUMMARY_COLS_V1)
 		return -1;
 	memset(r, 0, sizeof(*r));
 	row_parse_v2(r, f, n);
@@ -210,8 +223,11 @@ rows_load(struct results *res, FILE *f, const char *path, char *err,
 
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\r\n")] = '\0';
-		if (n++ == 0)
-			continue;	/* the header */
+		if (n++ == 0) {		/* the header */
+			res->has_point = strlen(line) > 6 &&
+			    strcmp(line + strlen(line) - 6, ",point") == 0;
+			continue;
+		}
 		if (row_parse(line, &row) == -1) {
 			snprintf(err, errlen, "%s:%zu: not a row of %zu "
 			    "columns", path, n, NSUMMARY_COLS);
@@ -259,11 +275,11 @@ rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 	if ((res->summary_f = fopen(tmp, "w")) == NULL)
 		goto fail;
 	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    NSUMMARY_COLS);
+	    SUMMARY_NCOLS(res));
 	if (res->summary == NULL)
 		goto fail;
 	for (i = 0; i < res->nrows; i++) {
-		write_summary_row(res->summary, &res->rows[i]);
+		write_summary_row(res->summary, &res->rows[i], res->has_point);
 		if (csv_end_row(res->summary, err, errlen) == -1)
 			return -1;
 	}
@@ -406,7 +422,7 @@ loss_pct(const struct flow_row *r)
 }
 
 static void
-write_summary_row(struct csv *c, const struct flow_row *r)
+write_summary_row(struct csv *c, const struct flow_row *r, int has_point)
 {
 	csv_str(c, r->variant);
 	csv_u64(c, r->routers);
@@ -439,6 +455,8 @@ write_summary_row(struct csv *c, const struct flow_row *r)
 	csv_u64(c, r->frame_clamped);
 	csv_f64(c, r->tx_idt_std_us, 3);
 	csv_f64(c, r->tx_idt_err_p99_us, 3);
+	if (has_point)
+		csv_str(c, r->point);
 }
 
 int
@@ -447,7 +465,7 @@ results_add(struct results *res, const struct flow_row *row, char *err,
 {
 	if (rows_push(res, row, err, errlen) == -1)
 		return -1;
-	write_summary_row(res->summary, row);
+	write_summary_row(res->summary, row, res->has_point);
 	if (csv_end_row(res->summary, err, errlen) == -1)
 		return -1;
 	if (fflush(res->summary_f) == EOF) {
@@ -557,6 +575,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	nhops = hops_compute(res->rows, res->nrows, hops, HOPS_MAX);
 	if (write_hops(res, hops, nhops, err, errlen) == -1)
+		rc = -1;
+	if (aggregate_results(res->dir, NULL, err, errlen) == -1)
 		rc = -1;
 	print_summary(out, res);
 	print_hops(out, hops, nhops);

@@ -45,6 +45,8 @@ struct flow_row {
 	uint64_t	idt_clamped, frame_clamped;
 	double		tx_idt_std_us;		/* pacing, kernel tx stamps */
 	double		tx_idt_err_p99_us;
+	char		point[256];	/* the sweep values, "idt=1ms;delay=5ms"
+					   (plan_point_label), "" without */
 };
 
 /* Where a measured point's rows go: the point's key columns. */

@@ -29,9 +29,8 @@ int
 resume_state_new(struct run_state *st, const struct plan *plan,
     const char *run_id, char *err, size_t errlen)
 {
-	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
-	size_t v, f, n = 0;
-	unsigned rep;
+	struct plan_point pt;
+	size_t *order = plan_point_order(plan), n, k;
 	uint64_t ms = (uint64_t)clock_real_ns() / 1000000;
 
 	memset(st, 0, sizeof(*st));
@@ -46,21 +45,26 @@ resume_state_new(struct run_state *st, const struct plan *plan,
 	results_sha256_hex(st->plan_text, strlen(st->plan_text),
 	    st->plan_sha256);
 	st->role_first = st->role_reserved = (uint32_t)(ms % ROLE_BASE_SPAN) + 1;
-	st->npoints = plan->nvariants * nf * plan->repeat;
-	if ((st->points = calloc(st->npoints, sizeof(*st->points))) == NULL) {
+	st->npoints = plan_npoints(plan);
+	if ((st->points = calloc(st->npoints, sizeof(*st->points))) == NULL ||
+	    (plan->order_random && order == NULL)) {
+		free(order);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (v = 0; v < plan->nvariants; v++)
-		for (f = 0; f < nf; f++)
-			for (rep = 1; rep <= plan->repeat; rep++, n++) {
-				snprintf(st->points[n].variant,
-				    sizeof(st->points[n].variant), "%s",
-				    plan->variants[v].label);
-				st->points[n].frame = plan->nsweep_frames ?
-				    plan->sweep_frames[f] : plan->flows[0].frame;
-				st->points[n].rep = rep;
-			}
+	/* In the order they are run (plan_point), so index i is run i. */
+	for (n = 0; n < st->npoints; n++) {
+		plan_point(plan, order, n, &pt);
+		snprintf(st->points[n].variant, sizeof(st->points[n].variant),
+		    "%s", plan->variants[pt.variant].label);
+		st->points[n].frame = plan->flows[0].frame;
+		for (k = 0; k < plan->nsweep; k++)
+			if (strcmp(plan->sweep[k].name, "frame") == 0)
+				st->points[n].frame = (unsigned)atoi(
+				    plan->sweep[k].vals[pt.val[k]]);
+		st->points[n].rep = pt.rep;
+	}
+	free(order);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "faults.h"
 #include "links.h"
 #include "peers.h"
 #include "plan.h"
@@ -39,6 +40,12 @@ struct run {
 	int64_t		started_mono;
 	struct run_state st;		/* state.json */
 	struct links	*lk;		/* impaired links (links.h) */
+	struct plan	*live;		/* the plan at the point being run:
+					   its flows and impairments with
+					   the point's sweep values (the
+					   links read it at links_start) */
+	char		label[256];	/* its sweep values, "idt=1ms;..." */
+	struct faults	*fl;		/* the plan's faults (faults.h) */
 	struct inventory *own_inv;	/* the lab's, with its wire hosts */
 };
 

@@ -76,8 +76,8 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	gp.gateway_ip = t.gateway_ip;
 	gp.drain_ns = GEN_DRAIN_NS;
 	gp.ttl = TOPO_GEN_TTL;
-	for (i = 0; i < r->plan->nflows; i++) {
-		const struct plan_flow *pf = &r->plan->flows[i];
+	for (i = 0; i < r->live->nflows; i++) {
+		const struct plan_flow *pf = &r->live->flows[i];
 
 		hoplab__flow_spec__init(&fs[i]);
 		fs[i].flow_id = (uint32_t)i + 1;
@@ -102,7 +102,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].dst_ip = (char *)pf->dst;	/* "": gp.dst_ip */
 		fsp[i] = &fs[i];
 	}
-	gp.n_flows = r->plan->nflows;
+	gp.n_flows = r->live->nflows;
 	gp.flows = fsp;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
@@ -145,6 +145,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		row.routers = v->nrouters;
 		row.rep = rep;
 		results_row_from_flow(&row, b->flows[i]);
+		snprintf(row.point, sizeof(row.point), "%s", r->label);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, b->flows[i], err,
 		    errlen) == -1)
@@ -197,12 +198,17 @@ progress(struct run *r, const struct plan_variant *v, unsigned frame,
 {
 	int64_t elapsed = clock_mono_ns() - r->started_mono;
 	double per = r->point ? (double)elapsed / r->point : 0;
+	char what[256];
 
 	if (r->opts->quiet)
 		return;
-	fprintf(stderr, "[%zu/%zu] variant %s, frame %u, rep %u/%u "
+	if (plan_sweeps_beyond_frame(r->plan))
+		snprintf(what, sizeof(what), "%s", r->label);
+	else
+		snprintf(what, sizeof(what), "frame %u", frame);
+	fprintf(stderr, "[%zu/%zu] variant %s, %s, rep %u/%u "
 	    "(elapsed %.0f s, about %.0f s left)\n", r->point + 1, r->npoints,
-	    v->label, frame, rep, r->plan->repeat, elapsed / 1e9,
+	    v->label, what, rep, r->plan->repeat, elapsed / 1e9,
 	    per * (double)(r->npoints - r->point) / 1e9);
 }
 
@@ -228,11 +234,16 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	w.record = 1;
 	pt->state = POINT_RUNNING;
 	pt->role = w.role_id;
+	faults_point(r->fl, v, r->point, frame, rep, &w.started);
 	snprintf(pt->agent, sizeof(pt->agent), "%s", w.peer->inv->name);
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
-	deadline = clock_mono_ns() + point_duration_ns(r->plan) + GEN_SLACK_NS;
+	deadline = clock_mono_ns() + point_duration_ns(r->live) + GEN_SLACK_NS;
 	rc = wait_gen(r, &w, deadline, err, errlen);
+	if (rc == 0)			/* faults.csv, outages.csv */
+		rc = faults_point_end(r->fl, w.result, err, errlen);
+	else
+		faults_point_end(r->fl, NULL, NULL, 0);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */
 		rc = links_check(r->lk, err, errlen);
 	if (rc == 0)
@@ -266,7 +277,7 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (start_gen(r, &w, frame, WARMUP_PACKETS, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + GEN_DRAIN_NS + GEN_SLACK_NS +
-	    WARMUP_PACKETS * r->plan->flows[0].idt_ns;
+	    WARMUP_PACKETS * r->live->flows[0].idt_ns;
 	rc = wait_gen(r, &w, deadline, err, errlen);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
@@ -297,31 +308,46 @@ stop_all(struct run *r)
 			peers_send(r->ps, &r->ps->v[i], &env, err, sizeof(err));
 }
 
-/* The next N points are all done (a resumed run): skip them. */
+/*
+ * Make R->live the plan at point PT: the plan read again with PT's sweep
+ * values (plan_bind), so the generator, the deadlines and the links see
+ * that point's flows and impairments.
+ */
 static int
-skip_done(struct run *r, size_t n)
+bind_point(struct run *r, const struct plan_point *pt, char *err,
+    size_t errlen)
+{
+	struct plan *b;
+
+	plan_point_label(r->plan, pt, r->label, sizeof(r->label));
+	if (r->plan->nsweep == 0)
+		return 0;
+	if ((b = plan_bind(r->plan, pt, err, errlen)) == NULL)
+		return -1;
+	free(b->text);
+	b->text = NULL;
+	memcpy(r->live, b, sizeof(*b));
+	free(b);
+	return 0;
+}
+
+/* The frame the runner's columns show: the swept one, or flow 0's. */
+static unsigned
+point_frame(const struct run *r)
 {
 	size_t i;
 
-	for (i = r->point; i < r->point + n && i < r->st.npoints; i++)
-		if (r->st.points[i].state != POINT_DONE)
-			return 0;
-	r->point += n;
-	return 1;
+	for (i = 0; i < r->live->nflows; i++)
+		if (r->live->flows[i].frame_from_sweep)
+			return r->live->flows[i].frame;
+	return r->live->flows[0].frame;
 }
 
+/* Wire the lab for variant V, start its routers, warm it up. */
 static int
-run_variant(struct run *r, const struct plan_variant *v, char *err,
-    size_t errlen)
+enter_variant(struct run *r, const struct plan_variant *v,
+    struct wait_role *routers, char *err, size_t errlen)
 {
-	struct wait_role routers[PLAN_MAX_CHAIN];
-	size_t nframes = r->plan->nsweep_frames, f;
-	unsigned frame, rep;
-	int rc;
-
-	if (skip_done(r, (nframes ? nframes : 1) * r->plan->repeat))
-		return 0;
-
 	if (r->inv->lab[0] != '\0') {
 		if (!r->opts->quiet)
 			fprintf(stderr, "variant %s: wiring gen -> %s -> gen\n",
@@ -331,17 +357,7 @@ run_variant(struct run *r, const struct plan_variant *v, char *err,
 	}
 	if (run_start_routers(r, v, routers, err, errlen) == -1)
 		return -1;
-	rc = warm_up(r, v, nframes ? r->plan->sweep_frames[0] :
-	    r->plan->flows[0].frame, err, errlen);
-	for (f = 0; rc == 0 && f < (nframes ? nframes : 1); f++) {
-		frame = nframes ? r->plan->sweep_frames[f] : 0;
-		for (rep = 1; rc == 0 && rep <= r->plan->repeat; rep++)
-			rc = run_point(r, v, frame ? frame :
-			    r->plan->flows[0].frame, rep, err, errlen);
-	}
-	if (rc == 0)
-		run_stop_routers(r, routers, v->nrouters);
-	return rc;
+	return warm_up(r, v, point_frame(r), err, errlen);
 }
 
 static size_t
@@ -366,16 +382,51 @@ host_list(const struct run *r, struct run_host *hosts)
 	return r->ps->n;
 }
 
+/*
+ * Every point in the plan's order (plan_point: variants outermost, then
+ * the sweep keys, repetitions innermost, or shuffled by the plan's seed),
+ * skipping those state.json marks done.  The lab is rewired, the routers
+ * restarted and warmed up whenever the variant changes (once per variant
+ * in the listed order).
+ */
 static int
 run_all(struct run *r, char *err, size_t errlen)
 {
-	size_t i;
+	struct wait_role routers[PLAN_MAX_CHAIN];
+	const struct plan_variant *cur = NULL, *v;
+	struct plan_point pt;
+	size_t *order = plan_point_order(r->plan);
+	int rc = 0;
 
+	if (r->plan->order_random && order == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	r->point = 0;
-	for (i = 0; i < r->plan->nvariants; i++)
-		if (run_variant(r, &r->plan->variants[i], err, errlen) == -1)
-			return -1;
-	return 0;
+	while (rc == 0 && r->point < r->npoints) {
+		plan_point(r->plan, order, r->point, &pt);
+		if (r->st.points[r->point].state == POINT_DONE) {
+			r->point++;		/* before a resume */
+			continue;
+		}
+		v = &r->plan->variants[pt.variant];
+		if ((rc = bind_point(r, &pt, err, errlen)) == -1)
+			break;
+		if (v != cur) {
+			if (cur != NULL)
+				run_stop_routers(r, routers, cur->nrouters);
+			cur = NULL;
+			if ((rc = enter_variant(r, v, routers, err,
+			    errlen)) == -1)
+				break;
+			cur = v;
+		}
+		rc = run_point(r, v, point_frame(r), pt.rep, err, errlen);
+	}
+	if (rc == 0 && cur != NULL)
+		run_stop_routers(r, routers, cur->nrouters);
+	free(order);
+	return rc;
 }
 
 /*
@@ -412,11 +463,14 @@ connect_agents(struct run *r, char *err, size_t errlen)
 static int
 links_init(struct run *r, char *err, size_t errlen)
 {
-	struct links_env env = { .plan = r->plan, .inv = r->inv, .ps = r->ps,
+	struct links_env env = { .plan = r->live, .inv = r->inv, .ps = r->ps,
 	    .res = r->res, .st = &r->st, .next_role = &r->next_role,
 	    .run_id = r->run_id, .quiet = r->opts->quiet,
 	    .stop = r->opts->stop };
 
+	if (faults_new(&r->fl, r->plan, r->ps, results_dir(r->res),
+	    resume_count_done(&r->st) > 0, r->opts->quiet, err, errlen) == -1)
+		return -1;
 	if (r->plan->nimpairs == 0)
 		return 0;
 	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
@@ -426,8 +480,12 @@ links_init(struct run *r, char *err, size_t errlen)
 static void
 run_free(struct run *r)
 {
+	free(r->live);
+	r->live = NULL;
 	links_free(r->lk);
 	r->lk = NULL;
+	faults_free(r->fl);
+	r->fl = NULL;
 	peers_free(r->ps);
 	r->ps = NULL;
 	inventory_free(r->own_inv);
@@ -464,6 +522,19 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	return rc;
 }
 
+/* R->live: the plan as loaded (its first sweep values) until bound. */
+static int
+live_new(struct run *r, char *err, size_t errlen)
+{
+	if ((r->live = malloc(sizeof(*r->live))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(r->live, r->plan, sizeof(*r->live));
+	r->live->text = NULL;		/* r->plan's; never freed here */
+	return 0;
+}
+
 int
 runner_run(const struct plan *plan, const struct inventory *inv,
     const struct run_opts *opts, char *err, size_t errlen)
@@ -471,12 +542,12 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	struct run r = { .plan = plan, .inv = inv, .opts = opts };
 	struct run_host hosts[RUN_MAX_AGENTS];
 	char ferr[256], stamp[32];
-	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
 
-	r.npoints = plan->nvariants * nf * plan->repeat;
+	r.npoints = plan_npoints(plan);
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
-	if (resume_state_new(&r.st, plan, r.run_id, err, errlen) == -1) {
+	if (resume_state_new(&r.st, plan, r.run_id, err, errlen) == -1 ||
+	    live_new(&r, err, errlen) == -1) {
 		results_state_free(&r.st);
 		return -1;
 	}
@@ -511,6 +582,20 @@ variant_of(const struct plan *plan, const char *label)
 	return NULL;
 }
 
+/* R->label for run I of the plan (a point settled after an attach). */
+static void
+label_point(struct run *r, size_t i)
+{
+	size_t *order = plan_point_order(r->plan);
+	struct plan_point pt;
+
+	r->label[0] = '\0';
+	if ((order != NULL || !r->plan->order_random) &&
+	    plan_point(r->plan, order, i, &pt) == 0)
+		plan_point_label(r->plan, &pt, r->label, sizeof(r->label));
+	free(order);
+}
+
 /*
  * Settle the points the killed controller left running: record the ones
  * whose final batch an agent kept, mark the others pending again.
@@ -540,6 +625,7 @@ settle_in_flight(struct run *r, char *err, size_t errlen)
 			continue;
 		}
 		kept++;
+		label_point(r, i);
 		rc = record_result(r, variant_of(r->plan, pt->variant),
 		    pt->rep, pt, peers_find(r->ps, pt->agent),
 		    got[i]->result_batch, err, errlen);
@@ -560,14 +646,17 @@ runner_resume(const struct plan *plan, const char *dir,
     const struct run_opts *opts, char *err, size_t errlen)
 {
 	struct run r = { .plan = plan, .inv = inv, .opts = opts, .st = *st };
-	size_t nf = plan->nsweep_frames ? plan->nsweep_frames : 1;
 
 	memset(st, 0, sizeof(*st));	/* R owns it now */
-	r.npoints = plan->nvariants * nf * plan->repeat;
+	r.npoints = plan_npoints(plan);
 	snprintf(r.run_id, sizeof(r.run_id), "%s", r.st.run_id);
 	if (r.st.npoints != r.npoints) {
 		snprintf(err, errlen, "%s/state.json has %zu points, the plan "
 		    "%zu", dir, r.st.npoints, r.npoints);
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (live_new(&r, err, errlen) == -1) {
 		results_state_free(&r.st);
 		return -1;
 	}

@@ -171,20 +171,23 @@ run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
 				    ws[i].peer->inv->name, ws[i].error);
 				return -1;
 			}
-		if (interrupted(r, err, errlen))
+		if (interrupted(r, err, errlen) ||
+		    faults_tick(r->fl, err, errlen) == -1)	/* faults.c */
 			return -1;
 		if (clock_mono_ns() >= deadline) {
 			snprintf(err, errlen, "timed out waiting for %s",
 			    ws[0].peer->inv->name);
 			return -1;
 		}
-		rc = peers_recv(r->ps, deadline - clock_mono_ns(), &from, &env,
+		rc = peers_recv(r->ps, (faults_due(r->fl) < deadline ?
+		    faults_due(r->fl) : deadline) - clock_mono_ns(), &from, &env,
 		    err, errlen);
 		if (rc == -1)
 			return -1;
 		if (rc == 0)
 			continue;
 		if ((rc = router_batch(r, from, env, err, errlen)) != 0 ||
+		    (rc = faults_take(r->fl, from, env)) != 0 ||
 		    (rc = links_take(r->lk, from, env, err, errlen)) != 0) {
 			msg_free(env);
 			if (rc == -1)

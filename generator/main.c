@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "gen.h"
 #include "report.h"
 #include "tcp.h"
+#include "tune.h"
 #include "udpio.h"
 
 #define EXIT_USAGE	1
@@ -36,6 +38,7 @@ enum {
 	OPT_INTERVAL, OPT_JSON, OPT_RECORDS, OPT_REPORT, OPT_ROLE_ID,
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
+	OPT_CPU, OPT_REALTIME,
 };
 
 struct opts {
@@ -55,6 +58,8 @@ struct opts {
 	int		 role_given;
 	int		 ttl_given;
 	struct tcp_config tcp;		/* mode tcp */
+	int		 cpu;		/* --cpu N, or -1 */
+	int		 rt_prio;	/* --realtime: SCHED_FIFO prio, or 0 */
 };
 
 static volatile sig_atomic_t signals;
@@ -283,6 +288,13 @@ parse_one(struct opts *o, int ch, const char *v)
 	case OPT_FLOW:
 		opt_flow(c, v);
 		break;
+	case OPT_CPU:
+		o->cpu = (int)opt_num("--cpu", v, 0, CPU_SETSIZE - 1);
+		break;
+	case OPT_REALTIME:
+		o->rt_prio = v == NULL ? TUNE_RT_DEFAULT :
+		    (int)opt_num("--realtime", v, 1, 99);
+		break;
 	case OPT_GATEWAY:
 		opt_ip("--gateway", v, &c->gateway);
 		break;
@@ -500,6 +512,7 @@ parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "bytes", required_argument, NULL, OPT_BYTES },
+		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "drain", required_argument, NULL, OPT_DRAIN },
 		{ "dst", required_argument, NULL, OPT_DST },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -511,6 +524,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "realtime", optional_argument, NULL, OPT_REALTIME },
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "role", required_argument, NULL, OPT_ROLE },
@@ -530,6 +544,7 @@ parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->role_id = -1;
+	o->cpu = -1;
 	o->cfg.drain_ns = GEN_DRAIN_DEFAULT;
 	o->cfg.ttl = GEN_TTL_DEFAULT;
 	opterr = 0;
@@ -614,6 +629,10 @@ main(int argc, char **argv)
 	    o.cfg.nflows, err, sizeof(err))) == NULL)
 		usage_error("%s", err);
 	install_signals();
+	if (tune_apply(o.cpu, o.rt_prio, err, sizeof(err)) == -1) {
+		(void)recw_close(rec, "none", err2, sizeof(err2));
+		log_fatal(EXIT_IFACE, "%s", err);
+	}
 	if (o.cfg.mode == GEN_MODE_TCP)
 		return main_tcp(&o);
 	/* Pacing wants the timer to fire when asked, not 50 us later. */

@@ -25,8 +25,8 @@
  * plus the sum of N gaps however late any wakeup was: pacing cannot drift.
  *
  * Deliberately not here: real-time scheduling (SCHED_FIFO) and CPU
- * pinning, which need privileges and change the host for others; the user
- * may add them with chrt and taskset.
+ * pinning, which need privileges and change the host for others; they
+ * are opt-in process settings (tune.c: --realtime, --cpu).
  */
 #include <errno.h>
 #include <time.h>

@@ -10,7 +10,11 @@
  * Receiving trusts nothing before it has checked, in this order: the frame
  * count (one body frame, extra frames are read and dropped), the size
  * (MSG_MAX_SIZE), the protobuf decoding, the protocol version (the error
- * names both versions) and that a body is set.  A message that fails any
+ * names both versions) and that a body is set.  A message of another
+ * type (a bare RoleStatus, say) may decode as an envelope whose field 1
+ * looks like a version: one with neither sender nor body is malformed,
+ * not a peer of another version, since every hoplab version keeps the
+ * envelope's version (1), sender (3) and body.  A message that fails any
  * check is consumed whole and reported as malformed (-2), so one bad peer
  * cannot wedge a socket with half-read multipart messages; errno then says
  * which: EPROTONOSUPPORT for another protocol version (so that the caller
@@ -164,6 +168,17 @@ msg_decode(zmq_msg_t *m, Hoplab__Envelope **envp, char *err, size_t errlen)
 	if (env == NULL) {
 		snprintf(err, errlen, "malformed: %zu bytes that do not "
 		    "decode as a hoplab envelope", len);
+		errno = EBADMSG;
+		return -2;
+	}
+	if (env->version != HOPLAB_PROTO_VERSION &&
+	    env->body_case == HOPLAB__ENVELOPE__BODY__NOT_SET &&
+	    env->sender[0] == '\0') {
+		/* Another message type whose field 1 reads as a version. */
+		snprintf(err, errlen, "malformed: %zu bytes that decode as "
+		    "protobuf but not as a hoplab envelope (no sender, no "
+		    "body)", len);
+		msg_free(env);
 		errno = EBADMSG;
 		return -2;
 	}

@@ -8,16 +8,18 @@
  * later checks may rely on earlier ones: variants are prefixes of a known
  * chain, "$frame" needs a known sweep, an impaired link must be in a
  * variant.
- * The first problem found is reported as "FILE:LINE: KEY.PATH: expected
- * X, got Y" and the load fails; a plan is never partly accepted.
+ * Every problem found is reported as "FILE:LINE: KEY.PATH: expected X,
+ * got Y": a section with an error does not stop the next one (only the
+ * ones that need it), each flow and impairment is checked even when one
+ * before it was wrong, and the load fails with the whole list (yamldoc.h);
+ * a plan is never partly accepted.  Sweeps: plansweep.c.
  *
  * Frame lengths are Ethernet frames including the FCS, 64..1518 bytes, as
  * RFC 2544 counts them.  DSCP names follow RFC 4594 / RFC 2597 / RFC 3246
  * (BE, AFxy, CSx, EF).
  *
  * Deliberately not done here: features that later work brings
- * (hoplab-router and external routers, udp/tcp flows, sweeping anything
- * but the frame, faults) are refused with a message saying so, never
+ * (external routers, udp/tcp flows) are refused with a message saying so, never
  * silently ignored.  Impairment profiles are checked for form and range
  * only: hoplab-link parses them (docs/link.md) and has the last word.
  */
@@ -36,10 +38,10 @@
 
 static const char *const top_keys[] = {
 	"name", "topology", "variants", "router", "repeat", "sweep", "flows",
-	"impairments",
+	"impairments", "faults", "order",
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
-    K_FLOWS, K_IMPAIRMENTS, K_NTOP };
+    K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_NTOP };
 
 
 /* 1 if S is made only of letters, digits and characters in EXTRA. */
@@ -195,7 +197,7 @@ parse_variants(struct pctx *c, yaml_node_t *node)
 {
 	struct plan *p = c->p;
 	char path[YAMLDOC_PATH_MAX];
-	int n, i;
+	int n, i, rc = 0;
 
 	if (node == NULL) {
 		/* Default: every prefix of the chain, shortest first. */
@@ -211,14 +213,16 @@ parse_variants(struct pctx *c, yaml_node_t *node)
 	if ((n = yamldoc_seq(c->yd, node, "variants", 1, PLAN_MAX_CHAIN,
 	    c->err, c->errlen)) == -1)
 		return -1;
+	/* Every label is checked; the good ones are kept for what follows. */
 	for (i = 0; i < n; i++) {
 		yamldoc_path_index(path, sizeof(path), "variants", i);
 		if (parse_variant(c, yamldoc_item(c->yd, node, i), path,
-		    i) == -1)
-			return -1;
+		    p->nvariants) == -1)
+			rc = -1;
+		else
+			p->nvariants++;
 	}
-	p->nvariants = n;
-	return 0;
+	return rc;
 }
 
 static int
@@ -265,78 +269,46 @@ parse_repeat(struct pctx *c, yaml_node_t *node)
 	return 0;
 }
 
-/* Every sweep key but frame is refused before the value is looked at. */
+/*
+ * The sections in order, each on its own: an error in one does not stop
+ * the others, except those that need it (variants need the chain, the
+ * faults the flows' length).
+ */
 static int
-sweep_keys_ok(struct pctx *c, yaml_node_t *node)
+parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 {
-	yaml_node_pair_t *pair;
-	yaml_node_t *k;
-	char got[64], path[YAMLDOC_PATH_MAX];
+	int rc = 0, chain;
 
-	if (node->type != YAML_MAPPING_NODE)
-		return 0;	/* yamldoc_map_fields says what is wrong */
-	for (pair = node->data.mapping.pairs.start;
-	    pair < node->data.mapping.pairs.top; pair++) {
-		k = yaml_document_get_node(&c->yd->doc, pair->key);
-		if (yamldoc_is(k, "frame"))
-			continue;
-		yamldoc_got(k, got, sizeof(got));
-		yamldoc_path_key(path, sizeof(path), "sweep",
-		    yamldoc_text(k) ? yamldoc_text(k) : "?");
-		return PERR(c, k, path, "sweeping %s is not supported yet "
-		    "(only frame)", got);
-	}
-	return 0;
-}
-
-static int
-parse_sweep(struct pctx *c, yaml_node_t *node)
-{
-	static const char *const keys[] = { "frame" };
-	struct plan *p = c->p;
-	yaml_node_t *frames;
-	char path[YAMLDOC_PATH_MAX];
-	long long v;
-	int n, i, j;
-
-	if (node == NULL)
-		return 0;
-	if (sweep_keys_ok(c, node) == -1 ||
-	    yamldoc_map_fields(c->yd, node, "sweep", keys, 1, &frames,
-	    c->err, c->errlen) == -1)
+	if (v[K_NAME] == NULL)
+		rc = plan_missing(c, root, "", "name");
+	else if (plan_get_name(c, v[K_NAME], "name", c->p->name,
+	    sizeof(c->p->name)) == -1)
+		rc = -1;
+	if (v[K_TOPOLOGY] == NULL)
+		chain = plan_missing(c, root, "", "topology");
+	else
+		chain = parse_topology(c, v[K_TOPOLOGY]);
+	if (chain == -1)	/* no variants or links to check */
+		v[K_VARIANTS] = v[K_IMPAIRMENTS] = v[K_FAULTS] = NULL;
+	else if (parse_variants(c, v[K_VARIANTS]) == -1)
+		rc = -1;
+	if (parse_router(c, v[K_ROUTER]) == -1)
+		rc = -1;
+	if (parse_repeat(c, v[K_REPEAT]) == -1)
+		rc = -1;
+	if (plan_parse_sweep(c, v[K_SWEEP]) == -1)
+		rc = -1;
+	if (plan_parse_order(c, v[K_ORDER]) == -1)
+		rc = -1;
+	if (v[K_FLOWS] == NULL)
+		rc = plan_missing(c, root, "", "flows");
+	if (plan_parse_swept(c, v[K_SWEEP], v[K_FLOWS],
+	    v[K_IMPAIRMENTS]) == -1)
 		return -1;
-	if (frames == NULL)
-		return PERR(c, node, "sweep", "expected frame: [a list of "
-		    "frame lengths], got an empty mapping");
-	if ((n = yamldoc_seq(c->yd, frames, "sweep.frame", 1, PLAN_MAX_SWEEP,
-	    c->err, c->errlen)) == -1)
-		return -1;
-	for (i = 0; i < n; i++) {
-		yamldoc_path_index(path, sizeof(path), "sweep.frame", i);
-		if (yamldoc_int(c->yd, yamldoc_item(c->yd, frames, i), path,
-		    FRAME_MIN, FRAME_MAX, FRAME_HINT, &v, c->err,
-		    c->errlen) == -1)
-			return -1;
-		for (j = 0; j < i; j++)
-			if (p->sweep_frames[j] == v)
-				return PERR(c, yamldoc_item(c->yd, frames, i),
-				    path, "%lld is listed twice", v);
-		p->sweep_frames[i] = (unsigned)v;
-	}
-	p->nsweep_frames = n;
-	return 0;
-}
-
-/* Keys that name features later work brings: refuse them by name. */
-static int
-refuse_later(struct pctx *c, yaml_node_t *root)
-{
-	yaml_node_t *k;
-
-	if ((k = yamldoc_map_key(c->yd, root, "faults")) != NULL)
-		return PERR(c, k, "faults", "fault injection is not "
-		    "available yet (impairments are); remove this key");
-	return 0;
+	if (rc == 0 && chain == 0 &&
+	    plan_parse_faults(c, v[K_FAULTS]) == -1)	/* planfault.c */
+		rc = -1;
+	return chain == -1 ? -1 : rc;
 }
 
 static int
@@ -344,6 +316,7 @@ parse_plan(struct pctx *c)
 {
 	yaml_node_t *root = yamldoc_root(c->yd), *v[K_NTOP];
 	char got[64];
+	int rc;
 
 	if (root == NULL)
 		return PERR(c, NULL, NULL, "the file is empty (expected a plan:"
@@ -352,34 +325,22 @@ parse_plan(struct pctx *c)
 		return PERR(c, root, NULL, "expected a plan (a mapping with "
 		    "name, topology and flows), got %s",
 		    yamldoc_got(root, got, sizeof(got)));
-	if (refuse_later(c, root) == -1 ||
-	    yamldoc_map_fields(c->yd, root, "", top_keys, K_NTOP, v, c->err,
-	    c->errlen) == -1)
-		return -1;
-	if (v[K_NAME] == NULL)
-		return plan_missing(c, root, "", "name");
-	if (plan_get_name(c, v[K_NAME], "name", c->p->name,
-	    sizeof(c->p->name)) == -1)
-		return -1;
-	if (v[K_TOPOLOGY] == NULL)
-		return plan_missing(c, root, "", "topology");
-	if (parse_topology(c, v[K_TOPOLOGY]) == -1 ||
-	    parse_variants(c, v[K_VARIANTS]) == -1 ||
-	    parse_router(c, v[K_ROUTER]) == -1 ||
-	    parse_repeat(c, v[K_REPEAT]) == -1 ||
-	    parse_sweep(c, v[K_SWEEP]) == -1 ||
-	    plan_parse_impairs(c, v[K_IMPAIRMENTS]) == -1)
-		return -1;
-	if (v[K_FLOWS] == NULL)
-		return plan_missing(c, root, "", "flows");
-	return plan_parse_flows(c, v[K_FLOWS]);
+	/* Unknown keys are reported, and the known ones checked too. */
+	rc = yamldoc_map_fields(c->yd, root, "", top_keys, K_NTOP, v, c->err,
+	    c->errlen);
+	return parse_sections(c, root, v) == -1 ? -1 : rc;
 }
 
-/* Validate a loaded document; frees it in every case. */
+/*
+ * Validate a loaded document, at point BIND (NULL: check every value);
+ * frees it in every case.  On failure ERR holds every error found.
+ */
 static struct plan *
-plan_from_doc(struct yamldoc *yd, char *err, size_t errlen)
+plan_from_doc(struct yamldoc *yd, const struct plan_point *bind, char *err,
+    size_t errlen)
 {
-	struct pctx c = { .yd = yd, .err = err, .errlen = errlen };
+	struct pctx c = { .yd = yd, .err = err, .errlen = errlen,
+	    .bind = bind };
 
 	if ((c.p = calloc(1, sizeof(*c.p))) == NULL) {
 		snprintf(err, errlen, "%s: out of memory", yd->file);
@@ -387,10 +348,12 @@ plan_from_doc(struct yamldoc *yd, char *err, size_t errlen)
 		return NULL;
 	}
 	snprintf(c.p->path, sizeof(c.p->path), "%s", yd->file);
-	if (parse_plan(&c) == -1) {
+	if (parse_plan(&c) == -1 || yd->nerrs > 0) {
+		yamldoc_errors(yd, err, errlen);
 		free(c.p);
 		c.p = NULL;
-	}
+	} else
+		c.p->text = yamldoc_take_text(yd);
 	yamldoc_free(yd);
 	return c.p;
 }
@@ -402,7 +365,7 @@ plan_load(const char *path, char *err, size_t errlen)
 
 	if (yamldoc_load_file(&yd, path, err, errlen) == -1)
 		return NULL;
-	return plan_from_doc(&yd, err, errlen);
+	return plan_from_doc(&yd, NULL, err, errlen);
 }
 
 struct plan *
@@ -413,12 +376,30 @@ plan_load_string(const char *yaml, const char *name, char *err,
 
 	if (yamldoc_load_string(&yd, yaml, name, err, errlen) == -1)
 		return NULL;
-	return plan_from_doc(&yd, err, errlen);
+	return plan_from_doc(&yd, NULL, err, errlen);
+}
+
+struct plan *
+plan_bind(const struct plan *p, const struct plan_point *pt, char *err,
+    size_t errlen)
+{
+	struct yamldoc yd;
+
+	if (p->text == NULL) {
+		snprintf(err, errlen, "%s: the plan's text is not kept",
+		    p->path);
+		return NULL;
+	}
+	if (yamldoc_load_string(&yd, p->text, p->path, err, errlen) == -1)
+		return NULL;
+	return plan_from_doc(&yd, pt, err, errlen);
 }
 
 void
 plan_free(struct plan *p)
 {
+	if (p != NULL)
+		free(p->text);
 	free(p);
 }
 

@@ -26,7 +26,7 @@
  * The loader is strict: an unknown key, a wrong type or an impossible value
  * is an error naming the file, the line and the key path
  * ("demo.yaml:9: flows[0].frame: expected 64..1518 (Ethernet frame incl.
- * FCS), got 1600").  Features that later work will bring (faults, other
+ * FCS), got 1600").  Features that later work will bring (other
  * distributions, other sweep keys) are refused with a message saying they
  * are not available yet, never silently ignored.
  *
@@ -102,13 +102,71 @@ struct plan_impair {
 	int		line;		/* of the entry in the file */
 };
 
+/*
+ * A fault on every point's timeline (docs/plans.md "Faults"), AT_NS after
+ * the point's traffic starts: a link of the chain down or up (both ends,
+ * or only END), or an impaired link's profile replaced (SET).
+ */
+#define PLAN_MAX_FAULTS	32
+
+enum plan_fault_kind {
+	PLAN_FAULT_LINK_DOWN = 0,
+	PLAN_FAULT_LINK_UP,
+	PLAN_FAULT_LINK_SET,		/* hoplab-link's profile */
+};
+
+struct plan_fault {
+	int64_t		at_ns;
+	enum plan_fault_kind kind;
+	char		link[PLAN_NAME_MAX * 2]; /* "B-C" as written */
+	char		from[PLAN_NAME_MAX];	/* "gen" or a router */
+	char		to[PLAN_NAME_MAX];
+	size_t		hop;		/* as struct plan_impair */
+	int		to_gen;
+	char		end[PLAN_NAME_MAX];	/* down/up: "" both ends */
+	char		forward[PLAN_PROFILE_MAX]; /* set: new profiles, */
+	char		reverse[PLAN_PROFILE_MAX]; /* "-": left as is */
+	int		line;
+};
+
 struct plan_variant {
 	char		label[PLAN_NAME_MAX * 2]; /* "A-B" as written */
 	size_t		nrouters;	/* length of the chain prefix */
 };
 
+/*
+ * A swept parameter (docs/plans.md "Sweeps"): sweep: {NAME: [v1, v2]},
+ * used as "$NAME" in flows and impairments.  The values are kept as
+ * written and put in place of "$NAME" before a flow or an impairment is
+ * read, so each one is checked as if the file said it.
+ */
+#define PLAN_MAX_SWEEP_KEYS	8
+#define PLAN_SWEEP_NAME_MAX	16
+#define PLAN_SWEEP_VAL_MAX	32
+#define PLAN_MAX_POINTS		100000	/* variants x values x repeat */
+
+struct plan_sweep_key {
+	char		name[PLAN_SWEEP_NAME_MAX];
+	char		vals[PLAN_MAX_SWEEP][PLAN_SWEEP_VAL_MAX];
+	int		styles[PLAN_MAX_SWEEP];	/* yaml_scalar_style_t */
+	size_t		nvals;
+	int		line;
+};
+
+/* One run of the plan: a variant, a value of every sweep key, a rep. */
+struct plan_point {
+	size_t		variant;	/* index in plan.variants */
+	unsigned	val[PLAN_MAX_SWEEP_KEYS]; /* index in sweep[k].vals */
+	unsigned	rep;		/* 1..repeat */
+};
+
 struct plan {
 	char		path[256];	/* file it was loaded from */
+	char		*text;		/* its text, owned: plan_bind */
+	struct plan_sweep_key sweep[PLAN_MAX_SWEEP_KEYS]; /* in file order */
+	size_t		nsweep;
+	int		order_random;	/* order: {random: true, seed: S} */
+	uint64_t	order_seed;
 	char		name[PLAN_NAME_MAX];
 	char		chain[PLAN_MAX_CHAIN][PLAN_NAME_MAX];
 	size_t		nchain;
@@ -122,6 +180,8 @@ struct plan {
 	size_t		nflows;
 	struct plan_impair impairs[PLAN_MAX_IMPAIR];
 	size_t		nimpairs;
+	struct plan_fault faults[PLAN_MAX_FAULTS];	/* by at_ns */
+	size_t		nfaults;
 };
 
 /*
@@ -133,9 +193,46 @@ struct plan *plan_load(const char *path, char *err, size_t errlen);
 struct plan *plan_load_string(const char *yaml, const char *name, char *err,
 	    size_t errlen);
 void	plan_free(struct plan *p);		/* NULL is fine */
+
+/* Runs in the plan: variants x every sweep key's values x repeat. */
+size_t	plan_npoints(const struct plan *p);
+/*
+ * The I-th run in the order they are run (0-based): variants outermost,
+ * then the sweep keys in file order, repetitions innermost; with
+ * order: {random: true} the same list shuffled by the seed (the same
+ * seed, the same order).  ORDER, if not NULL, is a plan_point_order()
+ * array.  Returns 0, or -1 when I is out of range.
+ */
+int	plan_point(const struct plan *p, const size_t *order, size_t i,
+	    struct plan_point *pt);
+/*
+ * The run order: an array of plan_npoints() indices into the
+ * deterministic list, shuffled when the plan says random, or NULL for
+ * the deterministic order itself (and when out of memory: check
+ * plan_npoints).  The caller frees it.
+ */
+size_t	*plan_point_order(const struct plan *p);
+/*
+ * "frame=64;idt=1ms": the swept values of PT in file order ("" without a
+ * sweep); ';' so that it is one CSV field without quotes.
+ */
+void	plan_point_label(const struct plan *p, const struct plan_point *pt,
+	    char *buf, size_t len);
+/*
+ * The plan as run at point PT: its text read again with every "$NAME"
+ * replaced by PT's value, so that its flows and impairments are those of
+ * that point.  The caller frees it with plan_free(); NULL with ERR.
+ */
+struct plan *plan_bind(const struct plan *p, const struct plan_point *pt,
+	    char *err, size_t errlen);
+/* 1 if the plan sweeps something else than frame, or in random order. */
+int	plan_sweeps_beyond_frame(const struct plan *p);
 const char *plan_router_impl_name(enum plan_router_impl impl);
 /* 1 if variant V (its first NROUTERS routers) contains impaired link I. */
 int	plan_impair_in_variant(const struct plan_impair *i,
+	    const struct plan_variant *v);
+/* 1 if variant V crosses the link of fault F. */
+int	plan_fault_in_variant(const struct plan_fault *f,
 	    const struct plan_variant *v);
 /*
  * DSCP by name (BE, EF, AF11..AF43, CS0..CS7, case-insensitive) or number

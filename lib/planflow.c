@@ -510,16 +510,16 @@ int
 plan_parse_flows(struct pctx *c, yaml_node_t *node)
 {
 	char path[YAMLDOC_PATH_MAX];
-	int n, i;
+	int n, i, rc = 0;
 
 	if ((n = yamldoc_seq(c->yd, node, "flows", 1, PLAN_MAX_FLOWS, c->err,
 	    c->errlen)) == -1)
 		return -1;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* every flow, even after an error */
 		yamldoc_path_index(path, sizeof(path), "flows", i);
 		if (parse_flow(c, yamldoc_item(c->yd, node, i), path, i) == -1)
-			return -1;
+			rc = -1;
 	}
 	c->p->nflows = n;
-	return 0;
+	return rc;
 }

@@ -516,19 +516,19 @@ parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
 int
 plan_parse_impairs(struct pctx *c, yaml_node_t *node)
 {
-	int n, i;
+	int n, i, rc = 0;
 
 	if (node == NULL)
 		return 0;
 	if ((n = yamldoc_seq(c->yd, node, "impairments", 1, PLAN_MAX_IMPAIR,
 	    c->err, c->errlen)) == -1)
 		return -1;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++)		/* every entry, even after an error */
 		if (parse_impair(c, yamldoc_item(c->yd, node, i),
 		    (size_t)i) == -1)
-			return -1;
+			rc = -1;
 	c->p->nimpairs = (size_t)n;
-	return 0;
+	return rc;
 }
 
 int

@@ -18,12 +18,27 @@
 #define IDT_MIN_NS	(1 * NSEC_PER_USEC)
 #define IDT_MAX_NS	(60 * NSEC_PER_SEC)
 
+#define PLAN_MAX_SUBST	256	/* "$NAME" uses in one plan */
+
+/* A "$NAME" scalar given a sweep value for now (plansweep.c). */
+struct plan_subst {
+	yaml_node_t	*node;
+	yaml_char_t	*value;		/* libyaml's own, put back after */
+	size_t		 length;
+	yaml_scalar_style_t style;
+	size_t		 key;		/* index in plan.sweep */
+	char		 path[YAMLDOC_PATH_MAX];
+};
+
 /* Everything a parsing step needs. */
 struct pctx {
 	struct yamldoc	*yd;
 	struct plan	*p;
 	char		*err;
 	size_t		 errlen;
+	const struct plan_point *bind;	/* values to use; NULL: the first */
+	struct plan_subst *subs;	/* PLAN_MAX_SUBST of them */
+	size_t		 nsubs;
 };
 
 #define PERR(c, node, path, ...)					\
@@ -36,9 +51,22 @@ int	plan_get_name(struct pctx *c, yaml_node_t *node, const char *path,
 /* Report the required KEY of mapping MAP (at PARENT) as missing: -1. */
 int	plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
 	    const char *key);
+/* The sweep: mapping and order: (plansweep.c). */
+int	plan_parse_sweep(struct pctx *c, yaml_node_t *node);
+int	plan_parse_order(struct pctx *c, yaml_node_t *node);
+/*
+ * Read FLOWS and IMPAIRS (either may be NULL) with every "$NAME" in them
+ * given its value (plansweep.c): the bound one, or each value in turn to
+ * check them all.  An unknown $NAME and a sweep key nobody uses are
+ * errors.  0, or -1 with the errors listed in C's yamldoc.
+ */
+int	plan_parse_swept(struct pctx *c, yaml_node_t *sweep,
+	    yaml_node_t *flows, yaml_node_t *impairs);
 /* The flows: sequence (planflow.c).  0, or -1 with the error in C. */
 int	plan_parse_flows(struct pctx *c, yaml_node_t *node);
 /* The impairments: list (planimpair.c), after the variants. */
 int	plan_parse_impairs(struct pctx *c, yaml_node_t *node);
+/* The faults: list (planfault.c), after the flows and impairments. */
+int	plan_parse_faults(struct pctx *c, yaml_node_t *node);
 
 #endif

@@ -7,7 +7,9 @@
  * accept: a mapping with known keys, a list of so many items, a non-empty
  * string, a plain decimal integer in a range.  Anything else is an error
  * "FILE:LINE: KEY.PATH: expected X, got Y" where LINE is the node's
- * start_mark.line + 1.
+ * start_mark.line + 1.  Every error is also listed in the yamldoc
+ * (at most one per line and key path), so that a loader can go on after
+ * one and report them all at the end (yamldoc_errors).
  *
  * Deliberately not done: YAML 1.1 type guessing.  An integer is a plain
  * decimal scalar ("0x10", "1_000" and the quoted "64" are refused), and a
@@ -101,6 +103,10 @@ yamldoc_load_string(struct yamldoc *yd, const char *yaml, const char *name,
 		    YAMLDOC_MAX_BYTES);
 		return -1;
 	}
+	if ((yd->text = strdup(yaml)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", yd->file);
+		return -1;
+	}
 	return load_buf(yd, yaml, strlen(yaml), err, errlen);
 }
 
@@ -141,18 +147,108 @@ yamldoc_load_file(struct yamldoc *yd, const char *path, char *err,
 	}
 	fclose(f);
 	buf[n] = '\0';
+	yd->text = buf;
 	rc = load_buf(yd, buf, n, err, errlen);
-	free(buf);
 	return rc;
 }
 
 void
 yamldoc_free(struct yamldoc *yd)
 {
-	if (yd != NULL && yd->loaded) {
+	if (yd == NULL)
+		return;
+	if (yd->loaded) {
 		yaml_document_delete(&yd->doc);
 		yd->loaded = 0;
 	}
+	free(yd->text);
+	yd->text = NULL;
+	free(yd->msgs);
+	yd->msgs = NULL;
+	yd->nmsgs = yd->nerrs = 0;
+}
+
+char *
+yamldoc_take_text(struct yamldoc *yd)
+{
+	char *t = yd->text;
+
+	yd->text = NULL;
+	return t;
+}
+
+/* List MSG (for LINE, PATH) unless that line and path have one. */
+static void
+note_msg(const struct yamldoc *cyd, unsigned long line, const char *path,
+    const char *msg, int muted)
+{
+	struct yamldoc *yd = (struct yamldoc *)cyd;
+	struct yamldoc_msg *m;
+	size_t i;
+
+	if (path == NULL)
+		path = "";
+	for (i = 0; i < yd->nmsgs; i++)
+		if (yd->msgs[i].line == line &&
+		    strcmp(yd->msgs[i].path, path) == 0)
+			return;
+	if (!muted)
+		yd->nerrs++;
+	if (yd->nmsgs == YAMLDOC_MAX_ERRS)
+		return;
+	if (yd->msgs == NULL && (yd->msgs = calloc(YAMLDOC_MAX_ERRS,
+	    sizeof(*yd->msgs))) == NULL)
+		return;
+	m = &yd->msgs[yd->nmsgs++];
+	m->line = line;
+	m->muted = muted;
+	m->seq = yd->nmsgs;
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	snprintf(m->text, sizeof(m->text), "%s", msg);
+}
+
+void
+yamldoc_mute(struct yamldoc *yd, const yaml_node_t *node, const char *path)
+{
+	note_msg(yd, yamldoc_line(node), path, "", 1);
+}
+
+static int
+msg_cmp(const void *a, const void *b)
+{
+	const struct yamldoc_msg *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+size_t
+yamldoc_errors(const struct yamldoc *yd, char *err, size_t errlen)
+{
+	size_t i, o = 0, shown = 0;
+	int n;
+
+	if (errlen == 0 || yd->nerrs == 0)
+		return yd->nerrs;
+	err[0] = '\0';
+	qsort(yd->msgs, yd->nmsgs, sizeof(*yd->msgs), msg_cmp);
+	for (i = 0; i < yd->nmsgs && o < errlen; i++) {
+		if (yd->msgs[i].muted)
+			continue;
+		n = snprintf(err + o, errlen - o, "%s%s", o ? "\n" : "",
+		    yd->msgs[i].text);
+		o += n > 0 ? (size_t)n : 0;
+		shown++;
+	}
+	if (yd->nerrs > shown && o < errlen) {
+		n = snprintf(err + o, errlen - o, "\n(%zu more not shown)",
+		    yd->nerrs - shown);
+		o += n > 0 ? (size_t)n : 0;
+	}
+	if (yd->nerrs > 1 && o < errlen)
+		snprintf(err + o, errlen - o, "\n%zu errors", yd->nerrs);
+	return yd->nerrs;
 }
 
 yaml_node_t *
@@ -187,6 +283,7 @@ yamldoc_err(const struct yamldoc *yd, const yaml_node_t *node,
 	va_start(ap, fmt);
 	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	note_msg(yd, yamldoc_line(node), path, err, 0);
 	return -1;
 }
 
@@ -303,33 +400,39 @@ yamldoc_map_fields(struct yamldoc *yd, yaml_node_t *node, const char *path,
 	yaml_node_pair_t *pair;
 	yaml_node_t *k, *firstk;
 	char got[64], kpath[YAMLDOC_PATH_MAX];
-	int i;
+	int i, rc = 0;
 
 	if (node == NULL || node->type != YAML_MAPPING_NODE)
 		return yamldoc_err(yd, node, path, err, errlen,
 		    "expected a mapping (key: value lines), got %s",
 		    yamldoc_got(node, got, sizeof(got)));
 	memset(vals, 0, nkeys * sizeof(*vals));
+	/* Every bad key is reported; the good ones are filled in. */
 	for (pair = node->data.mapping.pairs.start;
 	    pair < node->data.mapping.pairs.top; pair++) {
 		k = yaml_document_get_node(&yd->doc, pair->key);
-		if (k == NULL || k->type != YAML_SCALAR_NODE)
-			return yamldoc_err(yd, k, path, err, errlen,
+		if (k == NULL || k->type != YAML_SCALAR_NODE) {
+			rc = yamldoc_err(yd, k, path, err, errlen,
 			    "expected a word as key, got %s",
 			    yamldoc_got(k, got, sizeof(got)));
-		if ((i = key_index(yamldoc_text(k), keys, nkeys)) == -1)
-			return unknown_key(yd, k, path, keys, nkeys, err,
+			continue;
+		}
+		if ((i = key_index(yamldoc_text(k), keys, nkeys)) == -1) {
+			rc = unknown_key(yd, k, path, keys, nkeys, err,
 			    errlen);
+			continue;
+		}
 		if (vals[i] != NULL) {
 			yamldoc_path_key(kpath, sizeof(kpath), path, keys[i]);
 			firstk = yamldoc_map_key(yd, node, keys[i]);
-			return yamldoc_err(yd, k, kpath, err, errlen,
+			rc = yamldoc_err(yd, k, kpath, err, errlen,
 			    "duplicate key (first given at line %lu)",
 			    yamldoc_line(firstk));
+			continue;
 		}
 		vals[i] = yaml_document_get_node(&yd->doc, pair->value);
 	}
-	return 0;
+	return rc;
 }
 
 yaml_node_t *

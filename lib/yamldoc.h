@@ -20,10 +20,26 @@
 #define YAMLDOC_MAX_BYTES	(1024 * 1024)	/* refuse bigger files */
 #define YAMLDOC_PATH_MAX	128		/* "flows[12].frame.value" */
 
+#define YAMLDOC_MAX_ERRS	50		/* errors kept; more are counted */
+#define YAMLDOC_MSG_MAX		400
+
+/* One error found in the file (see yamldoc_err). */
+struct yamldoc_msg {
+	unsigned long	line;
+	char		path[YAMLDOC_PATH_MAX];
+	char		text[YAMLDOC_MSG_MAX];	/* the whole message */
+	int		muted;		/* only keeps others off the place */
+	size_t		seq;		/* order found, for a stable sort */
+};
+
 struct yamldoc {
 	yaml_document_t	doc;		/* the tree, valid when loaded */
 	int		loaded;		/* doc must be deleted */
 	char		file[256];	/* name used in messages */
+	char		*text;		/* the file's text, owned */
+	struct yamldoc_msg *msgs;	/* errors found, in order; owned */
+	size_t		nmsgs;		/* kept in msgs */
+	size_t		nerrs;		/* found, kept or not */
 };
 
 /*
@@ -38,6 +54,22 @@ int	yamldoc_load_string(struct yamldoc *yd, const char *yaml,
 	    const char *name, char *err, size_t errlen);
 void	yamldoc_free(struct yamldoc *yd);	/* not loaded is fine */
 
+/*
+ * The errors listed so far as one text: the messages one per line in
+ * the order of their lines in the file (as found, within a line), then,
+ * when there are two or more, a line "N errors".  Fills ERR (cut at
+ * ERRLEN) and returns the number of errors.
+ */
+size_t	yamldoc_errors(const struct yamldoc *yd, char *err, size_t errlen);
+/*
+ * Keep later errors off NODE at PATH: the problem there was reported
+ * elsewhere (a sweep value refused in the sweep: list, say).
+ */
+void	yamldoc_mute(struct yamldoc *yd, const yaml_node_t *node,
+	    const char *path);
+/* Take the file's text: the caller frees it; YD no longer holds it. */
+char	*yamldoc_take_text(struct yamldoc *yd);
+
 /* The root node, or NULL for an empty file. */
 yaml_node_t *yamldoc_root(struct yamldoc *yd);
 /* 1-based line where NODE starts. */
@@ -45,7 +77,10 @@ unsigned long yamldoc_line(const yaml_node_t *node);
 
 /*
  * Fill ERR with "FILE:LINE: PATH: message" for NODE (PATH may be "" or
- * NULL; NODE may be NULL for line 1).  Always returns -1 so that callers
+ * NULL; NODE may be NULL for line 1), and add it to YD's list of errors
+ * unless an error was already listed for the same line and path (one
+ * problem, one message: a loader that goes on after an error and meets
+ * the same node again stays quiet).  Always returns -1 so that callers
  * can write "return yamldoc_err(...)".
  */
 int	yamldoc_err(const struct yamldoc *yd, const yaml_node_t *node,
@@ -69,7 +104,9 @@ void	yamldoc_path_index(char *buf, size_t len, const char *parent,
  * Check that NODE is a mapping whose keys are all in KEYS (NKEYS of them)
  * and appear once, and store the value node of KEYS[i] in VALS[i] (NULL
  * when absent).  An unknown key is reported as
- * "PATH.key: unknown key (expected one of: a, b, c)".
+ * "PATH.key: unknown key (expected one of: a, b, c)".  Every bad key is
+ * reported (then -1), and VALS is filled for the good ones all the same,
+ * so that a loader may go on checking them.
  */
 int	yamldoc_map_fields(struct yamldoc *yd, yaml_node_t *node,
 	    const char *path, const char *const *keys, size_t nkeys,

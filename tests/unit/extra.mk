@@ -23,3 +23,7 @@ UNIT_EXTRA_test_results = build/asan/controller/results.o build/asan/controller/
 UNIT_EXTRA_test_results_routers = build/asan/controller/routers.o build/asan/controller/csvfile.o
 UNIT_EXTRA_test_gen_ctlmsg = build/asan/generator/ctlmsg.o
 UNIT_EXTRA_test_gen_udpio = build/asan/generator/udpio.o
+UNIT_EXTRA_test_gen_pace += build/asan/generator/tune.o
+UNIT_EXTRA_test_aggregate = build/asan/controller/aggregate.o
+UNIT_EXTRA_test_results += build/asan/controller/aggregate.o
+UNIT_EXTRA_test_planfault = build/asan/controller/outage.o

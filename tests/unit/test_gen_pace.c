@@ -7,12 +7,15 @@
  * before its deadline.  The spin is capped at 1/PACE_SHARE of the wait.
  * Stamp pairing must settle each packet once, with the kernel stamp when
  * it came and the user stamp otherwise, in either arrival order.
+ * --cpu (tune.c) refuses a CPU the machine does not have.
  */
+#include <sched.h>
 #include <string.h>
 #include <CUnit/Basic.h>
 
 #include "clock.h"
 #include "generator/pace.h"
+#include "generator/tune.h"
 #include "generator/tsmatch.h"
 
 /* A fixed pseudo-random gap sequence 1..200 us (LCG, Numerical Recipes). */
@@ -63,6 +66,46 @@ t_10000_real_waits_never_early_and_last_deadline_exact(void)
 	/* However late single waits were, the schedule did not move. */
 	CU_ASSERT_EQUAL(d, start + 10000 * 20 * NSEC_PER_USEC);
 	CU_ASSERT(p.est >= PACE_EST_MIN && p.est <= PACE_EST_MAX);
+}
+
+/*
+ * The target's split at 10 ms: sleep to shortly before the deadline,
+ * then spin.  Each wait sleeps once and spins at most its lead, at most
+ * 10 ms / 25 = 400 us, so 20 waits spin at most 20 x 400 us = 8 ms of
+ * their 200 ms (4 %), however late the timer is.
+ */
+static void
+t_waits_at_10ms_sleep_then_spin_at_most_4_percent(void)
+{
+	struct pace p;
+	int64_t start, d;
+	int i;
+
+	pace_init(&p);
+	p.est = PACE_EST_MAX;		/* the worst timer: the cap applies */
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC), 400 * 1000LL);
+	start = d = clock_mono_ns() + 10 * NSEC_PER_MSEC;
+	for (i = 0; i < 20; i++) {
+		(void)pace_wait(&p, d, NULL);
+		d = pace_next(d, 10 * NSEC_PER_MSEC);
+	}
+	CU_ASSERT_EQUAL(p.waits, 20);
+	CU_ASSERT_EQUAL(p.sleeps, 20);
+	CU_ASSERT(p.spin_ns <= 20 * 400 * 1000LL);
+	CU_ASSERT(p.spin_ns <= (d - start) / PACE_SHARE);
+}
+
+/* --cpu: a CPU the machine does not have is refused, naming the option. */
+static void
+t_tune_refuses_a_missing_cpu_and_does_nothing_by_default(void)
+{
+	char err[256] = "";
+
+	CU_ASSERT_EQUAL(tune_apply(-1, 0, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(err[0], '\0');
+	CU_ASSERT_EQUAL(tune_apply(CPU_SETSIZE - 1, 0, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(strncmp(err, "--cpu 1023: ", 12), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "this machine has CPUs 0.."));
 }
 
 static void
@@ -246,6 +289,10 @@ main(void)
 	    t_10000th_deadline_is_start_plus_sum_of_gaps);
 	CU_add_test(s, "10000 real waits never early, last deadline exact",
 	    t_10000_real_waits_never_early_and_last_deadline_exact);
+	CU_add_test(s, "waits at 10 ms sleep, then spin at most 4 %",
+	    t_waits_at_10ms_sleep_then_spin_at_most_4_percent);
+	CU_add_test(s, "tune refuses a missing CPU, does nothing by default",
+	    t_tune_refuses_a_missing_cpu_and_does_nothing_by_default);
 	CU_add_test(s, "lead is capped to a share of the wait",
 	    t_lead_is_capped_to_a_share_of_the_wait);
 	CU_add_test(s, "learn jumps up and decays slowly",

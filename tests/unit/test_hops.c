@@ -1,6 +1,8 @@
 /*
  * Unit suite for controller/hops.c and controller/topo.c: per-router
- * processing time from chains of 1, 2 and 3 routers, worked by hand.
+ * processing time from chains of 1, 2 and 3 routers, worked by hand; the
+ * regression line with its confidence band; delays rounded as
+ * summary.csv holds them.
  */
 #include <math.h>
 #include <string.h>
@@ -133,6 +135,56 @@ t_topo_chain_of_three(void)
 	CU_ASSERT_EQUAL(topo_expected_ttl(3), 61);
 }
 
+/*
+ * Two chain lengths, 2 packets each: x = 1 mean 10 std 1, x = 2 mean 12
+ * std 1.  By hand: slope 2, intercept 8, xbar 1.5, Sxx = 4 x 0.25 = 1,
+ * SSE = 1 + 1 (the means lie on the line) so s = sqrt(2 / 2) = 1; the
+ * band is t95(2) s sqrt(1/4 + (x - 1.5)^2): 4.302653 x 0.5 = 2.151327
+ * at 1.5 and 4.302653 x sqrt(0.5) = 3.042435 at 1.
+ */
+static void
+t_fit_and_band_by_hand(void)
+{
+	struct flow_row rows[2] = {
+		row("A", 1, 64, 1, 2, 10.0, 1.0),
+		row("A-B", 2, 64, 1, 2, 12.0, 1.0),
+	};
+	struct hops_line l;
+
+	CU_ASSERT_EQUAL_FATAL(hops_fit(rows, 2, "probe", 64, &l), 0);
+	CU_ASSERT_DOUBLE_EQUAL(l.slope, 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.intercept, 8.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.xbar, 1.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.sxx, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(l.s, 1.0, 1e-12);
+	CU_ASSERT_EQUAL(l.n, 4);
+	CU_ASSERT_DOUBLE_EQUAL(hops_band(&l, 1.5), 2.151327, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(hops_band(&l, 1.0), 3.042435, 1e-6);
+	CU_ASSERT_EQUAL(hops_fit(rows, 2, "probe", 128, &l), -1);
+	CU_ASSERT_EQUAL(hops_fit(rows, 1, "probe", 64, &l), -1);
+}
+
+/*
+ * summary.csv holds delays to 1 ns: a mean of 10.0004 us is 10.000 there,
+ * so the difference to 12.000 is 2.0000 us, as `hoplab report` computes
+ * it from the file, not 1.9996.
+ */
+static void
+t_means_are_taken_as_summary_csv_writes_them(void)
+{
+	struct flow_row rows[2] = {
+		row("A", 1, 64, 1, 1000, 10.0004, 0.0),
+		row("A-B", 2, 64, 1, 1000, 12.0, 0.0),
+	};
+	struct hop_est h[8];
+	const struct hop_est *e;
+	size_t n = hops_compute(rows, 2, h, 8);
+
+	e = find(h, n, 64, "difference", "A-B - A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->t_us, 2.0, 1e-12);
+}
+
 int
 main(void)
 {
@@ -148,6 +200,9 @@ main(void)
 	CU_add_test(s, "t_frames_are_separate_and_single_variant_gives_nothing",
 	    t_frames_are_separate_and_single_variant_gives_nothing);
 	CU_add_test(s, "t_topo_chain_of_three", t_topo_chain_of_three);
+	CU_add_test(s, "t_fit_and_band_by_hand", t_fit_and_band_by_hand);
+	CU_add_test(s, "t_means_are_taken_as_summary_csv_writes_them",
+	    t_means_are_taken_as_summary_csv_writes_them);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failures = (int)CU_get_number_of_failures();

@@ -424,6 +424,24 @@ t_wrong_version_is_malformed_and_names_both(void)
 }
 
 static void
+t_other_message_type_is_malformed_not_a_version(void)
+{
+	Hoplab__RoleStatus rs = HOPLAB__ROLE_STATUS__INIT;
+	uint8_t buf[64];
+	const void *f[1] = { buf };
+	size_t l[1];
+
+	/* role_id 7 is field 1, where an envelope keeps its version. */
+	rs.role_id = 7;
+	rs.state = HOPLAB__ROLE_STATUS__STATE__EXITED;
+	rs.pid = 4242;
+	l[0] = hoplab__role_status__pack(&rs, buf);
+	CU_ASSERT_EQUAL(l[0], 7);	/* 08 07, 10 01, 30 92 21 */
+	expect_malformed(f, l, 1, "7 bytes that decode as protobuf but not "
+	    "as a hoplab envelope");
+}
+
+static void
 t_envelope_without_body_is_malformed(void)
 {
 	/* version = 1 (field 1, varint), nothing else. */
@@ -569,6 +587,8 @@ main(void)
 	    t_garbage_bytes_are_malformed);
 	CU_add_test(s, "t_wrong_version_is_malformed_and_names_both",
 	    t_wrong_version_is_malformed_and_names_both);
+	CU_add_test(s, "t_other_message_type_is_malformed_not_a_version",
+	    t_other_message_type_is_malformed_not_a_version);
 	CU_add_test(s, "t_envelope_without_body_is_malformed",
 	    t_envelope_without_body_is_malformed);
 	CU_add_test(s, "t_extra_frames_are_malformed_and_drained",

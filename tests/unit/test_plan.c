@@ -163,9 +163,10 @@ t_unknown_key_names_line_and_expected_keys(void)
 	    "t.yaml:5: flows[0].fram: unknown key (expected one of: name, "
 	    "mode, frame, idt, count, dscp, seed, preset, rate, duration, "
 	    "burst, off, dst)");
-	expect_err("name: t\nflow: []\n",
-	    "t.yaml:2: flow: unknown key (expected one of: name, topology, "
-	    "variants, router, repeat, sweep, flows, impairments)");
+	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
+	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
+	    "variants, router, repeat, sweep, flows, impairments, faults, "
+	    "order)");
 }
 
 static void
@@ -179,8 +180,11 @@ t_frame_outside_rfc2544_range_is_refused(void)
 	    "frame incl. FCS), got 63");
 	expect_err("sweep: {frame: [64, 1519]}\n" HEAD FLOW,
 	    "t.yaml:1: sweep.frame[1]: expected 64..1518 (Ethernet frame "
-	    "incl. FCS), got 1519");
-	expect_err("sweep: {frame: [64, 128, 64]}\n" HEAD FLOW,
+	    "incl. FCS), got 1519\n"
+	    "t.yaml:1: sweep.frame: no flow or impairment uses $frame\n"
+	    "2 errors");
+	expect_err("sweep: {frame: [64, 128, 64]}\n" HEAD
+	    "  - {name: probe, frame: $frame, idt: 1ms, count: 5}\n",
 	    "t.yaml:1: sweep.frame[2]: 64 is listed twice");
 }
 
@@ -199,21 +203,24 @@ t_variant_that_is_not_a_prefix_is_refused(void)
 static void
 t_sweep_frame_without_sweep_is_refused(void)
 {
-	expect_err(HEAD "  - name: probe\n    frame: $frame\n",
-	    "t.yaml:5: flows[0].frame: '$frame' needs sweep.frame (add "
-	    "sweep: {frame: [64, 1518]} or give a fixed frame length)");
+	expect_err(HEAD "  - {name: probe, frame: $frame, idt: 1ms, "
+	    "count: 1}\n",
+	    "t.yaml:4: flows[0].frame: '$frame' names no sweep key (this "
+	    "plan has no sweep:)");
 	expect_err("sweep: {frame: [64]}\n" HEAD
-	    "  - name: probe\n    frame: $rate\n",
-	    "t.yaml:6: flows[0].frame: expected a frame length or $frame, "
-	    "got '$rate'");
+	    "  - {name: probe, frame: $rate, idt: 1ms, count: 1}\n",
+	    "t.yaml:1: sweep.frame: no flow or impairment uses $frame\n"
+	    "t.yaml:5: flows[0].frame: '$rate' names no sweep key (expected "
+	    "one of: $frame)\n2 errors");
 }
 
+/* faults: itself is tested in test_planfault.c. */
 static void
-t_faults_are_not_available_yet(void)
+t_an_empty_faults_list_is_refused(void)
 {
 	expect_err("faults: []\n" HEAD FLOW,
-	    "t.yaml:1: faults: fault injection is not available yet "
-	    "(impairments are); remove this key");
+	    "t.yaml:1: faults: expected a list of 1..32 items, got an empty "
+	    "list");
 }
 
 /* Impairments: lines 8 on, after HEAD FLOW. */
@@ -412,9 +419,11 @@ t_unavailable_features_say_so(void)
 	    "t.yaml:6: flows[0].idt.dist: expected const, uniform, exp, "
 	    "normal, lognormal, pareto, cauchy, gamma, weibull, csv, "
 	    "pcap-sizes or pcap-gaps, got 'zipf'");
-	expect_err("sweep:\n  frame: [64]\n  rate: [1, 2]\n" HEAD FLOW,
-	    "t.yaml:3: sweep.rate: sweeping 'rate' is not supported yet "
-	    "(only frame)");
+	expect_err("sweep:\n  frame: [64]\n  Rate: [1, 2]\n" HEAD FLOW,
+	    "t.yaml:2: sweep.frame: no flow or impairment uses $frame\n"
+	    "t.yaml:3: sweep.Rate: expected a sweep name of 1..15 lowercase "
+	    "letters, digits or '_' (frame, idt, delay...), got 'Rate'\n"
+	    "2 errors");
 }
 
 static void
@@ -497,20 +506,22 @@ t_wrong_types_say_expected_and_got(void)
 	    "'3' (remove the quotes)");
 	expect_err("name: t\ntopology: {chain: [A]}\nflows: probe\n",
 	    "t.yaml:3: flows: expected a list, got 'probe'");
-	expect_err("name: t\ntopology: [A, B]\n",
+	expect_err("name: t\ntopology: [A, B]\nflows:\n" FLOW,
 	    "t.yaml:2: topology: expected a mapping (key: value lines), got "
 	    "a list");
-	expect_err("name: t\ntopology: {chain: [A, A-B]}\n",
+	expect_err("name: t\ntopology: {chain: [A, A-B]}\nflows:\n" FLOW,
 	    "t.yaml:2: topology.chain[1]: expected a router name of letters, "
 	    "digits or '_', got 'A-B'");
-	expect_err("name: t\ntopology: {chain: [A, B, A]}\n",
+	expect_err("name: t\ntopology: {chain: [A, B, A]}\nflows:\n" FLOW,
 	    "t.yaml:2: topology.chain[2]: 'A' appears twice in the chain");
-	expect_err("name: t\ntopology: {chain: []}\n",
+	expect_err("name: t\ntopology: {chain: []}\nflows:\n" FLOW,
 	    "t.yaml:2: topology.chain: expected a list of 1..8 items, got "
 	    "an empty list");
 	expect_err("name: my plan\n",
 	    "t.yaml:1: name: expected a name of letters, digits, '.', '_' or "
-	    "'-', got 'my plan'");
+	    "'-', got 'my plan'\n"
+	    "t.yaml:1: topology: required key is missing\n"
+	    "t.yaml:1: flows: required key is missing\n3 errors");
 	expect_err("- a\n- b\n",
 	    "t.yaml:1: expected a plan (a mapping with name, topology and "
 	    "flows), got a list");
@@ -520,10 +531,12 @@ static void
 t_missing_and_duplicate_keys_are_refused(void)
 {
 	expect_err("topology: {chain: [A]}\nflows: []\n",
-	    "t.yaml:1: name: required key is missing");
+	    "t.yaml:1: name: required key is missing\n"
+	    "t.yaml:2: flows: expected a list of 1..64 items, got an empty "
+	    "list\n2 errors");
 	expect_err(HEAD "  - name: probe\n    frame: 64\n    idt: 1ms\n",
 	    "t.yaml:4: flows[0].count: required key is missing");
-	expect_err("name: t\nname: u\n",
+	expect_err("name: t\nname: u\ntopology: {chain: [A]}\nflows:\n" FLOW,
 	    "t.yaml:2: name: duplicate key (first given at line 1)");
 }
 
@@ -590,8 +603,8 @@ main(void)
 	    t_variant_that_is_not_a_prefix_is_refused);
 	CU_add_test(s, "sweep_frame_without_sweep_is_refused",
 	    t_sweep_frame_without_sweep_is_refused);
-	CU_add_test(s, "faults_are_not_available_yet",
-	    t_faults_are_not_available_yet);
+	CU_add_test(s, "an_empty_faults_list_is_refused",
+	    t_an_empty_faults_list_is_refused);
 	CU_add_test(s, "impairment_keys_become_netem_profiles_both_ways",
 	    t_impairment_keys_become_netem_profiles_both_ways);
 	CU_add_test(s, "impairment_loss_models_and_netem_line",

@@ -1,0 +1,167 @@
+/*
+ * fault: carry out one Fault of the plan's timeline on this host
+ * (docs/plans.md "Faults") and answer the controller with a FaultAck.
+ *
+ *   LINK_DOWN   ip link set dev IFACE down
+ *   LINK_UP     ip link set dev IFACE up, then for each route of the
+ *               Fault: ip route replace PREFIX via VIA
+ *
+ * Linux drops every IPv4 route through an interface that goes down, so
+ * a kernel router would stay cut off after LINK_UP; the controller
+ * sends the router's static routes through that interface (the lab's
+ * address plan) and they are put back, as a routing daemon would.
+ * Every value is validated first (an existing interface name of
+ * [A-Za-z0-9._-], strict dotted quads and prefix lengths); iproute2 runs
+ * through linuxrouter.c's fork + execv with an explicit argv, never a
+ * shell.  The FaultAck carries the CLOCK_REALTIME instant the change
+ * took effect, which the controller places on the point's timeline.
+ *
+ * Deliberately not done: restarting a router process (refused by the
+ * plan loader as not available yet), IPv6 routes, and changing a link's
+ * impairment, which the controller sends as a LinkControl to the wire
+ * host (linkrole.c relays it).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "clock.h"
+#include "fault.h"
+#include "log.h"
+
+#define FAULT_ROUTES_MAX	16
+
+/* An existing interface name of [A-Za-z0-9._-]. */
+static int
+check_iface(const char *s, char *err, size_t errlen)
+{
+	size_t i, n = strlen(s);
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    strchr("._-", s[i]) != NULL))
+			break;
+	if (n == 0 || n >= IF_NAMESIZE || i < n) {
+		snprintf(err, errlen, "interface '%.32s': expected a name of "
+		    "1..%d letters, digits, '.', '_' or '-'", s,
+		    IF_NAMESIZE - 1);
+		return -1;
+	}
+	if (if_nametoindex(s) == 0) {
+		snprintf(err, errlen, "interface %s: %s", s, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* With PREFIX "A.B.C.D/N" without host bits, else "A.B.C.D". */
+static int
+check_addr(const char *s, int prefix)
+{
+	char a[INET_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	struct in_addr in;
+	unsigned long len = 32;
+	char *end;
+	uint32_t mask;
+
+	if ((slash != NULL) != prefix)
+		return -1;
+	if (slash == NULL)
+		return inet_pton(AF_INET, s, &in) == 1 ? 0 : -1;
+	if ((size_t)(slash - s) >= sizeof(a) || slash[1] < '0' ||
+	    slash[1] > '9')
+		return -1;
+	memcpy(a, s, (size_t)(slash - s));
+	a[slash - s] = '\0';
+	errno = 0;
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || errno != 0 || len > 32 ||
+	    inet_pton(AF_INET, a, &in) != 1)
+		return -1;
+	mask = len == 0 ? 0 : htonl(~0U << (32 - len));
+	return (in.s_addr & ~mask) == 0 ? 0 : -1;
+}
+
+static int
+check_fault(const Hoplab__Fault *f, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (f->action != HOPLAB__FAULT__ACTION__LINK_DOWN &&
+	    f->action != HOPLAB__FAULT__ACTION__LINK_UP) {
+		snprintf(err, errlen, "fault action %d: expected link down "
+		    "or up", (int)f->action);
+		return -1;
+	}
+	if (check_iface(f->iface, err, errlen) == -1)
+		return -1;
+	if (f->n_routes > FAULT_ROUTES_MAX) {
+		snprintf(err, errlen, "%zu routes: at most %d", f->n_routes,
+		    FAULT_ROUTES_MAX);
+		return -1;
+	}
+	for (i = 0; i < f->n_routes; i++)
+		if (check_addr(f->routes[i]->prefix, 1) == -1 ||
+		    check_addr(f->routes[i]->via, 0) == -1) {
+			snprintf(err, errlen, "route '%.24s' via '%.16s': "
+			    "expected A.B.C.D/N (no host bits) via A.B.C.D",
+			    f->routes[i]->prefix, f->routes[i]->via);
+			return -1;
+		}
+	return 0;
+}
+
+/* The change itself; 0, or -1 with ERR.  *WHEN: when the link changed. */
+static int
+apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
+{
+	int up = f->action == HOPLAB__FAULT__ACTION__LINK_UP;
+	char *link[] = { "ip", "link", "set", "dev", f->iface,
+	    up ? "up" : "down", NULL };
+	char *route[] = { "ip", "route", "replace", NULL, "via", NULL, NULL };
+	size_t i;
+
+	if (check_fault(f, err, errlen) == -1)
+		return -1;
+	if (linuxrouter_ip(link, err, errlen) == -1)
+		return -1;
+	*when = clock_real_ns();
+	for (i = 0; up && i < f->n_routes; i++) {
+		route[3] = f->routes[i]->prefix;
+		route[5] = f->routes[i]->via;
+		if (linuxrouter_ip(route, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+void
+fault_run(struct agent *ag, const uint8_t *id, size_t idlen,
+    const Hoplab__Fault *f)
+{
+	Hoplab__Envelope env;
+	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
+	char err[600] = "";
+	int64_t when = 0;
+
+	fa.fault_id = f->fault_id;
+	fa.ok = apply(f, &when, err, sizeof(err)) == 0;
+	fa.time_ns = when ? when : clock_real_ns();
+	fa.error = err;
+	if (fa.ok)
+		log_info("fault %u: link %.16s %s%s", f->fault_id, f->iface,
+		    f->action == HOPLAB__FAULT__ACTION__LINK_UP ? "up" :
+		    "down", f->n_routes ? ", routes put back" : "");
+	else
+		log_warn("fault %u: %s", f->fault_id, err);
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT_ACK;
+	env.fault_ack = &fa;
+	agent_send(ag, id, idlen, &env);
+}

@@ -1,0 +1,158 @@
+/*
+ * dryrun: the run list of a plan and how long it should take, printed
+ * before anything starts (docs/plans.md, "Dry run").
+ *
+ * The list is the runner's own (plan_point, plan_point_order): the same
+ * order, the same numbering as the progress lines of `hoplab run`.  The
+ * estimate adds, per run, the traffic time of its longest flow (count x
+ * mean gap, or its duration when that ends it first) plus the generator's
+ * drain and a fixed per-run overhead; and, whenever the variant changes
+ * from one run to the next, the wiring of the lab, the routers' start
+ * and the warm-up burst.  The constants are measured orders of magnitude
+ * on the namespace lab, not promises: real machines over SSH or a
+ * loaded host take longer.
+ *
+ * Deliberately not done: contacting agents, reading the inventory,
+ * estimating RFC 2544 searches or faults (their own time is inside the
+ * traffic time of the run they belong to).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "dryrun.h"
+#include "runint.h"
+
+#define DRY_POINT_NS	(300 * NSEC_PER_MSEC)	/* start, results, sync */
+#define DRY_LINKS_NS	(500 * NSEC_PER_MSEC)	/* link roles per run */
+#define DRY_WIRE_NS	(2 * NSEC_PER_SEC)	/* rewire + routers up */
+
+/* The traffic time of a run: its longest flow. */
+static int64_t
+traffic_ns(const struct plan *p)
+{
+	int64_t longest = 0, d;
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++) {
+		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
+		if (p->flows[i].duration_ns > 0 && p->flows[i].duration_ns < d)
+			d = p->flows[i].duration_ns;
+		if (d > longest)
+			longest = d;
+	}
+	return longest;
+}
+
+/* The impaired links of variant V: their roles start with every run. */
+static int
+variant_has_links(const struct plan *p, const struct plan_variant *v)
+{
+	size_t i;
+
+	for (i = 0; i < p->nimpairs; i++)
+		if (plan_impair_in_variant(&p->impairs[i], v))
+			return 1;
+	return 0;
+}
+
+static void
+print_secs(FILE *out, int64_t ns)
+{
+	int64_t s = (ns + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+
+	if (s >= 3600)
+		fprintf(out, "%lld h %02lld min", (long long)(s / 3600),
+		    (long long)(s % 3600 / 60));
+	else if (s >= 60)
+		fprintf(out, "%lld min %02lld s", (long long)(s / 60),
+		    (long long)(s % 60));
+	else
+		fprintf(out, "%.1f s", (double)ns / 1e9);
+}
+
+static void
+print_header(const struct plan *plan, FILE *out, size_t n)
+{
+	size_t k;
+
+	fprintf(out, "plan %s (%s): %zu run(s): %zu variant(s)", plan->name,
+	    plan->path, n, plan->nvariants);
+	for (k = 0; k < plan->nsweep; k++)
+		fprintf(out, " x %zu %s", plan->sweep[k].nvals,
+		    plan->sweep[k].name);
+	fprintf(out, " x %u rep(s), ", plan->repeat);
+	if (plan->order_random)
+		fprintf(out, "random order (seed %llu)\n",
+		    (unsigned long long)plan->order_seed);
+	else
+		fprintf(out, "in order\n");
+	fprintf(out, "%6s  %-16s %-40s %4s %10s\n", "run", "variant",
+	    "sweep", "rep", "estimate");
+}
+
+/* One run: bind it, print its line, add its time to *TOTAL. */
+static int
+dry_point(const struct plan *plan, const size_t *order, size_t i,
+    size_t *prev, int64_t *total, int64_t *wiring, FILE *out, char *err,
+    size_t errlen)
+{
+	const struct plan_variant *v;
+	struct plan_point pt;
+	struct plan *b;
+	char label[256];
+	int64_t ns;
+
+	plan_point(plan, order, i, &pt);
+	v = &plan->variants[pt.variant];
+	if ((b = plan_bind(plan, &pt, err, errlen)) == NULL)
+		return -1;
+	ns = traffic_ns(b) + GEN_DRAIN_NS + DRY_POINT_NS;
+	if (variant_has_links(b, v))
+		ns += DRY_LINKS_NS;
+	if (pt.variant != *prev) {	/* rewire, routers, warm-up */
+		*wiring += DRY_WIRE_NS + GEN_DRAIN_NS + WARMUP_PACKETS *
+		    b->flows[0].idt_ns;
+		*prev = pt.variant;
+	}
+	plan_point_label(plan, &pt, label, sizeof(label));
+	fprintf(out, "%6zu  %-16s %-40s %4u %8.1f s\n", i + 1, v->label,
+	    label[0] ? label : "-", pt.rep, (double)ns / 1e9);
+	*total += ns;
+	plan_free(b);
+	return 0;
+}
+
+int
+dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
+{
+	size_t n = plan_npoints(plan), i, prev = (size_t)-1;
+	size_t *order = plan_point_order(plan);
+	int64_t total = 0, wiring = 0;
+	int rc = 0;
+
+	if (plan->order_random && order == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	print_header(plan, out, n);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = dry_point(plan, order, i, &prev, &total, &wiring, out,
+		    err, errlen);
+	free(order);
+	if (rc == -1)
+		return -1;
+	fprintf(out, "estimate: ");
+	print_secs(out, total + wiring);
+	fprintf(out, " for %zu run(s) (runs ", n);
+	print_secs(out, total);
+	fprintf(out, ", variant changes ");
+	print_secs(out, wiring);
+	fprintf(out, "; per run: traffic + %.1f s drain + %.1f s overhead "
+	    "(+ %.1f s with impaired links); per variant change: %.0f s "
+	    "wiring + warm-up of %d packets + %.1f s drain)\n",
+	    GEN_DRAIN_NS / 1e9, DRY_POINT_NS / 1e9, DRY_LINKS_NS / 1e9,
+	    DRY_WIRE_NS / 1e9, WARMUP_PACKETS, GEN_DRAIN_NS / 1e9);
+	return 0;
+}

@@ -1,0 +1,26 @@
+/*
+ * report: `hoplab report DIR`, a results folder read again: the tables a
+ * run prints, hops.csv and summary_by_point.csv computed anew from
+ * summary.csv, and the PNG plots (plot.c) in DIR/plots/.
+ *
+ * The folder is reopened as `hoplab attach` reopens it (results_reopen,
+ * every file kept whole: each is rewritten through a temporary file with
+ * the same rows) and finished as a run finishes (results_finish), so the
+ * tables, hops.csv and summary_by_point.csv come from the very code a
+ * run uses, and equal a run's byte for byte.  A folder whose run is still
+ * going (state.json "running", its controller alive) is refused.
+ *
+ * Deliberately not here: capture-based delay, RFC 2544 tables and fault
+ * markers (results do not carry them yet).
+ */
+#ifndef HOPLAB_REPORT_H
+#define HOPLAB_REPORT_H
+
+/*
+ * hoplab report [--no-plots] DIR; ARGV[0] is "report".  Returns the exit
+ * code: 0, 1 (a file could not be written, gnuplot failed or is
+ * missing), 2 (usage, DIR is not a results folder).
+ */
+int	report_main(int argc, char **argv);
+
+#endif

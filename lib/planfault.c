@@ -1,0 +1,319 @@
+/*
+ * planfault: the faults: section of a plan (plan.h, docs/plans.md
+ * "Faults").
+ *
+ *   faults:
+ *     - {at: 1.5s, link: B-C, action: down}          # both ends
+ *     - {at: 2.5s, link: B-C, action: up}
+ *     - {at: 15s, link: B-C, action: down, end: B}   # B's side only
+ *     - {at: 2s, link: A-B, set: "delay 50ms"}        # impaired link
+ *     - {at: 2s, link: A-B, set: "loss 5%", direction: forward}
+ *
+ * AT is measured from the start of each point's traffic and must fall
+ * inside it (before the longest flow's length, count x idt or its
+ * duration).  A link is one of the chain (gen-A, A-B, ..., C-gen) and
+ * must be crossed by at least one variant; a point whose variant does
+ * not cross it runs without the fault.  set: replaces hoplab-link's
+ * netem-style profile, so the link must be in impairments:; the text is
+ * checked for its characters here and parsed by hoplab-link, which has
+ * the last word (its refusal lands in faults.csv).  The faults are
+ * kept sorted by AT (stable, so equal times keep the file's order).
+ *
+ * Deliberately not done: restarting a router process (router: X, action:
+ * restart) is refused as not available yet; so are faults on links
+ * outside the chain.  Errors name the file, line and key like the rest
+ * of the plan; the first one found is reported.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "plan.h"
+#include "planint.h"
+#include "yamldoc.h"
+
+static const char *const fault_keys[] = {
+	"at", "link", "action", "end", "set", "direction", "router",
+};
+enum { F_AT, F_LINK, F_ACTION, F_END, F_SET, F_DIR, F_ROUTER, F_NKEYS };
+
+/* One entry being parsed. */
+struct fctx {
+	struct pctx	*c;
+	yaml_node_t	*node;
+	yaml_node_t	*v[F_NKEYS];
+	char		 path[YAMLDOC_PATH_MAX];	/* "faults[0]" */
+};
+
+static const char *
+f_path(struct fctx *fc, int k, char *buf, size_t len)
+{
+	yamldoc_path_key(buf, len, fc->path, fault_keys[k]);
+	return buf;
+}
+
+/* The traffic's length in a point: the longest flow. */
+static int64_t
+traffic_ns(const struct plan *p)
+{
+	int64_t longest = 0, d;
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++) {
+		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
+		if (p->flows[i].duration_ns > 0 &&
+		    (d == 0 || p->flows[i].duration_ns < d))
+			d = p->flows[i].duration_ns;
+		if (d > longest)
+			longest = d;
+	}
+	return longest;
+}
+
+static int
+f_at(struct fctx *fc, struct plan_fault *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64], cerr[128];
+	const char *s = yamldoc_text(fc->v[F_AT]);
+	int64_t end = traffic_ns(fc->c->p);
+
+	f_path(fc, F_AT, path, sizeof(path));
+	if (s == NULL || clock_parse_duration(s, &f->at_ns, cerr,
+	    sizeof(cerr)) == -1 || f->at_ns < 0)
+		return PERR(fc->c, fc->v[F_AT], path, "expected a time with "
+		    "its unit from the start of the traffic (1.5s, 200ms), "
+		    "got %s", yamldoc_got(fc->v[F_AT], got, sizeof(got)));
+	if (f->at_ns >= end)
+		return PERR(fc->c, fc->v[F_AT], path, "%s is after the run's "
+		    "end: the traffic lasts %.3f s (the longest flow); "
+		    "expected a time before it", s, (double)end / 1e9);
+	return 0;
+}
+
+/* Position of NAME in the chain, -2 for "gen", -1 if neither. */
+static int
+chain_index(const struct plan *p, const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 3 && strncmp(name, "gen", 3) == 0)
+		return -2;
+	for (i = 0; i < p->nchain; i++)
+		if (strlen(p->chain[i]) == len &&
+		    strncmp(p->chain[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* link: X-Y next to each other in the chain, in its order. */
+static int
+f_link(struct fctx *fc, struct plan_fault *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+	const char *s = yamldoc_text(fc->v[F_LINK]), *dash = NULL;
+	int a, b;
+
+	if (s != NULL && (dash = strchr(s, '-')) != NULL &&
+	    strchr(dash + 1, '-') == NULL && strlen(s) < sizeof(f->link)) {
+		a = chain_index(fc->c->p, s, (size_t)(dash - s));
+		b = chain_index(fc->c->p, dash + 1, strlen(dash + 1));
+		if (a == -2 && b == 0)
+			f->hop = 0;
+		else if (a >= 0 && b == -2) {
+			f->hop = (size_t)a + 1;
+			f->to_gen = 1;
+		} else if (a >= 0 && b == a + 1)
+			f->hop = (size_t)a + 1;
+		else
+			dash = NULL;
+	} else
+		dash = NULL;
+	if (dash == NULL)
+		return PERR(fc->c, fc->v[F_LINK], f_path(fc, F_LINK, path,
+		    sizeof(path)), "%s is not a link of the chain (expected "
+		    "gen-%s, two neighbours X-Y in the chain's order, or "
+		    "X-gen)", yamldoc_got(fc->v[F_LINK], got, sizeof(got)),
+		    fc->c->p->chain[0]);
+	snprintf(f->link, sizeof(f->link), "%s", s);
+	snprintf(f->from, sizeof(f->from), "%.*s", (int)(dash - s), s);
+	snprintf(f->to, sizeof(f->to), "%s", dash + 1);
+	return 0;
+}
+
+/* action: down|up, with end: X for one side only. */
+static int
+f_updown(struct fctx *fc, struct plan_fault *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+
+	if (fc->v[F_DIR] != NULL)
+		return PERR(fc->c, fc->v[F_DIR], f_path(fc, F_DIR, path,
+		    sizeof(path)), "only with set:");
+	if (yamldoc_is(fc->v[F_ACTION], "down"))
+		f->kind = PLAN_FAULT_LINK_DOWN;
+	else if (yamldoc_is(fc->v[F_ACTION], "up"))
+		f->kind = PLAN_FAULT_LINK_UP;
+	else
+		return PERR(fc->c, fc->v[F_ACTION], f_path(fc, F_ACTION, path,
+		    sizeof(path)), "expected down or up (or set: a profile "
+		    "instead of action), got %s", yamldoc_got(fc->v[F_ACTION],
+		    got, sizeof(got)));
+	if (fc->v[F_END] == NULL)
+		return 0;
+	if (!yamldoc_is(fc->v[F_END], f->from) &&
+	    !yamldoc_is(fc->v[F_END], f->to))
+		return PERR(fc->c, fc->v[F_END], f_path(fc, F_END, path,
+		    sizeof(path)), "expected %s or %s (an end of %s), got %s",
+		    f->from, f->to, f->link, yamldoc_got(fc->v[F_END], got,
+		    sizeof(got)));
+	snprintf(f->end, sizeof(f->end), "%s", yamldoc_text(fc->v[F_END]));
+	return 0;
+}
+
+/* 1 if S is made only of letters, digits and characters in EXTRA. */
+static int
+charset_ok(const char *s, const char *extra)
+{
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
+			return 0;
+	return 1;
+}
+
+/* set: "PROFILE" [direction: both|forward|reverse] on an impaired link. */
+static int
+f_set(struct fctx *fc, struct plan_fault *f)
+{
+	const struct plan *p = fc->c->p;
+	char path[YAMLDOC_PATH_MAX], got[64];
+	const char *s = yamldoc_text(fc->v[F_SET]);
+	int fwd = 1, rev = 1;
+	size_t i;
+
+	f->kind = PLAN_FAULT_LINK_SET;
+	if (fc->v[F_END] != NULL)
+		return PERR(fc->c, fc->v[F_END], f_path(fc, F_END, path,
+		    sizeof(path)), "only with action: down or up (set: uses "
+		    "direction:)");
+	f_path(fc, F_SET, path, sizeof(path));
+	if (s == NULL || strlen(s) >= PLAN_PROFILE_MAX ||
+	    !charset_ok(s, " .%/_-:+"))
+		return PERR(fc->c, fc->v[F_SET], path, "expected a "
+		    "netem-style profile such as \"delay 50ms loss 1%%\" or "
+		    "\"\" (none), got %s", yamldoc_got(fc->v[F_SET], got,
+		    sizeof(got)));
+	for (i = 0; i < p->nimpairs; i++)
+		if (strcmp(p->impairs[i].link, f->link) == 0)
+			break;
+	if (i == p->nimpairs)
+		return PERR(fc->c, fc->v[F_SET], path, "%s has no link "
+		    "emulator; list it in impairments: (an empty profile "
+		    "will do) to change it during the run", f->link);
+	if (fc->v[F_DIR] != NULL) {
+		fwd = yamldoc_is(fc->v[F_DIR], "forward");
+		rev = yamldoc_is(fc->v[F_DIR], "reverse");
+		if (yamldoc_is(fc->v[F_DIR], "both"))
+			fwd = rev = 1;
+		if (!fwd && !rev)
+			return PERR(fc->c, fc->v[F_DIR], f_path(fc, F_DIR,
+			    path, sizeof(path)), "expected both, forward or "
+			    "reverse, got %s", yamldoc_got(fc->v[F_DIR], got,
+			    sizeof(got)));
+	}
+	snprintf(f->forward, sizeof(f->forward), "%s", fwd ? s : "-");
+	snprintf(f->reverse, sizeof(f->reverse), "%s", rev ? s : "-");
+	return 0;
+}
+
+static int
+f_in_some_variant(struct fctx *fc, const struct plan_fault *f)
+{
+	const struct plan *p = fc->c->p;
+	char path[YAMLDOC_PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < p->nvariants; i++)
+		if (plan_fault_in_variant(f, &p->variants[i]))
+			return 0;
+	return PERR(fc->c, fc->v[F_LINK], f_path(fc, F_LINK, path,
+	    sizeof(path)), "%s is in none of the variants; remove the fault "
+	    "or add a variant that crosses it", f->link);
+}
+
+static int
+parse_fault(struct pctx *c, yaml_node_t *node, size_t idx)
+{
+	struct plan_fault *f = &c->p->faults[idx];
+	struct fctx fc = { .c = c, .node = node };
+	char path[YAMLDOC_PATH_MAX];
+
+	memset(f, 0, sizeof(*f));
+	yamldoc_path_index(fc.path, sizeof(fc.path), "faults", idx);
+	f->line = (int)yamldoc_line(node);
+	if (yamldoc_map_fields(c->yd, node, fc.path, fault_keys, F_NKEYS,
+	    fc.v, c->err, c->errlen) == -1)
+		return -1;
+	if (fc.v[F_ROUTER] != NULL)
+		return PERR(c, fc.v[F_ROUTER], f_path(&fc, F_ROUTER, path,
+		    sizeof(path)), "restarting a router process is not "
+		    "available yet (link down/up and set: are)");
+	if (fc.v[F_AT] == NULL)
+		return plan_missing(c, node, fc.path, "at");
+	if (fc.v[F_LINK] == NULL)
+		return plan_missing(c, node, fc.path, "link");
+	if (fc.v[F_ACTION] != NULL && fc.v[F_SET] != NULL)
+		return PERR(c, fc.v[F_SET], f_path(&fc, F_SET, path,
+		    sizeof(path)), "use either action: (down, up) or set: "
+		    "(a new profile)");
+	if (fc.v[F_ACTION] == NULL && fc.v[F_SET] == NULL)
+		return plan_missing(c, node, fc.path, "action");
+	if (f_at(&fc, f) == -1 || f_link(&fc, f) == -1 ||
+	    (fc.v[F_SET] != NULL ? f_set(&fc, f) : f_updown(&fc, f)) == -1)
+		return -1;
+	return f_in_some_variant(&fc, f);
+}
+
+/* Insertion sort by AT: stable, so equal times keep the file's order. */
+static void
+sort_by_at(struct plan_fault *f, size_t n)
+{
+	struct plan_fault t;
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		t = f[i];
+		for (j = i; j > 0 && f[j - 1].at_ns > t.at_ns; j--)
+			f[j] = f[j - 1];
+		f[j] = t;
+	}
+}
+
+int
+plan_parse_faults(struct pctx *c, yaml_node_t *node)
+{
+	int n, i;
+
+	if (node == NULL)
+		return 0;
+	if ((n = yamldoc_seq(c->yd, node, "faults", 1, PLAN_MAX_FAULTS,
+	    c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (parse_fault(c, yamldoc_item(c->yd, node, i),
+		    (size_t)i) == -1)
+			return -1;
+	c->p->nfaults = (size_t)n;
+	sort_by_at(c->p->faults, c->p->nfaults);
+	return 0;
+}
+
+int
+plan_fault_in_variant(const struct plan_fault *f,
+    const struct plan_variant *v)
+{
+	if (f->to_gen)
+		return v->nrouters == f->hop;
+	return v->nrouters >= f->hop + 1;
+}

@@ -1,0 +1,272 @@
+/*
+ * test_sweep: sweeps over any parameter (lib/plansweep.c): the run list's
+ * order, the values put in place of "$NAME", the seeded shuffle, and the
+ * validator's list of every error, checked against the saved broken
+ * plans in tests/plans/ with diff -u.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <CUnit/Basic.h>
+
+#include "plan.h"
+
+static char err[16384];
+
+#define SWEPT								\
+	"name: s\n"							\
+	"topology: {chain: [A, B]}\n"					\
+	"repeat: 2\n"							\
+	"sweep:\n"							\
+	"  frame: [64, 1518]\n"						\
+	"  idt: [1ms, 100us]\n"						\
+	"flows:\n"							\
+	"  - {name: p, frame: $frame, idt: $idt, count: 100}\n"
+
+static struct plan *
+load(const char *yaml)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	if (p == NULL)
+		fprintf(stderr, "\n  unexpected error: %s\n", err);
+	return p;
+}
+
+static void
+expect_err(const char *yaml, const char *want)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
+	plan_free(p);
+}
+
+static void
+label_of(const struct plan *p, size_t i, char *buf, size_t len)
+{
+	struct plan_point pt;
+	char l[128];
+
+	CU_ASSERT_EQUAL_FATAL(plan_point(p, NULL, i, &pt), 0);
+	plan_point_label(p, &pt, l, sizeof(l));
+	snprintf(buf, len, "%s %s rep %u", p->variants[pt.variant].label, l,
+	    pt.rep);
+}
+
+/* 2 variants x 2 frames x 2 idts x 2 reps, variants outermost. */
+static void
+t_cross_product_in_file_order(void)
+{
+	struct plan *p = load(SWEPT);
+	char l[256];
+	struct plan_point pt;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(plan_npoints(p), 16);
+	label_of(p, 0, l, sizeof(l));
+	CU_ASSERT_STRING_EQUAL(l, "A frame=64;idt=1ms rep 1");
+	label_of(p, 1, l, sizeof(l));
+	CU_ASSERT_STRING_EQUAL(l, "A frame=64;idt=1ms rep 2");
+	label_of(p, 2, l, sizeof(l));
+	CU_ASSERT_STRING_EQUAL(l, "A frame=64;idt=100us rep 1");
+	label_of(p, 4, l, sizeof(l));
+	CU_ASSERT_STRING_EQUAL(l, "A frame=1518;idt=1ms rep 1");
+	label_of(p, 8, l, sizeof(l));
+	CU_ASSERT_STRING_EQUAL(l, "A-B frame=64;idt=1ms rep 1");
+	label_of(p, 15, l, sizeof(l));
+	CU_ASSERT_STRING_EQUAL(l, "A-B frame=1518;idt=100us rep 2");
+	CU_ASSERT_EQUAL(plan_point(p, NULL, 16, &pt), -1);
+	/* The loaded plan holds the first values; the frame follows. */
+	CU_ASSERT_EQUAL(p->flows[0].idt_ns, 1000000);
+	CU_ASSERT_EQUAL(p->flows[0].frame_from_sweep, 1);
+	CU_ASSERT_EQUAL(p->nsweep_frames, 2);
+	CU_ASSERT_EQUAL(p->sweep_frames[1], 1518);
+	CU_ASSERT_TRUE(plan_sweeps_beyond_frame(p));
+	plan_free(p);
+}
+
+/* Binding a point reads the plan again with that point's values. */
+static void
+t_bind_puts_values_in_flows_and_impairments(void)
+{
+	struct plan *p = load("name: s\ntopology: {chain: [A, B]}\n"
+	    "variants: [A-B]\n"
+	    "sweep: {count: [10, 20000], delay: [0ms, 50ms], dscp: [BE, EF]}\n"
+	    "flows:\n"
+	    "  - {name: p, frame: 128, idt: 1ms, count: $count, dscp: $dscp}\n"
+	    "impairments:\n  - {link: A-B, delay: $delay, jitter: 1ms}\n");
+	struct plan_point pt;
+	struct plan *b;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(plan_npoints(p), 8);
+	CU_ASSERT_EQUAL(p->flows[0].count, 10);
+	CU_ASSERT_STRING_EQUAL(p->impairs[0].forward, "delay 0ms 1ms");
+	/* Point 7: the last value of every key. */
+	CU_ASSERT_EQUAL_FATAL(plan_point(p, NULL, 7, &pt), 0);
+	b = plan_bind(p, &pt, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(b->flows[0].count, 20000);
+	CU_ASSERT_EQUAL(b->flows[0].dscp, 46);
+	CU_ASSERT_EQUAL(b->flows[0].frame, 128);
+	CU_ASSERT_EQUAL(b->flows[0].frame_from_sweep, 0);
+	CU_ASSERT_STRING_EQUAL(b->impairs[0].forward, "delay 50ms 1ms");
+	CU_ASSERT_STRING_EQUAL(b->impairs[0].reverse, "delay 50ms 1ms");
+	plan_free(b);
+	/* Point 2: count 10, delay 50ms, dscp BE. */
+	CU_ASSERT_EQUAL_FATAL(plan_point(p, NULL, 2, &pt), 0);
+	b = plan_bind(p, &pt, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(b->flows[0].count, 10);
+	CU_ASSERT_EQUAL(b->flows[0].dscp, 0);
+	CU_ASSERT_STRING_EQUAL(b->impairs[0].forward, "delay 50ms 1ms");
+	plan_free(b);
+	plan_free(p);
+}
+
+static int
+is_permutation(const size_t *o, size_t n)
+{
+	char seen[64] = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (o[i] >= n || seen[o[i]])
+			return 0;
+		seen[o[i]] = 1;
+	}
+	return 1;
+}
+
+/* order: {random: true, seed: S}: a permutation, the same for one S. */
+static void
+t_random_order_is_a_seeded_permutation(void)
+{
+	struct plan *p7 = load(SWEPT "order: {random: true, seed: 7}\n");
+	struct plan *q7 = load(SWEPT "order: {random: true, seed: 7}\n");
+	struct plan *p8 = load(SWEPT "order: {random: true, seed: 8}\n");
+	struct plan *det = load(SWEPT);
+	size_t *a, *b, *c, i, moved = 0;
+	struct plan_point pt, pd;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p7);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q7);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p8);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(det);
+	CU_ASSERT_PTR_NULL(plan_point_order(det));	/* as listed */
+	a = plan_point_order(p7);
+	b = plan_point_order(q7);
+	c = plan_point_order(p8);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_TRUE(is_permutation(a, 16));
+	CU_ASSERT_TRUE(is_permutation(c, 16));
+	CU_ASSERT_EQUAL(memcmp(a, b, 16 * sizeof(*a)), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(a, c, 16 * sizeof(*a)), 0);
+	for (i = 0; i < 16; i++)
+		moved += a[i] != i;
+	CU_ASSERT_TRUE(moved > 8);
+	/* Run i of the shuffled plan is point a[i] of the listed one. */
+	CU_ASSERT_EQUAL(plan_point(p7, a, 3, &pt), 0);
+	CU_ASSERT_EQUAL(plan_point(det, NULL, a[3], &pd), 0);
+	CU_ASSERT_EQUAL(memcmp(&pt, &pd, sizeof(pt)), 0);
+	free(a);
+	free(b);
+	free(c);
+	plan_free(p7);
+	plan_free(q7);
+	plan_free(p8);
+	plan_free(det);
+}
+
+static void
+t_sweep_mistakes_are_all_reported(void)
+{
+	expect_err("name: s\ntopology: {chain: [A]}\n"
+	    "sweep: {idt: [], loss: [1%]}\n"
+	    "flows:\n  - {name: p, frame: 64, idt: $idt, count: $n}\n",
+	    "t.yaml:3: sweep.idt: expected a list of 1..64 items, got an "
+	    "empty list\n"
+	    "t.yaml:3: sweep.loss: no flow or impairment uses $loss\n"
+	    "t.yaml:5: flows[0].count: '$n' names no sweep key (expected one "
+	    "of: $idt, $loss)\n3 errors");
+	expect_err("name: s\ntopology: {chain: [A]}\n"
+	    "sweep: {idt: [1ms, 5]}\norder: {seed: 3}\n"
+	    "flows:\n  - {name: p, frame: 64, idt: $idt, count: 1}\n",
+	    "t.yaml:4: order.seed: only with random: true\n"
+	    "t.yaml:6: flows[0].idt: expected a duration with a unit (ns, "
+	    "us, ms, s), such as 1ms, got '5'\n2 errors");
+	expect_err("name: s\ntopology: {chain: [A]}\nrepeat: 1000\n"
+	    "sweep: {count: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,"
+	    " 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,"
+	    " 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46,"
+	    " 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,"
+	    " 63, 64], idt: [1ms, 2ms]}\n"
+	    "flows:\n  - {name: p, frame: 64, idt: $idt, count: $count}\n",
+	    "t.yaml:4: sweep: more than 100000 runs (variants x every key's "
+	    "values x repeat); sweep fewer values");
+}
+
+/* The saved broken plans and their expected messages, with diff -u. */
+static void
+t_saved_broken_plans_match_expected_output(void)
+{
+	static const char *const names[] = {
+		"sweep-errors", "bad-values", "top-level", "unknown-key",
+	};
+	char path[256], out[256], cmd[600];
+	struct plan *p;
+	FILE *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "tests/plans/%s.yaml", names[i]);
+		snprintf(out, sizeof(out), "build/asan/tests/plan-%s.out",
+		    names[i]);
+		err[0] = '\0';
+		p = plan_load(path, err, sizeof(err));
+		CU_ASSERT_PTR_NULL(p);
+		plan_free(p);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
+		fprintf(f, "%s\n", err);
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "diff -u tests/plans/%s.expected "
+		    "%s >&2", names[i], out);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("sweep", NULL, NULL);
+	CU_add_test(s, "cross_product_in_file_order",
+	    t_cross_product_in_file_order);
+	CU_add_test(s, "bind_puts_values_in_flows_and_impairments",
+	    t_bind_puts_values_in_flows_and_impairments);
+	CU_add_test(s, "random_order_is_a_seeded_permutation",
+	    t_random_order_is_a_seeded_permutation);
+	CU_add_test(s, "sweep_mistakes_are_all_reported",
+	    t_sweep_mistakes_are_all_reported);
+	CU_add_test(s, "saved_broken_plans_match_expected_output",
+	    t_saved_broken_plans_match_expected_output);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails == 0 ? 0 : 1;
+}
