@@ -175,6 +175,7 @@ hoplabrouter_start(struct agent *ag, struct role *r,
 	    (uint64_t)(rp->report_interval_ns ? rp->report_interval_ns :
 	    1000000000ULL) / 1000000U);
 	argv[n++] = bin;
+	argv[n++] = "-v";	/* its interfaces and routes in role-N.log */
 	argv[n++] = "-c";
 	argv[n++] = conf;
 	argv[n++] = "--report";

@@ -275,6 +275,10 @@ msg_body_name(int body_case)
 		return "link_control";
 	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
 		return "link_control_reply";
+	case HOPLAB__ENVELOPE__BODY_FAULT:
+		return "fault";
+	case HOPLAB__ENVELOPE__BODY_FAULT_ACK:
+		return "fault_ack";
 	default:
 		return "unknown";
 	}

@@ -26,9 +26,10 @@
  * The loader is strict: an unknown key, a wrong type or an impossible value
  * is an error naming the file, the line and the key path
  * ("demo.yaml:9: flows[0].frame: expected 64..1518 (Ethernet frame incl.
- * FCS), got 1600").  Features that later work will bring (other
- * distributions, other sweep keys) are refused with a message saying they
- * are not available yet, never silently ignored.
+ * FCS), got 1600"); every error found is reported, not only the first.
+ * Features that later work will bring are refused with a message saying
+ * they are not available yet, never silently ignored.  sweep: names any
+ * values that flows and impairments use as "$name" (plansweep.c).
  *
  *   impairments:                       # hoplab-link spliced into links
  *     - {link: A-B, delay: 5ms, jitter: 1ms, loss: 0.1%}

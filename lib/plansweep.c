@@ -319,13 +319,43 @@ mark_frame_flows(struct pctx *c)
 	}
 }
 
+/*
+ * Say where a swept value came from in the errors found since MARK at a
+ * "$NAME" that was given one: "... got '10' (sweep.idt[1])".
+ */
+static void
+blame_sweep(struct pctx *c, size_t mark)
+{
+	struct yamldoc_msg *m;
+	const struct plan_subst *s;
+	size_t i, j, len;
+	unsigned vi;
+
+	for (i = mark; i < c->yd->nmsgs; i++) {
+		m = &c->yd->msgs[i];
+		for (j = 0; j < c->nsubs; j++) {
+			s = &c->subs[j];
+			len = strlen(s->path);
+			if (m->muted || m->line != yamldoc_line(s->node) ||
+			    strncmp(m->path, s->path, len) != 0 ||
+			    c->p->sweep[s->key].nvals == 0)
+				continue;
+			vi = c->bind ? c->bind->val[s->key] : 0;
+			len = strlen(m->text);
+			snprintf(m->text + len, sizeof(m->text) - len,
+			    " (sweep.%s[%u])", c->p->sweep[s->key].name, vi);
+			break;
+		}
+	}
+}
+
 /* Read the flows and impairments once, at C's point. */
 static int
 read_once(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs,
     unsigned *used)
 {
+	size_t i, mark = c->yd->nmsgs;
 	int rc = 0;
-	size_t i;
 
 	c->nsubs = 0;
 	if (subst_walk(c, impairs, "impairments", 0) == -1)
@@ -338,6 +368,8 @@ read_once(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs,
 		rc = -1;
 	if (rc == 0)
 		mark_frame_flows(c);
+	else
+		blame_sweep(c, mark);
 	for (i = 0; i < c->nsubs; i++)
 		*used |= 1U << c->subs[i].key;
 	subst_undo(c);

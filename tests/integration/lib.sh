@@ -35,6 +35,8 @@
 #	t_gen_dst.sh	hlgd	- (tools/genlab.sh, no K)
 #	t_link_live.sh	hlt13	227
 #	t_mgmt_hostile.sh	hlm4	228
+#	t_faults.sh	hlt15	225
+#	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
 #	t_gen_loopback.sh, t_gen_dist.sh: own namespaces only

@@ -204,7 +204,7 @@ t_sweep_mistakes_are_all_reported(void)
 	    "flows:\n  - {name: p, frame: 64, idt: $idt, count: 1}\n",
 	    "t.yaml:4: order.seed: only with random: true\n"
 	    "t.yaml:6: flows[0].idt: expected a duration with a unit (ns, "
-	    "us, ms, s), such as 1ms, got '5'\n2 errors");
+	    "us, ms, s), such as 1ms, got '5' (sweep.idt[1])\n2 errors");
 	expect_err("name: s\ntopology: {chain: [A]}\nrepeat: 1000\n"
 	    "sweep: {count: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,"
 	    " 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,"
