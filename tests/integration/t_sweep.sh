@@ -14,8 +14,11 @@
 # 3. each row sent 300 probes;
 # 4. the rows with delay=5ms have a median one-way delay of at least
 #    5000 us, those with delay=0ms under 5000 us: each point ran with its
-#    own impairment, not the first one's.
-# About 15 s.  Run as root; tests/integration/run.sh does.
+#    own impairment, not the first one's;
+# 5. tests/plans/sweep-random.yaml (order: {random: true, seed: 7}, two
+#    variants): the rows come in the order --dry-run lists, which is not
+#    the listed order, and the lab is rewired at every variant change.
+# About 30 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -49,7 +52,7 @@ for f in "$P"/*.expected; do
 done
 
 lab_init hlt16 219
-lab_up A
+lab_up A B
 if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -q -o "$T/r" run \
     "$P/sweep-ok.yaml" >"$T/run.log" 2>&1; then
 	sed 's/^/    /' "$T/run.log"
@@ -76,4 +79,28 @@ while read -r pt p50; do
 	*) assert_lt "median_${pt}_under_5ms" "$p50" 5000 ;;
 	esac
 done <"$T/both"
+
+# 5. A seeded random order over two variants: the rows come in the order
+#    --dry-run lists, and every variant change rewires the lab.
+(cd "$HL_ROOT" && "$HL_BIN/hoplab" run --dry-run tests/plans/sweep-random.yaml) |
+    awk 'NR > 2 && $1 ~ /^[0-9]+$/ { print $2 "," $3 }' >"$T/want.order"
+if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -o "$T/r" run \
+    "$P/sweep-random.yaml" >"$T/rnd.log" 2>&1; then
+	sed 's/^/    /' "$T/rnd.log"
+	bail run_random "hoplab run sweep-random.yaml failed"
+fi
+S=$(ls -d "$T"/r/sweep-random-*)/summary.csv
+csv_col "$S" variant >"$T/v"
+csv_col "$S" point >"$T/p"
+assert_eq random_order_as_dry_run_lists "$(cat "$T/want.order")" \
+    "$(paste -d, "$T/v" "$T/p")"
+if [ "$(tr '\n' ' ' <"$T/want.order")" != \
+    "A,idt=1ms A,idt=500us A-B,idt=1ms A-B,idt=500us " ]; then
+	pass random_order_is_not_the_listed_one
+else
+	fail random_order_is_not_the_listed_one "seed 7 kept the order"
+fi
+assert_eq random_order_rewires_at_each_change \
+    "$(awk -F, '$1 != p { n++ } { p = $1 } END { print n }' \
+    "$T/want.order")" "$(grep -c 'wiring gen' "$T/rnd.log")"
 finish
