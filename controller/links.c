@@ -431,7 +431,7 @@ send_link(struct links *lk, struct lrole *l, char *err, size_t errlen)
 
 int
 links_start(struct links *lk, const struct plan_variant *v, unsigned frame,
-    unsigned rep, char *err, size_t errlen)
+    unsigned rep, unsigned point, char *err, size_t errlen)
 {
 	const struct plan *plan = lk->env.plan;
 	char name[200];
@@ -459,6 +459,9 @@ links_start(struct links *lk, const struct plan_variant *v, unsigned frame,
 		if (rep == 0)
 			snprintf(name, sizeof(name), "%s_%s_%u_warmup.truth",
 			    v->label, plan->impairs[i].link, frame);
+		else if (point != 0)
+			snprintf(name, sizeof(name), "%s_%s_%u_%u_p%u.truth",
+			    v->label, plan->impairs[i].link, frame, rep, point);
 		else
 			snprintf(name, sizeof(name), "%s_%s_%u_%u.truth",
 			    v->label, plan->impairs[i].link, frame, rep);

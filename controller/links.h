@@ -57,11 +57,15 @@ struct links *links_new(const struct links_env *env, char *err,
 void	links_free(struct links *lk);		/* NULL is fine */
 /*
  * Start the link roles of variant V for the point (FRAME, REP; REP 0 is
- * the warm-up) and wait until every one has STARTED.  0 or -1 with ERR
- * (a refused profile comes back with hoplab-link's message).
+ * the warm-up) and wait until every one has STARTED.  POINT, when not 0,
+ * is the run's point number, added to the truth file's name so that
+ * points differing only in a swept value other than the frame keep their
+ * own files.  0 or -1 with ERR (a refused profile comes back with
+ * hoplab-link's message).
  */
 int	links_start(struct links *lk, const struct plan_variant *v,
-	    unsigned frame, unsigned rep, char *err, size_t errlen);
+	    unsigned frame, unsigned rep, unsigned point, char *err,
+	    size_t errlen);
 /* -1 with ERR when a started link ended before it was stopped. */
 int	links_check(struct links *lk, char *err, size_t errlen);
 /*

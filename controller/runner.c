@@ -226,8 +226,9 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		return 0;
 	}
 	progress(r, v, frame, rep);
-	if (r->lk != NULL && links_start(r->lk, v, frame, rep, err,
-	    errlen) == -1)
+	if (r->lk != NULL && links_start(r->lk, v, frame, rep,
+	    plan_sweeps_beyond_frame(r->plan) ? (unsigned)r->point + 1 : 0,
+	    err, errlen) == -1)
 		return -1;
 	if (start_gen(r, &w, frame, 0, err, errlen) == -1)
 		return -1;
@@ -271,7 +272,7 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	size_t i;
 	int rc;
 
-	if (r->lk != NULL && links_start(r->lk, v, frame, 0, err,
+	if (r->lk != NULL && links_start(r->lk, v, frame, 0, 0, err,
 	    errlen) == -1)
 		return -1;
 	if (start_gen(r, &w, frame, WARMUP_PACKETS, err, errlen) == -1)

@@ -1,9 +1,11 @@
 /*
  * runner: runs a plan across the agents of an inventory.
  *
- * Order: for each variant (rewire the lab, configure its routers), for
- * each frame size of the sweep, for each repetition: start the generator,
- * wait for its results and its exit, check the path by TTL, record a row.
+ * Order: the plan's point list (plan_point): variants, sweep values,
+ * repetitions, or shuffled by `order:`; the lab is rewired and the routers
+ * configured when the variant changes.  At each point: start the
+ * generator, wait for its results and its exit, check the path by TTL,
+ * record a row.
  * A failure stops the run, stops every role it started, and keeps what
  * was measured so far (summary.csv is written row by row).  A run whose
  * controller was killed is resumed from its state.json (runner_resume).

@@ -36,6 +36,7 @@
 #	t_link_live.sh	hlt13	227
 #	t_mgmt_hostile.sh	hlm4	228
 #	t_faults.sh	hlt15	225
+#	t_sweep.sh	hlt16	219
 #	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
