@@ -13,9 +13,10 @@
  * loaded host take longer.
  *
  * Deliberately not done: contacting agents, reading the inventory,
- * estimating RFC 2544 searches or faults (their own time is inside the
- * traffic time of the run they belong to).
+ * estimating faults (their own time is inside the traffic time of the
+ * run they belong to); an RFC 2544 plan gets an upper bound only.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,40 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	return 0;
 }
 
+/*
+ * A plan with rfc2544: (controller/rfc2544.c): per variant and frame
+ * size, at most 1 + ceil(log2(1 / resolution)) throughput trials, one
+ * latency trial, 10 loss trials and 1 + ceil(log2(max_rate x trial))
+ * back-to-back bursts, each counted as a whole trial + drain + overhead.
+ */
+static void
+dry_rfc2544(const struct plan *plan, FILE *out)
+{
+	const struct plan_rfc2544 *rfc = &plan->rfc;
+	unsigned n = 0;
+	int64_t per, total;
+
+	if (rfc->tests & PLAN_RFC_THROUGHPUT)
+		n += 1 + (unsigned)ceil(log2(1 / rfc->resolution) - 1e-9);
+	if (rfc->tests & PLAN_RFC_LATENCY)
+		n += 1;
+	if (rfc->tests & PLAN_RFC_LOSS)
+		n += 10;
+	if (rfc->tests & PLAN_RFC_B2B)
+		n += 1 + (unsigned)ceil(log2(fmax(1, rfc->max_rate *
+		    rfc->trial_ns / 1e9)) - 1e-9);
+	per = rfc->trial_ns + GEN_DRAIN_NS + DRY_POINT_NS;
+	total = (int64_t)(n * rfc->nframes * plan->nvariants) * per +
+	    (int64_t)plan->nvariants * (DRY_WIRE_NS + GEN_DRAIN_NS +
+	    WARMUP_PACKETS * plan->flows[0].idt_ns);
+	fprintf(out, "plan %s (%s): RFC 2544 on %zu variant(s) x %zu frame "
+	    "size(s), at most %u trial(s) of %.1f s each\nestimate: at most ",
+	    plan->name, plan->path, plan->nvariants, rfc->nframes, n,
+	    rfc->trial_ns / 1e9);
+	print_secs(out, total);
+	fprintf(out, "\n");
+}
+
 int
 dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 {
@@ -132,6 +167,11 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 	int64_t total = 0, wiring = 0;
 	int rc = 0;
 
+	if (plan->rfc.enabled) {
+		free(order);
+		dry_rfc2544(plan, out);
+		return 0;
+	}
 	if (plan->order_random && order == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -18,6 +18,8 @@
 #include "resume.h"
 #include "runner.h"
 
+struct rfc2544;
+
 #define ROUTER_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define GEN_SLACK_NS		(15 * NSEC_PER_SEC)
 #define GEN_DRAIN_NS		(500 * NSEC_PER_MSEC)
@@ -47,6 +49,7 @@ struct run {
 	char		label[256];	/* its sweep values, "idt=1ms;..." */
 	struct faults	*fl;		/* the plan's faults (faults.h) */
 	struct inventory *own_inv;	/* the lab's, with its wire hosts */
+	struct rfc2544	*rfc;		/* rfc2544.c's, NULL until used */
 };
 
 /* What a point waits for from one role. */

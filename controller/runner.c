@@ -30,6 +30,7 @@
 #include "peers.h"
 #include "results.h"
 #include "resume.h"
+#include "rfc2544.h"
 #include "runint.h"
 #include "topo.h"
 
@@ -390,15 +391,37 @@ host_list(const struct run *r, struct run_host *hosts)
  * restarted and warmed up whenever the variant changes (once per variant
  * in the listed order).
  */
+/* A plan with rfc2544: its procedure per variant (rfc2544.c). */
+static int
+run_all_rfc2544(struct run *r, char *err, size_t errlen)
+{
+	struct wait_role routers[PLAN_MAX_CHAIN];
+	const struct plan_variant *v;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < r->plan->nvariants; i++) {
+		v = &r->plan->variants[i];
+		if ((rc = enter_variant(r, v, routers, err, errlen)) == -1)
+			break;
+		rc = rfc2544_variant(r, v, err, errlen);
+		run_stop_routers(r, routers, v->nrouters);
+	}
+	return rc;
+}
+
 static int
 run_all(struct run *r, char *err, size_t errlen)
 {
 	struct wait_role routers[PLAN_MAX_CHAIN];
 	const struct plan_variant *cur = NULL, *v;
 	struct plan_point pt;
-	size_t *order = plan_point_order(r->plan);
+	size_t *order;
 	int rc = 0;
 
+	if (r->plan->rfc.enabled)
+		return run_all_rfc2544(r, err, errlen);
+	order = plan_point_order(r->plan);
 	if (r->plan->order_random && order == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -516,6 +539,12 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", ferr);
 		rc = -1;
 	}
+	if (rfc2544_finish(r->rfc, stdout, ferr, sizeof(ferr)) == -1) {
+		if (rc == 0)		/* the table, rfc2544.csv closed */
+			snprintf(err, errlen, "%s", ferr);
+		rc = -1;
+	}
+	r->rfc = NULL;			/* rfc2544_finish freed it */
 	fflush(stdout);
 	results_free(r->res);
 	run_free(r);
@@ -649,6 +678,12 @@ runner_resume(const struct plan *plan, const char *dir,
 	struct run r = { .plan = plan, .inv = inv, .opts = opts, .st = *st };
 
 	memset(st, 0, sizeof(*st));	/* R owns it now */
+	if (plan->rfc.enabled) {
+		snprintf(err, errlen, "attach to an RFC 2544 run is not "
+		    "available yet; run the plan again");
+		results_state_free(&r.st);
+		return -1;
+	}
 	r.npoints = plan_npoints(plan);
 	snprintf(r.run_id, sizeof(r.run_id), "%s", r.st.run_id);
 	if (r.st.npoints != r.npoints) {

@@ -38,10 +38,10 @@
 
 static const char *const top_keys[] = {
 	"name", "topology", "variants", "router", "repeat", "sweep", "flows",
-	"impairments", "faults", "order",
+	"impairments", "faults", "order", "rfc2544",
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
-    K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_NTOP };
+    K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_NTOP };
 
 
 /* 1 if S is made only of letters, digits and characters in EXTRA. */
@@ -307,6 +307,9 @@ parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 		return -1;
 	if (rc == 0 && chain == 0 &&
 	    plan_parse_faults(c, v[K_FAULTS]) == -1)	/* planfault.c */
+		rc = -1;
+	if (rc == 0 && chain == 0 &&
+	    plan_parse_rfc2544(c, v[K_RFC2544]) == -1)	/* planrfc.c */
 		rc = -1;
 	return chain == -1 ? -1 : rc;
 }

@@ -161,6 +161,54 @@ struct plan_point {
 	unsigned	rep;		/* 1..repeat */
 };
 
+/*
+ * RFC 2544 benchmarking (docs/plans.md "RFC 2544", lib/planrfc.c):
+ * rfc2544: {tests: [throughput, latency, loss, back-to-back], trial: 2s,
+ * resolution: 1%, loss_tolerance: 0%, max_rate: 100000, frames: [64]}.
+ * Each trial runs the plan's single flow at one rate and frame size.
+ */
+#define PLAN_RFC_MAX_FRAMES	16
+#define PLAN_RFC_THROUGHPUT	0x1
+#define PLAN_RFC_LATENCY	0x2
+#define PLAN_RFC_LOSS		0x4
+#define PLAN_RFC_B2B		0x8
+
+struct plan_rfc2544 {
+	int		enabled;	/* the key is there */
+	unsigned	tests;		/* PLAN_RFC_* bits */
+	int64_t		trial_ns;	/* one trial's length */
+	double		resolution;	/* search stop, fraction of max_rate */
+	double		loss_tolerance;	/* fraction of sent, 0: none lost */
+	double		max_rate;	/* frames/s, the search's top */
+	unsigned	frames[PLAN_RFC_MAX_FRAMES];
+	size_t		nframes;
+};
+
+/*
+ * The throughput search (RFC 2544 26.1): a trial at max_rate, then
+ * halving [lo, hi] (lo passed, hi failed) until hi - lo is at most
+ * resolution x max_rate.  The throughput is lo, the highest rate passed.
+ * Back-to-back (26.4) searches the same way over burst lengths
+ * 1..NMAX frames, whole ones, to the frame (plan_rfc_b2b_init).
+ */
+struct plan_rfc_search {
+	double		lo, hi, step, rate;
+	int		done;
+	int		whole;		/* midpoints rounded down */
+	unsigned	trials;
+};
+
+void	plan_rfc_search_init(struct plan_rfc_search *s,
+	    const struct plan_rfc2544 *rfc);
+void	plan_rfc_b2b_init(struct plan_rfc_search *s, uint64_t nmax);
+/* The next rate to try in *RATE: 0, or 1 when the search is done. */
+int	plan_rfc_search_next(struct plan_rfc_search *s, double *rate);
+/* The trial at the last rate given passed (loss within tolerance) or not. */
+void	plan_rfc_search_result(struct plan_rfc_search *s, int passed);
+/* Loss of a trial within the tolerance? */
+int	plan_rfc_passed(const struct plan_rfc2544 *rfc, uint64_t sent,
+	    uint64_t received);
+
 struct plan {
 	char		path[256];	/* file it was loaded from */
 	char		*text;		/* its text, owned: plan_bind */
@@ -183,6 +231,7 @@ struct plan {
 	size_t		nimpairs;
 	struct plan_fault faults[PLAN_MAX_FAULTS];	/* by at_ns */
 	size_t		nfaults;
+	struct plan_rfc2544 rfc;	/* rfc2544: (planrfc.c) */
 };
 
 /*

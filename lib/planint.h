@@ -68,5 +68,7 @@ int	plan_parse_flows(struct pctx *c, yaml_node_t *node);
 int	plan_parse_impairs(struct pctx *c, yaml_node_t *node);
 /* The faults: list (planfault.c), after the flows and impairments. */
 int	plan_parse_faults(struct pctx *c, yaml_node_t *node);
+/* The rfc2544: mapping (planrfc.c), after everything else; NULL: none. */
+int	plan_parse_rfc2544(struct pctx *c, yaml_node_t *node);
 
 #endif

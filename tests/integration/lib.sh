@@ -37,6 +37,8 @@
 #	t_mgmt_hostile.sh	hlm4	228
 #	t_faults.sh	hlt15	225
 #	t_sweep.sh	hlt16	219
+#	t_rfc2544.sh	hlt17	218
+#	t_examples.sh	hlt18	217
 #	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
