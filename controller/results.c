@@ -481,6 +481,8 @@ print_summary(FILE *out, const struct results *res)
 {
 	size_t i;
 
+	if (res->nrows == 0)
+		return;	/* an RFC 2544 run: its own table */
 	fprintf(out, "\nOne-way delay per variant (frame = Ethernet frame incl. "
 	    "FCS, delay in us)\n");
 	fprintf(out, "%-10s %5s %4s %-8s %8s %8s %7s %7s %10s %10s %10s %4s\n",

@@ -87,12 +87,18 @@ t_a_plan_without_rfc2544_has_it_off(void)
 }
 
 static void
-t_back_to_back_is_refused_as_not_available(void)
+t_back_to_back_is_read_and_an_unknown_test_refused(void)
 {
+	struct plan *p = load(HEAD "rfc2544: {max_rate: 100, tests: "
+	    "[back-to-back]}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->rfc.tests, PLAN_RFC_B2B);
+	plan_free(p);
 	expect_err(HEAD "rfc2544:\n  max_rate: 100\n"
-	    "  tests: [throughput, back-to-back]\n",
-	    "t.yaml:7: rfc2544.tests[1]: back-to-back (RFC 2544 26.4) is "
-	    "not available yet");
+	    "  tests: [throughput, recovery]\n",
+	    "t.yaml:7: rfc2544.tests[1]: expected throughput, latency, loss "
+	    "or back-to-back, got 'recovery'");
 }
 
 static void
@@ -192,6 +198,30 @@ t_search_with_every_trial_failing_finds_zero(void)
 	CU_ASSERT_DOUBLE_EQUAL(tried[5], 78.125, 1e-9);
 }
 
+/*
+ * Back-to-back over 1..2500 frames against tbf's 59: whole midpoints,
+ * rounded down, to the frame: 2500 1250 625 312 156 78 fail, 39 58
+ * pass, 68 63 60 fail, 59 pass; then hi - lo = 1: 59, in 12 bursts.
+ */
+static void
+t_back_to_back_search_finds_the_longest_burst_to_the_frame(void)
+{
+	double want[] = { 2500, 1250, 625, 312, 156, 78, 39, 58, 68, 63, 60,
+	    59 }, rate;
+	struct plan_rfc_search s;
+	unsigned n = 0;
+
+	plan_rfc_b2b_init(&s, 2500);
+	while (plan_rfc_search_next(&s, &rate) == 0 && n < 64) {
+		if (n < 12)
+			CU_ASSERT_DOUBLE_EQUAL(rate, want[n], 1e-9);
+		n++;
+		plan_rfc_search_result(&s, rate <= 59);
+	}
+	CU_ASSERT_EQUAL(n, 12);
+	CU_ASSERT_DOUBLE_EQUAL(s.lo, 59, 1e-9);
+}
+
 static void
 t_a_trial_passes_with_loss_within_the_tolerance(void)
 {
@@ -219,8 +249,10 @@ main(void)
 	CU_add_test(s, "every_key_is_read", t_every_key_is_read);
 	CU_add_test(s, "a_plan_without_rfc2544_has_it_off",
 	    t_a_plan_without_rfc2544_has_it_off);
-	CU_add_test(s, "back_to_back_is_refused_as_not_available",
-	    t_back_to_back_is_refused_as_not_available);
+	CU_add_test(s, "back_to_back_is_read_and_an_unknown_test_refused",
+	    t_back_to_back_is_read_and_an_unknown_test_refused);
+	CU_add_test(s, "back_to_back_search_finds_the_longest_burst_to_the_frame",
+	    t_back_to_back_search_finds_the_longest_burst_to_the_frame);
 	CU_add_test(s, "bad_values_are_each_reported_with_line_and_key",
 	    t_bad_values_are_each_reported_with_line_and_key);
 	CU_add_test(s, "latency_needs_throughput", t_latency_needs_throughput);
