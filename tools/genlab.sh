@@ -1,5 +1,6 @@
 # genlab.sh: a minimal namespace lab for hoplab-gen, sourced (POSIX sh) by
-# tests/integration/t_gen_loss.sh, t_gen_pcap.sh and bench/run.sh.
+# tests/integration/t_gen_loss.sh, t_gen_pcap.sh, t_gen_dist.sh,
+# t_gen_measure.sh, t_gen_loopback.sh, t_gen_mix.sh and bench/run.sh.
 #
 # No agents, no management network: a generator namespace P-gen with two
 # interfaces tx and rx that carry no kernel address (hoplab-gen owns its
@@ -88,15 +89,39 @@ genlab_up()
 	done
 }
 
-# genlab_down: stop the captures and delete the namespaces; quiet, and
-# safe to call when nothing is up.
+# genlab_chain1: the one-router lab of t_gen_dist, t_gen_measure,
+# t_gen_loopback and t_gen_mix; its router namespace is P-r, not P-r1:
+#
+#	P-gen:tx -- in:P-r 198.18.0.2/24   P-r:out 198.18.100.1/24 -- rx:P-gen
+#
+# ip_forward on, IPv6 off on the data links; no routes (the one router
+# has both subnets).  Returns non-zero if any step fails.
+genlab_chain1()
+{
+	ip netns add "$GL_P-gen" && ip netns add "$GL_P-r" &&
+	    ip link add name tx netns "$GL_P-gen" type veth \
+	    peer name in netns "$GL_P-r" &&
+	    ip link add name out netns "$GL_P-r" type veth \
+	    peer name rx netns "$GL_P-gen" &&
+	    ip -n "$GL_P-gen" link set dev lo up &&
+	    ip -n "$GL_P-r" link set dev lo up &&
+	    gl_if gen tx && gl_if gen rx &&
+	    ip -n "$GL_P-r" addr add 198.18.0.2/24 dev in &&
+	    ip -n "$GL_P-r" addr add 198.18.100.1/24 dev out &&
+	    gl_if r in && gl_if r out &&
+	    gl_in r sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
+}
+
+# genlab_down: stop the captures and delete the namespaces (P-gen, P-r,
+# P-r1 ...); quiet, and safe to call when nothing is up.
 genlab_down()
 {
 	cap_stop >/dev/null 2>&1
 	[ -n "$GL_P" ] || return 0
 	for _ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
 		case $_ns in
-		"$GL_P-gen"|"$GL_P"-r[0-9]) ip netns del "$_ns" 2>/dev/null ;;
+		"$GL_P-gen"|"$GL_P-r"|"$GL_P"-r[0-9])
+			ip netns del "$_ns" 2>/dev/null ;;
 		esac
 	done
 	return 0

@@ -42,7 +42,8 @@
 #	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
-#	t_gen_loopback.sh, t_gen_dist.sh: own namespaces only
+#	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
+#	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
 # take the next free pair (hlt2 252, hlt3 253, ...) for a new scenario.
 # Sourcing this file registers traps so that the lab is torn down on any

@@ -19,15 +19,16 @@
 #
 # Run as root from the repository root.  The namespaces go away on exit.
 set -u
-GEN=hlgd-gen
-RTR=hlgd-r
+GL_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+. "$GL_ROOT/tools/genlab.sh"
+genlab_init hlgd
+GEN=$GL_P-gen
 BIN=${HL_BIN:-bin}/hoplab-gen
 TMP=$(mktemp -d /tmp/hoplab-t-gdist.XXXXXX)
 FAILS=0
 
 cleanup() {
-	ip netns del "$GEN" 2>/dev/null
-	ip netns del "$RTR" 2>/dev/null
+	genlab_down
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -36,27 +37,6 @@ trap 'echo "FAIL t_gen_dist: interrupted"; exit 1' INT TERM HUP
 pass() { echo "PASS t_gen_dist: $*"; }
 fail() { echo "FAIL t_gen_dist: $*"; FAILS=$((FAILS + 1)); }
 bail() { fail "$*"; exit 1; }
-in_gen() { ip netns exec "$GEN" "$@"; }
-in_rtr() { ip netns exec "$RTR" "$@"; }
-no_ipv6() {
-	ip netns exec "$1" sh -c "f=/proc/sys/net/ipv6/conf/$2/disable_ipv6;
-	    [ ! -e \$f ] || echo 1 > \$f"
-}
-
-lab_up() {
-	ip netns add "$GEN" && ip netns add "$RTR" &&
-	ip link add name tx netns "$GEN" type veth peer name in netns "$RTR" &&
-	ip link add name out netns "$RTR" type veth peer name rx netns "$GEN" &&
-	no_ipv6 "$GEN" tx && no_ipv6 "$GEN" rx &&
-	no_ipv6 "$RTR" in && no_ipv6 "$RTR" out &&
-	in_gen ip link set dev lo up && in_gen ip link set dev tx up &&
-	in_gen ip link set dev rx up && in_rtr ip link set dev lo up &&
-	in_rtr ip addr add 198.18.0.2/24 dev in &&
-	in_rtr ip addr add 198.18.100.1/24 dev out &&
-	in_rtr ip link set dev in up && in_rtr ip link set dev out up &&
-	in_rtr sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
-}
-
 # gen OUTFILE ARGS...: hoplab-gen in hlgd-gen, bounded by timeout.
 gen() {
 	out=$1
@@ -146,7 +126,7 @@ check_bad() {
 check_bad
 cleanup
 mkdir -p "$TMP"
-lab_up || bail "could not build the lab"
+genlab_chain1 || bail "could not build the lab"
 check_tstamp
 check_dists
 if [ "$FAILS" -eq 0 ]; then

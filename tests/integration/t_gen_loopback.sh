@@ -20,15 +20,17 @@
 # Prints "PASS t_gen_loopback: ..." / "FAIL t_gen_loopback: ..." per check
 # and exits non-zero if any failed.  The namespaces go away on any exit.
 set -u
-GEN=hlg-gen
-RTR=hlg-r
+GL_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+. "$GL_ROOT/tools/genlab.sh"
+genlab_init hlg
+GEN=$GL_P-gen
+RTR=$GL_P-r
 BIN=${HL_BIN:-bin}/hoplab-gen
 TMP=$(mktemp -d /tmp/hoplab-t-gen.XXXXXX)
 FAILS=0
 
 cleanup() {
-	ip netns del "$GEN" 2>/dev/null
-	ip netns del "$RTR" 2>/dev/null
+	genlab_down
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -38,31 +40,7 @@ pass() { echo "PASS t_gen_loopback: $*"; }
 fail() { echo "FAIL t_gen_loopback: $*"; FAILS=$((FAILS + 1)); }
 bail() { fail "$*"; exit 1; }
 
-in_gen() { ip netns exec "$GEN" "$@"; }
 in_rtr() { ip netns exec "$RTR" "$@"; }
-
-# no_ipv6 NS IF: keep router solicitations and MLD off the data link.
-no_ipv6() {
-	ip netns exec "$1" sh -c "f=/proc/sys/net/ipv6/conf/$2/disable_ipv6;
-	    [ ! -e \$f ] || echo 1 > \$f"
-}
-
-lab_up() {
-	cleanup
-	mkdir -p "$TMP"
-	ip netns add "$GEN" && ip netns add "$RTR" &&
-	ip link add name tx netns "$GEN" type veth peer name in netns "$RTR" &&
-	ip link add name out netns "$RTR" type veth peer name rx netns "$GEN" &&
-	no_ipv6 "$GEN" tx && no_ipv6 "$GEN" rx &&
-	no_ipv6 "$RTR" in && no_ipv6 "$RTR" out &&
-	in_gen ip link set dev lo up && in_gen ip link set dev tx up &&
-	in_gen ip link set dev rx up &&
-	in_rtr ip link set dev lo up &&
-	in_rtr ip addr add 198.18.0.2/24 dev in &&
-	in_rtr ip addr add 198.18.100.1/24 dev out &&
-	in_rtr ip link set dev in up && in_rtr ip link set dev out up &&
-	in_rtr sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
-}
 
 # gen OUTFILE GATEWAY FLOW: run hoplab-gen in hlg-gen (bounded by timeout),
 # stdout and stderr to OUTFILE; its exit status is returned.
@@ -158,7 +136,9 @@ run_no_gateway() {
 
 [ "$(id -u)" = 0 ] || bail "needs root (network namespaces)"
 [ -x "$BIN" ] || bail "$BIN not built (make bin/hoplab-gen)"
-lab_up || bail "could not build the lab"
+cleanup
+mkdir -p "$TMP"
+genlab_chain1 || bail "could not build the lab"
 run_clean 64
 run_clean 1518
 run_drop

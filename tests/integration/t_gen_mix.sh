@@ -22,8 +22,11 @@
 # Run as root from the repository root (tests/integration/run.sh does).
 # The namespaces go away on any exit.
 set -u
-GEN=hlgx-gen
-RTR=hlgx-r
+GL_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+. "$GL_ROOT/tools/genlab.sh"
+genlab_init hlgx
+GEN=$GL_P-gen
+RTR=$GL_P-r
 BIN=${HL_BIN:-bin}/hoplab-gen
 TMP=$(mktemp -d /tmp/hoplab-t-genmix.XXXXXX)
 FAILS=0
@@ -31,8 +34,7 @@ FAILS=0
 HOPLAB="${HL_BIN:-bin}/hoplab -p hlgx"
 cleanup() {
 	$HOPLAB lab down >/dev/null 2>&1
-	ip netns del "$GEN" 2>/dev/null
-	ip netns del "$RTR" 2>/dev/null
+	genlab_down
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -42,28 +44,7 @@ pass() { echo "PASS t_gen_mix: $*"; }
 fail() { echo "FAIL t_gen_mix: $*"; FAILS=$((FAILS + 1)); }
 bail() { fail "$*"; exit 1; }
 
-in_gen() { ip netns exec "$GEN" "$@"; }
 in_rtr() { ip netns exec "$RTR" "$@"; }
-
-no_ipv6() {
-	ip netns exec "$1" sh -c "f=/proc/sys/net/ipv6/conf/$2/disable_ipv6;
-	    [ ! -e \$f ] || echo 1 > \$f"
-}
-
-lab_up() {
-	ip netns add "$GEN" && ip netns add "$RTR" &&
-	ip link add name tx netns "$GEN" type veth peer name in netns "$RTR" &&
-	ip link add name out netns "$RTR" type veth peer name rx netns "$GEN" &&
-	no_ipv6 "$GEN" tx && no_ipv6 "$GEN" rx &&
-	no_ipv6 "$RTR" in && no_ipv6 "$RTR" out &&
-	in_gen ip link set dev lo up && in_gen ip link set dev tx up &&
-	in_gen ip link set dev rx up &&
-	in_rtr ip link set dev lo up &&
-	in_rtr ip addr add 198.18.0.2/24 dev in &&
-	in_rtr ip addr add 198.18.100.1/24 dev out &&
-	in_rtr ip link set dev in up && in_rtr ip link set dev out up &&
-	in_rtr sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
-}
 
 # One counter per DSCP of forwarded probes (UDP to port 7).
 nft_up() {
@@ -97,7 +78,7 @@ field() {
 [ -x "$BIN" ] || bail "$BIN not built (make bin/hoplab-gen)"
 cleanup
 mkdir -p "$TMP"
-lab_up || bail "could not build the lab"
+genlab_chain1 || bail "could not build the lab"
 nft_up || bail "nftables counters could not be added"
 
 out=$TMP/mix.txt
@@ -141,7 +122,7 @@ fi
 [ "$FAILS" -eq 0 ] || sed 's/^/    /' "$out"
 
 # The mix as a plan through controller, agent and generator.
-ip netns del "$GEN"; ip netns del "$RTR"
+genlab_down
 cat >"$TMP/mix.yaml" <<'PLAN'
 name: mix
 topology: {chain: [A]}
