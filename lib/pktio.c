@@ -178,6 +178,27 @@ map_ring(int fd, size_t len, const char *name, char *err, size_t errlen)
 	return m;
 }
 
+/*
+ * Give the receive socket its ring (REQ is a tpacket_req or tpacket_req3
+ * as the version asks), map its MAPLEN bytes and bind it to the port.
+ */
+static int
+install_rx_ring(struct pktio *p, const void *req, size_t reqlen,
+    size_t maplen, const char *version, char *err, size_t errlen)
+{
+	if (setsockopt(p->rxfd, SOL_PACKET, PACKET_RX_RING, req,
+	    (socklen_t)reqlen) == -1) {
+		snprintf(err, errlen, "interface %s: PACKET_RX_RING (%s): %s",
+		    p->name, version, strerror(errno));
+		return -1;
+	}
+	p->rx_maplen = maplen;
+	if ((p->rx_map = map_ring(p->rxfd, p->rx_maplen, p->name, err,
+	    errlen)) == NULL)
+		return -1;
+	return bind_fd(p, p->rxfd, ETH_P_ALL, err, errlen);
+}
+
 static int
 open_tx(struct pktio *p, const struct pktio_conf *c, char *err,
     size_t errlen)
@@ -270,17 +291,8 @@ v3_open(struct pktio *p, const struct pktio_conf *c, char *err,
 	req.tp_frame_nr = (p->rx_block_size / p->rx_frame_size) *
 	    p->rx_nblocks;
 	req.tp_retire_blk_tov = c->block_tov_ms;
-	if (setsockopt(p->rxfd, SOL_PACKET, PACKET_RX_RING, &req,
-	    sizeof(req)) == -1) {
-		snprintf(err, errlen, "interface %s: PACKET_RX_RING (v3): %s",
-		    p->name, strerror(errno));
-		return -1;
-	}
-	p->rx_maplen = (size_t)req.tp_block_size * req.tp_block_nr;
-	if ((p->rx_map = map_ring(p->rxfd, p->rx_maplen, p->name, err,
-	    errlen)) == NULL)
-		return -1;
-	return bind_fd(p, p->rxfd, ETH_P_ALL, err, errlen);
+	return install_rx_ring(p, &req, sizeof(req),
+	    (size_t)req.tp_block_size * req.tp_block_nr, "v3", err, errlen);
 }
 
 static inline struct tpacket_block_desc *
@@ -358,17 +370,8 @@ v2_open(struct pktio *p, const struct pktio_conf *c, char *err,
 	req.tp_frame_nr = p->rx_nframes;
 	req.tp_block_size = p->rx_frame_size * V2_FRAMES_PER_BLOCK;
 	req.tp_block_nr = p->rx_nframes / V2_FRAMES_PER_BLOCK;
-	if (setsockopt(p->rxfd, SOL_PACKET, PACKET_RX_RING, &req,
-	    sizeof(req)) == -1) {
-		snprintf(err, errlen, "interface %s: PACKET_RX_RING (v2): %s",
-		    p->name, strerror(errno));
-		return -1;
-	}
-	p->rx_maplen = (size_t)req.tp_block_size * req.tp_block_nr;
-	if ((p->rx_map = map_ring(p->rxfd, p->rx_maplen, p->name, err,
-	    errlen)) == NULL)
-		return -1;
-	return bind_fd(p, p->rxfd, ETH_P_ALL, err, errlen);
+	return install_rx_ring(p, &req, sizeof(req),
+	    (size_t)req.tp_block_size * req.tp_block_nr, "v2", err, errlen);
 }
 
 static inline struct tpacket2_hdr *
