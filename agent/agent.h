@@ -193,6 +193,10 @@ int	linuxrouter_start(struct role *r, const Hoplab__RouterParams *rp,
 void	linuxrouter_stop(struct role *r);
 int	linuxrouter_flush(const char *ifname, char *err, size_t errlen);
 
+/* linkrole.c, also used for hoplab-router */
+int	role_wait_ready(pid_t pid, const char *sockpath, const char *logpath,
+	    const char *prog, char *err, size_t errlen);
+
 /* hoplabrouter.c */
 int	hoplabrouter_start(struct agent *ag, struct role *r,
 	    const Hoplab__StartRole *sr, char *err, size_t errlen);

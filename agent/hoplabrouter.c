@@ -151,8 +151,8 @@ hoplabrouter_start(struct agent *ag, struct role *r,
 {
 	const Hoplab__RouterParams *rp = sr->router;
 	char conf[PATH_MAX + 32], logpath[PATH_MAX + 32], bin[PATH_MAX + 16];
-	char role[16], interval[32];
-	char *argv[16];
+	char role[16], interval[32], sock[PATH_MAX + 32], ep[PATH_MAX + 40];
+	char *argv[20];
 	int n = 0;
 	size_t i;
 
@@ -186,6 +186,13 @@ hoplabrouter_start(struct agent *ag, struct role *r,
 	argv[n++] = (char *)sr->run_id;
 	argv[n++] = "--interval";
 	argv[n++] = interval;
+	/* Its control socket appears once its rings are open (see below). */
+	snprintf(sock, sizeof(sock), "%s/router-%u.sock", ag->conf->rundir,
+	    r->id);
+	snprintf(ep, sizeof(ep), "ipc://%s", sock);
+	unlink(sock);
+	argv[n++] = "-s";
+	argv[n++] = ep;
 	argv[n] = NULL;
 	snprintf(logpath, sizeof(logpath), "%s/role-%u.log", ag->conf->rundir,
 	    r->id);
@@ -194,6 +201,13 @@ hoplabrouter_start(struct agent *ag, struct role *r,
 		r->pid = 0;
 		return -1;
 	}
+	/*
+	 * Answer STARTED only when the router forwards: the generator's
+	 * first packets would otherwise meet interfaces with no ring yet.
+	 */
+	if (role_wait_ready(r->pid, sock, logpath, "hoplab-router", err,
+	    errlen) == -1)
+		return -1;
 	log_info("role %u: started %s as pid %d, config %s", r->id, bin,
 	    (int)r->pid, conf);
 	return 0;

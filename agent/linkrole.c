@@ -148,13 +148,14 @@ last_line(const char *logpath, char *buf, size_t len)
 }
 
 /*
- * Wait until hoplab-link PID has bound SOCKPATH (its rings are open
- * then).  0, or -1 with ERR when it exited first or took too long (it is
- * then killed; the reaper collects it).
+ * Wait until child PID (program PROG: hoplab-link or hoplab-router) has
+ * bound its control socket SOCKPATH: both bind it only after their packet
+ * rings are open.  0, or -1 with ERR when it exited first or took too long
+ * (it is then killed; the reaper collects it).
  */
-static int
-wait_ready(pid_t pid, const char *sockpath, const char *logpath, char *err,
-    size_t errlen)
+int
+role_wait_ready(pid_t pid, const char *sockpath, const char *logpath,
+    const char *prog, char *err, size_t errlen)
 {
 	int64_t deadline = clock_mono_ns() + LINK_READY_NS;
 	struct timespec ts = { 0, 10 * 1000000L };
@@ -169,7 +170,7 @@ wait_ready(pid_t pid, const char *sockpath, const char *logpath, char *err,
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG |
 		    WNOWAIT) == 0 && si.si_pid == pid) {
 			last_line(logpath, line, sizeof(line));
-			snprintf(err, errlen, "hoplab-link %s %d: %s",
+			snprintf(err, errlen, "%s %s %d: %s", prog,
 			    si.si_code == CLD_EXITED ? "exited with" :
 			    "was killed by signal", si.si_status, line[0] ?
 			    line : "(no output)");
@@ -180,8 +181,8 @@ wait_ready(pid_t pid, const char *sockpath, const char *logpath, char *err,
 		nanosleep(&ts, NULL);
 	}
 	kill(-pid, SIGKILL);
-	snprintf(err, errlen, "hoplab-link did not open its interfaces "
-	    "within %lld s (see %s)", LINK_READY_NS / NSEC_PER_SEC, logpath);
+	snprintf(err, errlen, "%s did not open its interfaces within %lld s "
+	    "(see %s)", prog, LINK_READY_NS / NSEC_PER_SEC, logpath);
 	return -1;
 }
 
@@ -249,7 +250,8 @@ linkrole_start(struct agent *ag, struct role *r, const Hoplab__StartRole *sr,
 		r->pid = 0;
 		return -1;
 	}
-	if (wait_ready(r->pid, sock, logpath, err, errlen) == -1) {
+	if (role_wait_ready(r->pid, sock, logpath, "hoplab-link", err,
+	    errlen) == -1) {
 		r->pid = 0;
 		return -1;
 	}
