@@ -13,6 +13,12 @@
 # their labs down themselves (lib.sh traps); run.sh deliberately does not
 # clean up after them, so a leak shows up as a failed scenario, not as
 # silence.
+#
+# The scenarios in NOISY measure delays against a known truth within a
+# stated bound; on a shared 2-core machine a whole run can shift by
+# microseconds, so one of them that fails is run once more and passes
+# only if the second run passes.  The retry is printed, never hidden.
+NOISY=" t_chain t_link_basic t_link_impair t_gen_pcap t_impair "
 
 dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 limit=300
@@ -44,6 +50,15 @@ for t in "$@"; do
 	start=$(date +%s)
 	timeout -k 30 "$limit" sh "$t"
 	rc=$?
+	case "$NOISY" in
+	*" $name "*)
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; then
+			echo "integration: RETRY $name: its first run failed" \
+			    "(exit status $rc); running it once more"
+			timeout -k 30 "$limit" sh "$t"
+			rc=$?
+		fi ;;
+	esac
 	secs=$(($(date +%s) - start))
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
