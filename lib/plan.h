@@ -42,6 +42,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plantopo.h"
+
 #define PLAN_NAME_MAX	64
 #define PLAN_MAX_CHAIN	8
 #define PLAN_MAX_FLOWS	64
@@ -232,6 +234,7 @@ struct plan {
 	struct plan_fault faults[PLAN_MAX_FAULTS];	/* by at_ns */
 	size_t		nfaults;
 	struct plan_rfc2544 rfc;	/* rfc2544: (planrfc.c) */
+	struct plantopo	topo;		/* topology: {hosts:, links:} */
 };
 
 /*

@@ -1,0 +1,117 @@
+/*
+ * plantopo: general topologies in a plan (docs/plans.md "Topologies"):
+ * hosts and links written out, instead of the chain lab.
+ *
+ *   topology:
+ *     hosts:
+ *       H1: {}                          # an end host: kernel stack,
+ *       H2: {}                          #   udp and tcp flows
+ *       R1: {router: linux}             # linux | hoplab | external
+ *       R2: {router: hoplab}
+ *     links:                            # each a /24 of 198.18.0.0/16
+ *       - [H1, R1]
+ *       - [R1, R2]
+ *     routes:                           # optional, per router; without
+ *       R1:                             #   it shortest paths are used,
+ *         - {to: H2, via: R2}           #   with backups (linux)
+ *         - {to: 198.18.7.0/24, via: R3, metric: 20}
+ *   flows:
+ *     - {name: f1, from: H1, to: H2, mode: udp, idt: 1ms, count: 1000}
+ *
+ * Addresses (fixed, so a user can read them off the plan): link I in
+ * file order, 0-based, is 198.18.(PLANTOPO_NET_BASE + I).0/24; its
+ * first-written end is .1, its second .2.  A host's interface on a link
+ * is named after the host at the other end ("R1" on H1), so the plan, the
+ * lab and `ip addr` agree; two links between the same pair are refused.
+ * An end host gets a default route via its first link's far end.
+ *
+ * Routes: for each router and each link subnet it is not on, the next hop
+ * of a shortest path (hop count; ties broken by link order) with metric
+ * 1; linux routers also get, via every other neighbour that reaches the
+ * subnet without coming back through the router, a backup with metric
+ * 1 + that neighbour's distance, so a link cut fails over when the
+ * kernel drops the dead route (net.ipv4.conf.all.ignore_routes_with_
+ * linkdown=1 in the lab).  A router with routes: gets exactly those.
+ *
+ * The loader checks: names ([A-Za-z0-9_], at most 12 characters, not
+ * "gen"), links between declared hosts, no self links, every flow's
+ * from/to declared end hosts, and that each flow has a path (primary
+ * routes followed from its source to its destination's address, without
+ * a loop); errors name the file, line and key.  Not supported yet and
+ * refused with a message: impairments on topology links, l2 flows
+ * (they need the chain's two-interface generator), variants.
+ */
+#ifndef HOPLAB_PLANTOPO_H
+#define HOPLAB_PLANTOPO_H
+
+#include <stddef.h>
+
+#define PLANTOPO_MAX_HOSTS	40
+#define PLANTOPO_MAX_LINKS	64
+#define PLANTOPO_MAX_ROUTES	512	/* all routers together */
+#define PLANTOPO_NAME_MAX	13	/* 12 characters */
+#define PLANTOPO_NET_BASE	1	/* link 0 is 198.18.1.0/24 */
+
+enum plantopo_kind {
+	PLANTOPO_END = 0,		/* end host: flows start and end here */
+	PLANTOPO_ROUTER,		/* forwards: impl says how */
+};
+
+struct plantopo_host {
+	char		name[PLANTOPO_NAME_MAX];
+	enum plantopo_kind kind;
+	int		impl;		/* enum plan_router_impl, routers */
+	int		line;
+};
+
+struct plantopo_end {
+	size_t		host;		/* index in topo.hosts */
+	char		iface[16];	/* the far end's host name */
+	char		ip[16];		/* "198.18.3.1" */
+	char		cidr[20];	/* "198.18.3.1/24" */
+};
+
+struct plantopo_link {
+	char		name[2 * PLANTOPO_NAME_MAX];	/* "R1-R2" */
+	struct plantopo_end end[2];	/* as written */
+	unsigned	net;		/* third octet */
+	int		line;
+};
+
+struct plantopo_route {
+	size_t		host;		/* a router, or an end host (default) */
+	char		prefix[20];	/* "198.18.4.0/24" or "0.0.0.0/0" */
+	char		via[16];	/* next hop address */
+	char		iface[16];	/* interface towards it */
+	unsigned	metric;		/* 1: primary */
+	int		line;		/* 0: computed */
+};
+
+struct plantopo {
+	int		enabled;	/* topology: has hosts: (not chain:) */
+	struct plantopo_host hosts[PLANTOPO_MAX_HOSTS];
+	size_t		nhosts;
+	struct plantopo_link links[PLANTOPO_MAX_LINKS];
+	size_t		nlinks;
+	struct plantopo_route routes[PLANTOPO_MAX_ROUTES];
+	size_t		nroutes;
+};
+
+/* Index of host NAME, or -1. */
+int	plantopo_host(const struct plantopo *t, const char *name);
+/*
+ * Index of link "X-Y" (either order, as faults may write it), or -1.
+ * With END not NULL, *END is the index (0 or 1) of X in the link.
+ */
+int	plantopo_link(const struct plantopo *t, const char *name, int *end);
+/* The address of end host H (its first link's), or NULL. */
+const char *plantopo_host_ip(const struct plantopo *t, size_t h);
+/*
+ * The hosts a packet from end host FROM to end host TO crosses, FROM and
+ * TO included, following metric-1 routes; 0 and the count in *N, or -1
+ * with why in ERR ("R3 has no route to 198.18.5.2", "routing loop at R2").
+ */
+int	plantopo_path(const struct plantopo *t, size_t from, size_t to,
+	    size_t *hops, size_t maxhops, size_t *n, char *err, size_t errlen);
+
+#endif
