@@ -13,11 +13,13 @@
  *                  gets no results it is not ready for
  *   heartbeat   -> nothing more
  *   start_role  -> supervise.c starts it and answers with a RoleStatus
+ *                  (capture.c a capture role)
  *   stop_role   -> that role, or every role for id 0; a role this agent
  *                  does not have is answered STOPPED with the reason, so
  *                  that a controller that attached after a restart learns
  *                  that it is over
  *   ack         -> the batch is deleted from the spool
+ *   file_ack    -> a capture role's file: more chunks, or done (capture.c)
  *   link_control -> relayed to the running link role (linkrole.c)
  *   fault       -> a link down or up on this host, answered (fault.c)
  *   error       -> logged
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "capture.h"
 #include "fault.h"
 #include "clock.h"
 #include "log.h"
@@ -238,10 +241,18 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 	case HOPLAB__ENVELOPE__BODY_START_ROLE:
 		log_info("controller %s: start role %u (run %.64s)", c->name,
 		    env->start_role->role_id, env->start_role->run_id);
-		role_start(ag, id, idlen, env->start_role);
+		if (env->start_role->params_case ==
+		    HOPLAB__START_ROLE__PARAMS_CAPTURE)		/* capture.c */
+			capture_start(ag, id, idlen, env->start_role);
+		else
+			role_start(ag, id, idlen, env->start_role);
 		break;
 	case HOPLAB__ENVELOPE__BODY_STOP_ROLE:
-		on_stop_role(ag, c, env->stop_role->role_id);
+		if (!capture_stop(ag, env->stop_role->role_id))
+			on_stop_role(ag, c, env->stop_role->role_id);
+		break;
+	case HOPLAB__ENVELOPE__BODY_FILE_ACK:		/* capture.c */
+		capture_file_ack(ag, id, idlen, env->file_ack);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ACK:
 		on_ack(ag, c, env->ack);

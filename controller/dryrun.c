@@ -5,12 +5,18 @@
  * The list is the runner's own (plan_point, plan_point_order): the same
  * order, the same numbering as the progress lines of `hoplab run`.  The
  * estimate adds, per run, the traffic time of its longest flow (count x
- * mean gap, or its duration when that ends it first) plus the generator's
+ * mean gap, or its duration when that ends it first, or alone for a tcp
+ * flow) plus the generator's
  * drain and a fixed per-run overhead; and, whenever the variant changes
  * from one run to the next, the wiring of the lab, the routers' start
  * and the warm-up burst.  The constants are measured orders of magnitude
  * on the namespace lab, not promises: real machines over SSH or a
  * loaded host take longer.
+ *
+ * A topology plan (docs/plans.md "Topologies") is printed first as the
+ * runner will build it: its hosts, each link with its /24 and the two
+ * addresses, each host's routes with their metrics (written or
+ * computed), and the path of each flow, from plantopo.h.
  *
  * Deliberately not done: contacting agents, reading the inventory,
  * estimating faults (their own time is inside the traffic time of the
@@ -38,7 +44,8 @@ traffic_ns(const struct plan *p)
 
 	for (i = 0; i < p->nflows; i++) {
 		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
-		if (p->flows[i].duration_ns > 0 && p->flows[i].duration_ns < d)
+		if (p->flows[i].duration_ns > 0 &&
+		    (p->flows[i].duration_ns < d || d == 0))	/* tcp: 0 */
 			d = p->flows[i].duration_ns;
 		if (d > longest)
 			longest = d;
@@ -125,6 +132,73 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	return 0;
 }
 
+/* The hosts and links of a topology plan. */
+static void
+dry_hosts_links(const struct plantopo *t, FILE *out)
+{
+	const struct plantopo_link *l;
+	const char *ip;
+	size_t i;
+
+	fprintf(out, "topology: %zu host(s), %zu link(s), %zu route(s)\n",
+	    t->nhosts, t->nlinks, t->nroutes);
+	for (i = 0; i < t->nhosts; i++) {
+		ip = plantopo_host_ip(t, i);
+		if (t->hosts[i].kind == PLANTOPO_END)
+			fprintf(out, "  host  %-12s end host         %s\n",
+			    t->hosts[i].name, ip != NULL ? ip : "-");
+		else
+			fprintf(out, "  host  %-12s router (%s)\n",
+			    t->hosts[i].name,
+			    plan_router_impl_name(t->hosts[i].impl));
+	}
+	for (i = 0; i < t->nlinks; i++) {
+		l = &t->links[i];
+		fprintf(out, "  link  %-25s 198.18.%u.0/24  %s %s (dev %s), "
+		    "%s %s (dev %s)\n", l->name, l->net,
+		    t->hosts[l->end[0].host].name, l->end[0].ip,
+		    l->end[0].iface, t->hosts[l->end[1].host].name,
+		    l->end[1].ip, l->end[1].iface);
+	}
+}
+
+/* Each host's routes, then each flow's path. */
+static void
+dry_routes_paths(const struct plan *plan, FILE *out)
+{
+	const struct plantopo *t = &plan->topo;
+	const struct plantopo_route *r;
+	size_t i, h, hops[PLANTOPO_MAX_HOSTS], n, k;
+	char why[128];
+
+	for (h = 0; h < t->nhosts; h++)
+		for (i = 0; i < t->nroutes; i++) {
+			r = &t->routes[i];
+			if (r->host != h)
+				continue;
+			fprintf(out, "  route %-12s %-18s via %-15s dev %-12s "
+			    "metric %u", t->hosts[h].name, r->prefix, r->via,
+			    r->iface, r->metric);
+			if (r->line > 0)
+				fprintf(out, " (line %d)", r->line);
+			fprintf(out, "\n");
+		}
+	for (i = 0; i < plan->nflows; i++) {
+		fprintf(out, "  flow  %-12s %-4s ", plan->flows[i].name,
+		    plan->flows[i].mode);
+		if (plantopo_path(t, (size_t)plan->flows[i].from_host,
+		    (size_t)plan->flows[i].to_host, hops, PLANTOPO_MAX_HOSTS,
+		    &n, why, sizeof(why)) == -1) {
+			fprintf(out, "no path: %s\n", why);
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			fprintf(out, "%s%s", k ? " -> " : "",
+			    t->hosts[hops[k]].name);
+		fprintf(out, "\n");
+	}
+}
+
 /*
  * A plan with rfc2544: (controller/rfc2544.c): per variant and frame
  * size, at most 1 + ceil(log2(1 / resolution)) throughput trials, one
@@ -167,6 +241,10 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 	int64_t total = 0, wiring = 0;
 	int rc = 0;
 
+	if (plan->topo.enabled) {
+		dry_hosts_links(&plan->topo, out);
+		dry_routes_paths(plan, out);
+	}
 	if (plan->rfc.enabled) {
 		free(order);
 		dry_rfc2544(plan, out);

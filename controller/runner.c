@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "captures.h"
 #include "clock.h"
 #include "lab.h"
 #include "links.h"
@@ -33,6 +34,7 @@
 #include "rfc2544.h"
 #include "runint.h"
 #include "topo.h"
+#include "toporun.h"
 
 
 /* A generator is done when it exited: with results, or failing. */
@@ -231,6 +233,8 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	    plan_sweeps_beyond_frame(r->plan) ? (unsigned)r->point + 1 : 0,
 	    err, errlen) == -1)
 		return -1;
+	if (captures_start(r, v, frame, rep, err, errlen) == -1)
+		return -1;			/* captures.c */
 	if (start_gen(r, &w, frame, 0, err, errlen) == -1)
 		return -1;
 	w.record = 1;
@@ -251,6 +255,8 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (rc == 0)
 		rc = record_result(r, v, rep, pt, w.peer, w.result, err,
 		    errlen);
+	if (rc == 0)			/* captures/, capdelay.csv */
+		rc = captures_end(r, w.result, err, errlen);
 	msg_free(w.result_env);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
@@ -573,6 +579,8 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	struct run_host hosts[RUN_MAX_AGENTS];
 	char ferr[256], stamp[32];
 
+	if (plan->topo.enabled)		/* hosts and links: toporun.c */
+		return toporun_run(plan, inv, opts, err, errlen);
 	r.npoints = plan_npoints(plan);
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));

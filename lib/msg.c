@@ -279,6 +279,12 @@ msg_body_name(int body_case)
 		return "fault";
 	case HOPLAB__ENVELOPE__BODY_FAULT_ACK:
 		return "fault_ack";
+	case HOPLAB__ENVELOPE__BODY_FILE_CHUNK:
+		return "file_chunk";
+	case HOPLAB__ENVELOPE__BODY_FILE_ACK:
+		return "file_ack";
+	case HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT:
+		return "capture_report";
 	default:
 		return "unknown";
 	}

@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "plan.h"
 #include "planint.h"
+#include "planrouter.h"
 #include "yamldoc.h"
 
 #define ROUTER_NAME_MAX	16	/* 15 characters: 8 of them fit a label */
@@ -38,10 +39,11 @@
 
 static const char *const top_keys[] = {
 	"name", "topology", "variants", "router", "repeat", "sweep", "flows",
-	"impairments", "faults", "order", "rfc2544",
+	"impairments", "faults", "order", "rfc2544", "captures", "records",
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
-    K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_NTOP };
+    K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_CAPTURES,
+    K_RECORDS, K_NTOP };
 
 
 /* 1 if S is made only of letters, digits and characters in EXTRA. */
@@ -107,19 +109,72 @@ parse_router_name(struct pctx *c, yaml_node_t *node, const char *path,
 	return 0;
 }
 
-static int
-parse_topology(struct pctx *c, yaml_node_t *node)
+/* The label of the chain prefix of K routers: "A-B" for K = 2. */
+static void
+prefix_label(const struct plan *p, size_t k, char *buf, size_t len)
 {
-	static const char *const keys[] = { "chain" };
-	yaml_node_t *chain;
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < k; i++) {
+		if (i > 0)
+			strncat(buf, "-", len - strlen(buf) - 1);
+		strncat(buf, p->chain[i], len - strlen(buf) - 1);
+	}
+}
+
+/* "R1".."RN": the chain of chain_length. */
+static void
+chain_of_length(struct plan *p, size_t n)
+{
+	for (p->nchain = 0; p->nchain < n; p->nchain++)
+		snprintf(p->chain[p->nchain], sizeof(p->chain[0]), "R%zu",
+		    p->nchain + 1);
+}
+
+/*
+ * chain_length: N or LO..HI: the chain R1..R(HI) and a variant of every
+ * length from LO to HI, shortest first, so that the plan sweeps the
+ * chain's length.
+ */
+static int
+parse_chain_length(struct pctx *c, yaml_node_t *node)
+{
+	struct plan *p = c->p;
+	const char *s = yamldoc_text(node), *dots;
+	char lo_s[24], got[64];
+	long long lo, hi;
+	size_t k;
+
+	dots = s != NULL ? strstr(s, "..") : NULL;
+	if (s == NULL || (dots != NULL && (size_t)(dots - s) >= sizeof(lo_s)))
+		goto bad;
+	snprintf(lo_s, sizeof(lo_s), "%.*s", dots != NULL ? (int)(dots - s) :
+	    (int)strlen(s), s);
+	if (yamldoc_parse_ll(lo_s, &lo) == -1 ||
+	    yamldoc_parse_ll(dots != NULL ? dots + 2 : s, &hi) == -1 ||
+	    lo < 1 || hi > PLAN_MAX_CHAIN || lo > hi)
+		goto bad;
+	chain_of_length(p, (size_t)hi);
+	for (k = (size_t)lo, p->nvariants = 0; k <= (size_t)hi; k++) {
+		prefix_label(p, k, p->variants[p->nvariants].label,
+		    sizeof(p->variants[0].label));
+		p->variants[p->nvariants++].nrouters = k;
+	}
+	return 0;
+bad:
+	return PERR(c, node, "topology.chain_length", "expected a length of "
+	    "1..%d routers or a range of them such as 1..%d, got %s",
+	    PLAN_MAX_CHAIN, PLAN_MAX_CHAIN, yamldoc_got(node, got,
+	    sizeof(got)));
+}
+
+static int
+parse_chain(struct pctx *c, yaml_node_t *chain)
+{
 	char path[YAMLDOC_PATH_MAX];
 	int n, i;
 
-	if (yamldoc_map_fields(c->yd, node, "topology", keys, 1, &chain,
-	    c->err, c->errlen) == -1)
-		return -1;
-	if (chain == NULL)
-		return plan_missing(c, node, "topology", "chain");
 	if ((n = yamldoc_seq(c->yd, chain, "topology.chain", 1,
 	    PLAN_MAX_CHAIN, c->err, c->errlen)) == -1)
 		return -1;
@@ -133,18 +188,46 @@ parse_topology(struct pctx *c, yaml_node_t *node)
 	return 0;
 }
 
-/* The label of the chain prefix of K routers: "A-B" for K = 2. */
-static void
-prefix_label(const struct plan *p, size_t k, char *buf, size_t len)
+/*
+ * topology: a chain (chain: [A, B], or chain_length: 1..8, which sets
+ * the variants too: *SHORTHAND), or hosts: and links: (plantopo.c).
+ */
+static int
+parse_topology(struct pctx *c, yaml_node_t *node, int *shorthand)
 {
-	size_t i;
+	static const char *const keys[] = { "chain", "chain_length",
+	    "hosts", "links", "routes" };
+	static const char *const why = "cannot be combined with hosts: and "
+	    "links: (a topology is a chain or hosts and links)";
+	yaml_node_t *v[5] = { NULL };
+	int rc;
 
-	buf[0] = '\0';
-	for (i = 0; i < k; i++) {
-		if (i > 0)
-			strncat(buf, "-", len - strlen(buf) - 1);
-		strncat(buf, p->chain[i], len - strlen(buf) - 1);
+	*shorthand = 0;
+	rc = yamldoc_map_fields(c->yd, node, "topology", keys, 5, v, c->err,
+	    c->errlen);
+	if (v[2] != NULL || v[3] != NULL || v[4] != NULL)
+		c->p->topo.enabled = 1;
+	if (rc == -1)
+		return -1;
+	if (c->p->topo.enabled) {
+		if (v[0] != NULL)
+			rc = PERR(c, v[0], "topology.chain", "%s", why);
+		if (v[1] != NULL)
+			rc = PERR(c, v[1], "topology.chain_length", "%s", why);
+		if (plan_parse_topo(c, node, v[2], v[3], v[4]) == -1)
+			rc = -1;
+		return rc;
 	}
+	if (v[1] != NULL && v[0] != NULL)
+		return PERR(c, v[1], "topology.chain_length", "cannot be "
+		    "combined with chain: (it makes the chain R1, R2, ...)");
+	if (v[1] != NULL) {
+		*shorthand = 1;
+		return parse_chain_length(c, v[1]);
+	}
+	if (v[0] == NULL)
+		return plan_missing(c, node, "topology", "chain");
+	return parse_chain(c, v[0]);
 }
 
 static int
@@ -228,30 +311,7 @@ parse_variants(struct pctx *c, yaml_node_t *node)
 static int
 parse_router(struct pctx *c, yaml_node_t *node)
 {
-	static const char *const keys[] = { "impl" };
-	yaml_node_t *impl;
-	char got[64];
-
-	c->p->router_impl = PLAN_ROUTER_LINUX;
-	if (node == NULL)
-		return 0;
-	if (yamldoc_map_fields(c->yd, node, "router", keys, 1, &impl,
-	    c->err, c->errlen) == -1)
-		return -1;
-	if (impl == NULL)
-		return 0;
-	if (yamldoc_is(impl, "linux"))
-		return 0;
-	if (yamldoc_is(impl, "hoplab")) {
-		c->p->router_impl = PLAN_ROUTER_HOPLAB;
-		return 0;
-	}
-	if (yamldoc_is(impl, "external"))
-		return PERR(c, impl, "router.impl", "'external' is not "
-		    "available yet (sending through an external box is under "
-		    "construction); use linux");
-	return PERR(c, impl, "router.impl", "expected linux, hoplab or "
-	    "external, got %s", yamldoc_got(impl, got, sizeof(got)));
+	return plan_parse_router(c, node);	/* lib/planrouter.c */
 }
 
 static int
@@ -270,6 +330,56 @@ parse_repeat(struct pctx *c, yaml_node_t *node)
 }
 
 /*
+ * A topology plan (plantopo.c) runs its whole topology once per point:
+ * one variant, "topology"; variants:, router: (each router names its
+ * own) and impairments (not there yet) are refused.
+ */
+static int
+topo_sections(struct pctx *c, yaml_node_t **v, int chain)
+{
+	struct plan *p = c->p;
+	size_t h;
+	int rc = 0;
+
+	if (v[K_VARIANTS] != NULL)
+		rc = PERR(c, v[K_VARIANTS], "variants", "a topology plan runs "
+		    "its whole topology (variants are prefixes of a chain)");
+	if (v[K_ROUTER] != NULL)
+		rc = PERR(c, v[K_ROUTER], "router", "not in a topology plan: "
+		    "each router names its implementation in topology.hosts "
+		    "(R1: {router: hoplab}); router options there are not "
+		    "supported yet");
+	if (v[K_IMPAIRMENTS] != NULL)
+		rc = PERR(c, v[K_IMPAIRMENTS], "impairments", "impairments on "
+		    "topology links are not supported yet");
+	v[K_VARIANTS] = v[K_ROUTER] = v[K_IMPAIRMENTS] = NULL;
+	if (chain == -1)
+		v[K_FAULTS] = NULL;
+	p->nvariants = 1;
+	snprintf(p->variants[0].label, sizeof(p->variants[0].label),
+	    "topology");
+	for (h = 0; h < p->topo.nhosts; h++)
+		if (p->topo.hosts[h].kind == PLANTOPO_ROUTER)
+			p->variants[0].nrouters++;
+	return rc;
+}
+
+/* records: true | false (default false): per-packet records, packets/. */
+static int
+parse_records(struct pctx *c, yaml_node_t *node)
+{
+	char got[64];
+
+	if (node == NULL)
+		return 0;
+	if (!yamldoc_is(node, "true") && !yamldoc_is(node, "false"))
+		return PERR(c, node, "records", "expected true or false, got "
+		    "%s", yamldoc_got(node, got, sizeof(got)));
+	c->p->records = yamldoc_is(node, "true");
+	return 0;
+}
+
+/*
  * The sections in order, each on its own: an error in one does not stop
  * the others, except those that need it (variants need the chain, the
  * faults the flows' length).
@@ -277,7 +387,7 @@ parse_repeat(struct pctx *c, yaml_node_t *node)
 static int
 parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 {
-	int rc = 0, chain;
+	int rc = 0, chain, shorthand = 0;
 
 	if (v[K_NAME] == NULL)
 		rc = plan_missing(c, root, "", "name");
@@ -287,10 +397,16 @@ parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 	if (v[K_TOPOLOGY] == NULL)
 		chain = plan_missing(c, root, "", "topology");
 	else
-		chain = parse_topology(c, v[K_TOPOLOGY]);
-	if (chain == -1)	/* no variants or links to check */
+		chain = parse_topology(c, v[K_TOPOLOGY], &shorthand);
+	if (c->p->topo.enabled) {
+		if (topo_sections(c, v, chain) == -1)
+			rc = -1;
+	} else if (chain == -1)	/* no variants or links to check */
 		v[K_VARIANTS] = v[K_IMPAIRMENTS] = v[K_FAULTS] = NULL;
-	else if (parse_variants(c, v[K_VARIANTS]) == -1)
+	else if (shorthand && v[K_VARIANTS] != NULL)
+		rc = PERR(c, v[K_VARIANTS], "variants", "cannot be combined "
+		    "with topology.chain_length, which gives the variants");
+	else if (!shorthand && parse_variants(c, v[K_VARIANTS]) == -1)
 		rc = -1;
 	if (parse_router(c, v[K_ROUTER]) == -1)
 		rc = -1;
@@ -299,6 +415,8 @@ parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 	if (plan_parse_sweep(c, v[K_SWEEP]) == -1)
 		rc = -1;
 	if (plan_parse_order(c, v[K_ORDER]) == -1)
+		rc = -1;
+	if (parse_records(c, v[K_RECORDS]) == -1)
 		rc = -1;
 	if (v[K_FLOWS] == NULL)
 		rc = plan_missing(c, root, "", "flows");
@@ -310,6 +428,9 @@ parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 		rc = -1;
 	if (rc == 0 && chain == 0 &&
 	    plan_parse_rfc2544(c, v[K_RFC2544]) == -1)	/* planrfc.c */
+		rc = -1;
+	if (chain == 0 &&
+	    plan_parse_captures(c, v[K_CAPTURES]) == -1)	/* plancap.c */
 		rc = -1;
 	return chain == -1 ? -1 : rc;
 }

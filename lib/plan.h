@@ -57,9 +57,38 @@ enum plan_router_impl {
 	PLAN_ROUTER_EXTERNAL,		/* a box hoplab only sends through */
 };
 
+/* router.busy_poll of impl hoplab (docs/router.md, "Latency"). */
+enum plan_busy {
+	PLAN_BUSY_DEFAULT = 0,		/* not given: the router's (adaptive) */
+	PLAN_BUSY_ADAPTIVE,
+	PLAN_BUSY_OFF,
+	PLAN_BUSY_FIXED,		/* spin busy_poll_ns after a frame */
+};
+
+/* The interfaces every chain router has, in this order: "in", "out". */
+#define PLAN_ROUTER_IFS	2
+
+/*
+ * router: options for impl hoplab (lib/planrouter.c, docs/plans.md); a
+ * zero value keeps the router's default.
+ */
+struct plan_router {
+	char		scheduler[8];	/* "", "fifo", "prio", "drr" */
+	char		rx_ring[4];	/* "", "v2", "v3" */
+	enum plan_busy	busy_poll;
+	int64_t		busy_poll_ns;	/* PLAN_BUSY_FIXED: 1 ns..1 s */
+	unsigned	tx_batch;	/* 1..256 */
+	int64_t		block_timeout_ns; /* whole ms 1..100 */
+	int64_t		arp_timeout_ns;	/* 1 s..1 h */
+	unsigned	arp_queue;	/* 1..4096 */
+	int		icmp_rate;	/* 1..10000 per s; -1: send none */
+	uint64_t	rate_bps[PLAN_ROUTER_IFS];	/* output limit */
+	unsigned	mtu[PLAN_ROUTER_IFS];		/* 576..9000 */
+};
+
 struct plan_flow {
 	char		name[PLAN_NAME_MAX];
-	char		mode[8];	/* "l2" */
+	char		mode[8];	/* "l2"; topology plans: "udp", "tcp" */
 	int		frame_from_sweep; /* value was "$frame" */
 	unsigned	frame;		/* fixed frame length when not swept */
 	int64_t		idt_ns;		/* mean gap between packets, over
@@ -81,6 +110,10 @@ struct plan_flow {
 					   given too */
 	char		dst[16];	/* dst: dotted quad in PLAN_DST_NET,
 					   "" for the generator's default */
+	char		from[PLANTOPO_NAME_MAX]; /* topology plans: the end */
+	char		to[PLANTOPO_NAME_MAX];	/* hosts it goes between */
+	int		from_host;	/* index in topo.hosts, -1: chain */
+	int		to_host;
 };
 
 /* The lab's subnet behind gen.rx (docs/architecture.md): 198.18.100/24. */
@@ -107,8 +140,13 @@ struct plan_impair {
 
 /*
  * A fault on every point's timeline (docs/plans.md "Faults"), AT_NS after
- * the point's traffic starts: a link of the chain down or up (both ends,
- * or only END), or an impaired link's profile replaced (SET).
+ * the point's traffic starts: a link down or up (both ends, or only END),
+ * an impaired link's profile replaced (SET), or a router's process killed,
+ * started, or killed and started again DOWN_NS later (RESTART).  On a
+ * chain a link is one of the chain's (HOP, TO_GEN) and a router one of
+ * the chain (HOP: its position); with topology: hosts and links (TOPO
+ * set), TLINK is the link's index in plan.topo.links and a router is a
+ * topology host, and the fault applies to every point.
  */
 #define PLAN_MAX_FAULTS	32
 
@@ -116,6 +154,9 @@ enum plan_fault_kind {
 	PLAN_FAULT_LINK_DOWN = 0,
 	PLAN_FAULT_LINK_UP,
 	PLAN_FAULT_LINK_SET,		/* hoplab-link's profile */
+	PLAN_FAULT_ROUTER_KILL,		/* SIGKILL (linux: forwarding off) */
+	PLAN_FAULT_ROUTER_START,	/* again, with its saved params */
+	PLAN_FAULT_ROUTER_RESTART,	/* KILL, then START DOWN_NS later */
 };
 
 struct plan_fault {
@@ -124,13 +165,20 @@ struct plan_fault {
 	char		link[PLAN_NAME_MAX * 2]; /* "B-C" as written */
 	char		from[PLAN_NAME_MAX];	/* "gen" or a router */
 	char		to[PLAN_NAME_MAX];
-	size_t		hop;		/* as struct plan_impair */
-	int		to_gen;
+	size_t		hop;		/* as struct plan_impair; a router */
+	int		to_gen;		/* fault: its position in the chain */
 	char		end[PLAN_NAME_MAX];	/* down/up: "" both ends */
 	char		forward[PLAN_PROFILE_MAX]; /* set: new profiles, */
 	char		reverse[PLAN_PROFILE_MAX]; /* "-": left as is */
 	int		line;
+	char		router[PLAN_NAME_MAX];	/* ROUTER_*: its host */
+	int64_t		down_ns;	/* RESTART: kill to start */
+	int		topo;		/* on plan.topo: every point */
+	int		tlink;		/* topology link index, -1: none */
 };
+
+/* 1 for the router kinds (router: X), 0 for the link ones. */
+#define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL)
 
 struct plan_variant {
 	char		label[PLAN_NAME_MAX * 2]; /* "A-B" as written */
@@ -211,6 +259,26 @@ void	plan_rfc_search_result(struct plan_rfc_search *s, int passed);
 int	plan_rfc_passed(const struct plan_rfc2544 *rfc, uint64_t sent,
 	    uint64_t received);
 
+/*
+ * Captures (docs/plans.md "Captures", lib/plancap.c): libpcap on each
+ * HOST:IFACE at every measured point, shipped to the results' captures/;
+ * the first interface is matched against each later one (capdelay.csv).
+ */
+#define PLAN_CAP_MAX_IFACES	8
+#define PLAN_CAP_IFNAME		16	/* IFNAMSIZ */
+#define PLAN_CAP_SNAP_DEFAULT	128
+#define PLAN_CAP_LIMIT_DEFAULT	(64ULL * 1000 * 1000)	/* 64MB */
+
+struct plan_capture {
+	int		enabled;	/* the key is there */
+	char		host[PLAN_CAP_MAX_IFACES][PLAN_NAME_MAX]; /* "gen" */
+	char		iface[PLAN_CAP_MAX_IFACES][PLAN_CAP_IFNAME];
+	size_t		nifaces;	/* >= 2 */
+	unsigned	snaplen;	/* bytes kept per frame */
+	uint64_t	limit_bytes;	/* per file */
+	int		line;
+};
+
 struct plan {
 	char		path[256];	/* file it was loaded from */
 	char		*text;		/* its text, owned: plan_bind */
@@ -224,6 +292,7 @@ struct plan {
 	struct plan_variant variants[PLAN_MAX_CHAIN];
 	size_t		nvariants;
 	enum plan_router_impl router_impl;
+	struct plan_router router;	/* router: options (impl hoplab) */
 	unsigned	repeat;		/* >= 1 */
 	unsigned	sweep_frames[PLAN_MAX_SWEEP];
 	size_t		nsweep_frames;	/* 0: no frame sweep */
@@ -235,6 +304,8 @@ struct plan {
 	size_t		nfaults;
 	struct plan_rfc2544 rfc;	/* rfc2544: (planrfc.c) */
 	struct plantopo	topo;		/* topology: {hosts:, links:} */
+	struct plan_capture capture;	/* captures: (plancap.c) */
+	int		records;	/* records: true: packets/ per point */
 };
 
 /*
@@ -284,9 +355,19 @@ const char *plan_router_impl_name(enum plan_router_impl impl);
 /* 1 if variant V (its first NROUTERS routers) contains impaired link I. */
 int	plan_impair_in_variant(const struct plan_impair *i,
 	    const struct plan_variant *v);
-/* 1 if variant V crosses the link of fault F. */
+/* 1 if variant V crosses the link (or has the router) of fault F. */
 int	plan_fault_in_variant(const struct plan_fault *f,
 	    const struct plan_variant *v);
+/*
+ * End I (0: the link's first-written end, or FROM; 1: the other) of
+ * link fault F of plan P: its host in HOST and that host's interface on
+ * the link in IFACE (a chain router's "in" faces the generator, "out"
+ * the far side; the generator's "tx" is on gen-R1, "rx" on Rn-gen; a
+ * topology host's is named after the far end).  0, or -1 when F is not
+ * a link fault or I is not 0 or 1.
+ */
+int	plan_fault_end(const struct plan *p, const struct plan_fault *f,
+	    int i, char *host, size_t hostlen, char *iface, size_t ifacelen);
 /*
  * DSCP by name (BE, EF, AF11..AF43, CS0..CS7, case-insensitive) or number
  * 0..63.  Returns 0 or -1.

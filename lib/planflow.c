@@ -24,8 +24,14 @@
  * (docs/architecture.md), so dst must be in it: 198.18.100.2 (the
  * default, the generator's own) .. .254; .1 is the last router's.
  *
- * Deliberately not here: modes udp and tcp, which need a receiver role
- * the controller does not start yet (refused with a message).
+ * In a topology plan (plantopo.c) a flow goes from: one end host to:
+ * another, along a path the loader checks (plantopo_path); its mode is
+ * udp (the default: the same keys as l2) or tcp (one bulk transfer of a
+ * duration: no frame, idt or count).
+ *
+ * Deliberately not here: udp and tcp in chain plans, l2 in topology
+ * plans (each needs what the other kind of lab has; refused with a
+ * message).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +50,10 @@
 
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
-	"rate", "duration", "burst", "off", "dst",
+	"rate", "duration", "burst", "off", "dst", "from", "to",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
-    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_NKEYS };
+    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_FROM, F_TO, F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -215,17 +221,35 @@ parse_idt(struct pctx *c, yaml_node_t *node, const char *fpath,
 	return 0;
 }
 
+/*
+ * mode: l2 (the default) in a chain plan; udp (the default) or tcp in a
+ * topology plan, between two end hosts.
+ */
 static int
 parse_mode(struct pctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
 
+	yamldoc_path_key(path, sizeof(path), fpath, "mode");
+	yamldoc_got(node, got, sizeof(got));
+	if (c->p->topo.enabled) {
+		snprintf(f->mode, sizeof(f->mode), "udp");
+		if (node == NULL || yamldoc_is(node, "udp"))
+			return 0;
+		if (yamldoc_is(node, "tcp")) {
+			snprintf(f->mode, sizeof(f->mode), "tcp");
+			return 0;
+		}
+		if (yamldoc_is(node, "l2"))
+			return PERR(c, node, path, "l2 is not available in a "
+			    "topology plan (it needs the chain's two-interface "
+			    "generator); use udp or tcp");
+		return PERR(c, node, path, "expected udp or tcp, got %s", got);
+	}
 	snprintf(f->mode, sizeof(f->mode), "l2");
 	if (node == NULL || yamldoc_is(node, "l2"))
 		return 0;
-	yamldoc_path_key(path, sizeof(path), fpath, "mode");
-	yamldoc_got(node, got, sizeof(got));
 	if (yamldoc_is(node, "udp") || yamldoc_is(node, "tcp"))
 		return PERR(c, node, path, "%s is not available yet (only l2)",
 		    got);
@@ -414,25 +438,36 @@ parse_model(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
  * count and duration: at least one (without either, count is reported
  * missing); duration alone derives a count bound.
  */
+/* duration: 1ms..24h, into f->duration_ns. */
+static int
+parse_duration(struct pctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
+
+	yamldoc_path_key(path, sizeof(path), fpath, "duration");
+	yamldoc_got(node, got, sizeof(got));
+	if (yamldoc_str(c->yd, node, path, "a duration", s, sizeof(s), c->err,
+	    c->errlen) == -1 || clock_parse_duration(s, &f->duration_ns, cerr,
+	    sizeof(cerr)) == -1 || f->duration_ns < NSEC_PER_MSEC ||
+	    f->duration_ns > DURATION_MAX_NS)
+		return PERR(c, node, path, "expected a duration of 1ms..24h "
+		    "with its unit, got %s", got);
+	return 0;
+}
+
 static int
 parse_bounds(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
     const char *fpath, struct plan_flow *f)
 {
-	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
+	char path[YAMLDOC_PATH_MAX];
 	long long n;
 
 	if (v[F_COUNT] == NULL && v[F_DURATION] == NULL)
 		return plan_missing(c, node, fpath, "count");
 	if (v[F_DURATION] != NULL) {
-		yamldoc_path_key(path, sizeof(path), fpath, "duration");
-		yamldoc_got(v[F_DURATION], got, sizeof(got));
-		if (yamldoc_str(c->yd, v[F_DURATION], path, "a duration", s,
-		    sizeof(s), c->err, c->errlen) == -1 ||
-		    clock_parse_duration(s, &f->duration_ns, cerr,
-		    sizeof(cerr)) == -1 || f->duration_ns < NSEC_PER_MSEC ||
-		    f->duration_ns > DURATION_MAX_NS)
-			return PERR(c, v[F_DURATION], path, "expected a "
-			    "duration of 1ms..24h with its unit, got %s", got);
+		if (parse_duration(c, v[F_DURATION], fpath, f) == -1)
+			return -1;
 		f->count = preset_duration_count(f->duration_ns,
 		    (double)f->idt_ns, COUNT_MAX);
 	}
@@ -459,6 +494,9 @@ parse_dst(struct pctx *c, yaml_node_t *node, const char *fpath,
 	if (node == NULL)
 		return 0;
 	yamldoc_path_key(path, sizeof(path), fpath, "dst");
+	if (c->p->topo.enabled)
+		return PERR(c, node, path, "only in a chain plan (a topology "
+		    "plan's flow goes to the address of its to: host)");
 	if (yamldoc_text(node) == NULL ||
 	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
 	    ((h = ntohl(a.s_addr)) & 0xffffff00U) != PLAN_DST_NET ||
@@ -471,24 +509,122 @@ parse_dst(struct pctx *c, yaml_node_t *node, const char *fpath,
 	return 0;
 }
 
+/* from: or to: (KEY) of a topology plan's flow: an end host, into *H. */
+static int
+flow_end(struct pctx *c, yaml_node_t *node, const char *fpath,
+    const char *key, char *name, int *h)
+{
+	const struct plantopo *t = &c->p->topo;
+	char path[YAMLDOC_PATH_MAX], got[64], ends[256];
+
+	yamldoc_path_key(path, sizeof(path), fpath, key);
+	yamldoc_got(node, got, sizeof(got));
+	if (yamldoc_str(c->yd, node, path, "an end host", name,
+	    PLANTOPO_NAME_MAX, c->err, c->errlen) == -1)
+		return -1;
+	if (!c->topo_ok)	/* the hosts are not all known */
+		return 0;
+	plan_topo_names(t, PLANTOPO_END, ends, sizeof(ends));
+	if ((*h = plantopo_host(t, name)) == -1)
+		return PERR(c, node, path, "expected an end host of "
+		    "topology.hosts (%s), got %s", ends, got);
+	if (t->hosts[*h].kind != PLANTOPO_END)
+		return PERR(c, node, path, "%s is a router (expected an end "
+		    "host: %s)", name, ends);
+	return 0;
+}
+
+/*
+ * from: and to: of a flow: two end hosts in a topology plan, with a path
+ * between them (plantopo_path); refused in a chain plan.
+ */
+static int
+parse_ends(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
+    const char *fpath, struct plan_flow *f)
+{
+	const struct plantopo *t = &c->p->topo;
+	size_t hops[PLANTOPO_MAX_HOSTS], n;
+	char path[YAMLDOC_PATH_MAX], why[128];
+	int rc = 0;
+
+	f->from_host = f->to_host = -1;
+	if (!t->enabled)	/* from, to: unknown keys (parse_flow) */
+		return 0;
+	if (v[F_FROM] == NULL)
+		rc = plan_missing(c, node, fpath, "from");
+	else if (flow_end(c, v[F_FROM], fpath, "from", f->from,
+	    &f->from_host) == -1)
+		rc = -1;
+	if (v[F_TO] == NULL)
+		rc = plan_missing(c, node, fpath, "to");
+	else if (flow_end(c, v[F_TO], fpath, "to", f->to, &f->to_host) == -1)
+		rc = -1;
+	if (rc == -1 || !c->topo_ok)
+		return rc;
+	yamldoc_path_key(path, sizeof(path), fpath, "to");
+	if (f->from_host == f->to_host)
+		return PERR(c, v[F_TO], path, "the flow starts at %s already "
+		    "(expected another end host)", f->to);
+	if (plantopo_path(t, (size_t)f->from_host, (size_t)f->to_host, hops,
+	    PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1)
+		return PERR(c, node, fpath, "no path from %s to %s: %s",
+		    f->from, f->to, why);
+	return 0;
+}
+
+/*
+ * A tcp flow (topology plans): one bulk transfer for duration:, measured
+ * for throughput; frame, idt, count and the rest do not apply (frame,
+ * idt_ns and count stay 0).
+ */
+static int
+parse_tcp(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
+    const char *fpath, struct plan_flow *f)
+{
+	static const int bad[] = { F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED,
+	    F_PRESET, F_RATE, F_BURST, F_OFF, F_DST };
+	char path[YAMLDOC_PATH_MAX];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (v[bad[i]] == NULL)
+			continue;
+		yamldoc_path_key(path, sizeof(path), fpath, flow_keys[bad[i]]);
+		rc = PERR(c, v[bad[i]], path, "not for a tcp flow (one bulk "
+		    "transfer as fast as TCP goes: give its duration)");
+	}
+	if (v[F_DURATION] == NULL)
+		return plan_missing(c, node, fpath, "duration");
+	if (parse_duration(c, v[F_DURATION], fpath, f) == -1)
+		return -1;
+	return rc;
+}
+
 static int
 parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
 {
 	struct plan_flow *f = &c->p->flows[i];
 	struct preset_flow pf;
-	yaml_node_t *v[F_NKEYS];
+	yaml_node_t *v[F_NKEYS] = { NULL };
 	char path[YAMLDOC_PATH_MAX];
 	long long n;
 
-	if (yamldoc_map_fields(c->yd, node, fpath, flow_keys, F_NKEYS, v,
-	    c->err, c->errlen) == -1)
+	/* from: and to: are keys of topology plans only (the last two). */
+	if (yamldoc_map_fields(c->yd, node, fpath, flow_keys,
+	    c->p->topo.enabled ? F_NKEYS : F_FROM, v, c->err,
+	    c->errlen) == -1)
 		return -1;
 	f->line = (int)yamldoc_line(node);
 	if (v[F_NAME] == NULL)
 		return plan_missing(c, node, fpath, "name");
 	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
-	    parse_preset(c, v, fpath, f, &pf) == -1 ||
+	    parse_ends(c, v, node, fpath, f) == -1)
+		return -1;
+	if (strcmp(f->mode, "tcp") == 0)
+		return parse_tcp(c, v, node, fpath, f);
+	if (parse_preset(c, v, fpath, f, &pf) == -1 ||
 	    parse_model(c, v, node, fpath, f, &pf) == -1 ||
 	    parse_bounds(c, v, node, fpath, f) == -1 ||
 	    parse_dst(c, v[F_DST], fpath, f) == -1)

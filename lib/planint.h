@@ -39,6 +39,8 @@ struct pctx {
 	const struct plan_point *bind;	/* values to use; NULL: the first */
 	struct plan_subst *subs;	/* PLAN_MAX_SUBST of them */
 	size_t		 nsubs;
+	int		 topo_ok;	/* topology: {hosts:} loaded whole:
+					   flows check from/to and paths */
 };
 
 #define PERR(c, node, path, ...)					\
@@ -62,6 +64,17 @@ int	plan_parse_order(struct pctx *c, yaml_node_t *node);
  */
 int	plan_parse_swept(struct pctx *c, yaml_node_t *sweep,
 	    yaml_node_t *flows, yaml_node_t *impairs);
+/*
+ * topology: {hosts:, links:, routes:} (plantopo.c): the hosts, links and
+ * routes into c->p->topo, routes computed for routers without routes:.
+ * TOPO is the topology mapping (for missing keys); ROUTES may be NULL.
+ * 0, or -1 with every error listed in C's yamldoc.
+ */
+int	plan_parse_topo(struct pctx *c, yaml_node_t *topo, yaml_node_t *hosts,
+	    yaml_node_t *links, yaml_node_t *routes);
+/* The names of topology hosts of KIND (enum plantopo_kind), cut to LEN. */
+void	plan_topo_names(const struct plantopo *t, int kind, char *buf,
+	    size_t len);
 /* The flows: sequence (planflow.c).  0, or -1 with the error in C. */
 int	plan_parse_flows(struct pctx *c, yaml_node_t *node);
 /* The impairments: list (planimpair.c), after the variants. */
@@ -70,5 +83,7 @@ int	plan_parse_impairs(struct pctx *c, yaml_node_t *node);
 int	plan_parse_faults(struct pctx *c, yaml_node_t *node);
 /* The rfc2544: mapping (planrfc.c), after everything else; NULL: none. */
 int	plan_parse_rfc2544(struct pctx *c, yaml_node_t *node);
+/* The captures: mapping (plancap.c), after the chain; NULL: none. */
+int	plan_parse_captures(struct pctx *c, yaml_node_t *node);
 
 #endif

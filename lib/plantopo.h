@@ -28,10 +28,11 @@
  * Routes: for each router and each link subnet it is not on, the next hop
  * of a shortest path (hop count; ties broken by link order) with metric
  * 1; linux routers also get, via every other neighbour that reaches the
- * subnet without coming back through the router, a backup with metric
- * 1 + that neighbour's distance, so a link cut fails over when the
- * kernel drops the dead route (net.ipv4.conf.all.ignore_routes_with_
- * linkdown=1 in the lab).  A router with routes: gets exactly those.
+ * subnet without coming back through the router, a backup whose metric
+ * is 1 + the routers that neighbour's path crosses, itself included (a
+ * tie takes the next free metric: the kernel refuses two equal), so a
+ * link cut fails over when the kernel drops the dead route
+ * (net.ipv4.conf.all.ignore_routes_with_linkdown=1 in the lab).  A router with routes: gets exactly those.
  *
  * The loader checks: names ([A-Za-z0-9_], at most 12 characters, not
  * "gen"), links between declared hosts, no self links, every flow's
@@ -108,7 +109,8 @@ int	plantopo_link(const struct plantopo *t, const char *name, int *end);
 const char *plantopo_host_ip(const struct plantopo *t, size_t h);
 /*
  * The hosts a packet from end host FROM to end host TO crosses, FROM and
- * TO included, following metric-1 routes; 0 and the count in *N, or -1
+ * TO included, following each hop's best route (longest prefix, then
+ * lowest metric); 0 and the count in *N, or -1
  * with why in ERR ("R3 has no route to 198.18.5.2", "routing loop at R2").
  */
 int	plantopo_path(const struct plantopo *t, size_t from, size_t to,

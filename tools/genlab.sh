@@ -225,11 +225,12 @@ genlab_pcapdelay()
 	_b=$GL_ROOT/build/tools/pcapdelay
 	_s=$GL_ROOT/tools/pcapdelay.c
 	if [ ! -x "$_b" ] || [ -n "$(find "$_s" "$GL_ROOT/lib/probe.c" \
-	    "$GL_ROOT/lib/probe.h" -newer "$_b" 2>/dev/null)" ]; then
+	    "$GL_ROOT/lib/probe.h" "$GL_ROOT/lib/capmatch.c" \
+	    "$GL_ROOT/lib/capmatch.h" -newer "$_b" 2>/dev/null)" ]; then
 		mkdir -p "$GL_ROOT/build/tools" &&
 		    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 \
 		    -I"$GL_ROOT/lib" -o "$_b" "$_s" "$GL_ROOT/lib/probe.c" \
-		    -lpcap -lm >&2 || return 1
+		    "$GL_ROOT/lib/capmatch.c" -lpcap -lm >&2 || return 1
 	fi
 	echo "$_b"
 }

@@ -39,9 +39,11 @@
 #	t_sweep.sh	hlt16	219
 #	t_rfc2544.sh	hlt17	218
 #	t_examples.sh	hlt18	217
+#	t_live.sh	hllv	213
 #	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
+#	t_capture.sh	hlcap	215
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #

@@ -27,3 +27,7 @@ UNIT_EXTRA_test_gen_pace += build/asan/generator/tune.o
 UNIT_EXTRA_test_aggregate = build/asan/controller/aggregate.o
 UNIT_EXTRA_test_results += build/asan/controller/aggregate.o
 UNIT_EXTRA_test_planfault = build/asan/controller/outage.o
+UNIT_EXTRA_test_router_agentconf = build/asan/agent/hoplabrouter.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
+UNIT_EXTRA_test_plantopo = build/asan/controller/dryrun.o
+UNIT_EXTRA_test_progress = build/asan/controller/progress.o
+UNIT_EXTRA_test_ctl_records = build/asan/controller/records.o

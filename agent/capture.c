@@ -1,0 +1,572 @@
+/*
+ * capture: the agent's capture roles (docs/plans.md "Captures").
+ *
+ * A StartRole with CaptureParams forks a child of the agent that opens
+ * the interface with libpcap (pcap_create, the snap length, nanosecond
+ * time stamps with PCAP_TSTAMP_PRECISION_NANO, an 8 MiB kernel ring,
+ * promiscuous) and writes every frame with pcap_dump() into
+ * RUNDIR/captures/ROLE.pcap, a nanosecond pcap file.  The child tells the
+ * agent over a pipe whether pcap_activate() and the file worked; only
+ * then is the role STARTED, so a controller that starts the generator
+ * after STARTED has the capture running before the first packet.  The
+ * child never touches ZeroMQ (it is not exec'd: it runs only libpcap and
+ * stdio, and leaves with _exit), and dies with the agent
+ * (PR_SET_PDEATHSIG).
+ *
+ * The file is bounded by limit_bytes: a frame that would make it longer
+ * is counted (over_limit) and not written, and the capture is then
+ * "truncated".  The kernel's drops (its ring full) are counted too.
+ *
+ * StopRole: SIGTERM to the child, which keeps reading for 150 ms more
+ * (TPACKET_V3 hands over a block of frames when it is full or after the
+ * 50 ms timeout), flushes, writes its counts to the pipe and exits; the
+ * agent waits for that (at most CAP_STOP_WAIT_MS: the event loop pauses
+ * that long), answers with a CaptureReport and RoleStatus STOPPED, and
+ * sends the file in FileChunks of CAPTURE_CHUNK bytes, CAPTURE_WINDOW of
+ * them ahead of the controller's FileAck (so a message is never near
+ * MSG_MAX_SIZE).  A FileAck with resend starts again at its offset; one
+ * with done deletes the file.  The agent has no timer here: the
+ * controller asks again when chunks went missing.
+ *
+ * Deliberately not done: capture filters (every frame is taken; the
+ * controller picks the probes), resuming a transfer after the agent
+ * restarted (the file stays in RUNDIR/captures/), captures that outlive
+ * their controller (a StopRole 0 ends them and keeps the files).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/queue.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <pcap/pcap.h>
+
+#include "capture.h"
+#include "clock.h"
+#include "log.h"
+
+#define CAP_SNAP_MIN		64
+#define CAP_SNAP_MAX		65535
+#define CAP_SNAP_DEFAULT	128
+#define CAP_LIMIT_DEFAULT	(64ULL * 1000 * 1000)
+#define CAP_RING_BYTES		(8 << 20)
+#define CAP_TIMEOUT_MS		50	/* TPACKET_V3 block timeout */
+#define CAP_DRAIN_NS		(150 * NSEC_PER_MSEC)
+#define CAP_READY_WAIT_MS	5000
+#define CAP_STOP_WAIT_MS	1000
+#define CAP_PCAP_HDR		24	/* file header */
+#define CAP_REC_HDR		16	/* per frame */
+
+/* What the child says on its pipe: ready (or not), then its counts. */
+struct cap_msg {
+	int32_t		ok;		/* 1: activated / stopped cleanly */
+	int32_t		truncated;
+	uint64_t	packets, bytes, recv, drop, ifdrop, over;
+	char		err[256];
+};
+
+/* One capture role, from StartRole until its file is acknowledged. */
+struct cap {
+	TAILQ_ENTRY(cap) entry;
+	struct role	role;		/* id, run id, controller: reports */
+	char		iface[IF_NAMESIZE];
+	char		path[PATH_MAX + 32];
+	int		rfd;		/* the child's pipe, -1 when done */
+	int		sending;	/* stopped: the file goes out */
+	int		fd;		/* the file, while sending */
+	uint64_t	size, sent;	/* file size, bytes sent so far */
+};
+
+static TAILQ_HEAD(, cap) caps = TAILQ_HEAD_INITIALIZER(caps);
+
+/* ------------------------------------------------------------ the child */
+
+static volatile sig_atomic_t child_stop;
+static pcap_t *child_pc;
+
+struct child_state {
+	pcap_dumper_t	*d;
+	uint64_t	limit;
+	struct cap_msg	m;
+};
+
+static void
+child_on_term(int sig)
+{
+	(void)sig;
+	child_stop = 1;
+	if (child_pc != NULL)
+		pcap_breakloop(child_pc);
+}
+
+static void
+child_on_packet(u_char *u, const struct pcap_pkthdr *h, const u_char *b)
+{
+	struct child_state *s = (struct child_state *)u;
+
+	if (s->m.truncated || s->m.bytes + CAP_REC_HDR + h->caplen >
+	    s->limit) {
+		s->m.truncated = 1;
+		s->m.over++;
+		return;
+	}
+	pcap_dump((u_char *)s->d, h, b);
+	s->m.bytes += CAP_REC_HDR + h->caplen;
+	s->m.packets++;
+}
+
+static void
+child_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = child_on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/* Open IFACE and the file: 0, or -1 with S->m.err. */
+static int
+child_open(struct child_state *s, const Hoplab__CaptureParams *cp,
+    const char *path)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	int rc;
+
+	if ((child_pc = pcap_create(cp->iface, ebuf)) == NULL) {
+		snprintf(s->m.err, sizeof(s->m.err), "pcap_create %s: %s",
+		    cp->iface, ebuf);
+		return -1;
+	}
+	pcap_set_snaplen(child_pc, (int)cp->snaplen);
+	pcap_set_promisc(child_pc, 1);
+	pcap_set_timeout(child_pc, CAP_TIMEOUT_MS);
+	pcap_set_buffer_size(child_pc, CAP_RING_BYTES);
+	if (pcap_set_tstamp_precision(child_pc,
+	    PCAP_TSTAMP_PRECISION_NANO) != 0) {
+		snprintf(s->m.err, sizeof(s->m.err), "%s: nanosecond time "
+		    "stamps are not supported", cp->iface);
+		return -1;
+	}
+	if ((rc = pcap_activate(child_pc)) < 0) {
+		snprintf(s->m.err, sizeof(s->m.err), "pcap_activate %s: %s",
+		    cp->iface, pcap_geterr(child_pc));
+		return -1;
+	}
+	if ((s->d = pcap_dump_open(child_pc, path)) == NULL) {
+		snprintf(s->m.err, sizeof(s->m.err), "%s: %s", path,
+		    pcap_geterr(child_pc));
+		return -1;
+	}
+	s->m.bytes = CAP_PCAP_HDR;
+	return 0;
+}
+
+/*
+ * Read until stopped, then CAP_DRAIN_NS more without blocking (libpcap
+ * 1.10 waits for frames however long it takes once breakloop is
+ * consumed; the kernel retires the last block of frames by itself after
+ * CAP_TIMEOUT_MS).  -1 on a pcap error.
+ */
+static int
+child_loop(struct child_state *s)
+{
+	struct timespec nap = { 0, 5 * NSEC_PER_MSEC };
+	char ebuf[PCAP_ERRBUF_SIZE];
+	int64_t end = 0;
+	int n;
+
+	for (;;) {
+		if (child_stop && end == 0) {
+			end = clock_mono_ns() + CAP_DRAIN_NS;
+			pcap_setnonblock(child_pc, 1, ebuf);
+		}
+		if (end != 0 && clock_mono_ns() >= end)
+			return 0;
+		n = pcap_dispatch(child_pc, -1, child_on_packet, (u_char *)s);
+		if (n == 0 && end != 0)
+			nanosleep(&nap, NULL);
+		if (n == PCAP_ERROR) {
+			snprintf(s->m.err, sizeof(s->m.err), "pcap_dispatch: "
+			    "%s", pcap_geterr(child_pc));
+			return -1;
+		}
+	}
+}
+
+static void __attribute__((noreturn))
+child_main(int wfd, const Hoplab__CaptureParams *cp, uint64_t limit,
+    const char *path)
+{
+	struct child_state s;
+	struct pcap_stat ps;
+
+	memset(&s, 0, sizeof(s));
+	s.limit = limit;
+	child_signals();
+	if (child_open(&s, cp, path) == -1) {
+		if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
+			_exit(2);
+		_exit(1);
+	}
+	s.m.ok = 1;
+	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
+		_exit(2);
+	if (child_loop(&s) == -1)
+		s.m.ok = 0;
+	if (pcap_stats(child_pc, &ps) == 0) {
+		s.m.recv = ps.ps_recv;
+		s.m.drop = ps.ps_drop;
+		s.m.ifdrop = ps.ps_ifdrop;
+	}
+	if (pcap_dump_flush(s.d) == -1 && s.m.ok) {
+		s.m.ok = 0;
+		snprintf(s.m.err, sizeof(s.m.err), "%s: %s", path,
+		    strerror(errno));
+	}
+	pcap_dump_close(s.d);
+	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
+		_exit(2);
+	_exit(0);
+}
+
+/* ------------------------------------------------------------ the agent */
+
+/* Read one cap_msg from FD within MS; 0, or -1 with ERR. */
+static int
+read_msg(int fd, int ms, struct cap_msg *m, char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+	int rc;
+
+	while ((rc = poll(&pfd, 1, ms)) == -1 && errno == EINTR)
+		;
+	if (rc == 0) {
+		snprintf(err, errlen, "the capture process did not answer "
+		    "within %d ms", ms);
+		return -1;
+	}
+	while ((n = read(fd, m, sizeof(*m))) == -1 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(*m)) {
+		snprintf(err, errlen, "the capture process ended without "
+		    "saying why");
+		return -1;
+	}
+	m->err[sizeof(m->err) - 1] = '\0';
+	return 0;
+}
+
+/* Check CP; 0, or -1 with ERR. */
+static int
+valid_params(const Hoplab__CaptureParams *cp, char *err, size_t errlen)
+{
+	size_t n = strlen(cp->iface);
+
+	if (n == 0 || n >= IF_NAMESIZE || strspn(cp->iface,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-") != n) {
+		snprintf(err, errlen, "capture: iface: expected an interface "
+		    "name of 1..15 letters, digits, '.', '_', '-'");
+		return -1;
+	}
+	if (cp->snaplen != 0 && (cp->snaplen < CAP_SNAP_MIN ||
+	    cp->snaplen > CAP_SNAP_MAX)) {
+		snprintf(err, errlen, "capture: snaplen %u: expected %d..%d",
+		    cp->snaplen, CAP_SNAP_MIN, CAP_SNAP_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* Fork the child of C; 0 once it is capturing, or -1 with ERR. */
+static int
+spawn(struct agent *ag, struct cap *c, Hoplab__CaptureParams *cp,
+    char *err, size_t errlen)
+{
+	uint64_t limit = cp->limit_bytes ? cp->limit_bytes : CAP_LIMIT_DEFAULT;
+	char dir[PATH_MAX + 16];
+	struct cap_msg m;
+	int fds[2];
+	pid_t pid;
+
+	if (cp->snaplen == 0)
+		cp->snaplen = CAP_SNAP_DEFAULT;
+	snprintf(dir, sizeof(dir), "%s/captures", ag->conf->rundir);
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(c->path, sizeof(c->path), "%s/%u.pcap", dir, c->role.id);
+	memset(&m, 0, sizeof(m));
+	if (pipe2(fds, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(fds[0]);
+		child_main(fds[1], cp, limit, c->path);
+	}
+	close(fds[1]);
+	c->rfd = fds[0];
+	c->role.pid = pid;
+	if (read_msg(c->rfd, CAP_READY_WAIT_MS, &m, err, errlen) == 0 &&
+	    m.ok)
+		return 0;
+	if (m.err[0] != '\0' && !m.ok)
+		snprintf(err, errlen, "%s", m.err);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+		;
+	close(c->rfd);
+	unlink(c->path);
+	return -1;
+}
+
+void
+capture_start(struct agent *ag, const uint8_t *id, size_t idlen,
+    const Hoplab__StartRole *sr)
+{
+	struct cap *c;
+	char err[512];
+
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		log_error("role %u: out of memory", sr->role_id);
+		return;
+	}
+	c->role.id = sr->role_id;
+	snprintf(c->role.run_id, sizeof(c->role.run_id), "%s", sr->run_id);
+	memcpy(c->role.ctl_id, id, idlen);
+	c->role.ctl_idlen = idlen;
+	c->fd = c->rfd = -1;
+	snprintf(c->iface, sizeof(c->iface), "%s", sr->capture->iface);
+	if (ag->quitting)
+		snprintf(err, sizeof(err), "agent %s is shutting down",
+		    ag->conf->name);
+	if (ag->quitting || sr->role_id == 0 || valid_params(sr->capture, err,
+	    sizeof(err)) == -1 || spawn(ag, c, sr->capture, err,
+	    sizeof(err)) == -1) {
+		if (sr->role_id == 0)
+			snprintf(err, sizeof(err), "role id 0 is reserved");
+		log_warn("role %u: capture FAILED: %s", c->role.id, err);
+		agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__FAILED,
+		    err);
+		free(c);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&caps, c, entry);
+	log_info("role %u: capturing on %s as pid %d into %s", c->role.id,
+	    c->iface, (int)c->role.pid, c->path);
+	agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
+}
+
+static struct cap *
+cap_find(uint32_t role)
+{
+	struct cap *c;
+
+	TAILQ_FOREACH(c, &caps, entry)
+		if (c->role.id == role)
+			return c;
+	return NULL;
+}
+
+static void
+cap_free(struct cap *c)
+{
+	TAILQ_REMOVE(&caps, c, entry);
+	if (c->rfd != -1)
+		close(c->rfd);
+	if (c->fd != -1)
+		close(c->fd);
+	free(c);
+}
+
+/* Stop C's child and collect its counts into *M; 0, or -1 with ERR. */
+static int
+end_child(struct cap *c, struct cap_msg *m, char *err, size_t errlen)
+{
+	int rc, i;
+
+	memset(m, 0, sizeof(*m));
+	if (kill(c->role.pid, SIGTERM) == -1 && errno != ESRCH)
+		log_warn("role %u: kill: %s", c->role.id, strerror(errno));
+	rc = read_msg(c->rfd, CAP_STOP_WAIT_MS, m, err, errlen);
+	if (rc == -1)
+		kill(c->role.pid, SIGKILL);
+	/* It exits right after writing; ECHILD if the agent reaped it. */
+	for (i = 0; i < 100; i++) {
+		if (waitpid(c->role.pid, NULL, rc == -1 ? 0 : WNOHANG) != 0)
+			break;
+		usleep(10000);
+	}
+	close(c->rfd);
+	c->rfd = -1;
+	if (rc == 0 && !m->ok) {
+		snprintf(err, errlen, "%s", m->err);
+		return -1;
+	}
+	return rc;
+}
+
+static void
+send_report(struct agent *ag, struct cap *c, const struct cap_msg *m,
+    const char *error)
+{
+	Hoplab__Envelope env;
+	Hoplab__CaptureReport cr = HOPLAB__CAPTURE_REPORT__INIT;
+
+	cr.role_id = c->role.id;
+	cr.run_id = c->role.run_id;
+	cr.iface = c->iface;
+	cr.packets = m->packets;
+	cr.file_bytes = c->size;
+	cr.kernel_received = m->recv;
+	cr.kernel_dropped = m->drop;
+	cr.if_dropped = m->ifdrop;
+	cr.truncated = m->truncated;
+	cr.over_limit = m->over;
+	cr.error = (char *)(error != NULL ? error : "");
+	msg_init(&env, ag->conf->name, &ag->seq);
+	env.body_case = HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT;
+	env.capture_report = &cr;
+	agent_send_role(ag, &c->role, &env);
+}
+
+/* Send chunks of C's file from c->sent up to OFFSET + the window. */
+static void
+send_chunks(struct agent *ag, struct cap *c, uint64_t offset)
+{
+	static uint8_t buf[CAPTURE_CHUNK];
+	Hoplab__Envelope env;
+	Hoplab__FileChunk fc = HOPLAB__FILE_CHUNK__INIT;
+	uint64_t end = offset + (uint64_t)CAPTURE_WINDOW * CAPTURE_CHUNK;
+	ssize_t n;
+
+	while (c->sent < c->size && c->sent < end) {
+		n = pread(c->fd, buf, CAPTURE_CHUNK, (off_t)c->sent);
+		if (n <= 0) {
+			log_warn("role %u: %s: %s", c->role.id, c->path,
+			    n == 0 ? "shorter than it was" : strerror(errno));
+			return;
+		}
+		fc.role_id = c->role.id;
+		fc.run_id = c->role.run_id;
+		fc.offset = c->sent;
+		fc.data.data = buf;
+		fc.data.len = (size_t)n;
+		fc.size = c->size;
+		msg_init(&env, ag->conf->name, &ag->seq);
+		env.body_case = HOPLAB__ENVELOPE__BODY_FILE_CHUNK;
+		env.file_chunk = &fc;
+		if (agent_send_role(ag, &c->role, &env) == -1)
+			return;
+		c->sent += (uint64_t)n;
+	}
+}
+
+/* Stop capture C: report, then its file goes out.  C may be freed. */
+static void
+stop_one(struct agent *ag, struct cap *c)
+{
+	struct cap_msg m;
+	struct stat st;
+	char err[512];
+	int rc;
+
+	rc = end_child(c, &m, err, sizeof(err));
+	if (rc == 0 && ((c->fd = open(c->path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(c->fd, &st) == -1)) {
+		snprintf(err, sizeof(err), "%s: %s", c->path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == -1) {
+		log_warn("role %u: capture on %s failed: %s", c->role.id,
+		    c->iface, err);
+		send_report(ag, c, &m, err);
+		agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__FAILED,
+		    err);
+		cap_free(c);
+		return;
+	}
+	c->size = (uint64_t)st.st_size;
+	c->sending = 1;
+	log_info("role %u: capture on %s stopped: %llu frames, %llu bytes%s, "
+	    "kernel dropped %llu", c->role.id, c->iface,
+	    (unsigned long long)m.packets, (unsigned long long)c->size,
+	    m.truncated ? " (truncated at its limit)" : "",
+	    (unsigned long long)m.drop);
+	send_report(ag, c, &m, NULL);
+	agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+	send_chunks(ag, c, 0);
+}
+
+int
+capture_stop(struct agent *ag, uint32_t role)
+{
+	struct cap *c, *next;
+	struct cap_msg m;
+	char err[512];
+
+	if (role != 0) {
+		if ((c = cap_find(role)) == NULL)
+			return 0;
+		if (!c->sending)
+			stop_one(ag, c);
+		return 1;
+	}
+	TAILQ_FOREACH_SAFE(c, &caps, entry, next) {
+		if (!c->sending && end_child(c, &m, err, sizeof(err)) == 0)
+			log_info("role %u: capture stopped, %s kept", c->role.id,
+			    c->path);
+		agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__STOPPED,
+		    NULL);
+		cap_free(c);
+	}
+	return 0;
+}
+
+void
+capture_file_ack(struct agent *ag, const uint8_t *id, size_t idlen,
+    const Hoplab__FileAck *fa)
+{
+	struct cap *c;
+
+	(void)id;
+	(void)idlen;
+	if ((c = cap_find(fa->role_id)) == NULL || !c->sending) {
+		log_debug("file ack for role %u, which sends no file here",
+		    fa->role_id);
+		return;
+	}
+	if (fa->done) {
+		if (unlink(c->path) == -1)
+			log_warn("role %u: %s: %s", c->role.id, c->path,
+			    strerror(errno));
+		log_info("role %u: capture file delivered (%llu bytes), "
+		    "deleted here", c->role.id, (unsigned long long)c->size);
+		cap_free(c);
+		return;
+	}
+	if (fa->offset > c->size)
+		return;
+	if (fa->resend || fa->offset > c->sent)
+		c->sent = fa->offset;
+	send_chunks(ag, c, fa->offset);
+}

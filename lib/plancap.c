@@ -1,0 +1,201 @@
+/*
+ * plancap: the plan's captures: mapping (docs/plans.md "Captures").
+ *
+ *   captures:
+ *     ifaces: [gen:tx, gen:rx]     # HOST:IFACE; default the generator's two
+ *     snaplen: 128                 # bytes kept per frame, 64..65535
+ *     limit: 64MB                  # per file: B, KB, MB, GB (powers of
+ *                                  # 1000) or KiB, MiB, GiB; 1KB..64GB
+ *
+ * Every measured point then has one libpcap capture per interface, taken
+ * by that host's agent (agent/capture.c) and shipped to the results'
+ * captures/ folder; the first interface is where the probes leave, each
+ * later one is matched against it for capdelay.csv (controller/captures.c).
+ * The loader checks the keys (strictly: an unknown one is an error), that
+ * each host is "gen" or a router of the chain, interface names, and no
+ * interface twice.  Deliberately not here: captures on the hosts of a
+ * general topology and with rfc2544 (refused with a message), and
+ * capture filters (every frame of the interface is taken; the matching
+ * picks the probes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "planint.h"
+#include "yamldoc.h"
+
+#define CAP_SNAP_MIN	64	/* a whole probe: 14 + 20 + 8 + 18 bytes */
+#define CAP_SNAP_MAX	65535
+#define CAP_LIMIT_MIN	1000ULL
+#define CAP_LIMIT_MAX	(64ULL * 1000 * 1000 * 1000)
+
+static const char *const cap_keys[] = { "ifaces", "snaplen", "limit" };
+enum { C_IFACES, C_SNAPLEN, C_LIMIT, C_NKEYS };
+
+/* "64MB" and the like into *V bytes; 0, or -1 if it is not a size. */
+static int
+parse_size(const char *s, uint64_t *v)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "KB", 1000 }, { "MB", 1000000 },
+		{ "GB", 1000000000 }, { "KiB", 1024 }, { "MiB", 1 << 20 },
+		{ "GiB", 1 << 30 },
+	};
+	unsigned long long n;
+	char *end;
+	size_t i;
+
+	if (s == NULL || s[0] < '0' || s[0] > '9')
+		return -1;
+	n = strtoull(s, &end, 10);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].u) == 0) {
+			if (n > UINT64_MAX / units[i].m)
+				return -1;
+			*v = n * units[i].m;
+			return 0;
+		}
+	return -1;
+}
+
+/* 1 if S is a possible interface name: 1..15 of [A-Za-z0-9._-]. */
+static int
+iface_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= PLAN_CAP_IFNAME)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-") == n;
+}
+
+static int
+known_host(const struct plan *p, const char *h)
+{
+	size_t i;
+
+	if (strcmp(h, "gen") == 0)
+		return 1;
+	for (i = 0; i < p->nchain; i++)
+		if (strcmp(p->chain[i], h) == 0)
+			return 1;
+	return 0;
+}
+
+/* One "HOST:IFACE" item into slot I of the capture. */
+static int
+parse_iface(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
+{
+	struct plan_capture *cap = &c->p->capture;
+	char buf[PLAN_NAME_MAX + PLAN_CAP_IFNAME + 1], got[64], *colon;
+	size_t j;
+
+	if (yamldoc_str(c->yd, node, path, "HOST:IFACE such as gen:tx", buf,
+	    sizeof(buf), c->err, c->errlen) == -1)
+		return -1;
+	if ((colon = strchr(buf, ':')) == NULL || colon == buf ||
+	    !iface_ok(colon + 1) || colon - buf >= PLAN_NAME_MAX)
+		return PERR(c, node, path, "expected HOST:IFACE such as "
+		    "gen:tx (an interface name of 1..15 letters, digits, '.', "
+		    "'_' or '-'), got %s", yamldoc_got(node, got, sizeof(got)));
+	*colon = '\0';
+	if (!known_host(c->p, buf))
+		return PERR(c, node, path, "unknown host '%s' (expected gen "
+		    "or a router of the chain)", buf);
+	snprintf(cap->host[i], sizeof(cap->host[i]), "%s", buf);
+	snprintf(cap->iface[i], sizeof(cap->iface[i]), "%s", colon + 1);
+	for (j = 0; j < i; j++)
+		if (strcmp(cap->host[j], cap->host[i]) == 0 &&
+		    strcmp(cap->iface[j], cap->iface[i]) == 0)
+			return PERR(c, node, path, "%s:%s is listed twice",
+			    cap->host[i], cap->iface[i]);
+	return 0;
+}
+
+static int
+parse_ifaces(struct pctx *c, yaml_node_t *node)
+{
+	struct plan_capture *cap = &c->p->capture;
+	char path[YAMLDOC_PATH_MAX];
+	int n, i, rc = 0;
+
+	if (node == NULL) {		/* the generator's two */
+		snprintf(cap->host[0], sizeof(cap->host[0]), "gen");
+		snprintf(cap->iface[0], sizeof(cap->iface[0]), "tx");
+		snprintf(cap->host[1], sizeof(cap->host[1]), "gen");
+		snprintf(cap->iface[1], sizeof(cap->iface[1]), "rx");
+		cap->nifaces = 2;
+		return 0;
+	}
+	if ((n = yamldoc_seq(c->yd, node, "captures.ifaces", 2,
+	    PLAN_CAP_MAX_IFACES, c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "captures.ifaces", i);
+		if (parse_iface(c, yamldoc_item(c->yd, node, i), path,
+		    (size_t)i) == -1)
+			rc = -1;
+	}
+	cap->nifaces = (size_t)n;
+	return rc;
+}
+
+static int
+parse_limit(struct pctx *c, yaml_node_t *node)
+{
+	struct plan_capture *cap = &c->p->capture;
+	char got[64];
+
+	cap->limit_bytes = PLAN_CAP_LIMIT_DEFAULT;
+	if (node == NULL)
+		return 0;
+	if (parse_size(yamldoc_text(node), &cap->limit_bytes) == -1 ||
+	    cap->limit_bytes < CAP_LIMIT_MIN || cap->limit_bytes > CAP_LIMIT_MAX)
+		return PERR(c, node, "captures.limit", "expected a file size "
+		    "1KB..64GB such as 64MB (B, KB, MB, GB, KiB, MiB, GiB), "
+		    "got %s", yamldoc_got(node, got, sizeof(got)));
+	return 0;
+}
+
+int
+plan_parse_captures(struct pctx *c, yaml_node_t *node)
+{
+	struct plan_capture *cap = &c->p->capture;
+	yaml_node_t *v[C_NKEYS];
+	long long snap;
+	int rc;
+
+	if (node == NULL)
+		return 0;
+	cap->line = (int)yamldoc_line(node);
+	if (c->p->topo.enabled || c->p->nchain == 0)
+		return PERR(c, node, "captures", "captures are not available "
+		    "yet with a topology of hosts and links (only with "
+		    "topology: {chain: [...]})");
+	if (node->type != YAML_MAPPING_NODE)
+		return yamldoc_map_fields(c->yd, node, "captures", cap_keys,
+		    C_NKEYS, v, c->err, c->errlen);
+	if (c->p->rfc.enabled)
+		return PERR(c, node, "captures", "captures are not available "
+		    "yet with rfc2544");
+	cap->enabled = 1;
+	rc = yamldoc_map_fields(c->yd, node, "captures", cap_keys, C_NKEYS, v,
+	    c->err, c->errlen);
+	if (parse_ifaces(c, v[C_IFACES]) == -1)
+		rc = -1;
+	cap->snaplen = PLAN_CAP_SNAP_DEFAULT;
+	if (v[C_SNAPLEN] != NULL) {
+		if (yamldoc_int(c->yd, v[C_SNAPLEN], "captures.snaplen",
+		    CAP_SNAP_MIN, CAP_SNAP_MAX, "bytes kept per frame", &snap,
+		    c->err, c->errlen) == -1)
+			rc = -1;
+		else
+			cap->snaplen = (unsigned)snap;
+	}
+	if (parse_limit(c, v[C_LIMIT]) == -1)
+		rc = -1;
+	return rc;
+}

@@ -1,0 +1,516 @@
+/*
+ * Unit tests for lib/plantopo.c (through plan_load): general topologies
+ * in plans.  The "minimal network" of the seed thesis (three end hosts,
+ * four routers, two paths between R1 and R4) is loaded and its
+ * addresses, routes and paths compared with values worked out by hand
+ * from the rules in plantopo.h:
+ *
+ *   link 0 H1-R1 198.18.1/24   link 3 R2-R4 198.18.4/24
+ *   link 1 R1-R2 198.18.2/24   link 4 R3-R4 198.18.5/24
+ *   link 2 R1-R3 198.18.3/24   link 5 R4-H2 198.18.6/24
+ *                              link 6 R2-H3 198.18.7/24
+ *
+ * e.g. R1 to 198.18.7.0/24 (H3 behind R2): primary via R2 (198.18.2.2)
+ * metric 1; backup via R3, which reaches it without R1 over R3-R4-R2:
+ * 3 routers, metric 1 + 3 = 4.  R3 to 198.18.7.0/24: R1 and R4 both
+ * need 2 routers; the tie goes to the first link of R3 in the file
+ * (R1-R3), the backup via R4 gets 1 + 2 = 3.
+ *
+ * Also the chain_length shorthand, the saved broken plans in
+ * tests/plans/ with their expected messages, and the --dry-run listing
+ * (controller/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u.
+ * Run from the repository root.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "controller/dryrun.h"
+#include "plan.h"
+
+static char err[8192];
+
+#define MINIMAL_HOSTS(r2)						\
+	"name: t\n"							\
+	"topology:\n"							\
+	"  hosts:\n"							\
+	"    H1: {}\n"							\
+	"    H2: {}\n"							\
+	"    H3: {}\n"							\
+	"    R1: {router: linux}\n"					\
+	"    R2: {router: " r2 "}\n"					\
+	"    R3: {router: linux}\n"					\
+	"    R4: {router: linux}\n"					\
+	"  links:\n"							\
+	"    - [H1, R1]\n"						\
+	"    - [R1, R2]\n"						\
+	"    - [R1, R3]\n"						\
+	"    - [R2, R4]\n"						\
+	"    - [R3, R4]\n"						\
+	"    - [R4, H2]\n"						\
+	"    - [R2, H3]\n"
+#define FLOWS								\
+	"flows:\n"							\
+	"  - {name: f1, from: H1, to: H2, frame: 128, idt: 1ms, count: 9}\n"
+
+static struct plan *
+load(const char *yaml)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	if (p == NULL)
+		fprintf(stderr, "\n  refused: %s\n", err);
+	return p;
+}
+
+/* Load YAML as "t.yaml"; the plan must be refused with exactly WANT. */
+static void
+expect_err(const char *yaml, const char *want)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
+	plan_free(p);
+}
+
+/* The route of host NAME to PREFIX with METRIC, or NULL. */
+static const struct plantopo_route *
+route(const struct plan *p, const char *name, const char *prefix,
+    unsigned metric)
+{
+	const struct plantopo *t = &p->topo;
+	int h = plantopo_host(t, name);
+	size_t i;
+
+	for (i = 0; i < t->nroutes; i++)
+		if ((int)t->routes[i].host == h && t->routes[i].metric ==
+		    metric && strcmp(t->routes[i].prefix, prefix) == 0)
+			return &t->routes[i];
+	return NULL;
+}
+
+static size_t
+nroutes_of(const struct plan *p, const char *name)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->topo.nroutes; i++)
+		if ((int)p->topo.routes[i].host ==
+		    plantopo_host(&p->topo, name))
+			n++;
+	return n;
+}
+
+/* Check route NAME PREFIX METRIC goes via VIA on interface IFACE. */
+static void
+check_route(const struct plan *p, const char *name, const char *prefix,
+    unsigned metric, const char *via, const char *iface)
+{
+	const struct plantopo_route *r = route(p, name, prefix, metric);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_STRING_EQUAL(r->via, via);
+	CU_ASSERT_STRING_EQUAL(r->iface, iface);
+	CU_ASSERT_EQUAL(r->line, 0);
+}
+
+/* "H1 R1 R2" for the path of FROM to TO, or the error. */
+static void
+path_text(const struct plan *p, const char *from, const char *to,
+    char *buf, size_t len)
+{
+	size_t hops[PLANTOPO_MAX_HOSTS], n, k;
+	char why[128];
+
+	buf[0] = '\0';
+	if (plantopo_path(&p->topo, (size_t)plantopo_host(&p->topo, from),
+	    (size_t)plantopo_host(&p->topo, to), hops, PLANTOPO_MAX_HOSTS,
+	    &n, why, sizeof(why)) == -1) {
+		snprintf(buf, len, "%s", why);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+		    k ? " " : "", p->topo.hosts[hops[k]].name);
+}
+
+static void
+t_links_are_addressed_in_file_order(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	const struct plantopo_link *l;
+	int end;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->topo.enabled, 1);
+	CU_ASSERT_EQUAL(p->topo.nhosts, 7);
+	CU_ASSERT_EQUAL(p->topo.nlinks, 7);
+	l = &p->topo.links[3];		/* R2-R4 */
+	CU_ASSERT_STRING_EQUAL(l->name, "R2-R4");
+	CU_ASSERT_EQUAL(l->net, 4);
+	CU_ASSERT_STRING_EQUAL(l->end[0].ip, "198.18.4.1");
+	CU_ASSERT_STRING_EQUAL(l->end[0].cidr, "198.18.4.1/24");
+	CU_ASSERT_STRING_EQUAL(l->end[0].iface, "R4");	/* on R2 */
+	CU_ASSERT_STRING_EQUAL(l->end[1].ip, "198.18.4.2");
+	CU_ASSERT_STRING_EQUAL(l->end[1].iface, "R2");	/* on R4 */
+	CU_ASSERT_EQUAL(l->end[1].host, 6);
+	CU_ASSERT_STRING_EQUAL(p->topo.links[6].end[1].ip, "198.18.7.2");
+	CU_ASSERT_EQUAL(plantopo_link(&p->topo, "R4-R2", &end), 3);
+	CU_ASSERT_EQUAL(end, 1);
+	CU_ASSERT_EQUAL(plantopo_link(&p->topo, "R2-R4", &end), 3);
+	CU_ASSERT_EQUAL(end, 0);
+	CU_ASSERT_EQUAL(plantopo_link(&p->topo, "R1-R4", NULL), -1);
+	CU_ASSERT_EQUAL(plantopo_link(&p->topo, "R1", NULL), -1);
+	CU_ASSERT_EQUAL(plantopo_host(&p->topo, "R3"), 5);
+	CU_ASSERT_EQUAL(plantopo_host(&p->topo, "R9"), -1);
+	CU_ASSERT_STRING_EQUAL(plantopo_host_ip(&p->topo, 0), "198.18.1.1");
+	CU_ASSERT_STRING_EQUAL(plantopo_host_ip(&p->topo, 1), "198.18.6.2");
+	CU_ASSERT_STRING_EQUAL(plantopo_host_ip(&p->topo, 2), "198.18.7.2");
+	plan_free(p);
+}
+
+static void
+t_end_hosts_route_by_default_via_their_first_link(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_route(p, "H1", "0.0.0.0/0", 1, "198.18.1.2", "R1");
+	check_route(p, "H2", "0.0.0.0/0", 1, "198.18.6.1", "R4");
+	check_route(p, "H3", "0.0.0.0/0", 1, "198.18.7.1", "R2");
+	CU_ASSERT_EQUAL(nroutes_of(p, "H1"), 1);
+	plan_free(p);
+}
+
+static void
+t_primary_is_a_shortest_path_ties_to_the_first_link(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_route(p, "R1", "198.18.4.0/24", 1, "198.18.2.2", "R2");
+	check_route(p, "R1", "198.18.5.0/24", 1, "198.18.3.2", "R3");
+	/* R2 and R3 both 2 routers from H2's subnet: R1-R2 comes first. */
+	check_route(p, "R1", "198.18.6.0/24", 1, "198.18.2.2", "R2");
+	check_route(p, "R3", "198.18.7.0/24", 1, "198.18.3.1", "R1");
+	check_route(p, "R4", "198.18.1.0/24", 1, "198.18.4.1", "R2");
+	check_route(p, "R2", "198.18.6.0/24", 1, "198.18.4.2", "R4");
+	/* Connected subnets get no route. */
+	CU_ASSERT_PTR_NULL(route(p, "R1", "198.18.2.0/24", 1));
+	CU_ASSERT_PTR_NULL(route(p, "R4", "198.18.6.0/24", 1));
+	plan_free(p);
+}
+
+static void
+t_linux_backups_count_the_routers_without_coming_back(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_route(p, "R1", "198.18.6.0/24", 3, "198.18.3.2", "R3");
+	check_route(p, "R1", "198.18.7.0/24", 4, "198.18.3.2", "R3");
+	check_route(p, "R2", "198.18.1.0/24", 4, "198.18.4.2", "R4");
+	check_route(p, "R2", "198.18.5.0/24", 3, "198.18.2.1", "R1");
+	check_route(p, "R3", "198.18.7.0/24", 3, "198.18.5.2", "R4");
+	check_route(p, "R4", "198.18.7.0/24", 4, "198.18.5.1", "R3");
+	/* Per router: its 4 (R3: 5) remote subnets, a backup each. */
+	CU_ASSERT_EQUAL(nroutes_of(p, "R1"), 8);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 8);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R3"), 10);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R4"), 8);
+	CU_ASSERT_EQUAL(p->topo.nroutes, 3 + 8 + 8 + 10 + 8);
+	plan_free(p);
+}
+
+static void
+t_hoplab_routers_get_no_backups(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("hoplab") FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->topo.hosts[4].impl, PLAN_ROUTER_HOPLAB);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 4);
+	check_route(p, "R2", "198.18.1.0/24", 1, "198.18.2.1", "R1");
+	CU_ASSERT_PTR_NULL(route(p, "R2", "198.18.1.0/24", 4));
+	CU_ASSERT_EQUAL(nroutes_of(p, "R1"), 8);
+	plan_free(p);
+}
+
+/* R1 reaches H2's subnet over R2, R3 or R4 (each 2 routers away). */
+static void
+t_equal_backups_get_distinct_metrics(void)
+{
+	struct plan *p = load("name: t\ntopology:\n  hosts:\n"
+	    "    H1: {}\n    H2: {}\n    R1: {router: linux}\n"
+	    "    R2: {router: linux}\n    R3: {router: linux}\n"
+	    "    R4: {router: linux}\n    R5: {router: linux}\n"
+	    "  links: [[H1, R1], [R1, R2], [R1, R3], [R1, R4], [R2, R5],\n"
+	    "    [R3, R5], [R4, R5], [R5, H2]]\n" FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_route(p, "R1", "198.18.8.0/24", 1, "198.18.2.2", "R2");
+	check_route(p, "R1", "198.18.8.0/24", 3, "198.18.3.2", "R3");
+	check_route(p, "R1", "198.18.8.0/24", 4, "198.18.4.2", "R4");
+	CU_ASSERT_PTR_NULL(route(p, "R1", "198.18.8.0/24", 2));
+	plan_free(p);
+}
+
+static void
+t_paths_follow_the_primary_routes(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	char buf[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	path_text(p, "H1", "H2", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H1 R1 R2 R4 H2");
+	path_text(p, "H2", "H1", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H2 R4 R2 R1 H1");
+	path_text(p, "H1", "H3", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H1 R1 R2 H3");
+	path_text(p, "H3", "H2", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R4 H2");
+	CU_ASSERT_EQUAL(p->flows[0].from_host, 0);
+	CU_ASSERT_EQUAL(p->flows[0].to_host, 1);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "udp");
+	CU_ASSERT_EQUAL(p->nvariants, 1);
+	CU_ASSERT_STRING_EQUAL(p->variants[0].label, "topology");
+	CU_ASSERT_EQUAL(p->variants[0].nrouters, 4);
+	plan_free(p);
+}
+
+/* R2 and R4 get exactly their written routes, and paths use them. */
+static void
+t_written_routes_replace_the_computed_ones(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux")
+	    "  routes:\n"
+	    "    R2: [{to: H1, via: R1}]\n"
+	    "    R4:\n"
+	    "      - {to: H3, via: R3}\n"
+	    "      - {to: 198.18.7.0/24, via: R2, metric: 20}\n"
+	    "    R3: [{to: H3, via: R4}]\n"
+	    "flows:\n"
+	    "  - {name: f1, from: H1, to: H3, duration: 2s, mode: tcp}\n");
+	char buf[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 1);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R4"), 2);
+	CU_ASSERT_EQUAL(route(p, "R4", "198.18.7.0/24", 20)->line, 23);
+	CU_ASSERT_STRING_EQUAL(route(p, "R4", "198.18.7.0/24", 1)->via,
+	    "198.18.5.1");
+	CU_ASSERT_STRING_EQUAL(route(p, "R2", "198.18.1.0/24", 1)->iface,
+	    "R1");
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "tcp");
+	path_text(p, "H1", "H2", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "R2 has no route to 198.18.6.2");
+	path_text(p, "H2", "H3", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "routing loop at R4");
+	plan_free(p);
+}
+
+static void
+t_flow_without_a_path_is_refused(void)
+{
+	expect_err(MINIMAL_HOSTS("linux")
+	    "  routes:\n    R2: [{to: H1, via: R1}]\n"
+	    "flows:\n"
+	    "  - {name: f0, from: H1, to: H3, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: f1, from: H1, to: H2, frame: 64, idt: 1ms, count: 1}\n",
+	    "t.yaml:23: flows[1]: no path from H1 to H2: R2 has no route to "
+	    "198.18.6.2");
+}
+
+static void
+t_topology_errors_are_all_reported(void)
+{
+	expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, R1: {}}\n"
+	    "  links:\n    - [H1, H1]\n    - [H1, R1]\n    - [R1, H1]\n"
+	    "    - [H2, R7]\n"
+	    "flows:\n  - {name: f, from: H1, to: H2, mode: l2, frame: 64,"
+	    " idt: 1ms, count: 1}\n",
+	    "t.yaml:5: topology.links[0]: expected two different hosts, got a "
+	    "link from H1 to itself\n"
+	    "t.yaml:7: topology.links[2]: a second link between R1 and H1 (the "
+	    "first is at line 6); two links between the same pair are not "
+	    "supported\n"
+	    "t.yaml:8: topology.links[3][1]: expected a host of topology.hosts,"
+	    " got 'R7'\n"
+	    "t.yaml:10: flows[0].mode: l2 is not available in a topology plan "
+	    "(it needs the chain's two-interface generator); use udp or tcp\n"
+	    "4 errors");
+}
+
+static void
+t_chain_plans_keep_l2_and_know_no_from(void)
+{
+	struct plan *p = load("name: t\ntopology: {chain: [A, B]}\n"
+	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->topo.enabled, 0);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "l2");
+	CU_ASSERT_EQUAL(p->flows[0].from_host, -1);
+	CU_ASSERT_EQUAL(p->nvariants, 2);
+	plan_free(p);
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1, mode: udp}\n",
+	    "t.yaml:4: flows[0].mode: 'udp' is not available yet (only l2)");
+}
+
+static void
+t_chain_length_range_gives_a_variant_per_length(void)
+{
+	struct plan *p = load("name: t\ntopology: {chain_length: 3..5}\n"
+	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nchain, 5);
+	CU_ASSERT_STRING_EQUAL(p->chain[4], "R5");
+	CU_ASSERT_EQUAL(p->nvariants, 3);
+	CU_ASSERT_STRING_EQUAL(p->variants[0].label, "R1-R2-R3");
+	CU_ASSERT_EQUAL(p->variants[0].nrouters, 3);
+	CU_ASSERT_STRING_EQUAL(p->variants[2].label, "R1-R2-R3-R4-R5");
+	CU_ASSERT_EQUAL(p->variants[2].nrouters, 5);
+	CU_ASSERT_EQUAL(plan_npoints(p), 3);
+	plan_free(p);
+	p = load("name: t\ntopology: {chain_length: 2}\n"
+	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nvariants, 1);
+	CU_ASSERT_STRING_EQUAL(p->variants[0].label, "R1-R2");
+	plan_free(p);
+}
+
+static void
+t_chain_length_refuses_bad_ranges_and_chain(void)
+{
+	expect_err("name: t\ntopology: {chain_length: 0..8}\n"
+	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n",
+	    "t.yaml:2: topology.chain_length: expected a length of 1..8 "
+	    "routers or a range of them such as 1..8, got '0..8'");
+	expect_err("name: t\ntopology: {chain_length: 1..8, chain: [A]}\n"
+	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n",
+	    "t.yaml:2: topology.chain_length: cannot be combined with chain: "
+	    "(it makes the chain R1, R2, ...)");
+	expect_err("name: t\ntopology: {chain_length: 1..2, hosts: {}}\n"
+	    FLOWS,
+	    "t.yaml:2: topology.chain_length: cannot be combined with hosts: "
+	    "and links: (a topology is a chain or hosts and links)\n"
+	    "t.yaml:2: topology.hosts: expected 2..40 hosts, got 0\n"
+	    "2 errors");
+}
+
+/* Write ERR to OUT and compare it with EXPECTED, diff -u. */
+static void
+diff_with(const char *expected, const char *out, const char *text)
+{
+	char cmd[600];
+	FILE *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
+	fprintf(f, "%s\n", text);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "diff -u %s %s >&2", expected, out);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static void
+t_saved_broken_plans_match_expected_output(void)
+{
+	static const char *const names[] = {
+		"topo-errors", "topo-paths", "topo-routes",
+		"chain-length-errors", "chain-length-variants",
+	};
+	char path[256], exp[256], out[256];
+	struct plan *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "tests/plans/%s.yaml", names[i]);
+		snprintf(exp, sizeof(exp), "tests/plans/%s.expected",
+		    names[i]);
+		snprintf(out, sizeof(out), "build/asan/tests/plan-%s.out",
+		    names[i]);
+		err[0] = '\0';
+		p = plan_load(path, err, sizeof(err));
+		CU_ASSERT_PTR_NULL(p);
+		plan_free(p);
+		diff_with(exp, out, err);
+	}
+}
+
+static void
+t_dry_run_lists_hosts_links_routes_and_paths(void)
+{
+	const char *out = "build/asan/tests/plan-topo-ok.dryrun";
+	struct plan *p;
+	char cmd[300];
+	FILE *f;
+
+	p = plan_load("tests/plans/topo-ok.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
+	CU_ASSERT_EQUAL(dryrun_print(p, f, err, sizeof(err)), 0);
+	fclose(f);
+	plan_free(p);
+	snprintf(cmd, sizeof(cmd), "diff -u tests/plans/topo-ok.dryrun %s "
+	    ">&2", out);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("plantopo", NULL, NULL);
+	CU_add_test(s, "links_are_addressed_in_file_order",
+	    t_links_are_addressed_in_file_order);
+	CU_add_test(s, "end_hosts_route_by_default_via_their_first_link",
+	    t_end_hosts_route_by_default_via_their_first_link);
+	CU_add_test(s, "primary_is_a_shortest_path_ties_to_the_first_link",
+	    t_primary_is_a_shortest_path_ties_to_the_first_link);
+	CU_add_test(s, "linux_backups_count_the_routers_without_coming_back",
+	    t_linux_backups_count_the_routers_without_coming_back);
+	CU_add_test(s, "hoplab_routers_get_no_backups",
+	    t_hoplab_routers_get_no_backups);
+	CU_add_test(s, "equal_backups_get_distinct_metrics",
+	    t_equal_backups_get_distinct_metrics);
+	CU_add_test(s, "paths_follow_the_primary_routes",
+	    t_paths_follow_the_primary_routes);
+	CU_add_test(s, "written_routes_replace_the_computed_ones",
+	    t_written_routes_replace_the_computed_ones);
+	CU_add_test(s, "flow_without_a_path_is_refused",
+	    t_flow_without_a_path_is_refused);
+	CU_add_test(s, "topology_errors_are_all_reported",
+	    t_topology_errors_are_all_reported);
+	CU_add_test(s, "chain_plans_keep_l2_and_know_no_from",
+	    t_chain_plans_keep_l2_and_know_no_from);
+	CU_add_test(s, "chain_length_range_gives_a_variant_per_length",
+	    t_chain_length_range_gives_a_variant_per_length);
+	CU_add_test(s, "chain_length_refuses_bad_ranges_and_chain",
+	    t_chain_length_refuses_bad_ranges_and_chain);
+	CU_add_test(s, "saved_broken_plans_match_expected_output",
+	    t_saved_broken_plans_match_expected_output);
+	CU_add_test(s, "dry_run_lists_hosts_links_routes_and_paths",
+	    t_dry_run_lists_hosts_links_routes_and_paths);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails != 0;
+}
