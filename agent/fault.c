@@ -16,17 +16,34 @@
  * shell.  The FaultAck carries the CLOCK_REALTIME instant the change
  * took effect, which the controller places on the point's timeline.
  *
- * Deliberately not done: restarting a router process (refused by the
- * plan loader as not available yet), IPv6 routes, and changing a link's
- * impairment, which the controller sends as a LinkControl to the wire
- * host (linkrole.c relays it).
+ *   ROUTER_KILL  this host's router role (Fault.role_id, or the only
+ *                one): a hoplab-router's process gets SIGKILL and is
+ *                reaped at once (supervise_kill_planned), so that the
+ *                planned death is no role failure; a kernel router has
+ *                no process, and its reboot is emulated by turning
+ *                forwarding off (net.ipv4.ip_forward = 0): packets stop
+ *                being forwarded while addresses, routes and ARP stay
+ *   ROUTER_START hoplab-router started again from its saved params
+ *                (hoplabrouter_restart: same config file, same role id,
+ *                its log appended to), answered once it forwards again;
+ *                a kernel router gets net.ipv4.ip_forward = 1
+ *
+ * The FaultAck's detail says what was done ("pid 4242 SIGKILL",
+ * "ip_forward 0 (reboot emulated)"), for faults.csv.
+ *
+ * Deliberately not done: IPv6 routes, emulating a kernel router's lost
+ * state (its ARP cache and routes survive the "reboot"), and changing a
+ * link's impairment, which the controller sends as a LinkControl to the
+ * wire host (linkrole.c relays it).
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "clock.h"
@@ -96,7 +113,7 @@ check_fault(const Hoplab__Fault *f, char *err, size_t errlen)
 	if (f->action != HOPLAB__FAULT__ACTION__LINK_DOWN &&
 	    f->action != HOPLAB__FAULT__ACTION__LINK_UP) {
 		snprintf(err, errlen, "fault action %d: expected link down "
-		    "or up", (int)f->action);
+		    "or up, or a router kill or start", (int)f->action);
 		return -1;
 	}
 	if (check_iface(f->iface, err, errlen) == -1)
@@ -141,20 +158,118 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 	return 0;
 }
 
+/* The router role F names: ROLE_ID, or this host's only one. */
+static struct role *
+router_role(struct agent *ag, const Hoplab__Fault *f, char *err,
+    size_t errlen)
+{
+	struct role *r, *found = NULL;
+	size_t n = 0;
+
+	TAILQ_FOREACH(r, &ag->roles, entry) {
+		if (r->kind != ROLE_HOPLAB_ROUTER &&
+		    r->kind != ROLE_LINUX_ROUTER)
+			continue;
+		if (f->role_id != 0 && r->id == f->role_id)
+			return r;
+		found = r;
+		n++;
+	}
+	if (f->role_id == 0 && n == 1)
+		return found;
+	if (f->role_id != 0)
+		snprintf(err, errlen, "no router role %u on this host",
+		    f->role_id);
+	else
+		snprintf(err, errlen, "%s router roles on this host: expected "
+		    "exactly one (or a role id)", n == 0 ? "no" : "several");
+	return NULL;
+}
+
+/* net.ipv4.ip_forward = ON: a kernel router's reboot, emulated. */
+static int
+set_forwarding(int on, char *err, size_t errlen)
+{
+	const char *path = "/proc/sys/net/ipv4/ip_forward";
+	int fd, ok;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ok = write(fd, on ? "1\n" : "0\n", 2) == 2;
+	if (!ok)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* ROUTER_KILL or ROUTER_START; DETAIL says what was done. */
+static int
+apply_router(struct agent *ag, const Hoplab__Fault *f, int64_t *when,
+    char *detail, size_t dlen, char *err, size_t errlen)
+{
+	int start = f->action == HOPLAB__FAULT__ACTION__ROUTER_START;
+	struct role *r;
+	int64_t t0;
+	pid_t pid;
+
+	if ((r = router_role(ag, f, err, errlen)) == NULL)
+		return -1;
+	if (r->kind == ROLE_LINUX_ROUTER) {
+		if (set_forwarding(start, err, errlen) == -1)
+			return -1;
+		*when = clock_real_ns();
+		snprintf(detail, dlen, "ip_forward %d (reboot emulated)",
+		    start);
+		return 0;
+	}
+	pid = r->pid;
+	t0 = clock_mono_ns();
+	if (!start) {
+		if (supervise_kill_planned(r, when, err, errlen) == -1)
+			return -1;
+		snprintf(detail, dlen, "pid %d SIGKILL", (int)pid);
+		return 0;
+	}
+	if (hoplabrouter_restart(ag, r, err, errlen) == -1)
+		return -1;
+	*when = clock_real_ns();
+	snprintf(detail, dlen, "pid %d started (rings open in %lld ms)",
+	    (int)r->pid, (long long)((clock_mono_ns() - t0) / NSEC_PER_MSEC));
+	return 0;
+}
+
+static int
+is_router(const Hoplab__Fault *f)
+{
+	return f->action == HOPLAB__FAULT__ACTION__ROUTER_KILL ||
+	    f->action == HOPLAB__FAULT__ACTION__ROUTER_START;
+}
+
 void
 fault_run(struct agent *ag, const uint8_t *id, size_t idlen,
     const Hoplab__Fault *f)
 {
 	Hoplab__Envelope env;
 	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
-	char err[600] = "";
+	char err[600] = "", detail[64] = "";
 	int64_t when = 0;
 
 	fa.fault_id = f->fault_id;
-	fa.ok = apply(f, &when, err, sizeof(err)) == 0;
+	if (is_router(f))
+		fa.ok = apply_router(ag, f, &when, detail, sizeof(detail), err,
+		    sizeof(err)) == 0;
+	else
+		fa.ok = apply(f, &when, err, sizeof(err)) == 0;
 	fa.time_ns = when ? when : clock_real_ns();
 	fa.error = err;
-	if (fa.ok)
+	fa.detail = detail;
+	if (fa.ok && is_router(f))
+		log_info("fault %u: router %s: %s", f->fault_id,
+		    f->action == HOPLAB__FAULT__ACTION__ROUTER_START ?
+		    "start" : "kill", detail);
+	else if (fa.ok)
 		log_info("fault %u: link %.16s %s%s", f->fault_id, f->iface,
 		    f->action == HOPLAB__FAULT__ACTION__LINK_UP ? "up" :
 		    "down", f->n_routes ? ", routes put back" : "");

@@ -26,6 +26,13 @@
  * A Linux router role has no process: starting and stopping it is done at
  * once by linuxrouter.c.
  *
+ * A plan's router fault (fault.c) kills a hoplab-router role's process on
+ * purpose: supervise_kill_planned() sends SIGKILL to its group and reaps
+ * it at once, so that the reaper never sees it and no exit is reported;
+ * the role stays, with pid 0, until hoplabrouter_restart() starts it
+ * again (its log appended to, not truncated) or it is stopped, which
+ * then is reported STOPPED at once.
+ *
  * Roles are removed only in supervise_timers() (and for routers in
  * role_stop()), never while another function walks the list.
  */
@@ -41,6 +48,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "fault.h"
 #include "log.h"
 
 #define TAIL_LINES	5	/* of a dead child's log, to the controller */
@@ -71,6 +79,8 @@ supervise_active(const struct agent *ag)
 static void
 role_remove(struct agent *ag, struct role *r)
 {
+	if (r->kind == ROLE_HOPLAB_ROUTER)
+		hoplabrouter_forget(r->id);
 	TAILQ_REMOVE(&ag->roles, r, entry);
 	free(r);
 }
@@ -78,7 +88,7 @@ role_remove(struct agent *ag, struct role *r)
 /* Child side of supervise_spawn(); never returns. */
 static void __attribute__((noreturn))
 spawn_child(const char *path, char *const argv[], const char *logpath,
-    int errfd, pid_t parent)
+    int logflags, int errfd, pid_t parent)
 {
 	int fd, e;
 
@@ -89,7 +99,7 @@ spawn_child(const char *path, char *const argv[], const char *logpath,
 	signal(SIGPIPE, SIG_DFL);
 	if ((fd = open("/dev/null", O_RDONLY)) != -1)
 		dup2(fd, STDIN_FILENO);
-	if ((fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644)) != -1) {
+	if ((fd = open(logpath, O_WRONLY | O_CREAT | logflags, 0644)) != -1) {
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 	}
@@ -107,9 +117,9 @@ spawn_child(const char *path, char *const argv[], const char *logpath,
  * Start PATH with ARGV as the leader of a new process group, output to
  * LOGPATH.  Returns the pid once execv has succeeded, or -1 with ERR.
  */
-pid_t
-supervise_spawn(const char *path, char *const argv[], const char *logpath,
-    char *err, size_t errlen)
+static pid_t
+spawn(const char *path, char *const argv[], const char *logpath,
+    int logflags, char *err, size_t errlen)
 {
 	int fds[2], e = 0, st;
 	pid_t pid, parent = getpid();
@@ -120,7 +130,7 @@ supervise_spawn(const char *path, char *const argv[], const char *logpath,
 		return -1;
 	}
 	if (pid == 0)
-		spawn_child(path, argv, logpath, fds[1], parent);
+		spawn_child(path, argv, logpath, logflags, fds[1], parent);
 	setpgid(pid, pid);	/* also here: no race with kill(-pid) */
 	close(fds[1]);
 	while ((n = read(fds[0], &e, sizeof(e))) == -1 && errno == EINTR)
@@ -133,6 +143,55 @@ supervise_spawn(const char *path, char *const argv[], const char *logpath,
 	snprintf(err, errlen, "execv %s: %s", path,
 	    n == sizeof(e) ? strerror(e) : "failed");
 	return -1;
+}
+
+pid_t
+supervise_spawn(const char *path, char *const argv[], const char *logpath,
+    char *err, size_t errlen)
+{
+	return spawn(path, argv, logpath, O_TRUNC, err, errlen);
+}
+
+/* As supervise_spawn, appending to LOGPATH: a role started again. */
+pid_t
+supervise_respawn(const char *path, char *const argv[], const char *logpath,
+    char *err, size_t errlen)
+{
+	return spawn(path, argv, logpath, O_APPEND, err, errlen);
+}
+
+/*
+ * Kill the process of router role R on the plan's behalf: SIGKILL to its
+ * group, reaped here so that its end is not reported as the role's.
+ * *WHEN is the CLOCK_REALTIME instant the signal was sent (the process
+ * stops there; its exit, unmapping its rings, may take 100 ms more).
+ * R->pid is 0 afterwards.  0, or -1 with ERR (no process to kill).
+ */
+int
+supervise_kill_planned(struct role *r, int64_t *when, char *err,
+    size_t errlen)
+{
+	pid_t pid = r->pid;
+	int st;
+
+	if (pid <= 0 || r->reaped || r->stopping) {
+		snprintf(err, errlen, "role %u has no running process to kill "
+		    "(%s)", r->id, pid <= 0 ? "killed before" : r->reaped ?
+		    "it has exited" : "it is being stopped");
+		return -1;
+	}
+	if (kill(-pid, SIGKILL) == -1) {
+		snprintf(err, errlen, "kill %d: %s", (int)pid,
+		    strerror(errno));
+		return -1;
+	}
+	*when = clock_real_ns();
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	r->pid = 0;
+	log_info("role %u: pid %d killed by the plan (signal 9)", r->id,
+	    (int)pid);
+	return 0;
 }
 
 static int
@@ -250,6 +309,14 @@ role_stop(struct agent *ag, struct role *r)
 	if (r->kind == ROLE_LINUX_ROUTER) {
 		linuxrouter_stop(r);
 		log_info("role %u: linux router stopped", r->id);
+		agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+		role_remove(ag, r);
+		return;
+	}
+	if (r->kind == ROLE_HOPLAB_ROUTER && r->pid == 0 && !r->reaped) {
+		log_info("role %u: hoplab router stopped while killed by the "
+		    "plan", r->id);	/* supervise_kill_planned */
+		r->stopping = 1;
 		agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
 		role_remove(ag, r);
 		return;

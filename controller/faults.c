@@ -32,11 +32,19 @@
  * flow's mean gap (for a constant-rate flow, the gap's length to within
  * a packet).
  *
- * Deliberately not done: router restarts (refused by the plan loader),
- * waiting for the agents' answers before going on (they are read while
- * the runner waits anyway, and one not read by the point's end is
- * written as "no answer"), and telling several faults' outages apart
- * when their losses touch.
+ * Router faults (kill, start, restart) are faultrouter.c's; the two
+ * files share faultsint.h.  The FaultAck's detail, when there is one
+ * (what the agent did to a router), replaces the row's target.
+ *
+ * On a topology (plan.topo), a link's ends are the topology's hosts and
+ * their interfaces (plan_fault_end); a link up puts back the kernel
+ * routes of that host through that interface (plan.topo.routes, with
+ * their metrics), for kernel routers and end hosts alike.
+ *
+ * Deliberately not done: waiting for the agents' answers before going
+ * on (they are read while the runner waits anyway, and one not read by
+ * the point's end is written as "no answer"), and telling several
+ * faults' outages apart when their losses touch.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -47,65 +55,16 @@
 #include "clock.h"
 #include "csvfile.h"
 #include "faults.h"
+#include "faultsint.h"
 #include "links.h"
 #include "log.h"
 #include "topo.h"
-
-#define SENT_MAX	(4 * PLAN_MAX_FAULTS)
 
 static const char *const fcols[] = { "point", "variant", "frame", "rep",
     "time_s", "link", "host", "action", "target", "result" };
 static const char *const ocols[] = { "point", "variant", "frame", "rep",
     "flow", "fault", "fault_time_s", "first_loss_s", "last_loss_s",
     "outage_s", "lost", "outage_est_s", "resolution_s" };
-
-/* One message sent for a fault, until its row is written. */
-struct sent {
-	uint32_t	 id;		/* Fault.fault_id; 0 for a set */
-	struct peer	*peer;
-	size_t		 fault;		/* plan index, SIZE_MAX: a restore */
-	char		 action[16];	/* down, up, set, restore */
-	char		 target[PLAN_PROFILE_MAX + 8];	/* iface, dir */
-	char		 link[PLAN_NAME_MAX * 2];
-	int64_t		 real_ns;	/* controller's clock, at send */
-	int		 answered, ok;
-	int64_t		 done_ns;	/* agent's clock, when applied */
-	char		 error[256];
-	size_t		 point;		/* where it belongs */
-	const char	*variant;
-	unsigned	 frame, rep;
-	int64_t		 zero;		/* its point's first packet */
-};
-
-/* An interface the faults took down in this point. */
-struct down {
-	struct peer	*peer;
-	char		 iface[8];
-	size_t		 pos;		/* router position, SIZE_MAX: gen */
-	char		 link[PLAN_NAME_MAX * 2];
-};
-
-struct faults {
-	const struct plan *plan;
-	struct peers	*ps;
-	int		 quiet;
-	struct csvfile	 fcsv, ocsv;
-	const struct plan_variant *v;
-	size_t		 point;
-	unsigned	 frame, rep;
-	const int	*started;	/* NULL: not armed */
-	int64_t		 t0_mono;	/* 0 until STARTED */
-	size_t		 next;		/* next plan fault */
-	struct sent	 s[SENT_MAX];
-	size_t		 ns;
-	struct down	 d[2 * PLAN_MAX_FAULTS];
-	size_t		 nd;
-	uint32_t	 next_id;
-	int64_t		 zero_real;	/* last point's first packet */
-	int64_t		 t0_real;	/* at STARTED, this clock */
-	int64_t		 lead;		/* STARTED to first packet, as the
-					   previous point measured it */
-};
 
 static int
 open_csv(struct csvfile *cf, const char *dir, const char *name,
@@ -210,6 +169,8 @@ faults_point(struct faults *fl, const struct plan_variant *v, size_t point,
 	fl->next = 0;
 	fl->zero_real = 0;
 	fl->nd = 0;
+	fl->np = 0;
+	fl->nkilled = 0;
 }
 
 /* The next fault of the plan that applies to the point's variant. */
@@ -228,16 +189,22 @@ int64_t
 faults_due(const struct faults *fl)
 {
 	const struct plan_fault *f;
+	int64_t due = INT64_MAX;
+	size_t i;
 
-	if (fl == NULL || fl->started == NULL || fl->t0_mono == 0 ||
-	    (f = next_fault(fl)) == NULL)
+	if (fl == NULL || fl->started == NULL || fl->t0_mono == 0)
 		return INT64_MAX;	/* STARTED wakes the loop anyway */
-	return fl->t0_mono + f->at_ns;
+	if ((f = next_fault(fl)) != NULL)
+		due = fl->t0_mono + f->at_ns;
+	for (i = 0; i < fl->np; i++)
+		if (fl->p[i].due < due)
+			due = fl->p[i].due;
+	return due;
 }
 
-static struct sent *
-new_sent(struct faults *fl, struct peer *p, size_t fault, const char *action,
-    const char *target, const char *link)
+struct sent *
+faults_sent_new(struct faults *fl, struct peer *p, size_t fault,
+    const char *action, const char *target, const char *link)
 {
 	struct sent *s;
 
@@ -263,16 +230,43 @@ new_sent(struct faults *fl, struct peer *p, size_t fault, const char *action,
 }
 
 /*
- * ROUTES of the router at POS of the variant through IFACE, for a link
- * up on a kernel router: the ones whose next hop is on IFACE's /24.
+ * ROUTES of host NAME (the router at POS of the variant) through IFACE,
+ * for a link up on a kernel host: on a chain the kernel router's static
+ * routes whose next hop is on IFACE's /24; on a topology that host's
+ * routes out of IFACE (not for a hoplab-router host, whose interfaces
+ * carry no kernel routes).
  */
 static size_t
-routes_through(const struct faults *fl, size_t pos, const char *iface,
-    Hoplab__Route *rt, Hoplab__Route **rtp, struct topo_router *t)
+routes_for(const struct faults *fl, const char *name, size_t pos,
+    const char *iface, Hoplab__Route *rt, Hoplab__Route **rtp,
+    struct topo_router *t)
 {
+	const struct plantopo *tp = &fl->plan->topo;
 	char net[24], *dot;
 	size_t i, n = 0;
+	int h;
 
+	if (tp->enabled) {
+		for (h = (int)tp->nhosts - 1; h >= 0; h--)
+			if (strcmp(tp->hosts[h].name, name) == 0)
+				break;
+		if (h < 0 ||
+		    (tp->hosts[h].kind == PLANTOPO_ROUTER &&
+		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
+			return 0;
+		for (i = 0; i < tp->nroutes && n < FAULT_ROUTES; i++) {
+			if (tp->routes[i].host != (size_t)h ||
+			    strcmp(tp->routes[i].iface, iface) != 0)
+				continue;
+			hoplab__route__init(&rt[n]);
+			rt[n].prefix = (char *)tp->routes[i].prefix;
+			rt[n].via = (char *)tp->routes[i].via;
+			rt[n].metric = tp->routes[i].metric;
+			rtp[n] = &rt[n];
+			n++;
+		}
+		return n;
+	}
 	if (pos == SIZE_MAX || fl->plan->router_impl != PLAN_ROUTER_LINUX)
 		return 0;
 	topo_router(pos, fl->v->nrouters, t);
@@ -303,7 +297,7 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 {
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__Fault f = HOPLAB__FAULT__INIT;
-	Hoplab__Route rt[TOPO_MAX_ROUTES], *rtp[TOPO_MAX_ROUTES];
+	Hoplab__Route rt[FAULT_ROUTES], *rtp[FAULT_ROUTES];
 	struct topo_router t;
 	struct peer *p;
 	struct sent *s;
@@ -313,14 +307,14 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 		snprintf(err, errlen, "fault: no agent %s", name);
 		return -1;
 	}
-	s = new_sent(fl, p, fi, action, iface, link);
+	s = faults_sent_new(fl, p, fi, action, iface, link);
 	s->id = fl->next_id++;
 	f.fault_id = s->id;
 	f.action = up ? HOPLAB__FAULT__ACTION__LINK_UP :
 	    HOPLAB__FAULT__ACTION__LINK_DOWN;
 	f.iface = (char *)iface;
 	if (up)
-		f.n_routes = routes_through(fl, pos, iface, rt, rtp, &t);
+		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, &t);
 	f.routes = rtp;
 	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT;
 	env.fault = &f;
@@ -351,18 +345,13 @@ note_down(struct faults *fl, struct peer *p, const char *iface, size_t pos,
 	fl->nd++;
 }
 
-/* End NAME of F: its host's interface and router position. */
-static const char *
-end_iface(const struct plan_fault *f, const char *name, size_t *pos)
+/* The router position of chain host NAME on F's link, SIZE_MAX: gen. */
+static size_t
+end_pos(const struct plan_fault *f, const char *name, int i)
 {
-	int far = strcmp(name, f->to) == 0;	/* the probes' far end */
-
-	if (strcmp(name, "gen") == 0) {
-		*pos = SIZE_MAX;
-		return f->hop == 0 ? "tx" : "rx";
-	}
-	*pos = far ? f->hop : f->hop - 1;
-	return far ? "in" : "out";
+	if (f->topo || strcmp(name, "gen") == 0)
+		return SIZE_MAX;
+	return i == 1 ? f->hop : f->hop - 1;
 }
 
 static int
@@ -370,21 +359,26 @@ do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
     size_t errlen)
 {
 	const struct plan_fault *f = &fl->plan->faults[fi];
-	const char *ends[2] = { f->from, f->to }, *iface;
-	int up = f->kind == PLAN_FAULT_LINK_UP;
-	size_t i, pos, off = strlen(line);
+	char host[PLAN_NAME_MAX], iface[16];
+	int up = f->kind == PLAN_FAULT_LINK_UP, i;
+	size_t pos, off = strlen(line);
 
 	for (i = 0; i < 2; i++) {
-		if (f->end[0] != '\0' && strcmp(f->end, ends[i]) != 0)
+		if (plan_fault_end(fl->plan, f, i, host, sizeof(host), iface,
+		    sizeof(iface)) == -1) {
+			snprintf(err, errlen, "fault: link %s has no end %d",
+			    f->link, i);
+			return -1;
+		}
+		if (f->end[0] != '\0' && strcmp(f->end, host) != 0)
 			continue;
-		iface = end_iface(f, ends[i], &pos);
-		if (send_updown(fl, fi, ends[i], pos, iface, up, up ? "up" :
+		pos = end_pos(f, host, i);
+		if (send_updown(fl, fi, host, pos, iface, up, up ? "up" :
 		    "down", err, errlen) == -1)
 			return -1;
 		note_down(fl, fl->s[fl->ns - 1].peer, iface, pos, f->link, up);
 		off += (size_t)snprintf(line + off, len > off ? len - off : 0,
-		    "%s%s:%s", off > 0 ? ", " : "",
-		    ends[i], iface);
+		    "%s%s:%s", off > 0 ? ", " : "", host, iface);
 	}
 	return 0;
 }
@@ -416,7 +410,7 @@ do_set(struct faults *fl, size_t fi, char *err, size_t errlen)
 		if (strcmp(prof[i], "-") == 0)
 			continue;
 		snprintf(target, sizeof(target), "%s %s", dirs[i], prof[i]);
-		new_sent(fl, p, fi, "set", target, f->link);
+		faults_sent_new(fl, p, fi, "set", target, f->link);
 		lc.op = HOPLAB__LINK_CONTROL__OP__SET;
 		lc.dir = (char *)dirs[i];
 		lc.profile = (char *)prof[i];
@@ -434,8 +428,17 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 {
 	const struct plan_fault *f = &fl->plan->faults[fi];
 	char line[256] = "";
+	double t = (double)(clock_mono_ns() - fl->t0_mono) / 1e9;
 	int rc;
 
+	if (PLAN_FAULT_IS_ROUTER(f)) {
+		rc = faults_router_do(fl, fi, line, sizeof(line), err, errlen);
+		if (!fl->quiet)
+			fprintf(stderr, "[t=%.3f s] fault: router %s %s%s\n",
+			    t, f->router, f->kind == PLAN_FAULT_ROUTER_START ?
+			    "start" : "kill", line);
+		return rc;
+	}
 	if (f->kind == PLAN_FAULT_LINK_SET) {
 		rc = do_set(fl, fi, err, errlen);
 		snprintf(line, sizeof(line), "'%s' (%s)",
@@ -449,9 +452,8 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 		strcat(line, ")");
 	}
 	if (!fl->quiet)
-		fprintf(stderr, "[t=%.3f s] fault: link %s %s %s\n",
-		    (double)(clock_mono_ns() - fl->t0_mono) / 1e9, f->link,
-		    f->kind == PLAN_FAULT_LINK_SET ? "set" :
+		fprintf(stderr, "[t=%.3f s] fault: link %s %s %s\n", t,
+		    f->link, f->kind == PLAN_FAULT_LINK_SET ? "set" :
 		    f->kind == PLAN_FAULT_LINK_UP ? "up" : "down", line);
 	return rc;
 }
@@ -476,7 +478,7 @@ faults_tick(struct faults *fl, char *err, size_t errlen)
 		if (send_fault(fl, fl->next - 1, err, errlen) == -1)
 			return -1;
 	}
-	return 0;
+	return faults_router_tick(fl, now, err, errlen);
 }
 
 /* The oldest unanswered message of KIND (a set: FROM's; else ID). */
@@ -510,6 +512,9 @@ faults_take(struct faults *fl, struct peer *from,
 		s->ok = fa->ok;
 		s->done_ns = fa->time_ns;
 		snprintf(s->error, sizeof(s->error), "%s", fa->error);
+		if (fa->detail != NULL && fa->detail[0] != '\0')
+			snprintf(s->target, sizeof(s->target), "%s",
+			    fa->detail);
 		break;
 	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
 	case HOPLAB__ENVELOPE__BODY_ERROR:
@@ -562,6 +567,7 @@ static int
 recovery(const struct plan_fault *f)
 {
 	return f->kind == PLAN_FAULT_LINK_UP ||
+	    f->kind == PLAN_FAULT_ROUTER_START ||
 	    (f->kind == PLAN_FAULT_LINK_SET &&
 	    (f->forward[0] == '\0' || strcmp(f->forward, "-") == 0) &&
 	    (f->reverse[0] == '\0' || strcmp(f->reverse, "-") == 0));
@@ -621,8 +627,13 @@ outage_rows(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 		for (u = 0, k = fi + 1; u == 0 && k < fl->next; k++)
 			if (!recovery(&fl->plan->faults[k]))
 				u = fault_time(fl, k);
-		snprintf(what, sizeof(what), "link %s %s", f->link,
-		    f->kind == PLAN_FAULT_LINK_SET ? "set" : "down");
+		if (PLAN_FAULT_IS_ROUTER(f))
+			snprintf(what, sizeof(what), "router %s %s", f->router,
+			    f->kind == PLAN_FAULT_ROUTER_RESTART ? "restart" :
+			    "kill");
+		else
+			snprintf(what, sizeof(what), "link %s %s", f->link,
+			    f->kind == PLAN_FAULT_LINK_SET ? "set" : "down");
 		for (j = 0; j < b->n_flows; j++)
 			if (outage_row(fl, b->flows[j], what, t, u, err,
 			    errlen) == -1)
@@ -686,6 +697,7 @@ faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 			    sizeof(fl->s[0].link), "%s", fl->d[i].link);
 	}
 	fl->nd = 0;
+	faults_router_restore(fl);
 	fl->started = NULL;
 	return rc;
 }

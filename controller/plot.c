@@ -23,27 +23,10 @@
 #include "csvread.h"
 #include "hops.h"
 #include "plot.h"
+#include "plotint.h"
 
-#define FIG_MAX_SERIES	48	/* series per figure; more are left out */
 #define KEY_MAX		4	/* columns of a grouping key */
 #define BAND_STEPS	60	/* points of the regression band */
-
-struct plotter {
-	char		dir[PATH_MAX];	/* DIR/plots */
-	char		data[PATH_MAX];	/* DIR */
-	FILE		*out;
-	int		drawn;
-	char		*err;
-	size_t		errlen;
-};
-
-struct fig {
-	char		name[160];
-	FILE		*dat, *gp;
-	size_t		nseries;
-	int		dropped;	/* series beyond FIG_MAX_SERIES */
-	char		title[FIG_MAX_SERIES][96];
-};
 
 /* Keep [A-Za-z0-9._-] of S for a file name; the rest becomes '_'. */
 static void
@@ -58,7 +41,7 @@ safe_name(char *dst, size_t len, const char *s)
 }
 
 /* S for a single-quoted gnuplot string (no quote, no newline). */
-static void
+void
 gp_text(char *dst, size_t len, const char *s)
 {
 	size_t i;
@@ -75,7 +58,7 @@ fail(struct plotter *p, const char *what)
 	return -1;
 }
 
-static int
+int
 fig_open(struct plotter *p, struct fig *f, const char *name,
     const char *title)
 {
@@ -101,7 +84,7 @@ fig_open(struct plotter *p, struct fig *f, const char *name,
 }
 
 /* Start series TITLE; 0, or -1 when the figure has no room left. */
-static int
+int
 fig_series(struct fig *f, const char *title)
 {
 	if (f->nseries == FIG_MAX_SERIES) {
@@ -162,7 +145,7 @@ run_gnuplot(struct plotter *p, const char *script)
 }
 
 /* Close the figure's files, draw it, check the PNG is there. */
-static int
+int
 fig_draw(struct plotter *p, struct fig *f, const char *what)
 {
 	char script[200], png[PATH_MAX + 200];
@@ -190,7 +173,21 @@ fig_draw(struct plotter *p, struct fig *f, const char *what)
 	return 0;
 }
 
-static void
+void
+fig_draw_cancel(struct plotter *p, struct fig *f)
+{
+	char path[PATH_MAX + 200];
+
+	fclose(f->dat);
+	fclose(f->gp);
+	f->dat = f->gp = NULL;
+	snprintf(path, sizeof(path), "%s/%s.dat", p->dir, f->name);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s.gp", p->dir, f->name);
+	unlink(path);
+}
+
+void
 skipped(struct plotter *p, const char *name, const char *why)
 {
 	fprintf(p->out, "  skipped %s: %s\n", name, why);
@@ -243,7 +240,7 @@ first_of(const struct csvtab *t, const struct key *in, size_t row,
 	return 1;
 }
 
-static double
+double
 num(const struct csvtab *t, size_t r, int col)
 {
 	double v;
@@ -252,7 +249,7 @@ num(const struct csvtab *t, size_t r, int col)
 }
 
 /* A number for NAME.dat: "?" when not measured. */
-static void
+void
 put(FILE *f, double v, const char *sep)
 {
 	if (isfinite(v))
@@ -262,7 +259,7 @@ put(FILE *f, double v, const char *sep)
 }
 
 /* Open DIR/NAME; NULL with the reason in WHY when absent or empty. */
-static struct csvtab *
+struct csvtab *
 load(struct plotter *p, const char *name, char *why, size_t len)
 {
 	char path[PATH_MAX + 32], err[512];
@@ -424,6 +421,10 @@ time_figure(struct plotter *p, const struct csvtab *t, size_t row)
 		    (m = time_rows(f.dat, t, &pt, r)) > max)
 			max = m;
 	}
+	if (plot_fault_marks(p, f.gp, csvtab_cell(t, row,
+	    (size_t)csvtab_col(t, "frame_bytes"))) > 0)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+		    ", faults marked");
 	fprintf(f.gp, "set multiplot layout 2,1\nset ylabel 'mean delay "
 	    "(us)'\nset xlabel ''\n");
 	fig_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
@@ -453,7 +454,7 @@ per_flow_frame(struct plotter *p, const struct csvtab *t,
 }
 
 /* 1 if T has every column in NAMES; else the first missing into WHY. */
-static int
+int
 has_cols(const struct csvtab *t, const char *file, const char *const *names,
     char *why, size_t len)
 {
@@ -535,7 +536,9 @@ router_rows(FILE *dat, const struct csvtab *t, const struct key *in,
 			continue;
 		now = num(t, r, tc);
 		v = num(t, r, tx);
-		if (isfinite(pt) && now > pt) {
+		if (isfinite(pt) && now > pt && v < pv)
+			fputc('\n', dat);	/* restarted: counters from 0 */
+		else if (isfinite(pt) && now > pt) {
 			put(dat, now - t0, " ");
 			put(dat, (v - pv) / (now - pt), "\n");
 		}
@@ -769,7 +772,7 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	fprintf(out, "\nPlots (gnuplot) in %s/:\n", p.dir);
 	if (plot_pdf(&p) == -1 || plot_time(&p) == -1 ||
 	    plot_routers(&p) == -1 || plot_hops(&p, rows, nrows) == -1 ||
-	    plot_links(&p) == -1)
+	    plot_links(&p) == -1 || plot_rfc2544(&p) == -1)
 		return -1;
 	return p.drawn;
 }

@@ -8,9 +8,11 @@
  * gnuplot is started with fork + execv (/usr/bin/gnuplot NAME.gp, its
  * working folder plots/), never through a shell.
  *
- * Deliberately not here: fault markers (results carry no fault times
- * yet), RFC 2544 curves (no rfc2544.csv yet), any statistics of its own
- * beyond per-interval rates and the regression band of hops.c.
+ * plotfault.c marks faults.csv's faults on the time plots, plotrfc.c
+ * draws rfc2544.png; they share plot.c's figure builder (plotint.h).
+ *
+ * Deliberately not here: any statistics of its own beyond per-interval
+ * rates and the regression band of hops.c, capture-based delay.
  */
 #ifndef HOPLAB_PLOT_H
 #define HOPLAB_PLOT_H

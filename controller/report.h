@@ -10,8 +10,11 @@
  * run uses, and equal a run's byte for byte.  A folder whose run is still
  * going (state.json "running", its controller alive) is refused.
  *
- * Deliberately not here: capture-based delay, RFC 2544 tables and fault
- * markers (results do not carry them yet).
+ * The plots mark faults.csv's faults on the time plots and draw the
+ * RFC 2544 curves when the folder has rfc2544.csv (plot.h).
+ *
+ * Deliberately not here: capture-based delay and the RFC 2544 table
+ * (the run prints it; rfc2544.csv holds its numbers).
  */
 #ifndef HOPLAB_REPORT_H
 #define HOPLAB_REPORT_H

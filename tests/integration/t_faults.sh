@@ -23,8 +23,28 @@
 # 4. the console printed every fault with its time;
 # 5. a fault after the run's end is refused before anything starts,
 #    with file, line and key;
-# 6. `lab down` leaves no namespace of the lab.
-# About 25 s.  Run as root; tests/integration/run.sh does.
+# 6. kernel router A "restarted" at 4.5 s for 0.3 s (no process: its
+#    forwarding is turned off and on, faults.csv says so): its outage
+#    (outages.csv: lost x 1 ms) is the time between the agent's two
+#    answers within 0.05 s;
+# 7. a second run through hoplab-routers (variant A-B-C, 6000 probes 1 ms
+#    apart): router B's process killed at 1.5 s and started again 1 s
+#    later: faults.csv has the kill (a pid, SIGKILL, at 1.5 s within
+#    0.5 s: a single point's faults may fall early by the generator's
+#    start-up) and the start (a new pid, answered once its rings are
+#    open, which takes a new hoplab-router up to some seconds on a loaded
+#    machine, so not before 2 s), both ok; the console printed the
+#    start at 2.5 s within 0.25 s.  Against the agent's FaultAck times:
+#    no interval ending before the kill lost a probe; every interval
+#    wholly between the kill and the start's sending (kill + 1 s) lost
+#    every one (no process: nothing forwards or buffers them); none lost
+#    from 0.5 s after the start's answer on; the outage estimate is at
+#    least the 1 s down and at most 0.25 s more than kill to answer
+#    (probes reaching the new rings before they are served are delayed,
+#    not lost).  The run ends normally: the planned death is no role
+#    failure;
+# 8. `lab down` leaves no namespace of the lab.
+# About 45 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -49,10 +69,11 @@ faults:
   - {at: 2.5s, link: B-C, action: up}
   - {at: 3.5s, link: A-B, set: "loss 100%", direction: forward}
   - {at: 4s, link: A-B, set: ""}
+  - {at: 4.5s, router: A, action: restart, down: 300ms}
 PLAN
 
 # 5. first: refused before any lab is needed.
-sed 's/at: 4s/at: 5s/' "$T/faults.yaml" >"$T/late.yaml"
+sed 's/at: 4s,/at: 5s,/' "$T/faults.yaml" >"$T/late.yaml"
 "$HL_BIN/hoplab" -p "$LAB_PREFIX" run "$T/late.yaml" >"$T/late.log" 2>&1
 assert_eq late_fault_exit_2 2 "$?"
 assert_match late_fault_named "late.yaml:12: faults\[3\]\.at: 5s is after \
@@ -77,8 +98,8 @@ fault_t()
 }
 
 # 1.
-assert_eq faults_csv_rows 14 "$(($(wc -l <"$D/faults.csv") - 1))"
-assert_eq faults_all_ok 14 "$(csv_col "$D/faults.csv" result | grep -c '^ok$')"
+assert_eq faults_csv_rows 18 "$(($(wc -l <"$D/faults.csv") - 1))"
+assert_eq faults_all_ok 18 "$(csv_col "$D/faults.csv" result | grep -c '^ok$')"
 for p in 1 2; do
 	assert_near "p${p}_B_down_at_1.5s" 1.5 "$(fault_t $p B down)" 0.25
 	assert_near "p${p}_C_down_at_1.5s" 1.5 "$(fault_t $p C down)" 0.25
@@ -101,8 +122,9 @@ for p in 1 2; do
 			bad = bad " during:" s
 		if (s >= up + 0.5 && e <= set && $c["lost"] != 0)
 			bad = bad " after:" s
-	    } END { print n, (bad == "" ? "ok" : bad) }' "$D/intervals.csv")
-	assert_eq "p${p}_intervals_lose_exactly_around_the_fault" "10 ok" "$r"
+	    } END { print (n >= 10 ? "10+" : n), (bad == "" ? "ok" : bad) }' \
+	    "$D/intervals.csv")
+	assert_eq "p${p}_intervals_lose_exactly_around_the_fault" "10+ ok" "$r"
 	o=$(awk -F, -v rep=$p -v f="link B-C down" 'NR == 1 {
 	    for (i = 1; i <= NF; i++) c[$i] = i; next }
 	    $c["rep"] == rep && $c["fault"] == f { print $c["outage_est_s"],
@@ -132,7 +154,79 @@ for w in "fault: link B-C down (B:out, C:in)" \
 	assert_eq "console: $w" 2 "$(grep -cF "] $w" "$T/run.log")"
 done
 
-# 6.
+# 6. the kernel router's emulated reboot.
+for p in 1 2; do
+	assert_near "p${p}_A_kill_at_4.5s" 4.5 "$(fault_t $p A kill)" 0.25
+	assert_near "p${p}_A_start_at_4.8s" 4.8 "$(fault_t $p A start)" 0.25
+	down=$(awk -v a="$(fault_t $p A kill)" -v b="$(fault_t $p A start)" \
+	    'BEGIN { print b - a }')
+	lost=$(awk -F, -v rep=$p 'NR == 1 { for (i = 1; i <= NF; i++)
+	    c[$i] = i; next } $c["rep"] == rep &&
+	    $c["fault"] == "router A restart" { print $c["outage_est_s"] }' \
+	    "$D/outages.csv")
+	assert_near "p${p}_kernel_reboot_loses_its_downtime" "$down" "$lost" \
+	    0.05
+done
+assert_eq kernel_reboot_emulated_in_faults_csv 2 \
+    "$(grep -c ',A,kill,ip_forward 0 (reboot emulated),ok$' "$D/faults.csv")"
+assert_eq "console: router A kill" 2 \
+    "$(grep -cF '] fault: router A kill (start again in 0.300 s)' "$T/run.log")"
+
+# 7. hoplab-router B killed and started again.
+cat >"$T/restart.yaml" <<'PLAN'
+name: restart
+topology: {chain: [A, B, C]}
+variants: [A-B-C]
+router: {impl: hoplab}
+flows:
+  - {name: probe, frame: 128, idt: 1ms, count: 6000}
+faults:
+  - {at: 1.5s, router: B, action: restart, down: 1s}
+PLAN
+if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -o "$T/h" run "$T/restart.yaml" \
+    >"$T/restart.log" 2>&1; then
+	sed 's/^/    /' "$T/restart.log"
+	bail restart_run "hoplab run restart.yaml failed"
+fi
+pass run_with_router_restart_completes
+D=$(ls -d "$T"/h/restart-*)
+kill=$(fault_t 1 B kill)
+start=$(fault_t 1 B start)
+# The run's only point has no measured set-up lead: its faults may fall
+# early by the generator's start-up (docs/plans.md "Faults").
+assert_near B_kill_at_1.5s 1.5 "$kill" 0.5
+assert_ge B_start_not_before_2.5s "$start" 2.0
+assert_near console_B_start_at_2.5s 2.5 "$(sed -n \
+    's/^\[t=\([0-9.]*\) s\] fault: router B start.*/\1/p' \
+    "$T/restart.log")" 0.25
+assert_match B_killed_by_pid 'B,kill,pid [0-9]+ SIGKILL,ok$' \
+    "$(grep ',B,kill,' "$D/faults.csv")"
+assert_match B_started_again \
+    'B,start,pid [0-9]+ started \(rings open in [0-9]+ ms\),ok$' \
+    "$(grep ',B,start,' "$D/faults.csv")"
+r=$(awk -F, -v kill="$kill" -v sent="$(awk -v k="$kill" \
+    'BEGIN { print k + 1 }')" -v start="$start" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } {
+	s = $c["start_s"]; e = s + $c["length_s"]; n++
+	if (e <= kill - 0.001 && $c["lost"] != 0) bad = bad " before:" s
+	if (s >= kill && e <= sent && $c["lost"] != $c["sent"])
+		bad = bad " during:" s
+	if (s >= start + 0.5 && $c["lost"] != 0) bad = bad " after:" s
+    } END { print (n >= 12 ? "12+" : n), (bad == "" ? "ok" : bad) }' \
+    "$D/intervals.csv")
+assert_eq intervals_lose_exactly_from_kill_to_restart "12+ ok" "$r"
+est=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["fault"] == "router B restart" { print $c["outage_est_s"] }' \
+    "$D/outages.csv")
+assert_ge restart_outage_at_least_the_downtime "$est" 0.998
+assert_le restart_outage_at_most_kill_to_answer "$est" \
+    "$(awk -v a="$kill" -v b="$start" 'BEGIN { print b - a + 0.25 }')"
+for w in "fault: router B kill (start again in 1.000 s)" \
+    "fault: router B start (restart after 1.000 s down)"; do
+	assert_eq "console: $w" 1 "$(grep -cF "] $w" "$T/restart.log")"
+done
+
+# 8.
 lab_down
 assert_eq lab_down_leaves_no_namespace 0 \
     "$(ip netns list | grep -c "^$LAB_PREFIX-")"

@@ -11,7 +11,13 @@
 #    summary.csv, intervals.csv, pdf.csv and routers.csv as they were,
 #    prints the run's per-router table, and draws delay_pdf, time, hops
 #    and routers_pps PNGs (8-byte PNG signature, more than 2 KB each),
-#    saying that links.png was skipped (no links.csv).
+#    saying that links.png was skipped (no links.csv).  Given a
+#    faults.csv and an rfc2544.csv written here by hand, it also marks
+#    the faults on time_probe_64.png (exactly the two ok ones of frame
+#    64, once each, at their times: link A-B down at 0.15 s, router B
+#    kill at 0.2 s; not the failed one, the restore, nor frame 128's)
+#    and draws rfc2544.png with its three panels (throughput of 2 frame
+#    sizes, loss at 2 loads of 1 frame size, latency of 2 frame sizes).
 # 3. Bad input: a folder that is not a results folder (exit 2), and
 #    gnuplot missing (bind-mounted away in a private mount namespace:
 #    exit 1 with a message; --no-plots still works).
@@ -63,6 +69,26 @@ done
 C="$T/copy"
 cp -r "$D" "$C"
 rm -f "$C/hops.csv" "$C/summary_by_point.csv"
+cat >"$C/faults.csv" <<'CSV'
+point,variant,frame,rep,time_s,link,host,action,target,result
+1,A-B,64,1,0.1500,A-B,A,down,out,ok
+1,A-B,64,1,0.1502,A-B,B,down,in,ok
+1,A-B,64,1,0.2000,,B,kill,pid 42 SIGKILL,ok
+1,A-B,64,1,0.2500,A-B,A,up,out,failed: no such device
+1,A-B,64,1,,A-B,A,restore,out,ok
+2,A-B,64,2,0.1600,A-B,A,down,out,ok
+3,A-B,128,1,0.0700,A-B,A,set,a-b loss 1%,ok
+CSV
+cat >"$C/rfc2544.csv" <<'CSV'
+variant,frame_bytes,test,rate_fps,rate_mbps,sent,received,loss_pct,delay_mean_us,delay_p99_us,trial,outcome
+A,64,throughput,10000,5.12,20000,20000,0,50,80,1,pass
+A,64,throughput,10000,5.12,20000,20000,0,50,80,,result
+A,128,throughput,8000,8.192,16000,16000,0,60,90,,result
+A,64,latency,10000,5.12,20000,20000,0,51,81,1,measured
+A,128,latency,8000,8.192,16000,16000,0,61,91,1,measured
+A,64,loss,10000,5.12,20000,19000,5,52,82,1,measured
+A,64,loss,9000,4.608,18000,18000,0,52,82,2,measured
+CSV
 if ! $HOPLAB report "$C" >"$T/report.log" 2>&1; then
 	sed 's/^/    /' "$T/report.log"
 	fail report "hoplab report exited non-zero"
@@ -79,7 +105,8 @@ sed -n '/^Per-router processing time/,/^$/p' "$T/report.log" >"$T/hops_rep.txt"
 [ -s "$T/hops_run.txt" ] && cmp -s "$T/hops_run.txt" "$T/hops_rep.txt" &&
     pass same_hops_table ||
     fail same_hops_table "$(diff "$T/hops_run.txt" "$T/hops_rep.txt")"
-for png in delay_pdf_probe_64 time_probe_64 hops_probe_64 routers_pps; do
+for png in delay_pdf_probe_64 time_probe_64 hops_probe_64 routers_pps \
+    rfc2544; do
 	f="$C/plots/$png.png"
 	sig=$(od -An -tx1 -N8 "$f" 2>/dev/null | tr -d ' \n')
 	size=$(wc -c <"$f" 2>/dev/null || echo 0)
@@ -90,6 +117,19 @@ for png in delay_pdf_probe_64 time_probe_64 hops_probe_64 routers_pps; do
 		fail "png_$png" "signature '$sig', $size bytes"
 	fi
 done
+assert_eq fault_marks_on_time_plot \
+    "set arrow 1 from 0.15|set label 1 'link A-B down' at 0.15|set arrow 2 from 0.2|set label 2 'router B kill' at 0.2|" \
+    "$(grep -E '^set (arrow|label)' "$C/plots/time_probe_64.gp" |
+    sed 's/^\(set [a-z]* [0-9]* [^,]*\),.*/\1/' |
+    tr '\n' '|')"
+grep -q "drew    plots/time_probe_64.png: .*, faults marked" "$T/report.log" &&
+    pass fault_marks_listed || fail fault_marks_listed \
+    "$(grep time_probe "$T/report.log")"
+# rfc2544.dat: throughput (64 and 128 B), loss (2 loads), latency (2).
+assert_eq rfc2544_panels_data "64 10000 0|128 8000 0|10000 5 0|9000 0 0|64 51 81|128 61 91|" \
+    "$(grep -v '^$' "$C/plots/rfc2544.dat" | tr '\n' '|')"
+assert_eq rfc2544_three_panels 1 \
+    "$(grep -c '^set multiplot layout 3,1' "$C/plots/rfc2544.gp")"
 grep -q "skipped impaired links (links.png): no links.csv" "$T/report.log" &&
     pass links_skipped || fail links_skipped "$(grep -i links "$T/report.log")"
 

@@ -1,15 +1,20 @@
 /*
  * Unit tests for lib/planfault.c (the faults: section of a plan) and for
  * the outage computation of controller/faults.c (faults_outage), with
- * values worked out by hand.
+ * values worked out by hand.  Topology faults are parsed against a
+ * topology table filled by hand (planint.h's plan_parse_faults), so that
+ * they are tested without plantopo.c's parser.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/Basic.h>
 
 #include "controller/faults.h"
 #include "plan.h"
+#include "planint.h"
+#include "yamldoc.h"
 
 static char err[1024];
 
@@ -163,11 +168,265 @@ t_bad_faults_are_refused_with_line_and_key(void)
 }
 
 static void
-t_router_restart_is_refused_as_not_available(void)
+t_router_restart_loads_with_its_position_and_downtime(void)
 {
-	expect_err(HEAD "faults:\n  - {at: 3s, router: B, action: restart}\n",
-	    "t.yaml:10: faults[0].router: restarting a router process is not "
-	    "available yet (link down/up and set: are)");
+	struct plan *p = load(HEAD "faults:\n"
+	    "  - {at: 1.5s, router: B, action: restart, down: 500ms}\n"
+	    "  - {at: 1s, router: C, action: kill}\n"
+	    "  - {at: 2s, router: C, action: start}\n");
+
+	if (p == NULL)
+		fprintf(stderr, "\n  unexpected error: %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nfaults, 3);
+	CU_ASSERT_EQUAL(p->faults[0].kind, PLAN_FAULT_ROUTER_KILL);
+	CU_ASSERT_STRING_EQUAL(p->faults[0].router, "C");
+	CU_ASSERT_EQUAL(p->faults[0].hop, 2);
+	CU_ASSERT_EQUAL(p->faults[1].kind, PLAN_FAULT_ROUTER_RESTART);
+	CU_ASSERT_EQUAL(p->faults[1].at_ns, 1500000000LL);
+	CU_ASSERT_EQUAL(p->faults[1].down_ns, 500000000LL);
+	CU_ASSERT_STRING_EQUAL(p->faults[1].router, "B");
+	CU_ASSERT_EQUAL(p->faults[1].hop, 1);
+	CU_ASSERT_EQUAL(p->faults[1].line, 10);
+	CU_ASSERT_EQUAL(p->faults[2].kind, PLAN_FAULT_ROUTER_START);
+	CU_ASSERT_TRUE(PLAN_FAULT_IS_ROUTER(&p->faults[2]));
+	CU_ASSERT_FALSE(p->faults[2].topo);
+	/* B is in A-B and A-B-C, not in A; no link end. */
+	CU_ASSERT_FALSE(plan_fault_in_variant(&p->faults[1],
+	    &p->variants[0]));
+	CU_ASSERT_TRUE(plan_fault_in_variant(&p->faults[1], &p->variants[1]));
+	CU_ASSERT_TRUE(plan_fault_in_variant(&p->faults[1], &p->variants[2]));
+	CU_ASSERT_FALSE(plan_fault_in_variant(&p->faults[0],
+	    &p->variants[1]));
+	plan_free(p);
+}
+
+static void
+t_bad_router_faults_are_refused_with_line_and_key(void)
+{
+	expect_err(HEAD "faults:\n  - {at: 1s, router: D, action: kill}\n",
+	    "t.yaml:10: faults[0].router: 'D' is not a router of the chain");
+	expect_err(HEAD "faults:\n  - {at: 1s, router: gen, action: kill}\n",
+	    "t.yaml:10: faults[0].router: 'gen' is not a router of the "
+	    "chain");
+	expect_err(HEAD "faults:\n  - {at: 1s, router: B, action: reboot}\n",
+	    "t.yaml:10: faults[0].action: expected restart, kill or start, "
+	    "got 'reboot'");
+	expect_err(HEAD "faults:\n  - {at: 1s, router: B, action: restart}\n",
+	    "t.yaml:10: faults[0].down: required key is missing");
+	expect_err(HEAD "faults:\n  - {at: 1s, router: B, action: kill, "
+	    "down: 1s}\n",
+	    "t.yaml:10: faults[0].down: only with action: restart");
+	expect_err(HEAD "faults:\n  - {at: 1s, router: B, action: restart, "
+	    "down: never}\n",
+	    "t.yaml:10: faults[0].down: expected how long the router stays "
+	    "down, a time with its unit (500ms, 2s), got 'never'");
+	/* 4 s of traffic: 3.5 s + 0.5 s is its end. */
+	expect_err(HEAD "faults:\n  - {at: 3.5s, router: B, action: restart, "
+	    "down: 500ms}\n",
+	    "t.yaml:10: faults[0].down: the restart at 4.000 s is after the "
+	    "run's end: the traffic lasts 4.000 s; expected a shorter down "
+	    "or an earlier at");
+	expect_err(HEAD "faults:\n  - {at: 1s, router: B, link: B-C, "
+	    "action: kill}\n",
+	    "t.yaml:10: faults[0].link: not with router: (a router fault has "
+	    "at, router, action and, for restart, down)");
+	expect_err(HEAD "faults:\n  - {at: 1s, link: B-C, action: down, "
+	    "down: 1s}\n",
+	    "t.yaml:10: faults[0].down: only with router: and action: "
+	    "restart");
+	expect_err("name: t\ntopology: {chain: [A, B]}\nvariants: [A]\n"
+	    "flows:\n  - {name: p, frame: 64, idt: 1ms, count: 4000}\n"
+	    "faults: [{at: 1s, router: B, action: kill}]\n",
+	    "t.yaml:6: faults[0].router: B is in none of the variants; "
+	    "remove the fault or add a variant that has it");
+}
+
+static void
+t_a_link_faults_ends_are_the_labs_interfaces(void)
+{
+	struct plan *p = load(HEAD "faults:\n"
+	    "  - {at: 1s, link: gen-A, action: down}\n"
+	    "  - {at: 2s, link: B-C, action: down}\n"
+	    "  - {at: 3s, link: C-gen, action: down}\n"
+	    "  - {at: 3.5s, router: B, action: kill}\n");
+	char h[64], i[16];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(plan_fault_end(p, &p->faults[0], 0, h, sizeof(h), i,
+	    sizeof(i)), 0);
+	CU_ASSERT_STRING_EQUAL(h, "gen");
+	CU_ASSERT_STRING_EQUAL(i, "tx");
+	plan_fault_end(p, &p->faults[0], 1, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(h, "A");
+	CU_ASSERT_STRING_EQUAL(i, "in");
+	plan_fault_end(p, &p->faults[1], 0, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(h, "B");
+	CU_ASSERT_STRING_EQUAL(i, "out");
+	plan_fault_end(p, &p->faults[1], 1, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(h, "C");
+	CU_ASSERT_STRING_EQUAL(i, "in");
+	plan_fault_end(p, &p->faults[2], 0, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(i, "out");
+	plan_fault_end(p, &p->faults[2], 1, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(h, "gen");
+	CU_ASSERT_STRING_EQUAL(i, "rx");
+	CU_ASSERT_EQUAL(plan_fault_end(p, &p->faults[3], 0, h, sizeof(h), i,
+	    sizeof(i)), -1);
+	CU_ASSERT_EQUAL(plan_fault_end(p, &p->faults[1], 2, h, sizeof(h), i,
+	    sizeof(i)), -1);
+	plan_free(p);
+}
+
+/*
+ * A topology filled by hand (plantopo.c parses it in a real plan):
+ * H1 - R1 - R2 - H2 and an external X on R2; links 198.18.1-4.0/24.
+ * Interfaces are named after the far end (plantopo.h).
+ */
+static void
+topo_fill(struct plan *p)
+{
+	static const char *const hn[] = { "H1", "R1", "R2", "H2", "X" };
+	static const int kind[] = { PLANTOPO_END, PLANTOPO_ROUTER,
+	    PLANTOPO_ROUTER, PLANTOPO_END, PLANTOPO_ROUTER };
+	static const int impl[] = { 0, PLAN_ROUTER_LINUX, PLAN_ROUTER_HOPLAB,
+	    0, PLAN_ROUTER_EXTERNAL };
+	static const size_t ends[][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 },
+	    { 2, 4 } };
+	struct plantopo *t = &p->topo;
+	size_t i, j;
+
+	t->enabled = 1;
+	for (i = 0; i < 5; i++) {
+		snprintf(t->hosts[i].name, sizeof(t->hosts[i].name), "%s",
+		    hn[i]);
+		t->hosts[i].kind = (enum plantopo_kind)kind[i];
+		t->hosts[i].impl = impl[i];
+	}
+	t->nhosts = 5;
+	for (i = 0; i < 4; i++) {
+		snprintf(t->links[i].name, sizeof(t->links[i].name), "%s-%s",
+		    hn[ends[i][0]], hn[ends[i][1]]);
+		t->links[i].net = (unsigned)i + 1;
+		for (j = 0; j < 2; j++) {
+			t->links[i].end[j].host = ends[i][j];
+			snprintf(t->links[i].end[j].iface,
+			    sizeof(t->links[i].end[j].iface), "%s",
+			    hn[ends[i][!j]]);
+		}
+	}
+	t->nlinks = 4;
+	snprintf(p->variants[0].label, sizeof(p->variants[0].label),
+	    "topology");
+	p->nvariants = 1;
+	p->flows[0].idt_ns = 1000000;		/* 4000 x 1 ms: 4 s */
+	p->flows[0].count = 4000;
+	p->nflows = 1;
+}
+
+/* Parse the faults list YAML into the hand-made topology plan P. */
+static int
+topo_faults(struct plan *p, const char *yaml)
+{
+	struct yamldoc yd;
+	struct pctx c;
+	int rc;
+
+	memset(&yd, 0, sizeof(yd));
+	memset(&c, 0, sizeof(c));
+	err[0] = '\0';
+	if (yamldoc_load_string(&yd, yaml, "t.yaml", err, sizeof(err)) == -1)
+		return -1;
+	c.yd = &yd;
+	c.p = p;
+	c.err = err;
+	c.errlen = sizeof(err);
+	rc = plan_parse_faults(&c, yamldoc_root(&yd));
+	if (rc == -1 && err[0] == '\0')
+		yamldoc_errors(&yd, err, sizeof(err));
+	yamldoc_free(&yd);
+	return rc;
+}
+
+static void
+t_topology_link_faults_name_either_order_and_its_ends(void)
+{
+	struct plan *p = calloc(1, sizeof(*p));
+	char h[64], i[16];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	topo_fill(p);
+	CU_ASSERT_EQUAL_FATAL(topo_faults(p,
+	    "- {at: 2s, link: R1-R2, action: up}\n"
+	    "- {at: 1s, link: R2-R1, action: down, end: R1}\n"
+	    "- {at: 3s, router: R2, action: restart, down: 200ms}\n"), 0);
+	CU_ASSERT_EQUAL(p->nfaults, 3);
+	/* Sorted: the down (line 2) first. */
+	CU_ASSERT_EQUAL(p->faults[0].kind, PLAN_FAULT_LINK_DOWN);
+	CU_ASSERT_EQUAL(p->faults[0].tlink, 1);
+	CU_ASSERT_TRUE(p->faults[0].topo);
+	CU_ASSERT_STRING_EQUAL(p->faults[0].from, "R2");
+	CU_ASSERT_STRING_EQUAL(p->faults[0].to, "R1");
+	CU_ASSERT_STRING_EQUAL(p->faults[0].end, "R1");
+	/* End 0 is FROM: R2, whose interface on the link is "R1". */
+	plan_fault_end(p, &p->faults[0], 0, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(h, "R2");
+	CU_ASSERT_STRING_EQUAL(i, "R1");
+	plan_fault_end(p, &p->faults[0], 1, h, sizeof(h), i, sizeof(i));
+	CU_ASSERT_STRING_EQUAL(h, "R1");
+	CU_ASSERT_STRING_EQUAL(i, "R2");
+	CU_ASSERT_EQUAL(p->faults[1].tlink, 1);
+	CU_ASSERT_STRING_EQUAL(p->faults[1].from, "R1");
+	CU_ASSERT_EQUAL(p->faults[2].kind, PLAN_FAULT_ROUTER_RESTART);
+	CU_ASSERT_STRING_EQUAL(p->faults[2].router, "R2");
+	CU_ASSERT_TRUE(p->faults[2].topo);
+	/* Every fault of a topology applies to its one point kind. */
+	CU_ASSERT_TRUE(plan_fault_in_variant(&p->faults[0], &p->variants[0]));
+	CU_ASSERT_TRUE(plan_fault_in_variant(&p->faults[2], &p->variants[0]));
+	free(p);
+}
+
+static void
+t_bad_topology_faults_are_refused(void)
+{
+	struct plan *p = calloc(1, sizeof(*p));
+	static const struct {
+		const char *yaml, *want;
+	} c[] = {
+		{ "- {at: 1s, link: H1-R2, action: down}\n",
+		  "t.yaml:1: faults[0].link: 'H1-R2' is not a link of the "
+		  "topology (expected X-Y with X and Y the two ends of a link "
+		  "in topology.links)" },
+		{ "- {at: 1s, link: R1-R2, set: \"loss 1%\"}\n",
+		  "t.yaml:1: faults[0].set: changing an impairment is not "
+		  "available on topology links yet (they have no link "
+		  "emulator); action: down and up are" },
+		{ "- {at: 1s, router: H1, action: kill}\n",
+		  "t.yaml:1: faults[0].router: H1 is an end host, not a "
+		  "router (expected a host with router: in topology.hosts)" },
+		{ "- {at: 1s, router: R9, action: kill}\n",
+		  "t.yaml:1: faults[0].router: 'R9' is not a router of the "
+		  "topology" },
+		{ "- {at: 1s, router: X, action: kill}\n",
+		  "t.yaml:1: faults[0].router: X is an external router: "
+		  "hoplab has no process of it to kill or start" },
+		{ "- {at: 5s, link: R1-R2, action: down}\n",
+		  "t.yaml:1: faults[0].at: 5s is after the run's end: the "
+		  "traffic lasts 4.000 s (the longest flow); expected a time "
+		  "before it" },
+	};
+	size_t k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	topo_fill(p);
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		CU_ASSERT_EQUAL(topo_faults(p, c[k].yaml), -1);
+		CU_ASSERT_STRING_EQUAL(err, c[k].want);
+		if (strcmp(err, c[k].want) != 0)
+			fprintf(stderr, "\n  got:  %s\n  want: %s\n", err,
+			    c[k].want);
+	}
+	free(p);
 }
 
 static void
@@ -278,8 +537,16 @@ main(void)
 	    t_a_fault_after_the_runs_end_is_refused);
 	CU_add_test(s, "bad_faults_are_refused_with_line_and_key",
 	    t_bad_faults_are_refused_with_line_and_key);
-	CU_add_test(s, "router_restart_is_refused_as_not_available",
-	    t_router_restart_is_refused_as_not_available);
+	CU_add_test(s, "router_restart_loads_with_its_position_and_downtime",
+	    t_router_restart_loads_with_its_position_and_downtime);
+	CU_add_test(s, "bad_router_faults_are_refused_with_line_and_key",
+	    t_bad_router_faults_are_refused_with_line_and_key);
+	CU_add_test(s, "a_link_faults_ends_are_the_labs_interfaces",
+	    t_a_link_faults_ends_are_the_labs_interfaces);
+	CU_add_test(s, "topology_link_faults_name_either_order_and_its_ends",
+	    t_topology_link_faults_name_either_order_and_its_ends);
+	CU_add_test(s, "bad_topology_faults_are_refused",
+	    t_bad_topology_faults_are_refused);
 	CU_add_test(s, "a_link_in_no_variant_is_refused",
 	    t_a_link_in_no_variant_is_refused);
 	CU_add_test(s, "outage_spans_the_lossy_intervals_after_the_fault",
