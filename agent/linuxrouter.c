@@ -6,9 +6,19 @@
  *
  *   ip addr flush dev IF ; ip addr add CIDR dev IF ; ip link set IF up
  *
- * then net.ipv4.ip_forward = 1 through /proc, then for each route
+ * then net.ipv4.ip_forward = 1 and net.ipv4.conf.all.ignore_routes_with_
+ * linkdown = 1 through /proc, then for each route
  *
- *   ip route replace PREFIX via VIA
+ *   ip route replace PREFIX via VIA [metric N]
+ *
+ * A route's metric (Route.metric, 0: the kernel's default) lets a plan
+ * give a router a primary route and backups for one prefix (topology
+ * plans, docs/architecture.md "Topology labs"); ignore_routes_with_linkdown
+ * makes the kernel skip a route whose interface lost its carrier (the
+ * veth's far end went down), so the backup with the next metric carries
+ * the traffic until the link comes back.  With end_host set the host is
+ * an end system: the same addresses and routes (its default route), but
+ * ip_forward = 0, so it never forwards.
  *
  * Every value is validated first (if_nametoindex, inet_pton, prefix length,
  * no host bits in a route prefix), and iproute2 runs through fork + execv
@@ -260,17 +270,19 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	return 0;
 }
 
+/* Write "VALUE\n" to the sysctl file PATH under /proc/sys; 0 or -1. */
 static int
-set_ip_forward(char *err, size_t errlen)
+set_sysctl(const char *path, int value, char *err, size_t errlen)
 {
-	const char *path = "/proc/sys/net/ipv4/ip_forward";
+	char text[4];
 	int fd, ok;
 
+	snprintf(text, sizeof(text), "%d\n", value ? 1 : 0);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	ok = write(fd, "1\n", 2) == 2;
+	ok = write(fd, text, 2) == 2;
 	if (!ok)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	close(fd);
@@ -300,6 +312,20 @@ config_iface(struct role *r, const Hoplab__IfaceAddr *ia, char *err,
 	return 0;
 }
 
+/* ip route replace PREFIX via VIA [metric N] */
+static int
+add_route(const Hoplab__Route *rt, char *err, size_t errlen)
+{
+	char metric[16];
+	char *argv[] = { "ip", "route", "replace", rt->prefix, "via", rt->via,
+	    "metric", metric, NULL };
+
+	snprintf(metric, sizeof(metric), "%u", rt->metric);
+	if (rt->metric == 0)
+		argv[6] = NULL;		/* the kernel's default */
+	return ip_run(argv, err, errlen);
+}
+
 /*
  * Configure the host as router R from RP.  Returns 0 when everything is in
  * place, or -1 with the failing step in ERR (and the addresses flushed).
@@ -316,15 +342,13 @@ linuxrouter_start(struct role *r, const Hoplab__RouterParams *rp,
 	for (i = 0; i < rp->n_ifaces; i++)
 		if (config_iface(r, rp->ifaces[i], err, errlen) == -1)
 			goto fail;
-	if (set_ip_forward(err, errlen) == -1)
+	if (set_sysctl("/proc/sys/net/ipv4/ip_forward", !rp->end_host, err,
+	    errlen) == -1 || set_sysctl("/proc/sys/net/ipv4/conf/all/"
+	    "ignore_routes_with_linkdown", 1, err, errlen) == -1)
 		goto fail;
-	for (i = 0; i < rp->n_routes; i++) {
-		char *argv[] = { "ip", "route", "replace",
-		    rp->routes[i]->prefix, "via", rp->routes[i]->via, NULL };
-
-		if (ip_run(argv, err, errlen) == -1)
+	for (i = 0; i < rp->n_routes; i++)
+		if (add_route(rp->routes[i], err, errlen) == -1)
 			goto fail;
-	}
 	return 0;
 fail:
 	linuxrouter_stop(r);

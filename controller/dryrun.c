@@ -34,6 +34,7 @@
 #define DRY_POINT_NS	(300 * NSEC_PER_MSEC)	/* start, results, sync */
 #define DRY_LINKS_NS	(500 * NSEC_PER_MSEC)	/* link roles per run */
 #define DRY_WIRE_NS	(2 * NSEC_PER_SEC)	/* rewire + routers up */
+#define DRY_TOPO_RECV_NS (1 * NSEC_PER_SEC)	/* toporun: receivers' idle end */
 
 /* The traffic time of a run: its longest flow. */
 static int64_t
@@ -96,8 +97,6 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 		    (unsigned long long)plan->order_seed);
 	else
 		fprintf(out, "in order\n");
-	fprintf(out, "%6s  %-16s %-40s %4s %10s\n", "run", "variant",
-	    "sweep", "rep", "estimate");
 }
 
 /* One run: bind it, print its line, add its time to *TOTAL. */
@@ -119,7 +118,9 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	ns = traffic_ns(b) + GEN_DRAIN_NS + DRY_POINT_NS;
 	if (variant_has_links(b, v))
 		ns += DRY_LINKS_NS;
-	if (pt.variant != *prev) {	/* rewire, routers, warm-up */
+	if (plan->topo.enabled)		/* cabled and configured every run */
+		ns += DRY_WIRE_NS + DRY_TOPO_RECV_NS;
+	else if (pt.variant != *prev) {	/* rewire, routers, warm-up */
 		*wiring += DRY_WIRE_NS + GEN_DRAIN_NS + WARMUP_PACKETS *
 		    b->flows[0].idt_ns;
 		*prev = pt.variant;
@@ -241,10 +242,6 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 	int64_t total = 0, wiring = 0;
 	int rc = 0;
 
-	if (plan->topo.enabled) {
-		dry_hosts_links(&plan->topo, out);
-		dry_routes_paths(plan, out);
-	}
 	if (plan->rfc.enabled) {
 		free(order);
 		dry_rfc2544(plan, out);
@@ -255,6 +252,12 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 		return -1;
 	}
 	print_header(plan, out, n);
+	if (plan->topo.enabled) {
+		dry_hosts_links(&plan->topo, out);
+		dry_routes_paths(plan, out);
+	}
+	fprintf(out, "%6s  %-16s %-40s %4s %10s\n", "run", "variant",
+	    "sweep", "rep", "estimate");
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = dry_point(plan, order, i, &prev, &total, &wiring, out,
 		    err, errlen);
@@ -263,6 +266,14 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 		return -1;
 	fprintf(out, "estimate: ");
 	print_secs(out, total + wiring);
+	if (plan->topo.enabled) {
+		fprintf(out, " for %zu run(s) (per run: traffic + %.1f s "
+		    "drain + %.0f s cabling and routers + %.0f s for the "
+		    "receivers to end + %.1f s overhead)\n", n,
+		    GEN_DRAIN_NS / 1e9, DRY_WIRE_NS / 1e9,
+		    DRY_TOPO_RECV_NS / 1e9, DRY_POINT_NS / 1e9);
+		return 0;
+	}
 	fprintf(out, " for %zu run(s) (runs ", n);
 	print_secs(out, total);
 	fprintf(out, ", variant changes ");

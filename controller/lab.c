@@ -1,7 +1,9 @@
 /*
  * lab: run deploy/lab.sh for the controller.  fork + execv of /bin/sh with
  * the script and an explicit argv; the values passed are the controller's
- * own (a prefix validated by the caller and small integers).
+ * own (a prefix validated by the caller and small integers) or a plan's
+ * host and interface names, which the plan loader limited to letters,
+ * digits and '_' (lib/plantopo.h) and lab.sh checks again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,7 +64,7 @@ lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
 {
 	char home[PATH_MAX], script[PATH_MAX + 32], logpath[64], k[16];
 	const char *sub = argv[0] != NULL ? argv[0] : "";
-	const char *args[32];
+	const char *args[LAB_MAX_ARGS + 8];
 	size_t n = 0;
 	pid_t pid;
 	int status, fd;
@@ -87,7 +89,7 @@ lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
 		args[n++] = "-k";
 		args[n++] = k;
 	}
-	while (*argv != NULL && n < 31)
+	while (*argv != NULL && n < LAB_MAX_ARGS + 7)
 		args[n++] = *argv++;
 	args[n] = NULL;
 	snprintf(logpath, sizeof(logpath), "/tmp/hoplab-lab.%d.log",
@@ -134,4 +136,48 @@ lab_wire(const char *prefix, size_t n, char *err, size_t errlen)
 
 	snprintf(count, sizeof(count), "%zu", n);
 	return lab_run(prefix, -1, argv, 1, err, errlen);
+}
+
+int
+lab_links(const char *prefix, const struct plantopo *t, int quiet,
+    char *err, size_t errlen)
+{
+	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
+	const char *argv[PLANTOPO_MAX_LINKS + 2];
+	size_t i, n = 0;
+
+	argv[n++] = "links";
+	for (i = 0; i < t->nlinks; i++) {
+		const struct plantopo_link *l = &t->links[i];
+
+		snprintf(spec[i], sizeof(spec[i]), "%s:%s-%s:%s",
+		    t->hosts[l->end[0].host].name, l->end[0].iface,
+		    t->hosts[l->end[1].host].name, l->end[1].iface);
+		argv[n++] = spec[i];
+	}
+	argv[n] = NULL;
+	return lab_run(prefix, -1, argv, quiet, err, errlen);
+}
+
+int
+lab_up_plan(const char *prefix, int mgmt_k, const struct plan *plan,
+    int quiet, char *err, size_t errlen)
+{
+	const char *argv[LAB_MAX_ARGS + 1];
+	size_t i, n = 0;
+	int rc;
+
+	argv[n++] = "up";
+	if (plan->topo.enabled) {
+		argv[n++] = "--hosts";
+		for (i = 0; i < plan->topo.nhosts; i++)
+			argv[n++] = plan->topo.hosts[i].name;
+	} else
+		for (i = 0; i < plan->nchain; i++)
+			argv[n++] = plan->chain[i];
+	argv[n] = NULL;
+	if ((rc = lab_run(prefix, mgmt_k, argv, quiet, err, errlen)) != 0 ||
+	    !plan->topo.enabled)
+		return rc;
+	return lab_links(prefix, &plan->topo, quiet, err, errlen);
 }

@@ -11,8 +11,11 @@
 
 #include <stddef.h>
 
+#include "plan.h"
+
 #define LAB_DEFAULT_PREFIX	"hl"
 #define LAB_STATE_ROOT		"/run/hoplab"
+#define LAB_MAX_ARGS		(PLANTOPO_MAX_LINKS + 2)	/* lab_run ARGV */
 
 /*
  * The folder hoplab runs from: $HOPLAB_HOME, else the parent of the folder
@@ -29,6 +32,20 @@ int	lab_run(const char *prefix, int mgmt_k, const char *const *argv,
 	    int quiet, char *err, size_t errlen);
 /* Rewire the data links for the first N routers of the chain. */
 int	lab_wire(const char *prefix, size_t n, char *err, size_t errlen);
+/*
+ * Topology labs (docs/architecture.md "Topology labs"): recable lab
+ * PREFIX's data links to T's, one "X:IFX-Y:IFY" per link (lab.sh links).
+ * Returns as lab_run().
+ */
+int	lab_links(const char *prefix, const struct plantopo *t, int quiet,
+	    char *err, size_t errlen);
+/*
+ * Build lab PREFIX for PLAN: a topology plan's hosts and links (lab.sh up
+ * --hosts, then links), or gen and a chain plan's routers.  Returns as
+ * lab_run().
+ */
+int	lab_up_plan(const char *prefix, int mgmt_k, const struct plan *plan,
+	    int quiet, char *err, size_t errlen);
 /* Default inventory path of the lab PREFIX. */
 void	lab_inventory_path(const char *prefix, char *buf, size_t len);
 

@@ -54,6 +54,9 @@ usage(FILE *f)
 "  lab up [router ...]  build the network-namespace lab: a generator host\n"
 "                       'gen' and routers (default A B C), a management\n"
 "                       bridge, and an agent in every host (root)\n"
+"  lab up --plan plan.yaml\n"
+"                       build the lab a plan needs: a topology plan's\n"
+"                       hosts and links, or gen and a chain's routers\n"
 "  lab down             remove the lab, also after a crash (root)\n"
 "  lab status           show the lab's namespaces, agents and links\n"
 "  agents               list the inventory's agents: name, address,\n"
@@ -61,6 +64,8 @@ usage(FILE *f)
 "  run plan.yaml        run an experiment plan; results go to\n"
 "                       <dir>/<plan name>-<UTC time>/; a plan with an\n"
 "                       rfc2544 key runs the RFC 2544 tests\n"
+"  run --lab plan.yaml  build the plan's lab (lab up --plan), run the\n"
+"                       plan, remove the lab (root)\n"
 "  run --dry-run plan.yaml\n"
 "                       check the plan, list its runs (variant, sweep\n"
 "                       values, rep) and estimate the total time; no\n"
@@ -150,6 +155,25 @@ need_root(const char *what)
 	return -1;
 }
 
+/* hoplab lab up --plan FILE: the lab the plan needs (lab.c). */
+static int
+cmd_lab_plan(const struct opts *o, const char *path)
+{
+	struct plan *plan;
+	char err[1024];
+	int rc;
+
+	if ((plan = plan_load(path, err, sizeof(err))) == NULL) {
+		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+	rc = lab_up_plan(o->prefix, o->mgmt_k, plan, 0, err, sizeof(err));
+	if (rc != 0)
+		log_error("%s", err);
+	plan_free(plan);
+	return rc == 0 ? 0 : EXIT_FAIL;
+}
+
 static int
 cmd_lab(const struct opts *o, int argc, char **argv)
 {
@@ -163,6 +187,9 @@ cmd_lab(const struct opts *o, int argc, char **argv)
 	}
 	if (need_root("hoplab lab") == -1)
 		return EXIT_FAIL;
+	if (strcmp(argv[0], "up") == 0 && argc == 3 &&
+	    strcmp(argv[1], "--plan") == 0)
+		return cmd_lab_plan(o, argv[2]);
 	rc = lab_run(o->prefix, o->mgmt_k, (const char *const *)argv, 0, err,
 	    sizeof(err));
 	if (rc != 0) {
@@ -385,6 +412,31 @@ cmd_attach(const struct opts *o, const char *dir, const char *plan_path)
 	return rc;
 }
 
+/* hoplab run --lab PLAN: the plan's lab up, the plan run, the lab down. */
+static int
+cmd_run_lab(struct opts *o, const char *plan_path)
+{
+	const char *down[] = { "down", NULL };
+	char err[512];
+	int rc;
+
+	if (need_root("hoplab run --lab") == -1)
+		return EXIT_FAIL;
+	fprintf(stderr, "run --lab: building the plan's lab %s\n", o->prefix);
+	if ((rc = cmd_lab_plan(o, plan_path)) != 0) {
+		lab_run(o->prefix, -1, down, 1, err, sizeof(err));
+		return rc;
+	}
+	o->inventory = NULL;		/* the lab's */
+	rc = cmd_run(o, plan_path);
+	fprintf(stderr, "run --lab: removing the lab %s\n", o->prefix);
+	if (lab_run(o->prefix, -1, down, 1, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		rc = EXIT_FAIL;
+	}
+	return rc;
+}
+
 static int
 cmd_demo(struct opts *o)
 {
@@ -505,6 +557,9 @@ main(int argc, char **argv)
 		return cmd_agents(&o);
 	if (strcmp(argv[0], "run") == 0 && argc == 2)
 		return cmd_run(&o, argv[1]);
+	if (strcmp(argv[0], "run") == 0 && argc == 3 &&
+	    strcmp(argv[1], "--lab") == 0)
+		return cmd_run_lab(&o, argv[2]);
 	if (strcmp(argv[0], "run") == 0 && argc == 3 &&
 	    strcmp(argv[1], "--dry-run") == 0)
 		return cmd_dry_run(argv[2]);

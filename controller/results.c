@@ -491,6 +491,12 @@ print_summary(FILE *out, const struct results *res)
 	for (i = 0; i < res->nrows; i++) {
 		const struct flow_row *r = &res->rows[i];
 
+		if (r->sent == 0 && r->throughput_mbps > 0) {	/* tcp bulk */
+			fprintf(out, "%-10s %5s %4u %-8.8s   (tcp: %.1f Mbit/s, "
+			    "no probes: no delay or loss)\n", r->variant, "-",
+			    r->rep, r->flow, r->throughput_mbps);
+			continue;
+		}
 		fprintf(out, "%-10s %5u %4u %-8.8s %8llu %8llu %7llu %7.3f "
 		    "%10.2f %10.2f %10.2f %4u\n", r->variant, r->frame, r->rep,
 		    r->flow, (unsigned long long)r->sent,

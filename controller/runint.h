@@ -1,8 +1,9 @@
 /*
  * runint: what the runner's files share (runner.c: plans point by point;
  * waitrole.c: the event-loop step that hands messages to the roles waiting
- * for them; routerrole.c: the routers of a variant).  Not for use outside
- * these three files.
+ * for them; routerrole.c: the routers of a variant; toporun.c: topology
+ * plans; captures.c: a point's captures).  Not for use outside these
+ * files.
  */
 #ifndef HOPLAB_RUNINT_H
 #define HOPLAB_RUNINT_H
@@ -81,6 +82,13 @@ int	run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
 /* Give SR (its params already set) a new role id and send it to AGENT. */
 int	run_send_start(struct run *r, struct wait_role *w, const char *agent,
 	    Hoplab__StartRole *sr, char *err, size_t errlen);
+
+/* runner.c, for toporun.c too */
+/* Ask every agent to stop whatever it runs; best effort. */
+void	run_stop_all(struct run *r);
+/* The connected agents for run.json, at most MAX of them. */
+size_t	run_host_list(const struct run *r, struct run_host *hosts,
+	    size_t max);
 
 /* routerrole.c */
 /* Configure the routers of variant V and wait until all are up. */

@@ -299,9 +299,8 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	return rc;
 }
 
-/* Ask every agent to stop whatever it runs; best effort. */
-static void
-stop_all(struct run *r)
+void
+run_stop_all(struct run *r)
 {
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
@@ -311,7 +310,7 @@ stop_all(struct run *r)
 	st.role_id = 0;
 	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
 	env.stop_role = &st;
-	for (i = 0; i < r->ps->n; i++)
+	for (i = 0; r->ps != NULL && i < r->ps->n; i++)
 		if (r->ps->v[i].welcomed && !r->ps->v[i].lost)
 			peers_send(r->ps, &r->ps->v[i], &env, err, sizeof(err));
 }
@@ -368,12 +367,12 @@ enter_variant(struct run *r, const struct plan_variant *v,
 	return warm_up(r, v, point_frame(r), err, errlen);
 }
 
-static size_t
-host_list(const struct run *r, struct run_host *hosts)
+size_t
+run_host_list(const struct run *r, struct run_host *hosts, size_t max)
 {
 	size_t i;
 
-	for (i = 0; i < r->ps->n; i++) {
+	for (i = 0; r->ps != NULL && i < r->ps->n && i < max; i++) {
 		const struct peer *p = &r->ps->v[i];
 
 		memset(&hosts[i], 0, sizeof(hosts[i]));
@@ -387,7 +386,7 @@ host_list(const struct run *r, struct run_host *hosts)
 		    p->version);
 		hosts[i].clock_offset_ns = p->clock_offset_ns;
 	}
-	return r->ps->n;
+	return i;
 }
 
 /*
@@ -529,7 +528,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	struct run_host hosts[RUN_MAX_AGENTS];
 	char status[600], ferr[256];
 
-	stop_all(r);
+	run_stop_all(r);
 	if (rc == 0)
 		snprintf(status, sizeof(status), "completed");
 	else
@@ -537,7 +536,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
 	    "completed" : "failed");
 	if (resume_save(&r->st, r->res, ferr, sizeof(ferr)) == -1 ||
-	    results_write_run_json(r->res, r->plan, hosts, host_list(r, hosts),
+	    results_write_run_json(r->res, r->plan, hosts, run_host_list(r, hosts, RUN_MAX_AGENTS),
 	    status, ferr, sizeof(ferr)) == -1 ||
 	    results_finish(r->res, stdout, ferr, sizeof(ferr)) == -1) {
 		fflush(stdout);
@@ -602,7 +601,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	if (!opts->quiet)
 		fprintf(stderr, "run %s: %zu measurement(s), results in %s/\n",
 		    plan->name, r.npoints, results_dir(r.res));
-	results_write_run_json(r.res, plan, hosts, host_list(&r, hosts),
+	results_write_run_json(r.res, plan, hosts, run_host_list(&r, hosts, RUN_MAX_AGENTS),
 	    "running", ferr, sizeof(ferr));
 	r.started_mono = clock_mono_ns();
 	return run_end(&r, run_all(&r, err, errlen), err, errlen);
@@ -688,6 +687,12 @@ runner_resume(const struct plan *plan, const char *dir,
 	memset(st, 0, sizeof(*st));	/* R owns it now */
 	if (plan->rfc.enabled) {
 		snprintf(err, errlen, "attach to an RFC 2544 run is not "
+		    "available yet; run the plan again");
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (plan->topo.enabled) {
+		snprintf(err, errlen, "attach to a topology run is not "
 		    "available yet; run the plan again");
 		results_state_free(&r.st);
 		return -1;

@@ -20,8 +20,16 @@
 # agent runs hoplab-link.  The routers' addresses and ARP are unchanged:
 # the wire is transparent at L2.
 #
+# Topology labs (docs/architecture.md "Topology labs"): `up --hosts H...`
+# builds exactly the hosts named (no generator host; management addresses
+# 198.19.K.10, .11, ... in the order given) and `links X:IFX-Y:IFY...`
+# recables their data links: every data interface of every host is
+# deleted, then one veth pair per link is made, X's end named IFX and Y's
+# IFY (the plan names a host's interface after the host at the far end),
+# IPv6 and offloads off, up, without addresses (the agents add them).
+#
 # State lives in STATEDIR (default /run/hoplab/PREFIX): lab.env (prefix, K,
-# routers), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log,
+# routers, kind: chain or hosts), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log,
 # each agent's run folder NAME/, and keys/: a CURVE key pair per host and
 # one for the controller, made by `hoplab keygen` at every `up`.  Each
 # agent gets its own key and the controller's public key (--authorized);
@@ -60,6 +68,8 @@ usage()
 {
 	cat >&2 <<EOF
 usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
+       $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up --hosts HOST...
+       $prog [-p PREFIX] [-s STATEDIR] links [X:IFX-Y:IFY...]
        $prog [-p PREFIX] [-s STATEDIR] wire N [LINK...]
        $prog [-p PREFIX] [-s STATEDIR] wires LINK...
        $prog [-p PREFIX] [-s STATEDIR] status
@@ -72,6 +82,12 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
 
   up      build the lab (routers default to A B C); an existing lab with
           the same prefix is brought down first
+  up --hosts
+          build a topology lab: exactly these hosts, no generator host
+          (names: letters, digits, '_'), management .10, .11, ...
+  links   (topology lab) delete every data link, then make one veth pair
+          per X:IFX-Y:IFY (IFX in host X, IFY in host Y), IPv6 and
+          offloads off, no addresses
   wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx;
           each LINK given (gen-R1, Ri-Rj or Ri-gen, in the chain's order)
           goes through its wire host: X -- wa [w-X-Y] wb -- Y
@@ -155,6 +171,36 @@ check_routers()
 	[ "$cr_n" -le 100 ] || die "at most 99 routers (data links use 198.18.1..99.0/24)"
 }
 
+# True when $1 is a topology host or interface name: letters, digits, '_'.
+is_hname()
+{
+	case $1 in
+	''|*[!A-Za-z0-9_]*) return 1 ;;
+	esac
+	return 0
+}
+
+# Check the host names for `up --hosts`, as check_routers does.
+check_hosts()
+{
+	ch_seen=" "
+	ch_n=0
+	for ch_h in "$@"; do
+		is_hname "$ch_h" || die "host name '$ch_h' may hold only letters, digits and '_'"
+		[ "$ch_h" != gen ] || die "host name 'gen' is the chain lab's generator"
+		case $ch_seen in
+		*" $ch_h "*) die "host name '$ch_h' given twice" ;;
+		esac
+		ch_seen="$ch_seen$ch_h "
+		ch_if=$prefix-m-$ch_h
+		[ ${#ch_if} -le 15 ] || die "interface name $ch_if is longer than" \
+		    "15 characters; use a shorter prefix or host name"
+		ch_n=$((ch_n + 1))
+	done
+	[ "$ch_n" -ge 1 ] || die "up --hosts: name at least one host"
+	[ "$ch_n" -le 40 ] || die "at most 40 hosts (198.19.K.10..49)"
+}
+
 # True when $1 is a link name X-Y of two host names.
 is_link()
 {
@@ -174,9 +220,11 @@ load_state()
 	lab_routers=$(sed -n 's/^routers=//p' "$statedir/lab.env")
 	lab_wires=$(sed -n 's/^wires=//p' "$statedir/lab.env")
 	lab_bindir=$(sed -n 's/^bindir=//p' "$statedir/lab.env")
+	lab_kind=$(sed -n 's/^kind=//p' "$statedir/lab.env")
+	[ -n "$lab_kind" ] || lab_kind=chain
 	is_uint "$lab_k" || die "$statedir/lab.env: bad k '$lab_k'"
 	for ls_r in $lab_routers; do
-		is_name "$ls_r" || die "$statedir/lab.env: bad router '$ls_r'"
+		is_hname "$ls_r" || die "$statedir/lab.env: bad router '$ls_r'"
 	done
 	for ls_r in $lab_wires; do
 		is_link "$ls_r" || die "$statedir/lab.env: bad wire '$ls_r'"
@@ -251,9 +299,9 @@ known_hosts()
 	lab_wires=
 	load_state && kh_rec=$lab_routers
 	kh_found=$(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
-	    sed -n "s/^$prefix-m-\([A-Za-z0-9]*\)@.*/\1/p")
+	    sed -n "s/^$prefix-m-\([A-Za-z0-9_]*\)@.*/\1/p")
 	kh_found2=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
-	    sed -n "s/^$prefix-\([A-Za-z0-9]*\)$/\1/p")
+	    sed -n "s/^$prefix-\([A-Za-z0-9_]*\)$/\1/p")
 	kh_wires=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
 	    sed -n "s/^$prefix-\(w-[A-Za-z0-9]*-[A-Za-z0-9]*\)$/\1/p")
 	for kh_w in $lab_wires; do
@@ -452,11 +500,13 @@ write_inventory()
 		echo "controller_key: keys/controller.key"
 		echo "agents:"
 		wi_i=10
-		for wi_h in gen "$@"; do
+		for wi_h in $(lab_hosts "$@"); do
 			echo "  - name: $wi_h"
 			echo "    address: 198.19.$k.$wi_i"
 			echo "    port: $port"
-			if [ "$wi_h" = gen ]; then
+			if [ "$lab_kind" = hosts ]; then
+				:	# interfaces named by the plan's links
+			elif [ "$wi_h" = gen ]; then
 				echo "    interfaces: [tx, rx]"
 			else
 				echo "    interfaces: [in, out]"
@@ -485,15 +535,30 @@ write_env()
 		echo "routers=$*"
 		echo "bindir=$bindir"
 		echo "wires=$lab_wires"
+		echo "kind=$lab_kind"
 	} >"$statedir/lab.env.tmp" && mv "$statedir/lab.env.tmp" \
 	    "$statedir/lab.env" || die "cannot write $statedir/lab.env"
+}
+
+# The lab's hosts: gen and the routers $*, or only $* in a topology lab.
+lab_hosts()
+{
+	[ "$lab_kind" = hosts ] || echo gen
+	echo "$@"
 }
 
 cmd_up()
 {
 	need_root
-	[ $# -gt 0 ] || set -- A B C
-	check_routers "$@"
+	lab_kind=chain
+	if [ "${1:-}" = --hosts ]; then
+		shift
+		lab_kind=hosts
+		check_hosts "$@"
+	else
+		[ $# -gt 0 ] || set -- A B C
+		check_routers "$@"
+	fi
 	[ -x "$bindir/hoplab-agent" ] || die "no agent binary" \
 	    "$bindir/hoplab-agent; run make (or give -b BINDIR)"
 	bindir=$(cd "$bindir" && pwd)
@@ -514,25 +579,25 @@ cmd_up()
 	make_keys "$@"
 	make_bridge
 	u_i=10
-	for u_h in gen "$@"; do
+	for u_h in $(lab_hosts "$@"); do
 		make_host "$u_h" "198.19.$k.$u_i"
 		u_i=$((u_i + 1))
 	done
 	u_i=10
-	for u_h in gen "$@"; do
+	for u_h in $(lab_hosts "$@"); do
 		start_agent "$u_h" "198.19.$k.$u_i"
 		u_i=$((u_i + 1))
 	done
 	u_i=10
-	for u_h in gen "$@"; do
+	for u_h in $(lab_hosts "$@"); do
 		wait_agent "$u_h" "198.19.$k.$u_i"
 		u_i=$((u_i + 1))
 	done
 	write_inventory "$@"
 	building=0
 	trap - INT TERM HUP PIPE
-	echo "up: lab $prefix: gen $* on $prefix-mgmt 198.19.$k.0/24," \
-	    "agents on port $port"
+	echo "up: lab $prefix:" $(lab_hosts "$@") "on $prefix-mgmt" \
+	    "198.19.$k.0/24, agents on port $port"
 	echo "up: inventory $statedir/inventory.yaml"
 }
 
@@ -598,12 +663,20 @@ check_link()
 	    "(gen-R1, Ri-R(i+1) or Ri-gen)"
 }
 
+# Refuse subcommand $1 in a topology lab (up --hosts): it has no chain.
+chain_only()
+{
+	[ "$lab_kind" = chain ] || die "$1: lab $prefix is a topology lab" \
+	    "(up --hosts); recable it with: $prog -p $prefix links X:IFX-Y:IFY..."
+}
+
 cmd_wires()
 {
 	need_root
 	[ $# -ge 1 ] || usage
 	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
 	    "run: $prog -p $prefix up"
+	chain_only wires
 	k=$lab_k
 	bindir=$lab_bindir
 	cws_new=
@@ -677,6 +750,7 @@ cmd_wire()
 	[ $# -ge 1 ] || usage
 	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
 	    "run: $prog -p $prefix up"
+	chain_only wire
 	cw_n=$1
 	shift
 	cw_links="$*"
@@ -742,6 +816,80 @@ show_links()
 	done
 }
 
+# As show_links, for every data interface (all but lo and mgmt0) of a
+# topology host.
+show_topo_links()
+{
+	for stl_if in $(data_ifaces "$1"); do
+		stl_line=$(ip -n "$1" -o link show dev "$stl_if")
+		stl_idx=$(echo "$stl_line" | sed -n 's/^[0-9]*: [^@]*@if\([0-9]*\):.*/\1/p')
+		stl_peerns=$(echo "$stl_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')
+		stl_state=$(echo "$stl_line" | sed -n 's/.* state \([A-Z]*\).*/\1/p')
+		stl_peer=$(ip -n "$stl_peerns" -o link show 2>/dev/null |
+		    awk -F': ' -v i="$stl_idx" '$1 == i { sub(/@.*/, "", $2); print $2 }')
+		echo "  $1:$stl_if -> $stl_peerns:$stl_peer $stl_state"
+	done
+}
+
+# The data interfaces of namespace NS: every one but lo and mgmt0.
+data_ifaces()
+{
+	ip -n "$1" -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
+	    sed 's/@.*//' | grep -v -x -e lo -e mgmt0
+}
+
+# Check one X:IFX-Y:IFY of `links` against the lab's hosts.
+check_tlink()
+{
+	ct_x=${1%%-*}
+	ct_y=${1#*-}
+	case $1 in
+	*:*-*:*) ;;
+	*) die "links: '$1': expected X:IFX-Y:IFY (host:interface at each end)" ;;
+	esac
+	for ct_e in "$ct_x" "$ct_y"; do
+		ct_h=${ct_e%%:*}
+		ct_i=${ct_e#*:}
+		is_hname "$ct_h" && is_hname "$ct_i" ||
+		    die "links: '$1': names hold only letters, digits and '_'"
+		[ ${#ct_i} -le 15 ] || die "links: '$1': interface $ct_i is" \
+		    "longer than 15 characters"
+		case $ct_i in
+		lo|mgmt0) die "links: '$1': interface name $ct_i is taken" ;;
+		esac
+		in_list "$ct_h" $lab_routers ||
+		    die "links: '$1': host $ct_h is not in lab $prefix" \
+		    "(hosts: $lab_routers)"
+	done
+	[ "${ct_x%%:*}" != "${ct_y%%:*}" ] || die "links: '$1' links a host to itself"
+}
+
+cmd_links()
+{
+	need_root
+	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
+	    "run: $prog -p $prefix up --hosts HOST..."
+	[ "$lab_kind" = hosts ] || die "links: lab $prefix is a chain lab;" \
+	    "use wire N (or build a topology lab: up --hosts HOST...)"
+	for cl_l in "$@"; do
+		check_tlink "$cl_l"
+	done
+	for cl_h in $lab_routers; do
+		ns_exists "$prefix-$cl_h" || die "namespace $prefix-$cl_h is" \
+		    "missing; run: $prog -p $prefix up --hosts $lab_routers"
+		for cl_if in $(data_ifaces "$prefix-$cl_h"); do
+			del_if "$prefix-$cl_h" "$cl_if"
+		done
+	done
+	for cl_l in "$@"; do
+		cl_x=${cl_l%%-*}
+		cl_y=${cl_l#*-}
+		make_link "$prefix-${cl_x%%:*}" "${cl_x#*:}" \
+		    "$prefix-${cl_y%%:*}" "${cl_y#*:}" off
+	done
+	echo "links: $# link(s) in lab $prefix${*:+: $*}"
+}
+
 cmd_status()
 {
 	need_root
@@ -753,7 +901,11 @@ cmd_status()
 		return 1
 	fi
 	st_rc=0
-	echo "lab $prefix: K $lab_k, routers $lab_routers, state $statedir"
+	if [ "$lab_kind" = hosts ]; then
+		echo "lab $prefix: K $lab_k, hosts $lab_routers, state $statedir"
+	else
+		echo "lab $prefix: K $lab_k, routers $lab_routers, state $statedir"
+	fi
 	if link_exists "$prefix-mgmt"; then
 		echo "bridge $prefix-mgmt 198.19.$lab_k.1/24"
 	else
@@ -764,7 +916,7 @@ cmd_status()
 	st_i=10
 	st_w=1
 	k=$lab_k
-	for st_h in gen $lab_routers $(for st_l in $lab_wires; do
+	for st_h in $(lab_hosts $lab_routers) $(for st_l in $lab_wires; do
 	    echo "w-$st_l"; done); do
 		st_a=198.19.$lab_k.$st_i
 		st_i=$((st_i + 1))
@@ -787,8 +939,12 @@ cmd_status()
 		printf '%-6s %-12s %-15s %s\n' "$st_h" "$prefix-$st_h" "$st_a" "$st_ag"
 	done
 	echo "links:"
-	for st_h in gen $lab_routers; do
-		show_links "$prefix-$st_h"
+	for st_h in $(lab_hosts $lab_routers); do
+		if [ "$lab_kind" = hosts ]; then
+			show_topo_links "$prefix-$st_h"
+		else
+			show_links "$prefix-$st_h"
+		fi
 	done
 	for st_l in $lab_wires; do
 		show_links "$prefix-w-$st_l"
@@ -824,6 +980,7 @@ case $_cmd in
 up) cmd_up "$@" ;;
 wire) cmd_wire "$@" ;;
 wires) cmd_wires "$@" ;;
+links) cmd_links "$@" ;;
 status) cmd_status ;;
 down) cmd_down "$@" ;;
 *) usage ;;
