@@ -12,6 +12,7 @@
  *       --flow frame=F,count=C,idt=D[,dscp=N][,id=N][,name=S][,dport=N]
  *       [,sport=N][,seed=N][,burst=B,off=O][,duration=D]
  *       [,preset=P[,rate=Rbps]] ... [--drain D] [--ttl N]
+ *       [--start-at NS] [--stream-records]
  *
  * frame and idt are the FlowSpec's frame_dist / idt_dist when set (a
  * distribution in hoplab-gen's text form, docs/generator.md, checked
@@ -43,6 +44,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "clock.h"
 
 #define FRAME_MIN	64
 #define FRAME_MAX	1518
@@ -53,6 +55,7 @@
 #define RUN_MAX		86400000000000ULL	/* count * idt: 24 h */
 #define FLOWS_MAX	64
 #define RATE_MAX	10e9			/* bit/s, lib/preset.h */
+#define START_AHEAD_MAX	3600000000000LL		/* start_at_ns: 1 h ahead */
 
 /*
  * True when S is 1..MAX-1 characters of letters, digits, '.', '_', '-'
@@ -376,6 +379,12 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 		    "digits, '.', '_', '-', ':'");
 		return -1;
 	}
+	if ((strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0) &&
+	    (gp->start_at_ns != 0 || gp->records)) {
+		snprintf(err, errlen, "start_at_ns and records: only in mode "
+		    "l2");
+		return -1;
+	}
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		return check_sock(gp, err, errlen);
 	if (check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
@@ -385,6 +394,12 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 	    check_ip("gateway_ip", gp->gateway_ip, err, errlen) == -1 ||
 	    check_flows(gp, 1, err, errlen) == -1)
 		return -1;
+	if (gp->start_at_ns < 0 || gp->start_at_ns > clock_real_ns() +
+	    START_AHEAD_MAX) {
+		snprintf(err, errlen, "start_at_ns: expected 0 or a "
+		    "CLOCK_REALTIME instant at most 1 h ahead");
+		return -1;
+	}
 	if (gp->drain_ns > DRAIN_MAX || gp->ttl > 255) {
 		snprintf(err, errlen, gp->ttl > 255 ? "ttl: expected 1..255" :
 		    "drain: expected at most 60s");
@@ -487,5 +502,11 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 		snprintf(d, sizeof(d), "%" PRIu32, gp->ttl);
 		rc |= argv_pair(ga, "--ttl", d);
 	}
+	if (gp->start_at_ns != 0) {
+		snprintf(d, sizeof(d), "%" PRId64, gp->start_at_ns);
+		rc |= argv_pair(ga, "--start-at", d);
+	}
+	if (gp->records)
+		rc |= argv_add(ga, "--stream-records");
 	return rc;
 }

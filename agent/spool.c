@@ -187,6 +187,8 @@ spool_put(struct spool *sp, const Hoplab__ResultBatch *rb, char *err,
 	size_t len;
 	int rc = -1;
 
+	if (rb->batch_seq == 0)
+		return 0;		/* console only: nothing to keep */
 	if ((old = find(sp, rb->role_id, rb->batch_seq)) != NULL) {
 		if (strcmp(old->run_id, rb->run_id) == 0)
 			return 0;

@@ -63,7 +63,9 @@ struct spool *spool_open(const char *dir, size_t max_batches,
 	    size_t errlen);
 void	spool_free(struct spool *sp);		/* NULL is fine */
 /*
- * Write RB to disk durably.  Returns 0; -1 with errno and ERR ("spool
+ * Write RB to disk durably; a batch_seq of 0 (hoplab-gen's interval
+ * batches for the console, generator/live.c) is not kept and is a
+ * success.  Returns 0; -1 with errno and ERR ("spool
  * /path/5-1.pb: No space left on device") when it could not, in which case
  * nothing of it is left on disk.  A batch already spooled with the same
  * run is a success (a child's resend); with another run it is EEXIST.

@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,8 @@
 #include "genint.h"
 
 #define GEN_LEAD	(10 * NSEC_PER_MSEC)	/* first deadline after now */
+#define GEN_LIVE_WAIT	(100 * NSEC_PER_MSEC)	/* drain: live looks */
+#define GEN_START_SPIN	(10 * NSEC_PER_MSEC)	/* --start-at: not slept */
 
 static void
 gen_flow_init(struct gen_flow *f, const struct flowspec *spec)
@@ -263,6 +266,12 @@ void
 gen_set_records(struct gen *g, struct recw *w)
 {
 	g->rec = w;
+}
+
+void
+gen_set_live(struct gen *g, struct live *l)
+{
+	g->live = l;
 }
 
 const struct pace *
@@ -485,12 +494,44 @@ gen_drain(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	end = clock_mono_ns() + g->cfg.drain_ns;
 	log_debug("draining for %lld ms", (long long)(g->cfg.drain_ns /
 	    NSEC_PER_MSEC));
-	while (*signals < 2 && (now = clock_mono_ns()) < end)
-		if (gen_service(g, end - now, err, errlen) == -1)
+	while (*signals < 2 && (now = clock_mono_ns()) < end) {
+		if (live_due(g->live, now))
+			live_tick(g->live, g, now);
+		/* Short waits, so that live intervals keep coming. */
+		if (gen_service(g, g->live != NULL && end - now >
+		    GEN_LIVE_WAIT ? GEN_LIVE_WAIT : end - now, err,
+		    errlen) == -1)
 			return -1;
+	}
 	return gen_drain_txstamps(g, err, errlen);
 }
 
+
+/*
+ * The first deadline, CLOCK_MONOTONIC in *START and CLOCK_REALTIME in
+ * *BASE: GEN_LEAD from now, or --start-at's instant (l2 mode) when that
+ * is later.  The two clocks are read back to back, so START and BASE
+ * name the same instant within a few tens of nanoseconds.
+ */
+static void
+gen_start_time(const struct gen *g, int64_t *start, int64_t *base)
+{
+	int64_t mono = clock_mono_ns(), real = clock_real_ns();
+	int64_t at = g->cfg.start_at_ns;
+
+	if (at > real + GEN_LEAD && g->cfg.mode == GEN_MODE_L2) {
+		*start = mono + (at - real);
+		*base = at;
+		log_debug("first packet at %lld (in %.3f s)", (long long)at,
+		    (double)(at - real) / 1e9);
+		return;
+	}
+	if (at != 0 && g->cfg.mode == GEN_MODE_L2)
+		log_warn("--start-at is %.3f s in the past: starting now",
+		    (double)(real + GEN_LEAD - at) / 1e9);
+	*start = mono + GEN_LEAD;
+	*base = real + GEN_LEAD;
+}
 
 int
 gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
@@ -507,9 +548,24 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		if ((udp ? udp_build_payload : gen_build_template)(g, i,
 		    g->flows[i].spec.frame, err, errlen) == -1)
 			return -1;
-	start = clock_mono_ns() + GEN_LEAD;
+	gen_start_time(g, &start, &base);
 	g->send_start = start;
-	base = clock_real_ns() + GEN_LEAD;	/* start, as CLOCK_REALTIME */
+	/*
+	 * A start given by --start-at is not met by a wake-up from a long
+	 * sleep, which on a loaded machine comes milliseconds late: the
+	 * last GEN_START_SPIN is spent looking at the clock and yielding
+	 * the CPU, so that many generators on few cores (bench/
+	 * mgmt_scale.sh: 32 on 2) take turns and each sends within a
+	 * round of the others once the instant has come.
+	 */
+	if (base == g->cfg.start_at_ns && start - clock_mono_ns() >
+	    GEN_START_SPIN) {
+		if (gen_wait_until(g, start - GEN_START_SPIN, signals, err,
+		    errlen) == -1)
+			return -1;
+		while (!*signals && clock_mono_ns() < start)
+			sched_yield();
+	}
 	for (i = 0; i < g->nflows; i++) {
 		f = &g->flows[i];
 		f->deadline = start;
@@ -522,6 +578,8 @@ gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		if (g->ntxq > 0 && (g->ntxq == GEN_TX_BATCH ||
 		    f->deadline > clock_mono_ns()))
 			gen_tx_flush(g);	/* full, or the next is not due */
+		if (live_due(g->live, clock_mono_ns()))
+			live_tick(g->live, g, clock_mono_ns());
 		if (gen_wait_until(g, f->deadline, signals, err, errlen) == -1)
 			return -1;
 		if (*signals)

@@ -53,6 +53,8 @@ struct gen_config {
 	unsigned	ttl;		/* IPv4 TTL of sent probes, 1..255 */
 	int		tstamp;		/* GEN_TS_KERNEL or GEN_TS_USER */
 	int64_t		interval_ns;	/* time series width asked for */
+	int64_t		start_at_ns;	/* l2: CLOCK_REALTIME of the first
+					   deadline, 0: at once */
 };
 
 #define GEN_TS_KERNEL	0	/* SO_TIMESTAMPING software tx and rx */
@@ -157,5 +159,12 @@ int64_t	gen_interval_ns(const struct gen *g);
  * which packets).  W stays the caller's; call before gen_run().
  */
 void	gen_set_records(struct gen *g, struct recw *w);
+struct live;
+/*
+ * Send interim batches on L during gen_run() (live.h): intervals as they
+ * complete and, when L streams them, per-packet records.  L stays the
+ * caller's; call before gen_run().
+ */
+void	gen_set_live(struct gen *g, struct live *l);
 
 #endif

@@ -13,6 +13,7 @@
 #include "udpio.h"
 #include "ctlmsg.h"
 #include "gen.h"
+#include "live.h"
 
 #define GEN_RX_BURST	256		/* frames per socket per service */
 #define GEN_RX_ROUNDS	8		/* rx ring bursts per look */
@@ -77,6 +78,7 @@ struct gen {
 	uint64_t	foreign;	/* frames on rx that were not ours */
 	int64_t		interval_ns;	/* time series width in use */
 	struct recw	*rec;		/* per-packet records, or NULL */
+	struct live	*live;		/* interim batches, or NULL */
 	uint8_t		buf[GEN_BUF];
 	/* udp mode (udp.c) */
 	struct udpsock	udp;

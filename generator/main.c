@@ -23,6 +23,7 @@
 #include "msg.h"
 #include "flowspec.h"
 #include "gen.h"
+#include "live.h"
 #include "report.h"
 #include "tcp.h"
 #include "tune.h"
@@ -38,7 +39,7 @@ enum {
 	OPT_INTERVAL, OPT_JSON, OPT_RECORDS, OPT_REPORT, OPT_ROLE_ID,
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
-	OPT_CPU, OPT_REALTIME,
+	OPT_CPU, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS,
 };
 
 struct opts {
@@ -60,6 +61,7 @@ struct opts {
 	struct tcp_config tcp;		/* mode tcp */
 	int		 cpu;		/* --cpu N, or -1 */
 	int		 rt_prio;	/* --realtime: SCHED_FIFO prio, or 0 */
+	int		 stream;	/* --stream-records */
 };
 
 static volatile sig_atomic_t signals;
@@ -233,6 +235,21 @@ opt_role(struct opts *o, const char *v)
 	o->role_given = 1;
 }
 
+/*
+ * --start-at NS: the CLOCK_REALTIME instant of the first packet, in
+ * nanoseconds since the epoch, at most an hour ahead.
+ */
+static void
+opt_start_at(struct gen_config *c, const char *v)
+{
+	long long now_s = (long long)(clock_real_ns() / NSEC_PER_SEC);
+
+	c->start_at_ns = opt_num("--start-at", v, 1, INT64_MAX);
+	if (c->start_at_ns / NSEC_PER_SEC > now_s + 3600)
+		usage_error("--start-at: %s is more than an hour ahead "
+		    "(CLOCK_REALTIME nanoseconds expected)", v);
+}
+
 static void
 parse_one(struct opts *o, int ch, const char *v)
 {
@@ -304,6 +321,12 @@ parse_one(struct opts *o, int ch, const char *v)
 			    "such as ipc:///path or tcp://host:port, got "
 			    "\"%s\"", v);
 		o->report = v;
+		break;
+	case OPT_START_AT:
+		opt_start_at(c, v);
+		break;
+	case OPT_STREAM_RECORDS:
+		o->stream = 1;
 		break;
 	case OPT_ROLE_ID:
 		o->role_id = opt_num("--role-id", v, 0, UINT32_MAX);
@@ -505,6 +528,10 @@ check_opts(struct opts *o)
 	if (o->report == NULL && (o->role_id >= 0 || o->run_id != NULL))
 		usage_error("%s: only meaningful with --report",
 		    o->role_id >= 0 ? "--role-id" : "--run-id");
+	if (o->stream && (o->report == NULL || c->mode != GEN_MODE_L2))
+		usage_error("--stream-records: only with --report in mode l2");
+	if (c->start_at_ns != 0 && c->mode != GEN_MODE_L2)
+		usage_error("--start-at: only in mode l2");
 }
 
 static void
@@ -533,6 +560,8 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "rx", required_argument, NULL, OPT_RX },
 		{ "show", required_argument, NULL, OPT_SHOW },
 		{ "src", required_argument, NULL, OPT_SRC },
+		{ "start-at", required_argument, NULL, OPT_START_AT },
+		{ "stream-records", no_argument, NULL, OPT_STREAM_RECORDS },
 		{ "tstamp", required_argument, NULL, OPT_TSTAMP },
 		{ "ttl", required_argument, NULL, OPT_TTL },
 		{ "tx", required_argument, NULL, OPT_TX },
@@ -615,6 +644,7 @@ main(int argc, char **argv)
 	struct opts o;
 	struct gen *g;
 	struct recw *rec = NULL;
+	struct live *live = NULL;
 	char err[512], err2[512];
 	int rc = 0;
 
@@ -642,6 +672,15 @@ main(int argc, char **argv)
 		log_fatal(EXIT_IFACE, "%s", err);
 	}
 	gen_set_records(g, rec);
+	/* l2: interim batches, then the final one, on one socket. */
+	if (o.report != NULL && o.cfg.mode == GEN_MODE_L2 && (live =
+	    live_open(o.report, (unsigned)o.role_id, o.run_id, o.stream, err,
+	    sizeof(err))) == NULL) {
+		gen_free(g);
+		(void)recw_close(rec, "none", err2, sizeof(err2));
+		log_fatal(EXIT_REPORT, "%s", err);
+	}
+	gen_set_live(g, live);
 	if (gen_resolve(g, &signals, err, sizeof(err)) == -1) {
 		gen_free(g);
 		(void)recw_close(rec, "none", err2, sizeof(err2));
@@ -659,12 +698,14 @@ main(int argc, char **argv)
 		report_json(stdout, g, &o.cfg);
 	else
 		report_print(stdout, g, &o.cfg, o.show);
-	if (o.report != NULL && report_send(g, o.report, o.role_id, o.run_id,
-	    err, sizeof(err)) == -1) {
+	if (o.report != NULL && (live != NULL ? live_finish(live, g, err,
+	    sizeof(err)) : report_send(g, o.report, o.role_id, o.run_id, err,
+	    sizeof(err))) == -1) {
 		log_error("%s", err);
 		if (rc == 0)
 			rc = EXIT_REPORT;
 	}
+	live_close(live);
 	gen_free(g);
 	return rc;
 }

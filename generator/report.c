@@ -20,9 +20,12 @@
  * REPORT_PDF_ROWS rows per flow), which keeps the batch well under
  * MSG_MAX_SIZE (about 75 bytes an interval, 15 a row: 0.6 MB at most).
  *
- * Deliberately not here: intermediate batches (a run's results are sent
- * once, at its end), per-packet records (records.c writes them to a
- * local file), JSON (jsonout.c).
+ * With live batches (live.c) the final batch goes out on live.c's
+ * socket, after the interim ones, with the next batch_seq and the
+ * count of records streamed (report_send_on()).
+ *
+ * Deliberately not here: the interim batches and streamed records
+ * (live.c), the records file (records.c), JSON (jsonout.c).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -402,6 +405,29 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c,
 	fflush(out);
 }
 
+void
+report_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
+    size_t k, int64_t width)
+{
+	const struct series_bin *sb = &f->series.bin[k];
+
+	hoplab__flow_interval__init(iv);
+	iv->index = (uint32_t)k;
+	iv->start_ns = f->series.base_ns + (int64_t)k * width;
+	iv->length_ns = (uint64_t)width;
+	iv->sent = sb->sent;
+	iv->received = sb->received;
+	iv->lost = sb->sent - sb->received;
+	iv->tx_bytes = sb->tx_bytes;
+	iv->rx_bytes = sb->rx_bytes;
+	iv->rx_mbps = sb->rx_bytes * 8e3 / (double)width;
+	if (sb->received > 0) {
+		iv->delay_mean_ns = sb->delay_sum / sb->received;
+		iv->delay_min_ns = sb->delay_min;
+		iv->delay_max_ns = sb->delay_max;
+	}
+}
+
 /* Fill R from F; strings point into F and TS, which outlive R. */
 static void
 fill_result(Hoplab__FlowResult *r, const struct gen *g,
@@ -479,27 +505,11 @@ fill_series(Hoplab__FlowResult *r, const struct gen_flow *f, int64_t width,
     Hoplab__DelayBin *pb, Hoplab__DelayBin **pbp)
 {
 	struct hist_bin b[REPORT_PDF_ROWS];
-	const struct series_bin *sb;
 	size_t k, rows;
 
 	r->interval_ns = (uint64_t)width;
 	for (k = 0; k < f->series.used; k++) {
-		sb = &f->series.bin[k];
-		hoplab__flow_interval__init(&iv[k]);
-		iv[k].index = (uint32_t)k;
-		iv[k].start_ns = f->series.base_ns + (int64_t)k * width;
-		iv[k].length_ns = (uint64_t)width;
-		iv[k].sent = sb->sent;
-		iv[k].received = sb->received;
-		iv[k].lost = sb->sent - sb->received;
-		iv[k].tx_bytes = sb->tx_bytes;
-		iv[k].rx_bytes = sb->rx_bytes;
-		iv[k].rx_mbps = sb->rx_bytes * 8e3 / (double)width;
-		if (sb->received > 0) {
-			iv[k].delay_mean_ns = sb->delay_sum / sb->received;
-			iv[k].delay_min_ns = sb->delay_min;
-			iv[k].delay_max_ns = sb->delay_max;
-		}
+		report_interval(&iv[k], f, k, width);
 		ivp[k] = &iv[k];
 	}
 	r->n_intervals = f->series.used;
@@ -568,9 +578,14 @@ pool_free(struct batch_pool *p)
 	free(p->pbp);
 }
 
+/*
+ * Build G's final batch and send it: on SOCK when not NULL (live.c's, so
+ * that it follows the interim batches), else on a new socket to ENDPOINT.
+ */
 static int
-send_batch(const struct gen *g, const char *endpoint, unsigned role_id,
-    const char *run_id, char *err, size_t errlen)
+send_batch(const struct gen *g, const char *endpoint, void *sock,
+    const struct report_final *fin, unsigned role_id, const char *run_id,
+    char *err, size_t errlen)
 {
 	Hoplab__Envelope env;
 	Hoplab__ResultBatch rb;
@@ -598,14 +613,22 @@ send_batch(const struct gen *g, const char *endpoint, unsigned role_id,
 	hoplab__result_batch__init(&rb);
 	rb.role_id = role_id;
 	rb.run_id = (char *)run_id;
-	rb.batch_seq = 1;
+	rb.batch_seq = fin != NULL ? fin->batch_seq : 1;
 	rb.final = 1;
 	rb.n_flows = n;
 	rb.flows = resp;
+	if (fin != NULL) {
+		rb.records_total = fin->records_total;
+		rb.records_dropped = fin->records_dropped;
+		seq = fin->env_seq;
+	}
 	msg_init(&env, "hoplab-gen", &seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
-	rc = report_push(endpoint, &env, err, errlen);
+	if (sock != NULL)
+		rc = send_when_connected(sock, &env, endpoint, err, errlen);
+	else
+		rc = report_push(endpoint, &env, err, errlen);
 	pool_free(&pool);
 	return rc;
 }
@@ -614,7 +637,17 @@ int
 report_send(const struct gen *g, const char *endpoint, unsigned role_id,
     const char *run_id, char *err, size_t errlen)
 {
-	return send_batch(g, endpoint, role_id, run_id, err, errlen);
+	return send_batch(g, endpoint, NULL, NULL, role_id, run_id, err,
+	    errlen);
+}
+
+int
+report_send_on(void *sock, const char *endpoint, const struct gen *g,
+    const struct report_final *fin, unsigned role_id, const char *run_id,
+    char *err, size_t errlen)
+{
+	return send_batch(g, endpoint, sock, fin, role_id, run_id, err,
+	    errlen);
 }
 
 int

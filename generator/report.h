@@ -34,6 +34,26 @@ void	report_json(FILE *out, const struct gen *g, const struct gen_config *c);
 int	report_send(const struct gen *g, const char *endpoint,
 	    unsigned role_id, const char *run_id, char *err, size_t errlen);
 
+/* Interval K (of WIDTH ns) of flow F's time series into IV. */
+void	report_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
+	    size_t k, int64_t width);
+
+/* What the final batch says beyond G's flows when live.c sent before it. */
+struct report_final {
+	uint64_t	batch_seq;	/* after the interim batches */
+	uint64_t	env_seq;	/* Envelope.seq counter to continue */
+	uint64_t	records_total;
+	uint64_t	records_dropped;
+};
+/*
+ * The final batch of G with FIN's fields on SOCK, an open ZMQ_PUSH
+ * connected to ENDPOINT (named in messages), waiting up to
+ * REPORT_SEND_WAIT ms.  Returns 0, or -1 with ERR.
+ */
+int	report_send_on(void *sock, const char *endpoint, const struct gen *g,
+	    const struct report_final *fin, unsigned role_id,
+	    const char *run_id, char *err, size_t errlen);
+
 /*
  * The transport under report_send(), for any envelope (tcp.c uses it):
  * a ZMQ_PUSH to ENDPOINT, created here, waiting up to REPORT_SEND_WAIT

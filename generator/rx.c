@@ -55,7 +55,7 @@ gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
 {
 	struct rec r;
 
-	if (g->rec == NULL)
+	if (g->rec == NULL && (g->live == NULL || !g->live->records))
 		return;
 	r.tx_ns = d->tx_ns;
 	r.rx_ns = d->rx_ns;
@@ -65,7 +65,10 @@ gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
 	r.flags = (d->ktx ? REC_F_KTX : 0) | (d->rx_ns != 0 ? REC_F_RECEIVED :
 	    0);
 	r.ttl = (uint8_t)d->ttl;
-	recw_add(g->rec, &r);
+	if (g->rec != NULL)
+		recw_add(g->rec, &r);
+	if (g->live != NULL && g->live->records)
+		live_rec_add(g->live, &r);
 }
 
 /* A packet of flow F whose two stamps are known: its delay counts. */
