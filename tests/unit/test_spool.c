@@ -137,6 +137,23 @@ t_put_writes_a_file_named_role_dash_seq(void)
 	rm_dir();
 }
 
+/* Interim console batches (batch_seq 0) are forwarded, never kept. */
+static void
+t_put_keeps_nothing_for_batch_seq_zero(void)
+{
+	struct spool *sp;
+
+	fresh_dir();
+	sp = open_sp(NULL);
+	CU_ASSERT_EQUAL(spool_put(sp, batch(5, 0, "run-a", 10), err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL(nfiles(), 0);
+	CU_ASSERT_EQUAL(spool_count(sp), 0);
+	CU_ASSERT_EQUAL(spool_bytes(sp), 0);
+	spool_free(sp);
+	rm_dir();
+}
+
 static void
 t_ack_deletes_only_the_acknowledged_batch(void)
 {
@@ -401,6 +418,8 @@ main(void)
 	s = CU_add_suite("spool", NULL, NULL);
 	CU_add_test(s, "put writes a file named role-seq",
 	    t_put_writes_a_file_named_role_dash_seq);
+	CU_add_test(s, "put keeps nothing for batch_seq 0",
+	    t_put_keeps_nothing_for_batch_seq_zero);
 	CU_add_test(s, "ack deletes only the acknowledged batch",
 	    t_ack_deletes_only_the_acknowledged_batch);
 	CU_add_test(s, "reopen loads unacked batches in role/seq order",
