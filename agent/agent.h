@@ -40,8 +40,8 @@
 #define AGENT_KILL_GRACE	(2000 * 1000000LL)	/* SIGTERM -> SIGKILL */
 #define AGENT_REPORT_GRACE	(500 * 1000000LL)	/* wait for results */
 #define AGENT_POLL_MAX_MS	250	/* bounds signal-flag latency */
-#define ROUTER_IFACES_MAX	16
-#define ROUTER_ROUTES_MAX	64
+#define ROUTER_IFACES_MAX	64	/* a topology router: one per link */
+#define ROUTER_ROUTES_MAX	512	/* plantopo.h: PLANTOPO_MAX_ROUTES */
 #define GEN_ARGV_MAX		(24 + 2 * 64)	/* fixed options + flows */
 
 struct agent_conf {

@@ -380,9 +380,14 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 		return -1;
 	}
 	if ((strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0) &&
-	    (gp->start_at_ns != 0 || gp->records)) {
-		snprintf(err, errlen, "start_at_ns and records: only in mode "
-		    "l2");
+	    gp->records) {
+		snprintf(err, errlen, "records: only in mode l2");
+		return -1;
+	}
+	if (gp->start_at_ns != 0 && (strcmp(gp->mode, "tcp") == 0 ||
+	    (strcmp(gp->mode, "udp") == 0 && strcmp(gp->role, "send") != 0))) {
+		snprintf(err, errlen, "start_at_ns: only for l2 and udp "
+		    "senders");
 		return -1;
 	}
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
@@ -475,6 +480,10 @@ sock_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	if (gp->tcp_duration_ns != 0) {
 		fmt_duration(gp->tcp_duration_ns, d, sizeof(d));
 		rc |= argv_pair(ga, "--duration", d);
+	}
+	if (gp->start_at_ns != 0) {
+		snprintf(d, sizeof(d), "%" PRId64, gp->start_at_ns);
+		rc |= argv_pair(ga, "--start-at", d);
 	}
 	return rc;
 }

@@ -173,6 +173,15 @@ faults_point(struct faults *fl, const struct plan_variant *v, size_t point,
 	fl->nkilled = 0;
 }
 
+void
+faults_zero_at(struct faults *fl, int64_t at)
+{
+	if (fl == NULL || fl->started == NULL)
+		return;
+	fl->t0_real = at;
+	fl->t0_mono = clock_mono_ns() + (at - clock_real_ns());
+}
+
 /* The next fault of the plan that applies to the point's variant. */
 static const struct plan_fault *
 next_fault(const struct faults *fl)

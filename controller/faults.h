@@ -40,6 +40,11 @@ void	faults_free(struct faults *fl);
  */
 void	faults_point(struct faults *fl, const struct plan_variant *v,
 	    size_t point, unsigned frame, unsigned rep, const int *started);
+/*
+ * The point's traffic starts at AT (CLOCK_REALTIME; generators given
+ * start_at_ns): the timeline's zero, instead of the STARTED report.
+ */
+void	faults_zero_at(struct faults *fl, int64_t at);
 /* CLOCK_MONOTONIC deadline of the next fault, INT64_MAX when none. */
 int64_t	faults_due(const struct faults *fl);
 /* Send the faults that are due.  0 or -1 with ERR. */

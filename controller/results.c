@@ -558,6 +558,18 @@ write_hops(const struct results *res, const struct hop_est *h, size_t n,
 	return csv_close(c, err, errlen);
 }
 
+/* Rows of a topology plan only (toporun.c): no chain to difference. */
+static int
+topology_only(const struct results *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++)
+		if (strcmp(res->rows[i].variant, "topology") != 0)
+			return 0;
+	return res->nrows > 0;
+}
+
 int
 results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 {
@@ -587,7 +599,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	if (aggregate_results(res->dir, NULL, err, errlen) == -1)
 		rc = -1;
 	print_summary(out, res);
-	print_hops(out, hops, nhops);
+	if (nhops > 0 || !topology_only(res))
+		print_hops(out, hops, nhops);
 	routers_print(res->rt, out, hops, nhops);
 	fprintf(out, "\nResults: %s/\n", res->dir);
 	return rc;

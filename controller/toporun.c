@@ -14,7 +14,13 @@
  * receiver on its `to` host, listening on that host's address and port
  * 9000 + the flow's index, and once all receivers are up (and have had
  * TOPO_SETTLE_NS to open their sockets) a sender on its `from` host.  The
- * faults' clock (faults.h) starts when the first sender reports STARTED.
+ * udp senders are all given one instant for their first packet
+ * (GenParams.start_at_ns, TOPO_START_LEAD_NS + TOPO_START_PER_NS per
+ * sender ahead, time for every agent to start its generator), and the
+ * faults' clock (faults.h) starts at that instant; the spread of their
+ * actual first packets is printed and written to starts.csv.  Without
+ * udp flows the faults' clock starts when the first sender reports
+ * STARTED.
  *
  * A udp flow's row is its receiver's result (delay, loss, TTL); the path
  * check wants its highest TTL to be 64 minus the routers the primary path
@@ -30,25 +36,39 @@
  * a topology.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "captures.h"
 #include "clock.h"
 #include "lab.h"
+#include "links.h"
+#include "log.h"
 #include "runint.h"
 #include "toporun.h"
 
-#define TOPO_PORT_BASE	9000		/* flow I listens on 9000 + I */
 #define TOPO_TTL	64		/* the kernel's default TTL */
 #define TOPO_SETTLE_NS	NSEC_PER_SEC	/* receivers open their sockets */
 #define TOPO_RECV_WAIT_NS (10 * NSEC_PER_SEC)	/* idle receiver ends */
+#define TOPO_START_LEAD_NS (300 * NSEC_PER_MSEC) /* udp senders' start_at */
+#define TOPO_START_PER_NS (20 * NSEC_PER_MSEC)	/* more per sender */
 
 static int
 is_tcp(const struct plan_flow *f)
 {
 	return strcmp(f->mode, "tcp") == 0;
+}
+
+/* Host H is an external router: no agent, no role (plantopo.h). */
+static int
+is_ext(const struct plantopo *t, size_t h)
+{
+	return t->hosts[h].kind == PLANTOPO_ROUTER &&
+	    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL;
 }
 
 size_t
@@ -61,7 +81,8 @@ toporun_missing_hosts(const struct plan *plan, const struct inventory *inv,
 	if (len > 0)
 		missing[0] = '\0';
 	for (i = 0; i < t->nhosts; i++) {
-		if (inventory_find(inv, t->hosts[i].name) != NULL)
+		if (is_ext(t, i) || inventory_find(inv, t->hosts[i].name) !=
+		    NULL)
 			continue;
 		if (used < len)
 			used += snprintf(missing + used, len - used, "%s%s",
@@ -90,14 +111,25 @@ check_plan(const struct plan *plan, const struct inventory *inv, char *err,
 		    lab ? ")" : "");
 		return -1;
 	}
-	for (i = 0; i < t->nhosts; i++)
-		if (t->hosts[i].kind == PLANTOPO_ROUTER &&
-		    t->hosts[i].impl == PLAN_ROUTER_EXTERNAL) {
-			snprintf(err, errlen, "host %s: router external in a "
-			    "topology is not available yet; use linux or "
-			    "hoplab", t->hosts[i].name);
-			return -1;
-		}
+	for (i = 0; i < plan->nfaults; i++) {
+		const struct plan_fault *f = &plan->faults[i];
+		const struct plantopo_link *l;
+
+		if (!f->topo || f->tlink < 0 || PLAN_FAULT_IS_ROUTER(f))
+			continue;
+		l = &t->links[f->tlink];
+		for (n = 0; n < 2; n++)
+			if (is_ext(t, l->end[n].host) && (f->end[0] == '\0' ||
+			    strcmp(f->end, t->hosts[l->end[n].host].name) ==
+			    0)) {
+				snprintf(err, errlen, "fault on link %s: %s is "
+				    "an external router (hoplab has no agent "
+				    "there); cut the other end (end: %s)",
+				    f->link, t->hosts[l->end[n].host].name,
+				    t->hosts[l->end[!n].host].name);
+				return -1;
+			}
+	}
 	if (plan->rfc.enabled) {
 		snprintf(err, errlen, "rfc2544 on a topology is not available "
 		    "yet; use a chain");
@@ -114,30 +146,46 @@ check_plan(const struct plan *plan, const struct inventory *inv, char *err,
 	return 0;
 }
 
-/* In the namespace lab: recable the data links to the plan's (lab.c). */
+/*
+ * In the namespace lab: add a wire host per impaired link (the lab's
+ * inventory read again into R->own_inv), then recable the data links to
+ * the plan's, the impaired ones through their wire hosts (links.c).
+ */
 static int
-cable_lab(const struct plan *plan, const struct inventory *inv, int quiet,
-    char *err, size_t errlen)
+cable_lab(struct run *r, char *err, size_t errlen)
 {
-	if (inv->lab[0] == '\0')
+	const struct plan *plan = r->plan;
+
+	if (r->inv->lab[0] == '\0')
 		return 0;
-	if (!quiet)
+	if (links_lab_prepare(plan, r->inv, &r->own_inv, err, errlen) == -1)
+		return -1;
+	if (r->own_inv != NULL)
+		r->inv = r->own_inv;
+	if (!r->opts->quiet)
 		fprintf(stderr, "topology: cabling %zu link(s) in lab %s\n",
-		    plan->topo.nlinks, inv->lab);
-	return lab_links(inv->lab, &plan->topo, 1, err, errlen) == 0 ? 0 : -1;
+		    plan->topo.nlinks, r->inv->lab);
+	return links_lab_topo(r->inv->lab, plan, 1, err, errlen);
 }
 
-/* The agents: every host of the topology. */
+/* The agents: every host of the topology, a wire per impaired link. */
 static int
 connect_hosts(struct run *r, char *err, size_t errlen)
 {
 	const struct plantopo *t = &r->plan->topo;
-	const char *names[PLANTOPO_MAX_HOSTS];
-	size_t i;
+	const char *names[PLANTOPO_MAX_HOSTS + PLAN_MAX_IMPAIR];
+	char wires[PLAN_MAX_IMPAIR][INV_NAME_MAX];
+	size_t i, n = 0;
 
 	for (i = 0; i < t->nhosts; i++)
-		names[i] = t->hosts[i].name;
-	r->ps = peers_connect(r->inv, names, t->nhosts, err, errlen);
+		if (!is_ext(t, i))
+			names[n++] = t->hosts[i].name;
+	for (i = 0; i < r->plan->nimpairs; i++) {
+		links_agent_name(&r->plan->impairs[i], wires[i],
+		    sizeof(wires[i]));
+		names[n++] = wires[i];
+	}
+	r->ps = peers_connect(r->inv, names, n, err, errlen);
 	if (r->ps == NULL)
 		return -1;
 	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
@@ -220,9 +268,13 @@ role_started(const struct wait_role *w)
 	return w->started;
 }
 
-/* Configure every host (routers and end hosts); wait until all are up. */
+/*
+ * Configure every host but the external routers (routers and end hosts,
+ * their roles in WS, how many in *N); wait until all are up.
+ */
 static int
-start_hosts(struct run *r, struct wait_role *ws, char *err, size_t errlen)
+start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
+    size_t errlen)
 {
 	const struct plantopo *t = &r->plan->topo;
 	struct host_params *hp;
@@ -230,26 +282,35 @@ start_hosts(struct run *r, struct wait_role *ws, char *err, size_t errlen)
 	size_t h;
 	int rc = 0;
 
+	*n = 0;
 	if ((hp = malloc(sizeof(*hp))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	for (h = 0; rc == 0 && h < t->nhosts; h++) {
+		if (is_ext(t, h)) {
+			if (!r->opts->quiet)
+				fprintf(stderr, "topology: %s is external: "
+				    "hoplab sends through it and configures "
+				    "nothing there\n", t->hosts[h].name);
+			continue;
+		}
 		hoplab__start_role__init(&sr);
 		fill_host(t, h, hp);
 		sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 		sr.router = &hp->rp;
-		rc = run_send_start(r, &ws[h], t->hosts[h].name, &sr, err,
+		rc = run_send_start(r, &ws[*n], t->hosts[h].name, &sr, err,
 		    errlen);
 		if (rc == 0 && t->hosts[h].kind == PLANTOPO_ROUTER)
-			rc = note_role(r, &ws[h], err, errlen);
+			rc = note_role(r, &ws[*n], err, errlen);
+		(*n)++;
 	}
 	free(hp);
 	if (rc == 0)
 		rc = results_state_write(results_dir(r->res), &r->st, err,
 		    errlen);
 	if (rc == 0)
-		rc = run_wait_roles(r, ws, t->nhosts, role_started,
+		rc = run_wait_roles(r, ws, *n, role_started,
 		    clock_mono_ns() + ROUTER_START_TIMEOUT_NS, err, errlen);
 	if (rc == 0 && !r->opts->quiet)
 		fprintf(stderr, "topology: %zu host(s) configured, %zu "
@@ -290,8 +351,8 @@ fill_spec(const struct plan_flow *pf, size_t i, Hoplab__FlowSpec *fs)
 
 /* Start flow I's receiver (SEND 0) or sender (SEND 1). */
 static int
-start_flow_end(struct run *r, size_t i, int send, struct wait_role *w,
-    char *err, size_t errlen)
+start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
+    struct wait_role *w, char *err, size_t errlen)
 {
 	const struct plan_flow *pf = &r->live->flows[i];
 	const struct plantopo *t = &r->plan->topo;
@@ -322,6 +383,8 @@ start_flow_end(struct run *r, size_t i, int send, struct wait_role *w,
 		gp.flows = &fsp;
 		if (!send)
 			gp.drain_ns = GEN_DRAIN_NS;
+		else
+			gp.start_at_ns = start_at;
 	}
 	if (!send)
 		gp.wait_ns = TOPO_RECV_WAIT_NS;
@@ -386,6 +449,7 @@ struct topo_point {
 	Hoplab__FlowResult flow[PLAN_MAX_FLOWS];	/* copies, renamed */
 	Hoplab__FlowResult *flowp[PLAN_MAX_FLOWS];
 	Hoplab__ResultBatch merged;	/* every flow, for faults.c */
+	int64_t		start_at;	/* udp senders' first packet, 0: none */
 };
 
 static void
@@ -404,14 +468,19 @@ start_flows(struct run *r, struct topo_point *tp, char *err, size_t errlen)
 	size_t i, n = r->live->nflows;
 
 	for (i = 0; i < n; i++)
-		if (start_flow_end(r, i, 0, &tp->recv[i], err, errlen) == -1)
+		if (start_flow_end(r, i, 0, 0, &tp->recv[i], err, errlen) == -1)
 			return -1;
 	if (run_wait_roles(r, tp->recv, n, role_started, clock_mono_ns() +
 	    ROUTER_START_TIMEOUT_NS, err, errlen) == -1)
 		return -1;
 	pause_ns(TOPO_SETTLE_NS);
 	for (i = 0; i < n; i++)
-		if (start_flow_end(r, i, 1, &tp->send[i], err, errlen) == -1)
+		if (!is_tcp(&r->live->flows[i]))
+			tp->start_at = clock_real_ns() + TOPO_START_LEAD_NS +
+			    (int64_t)n * TOPO_START_PER_NS;
+	for (i = 0; i < n; i++)
+		if (start_flow_end(r, i, 1, tp->start_at, &tp->send[i], err,
+		    errlen) == -1)
 			return -1;
 	return 0;
 }
@@ -427,6 +496,55 @@ point_duration_ns(const struct plan *plan)
 		if (flow_length_ns(&plan->flows[i]) > longest)
 			longest = flow_length_ns(&plan->flows[i]);
 	return longest + GEN_DRAIN_NS;
+}
+
+/*
+ * The udp senders' first packets against their common start instant:
+ * a row each in starts.csv and, with two or more, their spread on the
+ * console.  Nothing here is a check: a loaded machine starts late.
+ */
+static void
+report_starts(struct run *r, const struct topo_point *tp, unsigned rep)
+{
+	char path[PATH_MAX];
+	int64_t t, lo = INT64_MAX, hi = INT64_MIN;
+	size_t i, k = 0;
+	FILE *f;
+	int fresh;
+
+	if (tp->start_at == 0)
+		return;
+	snprintf(path, sizeof(path), "%s/starts.csv", results_dir(r->res));
+	fresh = access(path, F_OK) == -1;
+	if ((f = fopen(path, "a")) == NULL) {
+		log_warn("%s: %s", path, strerror(errno));
+		return;
+	}
+	if (fresh)
+		fprintf(f, "point,rep,flow,host,start_at_ns,first_tx_ns,"
+		    "late_us\n");
+	for (i = 0; i < r->live->nflows; i++) {
+		const struct wait_role *w = &tp->send[i];
+
+		if (is_tcp(&r->live->flows[i]) || !w->have_result ||
+		    w->result->n_flows != 1)
+			continue;
+		t = w->result->flows[0]->first_tx_ns;
+		fprintf(f, "%zu,%u,%s,%s,%lld,%lld,%.1f\n", r->point + 1, rep,
+		    r->live->flows[i].name, w->peer->inv->name,
+		    (long long)tp->start_at, (long long)t,
+		    (double)(t - tp->start_at) / 1e3);
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+		k++;
+	}
+	if (fclose(f) == EOF)
+		log_warn("%s: %s", path, strerror(errno));
+	if (k > 1 && !r->opts->quiet)
+		fprintf(stderr, "      start: %zu udp senders' first packets "
+		    "within %.1f us of each other (%.1f to %.1f us after "
+		    "the start instant; starts.csv)\n", k, (hi - lo) / 1e3,
+		    (lo - tp->start_at) / 1e3, (hi - tp->start_at) / 1e3);
 }
 
 /* The flows' results as one batch: udp the receiver's, tcp the sender's. */
@@ -608,7 +726,14 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	tp->recv = tp->w;
 	tp->send = tp->w + n;
 	progress(r, rep);
-	rc = start_flows(r, tp, err, errlen);
+	rc = r->lk == NULL ? 0 : links_start(r->lk, &r->plan->variants[0],
+	    r->live->flows[0].frame, rep, r->plan->nsweep > 0 ?
+	    (unsigned)r->point + 1 : 0, err, errlen);
+	if (rc == 0)		/* captures.c */
+		rc = captures_start(r, &r->plan->variants[0],
+		    r->live->flows[0].frame, rep, err, errlen);
+	if (rc == 0)
+		rc = start_flows(r, tp, err, errlen);
 	if (rc == 0) {
 		pt->state = POINT_RUNNING;
 		pt->role = tp->send[0].role_id;
@@ -616,6 +741,8 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 		    tp->send[0].peer->inv->name);
 		faults_point(r->fl, &r->plan->variants[0], r->point,
 		    r->live->flows[0].frame, rep, &tp->send[0].started);
+		if (tp->start_at != 0)
+			faults_zero_at(r->fl, tp->start_at);
 		rc = resume_save(&r->st, r->res, err, errlen);
 	}
 	deadline = clock_mono_ns() + point_duration_ns(r->live) +
@@ -625,13 +752,21 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 		    errlen);
 	if (rc == 0)
 		rc = check_results(tp->w, 2 * n, err, errlen);
+	if (rc == 0 && r->lk != NULL)	/* measured through every link */
+		rc = links_check(r->lk, err, errlen);
 	if (rc == 0) {
 		merge(r, tp);
 		rc = faults_point_end(r->fl, &tp->merged, err, errlen);
 	} else
 		faults_point_end(r->fl, NULL, NULL, 0);
-	if (rc == 0)
+	if (rc == 0) {
+		report_starts(r, tp, rep);
 		rc = record(r, tp, pt, rep, err, errlen);
+	}
+	if (rc == 0)			/* captures/, capdelay.csv */
+		rc = captures_end(r, &tp->merged, err, errlen);
+	if (rc == 0 && r->lk != NULL)
+		rc = links_stop(r->lk, err, errlen);
 	point_free(tp, n);
 	free(tp);
 	r->point++;
@@ -663,7 +798,7 @@ run_all(struct run *r, char *err, size_t errlen)
 {
 	struct wait_role hosts[PLANTOPO_MAX_HOSTS];
 	struct plan_point pt;
-	size_t *order;
+	size_t *order, nhosts;
 	int rc;
 
 	order = plan_point_order(r->plan);
@@ -671,13 +806,13 @@ run_all(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	rc = start_hosts(r, hosts, err, errlen);
+	rc = start_hosts(r, hosts, &nhosts, err, errlen);
 	for (r->point = 0; rc == 0 && r->point < r->npoints;) {
 		plan_point(r->plan, order, r->point, &pt);
 		if ((rc = bind_point(r, &pt, err, errlen)) == 0)
 			rc = run_point(r, pt.rep, err, errlen);
 	}
-	run_stop_routers(r, hosts, r->plan->topo.nhosts);
+	run_stop_routers(r, hosts, nhosts);
 	free(order);
 	return rc;
 }
@@ -706,11 +841,27 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	fflush(stdout);
 	results_free(r->res);
 	faults_free(r->fl);
+	links_free(r->lk);
 	peers_free(r->ps);
+	inventory_free(r->own_inv);
 	results_state_free(&r->st);
 	free(r->live);
 	free((struct plan *)r->plan);
 	return rc;
+}
+
+/* The impaired links' handle (links.h), once peers and results are up. */
+static int
+topo_links_new(struct run *r, char *err, size_t errlen)
+{
+	struct links_env env = { .plan = r->live, .inv = r->inv, .ps = r->ps,
+	    .res = r->res, .st = &r->st, .next_role = &r->next_role,
+	    .run_id = r->run_id, .quiet = r->opts->quiet,
+	    .stop = r->opts->stop };
+
+	if (r->plan->nimpairs == 0)
+		return 0;
+	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
 }
 
 /*
@@ -759,13 +910,14 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
 	if (resume_state_new(&r.st, r.plan, r.run_id, err, errlen) == -1 ||
-	    cable_lab(r.plan, inv, opts->quiet, err, errlen) == -1 ||
+	    cable_lab(&r, err, errlen) == -1 ||
 	    connect_hosts(&r, err, errlen) == -1 ||
 	    (r.res = results_open(opts->results_base, r.plan, err,
 	    errlen)) == NULL ||
 	    resume_save(&r.st, r.res, err, errlen) == -1 ||
 	    faults_new(&r.fl, r.plan, r.ps, results_dir(r.res), 0,
-	    opts->quiet, err, errlen) == -1) {
+	    opts->quiet, err, errlen) == -1 ||
+	    topo_links_new(&r, err, errlen) == -1) {
 		results_free(r.res);
 		r.res = NULL;
 		return run_end(&r, -1, err, errlen);

@@ -509,8 +509,8 @@ gen_drain(struct gen *g, volatile sig_atomic_t *signals, char *err,
 
 /*
  * The first deadline, CLOCK_MONOTONIC in *START and CLOCK_REALTIME in
- * *BASE: GEN_LEAD from now, or --start-at's instant (l2 mode) when that
- * is later.  The two clocks are read back to back, so START and BASE
+ * *BASE: GEN_LEAD from now, or --start-at's instant (l2 mode, udp
+ * sender) when that is later.  The two clocks are read back to back, so START and BASE
  * name the same instant within a few tens of nanoseconds.
  */
 static void
@@ -519,14 +519,14 @@ gen_start_time(const struct gen *g, int64_t *start, int64_t *base)
 	int64_t mono = clock_mono_ns(), real = clock_real_ns();
 	int64_t at = g->cfg.start_at_ns;
 
-	if (at > real + GEN_LEAD && g->cfg.mode == GEN_MODE_L2) {
+	if (at > real + GEN_LEAD) {
 		*start = mono + (at - real);
 		*base = at;
 		log_debug("first packet at %lld (in %.3f s)", (long long)at,
 		    (double)(at - real) / 1e9);
 		return;
 	}
-	if (at != 0 && g->cfg.mode == GEN_MODE_L2)
+	if (at != 0)
 		log_warn("--start-at is %.3f s in the past: starting now",
 		    (double)(real + GEN_LEAD - at) / 1e9);
 	*start = mono + GEN_LEAD;

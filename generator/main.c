@@ -530,8 +530,9 @@ check_opts(struct opts *o)
 		    o->role_id >= 0 ? "--role-id" : "--run-id");
 	if (o->stream && (o->report == NULL || c->mode != GEN_MODE_L2))
 		usage_error("--stream-records: only with --report in mode l2");
-	if (c->start_at_ns != 0 && c->mode != GEN_MODE_L2)
-		usage_error("--start-at: only in mode l2");
+	if (c->start_at_ns != 0 && c->mode != GEN_MODE_L2 &&
+	    !(c->mode == GEN_MODE_UDP && c->role == GEN_ROLE_SEND))
+		usage_error("--start-at: only in mode l2 and for udp senders");
 }
 
 static void
