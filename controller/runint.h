@@ -86,6 +86,12 @@ int	run_send_start(struct run *r, struct wait_role *w, const char *agent,
 /* runner.c, for toporun.c too */
 /* Ask every agent to stop whatever it runs; best effort. */
 void	run_stop_all(struct run *r);
+/*
+ * Make R->live the plan at point PT: the plan read again with PT's sweep
+ * values (plan_bind), and R->label its sweep values.  0 or -1 with ERR.
+ */
+int	run_bind_point(struct run *r, const struct plan_point *pt,
+	    char *err, size_t errlen);
 /* The connected agents for run.json, at most MAX of them. */
 size_t	run_host_list(const struct run *r, struct run_host *hosts,
 	    size_t max);

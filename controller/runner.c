@@ -320,8 +320,8 @@ run_stop_all(struct run *r)
  * values (plan_bind), so the generator, the deadlines and the links see
  * that point's flows and impairments.
  */
-static int
-bind_point(struct run *r, const struct plan_point *pt, char *err,
+int
+run_bind_point(struct run *r, const struct plan_point *pt, char *err,
     size_t errlen)
 {
 	struct plan *b;
@@ -439,7 +439,7 @@ run_all(struct run *r, char *err, size_t errlen)
 			continue;
 		}
 		v = &r->plan->variants[pt.variant];
-		if ((rc = bind_point(r, &pt, err, errlen)) == -1)
+		if ((rc = run_bind_point(r, &pt, err, errlen)) == -1)
 			break;
 		if (v != cur) {
 			if (cur != NULL)

@@ -773,25 +773,6 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	return rc;
 }
 
-/* R->live: the plan at point PT (its sweep values bound). */
-static int
-bind_point(struct run *r, const struct plan_point *pt, char *err,
-    size_t errlen)
-{
-	struct plan *b;
-
-	plan_point_label(r->plan, pt, r->label, sizeof(r->label));
-	if (r->plan->nsweep == 0)
-		return 0;
-	if ((b = plan_bind(r->plan, pt, err, errlen)) == NULL)
-		return -1;
-	free(b->text);
-	b->text = NULL;
-	memcpy(r->live, b, sizeof(*b));
-	free(b);
-	return 0;
-}
-
 /* Every point in the plan's order; the hosts configured once. */
 static int
 run_all(struct run *r, char *err, size_t errlen)
@@ -809,7 +790,7 @@ run_all(struct run *r, char *err, size_t errlen)
 	rc = start_hosts(r, hosts, &nhosts, err, errlen);
 	for (r->point = 0; rc == 0 && r->point < r->npoints;) {
 		plan_point(r->plan, order, r->point, &pt);
-		if ((rc = bind_point(r, &pt, err, errlen)) == 0)
+		if ((rc = run_bind_point(r, &pt, err, errlen)) == 0)
 			rc = run_point(r, pt.rep, err, errlen);
 	}
 	run_stop_routers(r, hosts, nhosts);
