@@ -5,10 +5,15 @@
  * (docs/router.md) in the agent's run folder, and hoplab-router runs as a
  * supervised child like the generator: its own process group, its output
  * in role-N.log, its counter reports PUSHed to the children socket and
- * forwarded to the controller.  Before it starts, the kernel's IPv4
- * addresses on its interfaces are flushed: the router owns its addresses,
- * and a kernel that also held them would answer ARP and forward in its
- * place.  Every value is checked before it reaches the file or the argv.
+ * forwarded to the controller.  A plan's router fault (fault.c) may kill
+ * it and start it again: hoplabrouter_restart() runs the same argv from
+ * the same configuration file (the saved params), appending to its log.
+ * Before it starts, the kernel's IPv4 addresses on its interfaces are
+ * flushed: the router owns its addresses, and a kernel that also held
+ * them would answer ARP and forward in its place.  Every value is checked before it reaches the file or the argv;
+ * the plan's router options (RouterParams 7..14: busy_poll, tx_batch,
+ * block_timeout, arp, icmp rate, per-interface rate and mtu) become the
+ * configuration keys of the same meaning.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,10 +25,31 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "fault.h"
 #include "log.h"
 
 #define INTERVAL_MIN_NS	(100 * 1000000ULL)	/* 100 ms */
 #define INTERVAL_MAX_NS	(60 * 1000000000ULL)	/* 60 s */
+#define RATE_MIN	100000ULL		/* 100 kbit/s, as the router */
+#define RATE_MAX	100000000000ULL		/* 100 Gbit/s */
+#define SAVED_MAX	32	/* router roles remembered for a restart */
+
+/* What a restart needs beyond the role and its config file. */
+static struct saved {
+	uint32_t	role;		/* 0: free */
+	char		interval[32];	/* --interval */
+} saved[SAVED_MAX];
+
+static struct saved *
+saved_find(uint32_t role)
+{
+	size_t i;
+
+	for (i = 0; i < SAVED_MAX; i++)
+		if (saved[i].role == role)
+			return &saved[i];
+	return NULL;
+}
 
 /* "198.18.0.2/24" (host bits allowed) or, with PREFIX, "198.18.100.0/24". */
 static int
@@ -58,6 +84,57 @@ one_of(const char *s, const char *const *allowed)
 		if (strcmp(s, *allowed) == 0)
 			return 1;
 	return 0;
+}
+
+/* The per-interface options: named interfaces of RP, in range. */
+static int
+check_iface_opts(const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	const Hoplab__RouterIfaceOpts *o;
+	size_t i, j;
+
+	for (i = 0; i < rp->n_iface_opts; i++) {
+		o = rp->iface_opts[i];
+		for (j = 0; j < rp->n_ifaces; j++)
+			if (strcmp(o->name, rp->ifaces[j]->name) == 0)
+				break;
+		if (j == rp->n_ifaces || (o->rate_bps != 0 &&
+		    (o->rate_bps < RATE_MIN || o->rate_bps > RATE_MAX)) ||
+		    (o->mtu != 0 && (o->mtu < 576 || o->mtu > 9000))) {
+			snprintf(err, errlen, "hoplab router: options of "
+			    "interface '%s': not one of its interfaces, or rate "
+			    "%" PRIu64 " bit/s (100k..100G) or mtu %u "
+			    "(576..9000) out of range", o->name, o->rate_bps,
+			    o->mtu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The options of RouterParams fields 7..19, in hoplab-router's ranges. */
+static int
+check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	int fixed = rp->busy_poll ==
+	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
+
+	if ((unsigned)rp->busy_poll > 3 || (fixed && (rp->busy_poll_ns == 0 ||
+	    rp->busy_poll_ns > 1000000000ULL)) || rp->tx_batch > 256 ||
+	    rp->block_timeout_ns % 1000000U != 0 ||
+	    rp->block_timeout_ns > 100000000ULL ||
+	    (rp->arp_timeout_ns != 0 && (rp->arp_timeout_ns < 1000000000ULL ||
+	    rp->arp_timeout_ns > 3600000000000ULL)) || rp->arp_queue > 4096 ||
+	    rp->icmp_rate < -1 || rp->icmp_rate > 10000) {
+		snprintf(err, errlen, "hoplab router: an option is out of "
+		    "range (busy poll %d/%" PRIu64 " ns, tx batch %u, block "
+		    "timeout %" PRIu64 " ns, arp timeout %" PRIu64 " ns, arp "
+		    "queue %u, icmp rate %d)", (int)rp->busy_poll,
+		    rp->busy_poll_ns, rp->tx_batch, rp->block_timeout_ns,
+		    rp->arp_timeout_ns, rp->arp_queue, rp->icmp_rate);
+		return -1;
+	}
+	return check_iface_opts(rp, err, errlen);
 }
 
 static int
@@ -102,6 +179,8 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    rp->rx_ring);
 		return -1;
 	}
+	if (check_options(rp, err, errlen) == -1)
+		return -1;
 	if (rp->report_interval_ns != 0 &&
 	    (rp->report_interval_ns < INTERVAL_MIN_NS ||
 	    rp->report_interval_ns > INTERVAL_MAX_NS)) {
@@ -110,6 +189,66 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* One interface line, with its rate and mtu when RP names it. */
+static void
+write_iface(FILE *f, const Hoplab__RouterParams *rp,
+    const Hoplab__IfaceAddr *ia)
+{
+	const Hoplab__RouterIfaceOpts *o = NULL;
+	size_t i;
+
+	for (i = 0; i < rp->n_iface_opts; i++)
+		if (strcmp(rp->iface_opts[i]->name, ia->name) == 0)
+			o = rp->iface_opts[i];
+	fprintf(f, "  - {name: %s, address: %s", ia->name, ia->cidr);
+	if (o != NULL && o->rate_bps != 0)
+		fprintf(f, ", rate: %" PRIu64 "bit", o->rate_bps);
+	if (o != NULL && o->mtu != 0)
+		fprintf(f, ", mtu: %u", o->mtu);
+	fprintf(f, "}\n");
+}
+
+/* The io: section, when the plan set any of it. */
+static void
+write_io(FILE *f, const Hoplab__RouterParams *rp)
+{
+	const char *sep = "";
+
+	if (rp->rx_ring[0] == '\0' && rp->tx_batch == 0 &&
+	    rp->block_timeout_ns == 0 && rp->busy_poll ==
+	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT)
+		return;
+	fprintf(f, "io: {");
+	if (rp->rx_ring[0] != '\0') {
+		fprintf(f, "rx_ring: %s", rp->rx_ring);
+		sep = ", ";
+	}
+	if (rp->tx_batch != 0) {
+		fprintf(f, "%stx_batch: %u", sep, rp->tx_batch);
+		sep = ", ";
+	}
+	if (rp->block_timeout_ns != 0) {
+		fprintf(f, "%sblock_timeout: %" PRIu64 "ms", sep,
+		    rp->block_timeout_ns / 1000000U);
+		sep = ", ";
+	}
+	switch (rp->busy_poll) {
+	case HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_ADAPTIVE:
+		fprintf(f, "%sbusy_poll: adaptive", sep);
+		break;
+	case HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_OFF:
+		fprintf(f, "%sbusy_poll: off", sep);
+		break;
+	case HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED:
+		fprintf(f, "%sbusy_poll: %" PRIu64 "ns", sep,
+		    rp->busy_poll_ns);
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "}\n");
 }
 
 static int
@@ -126,15 +265,25 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
 	fprintf(f, "# written by hoplab-agent from the controller's plan\n"
 	    "interfaces:\n");
 	for (i = 0; i < rp->n_ifaces; i++)
-		fprintf(f, "  - {name: %s, address: %s}\n", rp->ifaces[i]->name,
-		    rp->ifaces[i]->cidr);
+		write_iface(f, rp, rp->ifaces[i]);
 	if (rp->n_routes > 0)
 		fprintf(f, "routes:\n");
 	for (i = 0; i < rp->n_routes; i++)
 		fprintf(f, "  - {prefix: %s, via: %s}\n",
 		    rp->routes[i]->prefix, rp->routes[i]->via);
-	if (rp->rx_ring[0] != '\0')
-		fprintf(f, "io: {rx_ring: %s}\n", rp->rx_ring);
+	write_io(f, rp);
+	if (rp->arp_timeout_ns != 0 || rp->arp_queue != 0) {
+		fprintf(f, "arp: {");
+		if (rp->arp_timeout_ns != 0)
+			fprintf(f, "timeout: %" PRIu64 "ns%s",
+			    rp->arp_timeout_ns, rp->arp_queue ? ", " : "");
+		if (rp->arp_queue != 0)
+			fprintf(f, "queue: %u", rp->arp_queue);
+		fprintf(f, "}\n");
+	}
+	if (rp->icmp_rate != 0)
+		fprintf(f, "icmp: {rate: %d}\n", rp->icmp_rate < 0 ? 0 :
+		    rp->icmp_rate);
 	if (rp->scheduler[0] != '\0')
 		fprintf(f, "qos: {scheduler: %s}\n", rp->scheduler);
 	if (fclose(f) == EOF) {
@@ -144,16 +293,71 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
 	return 0;
 }
 
+/*
+ * Run hoplab-router for role R with its config file and INTERVAL, and
+ * wait until it forwards; RESTART appends to its log.  0 or -1 with ERR.
+ */
+static int
+run_router(struct agent *ag, struct role *r, const char *interval,
+    int restart, char *err, size_t errlen)
+{
+	char conf[PATH_MAX + 32], logpath[PATH_MAX + 32], bin[PATH_MAX + 16];
+	char role[16], sock[PATH_MAX + 32], ep[PATH_MAX + 40];
+	char *argv[20];
+	int n = 0;
+
+	snprintf(conf, sizeof(conf), "%s/router-%u.yaml", ag->conf->rundir,
+	    r->id);
+	snprintf(bin, sizeof(bin), "%s/hoplab-router", ag->conf->bindir);
+	snprintf(role, sizeof(role), "%u", r->id);
+	argv[n++] = bin;
+	argv[n++] = "-v";	/* its interfaces and routes in role-N.log */
+	argv[n++] = "-c";
+	argv[n++] = conf;
+	argv[n++] = "--report";
+	argv[n++] = ag->endpoint;
+	argv[n++] = "--role-id";
+	argv[n++] = role;
+	argv[n++] = "--run-id";
+	argv[n++] = r->run_id;
+	argv[n++] = "--interval";
+	argv[n++] = (char *)interval;
+	/* Its control socket appears once its rings are open (see below). */
+	snprintf(sock, sizeof(sock), "%s/router-%u.sock", ag->conf->rundir,
+	    r->id);
+	snprintf(ep, sizeof(ep), "ipc://%s", sock);
+	unlink(sock);
+	argv[n++] = "-s";
+	argv[n++] = ep;
+	argv[n] = NULL;
+	snprintf(logpath, sizeof(logpath), "%s/role-%u.log", ag->conf->rundir,
+	    r->id);
+	r->pid = restart ? supervise_respawn(bin, argv, logpath, err, errlen) :
+	    supervise_spawn(bin, argv, logpath, err, errlen);
+	if (r->pid == -1) {
+		r->pid = 0;
+		return -1;
+	}
+	/*
+	 * Answer STARTED only when the router forwards: the generator's
+	 * first packets would otherwise meet interfaces with no ring yet.
+	 */
+	if (role_wait_ready(r->pid, sock, logpath, "hoplab-router", err,
+	    errlen) == -1)
+		return -1;
+	log_info("role %u: %s %s as pid %d, config %s", r->id, restart ?
+	    "started again" : "started", bin, (int)r->pid, conf);
+	return 0;
+}
+
 /* Start hoplab-router as role R from SR->router; 0 or -1 with ERR. */
 int
 hoplabrouter_start(struct agent *ag, struct role *r,
     const Hoplab__StartRole *sr, char *err, size_t errlen)
 {
 	const Hoplab__RouterParams *rp = sr->router;
-	char conf[PATH_MAX + 32], logpath[PATH_MAX + 32], bin[PATH_MAX + 16];
-	char role[16], interval[32], sock[PATH_MAX + 32], ep[PATH_MAX + 40];
-	char *argv[20];
-	int n = 0;
+	char conf[PATH_MAX + 32], interval[32];
+	struct saved *sv;
 	size_t i;
 
 	if (check_params(rp, err, errlen) == -1)
@@ -169,46 +373,40 @@ hoplabrouter_start(struct agent *ag, struct role *r,
 	    r->id);
 	if (write_config(conf, rp, err, errlen) == -1)
 		return -1;
-	snprintf(bin, sizeof(bin), "%s/hoplab-router", ag->conf->bindir);
-	snprintf(role, sizeof(role), "%u", r->id);
 	snprintf(interval, sizeof(interval), "%" PRIu64 "ms",
 	    (uint64_t)(rp->report_interval_ns ? rp->report_interval_ns :
 	    1000000000ULL) / 1000000U);
-	argv[n++] = bin;
-	argv[n++] = "-v";	/* its interfaces and routes in role-N.log */
-	argv[n++] = "-c";
-	argv[n++] = conf;
-	argv[n++] = "--report";
-	argv[n++] = ag->endpoint;
-	argv[n++] = "--role-id";
-	argv[n++] = role;
-	argv[n++] = "--run-id";
-	argv[n++] = (char *)sr->run_id;
-	argv[n++] = "--interval";
-	argv[n++] = interval;
-	/* Its control socket appears once its rings are open (see below). */
-	snprintf(sock, sizeof(sock), "%s/router-%u.sock", ag->conf->rundir,
-	    r->id);
-	snprintf(ep, sizeof(ep), "ipc://%s", sock);
-	unlink(sock);
-	argv[n++] = "-s";
-	argv[n++] = ep;
-	argv[n] = NULL;
-	snprintf(logpath, sizeof(logpath), "%s/role-%u.log", ag->conf->rundir,
-	    r->id);
-	r->pid = supervise_spawn(bin, argv, logpath, err, errlen);
-	if (r->pid == -1) {
-		r->pid = 0;
+	if ((sv = saved_find(r->id)) != NULL || (sv = saved_find(0)) != NULL) {
+		sv->role = r->id;	/* full: no restart for this one */
+		snprintf(sv->interval, sizeof(sv->interval), "%s", interval);
+	}
+	return run_router(ag, r, interval, 0, err, errlen);
+}
+
+int
+hoplabrouter_restart(struct agent *ag, struct role *r, char *err,
+    size_t errlen)
+{
+	struct saved *sv = saved_find(r->id);
+
+	if (r->kind != ROLE_HOPLAB_ROUTER || sv == NULL) {
+		snprintf(err, errlen, "role %u: no saved hoplab-router "
+		    "parameters to start it with", r->id);
 		return -1;
 	}
-	/*
-	 * Answer STARTED only when the router forwards: the generator's
-	 * first packets would otherwise meet interfaces with no ring yet.
-	 */
-	if (role_wait_ready(r->pid, sock, logpath, "hoplab-router", err,
-	    errlen) == -1)
+	if (r->pid != 0 || r->reaped || r->stopping) {
+		snprintf(err, errlen, "role %u: hoplab-router is %s", r->id,
+		    r->pid != 0 ? "running (kill it first)" : "gone");
 		return -1;
-	log_info("role %u: started %s as pid %d, config %s", r->id, bin,
-	    (int)r->pid, conf);
-	return 0;
+	}
+	return run_router(ag, r, sv->interval, 1, err, errlen);
+}
+
+void
+hoplabrouter_forget(uint32_t role)
+{
+	struct saved *sv = saved_find(role);
+
+	if (role != 0 && sv != NULL)
+		sv->role = 0;
 }

@@ -20,7 +20,9 @@
 # run moves both routers alike.  Beside it: hoplab-router's own view, the
 # median sojourn time (RX ring timestamp to TX) on a1's output.
 #
-# Environment: ROUNDS (3), COUNT (2000), IDT (250us), FRAMES ("64 1518").
+# Environment: ROUNDS (3), COUNT (2000), IDT (250us), FRAMES ("64 1518"),
+# R_IO (hoplab-router's io: settings, e.g. "busy_poll: off"; default
+# none: the router's defaults).
 # Bounded: about ROUNDS x FRAMES x 4 x (COUNT x IDT + 0.5 s), 30 s with
 # the defaults.  Cleans up every namespace and process on any exit.
 # Root.  Timestamps: tx in user space before send(), rx by the kernel
@@ -35,6 +37,7 @@ ROUNDS=${ROUNDS:-3}
 COUNT=${COUNT:-2000}
 IDT=${IDT:-250us}
 FRAMES=${FRAMES:-64 1518}
+R_IO=${R_IO:-}
 
 die() { echo "router_delay: $*" >&2; exit 1; }
 
@@ -82,6 +85,7 @@ routers_up()	# IMPL
 			echo "  - {name: out, address: $_out}"
 			[ -z "$_p" ] ||
 			    echo "routes: [{prefix: $_p, via: $_via}]"
+			[ -z "$R_IO" ] || echo "io: {$R_IO}"
 		} >"$RL_TMP/$_n.yaml"
 	done || return 1
 	[ "$1" = linux ] && return 0
@@ -148,6 +152,7 @@ row()
 
 echo "router_delay: $ROUNDS rounds of $COUNT probes, $IDT apart;" \
     "frame = Ethernet frame incl. FCS; delays in us"
+[ -z "$R_IO" ] || echo "router_delay: hoplab-router io: {$R_IO}"
 printf '%-5s %-6s %-6s %9s %9s %9s %9s %9s %9s %9s\n' round frame router \
     1r_p50 2r_p50 add_p50 1r_mean 2r_mean add_mean sojourn
 : >"$RL_TMP/rows"

@@ -53,7 +53,9 @@
 # CPU time per packet; then per frame size the forwarding cost and
 # one-core rate of linux and hoplab and their ratios hoplab / linux.
 #
-# Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518").
+# Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518"), R_IO
+# (hoplab-router's io: settings, e.g. "tx_batch: 256, busy_poll: off";
+# default none: the router's defaults).
 #
 # Bounded: DUR seconds per point (default 5) and at most 5 million
 # frames a second of it, 8 points, about 55 s in all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
@@ -67,7 +69,8 @@ DUR=${1:-${DUR:-5}}
 GEN_CPU=${GEN_CPU:-0}
 R_CPU=${R_CPU:-1}
 FRAMES=${FRAMES:-64 1518}
-ROUTERS="none linux hoplab hoplab-i"
+R_IO=${R_IO:-}
+ROUTERS=${ROUTERS:-none linux hoplab hoplab-i}
 [ "$(nproc)" -ge 2 ] ||
     die "needs 2 cores (trafgen on one, the router on the other)"
 
@@ -109,6 +112,7 @@ interfaces:
   - {name: in, address: 198.18.0.2/24}
   - {name: out, address: 198.18.100.1/24}
 EOF
+[ -z "$R_IO" ] || echo "io: {$R_IO}" >>"$RL_TMP/R.yaml"
 
 # trafgen_conf FRAME: one IPv4/UDP frame of FRAME bytes incl. FCS.
 trafgen_conf()
@@ -268,6 +272,7 @@ point()
 
 echo "router_rate: $DUR s per point; trafgen on core $GEN_CPU," \
     "hoplab-router on core $R_CPU; frame = Ethernet frame incl. FCS"
+[ -z "$R_IO" ] || echo "router_rate: hoplab-router io: {$R_IO}"
 printf '%-6s %-8s %10s %10s %7s %7s %7s %7s %8s\n' frame router sent_kpps \
     fwd_kpps loss% gen% softirq% router% ns/pkt
 for impl in $ROUTERS; do

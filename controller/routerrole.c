@@ -4,6 +4,8 @@
  * plan (topo.c) and the plan's router implementation; the runner waits
  * until all are up, and stops them before the links are rewired for the
  * next variant, so that a hoplab-router never outlives its interfaces.
+ * With impl hoplab, the plan's router options (scheduler, busy_poll,
+ * rate, ...) go to every router alike.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,52 @@ static int
 router_done(const struct wait_role *w)
 {
 	return w->started;
+}
+
+/*
+ * The plan's hoplab-router options (struct plan_router) into RP; IO and
+ * IOP hold the per-interface ones of T's interfaces named in the plan.
+ */
+static void
+fill_options(Hoplab__RouterParams *rp, const struct plan_router *o,
+    const struct topo_router *t, Hoplab__RouterIfaceOpts *io,
+    Hoplab__RouterIfaceOpts **iop)
+{
+	static const char *const names[PLAN_ROUTER_IFS] = { "in", "out" };
+	size_t i, k;
+
+	rp->scheduler = (char *)o->scheduler;
+	rp->rx_ring = (char *)o->rx_ring;
+	rp->busy_poll = o->busy_poll == PLAN_BUSY_ADAPTIVE ?
+	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_ADAPTIVE :
+	    o->busy_poll == PLAN_BUSY_OFF ?
+	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_OFF :
+	    o->busy_poll == PLAN_BUSY_FIXED ?
+	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED :
+	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT;
+	rp->busy_poll_ns = (uint64_t)o->busy_poll_ns;
+	rp->tx_batch = o->tx_batch;
+	rp->block_timeout_ns = (uint64_t)o->block_timeout_ns;
+	rp->arp_timeout_ns = (uint64_t)o->arp_timeout_ns;
+	rp->arp_queue = o->arp_queue;
+	rp->icmp_rate = o->icmp_rate;
+	rp->n_iface_opts = 0;
+	for (k = 0; k < PLAN_ROUTER_IFS; k++) {
+		if (o->rate_bps[k] == 0 && o->mtu[k] == 0)
+			continue;
+		for (i = 0; i < t->nifaces; i++)
+			if (strcmp(t->iface[i], names[k]) == 0)
+				break;
+		if (i == t->nifaces)
+			continue;
+		hoplab__router_iface_opts__init(&io[rp->n_iface_opts]);
+		io[rp->n_iface_opts].name = (char *)t->iface[i];
+		io[rp->n_iface_opts].rate_bps = o->rate_bps[k];
+		io[rp->n_iface_opts].mtu = o->mtu[k];
+		iop[rp->n_iface_opts] = &io[rp->n_iface_opts];
+		rp->n_iface_opts++;
+	}
+	rp->iface_opts = iop;
 }
 
 static void
@@ -57,10 +105,13 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	Hoplab__RouterParams rp = HOPLAB__ROUTER_PARAMS__INIT;
 	Hoplab__IfaceAddr ia[TOPO_MAX_IFACES], *iap[TOPO_MAX_IFACES];
 	Hoplab__Route rt[TOPO_MAX_ROUTES], *rtp[TOPO_MAX_ROUTES];
+	Hoplab__RouterIfaceOpts io[PLAN_ROUTER_IFS], *iop[PLAN_ROUTER_IFS];
 	struct topo_router t;
 
 	topo_router(pos, n, &t);
 	fill_router(&rp, r->plan->router_impl, &t, ia, iap, rt, rtp);
+	if (r->plan->router_impl == PLAN_ROUTER_HOPLAB)
+		fill_options(&rp, &r->plan->router, &t, io, iop);
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 	sr.router = &rp;
 	return run_send_start(r, w, r->plan->chain[pos], &sr, err, errlen);

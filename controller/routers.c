@@ -42,7 +42,7 @@ static const char *const cols[] = {
 	"tc5_packets", "tc5_sojourn_p50_us", "tc5_sojourn_p99_us",
 	"tc6_packets", "tc6_sojourn_p50_us", "tc6_sojourn_p99_us",
 	"tc7_packets", "tc7_sojourn_p50_us", "tc7_sojourn_p99_us",
-	"cpu_pct",
+	"cpu_pct", "filter_hits", "filter_default_hits",
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_TC0	31		/* "tc0_packets" */
@@ -236,6 +236,24 @@ sojourns(struct routers *rt, const Hoplab__RouterIfaceCounters *ic,
 	return 0;
 }
 
+/*
+ * The router-wide filter counters: packets per rule in rule order joined
+ * by ';' ("120;0;7", empty without rules), then the default's.
+ */
+static void
+filter_hits(struct csv *c, const Hoplab__RouterCounters *rc)
+{
+	char buf[6144];		/* 256 rules (the router's most) of 20 digits */
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < rc->n_filter_hits && n < sizeof(buf) - 24; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%llu",
+		    i > 0 ? ";" : "", (unsigned long long)rc->filter_hits[i]);
+	csv_str(c, n > 0 ? buf : NULL);
+	csv_u64(c, rc->filter_default_hits);
+}
+
 static int
 write_iface(struct routers *rt, const char *agent,
     const struct router_role *rr, const Hoplab__ResultBatch *b,
@@ -274,6 +292,7 @@ write_iface(struct routers *rt, const char *agent,
 		return -1;
 	}
 	csv_f64(c, rc->cpu_percent, 1);
+	filter_hits(c, rc);
 	return csv_end_row(c, err, errlen);
 }
 

@@ -331,8 +331,8 @@ parse_repeat(struct pctx *c, yaml_node_t *node)
 
 /*
  * A topology plan (plantopo.c) runs its whole topology once per point:
- * one variant, "topology"; variants:, router: (each router names its
- * own) and impairments (not there yet) are refused.
+ * one variant, "topology"; variants: and router: (each router names its
+ * own) are refused; impairments name topology links (planimpair.c).
  */
 static int
 topo_sections(struct pctx *c, yaml_node_t **v, int chain)
@@ -349,12 +349,9 @@ topo_sections(struct pctx *c, yaml_node_t **v, int chain)
 		    "each router names its implementation in topology.hosts "
 		    "(R1: {router: hoplab}); router options there are not "
 		    "supported yet");
-	if (v[K_IMPAIRMENTS] != NULL)
-		rc = PERR(c, v[K_IMPAIRMENTS], "impairments", "impairments on "
-		    "topology links are not supported yet");
-	v[K_VARIANTS] = v[K_ROUTER] = v[K_IMPAIRMENTS] = NULL;
-	if (chain == -1)
-		v[K_FAULTS] = NULL;
+	v[K_VARIANTS] = v[K_ROUTER] = NULL;
+	if (chain == -1)		/* no links to check them against */
+		v[K_FAULTS] = v[K_IMPAIRMENTS] = NULL;
 	p->nvariants = 1;
 	snprintf(p->variants[0].label, sizeof(p->variants[0].label),
 	    "topology");

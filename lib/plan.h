@@ -136,6 +136,7 @@ struct plan_impair {
 	char		reverse[PLAN_PROFILE_MAX];
 	uint64_t	seed;		/* hoplab-link --seed, default 1 */
 	int		line;		/* of the entry in the file */
+	int		topo;		/* a topology link: HOP its index */
 };
 
 /*

@@ -40,6 +40,7 @@ struct cstore {
 	Hoplab__RouterSojourn *sjp[RCONF_IF_MAX][SOJOURN_NCLASS];
 	Hoplab__RouterQueue q[RCONF_IF_MAX][SCHED_NCLASS];
 	Hoplab__RouterQueue *qp[RCONF_IF_MAX][SCHED_NCLASS];
+	uint64_t	fhits[RCONF_FILTER_MAX];	/* per filter rule */
 };
 
 static void
@@ -106,6 +107,22 @@ fill_iface(struct router *r, struct cstore *s, unsigned i, int total)
 	f->ring_drops = ps.ring_drops;
 }
 
+/* Packets decided by each filter rule and by the default action. */
+static void
+fill_filters(struct router *r, struct cstore *s)
+{
+	struct filter_hits h;
+	size_t i, n = filter_count(r->filter);
+
+	for (i = 0; i < n && i < RCONF_FILTER_MAX; i++) {
+		filter_get(r->filter, i, NULL, &h);
+		s->fhits[i] = h.pkts;
+	}
+	s->c.filter_hits = s->fhits;
+	s->c.n_filter_hits = i;
+	s->c.filter_default_hits = filter_default_hits(r->filter).pkts;
+}
+
 /* Snapshot the counters into S (owned by the caller, freed by it). */
 static void
 fill(struct router *r, struct cstore *s, int total)
@@ -130,6 +147,7 @@ fill(struct router *r, struct cstore *s, int total)
 	s->c.fragments_made = r->frag_made;
 	s->c.cpu_percent = r->cpu_pct;
 	s->c.routes = (uint32_t)fib_count(r->fib);
+	fill_filters(r, s);
 }
 
 int
@@ -338,6 +356,12 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 	    "fragments forwarded %" PRIu64 ", made %" PRIu64 "\n", c->routes,
 	    c->icmp_sent, c->icmp_rate_limited, c->arp_requests,
 	    c->arp_replies, c->fragments_forwarded, c->fragments_made);
+	if (c->n_filter_hits == 0 && c->filter_default_hits == 0)
+		return;
+	fprintf(f, "filter hits:");
+	for (k = 0; k < c->n_filter_hits; k++)
+		fprintf(f, " rule %zu %" PRIu64 ",", k, c->filter_hits[k]);
+	fprintf(f, " default %" PRIu64 "\n", c->filter_default_hits);
 }
 
 /* The counters since start, on stdout (at exit). */

@@ -38,8 +38,11 @@
 #    still running and forwarding.
 # 7. control at run time (hoplab-router --ctl): a route deleted on A
 #    makes the next ping net unreachable, added back it works again; B's
-#    output set down stops forwarding, set up resumes it.  Every router
-#    exits 0 on SIGTERM.
+#    output set down stops forwarding, set up resumes it.
+# 8. filter hit counters: A reloaded with two rules; 4 pings denied by the
+#    first and 3 permitted by the second are counted by exactly those
+#    rules (and the denied ones as drop "filter"), the replies by the
+#    default action.  Every router exits 0 on SIGTERM.
 #
 # HLT_ROUTER=linux runs checks 1-4 against Linux kernel forwarding on the
 # same lab instead (the reference; the router-counter checks are then
@@ -390,6 +393,44 @@ assert_match iface_down_stops_forwarding " 100% packet loss|[Uu]nreachable" \
 assert_ok ctl_iface_up rl_ctl B "iface out up"
 out=$(rl_in gen ping -n -c 3 -i 0.2 -W 2 198.18.100.2 2>&1)
 assert_match iface_up_resumes " 0% packet loss" "$out"
+
+# ------------------------------------------------------- 8. filter hits
+
+# A reloaded with two filter rules (a reload starts their counters at 0):
+# 4 pings to .77 are denied by rule 0, 3 pings to the sink permitted by
+# rule 1, and their 3 replies (dst gen) match no rule: the default.
+conf A 198.18.0.2/24 198.18.1.1/24 \
+    "198.18.100.0/24 198.18.1.2" "198.18.2.0/24 198.18.1.2"
+cat >>"$RL_TMP/A.yaml" <<'EOF'
+filters:
+  rules:
+    - {action: deny, proto: icmp, dst: 198.18.100.77/32}
+    - {action: permit, proto: icmp, dst: 198.18.100.2/32}
+EOF
+assert_ok ctl_reload_with_filters rl_ctl A reload
+# hits N: rule N's packets ("default": the default action's) in A's dump.
+hits()
+{
+	rl_ctl A counters 2>/dev/null | awk -v k="$1" '
+	/^filter hits:/ { for (i = 3; i <= NF; i++) {
+		if ($i == "rule" && $(i + 1) == k) { v = $(i + 2); break }
+		if ($i == "default" && k == "default") { v = $(i + 1); break }
+	} }
+	END { sub(/,$/, "", v); print v + 0 }'
+}
+b=$(ctr A in filter)
+rl_in gen ping -n -c 4 -i 0.2 -W 1 198.18.100.77 >/dev/null 2>&1
+out=$(rl_in gen ping -n -c 3 -i 0.2 -W 2 198.18.100.2 2>&1)
+assert_match filter_permits_the_sink " 0% packet loss" "$out"
+assert_num_eq filter_rule0_hits_4_denied "$(hits 0)" 4
+assert_num_eq filter_denied_counted_as_filter $(($(ctr A in filter) - b)) 4
+assert_num_eq filter_rule1_hits_3_permitted "$(hits 1)" 3
+d=$(hits default)
+if [ "$d" -ge 3 ]; then
+	pass "filter_default_hits_the_3_replies: $d"
+else
+	fail filter_default_hits_the_3_replies "expected >= 3, got $d"
+fi
 
 for r in A B C; do
 	eval "pid=\$RL_PID_$r"

@@ -24,6 +24,13 @@
 #    no EF packet is lost, bulk packets are, and EF's p99 delay is less
 #    than a tenth of the bulk's p99.  R counts queue_full drops on "out".
 #
+# 3. (hoplab only) the same kind of limit set by a plan's router: section
+#    (rate: {out: 20Mbit}, with busy_poll, tx_batch and icmp_rate), run
+#    by the controller through an agent on a managed lab (lab.sh, prefix
+#    hlt6, K 246): the agent writes the options into the router's
+#    configuration file, and A's queue overflows (probes lost, queue_full
+#    on A's out in routers.csv, which also carries the filter columns).
+#
 # The comparisons are between flows of one run, never against a clock
 # figure, so a slow machine moves both sides.
 #
@@ -43,7 +50,7 @@
 # reference: htb at 50 Mbit/s on "out", pfifo 200 for fifo, and for prio
 # an EF class served first, chosen by a u32 filter on the DSCP), to show
 # that the checks hold for a working implementation.  Run as root; about
-# 10 s.
+# 10 s (15 s with part 3).
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/router_lab.sh"
@@ -218,4 +225,62 @@ if [ "$IMPL" = hoplab ]; then
 	assert_gt prio_router_counts_queue_full "$((${qf:-0} - ${qf0:-0}))" 0
 fi
 stop_router
+
+# ------------------------------------------------- 3. the rate from a plan
+
+# The same output limit set by a plan (router: rate: {out: ...}), run by
+# the controller and an agent on a managed lab (hlt6, K 246, after the
+# lab above is gone): the agent must write it into each router's
+# configuration, and 1518-byte frames at 10 000/s (123 Mbit/s) through a
+# 20 Mbit/s output must then fill A's queue: probes lost, queue_full
+# drops on A's "out" in routers.csv.  Without the limit this veth path
+# loses nothing at that rate (t_results_hoplab sends 1000/s, and the
+# fifo run above shows what the limit does).  The other plan options
+# given must reach the file too.
+if [ "$IMPL" = hoplab ]; then
+	rl_down
+	lab_init hlt6 246
+	lab_up A
+	P=$(mktemp -d /tmp/hoplab-t-qos-plan.XXXXXX)
+	at_exit "rm -rf '$P'"
+	cat >"$P/plan.yaml" <<'PLAN'
+name: qos-plan-rate
+topology: {chain: [A]}
+variants: [A]
+router:
+  impl: hoplab
+  rate: {out: 20Mbit}
+  busy_poll: off
+  tx_batch: 16
+  icmp_rate: 5
+flows:
+  - {name: bulk, mode: l2, frame: 1518, idt: 100us, count: 3000}
+PLAN
+	if "$HL_BIN/hoplab" -p hlt6 -o "$P/r" run "$P/plan.yaml" \
+	    >"$P/run.log" 2>&1; then
+		pass "plan_run_with_router_options"
+	else
+		tail -n 8 "$P/run.log" | sed 's/^/    /'
+		fail plan_run_with_router_options "the run failed"
+	fi
+	C=$(cat "$LAB_STATE"/A/router-*.yaml 2>/dev/null)
+	assert_match plan_rate_in_router_config \
+	    "name: out, address: [0-9./]*, rate: 20000000bit" "$C"
+	assert_match plan_io_options_in_router_config \
+	    "io: \{tx_batch: 16, busy_poll: off\}" "$C"
+	assert_match plan_icmp_rate_in_router_config "icmp: \{rate: 5\}" "$C"
+	D=$(ls -d "$P/r"/qos-plan-rate-* 2>/dev/null | head -n 1)
+	R=$D/routers.csv
+	lost=$(csv_col "$D/summary.csv" lost 2>/dev/null | head -n 1)
+	assert_gt plan_rate_probes_lost "${lost:-0}" 0
+	csv_col "$R" iface >"$P/i" 2>/dev/null
+	csv_col "$R" final >"$P/f" 2>/dev/null
+	csv_col "$R" drop_queue_full >"$P/q" 2>/dev/null
+	qf=$(paste -d' ' "$P/i" "$P/f" "$P/q" |
+	    awk '$1 == "out" && $2 == 1 { print $3 }' | tail -n 1)
+	echo "    plan: lost ${lost:-?} of 3000; A out queue_full ${qf:-?}"
+	assert_gt plan_rate_queue_full_on_A_out "${qf:-0}" 0
+	assert_match routers_csv_has_filter_columns \
+	    'cpu_pct,filter_hits,filter_default_hits$' "$(head -n 1 "$R")"
+fi
 finish

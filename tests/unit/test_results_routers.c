@@ -70,6 +70,7 @@ static Hoplab__RouterIfaceCounters ic[2];
 static Hoplab__RouterIfaceCounters *icp[2] = { &ic[0], &ic[1] };
 static Hoplab__RouterCounters rc;
 static Hoplab__RouterCounters *rcp[1] = { &rc };
+static uint64_t fhits[3] = { 120, 0, 7 };
 
 static void
 batch_init(Hoplab__ResultBatch *b, uint32_t role, uint64_t seq)
@@ -82,6 +83,9 @@ batch_init(Hoplab__ResultBatch *b, uint32_t role, uint64_t seq)
 	rc.router = "A";
 	rc.time_ns = 1764470000250000000LL;
 	rc.cpu_percent = 12.5;
+	rc.n_filter_hits = 3;	/* router-wide: on every row */
+	rc.filter_hits = fhits;
+	rc.filter_default_hits = 3;
 	hoplab__router_iface_counters__init(&ic[0]);
 	hoplab__router_iface_counters__init(&ic[1]);
 	ic[0].name = "in";
@@ -140,12 +144,12 @@ t_a_batch_becomes_one_row_per_interface(void)
 	/* drops: bad_frame..ttl (6th) = 3, other (14th) = 2 */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,in,1,"
 	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
-	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5");
+	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3");
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	/* queue depth 3 + 1, max max(7, 9); class 0: 1195, 4.5, 12.25 us */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,out,1,"
 	    "0,0,1195,71700,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4,9,"
-	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5");
+	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3");
 	CU_ASSERT(routers_seen(rt, "A", 41, 1));
 	CU_ASSERT(!routers_seen(rt, "A", 41, 2));
 	CU_ASSERT(!routers_seen(rt, "B", 41, 1));

@@ -1,0 +1,196 @@
+/*
+ * Unit tests for lib/planrouter.c: a plan's router: options load with the
+ * values written (converted to ns, bit/s as worked out by hand), absent
+ * ones stay 0 (the router's default), and bad ones are refused with the
+ * file, line, key and value, every one of them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "plan.h"
+
+static char err[1024];
+
+/* Line 1 is the router; lines 2..4 the rest of a plan. */
+#define TAIL "name: t\ntopology: {chain: [A, B]}\nflows:\n" \
+	"  - {name: probe, frame: 64, idt: 1ms, count: 10}\n"
+
+static void
+expect_err(const char *yaml, const char *want)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
+	plan_free(p);
+}
+
+static struct plan *
+load_ok(const char *yaml)
+{
+	struct plan *p;
+
+	err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	if (p == NULL)
+		fprintf(stderr, "\n  unexpected error: %s\n", err);
+	return p;
+}
+
+static void
+t_every_option_loads_with_its_value(void)
+{
+	struct plan *p = load_ok("router: {impl: hoplab, scheduler: prio, "
+	    "rx_ring: v3, busy_poll: 50us, tx_batch: 8, block_timeout: 2ms, "
+	    "arp_timeout: 90s, arp_queue: 16, icmp_rate: 5, "
+	    "rate: {out: 50Mbit, in: 800kbit}, mtu: {out: 1400}}\n" TAIL);
+	const struct plan_router *r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	r = &p->router;
+	CU_ASSERT_EQUAL(p->router_impl, PLAN_ROUTER_HOPLAB);
+	CU_ASSERT_STRING_EQUAL(r->scheduler, "prio");
+	CU_ASSERT_STRING_EQUAL(r->rx_ring, "v3");
+	CU_ASSERT_EQUAL(r->busy_poll, PLAN_BUSY_FIXED);
+	CU_ASSERT_EQUAL(r->busy_poll_ns, 50000);
+	CU_ASSERT_EQUAL(r->tx_batch, 8);
+	CU_ASSERT_EQUAL(r->block_timeout_ns, 2000000);
+	CU_ASSERT_EQUAL(r->arp_timeout_ns, 90000000000LL);
+	CU_ASSERT_EQUAL(r->arp_queue, 16);
+	CU_ASSERT_EQUAL(r->icmp_rate, 5);
+	CU_ASSERT_EQUAL(r->rate_bps[0], 800000);	/* in */
+	CU_ASSERT_EQUAL(r->rate_bps[1], 50000000);	/* out */
+	CU_ASSERT_EQUAL(r->mtu[0], 0);
+	CU_ASSERT_EQUAL(r->mtu[1], 1400);
+	plan_free(p);
+}
+
+static void
+t_absent_options_keep_the_routers_defaults(void)
+{
+	struct plan *p = load_ok("router: {impl: hoplab}\n" TAIL);
+	struct plan_router zero;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	memset(&zero, 0, sizeof(zero));
+	CU_ASSERT_EQUAL(memcmp(&p->router, &zero, sizeof(zero)), 0);
+	CU_ASSERT_EQUAL(p->router.busy_poll, PLAN_BUSY_DEFAULT);
+	plan_free(p);
+}
+
+static void
+t_busy_poll_words_and_zero(void)
+{
+	struct plan *p = load_ok("router: {impl: hoplab, busy_poll: off}\n"
+	    TAIL);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->router.busy_poll, PLAN_BUSY_OFF);
+	plan_free(p);
+	p = load_ok("router: {impl: hoplab, busy_poll: 0}\n" TAIL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->router.busy_poll, PLAN_BUSY_OFF);
+	plan_free(p);
+	p = load_ok("router: {impl: hoplab, busy_poll: adaptive}\n" TAIL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->router.busy_poll, PLAN_BUSY_ADAPTIVE);
+	plan_free(p);
+	p = load_ok("router: {impl: hoplab, busy_poll: 1s}\n" TAIL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->router.busy_poll, PLAN_BUSY_FIXED);
+	CU_ASSERT_EQUAL(p->router.busy_poll_ns, 1000000000LL);
+	plan_free(p);
+}
+
+static void
+t_icmp_rate_zero_means_none(void)
+{
+	struct plan *p = load_ok("router: {impl: hoplab, icmp_rate: 0}\n"
+	    TAIL);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->router.icmp_rate, -1);
+	plan_free(p);
+}
+
+static void
+t_bad_values_name_line_key_and_value(void)
+{
+	expect_err("name: t\nrouter:\n  impl: hoplab\n  busy_poll: 2s\n"
+	    "  tx_batch: 300\n  rate: {out: 5Tbit}\n  mtu: {out: 100}\n"
+	    "topology: {chain: [A]}\nflows:\n"
+	    "  - {name: probe, frame: 64, idt: 1ms, count: 10}\n",
+	    "t.yaml:4: router.busy_poll: expected adaptive, off or a duration "
+	    "0..1s such as 50us, got '2s'\n"
+	    "t.yaml:5: router.tx_batch: expected 1..256, got 300\n"
+	    "t.yaml:6: router.rate.out: expected a rate 100kbit..100Gbit such "
+	    "as 50Mbit, got '5Tbit'\n"
+	    "t.yaml:7: router.mtu.out: expected 576..9000, got 100\n"
+	    "4 errors");
+	expect_err("router: {impl: hoplab, block_timeout: 1500us}\n" TAIL,
+	    "t.yaml:1: router.block_timeout: expected whole milliseconds, "
+	    "got 1500us");
+	expect_err("router: {impl: hoplab, arp_timeout: 2h}\n" TAIL,
+	    "t.yaml:1: router.arp_timeout: expected a duration 1s..1h, got "
+	    "'2h'");
+	expect_err("router: {impl: hoplab, scheduler: wfq}\n" TAIL,
+	    "t.yaml:1: router.scheduler: expected fifo, prio or drr, got "
+	    "'wfq'");
+}
+
+static void
+t_unknown_keys_and_interfaces_are_refused(void)
+{
+	expect_err("router: {impl: hoplab, busypoll: off}\n" TAIL,
+	    "t.yaml:1: router.busypoll: unknown key (expected one of: impl, "
+	    "scheduler, rx_ring, busy_poll, tx_batch, block_timeout, "
+	    "arp_timeout, arp_queue, icmp_rate, rate, mtu)");
+	expect_err("router: {impl: hoplab, rate: {eth0: 1Gbit}}\n" TAIL,
+	    "t.yaml:1: router.rate.eth0: unknown key (expected one of: in, "
+	    "out)");
+}
+
+static void
+t_options_need_impl_hoplab(void)
+{
+	expect_err("router: {busy_poll: off, rate: {out: 1Gbit}}\n" TAIL,
+	    "t.yaml:1: router.busy_poll: an option of hoplab-router: it needs "
+	    "impl: hoplab (the kernel's forwarding has no such setting)\n"
+	    "t.yaml:1: router.rate: an option of hoplab-router: it needs "
+	    "impl: hoplab (the kernel's forwarding has no such setting)\n"
+	    "2 errors");
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("planrouter", NULL, NULL);
+	CU_add_test(s, "every_option_loads_with_its_value",
+	    t_every_option_loads_with_its_value);
+	CU_add_test(s, "absent_options_keep_the_routers_defaults",
+	    t_absent_options_keep_the_routers_defaults);
+	CU_add_test(s, "busy_poll_words_and_zero", t_busy_poll_words_and_zero);
+	CU_add_test(s, "icmp_rate_zero_means_none",
+	    t_icmp_rate_zero_means_none);
+	CU_add_test(s, "bad_values_name_line_key_and_value",
+	    t_bad_values_name_line_key_and_value);
+	CU_add_test(s, "unknown_keys_and_interfaces_are_refused",
+	    t_unknown_keys_and_interfaces_are_refused);
+	CU_add_test(s, "options_need_impl_hoplab", t_options_need_impl_hoplab);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails != 0;
+}

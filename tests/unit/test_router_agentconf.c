@@ -1,0 +1,252 @@
+/*
+ * Unit tests for agent/hoplabrouter.c's side of the router options: the
+ * RouterParams a plan fills (fields 7..14) become a hoplab-router
+ * configuration file that the router's own loader (router/config.c)
+ * reads back with exactly those values, and out-of-range options are
+ * refused before anything is written or started.  The agent's process
+ * functions are stubbed here: supervise_spawn() records the argv instead
+ * of starting a child.  Interface "lo" exists in every namespace.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include "agent/agent.h"
+#include "router/config.h"
+
+static char tmpdir[] = "/tmp/hl-agentconf-XXXXXX";
+static char err[512];
+static int spawned;
+
+pid_t
+supervise_spawn(const char *path, char *const argv[], const char *logpath,
+    char *e, size_t elen)
+{
+	(void)path, (void)argv, (void)logpath, (void)e, (void)elen;
+	spawned++;
+	return 4242;
+}
+
+pid_t
+supervise_respawn(const char *path, char *const argv[], const char *logpath,
+    char *e, size_t elen)
+{
+	return supervise_spawn(path, argv, logpath, e, elen);
+}
+
+int
+role_wait_ready(pid_t pid, const char *sockpath, const char *logpath,
+    const char *prog, char *e, size_t elen)
+{
+	(void)pid, (void)sockpath, (void)logpath, (void)prog, (void)e;
+	(void)elen;
+	return 0;
+}
+
+int
+linuxrouter_flush(const char *ifname, char *e, size_t elen)
+{
+	(void)ifname, (void)e, (void)elen;
+	return 0;
+}
+
+int
+genrole_valid_token(const char *s, size_t max)
+{
+	return s != NULL && strlen(s) <= max;
+}
+
+static struct agent_conf conf;
+static struct agent ag;
+static struct role role;
+static Hoplab__IfaceAddr ia, *iap[1] = { &ia };
+static Hoplab__RouterIfaceOpts io, *iop[1] = { &io };
+static Hoplab__RouterParams rp;
+static Hoplab__StartRole sr;
+
+/* A router on "lo" with every option of fields 7..14 set. */
+static void
+params_all(void)
+{
+	hoplab__start_role__init(&sr);
+	hoplab__router_params__init(&rp);
+	hoplab__iface_addr__init(&ia);
+	hoplab__router_iface_opts__init(&io);
+	ia.name = "lo";
+	ia.cidr = "198.18.0.2/24";
+	rp.impl = HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB;
+	rp.n_ifaces = 1;
+	rp.ifaces = iap;
+	rp.scheduler = "prio";
+	rp.rx_ring = "v3";
+	rp.busy_poll = HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
+	rp.busy_poll_ns = 50000;
+	rp.tx_batch = 8;
+	rp.block_timeout_ns = 2000000;
+	rp.arp_timeout_ns = 90000000000ULL;
+	rp.arp_queue = 16;
+	rp.icmp_rate = -1;
+	io.name = "lo";
+	io.rate_bps = 50000000;
+	io.mtu = 1400;
+	rp.n_iface_opts = 1;
+	rp.iface_opts = iop;
+	sr.run_id = "unit";
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
+	sr.router = &rp;
+	role.id = 7;
+}
+
+static int
+setup(void)
+{
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	snprintf(conf.rundir, sizeof(conf.rundir), "%s", tmpdir);
+	snprintf(conf.bindir, sizeof(conf.bindir), "/nonexistent");
+	ag.conf = &conf;
+	snprintf(ag.endpoint, sizeof(ag.endpoint), "ipc://%s/c.sock", tmpdir);
+	return 0;
+}
+
+static int
+teardown(void)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
+	unlink(path);
+	return rmdir(tmpdir);
+}
+
+static void
+t_every_option_reaches_the_routers_config(void)
+{
+	char path[PATH_MAX + 32];
+	struct rconf *c;
+
+	params_all();
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&ag, &role, &sr, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
+	c = rconf_load(path, err, sizeof(err));
+	if (c == NULL)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->nifs, 1);
+	CU_ASSERT_EQUAL(c->ifs[0].rate_bps, 50000000);
+	CU_ASSERT_EQUAL(c->ifs[0].mtu, 1400);
+	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v3");
+	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
+	CU_ASSERT_EQUAL(c->busy_poll_ns, 50000);
+	CU_ASSERT_EQUAL(c->tx_batch, 8);
+	CU_ASSERT_EQUAL(c->block_tov_ms, 2);
+	CU_ASSERT_EQUAL(c->arp_timeout_ns, 90000000000LL);
+	CU_ASSERT_EQUAL(c->arp_queue, 16);
+	CU_ASSERT_EQUAL(c->icmp_rate, 0);	/* -1: send none */
+	CU_ASSERT_PTR_EQUAL(c->sched.ops, &sched_prio);
+	rconf_free(c);
+}
+
+static void
+t_unset_options_keep_the_routers_defaults(void)
+{
+	char path[PATH_MAX + 32];
+	struct rconf *c;
+
+	params_all();
+	rp.scheduler = "";
+	rp.rx_ring = "";
+	rp.busy_poll = HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT;
+	rp.busy_poll_ns = rp.block_timeout_ns = rp.arp_timeout_ns = 0;
+	rp.tx_batch = rp.arp_queue = 0;
+	rp.icmp_rate = 0;
+	rp.n_iface_opts = 0;
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&ag, &role, &sr, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
+	c = rconf_load(path, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->ifs[0].rate_bps, 0);
+	CU_ASSERT_EQUAL(c->ifs[0].mtu, 0);
+	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v2");
+	CU_ASSERT_EQUAL(c->busy_adaptive, 1);
+	CU_ASSERT_EQUAL(c->tx_batch, 32);
+	CU_ASSERT_EQUAL(c->block_tov_ms, 1);
+	CU_ASSERT_EQUAL(c->arp_timeout_ns, 60000000000LL);
+	CU_ASSERT_EQUAL(c->arp_queue, 64);
+	CU_ASSERT_EQUAL(c->icmp_rate, 100);
+	CU_ASSERT_PTR_EQUAL(c->sched.ops, &sched_fifo);
+	rconf_free(c);
+}
+
+/* Start with the options as they are; must fail without spawning. */
+static void
+expect_refused(const char *what)
+{
+	int before = spawned;
+
+	if (hoplabrouter_start(&ag, &role, &sr, err, sizeof(err)) != -1)
+		fprintf(stderr, "\n  %s was accepted\n", what);
+	CU_ASSERT_EQUAL(spawned, before);
+	CU_ASSERT(strncmp(err, "hoplab router: ", 15) == 0);
+}
+
+static void
+t_out_of_range_options_are_refused(void)
+{
+	params_all();
+	rp.busy_poll_ns = 0;		/* fixed needs 1 ns..1 s */
+	expect_refused("busy poll fixed 0");
+	params_all();
+	rp.busy_poll_ns = 2000000000ULL;
+	expect_refused("busy poll 2 s");
+	params_all();
+	rp.tx_batch = 257;
+	expect_refused("tx batch 257");
+	params_all();
+	rp.block_timeout_ns = 1500000;	/* not whole ms */
+	expect_refused("block timeout 1.5 ms");
+	params_all();
+	rp.arp_timeout_ns = 999999999;
+	expect_refused("arp timeout < 1 s");
+	params_all();
+	rp.icmp_rate = 10001;
+	expect_refused("icmp rate 10001");
+	params_all();
+	io.rate_bps = 99999;
+	expect_refused("rate below 100 kbit/s");
+	params_all();
+	io.mtu = 575;
+	expect_refused("mtu 575");
+	params_all();
+	io.name = "eth9";		/* not one of the router's */
+	expect_refused("options of another interface");
+	CU_ASSERT(strstr(err, "'eth9'") != NULL);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("router_agentconf", setup, teardown);
+	CU_add_test(s, "every_option_reaches_the_routers_config",
+	    t_every_option_reaches_the_routers_config);
+	CU_add_test(s, "unset_options_keep_the_routers_defaults",
+	    t_unset_options_keep_the_routers_defaults);
+	CU_add_test(s, "out_of_range_options_are_refused",
+	    t_out_of_range_options_are_refused);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails != 0;
+}
