@@ -38,7 +38,15 @@
 static struct saved {
 	uint32_t	role;		/* 0: free */
 	char		interval[32];	/* --interval */
+	unsigned	starts;		/* processes started for the role */
 } saved[SAVED_MAX];
+
+/*
+ * Each process of a role numbers its reports from its own base, so that
+ * the controller, which keeps a report once per (role, batch_seq), keeps
+ * the reports of a router started again after a kill.
+ */
+#define BATCH_BASE_STEP	1000000U
 
 static struct saved *
 saved_find(uint32_t role)
@@ -299,11 +307,11 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
  */
 static int
 run_router(struct agent *ag, struct role *r, const char *interval,
-    int restart, char *err, size_t errlen)
+    unsigned starts, int restart, char *err, size_t errlen)
 {
 	char conf[PATH_MAX + 32], logpath[PATH_MAX + 32], bin[PATH_MAX + 16];
-	char role[16], sock[PATH_MAX + 32], ep[PATH_MAX + 40];
-	char *argv[20];
+	char role[16], sock[PATH_MAX + 32], ep[PATH_MAX + 40], base[16];
+	char *argv[24];
 	int n = 0;
 
 	snprintf(conf, sizeof(conf), "%s/router-%u.yaml", ag->conf->rundir,
@@ -322,6 +330,9 @@ run_router(struct agent *ag, struct role *r, const char *interval,
 	argv[n++] = r->run_id;
 	argv[n++] = "--interval";
 	argv[n++] = (char *)interval;
+	snprintf(base, sizeof(base), "%u", starts * BATCH_BASE_STEP);
+	argv[n++] = "--batch-base";
+	argv[n++] = base;
 	/* Its control socket appears once its rings are open (see below). */
 	snprintf(sock, sizeof(sock), "%s/router-%u.sock", ag->conf->rundir,
 	    r->id);
@@ -379,8 +390,9 @@ hoplabrouter_start(struct agent *ag, struct role *r,
 	if ((sv = saved_find(r->id)) != NULL || (sv = saved_find(0)) != NULL) {
 		sv->role = r->id;	/* full: no restart for this one */
 		snprintf(sv->interval, sizeof(sv->interval), "%s", interval);
+		sv->starts = 1;
 	}
-	return run_router(ag, r, interval, 0, err, errlen);
+	return run_router(ag, r, interval, 0, 0, err, errlen);
 }
 
 int
@@ -399,7 +411,7 @@ hoplabrouter_restart(struct agent *ag, struct role *r, char *err,
 		    r->pid != 0 ? "running (kill it first)" : "gone");
 		return -1;
 	}
-	return run_router(ag, r, sv->interval, 1, err, errlen);
+	return run_router(ag, r, sv->interval, sv->starts++, 1, err, errlen);
 }
 
 void

@@ -193,6 +193,7 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 		return 2;
 	}
 	r->opts = o;
+	r->batch_seq = o->batch_base;
 	r->stop = stop;
 	r->schedfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	if ((r->conf = rconf_load(o->config, err, sizeof(err))) == NULL ||

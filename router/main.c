@@ -30,7 +30,7 @@ usage(int code)
 	fprintf(f,
 "usage: hoplab-router [-hnVv] -c FILE [-s ENDPOINT] [--busy-poll MODE]\n"
 "                     [--report ENDPOINT --role-id N --run-id S]\n"
-"                     [--interval DURATION]\n"
+"                     [--interval DURATION] [--batch-base N]\n"
 "       hoplab-router -s ENDPOINT --ctl COMMAND\n"
 "\n"
 "  -c, --config FILE   configuration file (YAML, docs/router.md)\n"
@@ -44,10 +44,14 @@ usage(int code)
 "  --busy-poll MODE    spin on the rings after a frame instead of sleeping:\n"
 "                      adaptive (default: up to 1ms, backs off when the\n"
 "                      CPU is contended), off, or a fixed duration 0..1s\n"
-"                      such as 50us; overrides io.busy_poll\n""  --report EP         push counter reports to EP every --interval\n"
+"                      such as 50us; overrides io.busy_poll\n"
+"  --report EP         push counter reports to EP every --interval\n"
 "  --role-id N         role id carried in reports\n"
 "  --run-id S          run id carried in reports\n"
 "  --interval D        report interval, 100ms..60s (default 1s)\n"
+"  --batch-base N      number the reports from N + 1 (default 0), so a\n"
+"                      router started again for the same role never\n"
+"                      reuses the numbers its killed process sent\n"
 "  --ctl COMMAND       send COMMAND to the router at -s and print the\n"
 "                      answer: counters | reload | route add P via A |\n"
 "                      route del P | iface NAME up | iface NAME down\n"
@@ -58,9 +62,10 @@ usage(int code)
 }
 
 enum { OPT_REPORT = 256, OPT_ROLE, OPT_RUN, OPT_INTERVAL, OPT_CTL,
-	OPT_BUSY };
+	OPT_BUSY, OPT_BATCH_BASE };
 
 static const struct option longopts[] = {
+	{ "batch-base", required_argument, NULL, OPT_BATCH_BASE },
 	{ "busy-poll", required_argument, NULL, OPT_BUSY },
 	{ "check", no_argument, NULL, 'n' },
 	{ "config", required_argument, NULL, 'c' },
@@ -129,6 +134,13 @@ main(int argc, char **argv)
 		case OPT_ROLE: parse_num("--role-id", optarg, &o.role_id); break;
 		case OPT_RUN: o.run_id = optarg; break;
 		case OPT_CTL: ctl = optarg; break;
+		case OPT_BATCH_BASE: {
+			uint32_t base;
+
+			parse_num("--batch-base", optarg, &base);
+			o.batch_base = base;
+			break;
+		}
 		case OPT_BUSY:
 			if (rconf_parse_busy(optarg, &o.busy_adaptive,
 			    &o.busy_ns) == -1) {

@@ -95,6 +95,7 @@ struct router_opts {
 	int		busy_set;	/* --busy-poll given: overrides io */
 	int		busy_adaptive;
 	int64_t		busy_ns;
+	uint64_t	batch_base;	/* --batch-base: first report is +1 */
 };
 
 struct router {

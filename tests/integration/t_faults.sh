@@ -221,6 +221,14 @@ est=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 assert_ge restart_outage_at_least_the_downtime "$est" 0.998
 assert_le restart_outage_at_most_kill_to_answer "$est" \
     "$(awk -v a="$kill" -v b="$start" 'BEGIN { print b - a + 0.25 }')"
+# Both processes' reports are in routers.csv: the second numbers its
+# from 1000001 (hoplab-router --batch-base), so none is taken for one
+# already written.
+b=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["router"] == "B" { if ($c["batch"] + 0 > 1000000) two++; else one++ }
+    END { print (one > 0 ? "first" : "-"), (two > 0 ? "second" : "-") }' \
+    "$D/routers.csv")
+assert_eq routers_csv_has_both_processes_reports "first second" "$b"
 for w in "fault: router B kill (start again in 1.000 s)" \
     "fault: router B start (restart after 1.000 s down)"; do
 	assert_eq "console: $w" 1 "$(grep -cF "] $w" "$T/restart.log")"
