@@ -23,6 +23,12 @@
  * sequence, UDP port GEN_DST_PORT only: the measured packets, not the
  * warm-up), one row per flow in capdelay.csv, and the last one (the
  * generator's rx by default) is printed beside the generator's mean.
+ * In a topology plan each udp flow I (flow id I + 1, UDP port
+ * TOPO_PORT_BASE + I, toporun.h) is matched from the first capture on its
+ * from host to every other capture; a row is written where some probe
+ * matched or the capture is on its to host, and the capture on its to
+ * host is printed beside the receiver's mean (both hosts read one clock
+ * in the namespace lab; across machines only as good as their sync).
  *
  * Deliberately not done: captures of warm-up bursts, clock offsets
  * between hosts (a pair on two hosts is only as good as their clocks),
@@ -41,6 +47,7 @@
 #include "clock.h"
 #include "log.h"
 #include "runint.h"
+#include "toporun.h"
 
 #define CAP_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define CAP_IDLE_NS		(5 * NSEC_PER_SEC)
@@ -475,18 +482,23 @@ write_captures_csv(struct run *r, char *err, size_t errlen)
 	return csv_done(f, "captures.csv", err, errlen);
 }
 
-/* One capdelay.csv row (and console line) of flow F, captures 0 -> K. */
+/*
+ * One capdelay.csv row (and console line) of flow F, captures TX -> K;
+ * FINAL: K is where F ends (printed beside the generator's mean).
+ */
 static void
-delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t k,
-    const Hoplab__FlowResult *fl)
+delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t tx,
+    size_t k, int final, const Hoplab__FlowResult *fl)
 {
-	const struct capfile *a = &cs.cf[0], *b = &cs.cf[k];
+	const struct capfile *a = &cs.cf[tx], *b = &cs.cf[k];
 	struct capmatch_summary s;
 	double gmean = fl->delay_mean_ns / 1e3;
 	uint64_t sent = 0;
 	int ok;
 
 	ok = capmatch_delay(cm, (int)fl->flow_id, &s, &sent) == 0;
+	if (!ok && !final && r->plan->topo.enabled)
+		return;		/* a capture off this flow's path */
 	fprintf(out, "%s,%u,%u,%s,%s,%s:%s,%s:%s,%llu,%zu,%llu,", cs.variant,
 	    fl->frame, cs.rep, r->label, fl->name, a->host, a->iface, b->host,
 	    b->iface, (unsigned long long)sent, s.n,
@@ -505,7 +517,7 @@ delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t k,
 	if (!ok)
 		fprintf(stderr, "      %s: no probe in both captures %s:%s and "
 		    "%s:%s\n", fl->name, a->host, a->iface, b->host, b->iface);
-	else if (k + 1 < cs.n)
+	else if (!final)
 		fprintf(stderr, "      %s: capture delay %s:%s -> %s:%s %.1f us "
 		    "mean (%zu matched)\n", fl->name, a->host, a->iface,
 		    b->host, b->iface, s.mean / 1e3, s.n);
@@ -513,6 +525,61 @@ delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t k,
 		fprintf(stderr, "      %s: capture delay %.1f us mean "
 		    "(generator %.1f us, difference %+.1f us)\n", fl->name,
 		    s.mean / 1e3, gmean, s.mean / 1e3 - gmean);
+}
+
+/* Match captures TX -> K with filter FLT; NULL with ERR on failure. */
+static struct capmatch *
+match(size_t tx, size_t k, const struct capmatch_filter *flt, char *err,
+    size_t errlen)
+{
+	struct capmatch *cm;
+
+	if ((cm = capmatch_new()) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (capmatch_read(cm, 1, cs.cf[tx].path, flt, err, errlen) == -1 ||
+	    capmatch_read(cm, 0, cs.cf[k].path, flt, err, errlen) == -1) {
+		capmatch_free(cm);
+		return NULL;
+	}
+	return cm;
+}
+
+/*
+ * A topology's udp flow J (GEN's J-th, flow id J + 1): from the first
+ * capture on its from host to every other one.
+ */
+static int
+topo_flow_rows(struct run *r, FILE *f, const Hoplab__FlowResult *fl,
+    size_t j, char *err, size_t errlen)
+{
+	const struct plan_flow *pf = &r->plan->flows[j];
+	struct capmatch_filter flt = { (int)fl->flow_id,
+	    TOPO_PORT_BASE + (int)j };
+	struct capmatch *cm;
+	size_t tx, k;
+
+	if (strcmp(pf->mode, "udp") != 0)
+		return 0;
+	for (tx = 0; tx < cs.n && strcmp(cs.cf[tx].host, pf->from); tx++)
+		;
+	if (tx == cs.n) {
+		if (!r->opts->quiet)
+			fprintf(stderr, "      %s: no capture on its sender "
+			    "%s, no capture delay\n", fl->name, pf->from);
+		return 0;
+	}
+	for (k = 0; k < cs.n; k++) {
+		if (k == tx)
+			continue;
+		if ((cm = match(tx, k, &flt, err, errlen)) == NULL)
+			return -1;
+		delay_row(r, f, cm, tx, k, strcmp(cs.cf[k].host, pf->to) == 0,
+		    fl);
+		capmatch_free(cm);
+	}
+	return 0;
 }
 
 /* capdelay.csv: the first capture against each later one, per flow. */
@@ -533,18 +600,15 @@ write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 	    "diff_mean_us,truncated", err, errlen);
 	if (f == NULL)
 		return -1;
-	for (k = 1; rc == 0 && k < cs.n; k++) {
-		if ((cm = capmatch_new()) == NULL ||
-		    capmatch_read(cm, 1, cs.cf[0].path, &flt, err,
-		    errlen) == -1 ||
-		    capmatch_read(cm, 0, cs.cf[k].path, &flt, err,
-		    errlen) == -1) {
-			if (cm == NULL)
-				snprintf(err, errlen, "out of memory");
+	for (j = 0; r->plan->topo.enabled && rc == 0 && j < gen->n_flows;
+	    j++)
+		rc = topo_flow_rows(r, f, gen->flows[j], j, err, errlen);
+	for (k = 1; !r->plan->topo.enabled && rc == 0 && k < cs.n; k++) {
+		if ((cm = match(0, k, &flt, err, errlen)) == NULL)
 			rc = -1;
-		}
 		for (j = 0; rc == 0 && j < gen->n_flows; j++)
-			delay_row(r, f, cm, k, gen->flows[j]);
+			delay_row(r, f, cm, 0, k, k + 1 == cs.n,
+			    gen->flows[j]);
 		capmatch_free(cm);
 	}
 	if (csv_done(f, "capdelay.csv", err, errlen) == -1)

@@ -128,6 +128,36 @@ links_lab_wire(const char *lab, const struct plan *plan,
 	return lab_run(lab, -1, argv, 1, err, errlen) == 0 ? 0 : -1;
 }
 
+int
+links_lab_topo(const char *lab, const struct plan *plan, int quiet,
+    char *err, size_t errlen)
+{
+	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
+	const char *argv[PLANTOPO_MAX_LINKS + 2];
+	const struct plantopo *t = &plan->topo;
+	const struct plantopo_link *l;
+	size_t i, j, n = 0;
+	int a, w;
+
+	argv[n++] = "links";
+	for (i = 0; i < t->nlinks; i++) {
+		l = &t->links[i];
+		for (j = 0, a = 0, w = 0; j < plan->nimpairs; j++)
+			if (plan->impairs[j].topo && plan->impairs[j].hop == i) {
+				w = 1;
+				a = strcmp(plan->impairs[j].from,
+				    t->hosts[l->end[0].host].name) != 0;
+			}
+		snprintf(spec[i], sizeof(spec[i]), "%s:%s-%s:%s%s",
+		    t->hosts[l->end[a].host].name, l->end[a].iface,
+		    t->hosts[l->end[!a].host].name, l->end[!a].iface,
+		    w ? "/w" : "");
+		argv[n++] = spec[i];
+	}
+	argv[n] = NULL;
+	return lab_run(lab, -1, argv, quiet, err, errlen) == 0 ? 0 : -1;
+}
+
 struct links *
 links_new(const struct links_env *env, char *err, size_t errlen)
 {

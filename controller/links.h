@@ -47,6 +47,13 @@ void	links_agent_name(const struct plan_impair *im, char *buf, size_t len);
  */
 int	links_lab_prepare(const struct plan *plan, const struct inventory *inv,
 	    struct inventory **newinv, char *err, size_t errlen);
+/*
+ * Topology labs: cable lab LAB to PLAN's topology links (lab.sh links),
+ * each impaired one through its wire host, wa on the side of the
+ * impairment's FROM: "X:IFX-Y:IFY/w".  QUIET as lab_run().
+ */
+int	links_lab_topo(const char *lab, const struct plan *plan, int quiet,
+	    char *err, size_t errlen);
 /* Rewire lab LAB for variant V, its impaired links through their wires. */
 int	links_lab_wire(const char *lab, const struct plan *plan,
 	    const struct plan_variant *v, char *err, size_t errlen);

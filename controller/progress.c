@@ -141,10 +141,16 @@ progress_interval_line(char *buf, size_t len, const Hoplab__FlowResult *f,
 		    iv->delay_mean_ns / 1000.0);
 	else
 		snprintf(delay, sizeof(delay), "- us");
-	snprintf(buf, len, "  t=%.1fs %s: sent %llu recv %llu lost %llu "
-	    "delay %s %.1f Mbit/s", t, f->name,
-	    (unsigned long long)iv->sent, (unsigned long long)iv->received,
-	    (unsigned long long)iv->lost, delay, iv->rx_mbps);
+	if (iv->sent == 0 && iv->received > 0)	/* a udp receiver, live */
+		snprintf(buf, len, "  t=%.1fs %s: recv %llu delay %s %.1f "
+		    "Mbit/s", t, f->name, (unsigned long long)iv->received,
+		    delay, iv->rx_mbps);
+	else
+		snprintf(buf, len, "  t=%.1fs %s: sent %llu recv %llu lost "
+		    "%llu delay %s %.1f Mbit/s", t, f->name,
+		    (unsigned long long)iv->sent,
+		    (unsigned long long)iv->received,
+		    (unsigned long long)iv->lost, delay, iv->rx_mbps);
 }
 
 void

@@ -2,10 +2,14 @@
  * toporun: a plan with a general topology (lib/plantopo.h), point by
  * point (docs/architecture.md "Topology labs").
  *
- * Before anything starts: every host must be an agent of the inventory
- * (else the run is refused, naming the hosts that are missing), and in the
- * namespace lab the data links are recabled to the plan's (lab.sh links,
- * one veth pair per link, each end named after the host at the other end).
+ * Before anything starts: every host but the external routers must be an
+ * agent of the inventory (else the run is refused, naming the hosts that
+ * are missing), and in the namespace lab a wire host is added per
+ * impaired link and the data links are recabled to the plan's (lab.sh
+ * links, one veth pair per link, each end named after the host at the
+ * other end, an impaired one through its wire host: links.c).  External
+ * routers get nothing: the user configured them (docs/plans.md "External
+ * routers"); a fault on their end of a link is refused.
  * Then, once for the whole run, each router host gets a router role: its
  * interfaces' addresses from the links and its routes with their metrics
  * (a hoplab router only the primary ones, metric 1: it has no failover);
@@ -30,10 +34,13 @@
  * came back, the bytes sent) over the transfer's time; its intervals
  * carry the sender's bytes per interval.
  *
- * Not done here: l2 flows, impairments and variants on topologies (the
- * plan loader refuses them), external routers (refused below: the lab has
- * no box to send through), `hoplab attach` to a topology run, RFC 2544 on
- * a topology.
+ * Per point, the impaired links' roles (links.c) and the captures
+ * (captures.c) start before the receivers and stop after the rows are
+ * recorded, as around a chain's generator.
+ *
+ * Not done here: l2 flows and variants on topologies (the plan loader
+ * refuses them), `hoplab attach` to a topology run, RFC 2544 on a
+ * topology.
  */
 #include <errno.h>
 #include <limits.h>
@@ -61,89 +68,6 @@ static int
 is_tcp(const struct plan_flow *f)
 {
 	return strcmp(f->mode, "tcp") == 0;
-}
-
-/* Host H is an external router: no agent, no role (plantopo.h). */
-static int
-is_ext(const struct plantopo *t, size_t h)
-{
-	return t->hosts[h].kind == PLANTOPO_ROUTER &&
-	    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL;
-}
-
-size_t
-toporun_missing_hosts(const struct plan *plan, const struct inventory *inv,
-    char *missing, size_t len)
-{
-	const struct plantopo *t = &plan->topo;
-	size_t i, n = 0, used = 0;
-
-	if (len > 0)
-		missing[0] = '\0';
-	for (i = 0; i < t->nhosts; i++) {
-		if (is_ext(t, i) || inventory_find(inv, t->hosts[i].name) !=
-		    NULL)
-			continue;
-		if (used < len)
-			used += snprintf(missing + used, len - used, "%s%s",
-			    n ? ", " : "", t->hosts[i].name);
-		n++;
-	}
-	return n;
-}
-
-/* Refuse what this runner cannot do, before anything starts. */
-static int
-check_plan(const struct plan *plan, const struct inventory *inv, char *err,
-    size_t errlen)
-{
-	const struct plantopo *t = &plan->topo;
-	char missing[512];
-	size_t i, n;
-	int lab = inv->lab[0] != '\0';
-
-	if ((n = toporun_missing_hosts(plan, inv, missing,
-	    sizeof(missing))) > 0) {
-		snprintf(err, errlen, "plan %s needs %zu host%s that inventory "
-		    "%s does not have: %s%s%s%s", plan->name, n, n == 1 ? "" :
-		    "s", inv->path, missing, lab ? " (build the plan's lab: "
-		    "hoplab lab up --plan " : "", lab ? plan->path : "",
-		    lab ? ")" : "");
-		return -1;
-	}
-	for (i = 0; i < plan->nfaults; i++) {
-		const struct plan_fault *f = &plan->faults[i];
-		const struct plantopo_link *l;
-
-		if (!f->topo || f->tlink < 0 || PLAN_FAULT_IS_ROUTER(f))
-			continue;
-		l = &t->links[f->tlink];
-		for (n = 0; n < 2; n++)
-			if (is_ext(t, l->end[n].host) && (f->end[0] == '\0' ||
-			    strcmp(f->end, t->hosts[l->end[n].host].name) ==
-			    0)) {
-				snprintf(err, errlen, "fault on link %s: %s is "
-				    "an external router (hoplab has no agent "
-				    "there); cut the other end (end: %s)",
-				    f->link, t->hosts[l->end[n].host].name,
-				    t->hosts[l->end[!n].host].name);
-				return -1;
-			}
-	}
-	if (plan->rfc.enabled) {
-		snprintf(err, errlen, "rfc2544 on a topology is not available "
-		    "yet; use a chain");
-		return -1;
-	}
-	for (i = 0; i < plan->nflows; i++)
-		if (strcmp(plan->flows[i].mode, "udp") != 0 &&
-		    !is_tcp(&plan->flows[i])) {
-			snprintf(err, errlen, "flow %s: mode %s on a topology "
-			    "is not available; use udp or tcp",
-			    plan->flows[i].name, plan->flows[i].mode);
-			return -1;
-		}
-	return 0;
 }
 
 /*
@@ -178,7 +102,7 @@ connect_hosts(struct run *r, char *err, size_t errlen)
 	size_t i, n = 0;
 
 	for (i = 0; i < t->nhosts; i++)
-		if (!is_ext(t, i))
+		if (!toporun_is_external(t, i))
 			names[n++] = t->hosts[i].name;
 	for (i = 0; i < r->plan->nimpairs; i++) {
 		links_agent_name(&r->plan->impairs[i], wires[i],
@@ -288,7 +212,7 @@ start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
 		return -1;
 	}
 	for (h = 0; rc == 0 && h < t->nhosts; h++) {
-		if (is_ext(t, h)) {
+		if (toporun_is_external(t, h)) {
 			if (!r->opts->quiet)
 				fprintf(stderr, "topology: %s is external: "
 				    "hoplab sends through it and configures "
@@ -884,7 +808,7 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	struct run_host hosts[PLANTOPO_MAX_HOSTS];
 	char ferr[256], stamp[32];
 
-	if (check_plan(plan, inv, err, errlen) == -1 ||
+	if (toporun_check(plan, inv, err, errlen) == -1 ||
 	    copy_plan(&r, plan, err, errlen) == -1)
 		return -1;
 	r.npoints = plan_npoints(r.plan);

@@ -27,6 +27,10 @@
 # deleted, then one veth pair per link is made, X's end named IFX and Y's
 # IFY (the plan names a host's interface after the host at the far end),
 # IPv6 and offloads off, up, without addresses (the agents add them).
+# A pair already cabled as asked is kept, so that the addresses a user
+# gave an external router by hand survive the next run's cabling.  An
+# impaired topology link X:IFX-Y:IFY/w goes through the wire host w-X-Y
+# that `wires X-Y` added, as in the chain: X:IFX -- wa [w-X-Y] wb -- Y:IFY.
 #
 # State lives in STATEDIR (default /run/hoplab/PREFIX): lab.env (prefix, K,
 # routers, kind: chain or hosts), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log,
@@ -69,7 +73,7 @@ usage()
 	cat >&2 <<EOF
 usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
        $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up --hosts HOST...
-       $prog [-p PREFIX] [-s STATEDIR] links [X:IFX-Y:IFY...]
+       $prog [-p PREFIX] [-s STATEDIR] links [X:IFX-Y:IFY[/w]...]
        $prog [-p PREFIX] [-s STATEDIR] wire N [LINK...]
        $prog [-p PREFIX] [-s STATEDIR] wires LINK...
        $prog [-p PREFIX] [-s STATEDIR] status
@@ -85,14 +89,17 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
   up --hosts
           build a topology lab: exactly these hosts, no generator host
           (names: letters, digits, '_'), management .10, .11, ...
-  links   (topology lab) delete every data link, then make one veth pair
-          per X:IFX-Y:IFY (IFX in host X, IFY in host Y), IPv6 and
-          offloads off, no addresses
+  links   (topology lab) cable one veth pair per X:IFX-Y:IFY (IFX in
+          host X, IFY in host Y), IPv6 and offloads off, no addresses;
+          with /w through the wire host: X:IFX -- wa [w-X-Y] wb -- Y:IFY.
+          Pairs already cabled so are kept (and their addresses), every
+          other data interface is deleted
   wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx;
           each LINK given (gen-R1, Ri-Rj or Ri-gen, in the chain's order)
           goes through its wire host: X -- wa [w-X-Y] wb -- Y
   wires   add a wire host w-X-Y (namespace, agent, inventory entry) per
-          LINK, for hoplab-link; hosts already running are kept
+          LINK (of the chain, or X-Y of two hosts of a topology lab), for
+          hoplab-link; hosts already running are kept
   status  list namespaces, agents and links
   down    stop the agents, delete namespaces, bridge and state
 EOF
@@ -206,7 +213,7 @@ is_link()
 {
 	case $1 in
 	*-*-*|-*|*-) return 1 ;;
-	*-*) is_name "${1%-*}" && is_name "${1#*-}" ;;
+	*-*) is_hname "${1%-*}" && is_hname "${1#*-}" ;;
 	*) return 1 ;;
 	esac
 }
@@ -303,7 +310,7 @@ known_hosts()
 	kh_found2=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
 	    sed -n "s/^$prefix-\([A-Za-z0-9_]*\)$/\1/p")
 	kh_wires=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
-	    sed -n "s/^$prefix-\(w-[A-Za-z0-9]*-[A-Za-z0-9]*\)$/\1/p")
+	    sed -n "s/^$prefix-\(w-[A-Za-z0-9_]*-[A-Za-z0-9_]*\)$/\1/p")
 	for kh_w in $lab_wires; do
 		kh_wires="$kh_wires w-$kh_w"
 	done
@@ -663,6 +670,14 @@ check_link()
 	    "(gen-R1, Ri-R(i+1) or Ri-gen)"
 }
 
+# Check that LINK X-Y joins two hosts of a topology lab.
+check_hlink()
+{
+	is_link "$1" || die "link '$1': expected X-Y of two hosts of the lab"
+	in_list "${1%-*}" $lab_routers && in_list "${1#*-}" $lab_routers ||
+	    die "link '$1': a host is not in lab $prefix (hosts: $lab_routers)"
+}
+
 # Refuse subcommand $1 in a topology lab (up --hosts): it has no chain.
 chain_only()
 {
@@ -676,12 +691,15 @@ cmd_wires()
 	[ $# -ge 1 ] || usage
 	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
 	    "run: $prog -p $prefix up"
-	chain_only wires
 	k=$lab_k
 	bindir=$lab_bindir
 	cws_new=
 	for cws_l in "$@"; do
-		check_link "$cws_l"
+		if [ "$lab_kind" = hosts ]; then
+			check_hlink "$cws_l"
+		else
+			check_link "$cws_l"
+		fi
 		in_list "$cws_l" $lab_wires || lab_wires="${lab_wires:+$lab_wires }$cws_l"
 		cws_p=$statedir/w-$cws_l.pid
 		if ns_exists "$prefix-w-$cws_l" && [ -r "$cws_p" ] &&
@@ -838,12 +856,14 @@ data_ifaces()
 	    sed 's/@.*//' | grep -v -x -e lo -e mgmt0
 }
 
-# Check one X:IFX-Y:IFY of `links` against the lab's hosts.
+# Check one X:IFX-Y:IFY[/w] of `links` against the lab's hosts; with /w,
+# its wire host w-X-Y must be there (`wires X-Y`).
 check_tlink()
 {
-	ct_x=${1%%-*}
-	ct_y=${1#*-}
-	case $1 in
+	ct_s=${1%/w}
+	ct_x=${ct_s%%-*}
+	ct_y=${ct_s#*-}
+	case $ct_s in
 	*:*-*:*) ;;
 	*) die "links: '$1': expected X:IFX-Y:IFY (host:interface at each end)" ;;
 	esac
@@ -862,8 +882,49 @@ check_tlink()
 		    "(hosts: $lab_routers)"
 	done
 	[ "${ct_x%%:*}" != "${ct_y%%:*}" ] || die "links: '$1' links a host to itself"
+	[ "$ct_s" = "$1" ] && return 0
+	ct_w=${ct_x%%:*}-${ct_y%%:*}
+	in_list "$ct_w" $lab_wires && ns_exists "$prefix-w-$ct_w" ||
+	    die "links: '$1': link $ct_w has no wire host;" \
+	    "run: $prog -p $prefix wires $ct_w"
 }
 
+# The veth pairs `links` $* asks for, one "NS1:IF1 NS2:IF2" a line: a
+# link X:IFX-Y:IFY/w as X:IFX -- wa [w-X-Y] wb -- Y:IFY.
+tlink_pairs()
+{
+	for tp_l in "$@"; do
+		tp_s=${tp_l%/w}
+		tp_x=${tp_s%%-*}
+		tp_y=${tp_s#*-}
+		tp_a="$prefix-${tp_x%%:*}:${tp_x#*:}"
+		tp_b="$prefix-${tp_y%%:*}:${tp_y#*:}"
+		if [ "$tp_s" = "$tp_l" ]; then
+			echo "$tp_a $tp_b"
+		else
+			tp_w=$prefix-w-${tp_x%%:*}-${tp_y%%:*}
+			echo "$tp_a $tp_w:wa"
+			echo "$tp_w:wb $tp_b"
+		fi
+	done
+}
+
+# "PEERNS:PEERIF" of interface IF of namespace NS (a veth), or nothing.
+veth_peer()
+{
+	vp_line=$(ip -n "$1" -o link show dev "$2" 2>/dev/null) || return 0
+	vp_idx=$(echo "$vp_line" | sed -n 's/^[0-9]*: [^@]*@if\([0-9]*\):.*/\1/p')
+	vp_ns=$(echo "$vp_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')
+	[ -n "$vp_idx" ] && [ -n "$vp_ns" ] || return 0
+	vp_peer=$(ip -n "$vp_ns" -o link show 2>/dev/null |
+	    awk -F': ' -v i="$vp_idx" '$1 == i { sub(/@.*/, "", $2); print $2 }')
+	[ -n "$vp_peer" ] && echo "$vp_ns:$vp_peer"
+}
+
+# Recable a topology lab to the links $*: a veth pair already cabled as
+# asked is kept (with the addresses an external router's user gave it),
+# every other data interface of the lab's hosts and wire hosts is
+# deleted, and the missing pairs are made.
 cmd_links()
 {
 	need_root
@@ -874,19 +935,33 @@ cmd_links()
 	for cl_l in "$@"; do
 		check_tlink "$cl_l"
 	done
+	cl_want=$(tlink_pairs "$@")
+	cl_nss=
 	for cl_h in $lab_routers; do
 		ns_exists "$prefix-$cl_h" || die "namespace $prefix-$cl_h is" \
 		    "missing; run: $prog -p $prefix up --hosts $lab_routers"
-		for cl_if in $(data_ifaces "$prefix-$cl_h"); do
-			del_if "$prefix-$cl_h" "$cl_if"
+		cl_nss="$cl_nss $prefix-$cl_h"
+	done
+	for cl_w in $lab_wires; do
+		ns_exists "$prefix-w-$cl_w" && cl_nss="$cl_nss $prefix-w-$cl_w"
+	done
+	cl_kept=
+	for cl_ns in $cl_nss; do
+		for cl_if in $(data_ifaces "$cl_ns"); do
+			cl_p=$(veth_peer "$cl_ns" "$cl_if")
+			if [ -n "$cl_p" ] && echo "$cl_want" | grep -q -x -F \
+			    -e "$cl_ns:$cl_if $cl_p" -e "$cl_p $cl_ns:$cl_if"; then
+				cl_kept="$cl_kept $cl_ns:$cl_if"
+				continue
+			fi
+			del_if "$cl_ns" "$cl_if"
 		done
 	done
-	for cl_l in "$@"; do
-		cl_x=${cl_l%%-*}
-		cl_y=${cl_l#*-}
-		make_link "$prefix-${cl_x%%:*}" "${cl_x#*:}" \
-		    "$prefix-${cl_y%%:*}" "${cl_y#*:}" off
-	done
+	echo "$cl_want" | while read -r cl_a cl_b; do
+		[ -n "$cl_a" ] || continue
+		in_list "$cl_a" $cl_kept && in_list "$cl_b" $cl_kept && continue
+		make_link "${cl_a%%:*}" "${cl_a#*:}" "${cl_b%%:*}" "${cl_b#*:}" off
+	done || exit 1
 	echo "links: $# link(s) in lab $prefix${*:+: $*}"
 }
 

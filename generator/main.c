@@ -673,8 +673,13 @@ main(int argc, char **argv)
 		log_fatal(EXIT_IFACE, "%s", err);
 	}
 	gen_set_records(g, rec);
-	/* l2: interim batches, then the final one, on one socket. */
-	if (o.report != NULL && o.cfg.mode == GEN_MODE_L2 && (live =
+	/*
+	 * l2 and the udp receiver: interim batches, then the final one, on
+	 * one socket (a udp sender has nothing received to show).
+	 */
+	if (o.report != NULL && (o.cfg.mode == GEN_MODE_L2 ||
+	    (o.cfg.mode == GEN_MODE_UDP && o.cfg.role == GEN_ROLE_RECV)) &&
+	    (live =
 	    live_open(o.report, (unsigned)o.role_id, o.run_id, o.stream, err,
 	    sizeof(err))) == NULL) {
 		gen_free(g);

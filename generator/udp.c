@@ -48,6 +48,7 @@
 #include "clock.h"
 #include "log.h"
 #include "genint.h"
+#include "live.h"
 
 #define UDP_DYN_BINS	(SERIES_TOTAL_MAX / 8)	/* intervals of a new flow */
 
@@ -555,6 +556,8 @@ udp_recv_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 			rc = -1;
 			break;
 		}
+		if (live_due(g->live, clock_mono_ns()))
+			live_tick(g->live, g, clock_mono_ns());
 	}
 	if (*signals && !g->end_seen)
 		log_warn("signal received before the sender's end message: "

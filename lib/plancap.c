@@ -13,10 +13,19 @@
  * later one is matched against it for capdelay.csv (controller/captures.c).
  * The loader checks the keys (strictly: an unknown one is an error), that
  * each host is "gen" or a router of the chain, interface names, and no
- * interface twice.  Deliberately not here: captures on the hosts of a
- * general topology and with rfc2544 (refused with a message), and
- * capture filters (every frame of the interface is taken; the matching
- * picks the probes).
+ * interface twice.
+ *
+ * In a topology plan (hosts and links) HOST is a host of the topology
+ * with an agent (not an external router) and IFACE one of its interfaces
+ * (named after the host at the far end: H1:R1); the default is, flow by
+ * flow, the interface of its from host and of its to host on their first
+ * links (their addresses'), each once, at most PLAN_CAP_MAX_IFACES.  Each
+ * udp flow is then matched from the first capture on its from host to
+ * every other capture (controller/captures.c).
+ *
+ * Deliberately not here: captures with rfc2544 (refused with a message),
+ * and capture filters (every frame of the interface is taken; the
+ * matching picks the probes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,11 +86,91 @@ known_host(const struct plan *p, const char *h)
 {
 	size_t i;
 
+	if (p->topo.enabled)
+		return plantopo_host(&p->topo, h) != -1;
 	if (strcmp(h, "gen") == 0)
 		return 1;
 	for (i = 0; i < p->nchain; i++)
 		if (strcmp(p->chain[i], h) == 0)
 			return 1;
+	return 0;
+}
+
+/*
+ * Topology plans: host H must have an agent (not external) and IFACE
+ * must be one of its interfaces (each named after the far end's host).
+ */
+static int
+topo_iface(struct pctx *c, yaml_node_t *node, const char *path,
+    const char *h, const char *iface)
+{
+	const struct plantopo *t = &c->p->topo;
+	char list[128];
+	size_t i, off = 0, hi = (size_t)plantopo_host(t, h);
+	int e;
+
+	if (t->hosts[hi].kind == PLANTOPO_ROUTER &&
+	    t->hosts[hi].impl == PLAN_ROUTER_EXTERNAL)
+		return PERR(c, node, path, "%s is an external router (hoplab "
+		    "has no agent there to capture with); capture on its "
+		    "neighbours' interfaces towards it", h);
+	list[0] = '\0';
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; e < 2; e++) {
+			if (t->links[i].end[e].host != hi)
+				continue;
+			if (strcmp(t->links[i].end[e].iface, iface) == 0)
+				return 0;
+			if (off + 20 < sizeof(list))
+				off += (size_t)snprintf(list + off,
+				    sizeof(list) - off, "%s%s", off ? ", " : "",
+				    t->links[i].end[e].iface);
+		}
+	return PERR(c, node, path, "%s has no interface %s (its interfaces, "
+	    "named after the host at the far end: %s)", h, iface, list);
+}
+
+/* Add H's first interface to the capture unless it is there; 0 or -1. */
+static int
+topo_default_one(struct plan_capture *cap, const struct plantopo *t, int h)
+{
+	const char *ip, *ifc = NULL;
+	size_t i, j;
+	int e;
+
+	if (h < 0 || (ip = plantopo_host_ip(t, (size_t)h)) == NULL)
+		return 0;
+	for (i = 0; ifc == NULL && i < t->nlinks; i++)
+		for (e = 0; e < 2; e++)
+			if (t->links[i].end[e].ip == ip)
+				ifc = t->links[i].end[e].iface;
+	for (j = 0; j < cap->nifaces; j++)
+		if (strcmp(cap->host[j], t->hosts[h].name) == 0 &&
+		    strcmp(cap->iface[j], ifc) == 0)
+			return 0;
+	if (cap->nifaces == PLAN_CAP_MAX_IFACES)
+		return -1;
+	snprintf(cap->host[j], sizeof(cap->host[j]), "%s", t->hosts[h].name);
+	snprintf(cap->iface[j], sizeof(cap->iface[j]), "%s", ifc);
+	cap->nifaces++;
+	return 0;
+}
+
+/* Topology default: each flow's from and to hosts' first interfaces. */
+static int
+topo_defaults(struct pctx *c, yaml_node_t *node)
+{
+	struct plan *p = c->p;
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++)
+		if (topo_default_one(&p->capture, &p->topo, plantopo_host(
+		    &p->topo, p->flows[i].from)) == -1 ||
+		    topo_default_one(&p->capture, &p->topo, plantopo_host(
+		    &p->topo, p->flows[i].to)) == -1)
+			return PERR(c, node, "captures", "the flows' hosts "
+			    "have more than %d interfaces to capture on; name "
+			    "them in captures.ifaces", PLAN_CAP_MAX_IFACES);
 	return 0;
 }
 
@@ -103,8 +192,12 @@ parse_iface(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
 		    "'_' or '-'), got %s", yamldoc_got(node, got, sizeof(got)));
 	*colon = '\0';
 	if (!known_host(c->p, buf))
-		return PERR(c, node, path, "unknown host '%s' (expected gen "
-		    "or a router of the chain)", buf);
+		return PERR(c, node, path, c->p->topo.enabled ? "unknown host "
+		    "'%s' (expected a host of topology.hosts)" : "unknown host "
+		    "'%s' (expected gen or a router of the chain)", buf);
+	if (c->p->topo.enabled && topo_iface(c, node, path, buf,
+	    colon + 1) == -1)
+		return -1;
 	snprintf(cap->host[i], sizeof(cap->host[i]), "%s", buf);
 	snprintf(cap->iface[i], sizeof(cap->iface[i]), "%s", colon + 1);
 	for (j = 0; j < i; j++)
@@ -116,12 +209,14 @@ parse_iface(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
 }
 
 static int
-parse_ifaces(struct pctx *c, yaml_node_t *node)
+parse_ifaces(struct pctx *c, yaml_node_t *node, yaml_node_t *caps)
 {
 	struct plan_capture *cap = &c->p->capture;
 	char path[YAMLDOC_PATH_MAX];
 	int n, i, rc = 0;
 
+	if (node == NULL && c->p->topo.enabled)
+		return topo_defaults(c, caps);
 	if (node == NULL) {		/* the generator's two */
 		snprintf(cap->host[0], sizeof(cap->host[0]), "gen");
 		snprintf(cap->iface[0], sizeof(cap->iface[0]), "tx");
@@ -171,10 +266,9 @@ plan_parse_captures(struct pctx *c, yaml_node_t *node)
 	if (node == NULL)
 		return 0;
 	cap->line = (int)yamldoc_line(node);
-	if (c->p->topo.enabled || c->p->nchain == 0)
-		return PERR(c, node, "captures", "captures are not available "
-		    "yet with a topology of hosts and links (only with "
-		    "topology: {chain: [...]})");
+	if (!c->p->topo.enabled && c->p->nchain == 0)
+		return PERR(c, node, "captures", "captures need a topology "
+		    "(a chain, or hosts and links)");
 	if (node->type != YAML_MAPPING_NODE)
 		return yamldoc_map_fields(c->yd, node, "captures", cap_keys,
 		    C_NKEYS, v, c->err, c->errlen);
@@ -184,7 +278,7 @@ plan_parse_captures(struct pctx *c, yaml_node_t *node)
 	cap->enabled = 1;
 	rc = yamldoc_map_fields(c->yd, node, "captures", cap_keys, C_NKEYS, v,
 	    c->err, c->errlen);
-	if (parse_ifaces(c, v[C_IFACES]) == -1)
+	if (parse_ifaces(c, v[C_IFACES], node) == -1)
 		rc = -1;
 	cap->snaplen = PLAN_CAP_SNAP_DEFAULT;
 	if (v[C_SNAPLEN] != NULL) {

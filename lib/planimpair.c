@@ -2,7 +2,9 @@
  * planimpair: the impairments: section of a plan (plan.h, docs/plans.md
  * "Impairments").
  *
- * Each entry names a link of the chain (gen-A, A-B, ..., C-gen) and what
+ * Each entry names a link of the chain (gen-A, A-B, ..., C-gen), or of a
+ * topology of hosts and links (R1-R4 or R4-R1: forward is as written,
+ * the wire host w-R4-R1 then has wa towards R4), and what
  * hoplab-link does to it, either as keys (delay, jitter, loss, rate...)
  * or as one netem line (netem: "delay 5ms 1ms loss 0.1%"), and becomes a
  * netem-style profile per direction (docs/link.md).  The loader checks
@@ -407,6 +409,41 @@ chain_links(const struct plan *p, char *buf, size_t len)
 		    p->chain[i]);
 }
 
+/* The links of a topology, for messages: "H1-R1, R1-R2, ...". */
+static void
+topo_links(const struct plantopo *t, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nlinks && off + 30 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+		    i ? ", " : "", t->links[i].name);
+}
+
+/* link: X-Y of a topology (either order): its index in HOP. */
+static int
+imp_topo_link(struct impctx *ic, struct plan_impair *im, const char *s)
+{
+	char path[YAMLDOC_PATH_MAX], links[PLANTOPO_MAX_LINKS * 30], got[64];
+	const char *dash = strchr(s, '-');
+	int l = plantopo_link(&ic->c->p->topo, s, NULL);
+
+	if (l == -1 || dash == NULL) {
+		topo_links(&ic->c->p->topo, links, sizeof(links));
+		return PERR(ic->c, ic->v[I_LINK], imp_path(ic, I_LINK, path,
+		    sizeof(path)), "%s is not a link of the topology "
+		    "(expected one of: %s)", yamldoc_got(ic->v[I_LINK], got,
+		    sizeof(got)), links);
+	}
+	im->topo = 1;
+	im->hop = (size_t)l;
+	snprintf(im->link, sizeof(im->link), "%s", s);
+	snprintf(im->from, sizeof(im->from), "%.*s", (int)(dash - s), s);
+	snprintf(im->to, sizeof(im->to), "%s", dash + 1);
+	return 0;
+}
+
 /* link: X-Y, two ends next to each other in the chain, in its order. */
 static int
 imp_link(struct impctx *ic, struct plan_impair *im)
@@ -419,6 +456,8 @@ imp_link(struct impctx *ic, struct plan_impair *im)
 	imp_path(ic, I_LINK, path, sizeof(path));
 	if ((s = imp_scalar(ic, I_LINK, "a link such as A-B")) == NULL)
 		return -1;
+	if (p->topo.enabled)
+		return imp_topo_link(ic, im, s);
 	if ((dash = strchr(s, '-')) == NULL || strchr(dash + 1, '-') != NULL)
 		goto bad;
 	a = chain_index(p, s, (size_t)(dash - s));
@@ -453,7 +492,8 @@ imp_link_used(struct impctx *ic, const struct plan_impair *im, size_t n)
 
 	imp_path(ic, I_LINK, path, sizeof(path));
 	for (i = 0; i < n; i++)
-		if (strcmp(p->impairs[i].link, im->link) == 0)
+		if (strcmp(p->impairs[i].link, im->link) == 0 || (im->topo &&
+		    p->impairs[i].topo && p->impairs[i].hop == im->hop))
 			return PERR(ic->c, ic->v[I_LINK], path, "%s is "
 			    "impaired twice (also on line %d); one entry per "
 			    "link, with direction: for one way only", im->link,
@@ -535,6 +575,8 @@ int
 plan_impair_in_variant(const struct plan_impair *i,
     const struct plan_variant *v)
 {
+	if (i->topo)		/* a topology runs whole */
+		return 1;
 	if (i->to_gen)
 		return v->nrouters == i->hop;
 	return v->nrouters >= i->hop + 1;

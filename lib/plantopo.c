@@ -18,12 +18,14 @@
  * free metric.  The kernel then fails over on a link cut by itself
  * (ignore_routes_with_linkdown).  End hosts never forward: paths cross
  * routers only, and an end host gets one default route via the far end
- * of its first link.
+ * of its first link.  An external router (a box hoplab only sends
+ * through) is treated like a hoplab one: its routes: are what the user
+ * configured there, and without them its shortest-path primaries are
+ * what the user is assumed to have configured; nothing is installed.
  *
  * Deliberately not done: dynamic routing, equal-cost multipath, two
- * links between the same pair, end hosts with routes of their own,
- * impairments on topology links (refused by plan.c).  The loader
- * reports every error it finds with the file, line and key.
+ * links between the same pair, end hosts with routes of their own.
+ * The loader reports every error it finds with the file, line, key.
  */
 #include <arpa/inet.h>
 #include <limits.h>
@@ -318,12 +320,9 @@ parse_host(struct pctx *c, yaml_node_t *k, yaml_node_t *v)
 	if (impl == NULL)
 		return 0;
 	h->kind = PLANTOPO_ROUTER;
-	if (yamldoc_is(impl, "hoplab"))
-		h->impl = PLAN_ROUTER_HOPLAB;
-	else if (yamldoc_is(impl, "external"))
-		return PERR(c, impl, ipath, "'external' is not available yet "
-		    "(sending through an external box is under construction); "
-		    "use linux or hoplab");
+	if (yamldoc_is(impl, "hoplab") || yamldoc_is(impl, "external"))
+		h->impl = yamldoc_is(impl, "hoplab") ? PLAN_ROUTER_HOPLAB :
+		    PLAN_ROUTER_EXTERNAL;
 	else if (!yamldoc_is(impl, "linux"))
 		return PERR(c, impl, ipath, "expected linux, hoplab or "
 		    "external, got %s", yamldoc_got(impl, got, sizeof(got)));
@@ -769,9 +768,7 @@ plan_parse_topo(struct pctx *c, yaml_node_t *topo, yaml_node_t *hosts,
     yaml_node_t *links, yaml_node_t *routes)
 {
 	struct plantopo *t = &c->p->topo;
-	int given[PLANTOPO_MAX_HOSTS] = { 0 };
-
-	int rc = 0;
+	int given[PLANTOPO_MAX_HOSTS] = { 0 }, rc = 0;
 
 	t->enabled = 1;
 	c->topo_ok = 0;

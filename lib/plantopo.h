@@ -32,15 +32,20 @@
  * is 1 + the routers that neighbour's path crosses, itself included (a
  * tie takes the next free metric: the kernel refuses two equal), so a
  * link cut fails over when the kernel drops the dead route
- * (net.ipv4.conf.all.ignore_routes_with_linkdown=1 in the lab).  A router with routes: gets exactly those.
+ * (net.ipv4.conf.all.ignore_routes_with_linkdown=1 in the lab).  A
+ * router with routes: gets exactly those.  An external router (a box
+ * hoplab only sends through, configured by the user) has its addresses
+ * from the link plan like any host, and its routes: are the user's word
+ * (without them: the shortest-path primaries, as for hoplab routers);
+ * they serve to check the paths and are never installed.
  *
  * The loader checks: names ([A-Za-z0-9_], at most 12 characters, not
  * "gen"), links between declared hosts, no self links, every flow's
  * from/to declared end hosts, and that each flow has a path (primary
  * routes followed from its source to its destination's address, without
  * a loop); errors name the file, line and key.  Not supported yet and
- * refused with a message: impairments on topology links, l2 flows
- * (they need the chain's two-interface generator), variants.
+ * refused with a message: l2 flows (they need the chain's
+ * two-interface generator), variants.
  */
 #ifndef HOPLAB_PLANTOPO_H
 #define HOPLAB_PLANTOPO_H

@@ -32,3 +32,4 @@ UNIT_EXTRA_test_plantopo = build/asan/controller/dryrun.o
 UNIT_EXTRA_test_progress = build/asan/controller/progress.o
 UNIT_EXTRA_test_ctl_records = build/asan/controller/records.o
 UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/records.o
+UNIT_EXTRA_test_plantopo += build/asan/controller/topocheck.o

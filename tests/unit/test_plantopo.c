@@ -16,7 +16,8 @@
  * need 2 routers; the tie goes to the first link of R3 in the file
  * (R1-R3), the backup via R4 gets 1 + 2 = 3.
  *
- * Also the chain_length shorthand, the saved broken plans in
+ * Also external routers (routes, paths, and what toporun_check refuses),
+ * impairments and captures on topology links, the chain_length shorthand, the saved broken plans in
  * tests/plans/ with their expected messages, and the --dry-run listing
  * (controller/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u.
  * Run from the repository root.
@@ -28,6 +29,7 @@
 #include <CUnit/Basic.h>
 
 #include "controller/dryrun.h"
+#include "controller/toporun.h"
 #include "plan.h"
 
 static char err[8192];
@@ -431,6 +433,7 @@ t_saved_broken_plans_match_expected_output(void)
 	static const char *const names[] = {
 		"topo-errors", "topo-paths", "topo-routes",
 		"chain-length-errors", "chain-length-variants",
+		"topo-wan-errors", "topo-cap-errors",
 	};
 	char path[256], exp[256], out[256];
 	struct plan *p;
@@ -467,6 +470,191 @@ t_dry_run_lists_hosts_links_routes_and_paths(void)
 	snprintf(cmd, sizeof(cmd), "diff -u tests/plans/topo-ok.dryrun %s "
 	    ">&2", out);
 	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/*
+ * An external R2: no backups (it is not a linux router hoplab sets up),
+ * its 4 shortest-path primaries to the subnets it is not on (1, 3, 5,
+ * 6), and paths cross it as they would a hoplab router.
+ */
+static void
+t_external_router_gets_primaries_and_forwards(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("external") FLOWS);
+	char buf[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->topo.hosts[4].kind, PLANTOPO_ROUTER);
+	CU_ASSERT_EQUAL(p->topo.hosts[4].impl, PLAN_ROUTER_EXTERNAL);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 4);
+	check_route(p, "R2", "198.18.1.0/24", 1, "198.18.2.1", "R1");
+	check_route(p, "R2", "198.18.3.0/24", 1, "198.18.2.1", "R1");
+	check_route(p, "R2", "198.18.5.0/24", 1, "198.18.4.2", "R4");
+	check_route(p, "R2", "198.18.6.0/24", 1, "198.18.4.2", "R4");
+	CU_ASSERT_PTR_NULL(route(p, "R2", "198.18.1.0/24", 4));
+	path_text(p, "H3", "H1", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R1 H1");
+	CU_ASSERT_EQUAL(p->variants[0].nrouters, 4);
+	plan_free(p);
+}
+
+/*
+ * The routes: of an external router are the user's word: R2 sending H1's
+ * subnet to R4, which sends it back to R2, is a loop the path check sees.
+ */
+static void
+t_external_routes_are_the_users_word(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("external")
+	    "  routes:\n"
+	    "    R2: [{to: H1, via: R4}, {to: H2, via: R4}]\n"
+	    "flows:\n"
+	    "  - {name: f1, from: H2, to: H3, frame: 64, idt: 1ms, count: 1}\n");
+	char buf[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 2);
+	CU_ASSERT_STRING_EQUAL(route(p, "R2", "198.18.1.0/24", 1)->via,
+	    "198.18.4.2");
+	CU_ASSERT_EQUAL(route(p, "R2", "198.18.1.0/24", 1)->line, 20);
+	path_text(p, "H3", "H1", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "routing loop at R2");
+	path_text(p, "H3", "H2", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R4 H2");
+	plan_free(p);
+}
+
+/* impairments: on a topology link, written in either order. */
+static void
+t_topology_impairment_names_a_link_either_way(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux")
+	    "impairments:\n"
+	    "  - {link: R4-R2, delay: 5ms}\n"
+	    "  - {link: H1-R1, loss: 1%, direction: forward}\n" FLOWS);
+	const struct plan_impair *im;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(p->nimpairs, 2);
+	im = &p->impairs[0];
+	CU_ASSERT_EQUAL(im->topo, 1);
+	CU_ASSERT_EQUAL(im->hop, 3);		/* R2-R4, link 3 */
+	CU_ASSERT_STRING_EQUAL(im->link, "R4-R2");
+	CU_ASSERT_STRING_EQUAL(im->from, "R4");
+	CU_ASSERT_STRING_EQUAL(im->to, "R2");
+	CU_ASSERT_STRING_EQUAL(im->forward, "delay 5ms");
+	CU_ASSERT_STRING_EQUAL(im->reverse, "delay 5ms");
+	CU_ASSERT_EQUAL(plan_impair_in_variant(im, &p->variants[0]), 1);
+	im = &p->impairs[1];
+	CU_ASSERT_EQUAL(im->hop, 0);
+	CU_ASSERT_STRING_EQUAL(im->forward, "loss 1%");
+	CU_ASSERT_STRING_EQUAL(im->reverse, "");
+	plan_free(p);
+}
+
+static void
+t_topology_impairment_errors_name_the_links(void)
+{
+	expect_err(MINIMAL_HOSTS("linux")
+	    "impairments:\n"
+	    "  - {link: R1-R4, delay: 5ms}\n"
+	    "  - {link: R2-R1, delay: 5ms}\n"
+	    "  - {link: R1-R2, delay: 1ms}\n" FLOWS,
+	    "t.yaml:20: impairments[0].link: 'R1-R4' is not a link of the "
+	    "topology (expected one of: H1-R1, R1-R2, R1-R3, R2-R4, R3-R4, "
+	    "R4-H2, R2-H3)\n"
+	    "t.yaml:22: impairments[2].link: R1-R2 is impaired twice (also on "
+	    "line 21); one entry per link, with direction: for one way only\n"
+	    "2 errors");
+}
+
+/* captures: {} in a topology: each flow's from and to interfaces, once. */
+static void
+t_topology_captures_default_to_the_flows_hosts(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux")
+	    "captures: {snaplen: 96}\n"
+	    "flows:\n"
+	    "  - {name: f1, from: H1, to: H2, frame: 128, idt: 1ms, count: 9}\n"
+	    "  - {name: f2, from: H3, to: H1, frame: 128, idt: 1ms, count: 9}\n");
+	const struct plan_capture *c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	c = &p->capture;
+	CU_ASSERT_EQUAL(c->enabled, 1);
+	CU_ASSERT_EQUAL(c->snaplen, 96);
+	CU_ASSERT_EQUAL_FATAL(c->nifaces, 3);
+	CU_ASSERT_STRING_EQUAL(c->host[0], "H1");
+	CU_ASSERT_STRING_EQUAL(c->iface[0], "R1");
+	CU_ASSERT_STRING_EQUAL(c->host[1], "H2");
+	CU_ASSERT_STRING_EQUAL(c->iface[1], "R4");
+	CU_ASSERT_STRING_EQUAL(c->host[2], "H3");
+	CU_ASSERT_STRING_EQUAL(c->iface[2], "R2");
+	plan_free(p);
+}
+
+/* Named ones: any host with an agent, one of its own interfaces. */
+static void
+t_topology_captures_take_router_interfaces(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("linux")
+	    "captures: {ifaces: [H1:R1, R2:R4, H2:R4]}\n" FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->capture.nifaces, 3);
+	CU_ASSERT_STRING_EQUAL(p->capture.host[1], "R2");
+	CU_ASSERT_STRING_EQUAL(p->capture.iface[1], "R4");
+	plan_free(p);
+}
+
+/*
+ * toporun_check (controller/topocheck.c): an external R2 need not be in
+ * the inventory; a fault on its end of a link is refused, one at the
+ * other end (end: R1) is not.
+ */
+static void
+t_external_router_needs_no_agent_and_no_fault_at_its_end(void)
+{
+	static const char *const inv_yaml =
+	    "agents:\n"
+	    "  - {name: H1, address: 198.19.9.10}\n"
+	    "  - {name: H2, address: 198.19.9.11}\n"
+	    "  - {name: H3, address: 198.19.9.12}\n"
+	    "  - {name: R1, address: 198.19.9.13}\n"
+	    "  - {name: R3, address: 198.19.9.14}\n";
+	struct inventory *inv;
+	struct plan *p;
+	char missing[64];
+
+	inv = inventory_load_string(inv_yaml, "inv.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(inv);
+	p = load(MINIMAL_HOSTS("external") FLOWS);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(toporun_is_external(&p->topo, 4), 1);
+	CU_ASSERT_EQUAL(toporun_is_external(&p->topo, 3), 0);
+	CU_ASSERT_EQUAL(toporun_missing_hosts(p, inv, missing,
+	    sizeof(missing)), 1);
+	CU_ASSERT_STRING_EQUAL(missing, "R4");
+	plan_free(p);
+	p = load(MINIMAL_HOSTS("external")
+	    "faults:\n  - {at: 1ms, link: R1-R2, action: down}\n" FLOWS);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(toporun_check(p, inv, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "plan t needs 1 host that inventory "
+	    "inv.yaml does not have: R4");
+	inv->agents[inv->nagents++] = inv->agents[4];	/* R3's, as R4 */
+	snprintf(inv->agents[5].name, sizeof(inv->agents[5].name), "R4");
+	CU_ASSERT_EQUAL(toporun_check(p, inv, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "fault on link R1-R2: R2 is an external "
+	    "router (hoplab has no agent there); cut the other end (end: R1)");
+	plan_free(p);
+	p = load(MINIMAL_HOSTS("external")
+	    "faults:\n  - {at: 1ms, link: R1-R2, action: down, end: R1}\n"
+	    FLOWS);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(toporun_check(p, inv, err, sizeof(err)), 0);
+	plan_free(p);
+	inventory_free(inv);
 }
 
 int
@@ -508,6 +696,20 @@ main(void)
 	    t_saved_broken_plans_match_expected_output);
 	CU_add_test(s, "dry_run_lists_hosts_links_routes_and_paths",
 	    t_dry_run_lists_hosts_links_routes_and_paths);
+	CU_add_test(s, "external_router_gets_primaries_and_forwards",
+	    t_external_router_gets_primaries_and_forwards);
+	CU_add_test(s, "external_routes_are_the_users_word",
+	    t_external_routes_are_the_users_word);
+	CU_add_test(s, "topology_impairment_names_a_link_either_way",
+	    t_topology_impairment_names_a_link_either_way);
+	CU_add_test(s, "topology_impairment_errors_name_the_links",
+	    t_topology_impairment_errors_name_the_links);
+	CU_add_test(s, "topology_captures_default_to_the_flows_hosts",
+	    t_topology_captures_default_to_the_flows_hosts);
+	CU_add_test(s, "topology_captures_take_router_interfaces",
+	    t_topology_captures_take_router_interfaces);
+	CU_add_test(s, "external_router_needs_no_agent_and_no_fault_at_its_end",
+	    t_external_router_needs_no_agent_and_no_fault_at_its_end);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
