@@ -922,7 +922,8 @@ veth_peer()
 }
 
 # Recable a topology lab to the links $*: a veth pair already cabled as
-# asked is kept (with the addresses an external router's user gave it),
+# asked is kept (with the addresses an external router's user gave it;
+# set up again, should a fault have left it down),
 # every other data interface of the lab's hosts and wire hosts is
 # deleted, and the missing pairs are made.
 cmd_links()
@@ -952,6 +953,7 @@ cmd_links()
 			if [ -n "$cl_p" ] && echo "$cl_want" | grep -q -x -F \
 			    -e "$cl_ns:$cl_if $cl_p" -e "$cl_p $cl_ns:$cl_if"; then
 				cl_kept="$cl_kept $cl_ns:$cl_if"
+				run ip -n "$cl_ns" link set dev "$cl_if" up
 				continue
 			fi
 			del_if "$cl_ns" "$cl_if"

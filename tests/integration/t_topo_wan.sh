@@ -42,7 +42,7 @@
 # 5. a fault on a link's external end is refused before anything starts,
 #    with the exact message;
 # 6. `lab down` leaves no namespace of the lab, wire hosts included.
-# About 40 s.  Run as root; tests/integration/run.sh does.
+# About 20 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
