@@ -182,8 +182,22 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 			    r->iface, r->metric);
 			if (r->line > 0)
 				fprintf(out, " (line %d)", r->line);
+			if (t->hosts[h].kind == PLANTOPO_ROUTER &&
+			    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL)
+				fprintf(out, " (external: not installed, "
+				    "configure it there)");
 			fprintf(out, "\n");
 		}
+	for (i = 0; i < plan->nimpairs; i++)
+		fprintf(out, "  impair %-11s forward \"%s\", reverse \"%s\" "
+		    "(wire host w-%s-%s)\n", plan->impairs[i].link,
+		    plan->impairs[i].forward[0] ? plan->impairs[i].forward :
+		    "none", plan->impairs[i].reverse[0] ?
+		    plan->impairs[i].reverse : "none", plan->impairs[i].from,
+		    plan->impairs[i].to);
+	for (i = 0; plan->capture.enabled && i < plan->capture.nifaces; i++)
+		fprintf(out, "  capture %s:%s\n", plan->capture.host[i],
+		    plan->capture.iface[i]);
 	for (i = 0; i < plan->nflows; i++) {
 		fprintf(out, "  flow  %-12s %-4s ", plan->flows[i].name,
 		    plan->flows[i].mode);

@@ -363,11 +363,56 @@ end_pos(const struct plan_fault *f, const char *name, int i)
 	return i == 1 ? f->hop : f->hop - 1;
 }
 
+/* The impairment on F's link (its wire host's), or NULL. */
+static const struct plan_impair *
+fault_impair(const struct plan *p, const struct plan_fault *f)
+{
+	const struct plan_impair *im;
+	size_t i;
+
+	for (i = 0; i < p->nimpairs; i++) {
+		im = &p->impairs[i];
+		if ((strcmp(im->from, f->from) == 0 &&
+		    strcmp(im->to, f->to) == 0) ||
+		    (strcmp(im->from, f->to) == 0 &&
+		    strcmp(im->to, f->from) == 0))
+			return im;
+	}
+	return NULL;
+}
+
+/*
+ * An impaired link is X -- wa [w-X-Y] wb -- Y: host X's end going down
+ * would leave Y's carrier up, unlike a plain veth.  So the wire's side
+ * facing the other end follows (wb for X, wa for Y), and a router there
+ * sees the link die and fails over as it would without the wire.
+ */
+static int
+wire_updown(struct faults *fl, size_t fi, const struct plan_impair *im,
+    const char *host, int up, char *line, size_t len, char *err,
+    size_t errlen)
+{
+	const char *iface = strcmp(host, im->from) == 0 ? "wb" : "wa";
+	char name[INV_NAME_MAX];
+	size_t off = strlen(line);
+
+	links_agent_name(im, name, sizeof(name));
+	if (send_updown(fl, fi, name, SIZE_MAX, iface, up, up ? "up" :
+	    "down", err, errlen) == -1)
+		return -1;
+	note_down(fl, fl->s[fl->ns - 1].peer, iface, SIZE_MAX,
+	    fl->plan->faults[fi].link, up);
+	snprintf(line + off, len > off ? len - off : 0, ", %s:%s", name,
+	    iface);
+	return 0;
+}
+
 static int
 do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
     size_t errlen)
 {
 	const struct plan_fault *f = &fl->plan->faults[fi];
+	const struct plan_impair *im = fault_impair(fl->plan, f);
 	char host[PLAN_NAME_MAX], iface[16];
 	int up = f->kind == PLAN_FAULT_LINK_UP, i;
 	size_t pos, off = strlen(line);
@@ -388,6 +433,10 @@ do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
 		note_down(fl, fl->s[fl->ns - 1].peer, iface, pos, f->link, up);
 		off += (size_t)snprintf(line + off, len > off ? len - off : 0,
 		    "%s%s:%s", off > 0 ? ", " : "", host, iface);
+		if (im != NULL && wire_updown(fl, fi, im, host, up, line, len,
+		    err, errlen) == -1)
+			return -1;
+		off = strlen(line);
 	}
 	return 0;
 }

@@ -117,9 +117,8 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	return run_send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
 }
 
-/* Note router role W of variant V in state.json, for routers.csv. */
-static int
-note_router_role(struct run *r, const struct wait_role *w,
+int
+run_note_router_role(struct run *r, const struct wait_role *w,
     const struct plan_variant *v, char *err, size_t errlen)
 {
 	struct router_role *rr;
@@ -148,7 +147,7 @@ run_start_routers(struct run *r, const struct plan_variant *v,
 
 	for (i = 0; i < n; i++)
 		if (start_router(r, &ws[i], i, n, err, errlen) == -1 ||
-		    note_router_role(r, &ws[i], v, err, errlen) == -1)
+		    run_note_router_role(r, &ws[i], v, err, errlen) == -1)
 			return -1;
 	if (results_state_write(results_dir(r->res), &r->st, err,
 	    errlen) == -1)

@@ -97,6 +97,9 @@ size_t	run_host_list(const struct run *r, struct run_host *hosts,
 	    size_t max);
 
 /* routerrole.c */
+/* Note router role W of variant V in state.json, for routers.csv. */
+int	run_note_router_role(struct run *r, const struct wait_role *w,
+	    const struct plan_variant *v, char *err, size_t errlen);
 /* Configure the routers of variant V and wait until all are up. */
 int	run_start_routers(struct run *r, const struct plan_variant *v,
 	    struct wait_role *ws, char *err, size_t errlen);

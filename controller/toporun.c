@@ -43,19 +43,17 @@
  * topology.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "captures.h"
 #include "clock.h"
 #include "lab.h"
 #include "links.h"
-#include "log.h"
 #include "runint.h"
+#include "starts.h"
 #include "toporun.h"
 
 #define TOPO_TTL	64		/* the kernel's default TTL */
@@ -164,28 +162,6 @@ fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
 	rp->routes = hp->rtp;
 }
 
-/* Note host role W in state.json, so routers.csv knows its counters. */
-static int
-note_role(struct run *r, const struct wait_role *w, char *err,
-    size_t errlen)
-{
-	struct router_role *rr;
-
-	rr = realloc(r->st.rroles, (r->st.nrroles + 1) * sizeof(*rr));
-	if (rr == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	r->st.rroles = rr;
-	rr = &r->st.rroles[r->st.nrroles++];
-	memset(rr, 0, sizeof(*rr));
-	rr->role = w->role_id;
-	snprintf(rr->agent, sizeof(rr->agent), "%s", w->peer->inv->name);
-	snprintf(rr->variant, sizeof(rr->variant), "%s",
-	    r->plan->variants[0].label);
-	return 0;
-}
-
 static int
 role_started(const struct wait_role *w)
 {
@@ -226,7 +202,8 @@ start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
 		rc = run_send_start(r, &ws[*n], t->hosts[h].name, &sr, err,
 		    errlen);
 		if (rc == 0 && t->hosts[h].kind == PLANTOPO_ROUTER)
-			rc = note_role(r, &ws[*n], err, errlen);
+			rc = run_note_router_role(r, &ws[*n],
+			    &r->plan->variants[0], err, errlen);
 		(*n)++;
 	}
 	free(hp);
@@ -422,53 +399,27 @@ point_duration_ns(const struct plan *plan)
 	return longest + GEN_DRAIN_NS;
 }
 
-/*
- * The udp senders' first packets against their common start instant:
- * a row each in starts.csv and, with two or more, their spread on the
- * console.  Nothing here is a check: a loaded machine starts late.
- */
+/* The udp senders' first packets against their common start (starts.h). */
 static void
 report_starts(struct run *r, const struct topo_point *tp, unsigned rep)
 {
-	char path[PATH_MAX];
-	int64_t t, lo = INT64_MAX, hi = INT64_MIN;
+	struct start_row rows[PLAN_MAX_FLOWS];
 	size_t i, k = 0;
-	FILE *f;
-	int fresh;
 
 	if (tp->start_at == 0)
 		return;
-	snprintf(path, sizeof(path), "%s/starts.csv", results_dir(r->res));
-	fresh = access(path, F_OK) == -1;
-	if ((f = fopen(path, "a")) == NULL) {
-		log_warn("%s: %s", path, strerror(errno));
-		return;
-	}
-	if (fresh)
-		fprintf(f, "point,rep,flow,host,start_at_ns,first_tx_ns,"
-		    "late_us\n");
 	for (i = 0; i < r->live->nflows; i++) {
 		const struct wait_role *w = &tp->send[i];
 
 		if (is_tcp(&r->live->flows[i]) || !w->have_result ||
 		    w->result->n_flows != 1)
 			continue;
-		t = w->result->flows[0]->first_tx_ns;
-		fprintf(f, "%zu,%u,%s,%s,%lld,%lld,%.1f\n", r->point + 1, rep,
-		    r->live->flows[i].name, w->peer->inv->name,
-		    (long long)tp->start_at, (long long)t,
-		    (double)(t - tp->start_at) / 1e3);
-		lo = t < lo ? t : lo;
-		hi = t > hi ? t : hi;
-		k++;
+		rows[k].flow = r->live->flows[i].name;
+		rows[k].host = w->peer->inv->name;
+		rows[k++].first_tx_ns = w->result->flows[0]->first_tx_ns;
 	}
-	if (fclose(f) == EOF)
-		log_warn("%s: %s", path, strerror(errno));
-	if (k > 1 && !r->opts->quiet)
-		fprintf(stderr, "      start: %zu udp senders' first packets "
-		    "within %.1f us of each other (%.1f to %.1f us after "
-		    "the start instant; starts.csv)\n", k, (hi - lo) / 1e3,
-		    (lo - tp->start_at) / 1e3, (hi - tp->start_at) / 1e3);
+	starts_report(results_dir(r->res), r->point + 1, rep, tp->start_at,
+	    rows, k, r->opts->quiet);
 }
 
 /* The flows' results as one batch: udp the receiver's, tcp the sender's. */

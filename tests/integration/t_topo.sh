@@ -25,6 +25,13 @@
 #    routers), it loses packets only in the intervals around the cut (at
 #    most 50), and receives in every interval after it; the tcp flow
 #    still has a throughput > 0;
+# 5b. the cut of one end (R1's) of the primary link when it runs through
+#    a link emulator (impairment: delay 1ms; R1 -- wa [w-R1-R4] wb -- R4):
+#    the wire's side facing R4 goes down with R1's end, so R4 loses its
+#    carrier as on a plain veth and its flow back to H1 (H2 -> H1, 3000
+#    x 1 ms) fails over to the backup: ttl_min 60, and every interval
+#    from 2.0 s on receives (without it R4 would send into the dead wire
+#    until the link came back at the point's end);
 # 6. `lab down` leaves no namespace of the lab;
 # 7. nor does it after a crash (agents killed, state folder removed).
 # About 35 s.  Run as root; tests/integration/run.sh does.
@@ -151,6 +158,27 @@ elif run_plan cut "$EX"; then
 	assert_eq cut_loss_only_around_the_cut_then_backup ok "$r"
 	assert_gt cut_tcp_throughput_positive "$(csv_field "$S" bulk \
 	    throughput_mbps)" 0
+fi
+
+# 5b.
+sed -e 's/^name: .*/name: wirecut/' \
+    -e 's/action: down}/action: down, end: R1}/' \
+    -e 's/name: voice, from: H1, to: H2/name: back, from: H2, to: H1/' \
+    -e '/name: bulk/d' "$EX" >"$T/wirecut.yaml"
+printf 'impairments:\n  - {link: R1-R4, delay: 1ms}\n' >>"$T/wirecut.yaml"
+if [ -n "${HLT_TOPO_NO_FAULT:-}" ]; then
+	:
+elif run_plan wirecut "$T/wirecut.yaml"; then
+	S=$D/summary.csv
+	assert_match wirecut_wire_side_down "w-R1-R4:wb" \
+	    "$(grep 'fault: link R1-R4 down' "$T/wirecut.log")"
+	assert_eq wirecut_ttl_min_60_backup 60 "$(csv_field "$S" back ttl_min)"
+	# The 2.0 and 2.5 s intervals must be there and receive.
+	r=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["flow"] == "back" && $c["start_s"] >= 2.0 &&
+	    $c["start_s"] + $c["length_s"] <= 3.0 && $c["received"] > 0 {
+		n++ } END { print n + 0 }' "$D/intervals.csv")
+	assert_eq wirecut_back_flow_receives_after_the_cut 2 "$r"
 fi
 
 # 6.
