@@ -480,25 +480,29 @@ static void
 print_summary(FILE *out, const struct results *res)
 {
 	size_t i;
+	int w = 10;
 
 	if (res->nrows == 0)
 		return;	/* an RFC 2544 run: its own table */
+	for (i = 0; i < res->nrows; i++)	/* long chains: wider */
+		if ((int)strlen(res->rows[i].variant) > w)
+			w = (int)strlen(res->rows[i].variant);
 	fprintf(out, "\nOne-way delay per variant (frame = Ethernet frame incl. "
 	    "FCS, delay in us)\n");
-	fprintf(out, "%-10s %5s %4s %-8s %8s %8s %7s %7s %10s %10s %10s %4s\n",
-	    "variant", "frame", "rep", "flow", "sent", "received", "lost",
+	fprintf(out, "%-*s %5s %4s %-8s %8s %8s %7s %7s %10s %10s %10s %4s\n",
+	    w, "variant", "frame", "rep", "flow", "sent", "received", "lost",
 	    "loss%", "mean_us", "p50_us", "p99_us", "ttl");
 	for (i = 0; i < res->nrows; i++) {
 		const struct flow_row *r = &res->rows[i];
 
 		if (r->sent == 0 && r->throughput_mbps > 0) {	/* tcp bulk */
-			fprintf(out, "%-10s %5s %4u %-8.8s   (tcp: %.1f Mbit/s, "
-			    "no probes: no delay or loss)\n", r->variant, "-",
-			    r->rep, r->flow, r->throughput_mbps);
+			fprintf(out, "%-*s %5s %4u %-8.8s   (tcp: %.1f Mbit/s, "
+			    "no probes: no delay or loss)\n", w, r->variant,
+			    "-", r->rep, r->flow, r->throughput_mbps);
 			continue;
 		}
-		fprintf(out, "%-10s %5u %4u %-8.8s %8llu %8llu %7llu %7.3f "
-		    "%10.2f %10.2f %10.2f %4u\n", r->variant, r->frame, r->rep,
+		fprintf(out, "%-*s %5u %4u %-8.8s %8llu %8llu %7llu %7.3f "
+		    "%10.2f %10.2f %10.2f %4u\n", w, r->variant, r->frame, r->rep,
 		    r->flow, (unsigned long long)r->sent,
 		    (unsigned long long)r->received,
 		    (unsigned long long)r->lost, loss_pct(r), r->delay_mean_us,
@@ -510,6 +514,7 @@ static void
 print_hops(FILE *out, const struct hop_est *h, size_t n)
 {
 	size_t i;
+	int w = 16;
 
 	if (n == 0) {
 		fprintf(out, "\nPer-router processing time: needs at least "
@@ -517,11 +522,14 @@ print_hops(FILE *out, const struct hop_est *h, size_t n)
 		return;
 	}
 	fprintf(out, "\nPer-router processing time, d_proc + d_queue (us)\n");
-	fprintf(out, "%-8s %5s %-16s %-16s %10s  %s\n", "flow", "frame",
-	    "method", "variants", "t_router", "95% CI");
+	for (i = 0; i < n; i++)
+		if ((int)strlen(h[i].variants) > w)
+			w = (int)strlen(h[i].variants);
+	fprintf(out, "%-8s %5s %-16s %-*s %10s  %s\n", "flow", "frame",
+	    "method", w, "variants", "t_router", "95% CI");
 	for (i = 0; i < n; i++) {
-		fprintf(out, "%-8.8s %5u %-16s %-16s %10.3f  ", h[i].flow,
-		    h[i].frame, h[i].method, h[i].variants, h[i].t_us);
+		fprintf(out, "%-8.8s %5u %-16s %-*s %10.3f  ", h[i].flow,
+		    h[i].frame, h[i].method, w, h[i].variants, h[i].t_us);
 		if (isnan(h[i].ci95_lo_us))
 			fprintf(out, "-\n");
 		else

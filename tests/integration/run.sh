@@ -1,31 +1,40 @@
 #!/bin/sh
 #
-# run.sh: run every integration scenario (tests/integration/t_*.sh) in
-# name order, as root, each under timeout(1) with 300 s, and count the
-# scenarios that passed and failed.  The last line is always
+# run.sh: run every integration scenario (tests/integration/t_*.sh) as
+# root, each under timeout(1) with 300 s, and count the scenarios that
+# passed and failed.  The last line is always
 #
 #   integration: N passed, M failed
 #
 # and the exit status is non-zero when M > 0.  Without root nothing runs:
 # every scenario counts as failed, with a message saying why (the lab needs
-# network namespaces).  A scenario passes when it exits 0; its own output
-# (one line per check, see lib.sh) is streamed as it runs.  Scenarios tear
+# network namespaces).  A scenario passes when it exits 0.  Scenarios tear
 # their labs down themselves (lib.sh traps); run.sh deliberately does not
 # clean up after them, so a leak shows up as a failed scenario, not as
 # silence.
+#
+# Two lanes run side by side, each in name order, so that the whole fits
+# well within make check's budget on 2 cores: lane 1 the scenarios that
+# measure delays or rates against a bound (they keep a core each of their
+# own as far as lane 2 lets them), lane 2 those in QUIET, which mostly
+# wait on the management plane (handshakes, kills, deploys, dry runs).
+# Every scenario has its own lab prefix and management network, so the
+# lanes never share a namespace.  A scenario's output is kept and printed
+# in one block when it ends, so the two lanes' lines never mix; its start
+# is announced when it begins.  `INTEGRATION_LANES=1` runs everything in
+# one lane, in name order, as before.
 #
 # The scenarios in NOISY measure delays against a known truth within a
 # stated bound; on a shared 2-core machine a whole run can shift by
 # microseconds, so one of them that fails is run once more and passes
 # only if the second run passes.  The retry is printed, never hidden.
 NOISY=" t_chain t_link_basic t_link_impair t_gen_pcap t_impair "
+QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_mgmt_kill
+    t_mgmt_resume t_report t_scale t_sweep t_usage"
+QUIET=" $(echo $QUIET) "
 
 dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 limit=300
-
-passed=0
-failed=0
-bad=
 
 set -- "$dir"/t_*.sh
 [ -e "$1" ] || set --
@@ -44,36 +53,93 @@ if [ $# -eq 0 ]; then
 	exit 1
 fi
 
-for t in "$@"; do
-	name=$(basename "$t" .sh)
-	echo "integration: $name"
-	start=$(date +%s)
-	timeout -k 30 "$limit" sh "$t"
-	rc=$?
+out=$(mktemp -d "${TMPDIR:-/tmp}/hoplab-integration.XXXXXX") || exit 1
+trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# say TEXT: one line, whole, whichever lane says it.
+say()
+{
+	flock "$out/lock" printf '%s\n' "$1"
+}
+
+# scenario FILE: run it (twice if NOISY and the first run failed), print
+# its output and verdict as one block, and leave its verdict in
+# $out/NAME.verdict ("pass" or "fail").
+scenario()
+{
+	_t=$1
+	_name=$(basename "$_t" .sh)
+	say "integration: $_name"
+	_start=$(date +%s)
+	timeout -k 30 "$limit" sh "$_t" >"$out/$_name.log" 2>&1
+	_rc=$?
 	case "$NOISY" in
-	*" $name "*)
-		if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; then
-			echo "integration: RETRY $name: its first run failed" \
-			    "(exit status $rc); running it once more"
-			timeout -k 30 "$limit" sh "$t"
-			rc=$?
+	*" $_name "*)
+		if [ "$_rc" -ne 0 ] && [ "$_rc" -ne 124 ] && [ "$_rc" -ne 137 ]
+		then
+			echo "integration: RETRY $_name: its first run failed" \
+			    "(exit status $_rc); running it once more" \
+			    >>"$out/$_name.log"
+			timeout -k 30 "$limit" sh "$_t" >>"$out/$_name.log" 2>&1
+			_rc=$?
 		fi ;;
 	esac
-	secs=$(($(date +%s) - start))
-	if [ "$rc" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "integration: PASS $name (${secs} s)"
-		continue
+	_secs=$(($(date +%s) - _start))
+	if [ "$_rc" -eq 0 ]; then
+		echo pass >"$out/$_name.verdict"
+		echo "integration: PASS $_name (${_secs} s)" >>"$out/$_name.log"
+	else
+		echo fail >"$out/$_name.verdict"
+		case $_rc in
+		124|137) _why="timed out after $limit s" ;;
+		*) _why="exit status $_rc" ;;
+		esac
+		echo "integration: FAIL $_name: $_why (${_secs} s)" \
+		    >>"$out/$_name.log"
 	fi
-	failed=$((failed + 1))
-	bad="$bad $name"
-	case $rc in
-	124|137) why="timed out after $limit s" ;;
-	*) why="exit status $rc" ;;
-	esac
-	echo "integration: FAIL $name: $why (${secs} s)"
-done
+	flock "$out/lock" cat "$out/$_name.log"
+}
 
+# lane N FILE...: the scenarios of lane N (1: not QUIET, 2: QUIET).
+lane()
+{
+	_lane=$1
+	shift
+	for _t in "$@"; do
+		case "$QUIET" in
+		*" $(basename "$_t" .sh) "*) _q=2 ;;
+		*) _q=1 ;;
+		esac
+		[ "${INTEGRATION_LANES:-2}" = 1 ] || [ "$_q" = "$_lane" ] ||
+		    continue
+		scenario "$_t"
+	done
+}
+
+: >"$out/lock"
+if [ "${INTEGRATION_LANES:-2}" = 1 ]; then
+	lane 1 "$@"
+else
+	lane 2 "$@" &
+	lane2=$!
+	lane 1 "$@"
+	wait "$lane2"
+fi
+
+passed=0
+failed=0
+bad=
+for t in "$@"; do
+	name=$(basename "$t" .sh)
+	if [ "$(cat "$out/$name.verdict" 2>/dev/null)" = pass ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		bad="$bad $name"
+	fi
+done
 [ -z "$bad" ] || echo "integration: failed:$bad"
 echo "integration: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
