@@ -1,6 +1,6 @@
 /*
  * clock: the two clocks hoplab uses, as int64 nanoseconds, and the text
- * forms of instants and durations.
+ * forms of instants, durations and bit rates.
  *
  * CLOCK_REALTIME stamps everything that leaves a process (probe transmit
  * times, result records); CLOCK_MONOTONIC drives pacing and timers, always
@@ -19,7 +19,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "clock.h"
@@ -219,4 +221,25 @@ bad:
 toolarge:
 	snprintf(err, errlen, "duration \"%s\" is too large", s);
 	return -1;
+}
+
+int
+clock_parse_bitrate(const char *s, uint64_t *bps)
+{
+	char *end;
+	double x, mul = 1;
+
+	x = strtod(s, &end);
+	if (end == s || !(x > 0) || x > 1e15)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1e3, end++;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1e6, end++;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1e9, end++;
+	if (strcasecmp(end, "bit") != 0 && strcasecmp(end, "bps") != 0)
+		return -1;
+	*bps = (uint64_t)(x * mul + 0.5);
+	return 0;
 }

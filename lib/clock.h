@@ -36,5 +36,11 @@ char	*clock_format_utc(int64_t real_ns, int compact, char *buf, size_t len);
  * Returns 0, or -1 and a message in ERR.
  */
 int	clock_parse_duration(const char *s, int64_t *ns, char *err, size_t errlen);
+/*
+ * Parse a rate in bit/s as hoplab-router reads it (its config file and
+ * plans): a number with a unit bit, kbit, Mbit or Gbit (or bps, kbps,
+ * Mbps, Gbps; k, M, G in either case): "50Mbit".  0 with *BPS, or -1.
+ */
+int	clock_parse_bitrate(const char *s, uint64_t *bps);
 
 #endif

@@ -120,28 +120,6 @@ busy(struct pctx *c, yaml_node_t *node, struct plan_router *r)
 	return 0;
 }
 
-/* "50Mbit", "1Gbit", "800kbps": bit/s as hoplab-router reads them. */
-static int
-parse_rate(const char *s, uint64_t *bps)
-{
-	char *end;
-	double x, mul = 1;
-
-	x = strtod(s, &end);
-	if (end == s || !(x > 0) || x > 1e15)
-		return -1;
-	if (*end == 'k' || *end == 'K')
-		mul = 1e3, end++;
-	else if (*end == 'm' || *end == 'M')
-		mul = 1e6, end++;
-	else if (*end == 'g' || *end == 'G')
-		mul = 1e9, end++;
-	if (strcasecmp(end, "bit") != 0 && strcasecmp(end, "bps") != 0)
-		return -1;
-	*bps = (uint64_t)(x * mul + 0.5);
-	return 0;
-}
-
 /* rate: or mtu: (RATE says which), a mapping of in and out. */
 static int
 per_iface(struct pctx *c, yaml_node_t *node, int rate, struct plan_router *r)
@@ -170,7 +148,7 @@ per_iface(struct pctx *c, yaml_node_t *node, int rate, struct plan_router *r)
 		}
 		if ((s = scalar(c, v[i], path, "a rate")) == NULL)
 			rc = -1;
-		else if (parse_rate(s, &r->rate_bps[i]) == -1 ||
+		else if (clock_parse_bitrate(s, &r->rate_bps[i]) == -1 ||
 		    r->rate_bps[i] < RATE_MIN || r->rate_bps[i] > RATE_MAX)
 			rc = PERR(c, v[i], path, "expected a rate "
 			    "100kbit..100Gbit such as 50Mbit, got %s",

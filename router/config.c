@@ -129,27 +129,6 @@ get_uint(struct cctx *x, yaml_node_t *n, const char *path, long long lo,
 	return 0;
 }
 
-int
-rconf_parse_rate(const char *s, uint64_t *bps)
-{
-	char *end;
-	double x, mul = 1;
-
-	x = strtod(s, &end);
-	if (end == s || !(x > 0) || x > 1e15)
-		return -1;
-	if (*end == 'k' || *end == 'K')
-		mul = 1e3, end++;
-	else if (*end == 'm' || *end == 'M')
-		mul = 1e6, end++;
-	else if (*end == 'g' || *end == 'G')
-		mul = 1e9, end++;
-	if (strcasecmp(end, "bit") != 0 && strcasecmp(end, "bps") != 0)
-		return -1;
-	*bps = (uint64_t)(x * mul + 0.5);
-	return 0;
-}
-
 static int
 get_rate(struct cctx *x, yaml_node_t *n, const char *path, uint64_t *bps)
 {
@@ -158,7 +137,7 @@ get_rate(struct cctx *x, yaml_node_t *n, const char *path, uint64_t *bps)
 	if (yamldoc_str(x->yd, n, path, "a rate", buf, sizeof(buf), x->err,
 	    x->errlen) == -1)
 		return -1;
-	if (rconf_parse_rate(buf, bps) == -1 || *bps < RCONF_RATE_MIN ||
+	if (clock_parse_bitrate(buf, bps) == -1 || *bps < RCONF_RATE_MIN ||
 	    *bps > RCONF_RATE_MAX)
 		return CERR(x, n, path, "expected a rate 100kbit..100Gbit such "
 		    "as 50Mbit, got %s", yamldoc_got(n, got, sizeof(got)));

@@ -97,11 +97,5 @@ int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
  * Returns 0 or -1.  Shared by the file and `hoplab-router --busy-poll`.
  */
 int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
-/*
- * Parse a rate in bit/s: a number with a unit bit, kbit, Mbit or Gbit
- * (or bps, kbps, Mbps, Gbps; k, M, G in either case): "50Mbit".  Returns
- * 0 with *BPS, or -1.
- */
-int	rconf_parse_rate(const char *s, uint64_t *bps);
 
 #endif

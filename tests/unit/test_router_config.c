@@ -7,6 +7,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "clock.h"
 #include "router/config.h"
 
 static char err[512];
@@ -184,12 +185,12 @@ t_interface_rate_reads_units_and_refuses_bad_ones(void)
 	CU_ASSERT_EQUAL(c->ifs[0].rate_bps, 50000000ULL);
 	CU_ASSERT_EQUAL(c->ifs[1].rate_bps, 0);
 	rconf_free(c);
-	CU_ASSERT_EQUAL(rconf_parse_rate("1.5gbps", &bps), 0);
+	CU_ASSERT_EQUAL(clock_parse_bitrate("1.5gbps", &bps), 0);
 	CU_ASSERT_EQUAL(bps, 1500000000ULL);
-	CU_ASSERT_EQUAL(rconf_parse_rate("800kbit", &bps), 0);
+	CU_ASSERT_EQUAL(clock_parse_bitrate("800kbit", &bps), 0);
 	CU_ASSERT_EQUAL(bps, 800000ULL);
-	CU_ASSERT_EQUAL(rconf_parse_rate("50M", &bps), -1);
-	CU_ASSERT_EQUAL(rconf_parse_rate("-5Mbit", &bps), -1);
+	CU_ASSERT_EQUAL(clock_parse_bitrate("50M", &bps), -1);
+	CU_ASSERT_EQUAL(clock_parse_bitrate("-5Mbit", &bps), -1);
 	expect("interfaces:\n"
 	    "  - {name: a, address: 198.18.0.1/24, rate: 10kbit}\n",
 	    "r.yaml:2: interfaces[0].rate: expected a rate 100kbit..100Gbit "
