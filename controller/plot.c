@@ -364,27 +364,52 @@ pdf_figure(struct plotter *p, const struct csvtab *t, size_t row)
 
 /* Delay and loss over time --------------------------------------------- */
 
-/* Write ROW's series; returns its largest loss %. */
+/*
+ * Write ROW's series: interval middle, mean delay, loss %, and Mbit/s
+ * of the bytes sent (a tcp flow's only measure); returns its largest
+ * loss %, and adds the probes sent to *NSENT.
+ */
 static double
-time_rows(FILE *dat, const struct csvtab *t, const struct key *in, size_t row)
+time_rows(FILE *dat, const struct csvtab *t, const struct key *in, size_t row,
+    double *nsent)
 {
 	int s = csvtab_col(t, "start_s"), l = csvtab_col(t, "length_s");
 	int d = csvtab_col(t, "delay_mean_us"), sent = csvtab_col(t, "sent");
-	int lost = csvtab_col(t, "lost");
+	int lost = csvtab_col(t, "lost"), txb = csvtab_col(t, "tx_bytes");
 	size_t r, nr = csvtab_nrows(t);
-	double n, loss, max = 0;
+	double n, loss, max = 0, len;
 
 	for (r = row; r < nr; r++) {
 		if (!same(t, in, row, r))
 			continue;
 		n = num(t, r, sent);
+		*nsent += n > 0 ? n : 0;
 		loss = n > 0 ? 100.0 * num(t, r, lost) / n : NAN;
 		max = loss > max ? loss : max;
-		put(dat, num(t, r, s) + num(t, r, l) / 2, " ");
+		len = num(t, r, l);
+		put(dat, num(t, r, s) + len / 2, " ");
 		put(dat, num(t, r, d), " ");
-		put(dat, loss, "\n");
+		put(dat, loss, " ");
+		put(dat, txb >= 0 && len > 0 ? num(t, r, txb) * 8 / len / 1e6 :
+		    NAN, "\n");
 	}
 	return max;
+}
+
+/* A flow without probes (tcp): its throughput over time, one panel. */
+static int
+time_tcp(struct plotter *p, struct fig *f, const char *title, int marks)
+{
+	char what[256];
+
+	snprintf(what, sizeof(what), "throughput per interval, %s (tcp: no "
+	    "probes, so no delay or loss)%s", title, marks ? ", faults marked" :
+	    "");
+	fprintf(f->gp, "set title 'throughput per interval, %s'\n"
+	    "set ylabel 'Mbit/s sent'\nset yrange [0:*]\n"
+	    "set xlabel 'time since the flow''s first send (s)'\n", title);
+	fig_plot(f, "1:4", "linespoints pt 7 ps 0.5");
+	return fig_draw(p, f, what);
 }
 
 /* A y range from 0 that gnuplot need not widen (all zero: 0..1). */
@@ -400,8 +425,9 @@ time_figure(struct plotter *p, const struct csvtab *t, size_t row)
 	struct key in, vr, pt;
 	char name[128], title[160], what[256], label[96];
 	size_t r, nr = csvtab_nrows(t);
-	double max = 0, m;
+	double max = 0, m, nsent = 0;
 	struct fig f;
+	int marks;
 
 	key_of(t, &in, K_FLOW_FRAME);
 	key_of(t, &vr, K_VARIANT_REP);
@@ -418,11 +444,14 @@ time_figure(struct plotter *p, const struct csvtab *t, size_t row)
 		    csvtab_cell(t, r, (size_t)vr.col[0]),
 		    csvtab_cell(t, r, (size_t)vr.col[1]));
 		if (fig_series(&f, label) == 0 &&
-		    (m = time_rows(f.dat, t, &pt, r)) > max)
+		    (m = time_rows(f.dat, t, &pt, r, &nsent)) > max)
 			max = m;
 	}
-	if (plot_fault_marks(p, f.gp, csvtab_cell(t, row,
-	    (size_t)csvtab_col(t, "frame_bytes"))) > 0)
+	marks = plot_fault_marks(p, f.gp, csvtab_cell(t, row,
+	    (size_t)csvtab_col(t, "frame_bytes")));
+	if (nsent == 0)
+		return time_tcp(p, &f, title, marks > 0);
+	if (marks > 0)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
 		    ", faults marked");
 	fprintf(f.gp, "set multiplot layout 2,1\nset ylabel 'mean delay "

@@ -133,6 +133,27 @@ assert_eq rfc2544_three_panels 1 \
 grep -q "skipped impaired links (links.png): no links.csv" "$T/report.log" &&
     pass links_skipped || fail links_skipped "$(grep -i links "$T/report.log")"
 
+# A tcp flow has no probes: its time plot is its throughput (tx_bytes
+# per interval: 125000 B in 0.5 s is 2 Mbit/s, 250000 B is 4 Mbit/s).
+C2="$T/tcp"
+cp -r "$D" "$C2"
+rm -rf "$C2/plots"
+cat >>"$C2/intervals.csv" <<'CSV'
+A,1,0,1,bulk,0,0.000000,0.500000,0,0,0,125000,0,0.0000,,,
+A,1,0,1,bulk,1,0.500000,0.500000,0,0,0,250000,0,0.0000,,,
+CSV
+if $HOPLAB report "$C2" >"$T/tcp.log" 2>&1 &&
+    grep -q "drew    plots/time_bulk_0.png: throughput per interval" \
+    "$T/tcp.log"; then
+	pass tcp_flow_time_plot_is_throughput
+else
+	fail tcp_flow_time_plot_is_throughput "$(grep -i 'bulk\|gnuplot' \
+	    "$T/tcp.log")"
+fi
+assert_eq tcp_throughput_data "0.25 2|0.75 4|" \
+    "$(awk '$1 != "" { print $1, $4 }' "$C2/plots/time_bulk_0.dat" |
+    grep -v '^#' | tr '\n' '|')"
+
 # --- 3. bad input ---------------------------------------------------------
 mkdir "$T/empty"
 $HOPLAB report "$T/empty" >"$T/bad.log" 2>&1
