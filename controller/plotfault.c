@@ -43,7 +43,11 @@ mark_label(const struct csvtab *t, size_t r, char *buf, size_t len)
 		snprintf(buf, len, "router %s %s", host, act);
 }
 
-/* The marks of FRAME in faults.csv T, in its order: their count. */
+/*
+ * The marks of FRAME in faults.csv T, in its order: their count.  Frame
+ * "0" is a tcp flow's (it sends no probes): it shares its points with the
+ * probe flows, so every point's faults are its own.
+ */
 static size_t
 marks_of(const struct csvtab *t, const char *frame, struct mark *m)
 {
@@ -54,7 +58,8 @@ marks_of(const struct csvtab *t, const char *frame, struct mark *m)
 	double at;
 
 	for (r = 0; r < csvtab_nrows(t) && n < MARKS_MAX; r++) {
-		if (strcmp(csvtab_cell(t, r, (size_t)cf), frame) != 0 ||
+		if ((strcmp(frame, "0") != 0 &&
+		    strcmp(csvtab_cell(t, r, (size_t)cf), frame) != 0) ||
 		    strcmp(csvtab_cell(t, r, (size_t)ca), "restore") == 0 ||
 		    strcmp(csvtab_cell(t, r, (size_t)cr), "ok") != 0 ||
 		    !isfinite(at = num(t, r, ct)))

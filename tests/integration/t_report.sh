@@ -138,6 +138,7 @@ grep -q "skipped impaired links (links.png): no links.csv" "$T/report.log" &&
 C2="$T/tcp"
 cp -r "$D" "$C2"
 rm -rf "$C2/plots"
+cp "$C/faults.csv" "$C2/faults.csv"
 cat >>"$C2/intervals.csv" <<'CSV'
 A,1,0,1,bulk,0,0.000000,0.500000,0,0,0,125000,0,0.0000,,,
 A,1,0,1,bulk,1,0.500000,0.500000,0,0,0,250000,0,0.0000,,,
@@ -150,6 +151,10 @@ else
 	fail tcp_flow_time_plot_is_throughput "$(grep -i 'bulk\|gnuplot' \
 	    "$T/tcp.log")"
 fi
+# Its marks: every point's faults (it has no frame of its own), each
+# label once: link A-B down, router B kill, link A-B set.
+assert_eq tcp_plot_marks_every_points_faults 3 \
+    "$(grep -c '^set arrow' "$C2/plots/time_bulk_0.gp")"
 assert_eq tcp_throughput_data "0.25 2|0.75 4|" \
     "$(awk '$1 != "" { print $1, $4 }' "$C2/plots/time_bulk_0.dat" |
     grep -v '^#' | tr '\n' '|')"
