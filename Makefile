@@ -97,7 +97,7 @@ build/tools/pcapdelay: tools/pcapdelay.c build/lib/capmatch.o build/lib/probe.o
 
 bin/hoplab-router: $(ROUTER_OBJ) build/libhoplab.a
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lxdp -lbpf
 
 bin/hoplab-link: $(LINK_OBJ) build/libhoplab.a
 	@mkdir -p bin

@@ -22,7 +22,11 @@
 #
 # Environment: ROUNDS (3), COUNT (2000), IDT (250us), FRAMES ("64 1518"),
 # R_IO (hoplab-router's io: settings, e.g. "busy_poll: off"; default
-# none: the router's defaults).
+# none: the router's defaults), IMPLS (the set-ups each round runs, in
+# this order: "linux hoplab" by default; hoplab-x is hoplab-router with
+# io.backend xdp, AF_XDP: IMPLS="linux hoplab hoplab-x").  For hoplab-x
+# the sojourn column starts when the router reads the frame from its XSK
+# ring (AF_XDP gives no kernel receive time).
 # Bounded: about ROUNDS x FRAMES x 4 x (COUNT x IDT + 0.5 s), 30 s with
 # the defaults.  Cleans up every namespace and process on any exit.
 # Root.  Timestamps: tx in user space before send(), rx by the kernel
@@ -38,6 +42,13 @@ COUNT=${COUNT:-2000}
 IDT=${IDT:-250us}
 FRAMES=${FRAMES:-64 1518}
 R_IO=${R_IO:-}
+IMPLS=${IMPLS:-linux hoplab}
+for _i in $IMPLS; do
+	case $_i in linux|hoplab|hoplab-x) ;;
+	*) echo "router_delay: IMPLS: linux, hoplab or hoplab-x, got $_i" >&2
+	   exit 1 ;;
+	esac
+done
 
 die() { echo "router_delay: $*" >&2; exit 1; }
 
@@ -85,7 +96,11 @@ routers_up()	# IMPL
 			echo "  - {name: out, address: $_out}"
 			[ -z "$_p" ] ||
 			    echo "routes: [{prefix: $_p, via: $_via}]"
-			[ -z "$R_IO" ] || echo "io: {$R_IO}"
+			if [ "$1" = hoplab-x ]; then
+				echo "io: {backend: xdp${R_IO:+, $R_IO}}"
+			elif [ -n "$R_IO" ]; then
+				echo "io: {$R_IO}"
+			fi
 		} >"$RL_TMP/$_n.yaml"
 	done || return 1
 	[ "$1" = linux ] && return 0
@@ -97,7 +112,7 @@ routers_up()	# IMPL
 
 routers_down()	# IMPL
 {
-	if [ "$1" = hoplab ]; then
+	if [ "$1" != linux ]; then
 		rl_stop "$RL_PID_a1"
 		rl_stop "$RL_PID_a2"
 		rl_stop "$RL_PID_b2"
@@ -143,7 +158,7 @@ row()
 	awk -v r="$1" -v f="$2" -v impl="$3" -v s="$6" \
 	    -v a="$(field "$4" p50)" -v b="$(field "$5" p50)" \
 	    -v c="$(field "$4" mean)" -v d="$(field "$5" mean)" 'BEGIN {
-		printf "%-5d %-6s %-6s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f " \
+		printf "%-5d %-6s %-8s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f " \
 		    "%9s\n", r, f, impl, a, b, b - a, c, d, d - c, s
 	}'
 }
@@ -153,12 +168,12 @@ row()
 echo "router_delay: $ROUNDS rounds of $COUNT probes, $IDT apart;" \
     "frame = Ethernet frame incl. FCS; delays in us"
 [ -z "$R_IO" ] || echo "router_delay: hoplab-router io: {$R_IO}"
-printf '%-5s %-6s %-6s %9s %9s %9s %9s %9s %9s %9s\n' round frame router \
+printf '%-5s %-6s %-8s %9s %9s %9s %9s %9s %9s %9s\n' round frame router \
     1r_p50 2r_p50 add_p50 1r_mean 2r_mean add_mean sojourn
 : >"$RL_TMP/rows"
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	for impl in linux hoplab; do
+	for impl in $IMPLS; do
 		routers_up $impl || die "$impl routers did not come up"
 		for f in $FRAMES; do
 			o1=$RL_TMP/$r-$impl-$f-1.txt
@@ -169,7 +184,7 @@ while [ $r -le "$ROUNDS" ]; do
 			    die "path check: TTL $(field "$o1" ttl) and" \
 			    "$(field "$o2" ttl), expected 63 and 62"
 			soj=-
-			if [ $impl = hoplab ]; then
+			if [ $impl != linux ]; then
 				soj=$(rl_ctl a1 counters 2>/dev/null | awk '
 				    /^[^ ]/ { cur = $1 }
 				    cur == "out" && /sojourn class 0:/ {
@@ -188,9 +203,11 @@ done
 # each round's start: it covers the frame sizes measured so far in it.
 echo
 echo "one router adds (median over rounds, us):"
-printf '%-6s %10s %10s %10s %10s %12s %12s\n' frame linux_p50 hoplab_p50 \
-    linux_mean hoplab_mean p50_over_lin ratio_p50
+printf '%-6s %-8s %10s %10s %10s %10s %12s %12s\n' frame router linux_p50 \
+    p50 linux_mean mean p50_over_lin ratio_p50
 for f in $FRAMES; do
+for impl in $IMPLS; do
+	[ "$impl" != linux ] || continue
 	med()	# IMPL COLUMN
 	{
 		awk -v f="$f" -v impl="$1" -v c="$2" \
@@ -200,12 +217,14 @@ for f in $FRAMES; do
 			if (NR % 2) print v[(NR + 1) / 2]
 			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 	}
-	awk -v f="$f" -v lp="$(med linux 6)" -v hp="$(med hoplab 6)" \
-	    -v lm="$(med linux 9)" -v hm="$(med hoplab 9)" 'BEGIN {
-		printf "%-6s %10.2f %10.2f %10.2f %10.2f %12.2f %12s\n", f,
-		    lp, hp, lm, hm, hp - lp,
+	awk -v f="$f" -v i="$impl" -v lp="$(med linux 6)" \
+	    -v hp="$(med "$impl" 6)" -v lm="$(med linux 9)" \
+	    -v hm="$(med "$impl" 9)" 'BEGIN {
+		printf "%-6s %-8s %10.2f %10.2f %10.2f %10.2f %12.2f %12s\n",
+		    f, i, lp, hp, lm, hm, hp - lp,
 		    (lp > 0 ? sprintf("%.2f", hp / lp) : "-")
 	}'
+done
 done
 echo "(p50_over_lin: hoplab's added median minus the kernel's; the goal" \
     "is at most 5 us)"

@@ -10,7 +10,7 @@
 # 64 and 1518 bytes (Ethernet frame incl. FCS, RFC 2544) from 198.18.0.1
 # to 198.18.100.2 port 9 as fast as it can for DUR seconds; the sink
 # counts what arrives (its kernel drops the UDP in nftables, so it sends
-# nothing back).  Four set-ups per frame size:
+# nothing back).  The set-ups, per frame size (ROUTERS picks them):
 #
 #   none     R drops every frame as it arrives (nftables netdev ingress,
 #            policy drop): the baseline, what sending and receiving a
@@ -24,6 +24,11 @@
 #            "none" (AF_PACKET taps see frames before netfilter ingress,
 #            so the router still receives them): what the router costs
 #            when the kernel does not also process its traffic
+#   hoplab-x hoplab-router with io.backend xdp (AF_XDP, router/xsk.c):
+#            libxdp's XSK program hands every frame to the router before
+#            the kernel's stack sees it, so no ingress drop is needed
+#            (not in the default list: ROUTERS="none linux hoplab-i
+#            hoplab-x")
 #
 # On veth the receiver's kernel work runs in the sender's context: trafgen's
 # core also does R's receive processing and, for linux, the forwarding
@@ -55,7 +60,9 @@
 #
 # Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518"), R_IO
 # (hoplab-router's io: settings, e.g. "tx_batch: 256, busy_poll: off";
-# default none: the router's defaults).
+# default none: the router's defaults; hoplab-x gets them after
+# "backend: xdp"), ROUTERS (the set-ups in this order, default "none
+# linux hoplab hoplab-i"; none is needed for the costs).
 #
 # Bounded: DUR seconds per point (default 5) and at most 5 million
 # frames a second of it, 8 points, about 55 s in all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
@@ -112,7 +119,9 @@ interfaces:
   - {name: in, address: 198.18.0.2/24}
   - {name: out, address: 198.18.100.1/24}
 EOF
+cp "$RL_TMP/R.yaml" "$RL_TMP/R-x.yaml"
 [ -z "$R_IO" ] || echo "io: {$R_IO}" >>"$RL_TMP/R.yaml"
+echo "io: {backend: xdp${R_IO:+, $R_IO}}" >>"$RL_TMP/R-x.yaml"
 
 # trafgen_conf FRAME: one IPv4/UDP frame of FRAME bytes incl. FCS.
 trafgen_conf()
@@ -156,9 +165,10 @@ table netdev hlt7 {
 EOF
 }
 
+# router_hoplab [xdp]: start hoplab-router on R (AF_PACKET, or AF_XDP).
 router_hoplab()
 {
-	rl_router R "$RL_TMP/R.yaml" || return 1
+	rl_router R "$RL_TMP/R${1:+-x}.yaml" -v || return 1
 	taskset -p -c "$R_CPU" "$RL_PID_R" >/dev/null
 }
 
@@ -280,9 +290,14 @@ for impl in $ROUTERS; do
 	none)	ingress_drop on || die "nftables ingress drop failed" ;;
 	linux)	router_linux || die "kernel router setup failed" ;;
 	hoplab*)
-		[ $impl = hoplab ] || ingress_drop on ||
-		    die "nftables ingress drop failed"
-		router_hoplab || die "hoplab-router did not start"
+		case $impl in
+		hoplab-x)
+			router_hoplab xdp ||
+			    die "hoplab-router (xdp) did not start" ;;
+		*)	[ $impl = hoplab ] || ingress_drop on ||
+			    die "nftables ingress drop failed"
+			router_hoplab || die "hoplab-router did not start" ;;
+		esac
 		ROUTER_PID=$RL_PID_R ;;
 	esac
 	for f in $FRAMES; do
@@ -293,6 +308,7 @@ for impl in $ROUTERS; do
 	linux)	router_linux_off ;;
 	hoplab*)
 		rl_ctl R counters >"$RL_TMP/counters-$impl.txt" 2>&1
+		grep ' ring, mtu' "$RL_TMP/R.log" >>"$RL_TMP/counters-$impl.txt"
 		rl_stop "$RL_PID_R"
 		ROUTER_PID=0
 		ingress_drop off ;;
@@ -309,8 +325,9 @@ END {
 	for (i = 1; i <= n; i++) {
 		f = ord[i]
 		cl = per[f, "linux"] - per[f, "none"]
-		for (j = 1; j <= 3; j++) {
-			r = j == 1 ? "linux" : j == 2 ? "hoplab" : "hoplab-i"
+		for (j = 1; j <= 4; j++) {
+			r = j == 1 ? "linux" : j == 2 ? "hoplab" : \
+			    j == 3 ? "hoplab-i" : "hoplab-x"
 			if (!((f, r) in per)) continue
 			c = per[f, r] - per[f, "none"]
 			printf "%-6s %-8s %10.0f %10.0f %8.2f %8.2f\n", f, r, c,
@@ -321,7 +338,8 @@ END {
 }' "$RL_TMP/raw"
 echo
 echo "hoplab-router's own counters at the end of each run:"
-for impl in hoplab hoplab-i; do
+for impl in hoplab hoplab-i hoplab-x; do
+	[ -f "$RL_TMP/counters-$impl.txt" ] || continue
 	echo "  $impl:"
 	sed 's/^/    /' "$RL_TMP/counters-$impl.txt"
 done

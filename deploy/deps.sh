@@ -24,7 +24,7 @@ pkgs="build-essential pkg-config libzmq3-dev libprotobuf-c-dev
 protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
 libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
-iperf3 traceroute ethtool netsniff-ng jq"
+iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

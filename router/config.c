@@ -319,18 +319,46 @@ rconf_parse_busy(const char *s, int *adaptive, int64_t *ns)
 	return 0;
 }
 
+int
+rconf_parse_backend(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "packet") == 0)
+		return RCONF_IO_PACKET;
+	if (strcmp(s, "xdp") == 0)
+		return RCONF_IO_XDP;
+	return -1;
+}
+
 static int
 parse_io(struct cctx *x, yaml_node_t *n)
 {
 	static const char *const keys[] = { "rx_ring", "tx_batch",
-	    "busy_poll", "block_timeout" };
-	yaml_node_t *v[4];
+	    "busy_poll", "block_timeout", "backend", "xdp_mode" };
+	yaml_node_t *v[6];
 	char got[64], buf[32];
 	int64_t ns;
 
-	if (yamldoc_map_fields(x->yd, n, "io", keys, 4, v, x->err,
+	if (yamldoc_map_fields(x->yd, n, "io", keys, 6, v, x->err,
 	    x->errlen) == -1)
 		return -1;
+	if (v[4] != NULL && (x->c->backend = rconf_parse_backend(
+	    yamldoc_text(v[4]))) == -1)
+		return CERR(x, v[4], "io.backend", "expected packet or xdp, "
+		    "got %s", yamldoc_got(v[4], got, sizeof(got)));
+	if (v[5] != NULL) {
+		if (yamldoc_is(v[5], "auto"))
+			x->c->xdp_mode = 0;
+		else if (yamldoc_is(v[5], "native"))
+			x->c->xdp_mode = 1;
+		else if (yamldoc_is(v[5], "skb"))
+			x->c->xdp_mode = 2;
+		else
+			return CERR(x, v[5], "io.xdp_mode", "expected auto, "
+			    "native or skb, got %s",
+			    yamldoc_got(v[5], got, sizeof(got)));
+	}
 	if (v[0] != NULL) {
 		if (!yamldoc_is(v[0], "v3") && !yamldoc_is(v[0], "v2"))
 			return CERR(x, v[0], "io.rx_ring", "expected v3 or "

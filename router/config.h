@@ -33,6 +33,9 @@
 #define RCONF_BUSY_MAX_NS	(1000 * 1000000LL)	/* io.busy_poll <= 1 s */
 #define RCONF_BUSY_ADAPT_NS	(1000 * 1000LL)		/* adaptive: <= 1 ms */
 
+#define RCONF_IO_PACKET		0	/* AF_PACKET rings (lib/pktio) */
+#define RCONF_IO_XDP		1	/* AF_XDP sockets (router/xsk.c) */
+
 struct rconf_iface {
 	char		name[RCONF_IFNAME_MAX];
 	uint32_t	addr;		/* host order */
@@ -59,6 +62,10 @@ struct rconf {
 	int64_t		arp_timeout_ns;	/* default 60 s */
 	unsigned	arp_queue;	/* default 64 */
 	unsigned	icmp_rate;	/* per second, default 100 */
+	int		backend;	/* io.backend: RCONF_IO_PACKET or
+					   RCONF_IO_XDP (router/xsk.c) */
+	int		xdp_mode;	/* io.xdp_mode: 0 auto (native, else
+					   skb), 1 native, 2 skb */
 	char		rx_ring[4];	/* "v2" (default) or "v3" */
 	unsigned	block_tov_ms;	/* v3 block retire timeout, default 1 */
 	unsigned	tx_batch;	/* frames per send(), default 32 */
@@ -97,5 +104,11 @@ int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
  * Returns 0 or -1.  Shared by the file and `hoplab-router --busy-poll`.
  */
 int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
+/*
+ * Parse an io.backend value: "packet" (AF_PACKET, the default) or "xdp"
+ * (AF_XDP).  Returns RCONF_IO_PACKET, RCONF_IO_XDP or -1.  Shared by the
+ * file and `hoplab-router --io`.
+ */
+int	rconf_parse_backend(const char *s);
 
 #endif

@@ -103,7 +103,10 @@ fill_iface(struct router *r, struct cstore *s, unsigned i, int total)
 	}
 	f->queues = s->qp[i];
 	f->n_queues = k;
-	pktio_get_stats(r->ports[i].io, &ps);
+	if (r->ports[i].xo != NULL)
+		r->ports[i].xo->stats(r->ports[i].xio, &ps);
+	else
+		pktio_get_stats(r->ports[i].io, &ps);
 	f->ring_drops = ps.ring_drops;
 }
 

@@ -73,6 +73,31 @@ fwd_l4_csum_fill(uint8_t *ip, unsigned totlen)
 	wr16(l4 + off, (uint16_t)sum);
 }
 
+int
+fwd_l4_csum_looks_partial(const uint8_t *ip, unsigned totlen)
+{
+	unsigned hl = (ip[0] & 0x0f) * 4u, len, off;
+	uint32_t sum = 0;
+	size_t i;
+
+	if (hl < PKT_IP4_LEN || totlen <= hl ||
+	    (rd16(ip + IP4_FRAG) & (IP4_MF | IP4_OFFMASK)) != 0)
+		return 0;
+	len = totlen - hl;
+	if (ip[IP4_PROTO] == 6 && len >= 20)
+		off = 16;
+	else if (ip[IP4_PROTO] == 17 && len >= 8)
+		off = 6;
+	else
+		return 0;
+	for (i = 0; i < 8; i += 2)
+		sum += rd16(ip + IP4_SRC + i);
+	sum += ip[IP4_PROTO] + len;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return rd16(ip + hl + off) == sum;
+}
+
 const char *
 fwd_check_name(enum fwd_check c)
 {

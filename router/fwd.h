@@ -160,6 +160,15 @@ size_t	fwd_fragment(const uint8_t *ip, unsigned totlen, unsigned mtu,
  * Other protocols and fragments are left alone.
  */
 void	fwd_l4_csum_fill(uint8_t *ip, unsigned totlen);
+/*
+ * Does the TCP or UDP datagram at IP (TOTLEN bytes, first fragment or
+ * whole) carry what an offloading sender leaves in the checksum field
+ * (Linux CHECKSUM_PARTIAL: the folded pseudo-header sum, not inverted)?
+ * For receive paths that do not say so (AF_XDP); a real checksum equals
+ * it only by a 1 in 65 536 chance, and is then recomputed to the same
+ * value if the data is intact.  0 for other protocols and fragments.
+ */
+int	fwd_l4_csum_looks_partial(const uint8_t *ip, unsigned totlen);
 
 /* Short name of a check outcome for logs and tests. */
 const char *fwd_check_name(enum fwd_check c);

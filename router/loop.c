@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "log.h"
 #include "router/router.h"
+#include "router/xsk.h"
 
 static int
 poll_timeout(struct router *r, int64_t arp_next)
@@ -40,7 +41,7 @@ poll_timeout(struct router *r, int64_t arp_next)
 
 	for (i = 0; i < r->nports; i++)
 		if (sched_backlog(r->ports[i].q) > 0 ||
-		    pktio_tx_pending(r->ports[i].io) > 0)
+		    pio_tx_pending(&r->ports[i]) > 0)
 			return 1;
 	if (r->push != NULL && r->next_report < next)
 		next = r->next_report;
@@ -137,7 +138,9 @@ loop(struct router *r)
 	int rc;
 
 	for (i = 0; i < r->nports; i++) {
-		pfd[n].fd = pktio_fd(r->ports[i].io);
+		pfd[n].fd = r->ports[i].xo != NULL ?
+		    r->ports[i].xo->fd(r->ports[i].xio) :
+		    pktio_fd(r->ports[i].io);
 		pfd[n++].events = POLLIN;
 	}
 	if (r->rep != NULL && zmq_getsockopt(r->rep, ZMQ_FD, &pfd[n].fd,
@@ -193,6 +196,7 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 		return 2;
 	}
 	r->opts = o;
+	r->xdp_io = &xsk_xio;
 	r->batch_seq = o->batch_base;
 	r->stop = stop;
 	r->schedfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
@@ -209,6 +213,8 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 		for (i = 0; i < r->nports; i++) {
 			port_garp(r, &r->ports[i]);
 			log_info("interface %s: %s ring, mtu %u", r->ports[i].name,
+			    r->ports[i].xo != NULL ?
+			    r->ports[i].xo->mode(r->ports[i].xio) :
 			    pktio_backend(r->ports[i].io), r->ports[i].mtu);
 		}
 		log_info("forwarding on %u interfaces, %zu routes", r->nports,

@@ -29,6 +29,7 @@ usage(int code)
 
 	fprintf(f,
 "usage: hoplab-router [-hnVv] -c FILE [-s ENDPOINT] [--busy-poll MODE]\n"
+"                     [--io packet|xdp]\n"
 "                     [--report ENDPOINT --role-id N --run-id S]\n"
 "                     [--interval DURATION] [--batch-base N]\n"
 "       hoplab-router -s ENDPOINT --ctl COMMAND\n"
@@ -45,6 +46,9 @@ usage(int code)
 "                      adaptive (default: up to 1ms, backs off when the\n"
 "                      CPU is contended), off, or a fixed duration 0..1s\n"
 "                      such as 50us; overrides io.busy_poll\n"
+"  --io BACKEND        packet I/O: packet (AF_PACKET rings, default) or\n"
+"                      xdp (AF_XDP sockets, libxdp's default program,\n"
+"                      native mode, else skb); overrides io.backend\n"
 "  --report EP         push counter reports to EP every --interval\n"
 "  --role-id N         role id carried in reports\n"
 "  --run-id S          run id carried in reports\n"
@@ -62,12 +66,13 @@ usage(int code)
 }
 
 enum { OPT_REPORT = 256, OPT_ROLE, OPT_RUN, OPT_INTERVAL, OPT_CTL,
-	OPT_BUSY, OPT_BATCH_BASE };
+	OPT_BUSY, OPT_BATCH_BASE, OPT_IO };
 
 static const struct option longopts[] = {
 	{ "batch-base", required_argument, NULL, OPT_BATCH_BASE },
 	{ "busy-poll", required_argument, NULL, OPT_BUSY },
 	{ "check", no_argument, NULL, 'n' },
+	{ "io", required_argument, NULL, OPT_IO },
 	{ "config", required_argument, NULL, 'c' },
 	{ "control", required_argument, NULL, 's' },
 	{ "ctl", required_argument, NULL, OPT_CTL },
@@ -150,6 +155,15 @@ main(int argc, char **argv)
 				return 1;
 			}
 			o.busy_set = 1;
+			break;
+		case OPT_IO:
+			if ((o.io_backend = rconf_parse_backend(optarg)) ==
+			    -1) {
+				log_error("--io: expected packet or xdp, got "
+				    "'%s'", optarg);
+				return 1;
+			}
+			o.io_set = 1;
 			break;
 		case OPT_INTERVAL:
 			if (clock_parse_duration(optarg, &o.interval_ns, err,

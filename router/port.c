@@ -90,17 +90,33 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 	struct pktio_conf pc;
 	char e[256];
 
-	memset(&pc, 0, sizeof(pc));
-	pc.ifname = c->name;
-	pc.rx_ring = r->conf->rx_ring;
-	pc.block_tov_ms = r->conf->block_tov_ms;
+	unsigned kmtu;
+
 	snprintf(p->name, sizeof(p->name), "%s", c->name);
-	if ((p->io = pktio_open(&pc, err, errlen)) == NULL)
-		return -1;
-	memcpy(p->mac, pktio_mac(p->io), 6);
+	if ((r->opts != NULL && r->opts->io_set ? r->opts->io_backend :
+	    r->conf->backend) == RCONF_IO_XDP) {
+		if (r->xdp_io == NULL) {
+			snprintf(err, errlen, "interface %s: io.backend xdp: "
+			    "not built into this program", p->name);
+			return -1;
+		}
+		if ((p->xio = r->xdp_io->open(c->name, r->conf->xdp_mode,
+		    p->mac, &kmtu, err, errlen)) == NULL)
+			return -1;
+		p->xo = r->xdp_io;
+	} else {
+		memset(&pc, 0, sizeof(pc));
+		pc.ifname = c->name;
+		pc.rx_ring = r->conf->rx_ring;
+		pc.block_tov_ms = r->conf->block_tov_ms;
+		if ((p->io = pktio_open(&pc, err, errlen)) == NULL)
+			return -1;
+		memcpy(p->mac, pktio_mac(p->io), 6);
+		kmtu = pktio_mtu(p->io);
+	}
 	p->addr = c->addr;
 	p->plen = c->plen;
-	p->mtu = c->mtu != 0 ? c->mtu : pktio_mtu(p->io);
+	p->mtu = c->mtu != 0 ? c->mtu : kmtu;
 	if (p->mtu > PBUF_SIZE - PKT_ETH_LEN)
 		p->mtu = PBUF_SIZE - PKT_ETH_LEN;
 	port_set_rate(p, c->rate_bps, clock_mono_ns());
@@ -125,9 +141,14 @@ port_close(struct router *r, struct port *p)
 		sched_drain(p->q, drained, r);
 		sched_free(p->q);
 	}
-	pktio_free(p->io);
+	if (p->xo != NULL)
+		p->xo->close(p->xio);
+	else
+		pktio_free(p->io);
 	p->q = NULL;
 	p->io = NULL;
+	p->xo = NULL;
+	p->xio = NULL;
 }
 
 /* Hand the ring's frames to the kernel and record their sojourn times. */
@@ -137,9 +158,9 @@ port_flush(struct router *r, struct port *p)
 	int64_t now;
 	unsigned i;
 
-	if (pktio_tx_pending(p->io) == 0)
+	if (pio_tx_pending(p) == 0)
 		return;
-	pktio_tx_flush(p->io);
+	pio_tx_flush(p);
 	now = clock_real_ns();
 	for (i = 0; i < p->nmeta; i++)
 		sojourn_tx(r->soj, p->idx, p->meta[i].tc, p->meta[i].len,
@@ -152,7 +173,7 @@ static inline int
 ring_put(struct router *r, struct port *p, const uint8_t *frame,
     uint32_t len, uint8_t tc, int64_t rx_ns)
 {
-	if (pktio_tx(p->io, frame, len) == -1)
+	if (pio_tx(p, frame, len) == -1)
 		return -1;
 	if (p->rate != 0)
 		p->tokens -= len + PORT_WIRE_EXTRA;
@@ -214,7 +235,7 @@ port_drain(struct router *r, struct port *p)
 
 	if (sched_backlog(p->q) == 0)
 		return;
-	room = pktio_tx_room(p->io);
+	room = pio_tx_room(p);
 	while (room-- > 0 && tokens_ok(p, r->now_mono) &&
 	    sched_dequeue(p->q, &sp, clock_real_ns()) == 0) {
 		b = sp.pkt;
@@ -241,8 +262,8 @@ arp_send(struct router *r, struct port *p, uint16_t op, const uint8_t *tha,
 	a.tpa.s_addr = htonl(tpa);
 	if ((n = pkt_build_arp(buf, sizeof(buf), &a)) < 0 || !p->up)
 		return;
-	if (pktio_tx(p->io, buf, (size_t)n) == 0) {
-		pktio_tx_flush(p->io);
+	if (pio_tx(p, buf, (size_t)n) == 0) {
+		pio_tx_flush(p);
 		if (op == PKT_ARP_REQUEST)
 			r->arp_requests++;
 		else

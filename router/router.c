@@ -495,10 +495,10 @@ router_poll(struct router *r)
 	unsigned i, j, n, total = 0;
 
 	for (i = 0; i < r->nports; i++) {
-		n = pktio_rx_burst(r->ports[i].io, pk, ROUTER_BURST);
+		n = pio_rx_burst(&r->ports[i], pk, ROUTER_BURST);
 		for (j = 0; j < n; j++)
 			frame_input(r, &r->ports[i], &pk[j]);
-		pktio_rx_release(r->ports[i].io);
+		pio_rx_release(&r->ports[i]);
 		total += n;
 	}
 	for (i = 0; i < r->nports; i++) {
@@ -554,7 +554,9 @@ router_reload(struct router *r, char *err, size_t errlen)
 	if (c->nifs != r->nports || i != c->nifs ||
 	    memcmp(&c->sched, &r->conf->sched, sizeof(c->sched)) != 0 ||
 	    strcmp(c->rx_ring, r->conf->rx_ring) != 0 ||
-	    c->block_tov_ms != r->conf->block_tov_ms) {
+	    c->block_tov_ms != r->conf->block_tov_ms ||
+	    c->backend != r->conf->backend ||
+	    c->xdp_mode != r->conf->xdp_mode) {
 		snprintf(err, errlen, "reload: interfaces, io rings and qos "
 		    "queues can only change with a restart");
 		rconf_free(c);

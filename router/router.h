@@ -5,8 +5,10 @@
  *   loop.c        the single event loop, busy polling (busy.h), run/stop
  *   busy.h        when to spin on the rings and when to sleep
  *   router.c      setup, receive and forwarding (router_poll)
- *   port.c        one interface: its pktio rings, output queues, output
- *                 rate, sending
+ *   port.c        one interface: its pktio rings (or its AF_XDP socket),
+ *                 output queues, output rate, sending
+ *   xsk.c         the AF_XDP back end (io.backend: xdp), reached through
+ *                 struct port_xio and the pio_*() wrappers below
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit
@@ -67,10 +69,33 @@ struct txmeta {
 	uint8_t		tc;
 };
 
+/*
+ * An I/O back end other than lib/pktio for a port (router/xsk.c: AF_XDP).
+ * loop.c hands it to router_setup() in struct router, so that only the
+ * program links it.  Open's MODE: 0 native, else SKB; 1 native only; 2 SKB
+ * only.
+ */
+struct port_xio {
+	void	*(*open)(const char *ifname, int mode, uint8_t mac[6],
+		    unsigned *mtu, char *err, size_t errlen);
+	void	(*close)(void *x);
+	int	(*fd)(void *x);
+	const char *(*mode)(void *x);
+	unsigned (*rx_burst)(void *x, struct pktio_pkt *pk, unsigned max);
+	void	(*rx_release)(void *x);
+	int	(*tx)(void *x, const void *data, size_t len);
+	unsigned (*tx_pending)(void *x);
+	unsigned (*tx_room)(void *x);
+	int	(*tx_flush)(void *x);
+	void	(*stats)(void *x, struct pktio_stats *st);
+};
+
 struct port {
 	char		name[RCONF_IFNAME_MAX];
 	unsigned	idx;
-	struct pktio	*io;
+	struct pktio	*io;		/* AF_PACKET, or NULL when XO */
+	const struct port_xio *xo;	/* another back end, or NULL */
+	void		*xio;		/* its state */
 	uint8_t		mac[6];
 	uint32_t	addr;		/* host order */
 	unsigned	plen;
@@ -96,10 +121,13 @@ struct router_opts {
 	int		busy_adaptive;
 	int64_t		busy_ns;
 	uint64_t	batch_base;	/* --batch-base: first report is +1 */
+	int		io_set;		/* --io given: overrides io.backend */
+	int		io_backend;	/* RCONF_IO_PACKET or RCONF_IO_XDP */
 };
 
 struct router {
 	const struct router_opts *opts;
+	const struct port_xio *xdp_io;	/* io.backend xdp, or NULL: refused */
 	struct rconf	*conf;
 	struct port	ports[RCONF_IF_MAX];
 	unsigned	nports;
@@ -135,6 +163,50 @@ struct router {
 	char		hostname[64];
 	uint8_t		scratch[PBUF_SIZE];
 };
+
+/* A port's I/O, through lib/pktio or its other back end. Per packet. */
+static inline unsigned
+pio_rx_burst(struct port *p, struct pktio_pkt *pk, unsigned max)
+{
+	return p->xo != NULL ? p->xo->rx_burst(p->xio, pk, max) :
+	    pktio_rx_burst(p->io, pk, max);
+}
+
+static inline void
+pio_rx_release(struct port *p)
+{
+	if (p->xo != NULL)
+		p->xo->rx_release(p->xio);
+	else
+		pktio_rx_release(p->io);
+}
+
+static inline int
+pio_tx(struct port *p, const void *data, size_t len)
+{
+	return p->xo != NULL ? p->xo->tx(p->xio, data, len) :
+	    pktio_tx(p->io, data, len);
+}
+
+static inline unsigned
+pio_tx_pending(const struct port *p)
+{
+	return p->xo != NULL ? p->xo->tx_pending(p->xio) :
+	    pktio_tx_pending(p->io);
+}
+
+static inline unsigned
+pio_tx_room(struct port *p)
+{
+	return p->xo != NULL ? p->xo->tx_room(p->xio) : pktio_tx_room(p->io);
+}
+
+static inline int
+pio_tx_flush(struct port *p)
+{
+	return p->xo != NULL ? p->xo->tx_flush(p->xio) :
+	    pktio_tx_flush(p->io);
+}
 
 /* loop.c */
 int	router_run(const struct router_opts *o, volatile sig_atomic_t *stop);

@@ -152,6 +152,53 @@ t_busy_poll_defaults_to_adaptive_and_reads_modes(void)
 }
 
 static void
+t_io_backend_defaults_to_packet_and_reads_xdp(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	struct rconf *c;
+	char y[256];
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->backend, RCONF_IO_PACKET);
+	CU_ASSERT_EQUAL(c->xdp_mode, 0);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {backend: xdp, xdp_mode: skb}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
+	CU_ASSERT_EQUAL(c->xdp_mode, 2);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {backend: packet, xdp_mode: native}\n",
+	    ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->backend, RCONF_IO_PACKET);
+	CU_ASSERT_EQUAL(c->xdp_mode, 1);
+	rconf_free(c);
+	CU_ASSERT_EQUAL(rconf_parse_backend("xdp"), RCONF_IO_XDP);
+	CU_ASSERT_EQUAL(rconf_parse_backend("packet"), RCONF_IO_PACKET);
+	CU_ASSERT_EQUAL(rconf_parse_backend("XDP"), -1);
+	CU_ASSERT_EQUAL(rconf_parse_backend(""), -1);
+	CU_ASSERT_EQUAL(rconf_parse_backend(NULL), -1);
+}
+
+static void
+t_refuses_bad_io_backend_and_xdp_mode(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	char y[256];
+
+	snprintf(y, sizeof(y), "%sio: {backend: dpdk}\n", ifs);
+	expect(y, "r.yaml:3: io.backend: expected packet or xdp, got 'dpdk'");
+	snprintf(y, sizeof(y), "%sio: {xdp_mode: zerocopy}\n", ifs);
+	expect(y, "r.yaml:3: io.xdp_mode: expected auto, native or skb, got "
+	    "'zerocopy'");
+}
+
+static void
 t_refuses_bad_busy_poll_and_block_timeout(void)
 {
 	static const char *ifs =
@@ -255,6 +302,8 @@ main(void)
 	T(busy_poll_defaults_to_adaptive_and_reads_modes);
 	T(interface_rate_reads_units_and_refuses_bad_ones);
 	T(refuses_bad_busy_poll_and_block_timeout);
+	T(io_backend_defaults_to_packet_and_reads_xdp);
+	T(refuses_bad_io_backend_and_xdp_mode);
 	T(refuses_filter_on_unknown_interface);
 	T(check_host_names_missing_interface);
 #undef T

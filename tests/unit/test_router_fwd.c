@@ -188,6 +188,41 @@ t_l4_checksum_fill_matches_udp_reference(void)
 	CU_ASSERT_EQUAL(pkt_parse_udp4(f, 60, &v, NULL), 0);
 }
 
+/*
+ * 198.18.0.1 -> 198.18.100.2 UDP, 26 bytes: pseudo-header sum c612 +
+ * 0001 + c612 + 6402 + 0011 + 001a = 1f052, folded f053: what Linux
+ * leaves in the field for CHECKSUM_PARTIAL.
+ */
+static void
+t_l4_partial_checksum_recognised_by_pseudo_header_sum(void)
+{
+	struct pkt_udp4 h;
+	uint8_t f[100];
+	int n;
+
+	memset(&h, 0, sizeof(h));
+	inet_pton(AF_INET, "198.18.0.1", &h.src_ip);
+	inet_pton(AF_INET, "198.18.100.2", &h.dst_ip);
+	h.src_port = 40000;
+	h.dst_port = 9;
+	h.ttl = 64;
+	n = pkt_build_udp4(f, sizeof(f), 64, &h, (const uint8_t *)"abc", 3);
+	CU_ASSERT_EQUAL_FATAL(n, 60);
+	CU_ASSERT_EQUAL_FATAL(rd16(f + 14 + 20 + 4), 26);
+	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
+	wr16(f + 14 + 20 + 6, 0xf053);
+	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 1);
+	fwd_l4_csum_fill(f + 14, 46);
+	CU_ASSERT_NOT_EQUAL(rd16(f + 14 + 20 + 6), 0xf053);
+	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
+	wr16(f + 14 + 20 + 6, 0xf053);
+	wr16(f + 14 + IP4_FRAG, IP4_MF);	/* a first fragment: left */
+	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
+	wr16(f + 14 + IP4_FRAG, 0);
+	f[14 + IP4_PROTO] = 1;			/* ICMP: never */
+	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
+}
+
 static void
 t_echo_reply_swaps_and_checksums(void)
 {
@@ -277,6 +312,7 @@ main(void)
 	T(fragment_offsets_flags_and_checksums);
 	T(fragment_of_fragment_keeps_mf_and_offset);
 	T(l4_checksum_fill_matches_udp_reference);
+	T(l4_partial_checksum_recognised_by_pseudo_header_sum);
 	T(echo_reply_swaps_and_checksums);
 	T(icmp_error_quotes_and_obeys_rfc1812_rules);
 	T(rate_limit_allows_burst_then_refills);

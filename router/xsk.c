@@ -1,0 +1,440 @@
+/*
+ * xsk: the AF_XDP back end of hoplab-router's ports (see xsk.h).
+ *
+ * UMEM layout: XSK_NFRAMES frames of XSK_FSIZE bytes; the first
+ * XSK_RXFRAMES go to the fill ring for receiving, the rest are transmit
+ * buffers on a free stack.  A received frame's buffer goes back to the
+ * fill ring at rx_release(); a sent frame's buffer comes back through the
+ * completion ring, reaped before a transmit finds no free buffer and at
+ * every flush.
+ *
+ * A received IPv4 frame whose TCP/UDP checksum field holds what an
+ * offloading local sender leaves there (fwd_l4_csum_looks_partial()) is
+ * marked csum_partial, as TP_STATUS_CSUMNOTREADY marks it on AF_PACKET.
+ *
+ * Copy mode sends through the kernel's generic path, which builds an skb
+ * per frame inside sendto() and handles at most 32 frames per call
+ * unless the socket's budget is raised (XDP_MAX_TX_SKB_BUDGET, Linux
+ * 6.17); the flush raises it to the ring size where the kernel allows it
+ * and kicks again while the kernel says EAGAIN (a bounded number of
+ * times).
+ *
+ * Deliberately not here: see xsk.h.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+#include <xdp/xsk.h>
+
+#include "clock.h"
+#include "log.h"
+#include "router/fwd.h"
+#include "router/router.h"
+#include "router/xsk.h"
+
+#ifndef SOL_XDP
+#define SOL_XDP			283
+#endif
+#ifndef XDP_MAX_TX_SKB_BUDGET
+#define XDP_MAX_TX_SKB_BUDGET	9
+#endif
+
+#define XSK_FSIZE	XSK_UMEM__DEFAULT_FRAME_SIZE	/* 4096 */
+#define XSK_RXFRAMES	4096
+#define XSK_TXFRAMES	2048
+#define XSK_NFRAMES	(XSK_RXFRAMES + XSK_TXFRAMES)
+#define XSK_RING	4096	/* fill, completion, rx and tx rings */
+#define XSK_KICKS	8	/* sendto() calls per flush at most */
+
+struct xsk {
+	struct xsk_umem	*umem;
+	struct xsk_socket *sock;
+	struct xsk_ring_prod fill, tx;
+	struct xsk_ring_cons comp, rx;
+	void		*area;
+	int		fd;
+	int		native;
+	unsigned	nrx;		/* descriptors of the last burst */
+	uint64_t	rxaddr[PKTIO_BURST_MAX];
+	uint64_t	freetx[XSK_TXFRAMES];
+	unsigned	nfree;
+	unsigned	pending;	/* reserved in TX, not submitted */
+	struct pktio_stats st;
+};
+
+/*
+ * libbpf's and libxdp's own messages (notes on the program's ELF
+ * sections, "No bpffs found") only at -vv; failures reach the caller as
+ * error codes.
+ */
+static int
+bpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return log_verbosity() >= 2 ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static int
+xdp_print(enum libxdp_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return log_verbosity() >= 2 ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static int
+ifinfo(const char *ifname, uint8_t mac[6], unsigned *mtu, char *err,
+    size_t errlen)
+{
+	struct ifreq ifr;
+	int s;
+
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(s, SIOCGIFHWADDR, &ifr) == -1 ||
+	    ifr.ifr_hwaddr.sa_family != 1 /* ARPHRD_ETHER */) {
+		snprintf(err, errlen, "interface %s: %s", ifname, errno != 0 ?
+		    strerror(errno) : "not Ethernet");
+		close(s);
+		return -1;
+	}
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(s, SIOCGIFMTU, &ifr) == -1) {
+		snprintf(err, errlen, "interface %s: mtu: %s", ifname,
+		    strerror(errno));
+		close(s);
+		return -1;
+	}
+	*mtu = (unsigned)ifr.ifr_mtu;
+	close(s);
+	return 0;
+}
+
+static void
+xsk_close(void *v)
+{
+	struct xsk *x = v;
+
+	if (x == NULL)
+		return;
+	if (x->sock != NULL)
+		xsk_socket__delete(x->sock);
+	if (x->umem != NULL)
+		xsk_umem__delete(x->umem);
+	if (x->area != NULL)
+		munmap(x->area, (size_t)XSK_NFRAMES * XSK_FSIZE);
+	free(x);
+}
+
+/* The socket on queue 0 of IFNAME with XDP flags XFLAGS; 0 or -errno. */
+static int
+sock_create(struct xsk *x, const char *ifname, uint32_t xflags)
+{
+	struct xsk_socket_config sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.rx_size = XSK_RING;
+	sc.tx_size = XSK_RING;
+	sc.xdp_flags = xflags;
+	sc.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP;
+	return xsk_socket__create(&x->sock, ifname, 0, x->umem, &x->rx,
+	    &x->tx, &sc);
+}
+
+/* Give every receive buffer to the kernel, the rest to the free stack. */
+static int
+fill_all(struct xsk *x)
+{
+	uint32_t idx, i;
+
+	if (xsk_ring_prod__reserve(&x->fill, XSK_RXFRAMES, &idx) !=
+	    XSK_RXFRAMES)
+		return -1;
+	for (i = 0; i < XSK_RXFRAMES; i++)
+		*xsk_ring_prod__fill_addr(&x->fill, idx + i) =
+		    (uint64_t)i * XSK_FSIZE;
+	xsk_ring_prod__submit(&x->fill, XSK_RXFRAMES);
+	for (i = 0; i < XSK_TXFRAMES; i++)
+		x->freetx[i] = (uint64_t)(XSK_RXFRAMES + i) * XSK_FSIZE;
+	x->nfree = XSK_TXFRAMES;
+	return 0;
+}
+
+/*
+ * MODE: 0 native, falling back to SKB mode; 1 native only; 2 SKB only.
+ */
+static void *
+xsk_open(const char *ifname, int mode, uint8_t mac[6], unsigned *mtu,
+    char *err, size_t errlen)
+{
+	struct xsk_umem_config uc;
+	struct xsk *x;
+	int rc = -EINVAL;
+	unsigned budget = XSK_RING;
+
+	libbpf_set_print(bpf_print);
+	libxdp_set_print(xdp_print);
+	if (ifinfo(ifname, mac, mtu, err, errlen) == -1)
+		return NULL;
+	if ((x = calloc(1, sizeof(*x))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	x->area = mmap(NULL, (size_t)XSK_NFRAMES * XSK_FSIZE,
+	    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (x->area == MAP_FAILED) {
+		x->area = NULL;
+		snprintf(err, errlen, "mmap: %s", strerror(errno));
+		goto fail;
+	}
+	memset(&uc, 0, sizeof(uc));
+	uc.fill_size = XSK_RING;
+	uc.comp_size = XSK_RING;
+	uc.frame_size = XSK_FSIZE;
+	uc.frame_headroom = 0;
+	if ((rc = xsk_umem__create(&x->umem, x->area,
+	    (uint64_t)XSK_NFRAMES * XSK_FSIZE, &x->fill, &x->comp,
+	    &uc)) != 0) {
+		snprintf(err, errlen, "interface %s: AF_XDP umem: %s",
+		    ifname, strerror(-rc));
+		goto fail;
+	}
+	if (mode != 2) {
+		rc = sock_create(x, ifname, XDP_FLAGS_DRV_MODE);
+		x->native = rc == 0;
+	}
+	if (mode == 2 || (mode == 0 && rc != 0))
+		rc = sock_create(x, ifname, XDP_FLAGS_SKB_MODE);
+	if (rc != 0) {
+		snprintf(err, errlen, "interface %s: AF_XDP socket (%s "
+		    "mode): %s", ifname, mode == 1 ? "native" : mode == 2 ?
+		    "skb" : "native and skb", strerror(-rc));
+		goto fail;
+	}
+	x->fd = xsk_socket__fd(x->sock);
+	/* Linux >= 6.17: more than 32 frames per sendto(); else ignored. */
+	(void)setsockopt(x->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &budget,
+	    sizeof(budget));
+	if (fill_all(x) == -1) {
+		snprintf(err, errlen, "interface %s: AF_XDP fill ring",
+		    ifname);
+		goto fail;
+	}
+	return x;
+fail:
+	xsk_close(x);
+	return NULL;
+}
+
+static int
+xsk_fd(void *v)
+{
+	return ((struct xsk *)v)->fd;
+}
+
+static const char *
+xsk_mode(void *v)
+{
+	return ((struct xsk *)v)->native ? "xdp native" : "xdp skb";
+}
+
+/*
+ * AF_XDP does not say whether a local sender left the TCP/UDP checksum
+ * to offload (veth): recognise it by its content (fwd.h).
+ */
+static inline int
+csum_partial(const uint8_t *f, uint32_t len)
+{
+	unsigned tl;
+
+	if (len < PKT_ETH_LEN + PKT_IP4_LEN || rd16(f + 12) != 0x0800)
+		return 0;
+	tl = rd16(f + PKT_ETH_LEN + IP4_TOTLEN);
+	if (tl > len - PKT_ETH_LEN)
+		return 0;
+	return fwd_l4_csum_looks_partial(f + PKT_ETH_LEN, tl);
+}
+
+static unsigned
+xsk_rx_burst(void *v, struct pktio_pkt *pk, unsigned max)
+{
+	struct xsk *x = v;
+	const struct xdp_desc *d;
+	uint32_t idx, i, n;
+	int64_t now;
+
+	if (max > PKTIO_BURST_MAX)
+		max = PKTIO_BURST_MAX;
+	x->nrx = 0;
+	if ((n = xsk_ring_cons__peek(&x->rx, max, &idx)) == 0)
+		return 0;
+	now = clock_real_ns();
+	for (i = 0; i < n; i++) {
+		d = xsk_ring_cons__rx_desc(&x->rx, idx + i);
+		x->rxaddr[i] = d->addr;
+		pk[i].data = xsk_umem__get_data(x->area, d->addr);
+		pk[i].len = d->len;
+		pk[i].caplen = d->len;
+		pk[i].ts_ns = now;
+		pk[i].csum_partial = csum_partial(pk[i].data, d->len);
+		pk[i].ts_sw = 0;
+	}
+	xsk_ring_cons__release(&x->rx, n);
+	x->nrx = n;
+	return n;
+}
+
+/* The last burst's buffers back to the fill ring. */
+static void
+xsk_rx_release(void *v)
+{
+	struct xsk *x = v;
+	uint32_t idx, i;
+
+	if (x->nrx == 0)
+		return;
+	/* The fill ring holds every receive buffer: room is certain. */
+	if (xsk_ring_prod__reserve(&x->fill, x->nrx, &idx) != x->nrx)
+		return;
+	for (i = 0; i < x->nrx; i++)
+		*xsk_ring_prod__fill_addr(&x->fill, idx + i) =
+		    x->rxaddr[i] & ~(uint64_t)(XSK_FSIZE - 1);
+	xsk_ring_prod__submit(&x->fill, x->nrx);
+	x->nrx = 0;
+}
+
+/* Sent buffers back to the free stack. */
+static void
+reap(struct xsk *x)
+{
+	uint32_t idx, i, n;
+
+	n = xsk_ring_cons__peek(&x->comp, XSK_RING, &idx);
+	for (i = 0; i < n; i++)
+		x->freetx[x->nfree++] = *xsk_ring_cons__comp_addr(&x->comp,
+		    idx + i) & ~(uint64_t)(XSK_FSIZE - 1);
+	if (n > 0)
+		xsk_ring_cons__release(&x->comp, n);
+}
+
+/* Descriptors in the TX ring the kernel has not taken yet. */
+static inline unsigned
+tx_queued(struct xsk *x)
+{
+	return x->tx.cached_prod - __atomic_load_n(x->tx.consumer,
+	    __ATOMIC_ACQUIRE);
+}
+
+static int
+xsk_tx(void *v, const void *data, size_t len)
+{
+	struct xsk *x = v;
+	struct xdp_desc *d;
+	uint32_t idx;
+	uint64_t a;
+
+	if (len > XSK_FSIZE) {
+		x->st.tx_errors++;
+		return -1;
+	}
+	if (x->nfree == 0)
+		reap(x);
+	if (x->nfree == 0 || xsk_ring_prod__reserve(&x->tx, 1, &idx) != 1) {
+		x->st.tx_ring_full++;
+		return -1;
+	}
+	a = x->freetx[--x->nfree];
+	memcpy(xsk_umem__get_data(x->area, a), data, len);
+	d = xsk_ring_prod__tx_desc(&x->tx, idx);
+	d->addr = a;
+	d->len = (uint32_t)len;
+	d->options = 0;
+	x->pending++;
+	return 0;
+}
+
+/* Frames not handed to the kernel yet (queued or left by a flush). */
+static unsigned
+xsk_tx_pending(void *v)
+{
+	return tx_queued(v);
+}
+
+static unsigned
+xsk_tx_room(void *v)
+{
+	struct xsk *x = v;
+
+	if (x->nfree < XSK_TXFRAMES / 2)
+		reap(x);
+	return x->nfree;
+}
+
+/* Submit the queued frames and kick the kernel (one sendto() a batch). */
+static int
+xsk_tx_flush(void *v)
+{
+	struct xsk *x = v;
+	unsigned k;
+
+	int rc = 0;
+
+	if (x->pending > 0) {
+		xsk_ring_prod__submit(&x->tx, x->pending);
+		x->pending = 0;
+	}
+	for (k = 0; k < XSK_KICKS && tx_queued(x) > 0 &&
+	    xsk_ring_prod__needs_wakeup(&x->tx); k++) {
+		if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
+			continue;
+		if (errno != EAGAIN && errno != EBUSY && errno != ENOBUFS) {
+			x->st.tx_errors++;
+			rc = -1;
+			break;
+		}
+		reap(x);
+	}
+	reap(x);
+	return rc;
+}
+
+static void
+xsk_stats(void *v, struct pktio_stats *st)
+{
+	struct xsk *x = v;
+	struct xdp_statistics xs;
+	socklen_t len = sizeof(xs);
+
+	*st = x->st;
+	if (getsockopt(x->fd, SOL_XDP, XDP_STATISTICS, &xs, &len) == 0)
+		st->ring_drops = xs.rx_dropped + xs.rx_ring_full +
+		    xs.rx_fill_ring_empty_descs;
+}
+
+const struct port_xio xsk_xio = {
+	.open = xsk_open,
+	.close = xsk_close,
+	.fd = xsk_fd,
+	.mode = xsk_mode,
+	.rx_burst = xsk_rx_burst,
+	.rx_release = xsk_rx_release,
+	.tx = xsk_tx,
+	.tx_pending = xsk_tx_pending,
+	.tx_room = xsk_tx_room,
+	.tx_flush = xsk_tx_flush,
+	.stats = xsk_stats,
+};
