@@ -295,6 +295,19 @@ v3_open(struct pktio *p, const struct pktio_conf *c, char *err,
 	    (size_t)req.tp_block_size * req.tp_block_nr, "v3", err, errlen);
 }
 
+/* One received frame's view, from a V2 or a V3 ring header's fields. */
+static inline void
+rx_fill(struct pktio_pkt *pk, uint8_t *data, uint32_t len, uint32_t caplen,
+    uint32_t sec, uint32_t nsec, uint32_t status)
+{
+	pk->data = data;
+	pk->len = len;
+	pk->caplen = caplen;
+	pk->ts_ns = (int64_t)sec * 1000000000LL + nsec;
+	pk->csum_partial = (status & TP_STATUS_CSUMNOTREADY) != 0;
+	pk->ts_sw = (status & TP_STATUS_TS_SOFTWARE) != 0;
+}
+
 static inline struct tpacket_block_desc *
 v3_block(struct pktio *p, unsigned i)
 {
@@ -326,15 +339,8 @@ v3_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
 		p->blk_next += h->tp_next_offset;
 		if (sll->sll_pkttype == PACKET_OUTGOING)
 			continue;
-		pkts[n].data = (uint8_t *)h + h->tp_mac;
-		pkts[n].len = h->tp_len;
-		pkts[n].caplen = h->tp_snaplen;
-		pkts[n].ts_ns = (int64_t)h->tp_sec * 1000000000LL +
-		    h->tp_nsec;
-		pkts[n].csum_partial = (h->tp_status &
-		    TP_STATUS_CSUMNOTREADY) != 0;
-		pkts[n].ts_sw = (h->tp_status & TP_STATUS_TS_SOFTWARE) != 0;
-		n++;
+		rx_fill(&pkts[n++], (uint8_t *)h + h->tp_mac, h->tp_len,
+		    h->tp_snaplen, h->tp_sec, h->tp_nsec, h->tp_status);
 	}
 	return n;
 }
@@ -398,15 +404,8 @@ v2_rx_burst(struct pktio *p, struct pktio_pkt *pkts, unsigned max)
 		    TPACKET_ALIGN(sizeof(*h)));
 		if (sll->sll_pkttype == PACKET_OUTGOING)
 			continue;
-		pkts[n].data = (uint8_t *)h + h->tp_mac;
-		pkts[n].len = h->tp_len;
-		pkts[n].caplen = h->tp_snaplen;
-		pkts[n].ts_ns = (int64_t)h->tp_sec * 1000000000LL +
-		    h->tp_nsec;
-		pkts[n].csum_partial = (h->tp_status &
-		    TP_STATUS_CSUMNOTREADY) != 0;
-		pkts[n].ts_sw = (h->tp_status & TP_STATUS_TS_SOFTWARE) != 0;
-		n++;
+		rx_fill(&pkts[n++], (uint8_t *)h + h->tp_mac, h->tp_len,
+		    h->tp_snaplen, h->tp_sec, h->tp_nsec, h->tp_status);
 	}
 	return n;
 }
