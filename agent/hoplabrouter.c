@@ -133,7 +133,9 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	    rp->block_timeout_ns > 100000000ULL ||
 	    (rp->arp_timeout_ns != 0 && (rp->arp_timeout_ns < 1000000000ULL ||
 	    rp->arp_timeout_ns > 3600000000000ULL)) || rp->arp_queue > 4096 ||
-	    rp->icmp_rate < -1 || rp->icmp_rate > 10000) {
+	    rp->icmp_rate < -1 || rp->icmp_rate > 10000 ||
+	    (rp->io_backend[0] != '\0' && strcmp(rp->io_backend, "packet") != 0 &&
+	    strcmp(rp->io_backend, "xdp") != 0)) {
 		snprintf(err, errlen, "hoplab router: an option is out of "
 		    "range (busy poll %d/%" PRIu64 " ns, tx batch %u, block "
 		    "timeout %" PRIu64 " ns, arp timeout %" PRIu64 " ns, arp "
@@ -224,13 +226,18 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 {
 	const char *sep = "";
 
-	if (rp->rx_ring[0] == '\0' && rp->tx_batch == 0 &&
+	if (rp->rx_ring[0] == '\0' && rp->io_backend[0] == '\0' &&
+	    rp->tx_batch == 0 &&
 	    rp->block_timeout_ns == 0 && rp->busy_poll ==
 	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT)
 		return;
 	fprintf(f, "io: {");
+	if (rp->io_backend[0] != '\0') {
+		fprintf(f, "backend: %s", rp->io_backend);
+		sep = ", ";
+	}
 	if (rp->rx_ring[0] != '\0') {
-		fprintf(f, "rx_ring: %s", rp->rx_ring);
+		fprintf(f, "%srx_ring: %s", sep, rp->rx_ring);
 		sep = ", ";
 	}
 	if (rp->tx_batch != 0) {

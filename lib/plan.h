@@ -84,6 +84,7 @@ struct plan_router {
 	int		icmp_rate;	/* 1..10000 per s; -1: send none */
 	uint64_t	rate_bps[PLAN_ROUTER_IFS];	/* output limit */
 	unsigned	mtu[PLAN_ROUTER_IFS];		/* 576..9000 */
+	char		io[8];		/* "", "packet", "xdp" (AF_XDP) */
 };
 
 struct plan_flow {

@@ -36,11 +36,12 @@
 
 enum {
 	K_IMPL, K_SCHED, K_RING, K_BUSY, K_TXB, K_BTO, K_ARPT, K_ARPQ, K_ICMP,
-	K_RATE, K_MTU, K_N
+	K_RATE, K_MTU, K_IO, K_N
 };
 static const char *const keys[K_N] = {
 	"impl", "scheduler", "rx_ring", "busy_poll", "tx_batch",
 	"block_timeout", "arp_timeout", "arp_queue", "icmp_rate", "rate", "mtu",
+	"io",
 };
 static const char *const ifnames[PLAN_ROUTER_IFS] = { "in", "out" };
 
@@ -171,9 +172,14 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 {
 	static const char *const scheds[] = { "fifo", "prio", "drr", NULL };
 	static const char *const rings[] = { "v2", "v3", NULL };
+	static const char *const ios[] = { "packet", "xdp", NULL };
 	long long n;
 	int rc = 0;
 
+	if (v[K_IO] != NULL && word(c, v[K_IO], "router.io", ios,
+	    "packet (AF_PACKET rings) or xdp (AF_XDP)", r->io,
+	    sizeof(r->io)) == -1)
+		rc = -1;
 	if (v[K_SCHED] != NULL && word(c, v[K_SCHED], "router.scheduler",
 	    scheds, "fifo, prio or drr", r->scheduler,
 	    sizeof(r->scheduler)) == -1)

@@ -83,6 +83,7 @@ params_all(void)
 	rp.ifaces = iap;
 	rp.scheduler = "prio";
 	rp.rx_ring = "v3";
+	rp.io_backend = "xdp";
 	rp.busy_poll = HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
 	rp.busy_poll_ns = 50000;
 	rp.tx_batch = 8;
@@ -141,6 +142,7 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_EQUAL(c->ifs[0].rate_bps, 50000000);
 	CU_ASSERT_EQUAL(c->ifs[0].mtu, 1400);
 	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v3");
+	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
 	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
 	CU_ASSERT_EQUAL(c->busy_poll_ns, 50000);
 	CU_ASSERT_EQUAL(c->tx_batch, 8);
