@@ -241,9 +241,9 @@ plan_parse_router(struct pctx *c, yaml_node_t *node)
 	else if (yamldoc_is(v[K_IMPL], "hoplab"))
 		c->p->router_impl = PLAN_ROUTER_HOPLAB;
 	else if (yamldoc_is(v[K_IMPL], "external"))
-		return PERR(c, v[K_IMPL], "router.impl", "'external' is not "
-		    "available yet (sending through an external box is under "
-		    "construction); use linux");
+		return PERR(c, v[K_IMPL], "router.impl", "'external' is for "
+		    "topology plans (topology.hosts: {R2: {router: "
+		    "external}}); a chain's routers are linux or hoplab");
 	else
 		return PERR(c, v[K_IMPL], "router.impl", "expected linux, "
 		    "hoplab or external, got %s",
