@@ -13,7 +13,8 @@
  * them would answer ARP and forward in its place.  Every value is checked before it reaches the file or the argv;
  * the plan's router options (RouterParams 7..14: busy_poll, tx_batch,
  * block_timeout, arp, icmp rate, per-interface rate and mtu) become the
- * configuration keys of the same meaning.
+ * configuration keys of the same meaning, and the qos queues and DSCP
+ * map (fields 16, 17) its qos: section.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -120,6 +121,48 @@ check_iface_opts(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	return 0;
 }
 
+/* The qos queues and DSCP map (fields 16, 17), in the router's ranges. */
+static int
+check_qos(const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	const Hoplab__RouterQueueOpts *q;
+	unsigned seen = 0, lo, hi;
+	uint64_t dscps = 0;
+	size_t i;
+
+	for (i = 0; i < rp->n_queues; i++) {
+		q = rp->queues[i];
+		lo = q->red_min ? q->red_min : 15;
+		hi = q->red_max ? q->red_max : 45;
+		if (q->tclass > 7 || (seen & (1U << q->tclass)) ||
+		    q->packets > 65536 || q->bytes > 100000000 ||
+		    q->weight > 1000 || (q->red && (lo > 100000 ||
+		    hi > 100000 || hi <= lo || !(q->red_p >= 0 &&
+		    q->red_p <= 1) || !(q->red_weight >= 0 &&
+		    q->red_weight <= 1)))) {
+			snprintf(err, errlen, "hoplab router: queue of class "
+			    "%u: given twice or out of range (packets %u, bytes "
+			    "%u, weight %u, red min %u max %u)", q->tclass,
+			    q->packets, q->bytes, q->weight, q->red_min,
+			    q->red_max);
+			return -1;
+		}
+		seen |= 1U << q->tclass;
+	}
+	for (i = 0; i < rp->n_dscp_map; i++) {
+		if (rp->dscp_map[i]->dscp > 63 || rp->dscp_map[i]->tclass > 7 ||
+		    (dscps & (1ULL << rp->dscp_map[i]->dscp))) {
+			snprintf(err, errlen, "hoplab router: DSCP map entry "
+			    "%u -> %u: given twice or out of range (0..63 -> "
+			    "0..7)", rp->dscp_map[i]->dscp,
+			    rp->dscp_map[i]->tclass);
+			return -1;
+		}
+		dscps |= 1ULL << rp->dscp_map[i]->dscp;
+	}
+	return 0;
+}
+
 /* The options of RouterParams fields 7..19, in hoplab-router's ranges. */
 static int
 check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
@@ -144,6 +187,8 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    rp->arp_timeout_ns, rp->arp_queue, rp->icmp_rate);
 		return -1;
 	}
+	if (check_qos(rp, err, errlen) == -1)
+		return -1;
 	return check_iface_opts(rp, err, errlen);
 }
 
@@ -266,6 +311,51 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 	fprintf(f, "}\n");
 }
 
+/* One queue of qos.queues; zero values keep the router's defaults. */
+static void
+write_queue(FILE *f, const Hoplab__RouterQueueOpts *q)
+{
+	fprintf(f, "    - {class: %u", q->tclass);
+	if (q->packets != 0)
+		fprintf(f, ", packets: %u", q->packets);
+	if (q->bytes != 0)
+		fprintf(f, ", bytes: %u", q->bytes);
+	if (q->weight != 0)
+		fprintf(f, ", weight: %u", q->weight);
+	if (q->red) {
+		fprintf(f, ", red: {min: %u, max: %u",
+		    q->red_min ? q->red_min : 15, q->red_max ? q->red_max : 45);
+		if (q->red_p > 0)
+			fprintf(f, ", p: %.17g", q->red_p);
+		if (q->red_weight > 0)
+			fprintf(f, ", weight: %.17g", q->red_weight);
+		fprintf(f, "}");
+	}
+	fprintf(f, "}\n");
+}
+
+/* The qos: section: scheduler, DSCP map and queues, when any is set. */
+static void
+write_qos(FILE *f, const Hoplab__RouterParams *rp)
+{
+	size_t i;
+
+	if (rp->scheduler[0] == '\0' && rp->n_dscp_map == 0 &&
+	    rp->n_queues == 0)
+		return;
+	fprintf(f, "qos:\n");
+	if (rp->scheduler[0] != '\0')
+		fprintf(f, "  scheduler: %s\n", rp->scheduler);
+	for (i = 0; i < rp->n_dscp_map; i++)
+		fprintf(f, "%s%u: %u%s", i == 0 ? "  map: {" : ", ",
+		    rp->dscp_map[i]->dscp, rp->dscp_map[i]->tclass,
+		    i + 1 == rp->n_dscp_map ? "}\n" : "");
+	if (rp->n_queues > 0)
+		fprintf(f, "  queues:\n");
+	for (i = 0; i < rp->n_queues; i++)
+		write_queue(f, rp->queues[i]);
+}
+
 static int
 write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
     size_t errlen)
@@ -299,8 +389,7 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
 	if (rp->icmp_rate != 0)
 		fprintf(f, "icmp: {rate: %d}\n", rp->icmp_rate < 0 ? 0 :
 		    rp->icmp_rate);
-	if (rp->scheduler[0] != '\0')
-		fprintf(f, "qos: {scheduler: %s}\n", rp->scheduler);
+	write_qos(f, rp);
 	if (fclose(f) == EOF) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

@@ -5,7 +5,10 @@
  * until all are up, and stops them before the links are rewired for the
  * next variant, so that a hoplab-router never outlives its interfaces.
  * With impl hoplab, the plan's router options (scheduler, busy_poll,
- * rate, ...) go to every router alike.
+ * rate, qos queues and DSCP map, ...) go to every router alike, as bound
+ * at the point being run (R->live: a swept "$NAME" has that point's
+ * value); run_routers_stale() says when the next point's differ, so the
+ * runner can restart the routers with them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +19,51 @@
 #include "runint.h"
 #include "topo.h"
 
+/* The wire form of the plan's qos queues and DSCP map. */
+struct qos_wire {
+	Hoplab__RouterQueueOpts q[PLAN_ROUTER_CLASSES];
+	Hoplab__RouterQueueOpts *qp[PLAN_ROUTER_CLASSES];
+	Hoplab__RouterDscpClass m[PLAN_ROUTER_MAP_MAX];
+	Hoplab__RouterDscpClass *mp[PLAN_ROUTER_MAP_MAX];
+};
+
 static int
 router_done(const struct wait_role *w)
 {
 	return w->started;
+}
+
+static void
+fill_qos(Hoplab__RouterParams *rp, const struct plan_router *o,
+    struct qos_wire *w)
+{
+	const struct plan_router_queue *pq;
+	size_t i;
+
+	for (i = 0; i < o->nqueues; i++) {
+		pq = &o->queues[i];
+		hoplab__router_queue_opts__init(&w->q[i]);
+		w->q[i].tclass = pq->tclass;
+		w->q[i].packets = pq->packets;
+		w->q[i].bytes = pq->bytes;
+		w->q[i].weight = pq->weight;
+		w->q[i].red = pq->red != 0;
+		w->q[i].red_min = pq->red_min;
+		w->q[i].red_max = pq->red_max;
+		w->q[i].red_p = pq->red_p;
+		w->q[i].red_weight = pq->red_weight;
+		w->qp[i] = &w->q[i];
+	}
+	rp->n_queues = o->nqueues;
+	rp->queues = w->qp;
+	for (i = 0; i < o->nmap; i++) {
+		hoplab__router_dscp_class__init(&w->m[i]);
+		w->m[i].dscp = o->map[i].dscp;
+		w->m[i].tclass = o->map[i].tclass;
+		w->mp[i] = &w->m[i];
+	}
+	rp->n_dscp_map = o->nmap;
+	rp->dscp_map = w->mp;
 }
 
 /*
@@ -69,6 +113,14 @@ fill_options(Hoplab__RouterParams *rp, const struct plan_router *o,
 	rp->iface_opts = iop;
 }
 
+int
+run_routers_stale(const struct run *r)
+{
+	return r->plan->router_impl == PLAN_ROUTER_HOPLAB &&
+	    r->routers_started && memcmp(&r->routers_opts, &r->live->router,
+	    sizeof(r->routers_opts)) != 0;
+}
+
 static void
 fill_router(Hoplab__RouterParams *rp, enum plan_router_impl impl,
     const struct topo_router *t,
@@ -107,12 +159,18 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	Hoplab__IfaceAddr ia[TOPO_MAX_IFACES], *iap[TOPO_MAX_IFACES];
 	Hoplab__Route rt[TOPO_MAX_ROUTES], *rtp[TOPO_MAX_ROUTES];
 	Hoplab__RouterIfaceOpts io[PLAN_ROUTER_IFS], *iop[PLAN_ROUTER_IFS];
+	struct qos_wire qw;
 	struct topo_router t;
 
 	topo_router(pos, n, &t);
 	fill_router(&rp, r->plan->router_impl, &t, ia, iap, rt, rtp);
-	if (r->plan->router_impl == PLAN_ROUTER_HOPLAB)
-		fill_options(&rp, &r->plan->router, &t, io, iop);
+	if (r->plan->router_impl == PLAN_ROUTER_HOPLAB) {
+		fill_options(&rp, &r->live->router, &t, io, iop);
+		fill_qos(&rp, &r->live->router, &qw);
+		memcpy(&r->routers_opts, &r->live->router,
+		    sizeof(r->routers_opts));
+		r->routers_started = 1;
+	}
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 	sr.router = &rp;
 	return run_send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
@@ -177,6 +235,7 @@ run_stop_routers(struct run *r, struct wait_role *ws, size_t n)
 	char err[512];
 	size_t i;
 
+	r->routers_started = 0;
 	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
 	env.stop_role = &st;
 	for (i = 0; i < n; i++) {

@@ -51,6 +51,8 @@ struct run {
 	struct faults	*fl;		/* the plan's faults (faults.h) */
 	struct inventory *own_inv;	/* the lab's, with its wire hosts */
 	struct rfc2544	*rfc;		/* rfc2544.c's, NULL until used */
+	struct plan_router routers_opts; /* options the routers run with */
+	int		routers_started; /* and whether they run */
 };
 
 /* What a point waits for from one role. */
@@ -103,6 +105,11 @@ int	run_note_router_role(struct run *r, const struct wait_role *w,
 /* Configure the routers of variant V and wait until all are up. */
 int	run_start_routers(struct run *r, const struct plan_variant *v,
 	    struct wait_role *ws, char *err, size_t errlen);
+/*
+ * 1 when the routers run with other options than R's point has (a swept
+ * router option): the runner must restart them.
+ */
+int	run_routers_stale(const struct run *r);
 /* Stop them again before the links are rewired; best effort. */
 void	run_stop_routers(struct run *r, struct wait_role *ws, size_t n);
 

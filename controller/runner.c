@@ -441,7 +441,7 @@ run_all(struct run *r, char *err, size_t errlen)
 		v = &r->plan->variants[pt.variant];
 		if ((rc = run_bind_point(r, &pt, err, errlen)) == -1)
 			break;
-		if (v != cur) {
+		if (v != cur || run_routers_stale(r)) {
 			if (cur != NULL)
 				run_stop_routers(r, routers, cur->nrouters);
 			cur = NULL;

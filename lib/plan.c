@@ -309,12 +309,6 @@ parse_variants(struct pctx *c, yaml_node_t *node)
 }
 
 static int
-parse_router(struct pctx *c, yaml_node_t *node)
-{
-	return plan_parse_router(c, node);	/* lib/planrouter.c */
-}
-
-static int
 parse_repeat(struct pctx *c, yaml_node_t *node)
 {
 	long long v;
@@ -405,8 +399,6 @@ parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 		    "with topology.chain_length, which gives the variants");
 	else if (!shorthand && parse_variants(c, v[K_VARIANTS]) == -1)
 		rc = -1;
-	if (parse_router(c, v[K_ROUTER]) == -1)
-		rc = -1;
 	if (parse_repeat(c, v[K_REPEAT]) == -1)
 		rc = -1;
 	if (plan_parse_sweep(c, v[K_SWEEP]) == -1)
@@ -417,8 +409,10 @@ parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
 		rc = -1;
 	if (v[K_FLOWS] == NULL)
 		rc = plan_missing(c, root, "", "flows");
-	if (plan_parse_swept(c, v[K_SWEEP], v[K_FLOWS],
-	    v[K_IMPAIRMENTS]) == -1)
+	/* router:, flows: and impairments: with their "$NAME" values. */
+	if (plan_parse_swept(c, v[K_SWEEP], &(struct plan_swept){
+	    .router = v[K_ROUTER], .flows = v[K_FLOWS],
+	    .impairs = v[K_IMPAIRMENTS] }) == -1)
 		return -1;
 	if (rc == 0 && chain == 0 &&
 	    plan_parse_faults(c, v[K_FAULTS]) == -1)	/* planfault.c */

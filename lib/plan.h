@@ -68,6 +68,29 @@ enum plan_busy {
 /* The interfaces every chain router has, in this order: "in", "out". */
 #define PLAN_ROUTER_IFS	2
 
+/* router.queues and router.map (qos.queues, qos.map of docs/router.md). */
+#define PLAN_ROUTER_CLASSES	8	/* traffic classes 0..7 */
+#define PLAN_ROUTER_MAP_MAX	64	/* one entry per DSCP at most */
+
+/* One of router.queues; a zero value keeps the router's default. */
+struct plan_router_queue {
+	unsigned	tclass;		/* 0..7 */
+	unsigned	packets;	/* 1..65536 */
+	unsigned	bytes;		/* 0..100000000, 0: no byte limit */
+	unsigned	weight;		/* 1..1000, DRR quantum x 1514 bytes */
+	int		red;		/* red: given: RED on */
+	unsigned	red_min;	/* 1..100000 packets */
+	unsigned	red_max;	/* 2..100000, above red_min */
+	double		red_p;		/* (0, 1] */
+	double		red_weight;	/* EWMA weight (0, 1] */
+};
+
+/* One of router.map: DSCP -> class, over the default class = DSCP >> 3. */
+struct plan_router_map {
+	unsigned	dscp;		/* 0..63 */
+	unsigned	tclass;		/* 0..7 */
+};
+
 /*
  * router: options for impl hoplab (lib/planrouter.c, docs/plans.md); a
  * zero value keeps the router's default.
@@ -85,6 +108,10 @@ struct plan_router {
 	uint64_t	rate_bps[PLAN_ROUTER_IFS];	/* output limit */
 	unsigned	mtu[PLAN_ROUTER_IFS];		/* 576..9000 */
 	char		io[8];		/* "", "packet", "xdp" (AF_XDP) */
+	struct plan_router_queue queues[PLAN_ROUTER_CLASSES]; /* qos.queues */
+	size_t		nqueues;	/* in file order, classes distinct */
+	struct plan_router_map map[PLAN_ROUTER_MAP_MAX]; /* qos.map */
+	size_t		nmap;		/* in file order, DSCPs distinct */
 };
 
 struct plan_flow {

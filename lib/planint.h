@@ -56,14 +56,20 @@ int	plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
 /* The sweep: mapping and order: (plansweep.c). */
 int	plan_parse_sweep(struct pctx *c, yaml_node_t *node);
 int	plan_parse_order(struct pctx *c, yaml_node_t *node);
+/* The sections that may hold "$NAME" values; any may be NULL. */
+struct plan_swept {
+	yaml_node_t	*router;	/* router: (planrouter.c) */
+	yaml_node_t	*flows;
+	yaml_node_t	*impairs;
+};
 /*
- * Read FLOWS and IMPAIRS (either may be NULL) with every "$NAME" in them
- * given its value (plansweep.c): the bound one, or each value in turn to
- * check them all.  An unknown $NAME and a sweep key nobody uses are
- * errors.  0, or -1 with the errors listed in C's yamldoc.
+ * Read SW's sections with every "$NAME" in them given its value
+ * (plansweep.c): the bound one, or each value in turn to check them all.
+ * An unknown $NAME and a sweep key nobody uses are errors.  0, or -1 with
+ * the errors listed in C's yamldoc.
  */
 int	plan_parse_swept(struct pctx *c, yaml_node_t *sweep,
-	    yaml_node_t *flows, yaml_node_t *impairs);
+	    const struct plan_swept *sw);
 /*
  * topology: {hosts:, links:, routes:} (plantopo.c): the hosts, links and
  * routes into c->p->topo, routes computed for routers without routes:.

@@ -13,14 +13,23 @@
  *     icmp_rate: 100          # 0: send no ICMP errors
  *     rate: {out: 50Mbit}     # per interface of every router: in, out
  *     mtu: {out: 1400}
+ *     map: {EF: 7, AF41: 4}   # qos.map: DSCP -> class 0..7
+ *     queues:                 # qos.queues, each class at most once
+ *       - {class: 7, packets: 64, bytes: 96000, weight: 3,
+ *          red: {min: 15, max: 45, p: 0.1, weight: 0.002}}
  *
  * Every router of the chain gets the same options.  The values are checked
  * here with the router's own ranges, so a plan that loads is one every
  * hoplab-router accepts.  Options given with impl linux are refused: the
  * kernel has no such knobs, and ignoring them would mislead.
  *
- * Deliberately not here: per-router options, qos queues and filters (a
- * plan cannot say them yet; a hoplab-router configuration file can).
+ * Any value may be "$NAME", a sweep key's (plansweep.c binds this
+ * section like the flows), so a queue's weight can be swept.
+ *
+ * Deliberately not here: per-router options and filters (a plan cannot
+ * say them yet; a hoplab-router configuration file can).  The DSCP names
+ * are the plans' (plan_parse_dscp); the router's extra DF, LE and VA are
+ * written as numbers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +45,12 @@
 
 enum {
 	K_IMPL, K_SCHED, K_RING, K_BUSY, K_TXB, K_BTO, K_ARPT, K_ARPQ, K_ICMP,
-	K_RATE, K_MTU, K_IO, K_N
+	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_N
 };
 static const char *const keys[K_N] = {
 	"impl", "scheduler", "rx_ring", "busy_poll", "tx_batch",
 	"block_timeout", "arp_timeout", "arp_queue", "icmp_rate", "rate", "mtu",
-	"io",
+	"io", "map", "queues",
 };
 static const char *const ifnames[PLAN_ROUTER_IFS] = { "in", "out" };
 
@@ -166,6 +175,179 @@ number(struct pctx *c, yaml_node_t *node, const char *path, long long lo,
 	    c->errlen);
 }
 
+/* A number in (0, 1] such as 0.1, as the router's get_double. */
+static int
+fraction(struct pctx *c, yaml_node_t *node, const char *path, double *v)
+{
+	const char *s = scalar(c, node, path, "a number in (0, 1]");
+	char *end, got[64];
+
+	if (s == NULL)
+		return -1;
+	*v = strtod(s, &end);
+	if (*end != '\0' || !(*v > 0 && *v <= 1))
+		return PERR(c, node, path, "expected a number in (0, 1] such "
+		    "as 0.1, got %s", yamldoc_got(node, got, sizeof(got)));
+	return 0;
+}
+
+/* NODE's NAME (a key of the mapping at PATH) as a number in LO..HI. */
+static int
+field_num(struct pctx *c, yaml_node_t *node, const char *path,
+    const char *name, long long lo, long long hi, unsigned *out)
+{
+	char p[YAMLDOC_PATH_MAX];
+	long long n;
+
+	if (node == NULL)
+		return 0;
+	yamldoc_path_key(p, sizeof(p), path, name);
+	if (number(c, node, p, lo, hi, &n) == -1)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* red: {min, max, p, weight} of queue Q; the router's defaults 15, 45. */
+static int
+red(struct pctx *c, yaml_node_t *node, const char *path,
+    struct plan_router_queue *q)
+{
+	static const char *const rk[] = { "min", "max", "p", "weight" };
+	yaml_node_t *v[4];
+	char p[YAMLDOC_PATH_MAX];
+	int rc = 0;
+
+	q->red = 1;
+	if (yamldoc_map_fields(c->yd, node, path, rk, 4, v, c->err,
+	    c->errlen) == -1)
+		rc = -1;
+	if (field_num(c, v[0], path, "min", 1, 100000, &q->red_min) == -1)
+		rc = -1;
+	if (field_num(c, v[1], path, "max", 2, 100000, &q->red_max) == -1)
+		rc = -1;
+	yamldoc_path_key(p, sizeof(p), path, "p");
+	if (v[2] != NULL && fraction(c, v[2], p, &q->red_p) == -1)
+		rc = -1;
+	yamldoc_path_key(p, sizeof(p), path, "weight");
+	if (v[3] != NULL && fraction(c, v[3], p, &q->red_weight) == -1)
+		rc = -1;
+	if (rc == 0 && (q->red_max ? q->red_max : 45) <=
+	    (q->red_min ? q->red_min : 15))
+		rc = PERR(c, node, path, "max (%u) must be above min (%u)",
+		    q->red_max ? q->red_max : 45, q->red_min ? q->red_min : 15);
+	return rc;
+}
+
+/* One of queues: into R->queues; each class once. */
+static int
+queue(struct pctx *c, yaml_node_t *node, const char *path,
+    struct plan_router *r)
+{
+	static const char *const qk[] = { "class", "packets", "bytes",
+	    "weight", "red" };
+	struct plan_router_queue *q = &r->queues[r->nqueues];
+	yaml_node_t *v[5];
+	char p[YAMLDOC_PATH_MAX];
+	int rc = 0, dup = 0;
+	size_t i;
+
+	memset(q, 0, sizeof(*q));
+	if (yamldoc_map_fields(c->yd, node, path, qk, 5, v, c->err,
+	    c->errlen) == -1)
+		rc = -1;
+	if (node->type != YAML_MAPPING_NODE)
+		return -1;
+	yamldoc_path_key(p, sizeof(p), path, "class");
+	if (v[0] == NULL)
+		rc = dup = plan_missing(c, node, path, "class");
+	else if (field_num(c, v[0], path, "class", 0, PLAN_ROUTER_CLASSES - 1,
+	    &q->tclass) == -1)
+		rc = dup = -1;
+	else
+		for (i = 0; i < r->nqueues; i++)
+			if (r->queues[i].tclass == q->tclass)
+				rc = dup = PERR(c, v[0], p, "class %u is given "
+				    "twice", q->tclass);
+	if (field_num(c, v[1], path, "packets", 1, 65536, &q->packets) == -1)
+		rc = -1;
+	if (field_num(c, v[2], path, "bytes", 0, 100000000, &q->bytes) == -1)
+		rc = -1;
+	if (field_num(c, v[3], path, "weight", 1, 1000, &q->weight) == -1)
+		rc = -1;
+	yamldoc_path_key(p, sizeof(p), path, "red");
+	if (v[4] != NULL && red(c, v[4], p, q) == -1)
+		rc = -1;
+	if (dup == 0)		/* its class is taken, even when bad */
+		r->nqueues++;
+	return rc;
+}
+
+static int
+queues(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+{
+	char path[YAMLDOC_PATH_MAX];
+	int n, i, rc = 0;
+
+	if ((n = yamldoc_seq(c->yd, node, "router.queues", 1,
+	    PLAN_ROUTER_CLASSES, c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "router.queues",
+		    (size_t)i);
+		if (queue(c, yamldoc_item(c->yd, node, (size_t)i), path,
+		    r) == -1)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* map: {EF: 7, 10: 1}: DSCP (name or number) -> class 0..7. */
+static int
+dscp_map(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+{
+	yaml_node_pair_t *pr;
+	yaml_node_t *k, *v;
+	char path[YAMLDOC_PATH_MAX], got[64];
+	const char *s;
+	unsigned d, tc = 0;
+	size_t i;
+	int rc = 0, bad;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return PERR(c, node, "router.map", "expected a mapping of DSCP "
+		    "to class such as {EF: 7, AF41: 4}, got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	for (pr = node->data.mapping.pairs.start;
+	    pr < node->data.mapping.pairs.top; pr++) {
+		k = yaml_document_get_node(&c->yd->doc, pr->key);
+		v = yaml_document_get_node(&c->yd->doc, pr->value);
+		s = yamldoc_text(k);
+		yamldoc_path_key(path, sizeof(path), "router.map",
+		    s != NULL ? s : "?");
+		if (s == NULL || plan_parse_dscp(s, &d) == -1) {
+			rc = PERR(c, k, path, "expected a DSCP (0..63, BE, EF, "
+			    "AF11..AF43, CS0..CS7), got %s",
+			    yamldoc_got(k, got, sizeof(got)));
+			continue;
+		}
+		for (i = 0, bad = 0; i < r->nmap; i++)
+			bad |= r->map[i].dscp == d;
+		if (bad) {
+			rc = PERR(c, k, path, "DSCP %u is mapped twice", d);
+			continue;
+		}
+		if (field_num(c, v, "router.map", s, 0, PLAN_ROUTER_CLASSES - 1,
+		    &tc) == -1) {
+			rc = -1;
+			continue;
+		}
+		r->map[r->nmap].dscp = d;
+		r->map[r->nmap++].tclass = tc;
+	}
+	return rc;
+}
+
 /* The hoplab-only options in V into R; every bad one is reported. */
 static int
 options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
@@ -218,6 +400,10 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 	if (v[K_RATE] != NULL && per_iface(c, v[K_RATE], 1, r) == -1)
 		rc = -1;
 	if (v[K_MTU] != NULL && per_iface(c, v[K_MTU], 0, r) == -1)
+		rc = -1;
+	if (v[K_MAP] != NULL && dscp_map(c, v[K_MAP], r) == -1)
+		rc = -1;
+	if (v[K_QUEUES] != NULL && queues(c, v[K_QUEUES], r) == -1)
 		rc = -1;
 	return rc;
 }

@@ -1,12 +1,14 @@
 /*
  * plansweep: the sweep: and order: sections of a plan and the "$NAME"
- * values that flows and impairments take from them (docs/plans.md,
- * "Sweeps").
+ * values that flows, impairments and the router: section take from them
+ * (docs/plans.md, "Sweeps").
  *
  * A sweep key lists values as they would be written in the file
  * (sweep: {idt: [1ms, 100us], frame: [64, 1518]}).  Before the flows and
  * impairments are read, every scalar "$NAME" under them is given a value
- * in place, in the document's own tree, and given back its text after:
+ * (and the router: section's, so a queue's weight or an output rate can
+ * be swept) in place, in the document's own tree, and given back its
+ * text after:
  * so a swept value is checked by exactly the code that checks a value
  * written there, with the same messages, and sweeping needs no list of
  * sweepable keys.  At load the flows and impairments are read once with
@@ -30,6 +32,7 @@
 
 #include "plan.h"
 #include "planint.h"
+#include "planrouter.h"
 #include "yamldoc.h"
 
 #define WALK_DEPTH	8
@@ -349,18 +352,22 @@ blame_sweep(struct pctx *c, size_t mark)
 	}
 }
 
-/* Read the flows and impairments once, at C's point. */
+/* Read the router, the flows and impairments once, at C's point. */
 static int
-read_once(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs,
-    unsigned *used)
+read_once(struct pctx *c, const struct plan_swept *sw, unsigned *used)
 {
+	yaml_node_t *flows = sw->flows, *impairs = sw->impairs;
 	size_t i, mark = c->yd->nmsgs;
 	int rc = 0;
 
 	c->nsubs = 0;
+	if (subst_walk(c, sw->router, "router", 0) == -1)
+		rc = -1;
 	if (subst_walk(c, impairs, "impairments", 0) == -1)
 		rc = -1;
 	if (subst_walk(c, flows, "flows", 0) == -1)
+		rc = -1;
+	if (plan_parse_router(c, sw->router) == -1)	/* planrouter.c */
 		rc = -1;
 	if (plan_parse_impairs(c, impairs) == -1)
 		rc = -1;
@@ -378,7 +385,7 @@ read_once(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs,
 
 /* Read them again for every other value of every key. */
 static int
-check_other_values(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs)
+check_other_values(struct pctx *c, const struct plan_swept *sw)
 {
 	struct plan_point pt;
 	struct pctx c2 = *c;
@@ -394,7 +401,7 @@ check_other_values(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs)
 			memset(&pt, 0, sizeof(pt));
 			pt.val[k] = (unsigned)j;
 			c2.bind = &pt;
-			if (read_once(&c2, flows, impairs, &used) == -1)
+			if (read_once(&c2, sw, &used) == -1)
 				rc = -1;
 		}
 	free(c2.p);
@@ -402,8 +409,8 @@ check_other_values(struct pctx *c, yaml_node_t *flows, yaml_node_t *impairs)
 }
 
 int
-plan_parse_swept(struct pctx *c, yaml_node_t *sweep, yaml_node_t *flows,
-    yaml_node_t *impairs)
+plan_parse_swept(struct pctx *c, yaml_node_t *sweep,
+    const struct plan_swept *sw)
 {
 	struct plan_subst subs[PLAN_MAX_SUBST];
 	char path[YAMLDOC_PATH_MAX];
@@ -412,8 +419,8 @@ plan_parse_swept(struct pctx *c, yaml_node_t *sweep, yaml_node_t *flows,
 	int rc;
 
 	c->subs = subs;
-	rc = read_once(c, flows, impairs, &used);
-	if (c->bind == NULL && check_other_values(c, flows, impairs) == -1)
+	rc = read_once(c, sw, &used);
+	if (c->bind == NULL && check_other_values(c, sw) == -1)
 		rc = -1;
 	c->subs = NULL;
 	for (k = 0; k < c->p->nsweep; k++) {
@@ -422,7 +429,7 @@ plan_parse_swept(struct pctx *c, yaml_node_t *sweep, yaml_node_t *flows,
 		yamldoc_path_key(path, sizeof(path), "sweep",
 		    c->p->sweep[k].name);
 		rc = PERR(c, yamldoc_map_key(c->yd, sweep, c->p->sweep[k].name),
-		    path, "no flow or impairment uses $%s",
+		    path, "nothing in flows, impairments or router uses $%s",
 		    c->p->sweep[k].name);
 	}
 	return rc;

@@ -30,6 +30,9 @@
 #    hlt6, K 246): the agent writes the options into the router's
 #    configuration file, and A's queue overflows (probes lost, queue_full
 #    on A's out in routers.csv, which also carries the filter columns).
+#    3b: a plan sweeping a DRR queue's weight (w: [1, 3]) on that lab:
+#    the received throughput ratio of two saturating flows of classes 1
+#    and 0 follows the weight (1, then 3, within 15 %), from summary.csv.
 #
 # The comparisons are between flows of one run, never against a clock
 # figure, so a slow machine moves both sides.
@@ -50,7 +53,7 @@
 # reference: htb at 50 Mbit/s on "out", pfifo 200 for fifo, and for prio
 # an EF class served first, chosen by a u32 filter on the DSCP), to show
 # that the checks hold for a working implementation.  Run as root; about
-# 10 s (15 s with part 3).
+# 10 s (15 s with part 3, 25 s with its weight sweep).
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/router_lab.sh"
@@ -228,6 +231,70 @@ stop_router
 
 # ------------------------------------------------- 3. the rate from a plan
 
+# 3b. A queue's weight swept in a plan (weight_sweep, on the part 3 lab).
+# Two flows of 1518-byte frames, 4000/s each (48.6 Mbit/s each), through
+# A's output limited to 20 Mbit/s, scheduler drr: af11 (DSCP AF11 = 10,
+# class 1 by the default map DSCP >> 3) and be (DSCP 0, class 0), both
+# always backlogged.  DRR gives class 1 weight/(weight + 1) of the 20
+# Mbit/s (quantum = weight x 1514 bytes = weight frames a round), so the
+# received throughput ratio af11/be is the weight: 1 at w=1, 3 at w=3.
+# Tolerance 15 % of the weight: each flow's throughput is over its own
+# first-to-last arrival, which includes the start (the two senders start
+# a few ms apart; a flow alone gets all 20 Mbit/s then) and the end
+# (each class drains up to its 50 queued packets, 30 ms at 20 Mbit/s,
+# out of a 2 s run): a few per cent each on a loaded machine.  A sweep
+# that did not reach the router (both points at w=1) gives 1 at w=3,
+# far outside 3 +- 0.45, so the check can fail.
+weight_sweep()
+{
+	cat >"$P/weight.yaml" <<'PLAN'
+name: qos-weight
+topology: {chain: [A]}
+variants: [A]
+router:
+  impl: hoplab
+  scheduler: drr
+  rate: {out: 20Mbit}
+  queues:
+    - {class: 0, packets: 50, weight: 1}
+    - {class: 1, packets: 50, weight: $w}
+sweep: {w: [1, 3]}
+flows:
+  - {name: af11, mode: l2, frame: 1518, idt: 250us, count: 8000, dscp: AF11}
+  - {name: be, mode: l2, frame: 1518, idt: 250us, count: 8000, dscp: BE}
+PLAN
+	rm -f "$LAB_STATE"/A/router-*.yaml
+	if "$HL_BIN/hoplab" -p hlt6 -o "$P/w" run "$P/weight.yaml" \
+	    >"$P/weight.log" 2>&1; then
+		pass "plan_run_with_weight_sweep"
+	else
+		tail -n 8 "$P/weight.log" | sed 's/^/    /'
+		fail plan_run_with_weight_sweep "the run failed"
+		return
+	fi
+	C=$(cat "$LAB_STATE"/A/router-*.yaml 2>/dev/null)
+	assert_match weight_1_in_router_config \
+	    "\{class: 1, packets: 50, weight: 1\}" "$C"
+	assert_match weight_3_in_router_config \
+	    "\{class: 1, packets: 50, weight: 3\}" "$C"
+	D=$(ls -d "$P/w"/qos-weight-* 2>/dev/null | head -n 1)
+	csv_col "$D/summary.csv" flow >"$P/wf" 2>/dev/null
+	csv_col "$D/summary.csv" throughput_mbps >"$P/wt" 2>/dev/null
+	csv_col "$D/summary.csv" point >"$P/wp" 2>/dev/null
+	for w in 1 3; do
+		r=$(paste -d' ' "$P/wf" "$P/wt" "$P/wp" | awk -v p="w=$w" '
+		    $3 == p && $1 == "af11" { a = $2 }
+		    $3 == p && $1 == "be" { b = $2 }
+		    END { if (a > 0 && b > 0) printf "%.3f", a / b;
+		        else print "none" }')
+		echo "    w=$w: af11/be throughput $r" \
+		    "($(paste -d' ' "$P/wf" "$P/wt" "$P/wp" |
+		    awk -v p="w=$w" '$3 == p { printf "%s %s Mbit/s; ", $1, $2 }'))"
+		assert_near "weight_${w}_throughput_ratio" "$w" "$r" \
+		    "$(awk -v w="$w" 'BEGIN { print w * 0.15 }')"
+	done
+}
+
 # The same output limit set by a plan (router: rate: {out: ...}), run by
 # the controller and an agent on a managed lab (hlt6, K 246, after the
 # lab above is gone): the agent must write it into each router's
@@ -282,5 +349,6 @@ PLAN
 	assert_gt plan_rate_queue_full_on_A_out "${qf:-0}" 0
 	assert_match routers_csv_has_filter_columns \
 	    'cpu_pct,filter_hits,filter_default_hits$' "$(head -n 1 "$R")"
+	weight_sweep
 fi
 finish

@@ -181,7 +181,8 @@ t_frame_outside_rfc2544_range_is_refused(void)
 	expect_err("sweep: {frame: [64, 1519]}\n" HEAD FLOW,
 	    "t.yaml:1: sweep.frame[1]: expected 64..1518 (Ethernet frame "
 	    "incl. FCS), got 1519\n"
-	    "t.yaml:1: sweep.frame: no flow or impairment uses $frame\n"
+	    "t.yaml:1: sweep.frame: nothing in flows, impairments or "
+	    "router uses $frame\n"
 	    "2 errors");
 	expect_err("sweep: {frame: [64, 128, 64]}\n" HEAD
 	    "  - {name: probe, frame: $frame, idt: 1ms, count: 5}\n",
@@ -209,7 +210,8 @@ t_sweep_frame_without_sweep_is_refused(void)
 	    "plan has no sweep:)");
 	expect_err("sweep: {frame: [64]}\n" HEAD
 	    "  - {name: probe, frame: $rate, idt: 1ms, count: 1}\n",
-	    "t.yaml:1: sweep.frame: no flow or impairment uses $frame\n"
+	    "t.yaml:1: sweep.frame: nothing in flows, impairments or "
+	    "router uses $frame\n"
 	    "t.yaml:5: flows[0].frame: '$rate' names no sweep key (expected "
 	    "one of: $frame)\n2 errors");
 }
@@ -420,7 +422,8 @@ t_unavailable_features_say_so(void)
 	    "normal, lognormal, pareto, cauchy, gamma, weibull, csv, "
 	    "pcap-sizes or pcap-gaps, got 'zipf'");
 	expect_err("sweep:\n  frame: [64]\n  Rate: [1, 2]\n" HEAD FLOW,
-	    "t.yaml:2: sweep.frame: no flow or impairment uses $frame\n"
+	    "t.yaml:2: sweep.frame: nothing in flows, impairments or "
+	    "router uses $frame\n"
 	    "t.yaml:3: sweep.Rate: expected a sweep name of 1..15 lowercase "
 	    "letters, digits or '_' (frame, idt, delay...), got 'Rate'\n"
 	    "2 errors");

@@ -2,7 +2,8 @@
  * Unit tests for lib/planrouter.c: a plan's router: options load with the
  * values written (converted to ns, bit/s as worked out by hand), absent
  * ones stay 0 (the router's default), and bad ones are refused with the
- * file, line, key and value, every one of them.
+ * file, line, key and value, every one of them; the qos queues and DSCP
+ * map likewise.
  */
 #include <stdio.h>
 #include <string.h>
@@ -155,10 +156,79 @@ t_unknown_keys_and_interfaces_are_refused(void)
 	expect_err("router: {impl: hoplab, busypoll: off}\n" TAIL,
 	    "t.yaml:1: router.busypoll: unknown key (expected one of: impl, "
 	    "scheduler, rx_ring, busy_poll, tx_batch, block_timeout, "
-	    "arp_timeout, arp_queue, icmp_rate, rate, mtu, io)");
+	    "arp_timeout, arp_queue, icmp_rate, rate, mtu, io, map, queues)");
 	expect_err("router: {impl: hoplab, rate: {eth0: 1Gbit}}\n" TAIL,
 	    "t.yaml:1: router.rate.eth0: unknown key (expected one of: in, "
 	    "out)");
+}
+
+/* AF11 = 10, EF = 46 (RFC 2597, RFC 3246); "34" is AF41 by number. */
+static void
+t_qos_queues_and_map_load_with_their_values(void)
+{
+	struct plan *p = load_ok("router: {impl: hoplab, scheduler: drr, "
+	    "map: {AF11: 3, EF: 7, 34: 4}, queues: [{class: 7, packets: 64, "
+	    "bytes: 96000, weight: 3, red: {min: 10, max: 30, p: 0.25, "
+	    "weight: 0.5}}, {class: 0, weight: 1000}]}\n" TAIL);
+	const struct plan_router *r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	r = &p->router;
+	CU_ASSERT_EQUAL_FATAL(r->nmap, 3);
+	CU_ASSERT_EQUAL(r->map[0].dscp, 10);
+	CU_ASSERT_EQUAL(r->map[0].tclass, 3);
+	CU_ASSERT_EQUAL(r->map[1].dscp, 46);
+	CU_ASSERT_EQUAL(r->map[1].tclass, 7);
+	CU_ASSERT_EQUAL(r->map[2].dscp, 34);
+	CU_ASSERT_EQUAL(r->map[2].tclass, 4);
+	CU_ASSERT_EQUAL_FATAL(r->nqueues, 2);
+	CU_ASSERT_EQUAL(r->queues[0].tclass, 7);
+	CU_ASSERT_EQUAL(r->queues[0].packets, 64);
+	CU_ASSERT_EQUAL(r->queues[0].bytes, 96000);
+	CU_ASSERT_EQUAL(r->queues[0].weight, 3);
+	CU_ASSERT_EQUAL(r->queues[0].red, 1);
+	CU_ASSERT_EQUAL(r->queues[0].red_min, 10);
+	CU_ASSERT_EQUAL(r->queues[0].red_max, 30);
+	CU_ASSERT_DOUBLE_EQUAL(r->queues[0].red_p, 0.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r->queues[0].red_weight, 0.5, 1e-12);
+	CU_ASSERT_EQUAL(r->queues[1].tclass, 0);
+	CU_ASSERT_EQUAL(r->queues[1].weight, 1000);
+	CU_ASSERT_EQUAL(r->queues[1].packets, 0);	/* router's 1000 */
+	CU_ASSERT_EQUAL(r->queues[1].red, 0);
+	plan_free(p);
+}
+
+static void
+t_bad_qos_values_are_all_reported(void)
+{
+	expect_err("router:\n"
+	    "  impl: hoplab\n"
+	    "  map: {XX: 1, EF: 8, 46: 2}\n"
+	    "  queues:\n"
+	    "    - {class: 8, packets: 0, bytes: -1, weight: 1001}\n"
+	    "    - {class: 1, red: {min: 50}}\n"
+	    "    - {class: 1, red: {p: 0, weight: 2, max: 1}}\n"
+	    "    - {weight: 2, prio: 1}\n"
+	    "name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	    "  - {name: probe, frame: 64, idt: 1ms, count: 10}\n",
+	    "t.yaml:3: router.map.XX: expected a DSCP (0..63, BE, EF, "
+	    "AF11..AF43, CS0..CS7), got 'XX'\n"
+	    "t.yaml:3: router.map.EF: expected 0..7, got 8\n"
+	    "t.yaml:5: router.queues[0].class: expected 0..7, got 8\n"
+	    "t.yaml:5: router.queues[0].packets: expected 1..65536, got 0\n"
+	    "t.yaml:5: router.queues[0].bytes: expected 0..100000000, got -1\n"
+	    "t.yaml:5: router.queues[0].weight: expected 1..1000, got 1001\n"
+	    "t.yaml:6: router.queues[1].red: max (45) must be above min (50)\n"
+	    "t.yaml:7: router.queues[2].class: class 1 is given twice\n"
+	    "t.yaml:7: router.queues[2].red.max: expected 2..100000, got 1\n"
+	    "t.yaml:7: router.queues[2].red.p: expected a number in (0, 1] "
+	    "such as 0.1, got '0'\n"
+	    "t.yaml:7: router.queues[2].red.weight: expected a number in "
+	    "(0, 1] such as 0.1, got '2'\n"
+	    "t.yaml:8: router.queues[3].prio: unknown key (expected one of: "
+	    "class, packets, bytes, weight, red)\n"
+	    "t.yaml:8: router.queues[3].class: required key is missing\n"
+	    "13 errors");
 }
 
 static void
@@ -193,6 +263,10 @@ main(void)
 	CU_add_test(s, "unknown_keys_and_interfaces_are_refused",
 	    t_unknown_keys_and_interfaces_are_refused);
 	CU_add_test(s, "options_need_impl_hoplab", t_options_need_impl_hoplab);
+	CU_add_test(s, "qos_queues_and_map_load_with_their_values",
+	    t_qos_queues_and_map_load_with_their_values);
+	CU_add_test(s, "bad_qos_values_are_all_reported",
+	    t_bad_qos_values_are_all_reported);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();

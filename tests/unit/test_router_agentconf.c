@@ -1,6 +1,6 @@
 /*
  * Unit tests for agent/hoplabrouter.c's side of the router options: the
- * RouterParams a plan fills (fields 7..14) become a hoplab-router
+ * RouterParams a plan fills (fields 7..17) become a hoplab-router
  * configuration file that the router's own loader (router/config.c)
  * reads back with exactly those values, and out-of-range options are
  * refused before anything is written or started.  The agent's process
@@ -65,8 +65,40 @@ static struct agent ag;
 static struct role role;
 static Hoplab__IfaceAddr ia, *iap[1] = { &ia };
 static Hoplab__RouterIfaceOpts io, *iop[1] = { &io };
+static Hoplab__RouterQueueOpts q7, q1, *qp[2] = { &q7, &q1 };
+static Hoplab__RouterDscpClass m0, m1, *mp[2] = { &m0, &m1 };
 static Hoplab__RouterParams rp;
 static Hoplab__StartRole sr;
+
+/* Fields 16, 17: two queues and two DSCP map entries. */
+static void
+params_qos(void)
+{
+	hoplab__router_queue_opts__init(&q7);
+	hoplab__router_queue_opts__init(&q1);
+	hoplab__router_dscp_class__init(&m0);
+	hoplab__router_dscp_class__init(&m1);
+	q7.tclass = 7;
+	q7.packets = 64;
+	q7.bytes = 96000;
+	q7.weight = 3;
+	q7.red = 1;
+	q7.red_min = 10;
+	q7.red_max = 30;
+	q7.red_p = 0.1;
+	q7.red_weight = 0.002;
+	q1.tclass = 1;
+	q1.weight = 1000;
+	q1.red = 1;			/* RED with the router's defaults */
+	m0.dscp = 46;			/* EF */
+	m0.tclass = 7;
+	m1.dscp = 10;			/* AF11, by default class 1 */
+	m1.tclass = 3;
+	rp.n_queues = 2;
+	rp.queues = qp;
+	rp.n_dscp_map = 2;
+	rp.dscp_map = mp;
+}
 
 /* A router on "lo" with every option of fields 7..14 set. */
 static void
@@ -154,6 +186,45 @@ t_every_option_reaches_the_routers_config(void)
 	rconf_free(c);
 }
 
+/* Quantum = weight x 1514 bytes (docs/router.md, qos.queues). */
+static void
+t_qos_queues_and_map_reach_the_routers_config(void)
+{
+	char path[PATH_MAX + 32];
+	struct rconf *c;
+
+	params_all();
+	rp.scheduler = "drr";
+	params_qos();
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&ag, &role, &sr, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
+	c = rconf_load(path, err, sizeof(err));
+	if (c == NULL)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_EQUAL(c->sched.ops, &sched_drr);
+	CU_ASSERT_EQUAL(c->sched.q[7].limit_pkts, 64);
+	CU_ASSERT_EQUAL(c->sched.q[7].limit_bytes, 96000);
+	CU_ASSERT_EQUAL(c->sched.q[7].quantum, 3 * 1514);
+	CU_ASSERT_EQUAL(c->sched.q[7].red, 1);
+	CU_ASSERT_EQUAL(c->sched.q[7].red_conf.min_th, 10);
+	CU_ASSERT_EQUAL(c->sched.q[7].red_conf.max_th, 30);
+	CU_ASSERT_EQUAL(c->sched.q[7].red_conf.max_p, 0.1);	/* exact */
+	CU_ASSERT_EQUAL(c->sched.q[7].red_conf.wq, 0.002);
+	CU_ASSERT_EQUAL(c->sched.q[1].quantum, 1000 * 1514);
+	CU_ASSERT_EQUAL(c->sched.q[1].limit_pkts, 1000);	/* default */
+	CU_ASSERT_EQUAL(c->sched.q[1].red, 1);
+	CU_ASSERT_EQUAL(c->sched.q[1].red_conf.min_th, 15);
+	CU_ASSERT_EQUAL(c->sched.q[1].red_conf.max_th, 45);
+	CU_ASSERT_EQUAL(c->sched.q[0].quantum, 1514);	/* untouched */
+	CU_ASSERT_EQUAL(c->sched.q[0].red, 0);
+	CU_ASSERT_EQUAL(c->cmap.tc[46], 7);
+	CU_ASSERT_EQUAL(c->cmap.tc[10], 3);
+	CU_ASSERT_EQUAL(c->cmap.tc[34], 4);			/* 34 >> 3 */
+	rconf_free(c);
+}
+
 static void
 t_unset_options_keep_the_routers_defaults(void)
 {
@@ -229,6 +300,32 @@ t_out_of_range_options_are_refused(void)
 	io.name = "eth9";		/* not one of the router's */
 	expect_refused("options of another interface");
 	CU_ASSERT(strstr(err, "'eth9'") != NULL);
+	params_all();
+	params_qos();
+	q1.tclass = 8;
+	expect_refused("queue class 8");
+	params_qos();
+	q1.tclass = 7;
+	expect_refused("queue class 7 twice");
+	params_qos();
+	q1.weight = 1001;
+	expect_refused("weight 1001");
+	params_qos();
+	q1.packets = 65537;
+	expect_refused("queue of 65537 packets");
+	params_qos();
+	q1.red_min = 50;		/* above the default max 45 */
+	expect_refused("red min above max");
+	params_qos();
+	m1.dscp = 64;
+	expect_refused("DSCP 64");
+	params_qos();
+	m1.tclass = 8;
+	expect_refused("DSCP to class 8");
+	params_qos();
+	m1.dscp = 46;
+	expect_refused("DSCP 46 mapped twice");
+	rp.n_queues = rp.n_dscp_map = 0;
 }
 
 int
@@ -242,6 +339,8 @@ main(void)
 	s = CU_add_suite("router_agentconf", setup, teardown);
 	CU_add_test(s, "every_option_reaches_the_routers_config",
 	    t_every_option_reaches_the_routers_config);
+	CU_add_test(s, "qos_queues_and_map_reach_the_routers_config",
+	    t_qos_queues_and_map_reach_the_routers_config);
 	CU_add_test(s, "unset_options_keep_the_routers_defaults",
 	    t_unset_options_keep_the_routers_defaults);
 	CU_add_test(s, "out_of_range_options_are_refused",

@@ -132,6 +132,66 @@ t_bind_puts_values_in_flows_and_impairments(void)
 	plan_free(p);
 }
 
+/*
+ * A queue's weight and the output rate swept in router: (the section is
+ * bound like the flows): points w=1, w=3 x r=20Mbit, r=50Mbit.
+ */
+static void
+t_bind_puts_values_in_the_router_section(void)
+{
+	struct plan *p = load("name: s\ntopology: {chain: [A]}\n"
+	    "router:\n  impl: hoplab\n  scheduler: drr\n"
+	    "  rate: {out: $r}\n"
+	    "  queues: [{class: 0, weight: 1}, {class: 1, weight: $w}]\n"
+	    "sweep: {w: [1, 3], r: [20Mbit, 50Mbit]}\n"
+	    "flows:\n  - {name: p, frame: 1518, idt: 1ms, count: 10}\n");
+	static const unsigned want_w[4] = { 1, 1, 3, 3 };
+	static const uint64_t want_r[4] = { 20000000, 50000000, 20000000,
+	    50000000 };
+	struct plan_point pt;
+	struct plan *b;
+	char l[64];
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(plan_npoints(p), 4);
+	CU_ASSERT_EQUAL(p->router.queues[1].weight, 1);	/* first value */
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL_FATAL(plan_point(p, NULL, i, &pt), 0);
+		plan_point_label(p, &pt, l, sizeof(l));
+		b = plan_bind(p, &pt, err, sizeof(err));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		CU_ASSERT_EQUAL(b->router_impl, PLAN_ROUTER_HOPLAB);
+		CU_ASSERT_EQUAL_FATAL(b->router.nqueues, 2);
+		CU_ASSERT_EQUAL(b->router.queues[0].weight, 1);
+		CU_ASSERT_EQUAL(b->router.queues[1].tclass, 1);
+		CU_ASSERT_EQUAL(b->router.queues[1].weight, want_w[i]);
+		CU_ASSERT_EQUAL(b->router.rate_bps[1], want_r[i]);
+		if (b->router.queues[1].weight != want_w[i])
+			fprintf(stderr, "\n  %s: weight %u\n", l,
+			    b->router.queues[1].weight);
+		plan_free(b);
+	}
+	plan_free(p);
+}
+
+/* A swept router value is checked as if written; names are checked. */
+static void
+t_router_sweep_mistakes_are_reported(void)
+{
+	expect_err("name: s\ntopology: {chain: [A]}\n"
+	    "router: {impl: hoplab, queues: [{class: 1, weight: $w}], "
+	    "rate: {out: $rate}}\n"
+	    "sweep: {w: [1, 1001], x: [1]}\n"
+	    "flows:\n  - {name: p, frame: 64, idt: 1ms, count: 1}\n",
+	    "t.yaml:3: router.rate.out: '$rate' names no sweep key (expected "
+	    "one of: $w, $x)\n"
+	    "t.yaml:3: router.queues[0].weight: expected 1..1000, got 1001 "
+	    "(sweep.w[1])\n"
+	    "t.yaml:4: sweep.x: nothing in flows, impairments or "
+	    "router uses $x\n3 errors");
+}
+
 static int
 is_permutation(const size_t *o, size_t n)
 {
@@ -196,7 +256,8 @@ t_sweep_mistakes_are_all_reported(void)
 	    "flows:\n  - {name: p, frame: 64, idt: $idt, count: $n}\n",
 	    "t.yaml:3: sweep.idt: expected a list of 1..64 items, got an "
 	    "empty list\n"
-	    "t.yaml:3: sweep.loss: no flow or impairment uses $loss\n"
+	    "t.yaml:3: sweep.loss: nothing in flows, impairments or "
+	    "router uses $loss\n"
 	    "t.yaml:5: flows[0].count: '$n' names no sweep key (expected one "
 	    "of: $idt, $loss)\n3 errors");
 	expect_err("name: s\ntopology: {chain: [A]}\n"
@@ -222,6 +283,7 @@ t_saved_broken_plans_match_expected_output(void)
 {
 	static const char *const names[] = {
 		"sweep-errors", "bad-values", "top-level", "unknown-key",
+		"router-qos-errors",
 	};
 	char path[256], out[256], cmd[600];
 	struct plan *p;
@@ -258,6 +320,10 @@ main(void)
 	    t_cross_product_in_file_order);
 	CU_add_test(s, "bind_puts_values_in_flows_and_impairments",
 	    t_bind_puts_values_in_flows_and_impairments);
+	CU_add_test(s, "bind_puts_values_in_the_router_section",
+	    t_bind_puts_values_in_the_router_section);
+	CU_add_test(s, "router_sweep_mistakes_are_reported",
+	    t_router_sweep_mistakes_are_reported);
 	CU_add_test(s, "random_order_is_a_seeded_permutation",
 	    t_random_order_is_a_seeded_permutation);
 	CU_add_test(s, "sweep_mistakes_are_all_reported",
