@@ -3,7 +3,9 @@
  * "Faults", docs/results.md "faults.csv", "outages.csv").
  *
  * The runner arms the timeline when a point's generator is sent its
- * StartRole; the clock starts when the generator reports STARTED, and
+ * StartRole, with the instant of its first packet (start_at_ns,
+ * faults_zero_at): the clock starts there (without one, when the
+ * generator reports STARTED), and
  * while the runner waits, each fault of a variant that crosses its link
  * is sent at its time: a Fault (link down or up) to each end's agent, or
  * a LinkControl SET to the wire agent of an impaired link.  The console

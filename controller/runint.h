@@ -24,6 +24,7 @@ struct rfc2544;
 #define ROUTER_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define GEN_SLACK_NS		(15 * NSEC_PER_SEC)
 #define GEN_DRAIN_NS		(500 * NSEC_PER_MSEC)
+#define GEN_START_AT_LEAD_NS	(300 * NSEC_PER_MSEC)	/* start_at ahead */
 #define EXIT_AFTER_RESULT_NS	(3 * NSEC_PER_SEC)
 #define GEN_DST_PORT		9	/* discard: measured packets */
 #define GEN_WARMUP_PORT		7	/* echo: warm-up, so filters on 9 miss it */

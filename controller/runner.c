@@ -59,10 +59,13 @@ point_duration_ns(const struct plan *plan)
 	return longest + GEN_DRAIN_NS;
 }
 
-/* COUNT, when not 0, replaces every flow's packet count (warm-up). */
+/*
+ * COUNT, when not 0, replaces every flow's packet count (warm-up);
+ * START_AT, when not 0, is the CLOCK_REALTIME of the first packet.
+ */
 static int
 start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
-    char *err, size_t errlen)
+    int64_t start_at, char *err, size_t errlen)
 {
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
@@ -79,6 +82,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	gp.gateway_ip = t.gateway_ip;
 	gp.drain_ns = GEN_DRAIN_NS;
 	gp.ttl = TOPO_GEN_TTL;
+	gp.start_at_ns = start_at;
 	for (i = 0; i < r->live->nflows; i++) {
 		const struct plan_flow *pf = &r->live->flows[i];
 
@@ -221,7 +225,7 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 {
 	struct run_point *pt = &r->st.points[r->point];
 	struct wait_role w;
-	int64_t deadline;
+	int64_t deadline, start_at = 0;
 	int rc;
 
 	if (pt->state == POINT_DONE) {		/* before a resume */
@@ -235,12 +239,21 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		return -1;
 	if (captures_start(r, v, frame, rep, err, errlen) == -1)
 		return -1;			/* captures.c */
-	if (start_gen(r, &w, frame, 0, err, errlen) == -1)
+	/*
+	 * With faults, the first packet leaves at an instant given to the
+	 * generator, which is then the faults' zero: the STARTED report
+	 * comes a start-up earlier, and a fault timed from it fell early.
+	 */
+	if (r->fl != NULL)
+		start_at = clock_real_ns() + GEN_START_AT_LEAD_NS;
+	if (start_gen(r, &w, frame, 0, start_at, err, errlen) == -1)
 		return -1;
 	w.record = 1;
 	pt->state = POINT_RUNNING;
 	pt->role = w.role_id;
 	faults_point(r->fl, v, r->point, frame, rep, &w.started);
+	if (start_at != 0)
+		faults_zero_at(r->fl, start_at);
 	snprintf(pt->agent, sizeof(pt->agent), "%s", w.peer->inv->name);
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
@@ -282,7 +295,7 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (r->lk != NULL && links_start(r->lk, v, frame, 0, 0, err,
 	    errlen) == -1)
 		return -1;
-	if (start_gen(r, &w, frame, WARMUP_PACKETS, err, errlen) == -1)
+	if (start_gen(r, &w, frame, WARMUP_PACKETS, 0, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + GEN_DRAIN_NS + GEN_SLACK_NS +
 	    WARMUP_PACKETS * r->live->flows[0].idt_ns;
