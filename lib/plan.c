@@ -109,6 +109,20 @@ parse_router_name(struct pctx *c, yaml_node_t *node, const char *path,
 	return 0;
 }
 
+int
+plan_chain_index(const struct plan *p, const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 3 && strncmp(name, "gen", 3) == 0)
+		return -2;
+	for (i = 0; i < p->nchain; i++)
+		if (strlen(p->chain[i]) == len &&
+		    strncmp(p->chain[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* The label of the chain prefix of K routers: "A-B" for K = 2. */
 static void
 prefix_label(const struct plan *p, size_t k, char *buf, size_t len)

@@ -103,21 +103,6 @@ f_at(struct fctx *fc, struct plan_fault *f)
 	return 0;
 }
 
-/* Position of NAME in the chain, -2 for "gen", -1 if neither. */
-static int
-chain_index(const struct plan *p, const char *name, size_t len)
-{
-	size_t i;
-
-	if (len == 3 && strncmp(name, "gen", 3) == 0)
-		return -2;
-	for (i = 0; i < p->nchain; i++)
-		if (strlen(p->chain[i]) == len &&
-		    strncmp(p->chain[i], name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* Index of topology host NAME (LEN characters), or -1. */
 static int
 topo_host(const struct plantopo *t, const char *name, size_t len)
@@ -195,8 +180,8 @@ f_link(struct fctx *fc, struct plan_fault *f)
 
 	if (s != NULL && (dash = strchr(s, '-')) != NULL &&
 	    strchr(dash + 1, '-') == NULL && strlen(s) < sizeof(f->link)) {
-		a = chain_index(fc->c->p, s, (size_t)(dash - s));
-		b = chain_index(fc->c->p, dash + 1, strlen(dash + 1));
+		a = plan_chain_index(fc->c->p, s, (size_t)(dash - s));
+		b = plan_chain_index(fc->c->p, dash + 1, strlen(dash + 1));
 		if (a == -2 && b == 0)
 			f->hop = 0;
 		else if (a >= 0 && b == -2) {
@@ -326,7 +311,7 @@ f_router(struct fctx *fc, struct plan_fault *f)
 			impl = p->topo.hosts[i].impl;
 		f->topo = 1;
 	} else if (s != NULL) {
-		i = chain_index(p, s, strlen(s));
+		i = plan_chain_index(p, s, strlen(s));
 		f->hop = (size_t)i;
 	}
 	if (i < 0)

@@ -379,21 +379,6 @@ imp_keyed(struct impctx *ic)
 	return prof_add(ic, ic->v[I_LIMIT], " limit %lld", v);
 }
 
-/* Index of router NAME in the chain, or -1 (-2 for "gen"). */
-static int
-chain_index(const struct plan *p, const char *name, size_t len)
-{
-	size_t i;
-
-	if (len == 3 && strncmp(name, "gen", 3) == 0)
-		return -2;
-	for (i = 0; i < p->nchain; i++)
-		if (strlen(p->chain[i]) == len &&
-		    strncmp(p->chain[i], name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* The links of the chain, for messages: "gen-A, A-B, A-gen, B-gen". */
 static void
 chain_links(const struct plan *p, char *buf, size_t len)
@@ -460,8 +445,8 @@ imp_link(struct impctx *ic, struct plan_impair *im)
 		return imp_topo_link(ic, im, s);
 	if ((dash = strchr(s, '-')) == NULL || strchr(dash + 1, '-') != NULL)
 		goto bad;
-	a = chain_index(p, s, (size_t)(dash - s));
-	b = chain_index(p, dash + 1, strlen(dash + 1));
+	a = plan_chain_index(p, s, (size_t)(dash - s));
+	b = plan_chain_index(p, dash + 1, strlen(dash + 1));
 	if (a == -2 && b == 0)
 		im->hop = 0;
 	else if (a >= 0 && b == -2) {

@@ -50,6 +50,8 @@ struct pctx {
 /* A name: non-empty, at most LEN - 1 characters of [A-Za-z0-9._-]. */
 int	plan_get_name(struct pctx *c, yaml_node_t *node, const char *path,
 	    char *buf, size_t len);
+/* Position of NAME (LEN characters) in the chain, -2 for "gen", else -1. */
+int	plan_chain_index(const struct plan *p, const char *name, size_t len);
 /* Report the required KEY of mapping MAP (at PARENT) as missing: -1. */
 int	plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
 	    const char *key);
