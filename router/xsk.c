@@ -201,6 +201,8 @@ xsk_open(const char *ifname, int mode, uint8_t mac[6], unsigned *mtu,
 		snprintf(err, errlen, "mmap: %s", strerror(errno));
 		goto fail;
 	}
+	/* written now, not by the first frames: see pktio.c's prefault */
+	memset(x->area, 0, (size_t)XSK_NFRAMES * XSK_FSIZE);
 	memset(&uc, 0, sizeof(uc));
 	uc.fill_size = XSK_RING;
 	uc.comp_size = XSK_RING;
