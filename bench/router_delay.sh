@@ -14,13 +14,30 @@
 #
 #   added = delay(2 routers) - delay(1 router)
 #
-# taken for the median (p50) and the mean.  Each round runs linux then
+# taken for the median (p50) and the mean.  And directly, the goal of
+# issue 4: how much more one hoplab-router adds than one kernel router,
+#
+#   over_kernel = delay(1 hoplab router) - delay(1 kernel router)
+#
+# on the same chain 1, so the generator and the veths are the same on
+# both sides.  hoplab-router busy-polls, so it wants a core of its own:
+# chain 1's router runs pinned to core R_CPU and its generator to core
+# GEN_CPU (taskset), as in router_rate.sh; if the generator woke on the
+# core where the router spins, the router would be preempted for the
+# generator's whole send (about 10 us).  Chain 2's two routers are left to the scheduler: on a
+# 2-core machine two spinning routers and the generator cannot each have
+# a core, so chain 2's hoplab delays include waiting for a CPU (tens of
+# us) and its add column measures that contention, not the router.
+#
+# Each round runs linux then
 # hoplab (the same routers, reconfigured), both chains each; the result
 # is the median over ROUNDS rounds, so a drift of the machine during the
 # run moves both routers alike.  Beside it: hoplab-router's own view, the
 # median sojourn time (RX ring timestamp to TX) on a1's output.
 #
 # Environment: ROUNDS (3), COUNT (2000), IDT (250us), FRAMES ("64 1518"),
+# R_CPU (1) and GEN_CPU (0) ("none": chain 1's router and generator are
+# not pinned),
 # R_IO (hoplab-router's io: settings, e.g. "busy_poll: off"; default
 # none: the router's defaults), IMPLS (the set-ups each round runs, in
 # this order: "linux hoplab" by default; hoplab-x is hoplab-router with
@@ -43,6 +60,8 @@ IDT=${IDT:-250us}
 FRAMES=${FRAMES:-64 1518}
 R_IO=${R_IO:-}
 IMPLS=${IMPLS:-linux hoplab}
+R_CPU=${R_CPU:-1}
+GEN_CPU=${GEN_CPU:-0}
 for _i in $IMPLS; do
 	case $_i in linux|hoplab|hoplab-x) ;;
 	*) echo "router_delay: IMPLS: linux, hoplab or hoplab-x, got $_i" >&2
@@ -53,7 +72,9 @@ done
 die() { echo "router_delay: $*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "needs root (network namespaces)"
-command -v ethtool >/dev/null 2>&1 || die "ethtool is missing (sudo make deps)"
+for _t in ethtool taskset; do
+	command -v $_t >/dev/null 2>&1 || die "$_t is missing (sudo make deps)"
+done
 for p in hoplab-router hoplab-gen; do
 	[ -x "$RL_BIN/$p" ] || die "$RL_BIN/$p is missing (make)"
 done
@@ -107,7 +128,9 @@ routers_up()	# IMPL
 	# started here, not in the pipeline's subshell, so that their PIDs
 	# are ours to stop
 	rl_router a1 "$RL_TMP/a1.yaml" && rl_router a2 "$RL_TMP/a2.yaml" &&
-	rl_router b2 "$RL_TMP/b2.yaml"
+	rl_router b2 "$RL_TMP/b2.yaml" || return 1
+	[ "$R_CPU" = none ] ||
+	    taskset -p -c "$R_CPU" "$RL_PID_a1" >/dev/null
 }
 
 routers_down()	# IMPL
@@ -143,7 +166,9 @@ field()
 # probe GEN FRAME OUT: COUNT probes through chain GEN (g1 or g2).
 probe()
 {
-	rl_in "$1" timeout -s INT 120 "$RL_BIN/hoplab-gen" --tx tx --rx rx \
+	_pin=
+	[ "$1" != g1 ] || [ "$GEN_CPU" = none ] || _pin="taskset -c $GEN_CPU"
+	rl_in "$1" timeout -s INT 120 $_pin "$RL_BIN/hoplab-gen" --tx tx --rx rx \
 	    --src 198.18.0.1 --dst 198.18.100.2 --gateway 198.18.0.2 \
 	    --flow "frame=$2,count=$COUNT,idt=$IDT,name=probe" \
 	    --drain 200ms >"$3" 2>&1 ||
@@ -202,29 +227,45 @@ done
 # The sojourn column is cumulative since the router started, which is
 # each round's start: it covers the frame sizes measured so far in it.
 echo
-echo "one router adds (median over rounds, us):"
-printf '%-6s %-8s %10s %10s %10s %10s %12s %12s\n' frame router linux_p50 \
-    p50 linux_mean mean p50_over_lin ratio_p50
+echo "one router (chain 1), p50 over the kernel's (median over rounds, us):"
+printf '%-6s %-8s %10s %10s %12s\n' frame router linux_1r 1r over_kernel
+
+# med FRAME IMPL COLUMN: the median over rounds of COLUMN of the rows.
+med()
+{
+	awk -v f="$1" -v impl="$2" -v c="$3" \
+	    '$2 == f && $3 == impl { print $c }' "$RL_TMP/rows" |
+	    sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 for f in $FRAMES; do
-for impl in $IMPLS; do
-	[ "$impl" != linux ] || continue
-	med()	# IMPL COLUMN
-	{
-		awk -v f="$f" -v impl="$1" -v c="$2" \
-		    '$2 == f && $3 == impl { print $c }' "$RL_TMP/rows" |
-		    sort -g | awk '{ v[NR] = $1 } END {
-			if (NR == 0) { print "nan"; exit }
-			if (NR % 2) print v[(NR + 1) / 2]
-			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-	}
-	awk -v f="$f" -v i="$impl" -v lp="$(med linux 6)" \
-	    -v hp="$(med "$impl" 6)" -v lm="$(med linux 9)" \
-	    -v hm="$(med "$impl" 9)" 'BEGIN {
-		printf "%-6s %-8s %10.2f %10.2f %10.2f %10.2f %12.2f %12s\n",
-		    f, i, lp, hp, lm, hm, hp - lp,
-		    (lp > 0 ? sprintf("%.2f", hp / lp) : "-")
-	}'
+	for impl in $IMPLS; do
+		[ "$impl" != linux ] || continue
+		awk -v f="$f" -v i="$impl" -v l="$(med "$f" linux 4)" \
+		    -v h="$(med "$f" "$impl" 4)" 'BEGIN {
+			printf "%-6s %-8s %10.2f %10.2f %12.2f\n", f, i, l, h,
+			    h - l }'
+	done
 done
+echo "(over_kernel: the goal is at most 5 us; R_CPU=$R_CPU," \
+    "GEN_CPU=$GEN_CPU)"
+echo
+echo "one router adds by differencing, chain 2 - chain 1 (median over" \
+    "rounds, us):"
+printf '%-6s %-8s %10s %10s %10s %10s %12s\n' frame router linux_p50 \
+    p50 linux_mean mean p50_over_lin
+for f in $FRAMES; do
+	for impl in $IMPLS; do
+		[ "$impl" != linux ] || continue
+		awk -v f="$f" -v i="$impl" -v lp="$(med "$f" linux 6)" \
+		    -v hp="$(med "$f" "$impl" 6)" -v lm="$(med "$f" linux 9)" \
+		    -v hm="$(med "$f" "$impl" 9)" 'BEGIN {
+			printf "%-6s %-8s %10.2f %10.2f %10.2f %10.2f %12.2f\n",
+			    f, i, lp, hp, lm, hm, hp - lp }'
+	done
 done
-echo "(p50_over_lin: hoplab's added median minus the kernel's; the goal" \
-    "is at most 5 us)"
+echo "(chain 2's two hoplab routers share 2 cores with the generator: see" \
+    "the header)"
