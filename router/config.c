@@ -331,18 +331,55 @@ rconf_parse_backend(const char *s)
 	return -1;
 }
 
+int
+rconf_parse_cpus(const char *s, cpu_set_t *set)
+{
+	unsigned long lo, hi, c;
+	char *end;
+
+	CPU_ZERO(set);
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		lo = hi = strtoul(s, &end, 10);
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -1;
+			hi = strtoul(s, &end, 10);
+		}
+		if (lo > hi || hi >= CPU_SETSIZE)
+			return -1;
+		for (c = lo; c <= hi; c++)
+			CPU_SET(c, set);
+		if (*end == '\0')
+			return CPU_COUNT(set);
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
 static int
 parse_io(struct cctx *x, yaml_node_t *n)
 {
 	static const char *const keys[] = { "rx_ring", "tx_batch",
-	    "busy_poll", "block_timeout", "backend", "xdp_mode" };
-	yaml_node_t *v[6];
+	    "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus" };
+	yaml_node_t *v[7];
 	char got[64], buf[32];
 	int64_t ns;
 
-	if (yamldoc_map_fields(x->yd, n, "io", keys, 6, v, x->err,
+	if (yamldoc_map_fields(x->yd, n, "io", keys, 7, v, x->err,
 	    x->errlen) == -1)
 		return -1;
+	if (v[6] != NULL && (yamldoc_str(x->yd, v[6], "io.cpus",
+	    "a CPU list", buf, sizeof(buf), x->err, x->errlen) == -1 ||
+	    (x->c->ncpus = rconf_parse_cpus(buf, &x->c->cpus)) == -1))
+		return CERR(x, v[6], "io.cpus", "expected a CPU list such as "
+		    "1 or 0,2-3 (CPUs below %d), got %s", CPU_SETSIZE,
+		    yamldoc_got(v[6], got, sizeof(got)));
+	if (v[6] != NULL)
+		snprintf(x->c->cpus_text, sizeof(x->c->cpus_text), "%s", buf);
 	if (v[4] != NULL && (x->c->backend = rconf_parse_backend(
 	    yamldoc_text(v[4]))) == -1)
 		return CERR(x, v[4], "io.backend", "expected packet or xdp, "

@@ -17,6 +17,7 @@
 #ifndef HOPLAB_ROUTER_CONFIG_H
 #define HOPLAB_ROUTER_CONFIG_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,9 @@ struct rconf {
 	char		rx_ring[4];	/* "v2" (default) or "v3" */
 	unsigned	block_tov_ms;	/* v3 block retire timeout, default 1 */
 	unsigned	tx_batch;	/* frames per send(), default 32 */
+	cpu_set_t	cpus;		/* io.cpus: the cores it may run on */
+	int		ncpus;		/* CPUs in cpus; 0: not pinned */
+	char		cpus_text[32];	/* io.cpus as written, for messages */
 	int		busy_adaptive;	/* io.busy_poll: adaptive (default) */
 	int64_t		busy_poll_ns;	/* fixed spin after traffic; with
 					   busy_adaptive, the most it spins */
@@ -104,6 +108,13 @@ int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
  * Returns 0 or -1.  Shared by the file and `hoplab-router --busy-poll`.
  */
 int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
+/*
+ * Parse an io.cpus value, a CPU list as taskset(1) takes it: numbers and
+ * ranges joined by commas ("1", "0,2-3"), each below CPU_SETSIZE.  Fills
+ * *SET and returns the number of CPUs in it, or -1.  Shared by the file
+ * and `hoplab-router --cpus`.
+ */
+int	rconf_parse_cpus(const char *s, cpu_set_t *set);
 /*
  * Parse an io.backend value: "packet" (AF_PACKET, the default) or "xdp"
  * (AF_XDP).  Returns RCONF_IO_PACKET, RCONF_IO_XDP or -1.  Shared by the

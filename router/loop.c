@@ -179,6 +179,29 @@ loop(struct router *r)
 }
 
 /*
+ * Keep the process on the CPUs of --cpus or io.cpus, before its rings
+ * and tables are allocated (so that they come from those CPUs' memory).
+ */
+static int
+pin(struct router *r, char *err, size_t errlen)
+{
+	int cli = r->opts->ncpus > 0;
+	const cpu_set_t *set = cli ? &r->opts->cpus : &r->conf->cpus;
+	const char *text = cli ? r->opts->cpus_text : r->conf->cpus_text;
+
+	if ((cli ? r->opts->ncpus : r->conf->ncpus) == 0)
+		return 0;
+	if (sched_setaffinity(0, sizeof(*set), set) == -1) {
+		snprintf(err, errlen, "%s %s: cannot run there (%s): none of "
+		    "those CPUs is online%s", cli ? "--cpus" : "io.cpus", text,
+		    strerror(errno), cli ? "" : " (config file)");
+		return -1;
+	}
+	log_info("running on CPUs %s", text);
+	return 0;
+}
+
+/*
  * Run the router described by O until *STOP.  Returns 0 after a clean
  * stop, 1 for a bad configuration, 2 when an interface or socket could
  * not be opened.
@@ -204,7 +227,8 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 	    rconf_check_host(r->conf, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 1;
-	} else if (router_setup(r, err, sizeof(err)) == -1 ||
+	} else if (pin(r, err, sizeof(err)) == -1 ||
+	    router_setup(r, err, sizeof(err)) == -1 ||
 	    ctl_open(r, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 2;

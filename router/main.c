@@ -29,7 +29,7 @@ usage(int code)
 
 	fprintf(f,
 "usage: hoplab-router [-hnVv] -c FILE [-s ENDPOINT] [--busy-poll MODE]\n"
-"                     [--io packet|xdp]\n"
+"                     [--io packet|xdp] [--cpus LIST]\n"
 "                     [--report ENDPOINT --role-id N --run-id S]\n"
 "                     [--interval DURATION] [--batch-base N]\n"
 "       hoplab-router -s ENDPOINT --ctl COMMAND\n"
@@ -49,6 +49,9 @@ usage(int code)
 "  --io BACKEND        packet I/O: packet (AF_PACKET rings, default) or\n"
 "                      xdp (AF_XDP sockets, libxdp's default program,\n"
 "                      native mode, else skb); overrides io.backend\n"
+"  --cpus LIST         run only on these CPUs, a list as taskset -c takes\n"
+"                      it (1, 0,2-3): give a busy-polling router a core\n"
+"                      of its own; overrides io.cpus\n"
 "  --report EP         push counter reports to EP every --interval\n"
 "  --role-id N         role id carried in reports\n"
 "  --run-id S          run id carried in reports\n"
@@ -66,7 +69,7 @@ usage(int code)
 }
 
 enum { OPT_REPORT = 256, OPT_ROLE, OPT_RUN, OPT_INTERVAL, OPT_CTL,
-	OPT_BUSY, OPT_BATCH_BASE, OPT_IO };
+	OPT_BUSY, OPT_BATCH_BASE, OPT_IO, OPT_CPUS };
 
 static const struct option longopts[] = {
 	{ "batch-base", required_argument, NULL, OPT_BATCH_BASE },
@@ -74,6 +77,7 @@ static const struct option longopts[] = {
 	{ "check", no_argument, NULL, 'n' },
 	{ "io", required_argument, NULL, OPT_IO },
 	{ "config", required_argument, NULL, 'c' },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "control", required_argument, NULL, 's' },
 	{ "ctl", required_argument, NULL, OPT_CTL },
 	{ "help", no_argument, NULL, 'h' },
@@ -164,6 +168,15 @@ main(int argc, char **argv)
 				return 1;
 			}
 			o.io_set = 1;
+			break;
+		case OPT_CPUS:
+			if ((o.ncpus = rconf_parse_cpus(optarg, &o.cpus)) ==
+			    -1) {
+				log_error("--cpus: expected a CPU list such as 1 "
+				    "or 0,2-3, got '%s'", optarg);
+				return 1;
+			}
+			o.cpus_text = optarg;
 			break;
 		case OPT_INTERVAL:
 			if (clock_parse_duration(optarg, &o.interval_ns, err,

@@ -556,9 +556,10 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    strcmp(c->rx_ring, r->conf->rx_ring) != 0 ||
 	    c->block_tov_ms != r->conf->block_tov_ms ||
 	    c->backend != r->conf->backend ||
-	    c->xdp_mode != r->conf->xdp_mode) {
-		snprintf(err, errlen, "reload: interfaces, io rings and qos "
-		    "queues can only change with a restart");
+	    c->xdp_mode != r->conf->xdp_mode || c->ncpus != r->conf->ncpus ||
+	    !CPU_EQUAL(&c->cpus, &r->conf->cpus)) {
+		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus "
+		    "and qos queues can only change with a restart");
 		rconf_free(c);
 		return -1;
 	}

@@ -123,6 +123,9 @@ struct router_opts {
 	uint64_t	batch_base;	/* --batch-base: first report is +1 */
 	int		io_set;		/* --io given: overrides io.backend */
 	int		io_backend;	/* RCONF_IO_PACKET or RCONF_IO_XDP */
+	int		ncpus;		/* --cpus given: overrides io.cpus */
+	cpu_set_t	cpus;
+	const char	*cpus_text;
 };
 
 struct router {

@@ -101,7 +101,10 @@ router()
 	if [ "$IMPL" = linux ]; then
 		linux_router "$@"
 	else
-		conf "$@" && rl_router "$1" "$RL_TMP/$1.yaml"
+		conf "$@" || return 1
+		# B runs on CPU 0 only (io.cpus), checked below
+		[ "$1" != B ] || echo "io: {cpus: 0}" >>"$RL_TMP/B.yaml"
+		rl_router "$1" "$RL_TMP/$1.yaml"
 	fi
 }
 
@@ -130,6 +133,14 @@ build_lab()
 }
 
 build_lab || bail lab "could not build the lab"
+if [ "$IMPL" != linux ]; then
+	aff=$(taskset -pc "$RL_PID_B" 2>/dev/null | sed 's/.*: *//')
+	if [ "$aff" = 0 ]; then
+		pass "io_cpus_pins_router_B: affinity list $aff"
+	else
+		fail "io_cpus_pins_router_B: affinity list '$aff', expected 0"
+	fi
+fi
 pass "lab: gen - A - B - C - sink ($IMPL routers)"
 
 # ---------------------------------------------------------------- 1. ping

@@ -199,6 +199,45 @@ t_refuses_bad_io_backend_and_xdp_mode(void)
 }
 
 static void
+t_cpus_reads_a_taskset_list(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	struct rconf *c;
+	cpu_set_t set;
+	char y[256];
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->ncpus, 0);		/* not pinned */
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {cpus: 1}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->ncpus, 1);
+	CU_ASSERT(CPU_ISSET(1, &c->cpus));
+	CU_ASSERT(!CPU_ISSET(0, &c->cpus));
+	CU_ASSERT_STRING_EQUAL(c->cpus_text, "1");
+	rconf_free(c);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("0,2-4,9", &set), 5);
+	CU_ASSERT(CPU_ISSET(0, &set) && CPU_ISSET(2, &set) &&
+	    CPU_ISSET(3, &set) && CPU_ISSET(4, &set) && CPU_ISSET(9, &set));
+	CU_ASSERT(!CPU_ISSET(1, &set) && !CPU_ISSET(5, &set));
+	CU_ASSERT_EQUAL(rconf_parse_cpus("3,3", &set), 1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("1023", &set), 1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("1024", &set), -1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("4-2", &set), -1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("1-", &set), -1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("1,", &set), -1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("", &set), -1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("-1", &set), -1);
+	CU_ASSERT_EQUAL(rconf_parse_cpus("1 2", &set), -1);
+	snprintf(y, sizeof(y), "%sio: {cpus: 0-x}\n", ifs);
+	expect(y, "r.yaml:3: io.cpus: expected a CPU list such as 1 or "
+	    "0,2-3 (CPUs below 1024), got '0-x'");
+}
+
+static void
 t_refuses_bad_busy_poll_and_block_timeout(void)
 {
 	static const char *ifs =
@@ -302,6 +341,7 @@ main(void)
 	T(busy_poll_defaults_to_adaptive_and_reads_modes);
 	T(interface_rate_reads_units_and_refuses_bad_ones);
 	T(refuses_bad_busy_poll_and_block_timeout);
+	T(cpus_reads_a_taskset_list);
 	T(io_backend_defaults_to_packet_and_reads_xdp);
 	T(refuses_bad_io_backend_and_xdp_mode);
 	T(refuses_filter_on_unknown_interface);
