@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "cpulist.h"
 #include "fault.h"
 #include "log.h"
 
@@ -163,12 +164,13 @@ check_qos(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	return 0;
 }
 
-/* The options of RouterParams fields 7..19, in hoplab-router's ranges. */
+/* The options of RouterParams fields 7..18, in hoplab-router's ranges. */
 static int
 check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 {
 	int fixed = rp->busy_poll ==
 	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
+	cpu_set_t set;
 
 	if ((unsigned)rp->busy_poll > 3 || (fixed && (rp->busy_poll_ns == 0 ||
 	    rp->busy_poll_ns > 1000000000ULL)) || rp->tx_batch > 256 ||
@@ -185,6 +187,12 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    "queue %u, icmp rate %d)", (int)rp->busy_poll,
 		    rp->busy_poll_ns, rp->tx_batch, rp->block_timeout_ns,
 		    rp->arp_timeout_ns, rp->arp_queue, rp->icmp_rate);
+		return -1;
+	}
+	if (rp->cpus[0] != '\0' && (strlen(rp->cpus) >= 32 ||
+	    cpulist_parse(rp->cpus, &set) == -1)) {
+		snprintf(err, errlen, "hoplab router: cpus '%.32s' is not a "
+		    "CPU list", rp->cpus);
 		return -1;
 	}
 	if (check_qos(rp, err, errlen) == -1)
@@ -272,7 +280,7 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 	const char *sep = "";
 
 	if (rp->rx_ring[0] == '\0' && rp->io_backend[0] == '\0' &&
-	    rp->tx_batch == 0 &&
+	    rp->cpus[0] == '\0' && rp->tx_batch == 0 &&
 	    rp->block_timeout_ns == 0 && rp->busy_poll ==
 	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT)
 		return;
@@ -283,6 +291,10 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 	}
 	if (rp->rx_ring[0] != '\0') {
 		fprintf(f, "%srx_ring: %s", sep, rp->rx_ring);
+		sep = ", ";
+	}
+	if (rp->cpus[0] != '\0') {
+		fprintf(f, "%scpus: \"%s\"", sep, rp->cpus);
 		sep = ", ";
 	}
 	if (rp->tx_batch != 0) {

@@ -90,6 +90,7 @@ fill_options(Hoplab__RouterParams *rp, const struct plan_router *o,
 	rp->busy_poll_ns = (uint64_t)o->busy_poll_ns;
 	rp->tx_batch = o->tx_batch;
 	rp->io_backend = (char *)o->io;
+	rp->cpus = (char *)o->cpus;
 	rp->block_timeout_ns = (uint64_t)o->block_timeout_ns;
 	rp->arp_timeout_ns = (uint64_t)o->arp_timeout_ns;
 	rp->arp_queue = o->arp_queue;

@@ -108,6 +108,7 @@ struct plan_router {
 	uint64_t	rate_bps[PLAN_ROUTER_IFS];	/* output limit */
 	unsigned	mtu[PLAN_ROUTER_IFS];		/* 576..9000 */
 	char		io[8];		/* "", "packet", "xdp" (AF_XDP) */
+	char		cpus[32];	/* "", or a CPU list (lib/cpulist.h) */
 	struct plan_router_queue queues[PLAN_ROUTER_CLASSES]; /* qos.queues */
 	size_t		nqueues;	/* in file order, classes distinct */
 	struct plan_router_map map[PLAN_ROUTER_MAP_MAX]; /* qos.map */

@@ -6,6 +6,7 @@
  *     scheduler: prio         # the rest only with impl: hoplab; each is
  *     rx_ring: v2             # the hoplab-router configuration key of
  *     busy_poll: off          # the same name (docs/router.md): io.*,
+ *     cpus: 1                 # (io.cpus: every router host's core 1),
  *     tx_batch: 32            # arp.timeout, arp.queue, icmp.rate,
  *     block_timeout: 1ms      # qos.scheduler, interfaces[].rate and
  *     arp_timeout: 60s        # interfaces[].mtu, with the same ranges
@@ -37,6 +38,7 @@
 #include <strings.h>
 
 #include "clock.h"
+#include "cpulist.h"
 #include "planrouter.h"
 
 #define RATE_MIN	100000ULL		/* 100 kbit/s */
@@ -45,12 +47,12 @@
 
 enum {
 	K_IMPL, K_SCHED, K_RING, K_BUSY, K_TXB, K_BTO, K_ARPT, K_ARPQ, K_ICMP,
-	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_N
+	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_CPUS, K_N
 };
 static const char *const keys[K_N] = {
 	"impl", "scheduler", "rx_ring", "busy_poll", "tx_batch",
 	"block_timeout", "arp_timeout", "arp_queue", "icmp_rate", "rate", "mtu",
-	"io", "map", "queues",
+	"io", "map", "queues", "cpus",
 };
 static const char *const ifnames[PLAN_ROUTER_IFS] = { "in", "out" };
 
@@ -348,6 +350,24 @@ dscp_map(struct pctx *c, yaml_node_t *node, struct plan_router *r)
 	return rc;
 }
 
+/* router.cpus: a CPU list, as hoplab-router's io.cpus takes it. */
+static int
+cpus(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+{
+	const char *s = scalar(c, node, "router.cpus", "a CPU list");
+	char got[64];
+	cpu_set_t set;
+
+	if (s == NULL)
+		return -1;
+	if (strlen(s) >= sizeof(r->cpus) || cpulist_parse(s, &set) == -1)
+		return PERR(c, node, "router.cpus", "expected a CPU list such "
+		    "as 1 or 0,2-3 (CPUs below %d), got %s", CPU_SETSIZE,
+		    yamldoc_got(node, got, sizeof(got)));
+	memcpy(r->cpus, s, strlen(s) + 1);
+	return 0;
+}
+
 /* The hoplab-only options in V into R; every bad one is reported. */
 static int
 options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
@@ -368,6 +388,8 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 		rc = -1;
 	if (v[K_RING] != NULL && word(c, v[K_RING], "router.rx_ring", rings,
 	    "v2 or v3", r->rx_ring, sizeof(r->rx_ring)) == -1)
+		rc = -1;
+	if (v[K_CPUS] != NULL && cpus(c, v[K_CPUS], r) == -1)
 		rc = -1;
 	if (v[K_BUSY] != NULL && busy(c, v[K_BUSY], r) == -1)
 		rc = -1;

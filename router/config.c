@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "clock.h"
+#include "cpulist.h"
 #include "yamldoc.h"
 #include "router/config.h"
 
@@ -331,35 +332,6 @@ rconf_parse_backend(const char *s)
 	return -1;
 }
 
-int
-rconf_parse_cpus(const char *s, cpu_set_t *set)
-{
-	unsigned long lo, hi, c;
-	char *end;
-
-	CPU_ZERO(set);
-	for (;;) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		lo = hi = strtoul(s, &end, 10);
-		if (*end == '-') {
-			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -1;
-			hi = strtoul(s, &end, 10);
-		}
-		if (lo > hi || hi >= CPU_SETSIZE)
-			return -1;
-		for (c = lo; c <= hi; c++)
-			CPU_SET(c, set);
-		if (*end == '\0')
-			return CPU_COUNT(set);
-		if (*end != ',')
-			return -1;
-		s = end + 1;
-	}
-}
-
 static int
 parse_io(struct cctx *x, yaml_node_t *n)
 {
@@ -374,7 +346,7 @@ parse_io(struct cctx *x, yaml_node_t *n)
 		return -1;
 	if (v[6] != NULL && (yamldoc_str(x->yd, v[6], "io.cpus",
 	    "a CPU list", buf, sizeof(buf), x->err, x->errlen) == -1 ||
-	    (x->c->ncpus = rconf_parse_cpus(buf, &x->c->cpus)) == -1))
+	    (x->c->ncpus = cpulist_parse(buf, &x->c->cpus)) == -1))
 		return CERR(x, v[6], "io.cpus", "expected a CPU list such as "
 		    "1 or 0,2-3 (CPUs below %d), got %s", CPU_SETSIZE,
 		    yamldoc_got(v[6], got, sizeof(got)));

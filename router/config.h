@@ -109,13 +109,6 @@ int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
  */
 int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
 /*
- * Parse an io.cpus value, a CPU list as taskset(1) takes it: numbers and
- * ranges joined by commas ("1", "0,2-3"), each below CPU_SETSIZE.  Fills
- * *SET and returns the number of CPUs in it, or -1.  Shared by the file
- * and `hoplab-router --cpus`.
- */
-int	rconf_parse_cpus(const char *s, cpu_set_t *set);
-/*
  * Parse an io.backend value: "packet" (AF_PACKET, the default) or "xdp"
  * (AF_XDP).  Returns RCONF_IO_PACKET, RCONF_IO_XDP or -1.  Shared by the
  * file and `hoplab-router --io`.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "cpulist.h"
 #include "log.h"
 #include "msg.h"
 #include "router/router.h"
@@ -170,7 +171,7 @@ main(int argc, char **argv)
 			o.io_set = 1;
 			break;
 		case OPT_CPUS:
-			if ((o.ncpus = rconf_parse_cpus(optarg, &o.cpus)) ==
+			if ((o.ncpus = cpulist_parse(optarg, &o.cpus)) ==
 			    -1) {
 				log_error("--cpus: expected a CPU list such as 1 "
 				    "or 0,2-3, got '%s'", optarg);

@@ -10,7 +10,9 @@
 #    "out" interface, and the sum over its reports of class 0's sojourn
 #    count there.  intervals.csv sums (sent, lost) equal summary.csv's,
 #    and pdf.csv's counts sum to the packets received.  The console
-#    prints the routers' own sojourn table beside the differencing.
+#    prints the routers' own sojourn table beside the differencing.  The
+#    plan's router.cpus (the machine's last CPU) reaches every router:
+#    each logs that it runs there.
 # 2. The agent's controller table: 20 `hoplab agents` started at once
 #    against the lab (each a new controller identity) all get answers
 #    (the table holds 16; the longest-silent controller without roles is
@@ -23,11 +25,12 @@ at_exit "rm -rf '$T'"
 HOPLAB="$HL_BIN/hoplab -p hlt11"
 COUNT=1000
 WARMUP=200
+LASTCPU=$(($(nproc) - 1))
 cat >"$T/plan.yaml" <<PLAN
 name: results-hoplab
 topology: {chain: [A, B]}
 variants: [A, A-B]
-router: {impl: hoplab}
+router: {impl: hoplab, cpus: $LASTCPU}
 repeat: 1
 flows:
   - name: probe
@@ -94,6 +97,11 @@ assert_match "console: the routers' own sojourn beside differencing" \
     "Routers' own sojourn time" "$(cat "$T/run.log")"
 assert_match "console: the differencing estimate beside it" \
     "differencing, regression, flow probe, frame 64" "$(cat "$T/run.log")"
+for r in A B; do
+	assert_match "$r: router.cpus reached hoplab-router (role log)" \
+	    "running on CPUs $LASTCPU\$" \
+	    "$(cat "$LAB_STATE"/$r/role-*.log 2>/dev/null)"
+done
 assert_eq "the agents' spools are empty (every batch acknowledged)" "" \
     "$(ls "$LAB_STATE"/gen/spool "$LAB_STATE"/A/spool \
     "$LAB_STATE"/B/spool 2>/dev/null | grep '\.pb$')"

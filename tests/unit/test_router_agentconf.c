@@ -116,6 +116,7 @@ params_all(void)
 	rp.scheduler = "prio";
 	rp.rx_ring = "v3";
 	rp.io_backend = "xdp";
+	rp.cpus = "0";
 	rp.busy_poll = HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
 	rp.busy_poll_ns = 50000;
 	rp.tx_batch = 8;
@@ -175,6 +176,8 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_EQUAL(c->ifs[0].mtu, 1400);
 	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v3");
 	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
+	CU_ASSERT_EQUAL(c->ncpus, 1);
+	CU_ASSERT(CPU_ISSET(0, &c->cpus));
 	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
 	CU_ASSERT_EQUAL(c->busy_poll_ns, 50000);
 	CU_ASSERT_EQUAL(c->tx_batch, 8);
@@ -278,6 +281,9 @@ t_out_of_range_options_are_refused(void)
 	params_all();
 	rp.busy_poll_ns = 2000000000ULL;
 	expect_refused("busy poll 2 s");
+	params_all();
+	rp.cpus = "0;1";
+	expect_refused("cpus 0;1");
 	params_all();
 	rp.tx_batch = 257;
 	expect_refused("tx batch 257");
