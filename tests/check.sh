@@ -3,7 +3,8 @@
 # check.sh: everything `make check` runs after the build: the CUnit unit
 # suites (the programs given as arguments, through tests/run-unit.sh), the
 # fuzz targets for a bounded time (tests/fuzz/run.sh 10: the envelope
-# decoder 10 s, router frames 10 s), then the integration
+# decoder, router frames and the router's configuration parser, 10 s
+# each), then the integration
 # scenarios (tests/integration/run.sh, root only).  It
 # reads the summary line of each part ("unit: N passed, M failed",
 # "integration: N passed, M failed"), says how long each part took, and

@@ -9,6 +9,9 @@
 #                      lib/pktio), default 10 s (second argument), from
 #                      an empty corpus (the target builds its own frames;
 #                      its regressions run at every start)
+#   fuzz_router_config hoplab-router's configuration parser (router/
+#                      config*.c), default 10 s (third argument), from
+#                      seeds_router_config/ with router_config.dict
 #
 # Prints one summary line for tests/check.sh:
 #
@@ -20,13 +23,14 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 root=$here/../..
 secs=${1:-20}
 rsecs=${2:-10}
+csecs=${3:-10}
 out=$root/build/fuzz
 pass=0
 fail=0
-mkdir -p "$out/corpus" "$out/corpus_router" || exit 1
+mkdir -p "$out/corpus" "$out/corpus_router" "$out/corpus_config" || exit 1
 if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang not found (apt-get install clang)"
-	echo "fuzz: 0 passed, 2 failed"
+	echo "fuzz: 0 passed, 3 failed"
 	exit 1
 fi
 [ -f "$root/build/proto/hoplab.pb-c.c" ] ||
@@ -47,10 +51,11 @@ build()
 	fi
 }
 
-# run NAME SECS CORPUS MAXLEN: run it; count a pass or a failure.
+# run NAME SECS CORPUS MAXLEN [FLAGS]: run it; count a pass or a failure.
 run()
 {
 	if "$out/$1" -max_total_time="$2" -max_len="$4" -rss_limit_mb=2048 \
+	    ${5:-} \
 	    -print_final_stats=1 -artifact_prefix="$out/$1-" "$3" \
 	    >"$out/$1.log" 2>&1; then
 		grep -E "stat::number_of_executed_units|^#[0-9]+ *DONE" \
@@ -77,8 +82,19 @@ if build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
     "$r/classify.c" "$r/filter.c" "$r/sched.c" "$r/sojourn.c" \
     "$r/config.c" "$r/config_qos.c" "$root/lib/yamldoc.c" \
     "$root/lib/clock.c" "$root/lib/log.c" "$root/lib/stats.c" \
-    "$root/lib/pkt.c" -lyaml -lm; then
+    "$root/lib/pkt.c" "$root/lib/cpulist.c" -lyaml -lm; then
 	run fuzz_router_frame "$rsecs" "$out/corpus_router" 8192
+else
+	fail=$((fail + 1))
+fi
+
+if build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
+    "$r/config_qos.c" "$r/classify.c" "$r/filter.c" "$r/sched.c" \
+    "$root/lib/yamldoc.c" "$root/lib/clock.c" "$root/lib/cpulist.c" \
+    -lyaml -lm; then
+	cp "$here"/seeds_router_config/* "$out/corpus_config/"
+	run fuzz_router_config "$csecs" "$out/corpus_config" 4096 \
+	    "-dict=$here/router_config.dict"
 else
 	fail=$((fail + 1))
 fi
