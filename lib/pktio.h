@@ -37,6 +37,8 @@
 
 #define PKTIO_NAME_MAX	16		/* IF_NAMESIZE */
 #define PKTIO_BURST_MAX	256
+#define PKTIO_TX_RING	0		/* pktio_conf.tx_path values */
+#define PKTIO_TX_COPY	1
 
 struct pktio;				/* opaque */
 
@@ -48,6 +50,11 @@ struct pktio_conf {
 	unsigned	frame_size;	/* slot size, power of 2 (2048) */
 	unsigned	block_tov_ms;	/* v3 block retire timeout (1) */
 	int		promisc;	/* receive frames for any MAC */
+	int		tx_path;	/* PKTIO_TX_RING (default): skbs
+					   with the slots' pages as zero-copy
+					   fragments; PKTIO_TX_COPY: the
+					   kernel copies each frame into a
+					   linear skb (see pktio.c) */
 };
 
 /* One received frame, pointing into the receive ring. */

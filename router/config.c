@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "cpulist.h"
+#include "pktio.h"
 #include "yamldoc.h"
 #include "router/config.h"
 
@@ -336,12 +337,13 @@ static int
 parse_io(struct cctx *x, yaml_node_t *n)
 {
 	static const char *const keys[] = { "rx_ring", "tx_batch",
-	    "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus" };
-	yaml_node_t *v[7];
+	    "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus",
+	    "tx_path" };
+	yaml_node_t *v[8];
 	char got[64], buf[32];
 	int64_t ns;
 
-	if (yamldoc_map_fields(x->yd, n, "io", keys, 7, v, x->err,
+	if (yamldoc_map_fields(x->yd, n, "io", keys, 8, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	if (v[6] != NULL && (yamldoc_str(x->yd, v[6], "io.cpus",
@@ -352,6 +354,16 @@ parse_io(struct cctx *x, yaml_node_t *n)
 		    yamldoc_got(v[6], got, sizeof(got)));
 	if (v[6] != NULL)
 		snprintf(x->c->cpus_text, sizeof(x->c->cpus_text), "%s", buf);
+	if (v[7] != NULL) {
+		if (yamldoc_is(v[7], "ring"))
+			x->c->tx_path = PKTIO_TX_RING;
+		else if (yamldoc_is(v[7], "copy"))
+			x->c->tx_path = PKTIO_TX_COPY;
+		else
+			return CERR(x, v[7], "io.tx_path", "expected copy or "
+			    "ring, got %s",
+			    yamldoc_got(v[7], got, sizeof(got)));
+	}
 	if (v[4] != NULL && (x->c->backend = rconf_parse_backend(
 	    yamldoc_text(v[4]))) == -1)
 		return CERR(x, v[4], "io.backend", "expected packet or xdp, "
@@ -416,6 +428,7 @@ defaults(struct rconf *c)
 	snprintf(c->rx_ring, sizeof(c->rx_ring), "v2");
 	c->block_tov_ms = 1;
 	c->tx_batch = 32;
+	c->tx_path = PKTIO_TX_COPY;
 	c->busy_adaptive = 1;
 	c->busy_poll_ns = RCONF_BUSY_ADAPT_NS;
 	classify_map_default(&c->cmap);

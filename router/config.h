@@ -73,6 +73,8 @@ struct rconf {
 	cpu_set_t	cpus;		/* io.cpus: the cores it may run on */
 	int		ncpus;		/* CPUs in cpus; 0: not pinned */
 	char		cpus_text[32];	/* io.cpus as written, for messages */
+	int		tx_path;	/* io.tx_path: PKTIO_TX_COPY (copy,
+					   default) or PKTIO_TX_RING (ring) */
 	int		busy_adaptive;	/* io.busy_poll: adaptive (default) */
 	int64_t		busy_poll_ns;	/* fixed spin after traffic; with
 					   busy_adaptive, the most it spins */

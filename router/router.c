@@ -555,6 +555,7 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    memcmp(&c->sched, &r->conf->sched, sizeof(c->sched)) != 0 ||
 	    strcmp(c->rx_ring, r->conf->rx_ring) != 0 ||
 	    c->block_tov_ms != r->conf->block_tov_ms ||
+	    c->tx_path != r->conf->tx_path ||
 	    c->backend != r->conf->backend ||
 	    c->xdp_mode != r->conf->xdp_mode || c->ncpus != r->conf->ncpus ||
 	    !CPU_EQUAL(&c->cpus, &r->conf->cpus)) {

@@ -8,6 +8,7 @@
 #include <CUnit/Basic.h>
 
 #include "clock.h"
+#include "pktio.h"
 #include "router/config.h"
 
 static char err[512];
@@ -185,6 +186,41 @@ t_io_backend_defaults_to_packet_and_reads_xdp(void)
 }
 
 static void
+t_io_tx_path_defaults_to_copy_and_reads_ring(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	static const struct {
+		const char	*v;
+		int		 path;
+	} paths[] = {
+		{ "ring", PKTIO_TX_RING },
+		{ "copy", PKTIO_TX_COPY },
+	};
+	struct rconf *c;
+	char y[256];
+	size_t i;
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->tx_path, PKTIO_TX_COPY);
+	rconf_free(c);
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		snprintf(y, sizeof(y), "%sio: {tx_path: %s}\n", ifs,
+		    paths[i].v);
+		c = load(y);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_EQUAL(c->tx_path, paths[i].path);
+		rconf_free(c);
+	}
+	snprintf(y, sizeof(y), "%sio: {tx_path: zerocopy}\n", ifs);
+	expect(y, "r.yaml:3: io.tx_path: expected copy or ring, got "
+	    "'zerocopy'");
+	snprintf(y, sizeof(y), "%sio: {tx_path: [ring]}\n", ifs);
+	CU_ASSERT_PTR_NULL(load(y));
+}
+
+static void
 t_refuses_bad_io_backend_and_xdp_mode(void)
 {
 	static const char *ifs =
@@ -336,6 +372,7 @@ main(void)
 	T(cpus_reads_a_taskset_list);
 	T(io_backend_defaults_to_packet_and_reads_xdp);
 	T(refuses_bad_io_backend_and_xdp_mode);
+	T(io_tx_path_defaults_to_copy_and_reads_ring);
 	T(refuses_filter_on_unknown_interface);
 	T(check_host_names_missing_interface);
 #undef T
