@@ -2,11 +2,24 @@
  * xsk: the AF_XDP back end of hoplab-router's ports (see xsk.h).
  *
  * UMEM layout: XSK_NFRAMES frames of XSK_FSIZE bytes; the first
- * XSK_RXFRAMES go to the fill ring for receiving, the rest are transmit
- * buffers on a free stack.  A received frame's buffer goes back to the
- * fill ring at rx_release(); a sent frame's buffer comes back through the
- * completion ring, reaped before a transmit finds no free buffer and at
- * every flush.
+ * XSK_RXFRAMES are receive buffers, the rest are transmit buffers on a
+ * free stack.  A sent frame's buffer comes back through the completion
+ * ring, reaped before a transmit finds no free buffer and at every flush.
+ *
+ * Receive buffers: only as many are in the fill ring as the rate needs
+ * (fill_adapt(): XSK_FILL_NS worth of frames at the epoch's rate, at
+ * least XSK_FILL_MIN; four times as many at once when the kernel took
+ * three quarters of them between two top-ups, xsk_rx_release()); the
+ * others wait on a spare stack, and a received frame's buffer goes on
+ * top of it at xsk_rx_release(), so the fill ring is topped up with the
+ * buffers used last.  Why: in copy mode the kernel copies each frame into
+ * the UMEM through its own mapping of it (a vmap()), and on the project's
+ * VM (a PVM guest) that copy costs 10-15 us when the page was not written
+ * recently, against well under 1 us when it was.  With all 4096 buffers
+ * in the (first in, first out) fill ring, frames at 250 us intervals each
+ * landed in a page last written a second before: 13 of the 17.5 us a
+ * hop took at low load went into that 60-byte memcpy (__xsk_rcv, in the
+ * sender's veth NAPI poll).  With 32 buffers in the ring, 1-2 us.
  *
  * A received IPv4 frame whose TCP/UDP checksum field holds what an
  * offloading local sender leaves there (fwd_l4_csum_looks_partial()) is
@@ -56,6 +69,10 @@
 #define XSK_NFRAMES	(XSK_RXFRAMES + XSK_TXFRAMES)
 #define XSK_RING	4096	/* fill, completion, rx and tx rings */
 #define XSK_KICKS	8	/* sendto() calls per flush at most */
+#define XSK_FILL_MIN	32	/* receive buffers in the fill ring, at least */
+#define XSK_FILL_NS	(4 * 1000000LL)	/* ... and this long at the rate */
+#define XSK_EPOCH_NS	(1 * 1000000LL)	/* rate measured over this */
+#define XSK_SLOW_EPOCHS	8	/* slow epochs in a row before shrinking */
 
 struct xsk {
 	struct xsk_umem	*umem;
@@ -67,6 +84,12 @@ struct xsk {
 	int		native;
 	unsigned	nrx;		/* descriptors of the last burst */
 	uint64_t	rxaddr[PKTIO_BURST_MAX];
+	uint64_t	spare[XSK_RXFRAMES];	/* receive buffers, last on top */
+	unsigned	nspare;
+	unsigned	fill_want;	/* receive buffers for the fill ring */
+	int64_t		epoch;		/* start of the rate's epoch (ns) */
+	unsigned	epoch_rx;	/* frames received in it */
+	unsigned	slow;		/* epochs in a row that wanted half */
 	uint64_t	freetx[XSK_TXFRAMES];
 	unsigned	nfree;
 	unsigned	pending;	/* reserved in TX, not submitted */
@@ -155,19 +178,85 @@ sock_create(struct xsk *x, const char *ifname, uint32_t xflags)
 	    &x->tx, &sc);
 }
 
-/* Give every receive buffer to the kernel, the rest to the free stack. */
-static int
-fill_all(struct xsk *x)
+/* Receive buffers the kernel holds: in the fill ring, not yet taken. */
+static inline unsigned
+fill_queued(struct xsk *x)
 {
-	uint32_t idx, i;
+	return x->fill.cached_prod - __atomic_load_n(x->fill.consumer,
+	    __ATOMIC_ACQUIRE);
+}
 
-	if (xsk_ring_prod__reserve(&x->fill, XSK_RXFRAMES, &idx) !=
-	    XSK_RXFRAMES)
-		return -1;
-	for (i = 0; i < XSK_RXFRAMES; i++)
+/* Top the fill ring up to fill_want from the top of the spare stack. */
+static inline void
+fill_top_up(struct xsk *x)
+{
+	uint32_t idx, i, n, q;
+
+	if ((q = fill_queued(x)) >= x->fill_want)
+		return;
+	if ((n = x->fill_want - q) > x->nspare)
+		n = x->nspare;
+	if (n == 0 || xsk_ring_prod__reserve(&x->fill, n, &idx) != n)
+		return;
+	for (i = 0; i < n; i++)
 		*xsk_ring_prod__fill_addr(&x->fill, idx + i) =
-		    (uint64_t)i * XSK_FSIZE;
-	xsk_ring_prod__submit(&x->fill, XSK_RXFRAMES);
+		    x->spare[--x->nspare];
+	xsk_ring_prod__submit(&x->fill, n);
+}
+
+/*
+ * Count a burst of N frames at NOW; once per epoch compare fill_want with
+ * XSK_FILL_NS worth of frames at the epoch's rate: grow to that at once,
+ * but halve only after XSK_SLOW_EPOCHS epochs in a row wanted at most
+ * half, so that one epoch spanning a stall of the router (its rate looks
+ * low) does not leave the kernel short of buffers just when the next
+ * stall may come.
+ */
+static inline void
+fill_adapt(struct xsk *x, unsigned n, int64_t now)
+{
+	int64_t el = now - x->epoch, want;
+
+	x->epoch_rx += n;
+	if (x->epoch == 0 || el < 0) {	/* the first frames; a clock step */
+		x->epoch = now;
+		x->epoch_rx = n;
+		return;
+	}
+	if (el < XSK_EPOCH_NS)
+		return;
+	want = (int64_t)x->epoch_rx * XSK_FILL_NS / el;
+	if (want > x->fill_want) {
+		x->fill_want = want > XSK_RXFRAMES ? XSK_RXFRAMES :
+		    (unsigned)want;
+		x->slow = 0;
+	} else if (want > x->fill_want / 2)
+		x->slow = 0;
+	else if (++x->slow >= XSK_SLOW_EPOCHS) {
+		x->fill_want = x->fill_want / 2 < XSK_FILL_MIN ?
+		    XSK_FILL_MIN : x->fill_want / 2;
+		x->slow = 0;
+	}
+	x->epoch = now;
+	x->epoch_rx = 0;
+}
+
+/*
+ * Receive buffers on the spare stack, XSK_FILL_MIN of them in the fill
+ * ring; transmit buffers on the free stack.
+ */
+static int
+fill_init(struct xsk *x)
+{
+	uint32_t i;
+
+	for (i = 0; i < XSK_RXFRAMES; i++)
+		x->spare[i] = (uint64_t)(XSK_RXFRAMES - 1 - i) * XSK_FSIZE;
+	x->nspare = XSK_RXFRAMES;
+	x->fill_want = XSK_FILL_MIN;
+	fill_top_up(x);
+	if (fill_queued(x) != XSK_FILL_MIN)
+		return -1;
 	for (i = 0; i < XSK_TXFRAMES; i++)
 		x->freetx[i] = (uint64_t)(XSK_RXFRAMES + i) * XSK_FSIZE;
 	x->nfree = XSK_TXFRAMES;
@@ -231,7 +320,7 @@ xsk_open(const char *ifname, int mode, uint8_t mac[6], unsigned *mtu,
 	/* Linux >= 6.17: more than 32 frames per sendto(); else ignored. */
 	(void)setsockopt(x->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &budget,
 	    sizeof(budget));
-	if (fill_all(x) == -1) {
+	if (fill_init(x) == -1) {
 		snprintf(err, errlen, "interface %s: AF_XDP fill ring",
 		    ifname);
 		goto fail;
@@ -297,26 +386,37 @@ xsk_rx_burst(void *v, struct pktio_pkt *pk, unsigned max)
 	}
 	xsk_ring_cons__release(&x->rx, n);
 	x->nrx = n;
+	fill_adapt(x, n, now);
 	return n;
 }
 
-/* The last burst's buffers back to the fill ring. */
+/*
+ * The last burst's buffers onto the spare stack (its first frame on top,
+ * so that a top-up hands them back in the order the kernel took them:
+ * at high rates the fill ring then goes on cycling through the UMEM in
+ * address order, as when every buffer stayed in it), then the fill ring
+ * topped up from it.  When the kernel has
+ * taken three quarters of the fill ring since the last top-up (the
+ * router falls behind, or a burst came), fill_want grows fourfold
+ * first: frames must not be dropped for want of buffers.
+ */
 static void
 xsk_rx_release(void *v)
 {
 	struct xsk *x = v;
-	uint32_t idx, i;
+	uint32_t i;
 
 	if (x->nrx == 0)
 		return;
-	/* The fill ring holds every receive buffer: room is certain. */
-	if (xsk_ring_prod__reserve(&x->fill, x->nrx, &idx) != x->nrx)
-		return;
-	for (i = 0; i < x->nrx; i++)
-		*xsk_ring_prod__fill_addr(&x->fill, idx + i) =
-		    x->rxaddr[i] & ~(uint64_t)(XSK_FSIZE - 1);
-	xsk_ring_prod__submit(&x->fill, x->nrx);
+	/* The spare stack has room for every receive buffer. */
+	for (i = x->nrx; i > 0; i--)
+		x->spare[x->nspare++] = x->rxaddr[i - 1] &
+		    ~(uint64_t)(XSK_FSIZE - 1);
 	x->nrx = 0;
+	if (fill_queued(x) < x->fill_want / 4)
+		x->fill_want = 4 * x->fill_want > XSK_RXFRAMES ?
+		    XSK_RXFRAMES : 4 * x->fill_want;
+	fill_top_up(x);
 }
 
 /* Sent buffers back to the free stack. */
