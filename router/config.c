@@ -338,12 +338,12 @@ parse_io(struct cctx *x, yaml_node_t *n)
 {
 	static const char *const keys[] = { "rx_ring", "tx_batch",
 	    "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus",
-	    "tx_path" };
-	yaml_node_t *v[8];
+	    "tx_path", "xdp_fill" };
+	yaml_node_t *v[9];
 	char got[64], buf[32];
 	int64_t ns;
 
-	if (yamldoc_map_fields(x->yd, n, "io", keys, 8, v, x->err,
+	if (yamldoc_map_fields(x->yd, n, "io", keys, 9, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	if (v[6] != NULL && (yamldoc_str(x->yd, v[6], "io.cpus",
@@ -363,6 +363,16 @@ parse_io(struct cctx *x, yaml_node_t *n)
 			return CERR(x, v[7], "io.tx_path", "expected copy or "
 			    "ring, got %s",
 			    yamldoc_got(v[7], got, sizeof(got)));
+	}
+	if (v[8] != NULL) {
+		if (yamldoc_is(v[8], "adaptive"))
+			x->c->xdp_fill_full = 0;
+		else if (yamldoc_is(v[8], "full"))
+			x->c->xdp_fill_full = 1;
+		else
+			return CERR(x, v[8], "io.xdp_fill", "expected adaptive "
+			    "or full, got %s",
+			    yamldoc_got(v[8], got, sizeof(got)));
 	}
 	if (v[4] != NULL && (x->c->backend = rconf_parse_backend(
 	    yamldoc_text(v[4]))) == -1)

@@ -67,6 +67,7 @@ struct rconf {
 					   RCONF_IO_XDP (router/xsk.c) */
 	int		xdp_mode;	/* io.xdp_mode: 0 auto (native, else
 					   skb), 1 native, 2 skb */
+	int		xdp_fill_full;	/* io.xdp_fill: 0 adaptive, 1 full */
 	char		rx_ring[4];	/* "v2" (default) or "v3" */
 	unsigned	block_tov_ms;	/* v3 block retire timeout, default 1 */
 	unsigned	tx_batch;	/* frames per send(), default 32 */

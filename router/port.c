@@ -101,7 +101,8 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 			return -1;
 		}
 		if ((p->xio = r->xdp_io->open(c->name, r->conf->xdp_mode,
-		    p->mac, &kmtu, err, errlen)) == NULL)
+		    r->conf->xdp_fill_full, p->mac, &kmtu, err,
+		    errlen)) == NULL)
 			return -1;
 		p->xo = r->xdp_io;
 	} else {

@@ -557,7 +557,9 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    c->block_tov_ms != r->conf->block_tov_ms ||
 	    c->tx_path != r->conf->tx_path ||
 	    c->backend != r->conf->backend ||
-	    c->xdp_mode != r->conf->xdp_mode || c->ncpus != r->conf->ncpus ||
+	    c->xdp_mode != r->conf->xdp_mode ||
+	    c->xdp_fill_full != r->conf->xdp_fill_full ||
+	    c->ncpus != r->conf->ncpus ||
 	    !CPU_EQUAL(&c->cpus, &r->conf->cpus)) {
 		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus "
 		    "and qos queues can only change with a restart");

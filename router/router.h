@@ -76,8 +76,8 @@ struct txmeta {
  * only.
  */
 struct port_xio {
-	void	*(*open)(const char *ifname, int mode, uint8_t mac[6],
-		    unsigned *mtu, char *err, size_t errlen);
+	void	*(*open)(const char *ifname, int mode, int fill_full,
+		    uint8_t mac[6], unsigned *mtu, char *err, size_t errlen);
 	void	(*close)(void *x);
 	int	(*fd)(void *x);
 	const char *(*mode)(void *x);

@@ -82,6 +82,8 @@ struct xsk {
 	void		*area;
 	int		fd;
 	int		native;
+	int		fill_full;	/* io.xdp_fill full: every receive
+					   buffer stays in the fill ring */
 	unsigned	nrx;		/* descriptors of the last burst */
 	uint64_t	rxaddr[PKTIO_BURST_MAX];
 	uint64_t	spare[XSK_RXFRAMES];	/* receive buffers, last on top */
@@ -243,7 +245,7 @@ fill_adapt(struct xsk *x, unsigned n, int64_t now)
 
 /*
  * Receive buffers on the spare stack, XSK_FILL_MIN of them in the fill
- * ring; transmit buffers on the free stack.
+ * ring (all of them with fill_full); transmit buffers on the free stack.
  */
 static int
 fill_init(struct xsk *x)
@@ -253,9 +255,9 @@ fill_init(struct xsk *x)
 	for (i = 0; i < XSK_RXFRAMES; i++)
 		x->spare[i] = (uint64_t)(XSK_RXFRAMES - 1 - i) * XSK_FSIZE;
 	x->nspare = XSK_RXFRAMES;
-	x->fill_want = XSK_FILL_MIN;
+	x->fill_want = x->fill_full ? XSK_RXFRAMES : XSK_FILL_MIN;
 	fill_top_up(x);
-	if (fill_queued(x) != XSK_FILL_MIN)
+	if (fill_queued(x) != x->fill_want)
 		return -1;
 	for (i = 0; i < XSK_TXFRAMES; i++)
 		x->freetx[i] = (uint64_t)(XSK_RXFRAMES + i) * XSK_FSIZE;
@@ -267,8 +269,8 @@ fill_init(struct xsk *x)
  * MODE: 0 native, falling back to SKB mode; 1 native only; 2 SKB only.
  */
 static void *
-xsk_open(const char *ifname, int mode, uint8_t mac[6], unsigned *mtu,
-    char *err, size_t errlen)
+xsk_open(const char *ifname, int mode, int fill_full, uint8_t mac[6],
+    unsigned *mtu, char *err, size_t errlen)
 {
 	struct xsk_umem_config uc;
 	struct xsk *x;
@@ -320,6 +322,7 @@ xsk_open(const char *ifname, int mode, uint8_t mac[6], unsigned *mtu,
 	/* Linux >= 6.17: more than 32 frames per sendto(); else ignored. */
 	(void)setsockopt(x->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &budget,
 	    sizeof(budget));
+	x->fill_full = fill_full;
 	if (fill_init(x) == -1) {
 		snprintf(err, errlen, "interface %s: AF_XDP fill ring",
 		    ifname);
@@ -340,7 +343,12 @@ xsk_fd(void *v)
 static const char *
 xsk_mode(void *v)
 {
-	return ((struct xsk *)v)->native ? "xdp native" : "xdp skb";
+	const struct xsk *x = v;
+
+	if (x->fill_full)	/* logged as "... full-fill ring" */
+		return x->native ? "xdp native full-fill" :
+		    "xdp skb full-fill";
+	return x->native ? "xdp native" : "xdp skb";
 }
 
 /*
@@ -386,7 +394,8 @@ xsk_rx_burst(void *v, struct pktio_pkt *pk, unsigned max)
 	}
 	xsk_ring_cons__release(&x->rx, n);
 	x->nrx = n;
-	fill_adapt(x, n, now);
+	if (!x->fill_full)
+		fill_adapt(x, n, now);
 	return n;
 }
 

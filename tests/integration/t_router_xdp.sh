@@ -8,7 +8,8 @@
 #   gen eth0   198.18.0.1/24     X in  198.18.0.2   X out 198.18.1.1
 #   Y in       198.18.1.2        Y out 198.18.100.1 sink eth0 198.18.100.2/24
 #
-# X is set to xdp in its file (io: {backend: xdp}), Y by --io xdp.  The
+# X is set to xdp in its file (io: {backend: xdp, xdp_fill: full}: every
+# receive buffer in the fill ring), Y by --io xdp (the adaptive fill).  The
 # end hosts leave TCP/UDP checksums to veth's offload, which AF_XDP does
 # not flag: X must recognise them (fwd_l4_csum_looks_partial) and fill
 # them in.  Checks:
@@ -71,7 +72,7 @@ rl_veth gen eth0 X in && rl_veth X out Y in && rl_veth Y out sink eth0 &&
     rl_route sink default via 198.18.100.1 ||
     bail lab "could not build the lab"
 conf X 198.18.0.2/24 198.18.1.1/24 198.18.100.0/24 198.18.1.2 \
-    "backend: xdp"
+    "backend: xdp, xdp_fill: full"
 conf Y 198.18.1.2/24 198.18.100.1/24 198.18.0.0/24 198.18.1.1
 
 if ! rl_router X "$RL_TMP/X.yaml" -v 2>"$RL_TMP/X.start"; then
@@ -91,10 +92,12 @@ pass "lab: gen - X - Y - sink (hoplab-router, xdp back end)"
 # ---------------------------------------------------------------- 1. back end
 
 for r in X Y; do
-	modes=$(sed -n 's/.*interface \([a-z]*\): \(xdp [a-z]*\) ring.*/\1=\2/p' \
+	modes=$(sed -n 's/.*interface \([a-z]*\): \(xdp [a-z -]*\) ring.*/\1=\2/p' \
 	    "$RL_TMP/$r.log" | tr '\n' ' ')
+	f=
+	[ $r = Y ] || f=" full-fill"
 	case $modes in
-	"in=xdp native out=xdp native "|"in=xdp skb out=xdp skb ")
+	"in=xdp native$f out=xdp native$f "|"in=xdp skb$f out=xdp skb$f ")
 		pass "backend_$r: $modes" ;;
 	*)	fail "backend_$r" "log does not show the xdp back end on both" \
 		    "interfaces: '$modes'" ;;

@@ -164,12 +164,15 @@ t_io_backend_defaults_to_packet_and_reads_xdp(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(c->backend, RCONF_IO_PACKET);
 	CU_ASSERT_EQUAL(c->xdp_mode, 0);
+	CU_ASSERT_EQUAL(c->xdp_fill_full, 0);	/* adaptive */
 	rconf_free(c);
-	snprintf(y, sizeof(y), "%sio: {backend: xdp, xdp_mode: skb}\n", ifs);
+	snprintf(y, sizeof(y), "%sio: {backend: xdp, xdp_mode: skb, "
+	    "xdp_fill: full}\n", ifs);
 	c = load(y);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
 	CU_ASSERT_EQUAL(c->xdp_mode, 2);
+	CU_ASSERT_EQUAL(c->xdp_fill_full, 1);
 	rconf_free(c);
 	snprintf(y, sizeof(y), "%sio: {backend: packet, xdp_mode: native}\n",
 	    ifs);
@@ -232,6 +235,9 @@ t_refuses_bad_io_backend_and_xdp_mode(void)
 	snprintf(y, sizeof(y), "%sio: {xdp_mode: zerocopy}\n", ifs);
 	expect(y, "r.yaml:3: io.xdp_mode: expected auto, native or skb, got "
 	    "'zerocopy'");
+	snprintf(y, sizeof(y), "%sio: {xdp_fill: half}\n", ifs);
+	expect(y, "r.yaml:3: io.xdp_fill: expected adaptive or full, got "
+	    "'half'");
 }
 
 static void
