@@ -164,7 +164,7 @@ check_qos(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	return 0;
 }
 
-/* The options of RouterParams fields 7..18, in hoplab-router's ranges. */
+/* The options of RouterParams fields 7..19, in hoplab-router's ranges. */
 static int
 check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 {
@@ -187,6 +187,12 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    "queue %u, icmp rate %d)", (int)rp->busy_poll,
 		    rp->busy_poll_ns, rp->tx_batch, rp->block_timeout_ns,
 		    rp->arp_timeout_ns, rp->arp_queue, rp->icmp_rate);
+		return -1;
+	}
+	if (rp->xdp_fill[0] != '\0' && strcmp(rp->xdp_fill, "adaptive") != 0 &&
+	    strcmp(rp->xdp_fill, "full") != 0) {
+		snprintf(err, errlen, "hoplab router: xdp_fill '%.16s' is not "
+		    "adaptive or full", rp->xdp_fill);
 		return -1;
 	}
 	if (rp->cpus[0] != '\0' && (strlen(rp->cpus) >= 32 ||
@@ -280,7 +286,8 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 	const char *sep = "";
 
 	if (rp->rx_ring[0] == '\0' && rp->io_backend[0] == '\0' &&
-	    rp->cpus[0] == '\0' && rp->tx_batch == 0 &&
+	    rp->cpus[0] == '\0' && rp->xdp_fill[0] == '\0' &&
+	    rp->tx_batch == 0 &&
 	    rp->block_timeout_ns == 0 && rp->busy_poll ==
 	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT)
 		return;
@@ -295,6 +302,10 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 	}
 	if (rp->cpus[0] != '\0') {
 		fprintf(f, "%scpus: \"%s\"", sep, rp->cpus);
+		sep = ", ";
+	}
+	if (rp->xdp_fill[0] != '\0') {
+		fprintf(f, "%sxdp_fill: %s", sep, rp->xdp_fill);
 		sep = ", ";
 	}
 	if (rp->tx_batch != 0) {

@@ -91,6 +91,7 @@ fill_options(Hoplab__RouterParams *rp, const struct plan_router *o,
 	rp->tx_batch = o->tx_batch;
 	rp->io_backend = (char *)o->io;
 	rp->cpus = (char *)o->cpus;
+	rp->xdp_fill = (char *)o->xdp_fill;
 	rp->block_timeout_ns = (uint64_t)o->block_timeout_ns;
 	rp->arp_timeout_ns = (uint64_t)o->arp_timeout_ns;
 	rp->arp_queue = o->arp_queue;

@@ -109,6 +109,7 @@ struct plan_router {
 	unsigned	mtu[PLAN_ROUTER_IFS];		/* 576..9000 */
 	char		io[8];		/* "", "packet", "xdp" (AF_XDP) */
 	char		cpus[32];	/* "", or a CPU list (lib/cpulist.h) */
+	char		xdp_fill[12];	/* "", "adaptive", "full" */
 	struct plan_router_queue queues[PLAN_ROUTER_CLASSES]; /* qos.queues */
 	size_t		nqueues;	/* in file order, classes distinct */
 	struct plan_router_map map[PLAN_ROUTER_MAP_MAX]; /* qos.map */

@@ -7,6 +7,7 @@
  *     rx_ring: v2             # the hoplab-router configuration key of
  *     busy_poll: off          # the same name (docs/router.md): io.*,
  *     cpus: 1                 # (io.cpus: every router host's core 1),
+ *     xdp_fill: full          # io.xdp_fill, with io: xdp
  *     tx_batch: 32            # arp.timeout, arp.queue, icmp.rate,
  *     block_timeout: 1ms      # qos.scheduler, interfaces[].rate and
  *     arp_timeout: 60s        # interfaces[].mtu, with the same ranges
@@ -47,12 +48,12 @@
 
 enum {
 	K_IMPL, K_SCHED, K_RING, K_BUSY, K_TXB, K_BTO, K_ARPT, K_ARPQ, K_ICMP,
-	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_CPUS, K_N
+	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_CPUS, K_FILL, K_N
 };
 static const char *const keys[K_N] = {
 	"impl", "scheduler", "rx_ring", "busy_poll", "tx_batch",
 	"block_timeout", "arp_timeout", "arp_queue", "icmp_rate", "rate", "mtu",
-	"io", "map", "queues", "cpus",
+	"io", "map", "queues", "cpus", "xdp_fill",
 };
 static const char *const ifnames[PLAN_ROUTER_IFS] = { "in", "out" };
 
@@ -375,6 +376,7 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 	static const char *const scheds[] = { "fifo", "prio", "drr", NULL };
 	static const char *const rings[] = { "v2", "v3", NULL };
 	static const char *const ios[] = { "packet", "xdp", NULL };
+	static const char *const fills[] = { "adaptive", "full", NULL };
 	long long n;
 	int rc = 0;
 
@@ -390,6 +392,9 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 	    "v2 or v3", r->rx_ring, sizeof(r->rx_ring)) == -1)
 		rc = -1;
 	if (v[K_CPUS] != NULL && cpus(c, v[K_CPUS], r) == -1)
+		rc = -1;
+	if (v[K_FILL] != NULL && word(c, v[K_FILL], "router.xdp_fill", fills,
+	    "adaptive or full", r->xdp_fill, sizeof(r->xdp_fill)) == -1)
 		rc = -1;
 	if (v[K_BUSY] != NULL && busy(c, v[K_BUSY], r) == -1)
 		rc = -1;

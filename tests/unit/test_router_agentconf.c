@@ -117,6 +117,7 @@ params_all(void)
 	rp.rx_ring = "v3";
 	rp.io_backend = "xdp";
 	rp.cpus = "0";
+	rp.xdp_fill = "full";
 	rp.busy_poll = HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
 	rp.busy_poll_ns = 50000;
 	rp.tx_batch = 8;
@@ -177,6 +178,7 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v3");
 	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
 	CU_ASSERT_EQUAL(c->ncpus, 1);
+	CU_ASSERT_EQUAL(c->xdp_fill_full, 1);
 	CU_ASSERT(CPU_ISSET(0, &c->cpus));
 	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
 	CU_ASSERT_EQUAL(c->busy_poll_ns, 50000);
@@ -284,6 +286,9 @@ t_out_of_range_options_are_refused(void)
 	params_all();
 	rp.cpus = "0;1";
 	expect_refused("cpus 0;1");
+	params_all();
+	rp.xdp_fill = "most";
+	expect_refused("xdp_fill most");
 	params_all();
 	rp.tx_batch = 257;
 	expect_refused("tx batch 257");
