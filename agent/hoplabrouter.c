@@ -195,7 +195,7 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    "adaptive or full", rp->xdp_fill);
 		return -1;
 	}
-	if (rp->cpus[0] != '\0' && (strlen(rp->cpus) >= 32 ||
+	if (rp->cpus[0] != '\0' && (strlen(rp->cpus) >= CPULIST_TEXT_MAX ||
 	    cpulist_parse(rp->cpus, &set) == -1)) {
 		snprintf(err, errlen, "hoplab router: cpus '%.32s' is not a "
 		    "CPU list", rp->cpus);

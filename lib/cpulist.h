@@ -11,6 +11,9 @@
 
 #include <sched.h>
 
+/* Room for a list as written (NUL included), in plans and configs. */
+#define CPULIST_TEXT_MAX	32
+
 /*
  * Parse S, numbers and ranges joined by commas, each CPU below
  * CPU_SETSIZE, into *SET.  Returns the number of CPUs in it, or -1.

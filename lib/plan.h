@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpulist.h"
 #include "plantopo.h"
 
 #define PLAN_NAME_MAX	64
@@ -108,7 +109,7 @@ struct plan_router {
 	uint64_t	rate_bps[PLAN_ROUTER_IFS];	/* output limit */
 	unsigned	mtu[PLAN_ROUTER_IFS];		/* 576..9000 */
 	char		io[8];		/* "", "packet", "xdp" (AF_XDP) */
-	char		cpus[32];	/* "", or a CPU list (lib/cpulist.h) */
+	char		cpus[CPULIST_TEXT_MAX]; /* "", or a CPU list */
 	char		xdp_fill[12];	/* "", "adaptive", "full" */
 	struct plan_router_queue queues[PLAN_ROUTER_CLASSES]; /* qos.queues */
 	size_t		nqueues;	/* in file order, classes distinct */

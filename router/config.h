@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpulist.h"
 #include "router/classify.h"
 #include "router/filter.h"
 #include "router/sched.h"
@@ -73,7 +74,7 @@ struct rconf {
 	unsigned	tx_batch;	/* frames per send(), default 32 */
 	cpu_set_t	cpus;		/* io.cpus: the cores it may run on */
 	int		ncpus;		/* CPUs in cpus; 0: not pinned */
-	char		cpus_text[32];	/* io.cpus as written, for messages */
+	char		cpus_text[CPULIST_TEXT_MAX]; /* io.cpus as written */
 	int		tx_path;	/* io.tx_path: PKTIO_TX_COPY (copy,
 					   default) or PKTIO_TX_RING (ring) */
 	int		busy_adaptive;	/* io.busy_poll: adaptive (default) */
