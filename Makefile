@@ -23,12 +23,15 @@ LIB_SRC	= $(sort $(wildcard lib/*.c))
 LIB_OBJ	= $(LIB_SRC:%.c=build/%.o) build/proto/hoplab.pb-c.o
 ASAN_LIB_OBJ = $(LIB_SRC:%.c=build/asan/%.o) build/asan/proto/hoplab.pb-c.o
 
-CTL_OBJ	= $(patsubst %.c,build/%.o,$(sort $(wildcard controller/*.c)))
+# controller/ holds main.c and one folder per job (docs/architecture.md).
+CTL_SRC	= $(sort $(wildcard controller/*.c controller/*/*.c))
+CTL_OBJ	= $(patsubst %.c,build/%.o,$(CTL_SRC))
+# The plan parser, for the unit suites that load plans (ASan objects).
+PLAN_ASAN_OBJ = $(patsubst %.c,build/asan/%.o,$(sort $(wildcard controller/plan/plan*.c)))
 AGENT_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard agent/*.c)))
 GEN_OBJ	= $(patsubst %.c,build/%.o,$(sort $(wildcard generator/*.c)))
-# router/ holds hoplab-router (router/*.c) and, in router/link/, hoplab-link.
 ROUTER_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard router/*.c)))
-LINK_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard router/link/*.c)))
+LINK_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard link/*.c)))
 
 PROGS	= bin/hoplab bin/hoplab-agent bin/hoplab-gen
 ifneq ($(ROUTER_OBJ),)
@@ -38,8 +41,9 @@ ifneq ($(LINK_OBJ),)
 PROGS	+= bin/hoplab-link
 endif
 
-# Unit suites: tests/unit/test_NAME.c, each linked with lib/ (ASan build)
-# and, for program modules, the objects listed in UNIT_EXTRA_NAME.
+# Unit suites: tests/unit/test_NAME.c, each linked with the shared runner
+# (tests/unit/unit.c), lib/ (ASan build) and, for program modules, the
+# objects listed in UNIT_EXTRA_NAME.
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
 -include tests/unit/extra.mk
@@ -104,10 +108,10 @@ bin/hoplab-link: $(LINK_OBJ) build/libhoplab.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .SECONDEXPANSION:
-build/asan/tests/%: tests/unit/%.c build/asan/libhoplab.a $$(UNIT_EXTRA_$$*) | $(PROTO_H)
+build/asan/tests/%: tests/unit/%.c build/asan/tests/unit/unit.o build/asan/libhoplab.a $$(UNIT_EXTRA_$$*) | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -o $@ $< $(UNIT_EXTRA_$*) \
-	    build/asan/libhoplab.a $(LDLIBS) -lcunit
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -o $@ $< build/asan/tests/unit/unit.o \
+	    $(UNIT_EXTRA_$*) build/asan/libhoplab.a $(LDLIBS) -lcunit
 
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)

@@ -25,8 +25,8 @@
 # generator per host, all with one GenParams.start_at_ns 2 s ahead, each
 # sending COUNT probes IDT_US apart (default 5000 x 1 ms: 32 000 records/s
 # from 32 hosts) and streaming its per-packet records, which the driver
-# writes to packets/ with the controller's own code (controller/peers.c,
-# controller/records.c) and acknowledges batch by batch.  It prints the
+# writes to packets/ with the controller's own code (controller/mgmt/peers.c,
+# controller/results/records.c) and acknowledges batch by batch.  It prints the
 # spread of the generators' actual first send times (max - min of
 # first_tx_ns) and the records per second ingested and written.  A plan
 # has one generator host, so this is a driver of its own, not `hoplab
@@ -71,11 +71,11 @@ case $hosts$reps$count$idt_us in *[!0-9]*|'') usage ;; esac
     { echo "mgmt_scale: build first (make)" >&2; exit 1; }
 drive=$root/build/bench/scale_drive
 mkdir -p "$root/build/bench"
-make -s -C "$root" build/controller/peers.o build/controller/records.o \
+make -s -C "$root" build/controller/mgmt/peers.o build/controller/results/records.o \
     build/libhoplab.a &&
     cc -I"$root" -I"$root/lib" -I"$root/build" -std=c11 -Wall -Wextra \
     -Werror -D_GNU_SOURCE -O2 -o "$drive" "$root/bench/scale_drive.c" \
-    "$root/build/controller/peers.o" "$root/build/controller/records.o" \
+    "$root/build/controller/mgmt/peers.o" "$root/build/controller/results/records.o" \
     "$root/build/libhoplab.a" -lzmq -lprotobuf-c -lyaml -lpcap -lm ||
     { echo "mgmt_scale: cannot build $drive" >&2; exit 1; }
 

@@ -2,8 +2,8 @@
  * scale_drive: bench/mgmt_scale.sh's driver.  A plan has one generator
  * host, so a run through 32 generators cannot be written as a plan yet;
  * this program drives them with the controller's own modules instead:
- * controller/peers.c (connect, CURVE handshake, heartbeats, the event
- * loop) and controller/records.c (the packets/ writer a plan with
+ * controller/mgmt/peers.c (connect, CURVE handshake, heartbeats, the event
+ * loop) and controller/results/records.c (the packets/ writer a plan with
  * `records: true` uses), so what it measures is the controller's code.
  *
  *   scale_drive -i INVENTORY -o DIR [-c COUNT] [-t IDT_US] [-f FRAME]
@@ -30,8 +30,8 @@
 #include "clock.h"
 #include "inventory.h"
 #include "log.h"
-#include "controller/peers.h"
-#include "controller/records.h"
+#include "controller/mgmt/peers.h"
+#include "controller/results/records.h"
 
 #define MAXG	64
 

@@ -14,19 +14,19 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "deploy.h"
+#include "controller/deploy/deploy.h"
 #include "inventory.h"
-#include "keygen.h"
-#include "lab.h"
-#include "links.h"
+#include "controller/mgmt/keygen.h"
+#include "controller/deploy/lab.h"
+#include "controller/run/links.h"
 #include "log.h"
 #include "msg.h"
-#include "peers.h"
-#include "plan.h"
-#include "report.h"
-#include "results.h"
-#include "runner.h"
-#include "dryrun.h"
+#include "controller/mgmt/peers.h"
+#include "controller/plan/plan.h"
+#include "controller/report/report.h"
+#include "controller/results/results.h"
+#include "controller/run/runner.h"
+#include "controller/plan/dryrun.h"
 
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
@@ -261,7 +261,7 @@ cmd_agents(const struct opts *o)
 	return rc == 0 ? 0 : EXIT_FAIL;
 }
 
-/* hoplab link HOST ...: controller/linkcmd.c */
+/* hoplab link HOST ...: controller/faults/linkcmd.c */
 static int
 cmd_link(const struct opts *o, int argc, char **argv)
 {
@@ -301,7 +301,7 @@ cmd_run(const struct opts *o, const char *plan_path)
 	return rc == 0 ? 0 : EXIT_FAIL;
 }
 
-/* hoplab run --dry-run PLAN: controller/dryrun.c; no agent contacted. */
+/* hoplab run --dry-run PLAN: controller/plan/dryrun.c; no agent contacted. */
 static int
 cmd_dry_run(const char *plan_path)
 {

@@ -9,7 +9,7 @@
 # so the target needs nothing but a POSIX sh, coreutils and sha256sum.
 # Every ARG was validated by the controller (absolute paths and names made
 # of [A-Za-z0-9._/:-] only), so the remote shell needs no quoting.  The
-# output is one "KEY VALUE..." line per fact, parsed by controller/deploy.c;
+# output is one "KEY VALUE..." line per fact, parsed by controller/deploy/deploy.c;
 # anything the user should read comes as "error TEXT" lines.
 #
 # Actions:

@@ -9,7 +9,7 @@
  * are clamped and counted at run time), an idt distribution needs a mean
  * (or, without one, a location) in 1us..60s; seed=N (0..2^63) seeds both.
  * Optional: dscp (a
- * name such as EF or AF41, or 0..63, via lib/plan.h), id (probe flow id,
+ * name such as EF or AF41, or 0..63, via lib/dscp.h), id (probe flow id,
  * 0..65535), name (letters, digits, '.', '_', '-'), dport and sport (UDP
  * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
  * 0xC020, destination 7); dst (l2 mode: the flow's own destination
@@ -39,7 +39,7 @@
 
 #include "clock.h"
 #include "pkt.h"
-#include "plan.h"
+#include "dscp.h"
 #include "preset.h"
 #include "flowspec.h"
 
@@ -349,7 +349,7 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 	case KEY_IDT:
 		return parse_idt(v, fs, err, errlen);
 	case KEY_DSCP:
-		if (plan_parse_dscp(v, &fs->dscp) == -1 || fs->dscp > 63) {
+		if (dscp_parse(v, &fs->dscp) == -1 || fs->dscp > 63) {
 			snprintf(err, errlen, "dscp: expected BE, EF, AF11..AF43,"
 			    " CS0..CS7 or 0..63, got \"%s\"", v);
 			return -1;

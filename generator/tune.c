@@ -1,6 +1,6 @@
 /*
  * tune: opt-in process settings for pacing, as hoplab-link has them
- * (router/link/wait.c): --realtime[=PRIO] makes the process SCHED_FIFO at
+ * (link/wait.c): --realtime[=PRIO] makes the process SCHED_FIFO at
  * PRIO (1..99, default 10) after mlockall(MCL_CURRENT | MCL_FUTURE), so
  * that neither an ordinary task nor a page fault delays a departure, and
  * --cpu N pins it to one CPU (sched_setaffinity).

@@ -44,19 +44,6 @@ void	classify_map_default(struct classify_map *map);
 /* Map DSCP (0..63) to TC (0..7).  Returns 0, or -1 if out of range. */
 int	classify_map_set(struct classify_map *map, unsigned dscp,
 	    unsigned tc);
-/*
- * Parse a DSCP given as a number 0..63 or a name, case-insensitive: BE,
- * DF, CS0..CS7, AF11..AF43, EF, VOICE-ADMIT (alias VA), LE (RFC 8622).
- * Returns 0 and writes *DSCP, or -1 for anything else.
- */
-int	classify_dscp_parse(const char *s, unsigned *dscp);
-/*
- * The name of DSCP for reports ("EF", "AF41", "CS0"...), or its number
- * written into BUF (which must hold 3 bytes) when it has none.  Returns
- * a static string or BUF.
- */
-const char *classify_dscp_name(unsigned dscp, char *buf, size_t buflen);
-
 /* The class of an IPv4 packet from its TOS byte (DSCP << 2 | ECN). */
 static inline unsigned
 classify_tc(const struct classify_map *map, uint8_t tos)

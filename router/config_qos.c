@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "yamldoc.h"
+#include "dscp.h"
 #include "router/config.h"
 
 struct qctx {
@@ -49,7 +50,7 @@ get_dscp(struct qctx *x, yaml_node_t *n, const char *path, unsigned *d)
 	char got[64];
 	const char *s = yamldoc_text(n);
 
-	if (s == NULL || classify_dscp_parse(s, d) == -1)
+	if (s == NULL || dscp_parse(s, d) == -1)
 		return QERR(x, n, path, "expected a DSCP (0..63, BE, EF, "
 		    "AF11..AF43, CS0..CS7), got %s",
 		    yamldoc_got(n, got, sizeof(got)));

@@ -1,5 +1,5 @@
 /*
- * Unit suite for controller/aggregate.c: mean, sample standard deviation
+ * Unit suite for controller/results/aggregate.c: mean, sample standard deviation
  * and Student t 95 % half-width of three repetitions worked by hand, a
  * single repetition (no spread), empty cells left out, and
  * summary_by_point.csv compared whole with the expected text.
@@ -19,7 +19,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "controller/aggregate.h"
+#include "controller/results/aggregate.h"
 
 static char err[512];
 

@@ -1,6 +1,6 @@
 /*
  * test_ctl_records: the controller's packets/ writer
- * (controller/records.c): decoding the records a generator streams at
+ * (controller/results/records.c): decoding the records a generator streams at
  * their documented offsets, the CSV rows, the file names, and a role's
  * batches written once each with the final count checked.
  */
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <CUnit/Basic.h>
 
-#include "controller/records.h"
+#include "controller/results/records.h"
 
 /* Record bytes as proto/hoplab.proto lays them out, by hand. */
 static void

@@ -12,7 +12,7 @@
 #include <arpa/inet.h>
 
 #include "generator/flowspec.h"
-#include "plan.h"
+#include "controller/plan/plan.h"
 
 static char err[256];
 
@@ -441,7 +441,7 @@ t_dst_rejects_what_is_not_a_unicast_address(void)
 	    "\"255.255.255.255\"");
 }
 
-/* lib/planflow.c: dst: in a plan, held to the lab's 198.18.100.0/24. */
+/* controller/plan/planflow.c: dst: in a plan, held to the lab's 198.18.100.0/24. */
 static void
 t_plan_dst_within_the_labs_rx_subnet(void)
 {

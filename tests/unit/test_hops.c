@@ -1,5 +1,5 @@
 /*
- * Unit suite for controller/hops.c and controller/topo.c: per-router
+ * Unit suite for controller/results/hops.c and controller/plan/topo.c: per-router
  * processing time from chains of 1, 2 and 3 routers, worked by hand; the
  * regression line with its confidence band; delays rounded as
  * summary.csv holds them.
@@ -9,8 +9,8 @@
 
 #include <CUnit/Basic.h>
 
-#include "controller/hops.h"
-#include "controller/topo.h"
+#include "controller/results/hops.h"
+#include "controller/plan/topo.h"
 
 static struct flow_row
 row(const char *variant, size_t routers, unsigned frame, unsigned rep,

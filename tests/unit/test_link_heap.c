@@ -1,5 +1,5 @@
 /*
- * test_link_heap: router/link/heap.c: departures come out in time order,
+ * test_link_heap: link/heap.c: departures come out in time order,
  * equal times in order of their order numbers (arrival order), and a
  * full heap refuses a push.
  */
@@ -8,7 +8,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "router/link/heap.h"
+#include "link/heap.h"
 
 static void
 t_pops_in_time_order(void)

@@ -1,5 +1,5 @@
 /*
- * test_link_impair: router/link/impair.c, the per-direction model of
+ * test_link_impair: link/impair.c, the per-direction model of
  * hoplab-link, driven with made-up arrivals: serialization at a rate and
  * the rate queue's tail drop exactly; each delay distribution's sample
  * mean and standard deviation against the true values (200 000 samples,
@@ -15,7 +15,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "router/link/impair.h"
+#include "link/impair.h"
 
 #define N	200000
 

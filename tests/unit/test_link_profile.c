@@ -1,5 +1,5 @@
 /*
- * test_link_profile: router/link/profile.c: netem lines parse into the
+ * test_link_profile: link/profile.c: netem lines parse into the
  * values tc-netem(8) gives them, the serialization time of a frame at a
  * rate is exact, and every impossible value is refused with the value and
  * the range allowed in the message.
@@ -11,7 +11,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "router/link/profile.h"
+#include "link/profile.h"
 
 static struct lprofile p;
 static char err[512];

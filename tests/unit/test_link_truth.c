@@ -1,5 +1,5 @@
 /*
- * test_link_truth: router/link/truth.c: records survive the file byte for
+ * test_link_truth: link/truth.c: records survive the file byte for
  * byte (little-endian, whatever the host), the CSV export writes the
  * header and one row per record with the delay and error worked out,
  * profile records carry their text (longer than one 40-byte unit, quoted
@@ -13,8 +13,8 @@
 
 #include <CUnit/Basic.h>
 
-#include "router/link/impair.h"
-#include "router/link/truth.h"
+#include "link/impair.h"
+#include "link/truth.h"
 
 static void
 t_pack_is_little_endian_and_round_trips(void)

@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/plan.c (and lib/yamldoc.c through it): the two
+ * Unit tests for controller/plan/plan.c (and lib/yamldoc.c through it): the two
  * example plans load with the values written in them, and broken plans
  * are refused with the exact message a user would see, line included.
  * Run from the repository root (the examples are opened by relative path).
@@ -9,7 +9,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "plan.h"
+#include "controller/plan/plan.h"
 
 static char err[512];
 
@@ -135,25 +135,6 @@ t_variants_keep_the_written_order(void)
 	CU_ASSERT_EQUAL(p->variants[0].nrouters, 3);
 	CU_ASSERT_EQUAL(p->variants[1].nrouters, 1);
 	plan_free(p);
-}
-
-static void
-t_dscp_names_map_to_rfc_codepoints(void)
-{
-	unsigned d = 99;
-
-	CU_ASSERT(plan_parse_dscp("EF", &d) == 0 && d == 46);
-	CU_ASSERT(plan_parse_dscp("af41", &d) == 0 && d == 34);
-	CU_ASSERT(plan_parse_dscp("AF11", &d) == 0 && d == 10);
-	CU_ASSERT(plan_parse_dscp("AF23", &d) == 0 && d == 22);
-	CU_ASSERT(plan_parse_dscp("CS7", &d) == 0 && d == 56);
-	CU_ASSERT(plan_parse_dscp("be", &d) == 0 && d == 0);
-	CU_ASSERT(plan_parse_dscp("63", &d) == 0 && d == 63);
-	CU_ASSERT_EQUAL(plan_parse_dscp("64", &d), -1);
-	CU_ASSERT_EQUAL(plan_parse_dscp("-1", &d), -1);
-	CU_ASSERT_EQUAL(plan_parse_dscp("AF44", &d), -1);
-	CU_ASSERT_EQUAL(plan_parse_dscp("CS8", &d), -1);
-	CU_ASSERT_EQUAL(plan_parse_dscp("", &d), -1);
 }
 
 static void
@@ -596,8 +577,6 @@ main(void)
 	    t_defaults_fill_variants_router_repeat_mode_dscp);
 	CU_add_test(s, "variants_keep_the_written_order",
 	    t_variants_keep_the_written_order);
-	CU_add_test(s, "dscp_names_map_to_rfc_codepoints",
-	    t_dscp_names_map_to_rfc_codepoints);
 	CU_add_test(s, "unknown_key_names_line_and_expected_keys",
 	    t_unknown_key_names_line_and_expected_keys);
 	CU_add_test(s, "frame_outside_rfc2544_range_is_refused",

@@ -1,6 +1,6 @@
 /*
- * Unit tests for lib/planfault.c (the faults: section of a plan) and for
- * the outage computation of controller/faults.c (faults_outage), with
+ * Unit tests for controller/plan/planfault.c (the faults: section of a plan) and for
+ * the outage computation of controller/faults/faults.c (faults_outage), with
  * values worked out by hand.  Topology faults are parsed against a
  * topology table filled by hand (planint.h's plan_parse_faults), so that
  * they are tested without plantopo.c's parser.
@@ -11,9 +11,9 @@
 
 #include <CUnit/Basic.h>
 
-#include "controller/faults.h"
-#include "plan.h"
-#include "planint.h"
+#include "controller/faults/faults.h"
+#include "controller/plan/plan.h"
+#include "controller/plan/parse.h"
 #include "yamldoc.h"
 
 static char err[1024];

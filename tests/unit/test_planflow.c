@@ -1,5 +1,5 @@
 /*
- * test_planflow: the flows: section of a plan (lib/planflow.c): presets,
+ * test_planflow: the flows: section of a plan (controller/plan/planflow.c): presets,
  * on/off sources and duration-bounded flows.  A preset in a plan must
  * give the same parameters as lib/preset.c documents (and hoplab-gen
  * uses); the controller's view (idt_ns as the mean gap, the derived
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <CUnit/Basic.h>
 
-#include "plan.h"
+#include "controller/plan/plan.h"
 
 static char err[512];
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/planrfc.c: the plan's rfc2544: mapping and the
+ * Unit tests for controller/plan/planrfc.c: the plan's rfc2544: mapping and the
  * RFC 2544 throughput search, driven against a device whose true
  * throughput is known, with every trial's rate worked out by hand.
  */
@@ -9,7 +9,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "plan.h"
+#include "controller/plan/plan.h"
 
 static char err[2048];
 

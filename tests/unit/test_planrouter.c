@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/planrouter.c: a plan's router: options load with the
+ * Unit tests for controller/plan/planrouter.c: a plan's router: options load with the
  * values written (converted to ns, bit/s as worked out by hand), absent
  * ones stay 0 (the router's default), and bad ones are refused with the
  * file, line, key and value, every one of them; the qos queues and DSCP
@@ -10,7 +10,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "plan.h"
+#include "controller/plan/plan.h"
 
 static char err[1024];
 

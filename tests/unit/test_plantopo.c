@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/plantopo.c (through plan_load): general topologies
+ * Unit tests for controller/plan/plantopo.c (through plan_load): general topologies
  * in plans.  The "minimal network" of the seed thesis (three end hosts,
  * four routers, two paths between R1 and R4) is loaded and its
  * addresses, routes and paths compared with values worked out by hand
@@ -19,7 +19,7 @@
  * Also external routers (routes, paths, and what toporun_check refuses),
  * impairments and captures on topology links, the chain_length shorthand, the saved broken plans in
  * tests/plans/ with their expected messages, and the --dry-run listing
- * (controller/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u.
+ * (controller/plan/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u.
  * Run from the repository root.
  */
 #include <stdio.h>
@@ -28,9 +28,9 @@
 
 #include <CUnit/Basic.h>
 
-#include "controller/dryrun.h"
-#include "controller/toporun.h"
-#include "plan.h"
+#include "controller/plan/dryrun.h"
+#include "controller/run/toporun.h"
+#include "controller/plan/plan.h"
 
 static char err[8192];
 
@@ -608,7 +608,7 @@ t_topology_captures_take_router_interfaces(void)
 }
 
 /*
- * toporun_check (controller/topocheck.c): an external R2 need not be in
+ * toporun_check (controller/run/topocheck.c): an external R2 need not be in
  * the inventory; a fault on its end of a link is refused, one at the
  * other end (end: R1) is not.
  */

@@ -1,5 +1,5 @@
 /*
- * test_progress: the run console's text (controller/progress.c): the
+ * test_progress: the run console's text (controller/run/progress.c): the
  * plan's progress bar, its estimate of the time left, and the interval
  * lines, against values worked out by hand.
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <CUnit/Basic.h>
 
-#include "controller/progress.h"
+#include "controller/run/progress.h"
 
 #define S(x)	((int64_t)(x) * 1000000000LL)
 

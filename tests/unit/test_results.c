@@ -1,5 +1,5 @@
 /*
- * Unit suite for controller/results.c, flowseries.c, csvfile.c and the
+ * Unit suite for controller/results/results.c, flowseries.c, csvfile.c and the
  * state.json part of runjson.c: summary.csv's appended columns,
  * intervals.csv and pdf.csv from a FlowResult worked by hand, and a
  * resumed run that cuts every file back to the sizes state.json holds,
@@ -14,8 +14,8 @@
 
 #include <CUnit/Basic.h>
 
-#include "controller/csvfile.h"
-#include "controller/results.h"
+#include "controller/results/csvfile.h"
+#include "controller/results/results.h"
 
 static char base[256];
 static char err[512];

@@ -1,5 +1,5 @@
 /*
- * Unit suite for controller/routers.c: routers.csv rows from a
+ * Unit suite for controller/results/routers.c: routers.csv rows from a
  * RouterCounters batch worked by hand (drops by reason, queue depths,
  * per-class sojourn), a resent batch recognised, a batch cut short by a
  * killed controller removed whole on reopen (its agent sends it again),
@@ -12,7 +12,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "controller/routers.h"
+#include "controller/results/routers.h"
 
 static char dir[256];
 static char err[512];

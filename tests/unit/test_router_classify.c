@@ -56,50 +56,6 @@ t_map_entries_can_be_overridden_and_are_checked(void)
 	CU_ASSERT_EQUAL(m.tc[0], 0);
 }
 
-static void
-t_dscp_names_and_numbers_parse(void)
-{
-	unsigned	d = 99;
-
-	CU_ASSERT_EQUAL(classify_dscp_parse("EF", &d), 0);
-	CU_ASSERT_EQUAL(d, 46);
-	CU_ASSERT_EQUAL(classify_dscp_parse("af41", &d), 0);
-	CU_ASSERT_EQUAL(d, 34);
-	CU_ASSERT_EQUAL(classify_dscp_parse("AF12", &d), 0);
-	CU_ASSERT_EQUAL(d, 12);
-	CU_ASSERT_EQUAL(classify_dscp_parse("cs6", &d), 0);
-	CU_ASSERT_EQUAL(d, 48);
-	CU_ASSERT_EQUAL(classify_dscp_parse("BE", &d), 0);
-	CU_ASSERT_EQUAL(d, 0);
-	CU_ASSERT_EQUAL(classify_dscp_parse("voice-admit", &d), 0);
-	CU_ASSERT_EQUAL(d, 44);
-	CU_ASSERT_EQUAL(classify_dscp_parse("LE", &d), 0);
-	CU_ASSERT_EQUAL(d, 1);
-	CU_ASSERT_EQUAL(classify_dscp_parse("63", &d), 0);
-	CU_ASSERT_EQUAL(d, 63);
-	d = 99;
-	CU_ASSERT_EQUAL(classify_dscp_parse("64", &d), -1);
-	CU_ASSERT_EQUAL(classify_dscp_parse("4x", &d), -1);
-	CU_ASSERT_EQUAL(classify_dscp_parse("AF44", &d), -1);
-	CU_ASSERT_EQUAL(classify_dscp_parse("", &d), -1);
-	CU_ASSERT_EQUAL(classify_dscp_parse("-1", &d), -1);
-	CU_ASSERT_EQUAL(d, 99);
-}
-
-static void
-t_dscp_names_print_for_reports(void)
-{
-	char	buf[4];
-
-	CU_ASSERT_STRING_EQUAL(classify_dscp_name(46, buf, sizeof(buf)), "EF");
-	CU_ASSERT_STRING_EQUAL(classify_dscp_name(0, buf, sizeof(buf)), "CS0");
-	CU_ASSERT_STRING_EQUAL(classify_dscp_name(44, buf, sizeof(buf)),
-	    "VOICE-ADMIT");
-	CU_ASSERT_STRING_EQUAL(classify_dscp_name(26, buf, sizeof(buf)),
-	    "AF31");
-	CU_ASSERT_STRING_EQUAL(classify_dscp_name(3, buf, sizeof(buf)), "3");
-}
-
 int
 main(void)
 {
@@ -111,8 +67,6 @@ main(void)
 		T(t_default_map_is_class_selector),
 		T(t_classify_ignores_ecn_bits),
 		T(t_map_entries_can_be_overridden_and_are_checked),
-		T(t_dscp_names_and_numbers_parse),
-		T(t_dscp_names_print_for_reports),
 #undef T
 	};
 	CU_pSuite	suite;

@@ -1,5 +1,5 @@
 /*
- * test_sshrun: controller/sshrun.c, the ssh and scp command lines of
+ * test_sshrun: controller/deploy/sshrun.c, the ssh and scp command lines of
  * `hoplab deploy` and the child runner.  The argv are compared word by
  * word with what OpenSSH must receive; the runner is exercised with
  * /bin/sh and /bin/sleep, never with ssh.
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "controller/sshrun.h"
+#include "controller/deploy/sshrun.h"
 
 static void
 t_target_splits_user_and_host(void)

@@ -1,5 +1,5 @@
 /*
- * test_sweep: sweeps over any parameter (lib/plansweep.c): the run list's
+ * test_sweep: sweeps over any parameter (controller/plan/plansweep.c): the run list's
  * order, the values put in place of "$NAME", the seeded shuffle, and the
  * validator's list of every error, checked against the saved broken
  * plans in tests/plans/ with diff -u.
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <CUnit/Basic.h>
 
-#include "plan.h"
+#include "controller/plan/plan.h"
 
 static char err[16384];
 

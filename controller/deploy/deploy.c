@@ -1,0 +1,506 @@
+/*
+ * deploy: install, update and remove the agent on real machines over ssh.
+ *
+ * A host is deployed in four steps, each one ssh or scp run by sshrun.c:
+ *
+ *   1. probe    ssh HOST sh -s -- probe PREFIX DEST...  < deploy/remote.sh
+ *               arch, uid, systemd, cc/make, sha256 of each installed
+ *               file, the agent's PID, and a fresh staging folder
+ *   2. copy     scp of the files whose local sha256 differs from the
+ *               installed one (none when nothing changed); when the
+ *               target's `uname -m` differs from ours, or with
+ *               --build-on-target, a source tarball instead, and
+ *               `remote.sh build` runs make there
+ *   3. install  remote.sh install: files into place (write + rename),
+ *               a manifest of everything it made, then systemd
+ *               (enable + restart when something changed) or, without
+ *               systemd or with --prefix, the agent's own daemon mode
+ *   4. hello    peers_connect() + peers_handshake() to the agent, as
+ *               `hoplab agents` does, timed
+ *
+ * What is installed under PREFIX (default /): usr/local/lib/hoplab/
+ * (programs, MANIFEST), etc/systemd/system/hoplab-agent.service,
+ * etc/hoplab/agent.env (the agent's options), etc/hoplab/agent.key and
+ * etc/hoplab/controllers/controller.pub (CURVE, unless --insecure).
+ * Undeploy runs remote.sh undeploy, which stops the agent and removes
+ * what the manifest lists.  Root is needed on the target: when the ssh
+ * user is not root, install and undeploy run through `sudo -n`.
+ *
+ * Deliberately not done: hosts in parallel (one after the other, so the
+ * output reads in order), installing the target's shared libraries
+ * (libzmq, protobuf-c, libyaml, libpcap: the agent's -n check names what
+ * is missing), password authentication.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "controller/deploy/deploy.h"
+#include "inventory.h"
+#include "keys.h"
+#include "controller/deploy/lab.h"
+#include "log.h"
+#include "msg.h"
+#include "controller/mgmt/peers.h"
+#include "controller/deploy/deploystep.h"
+#include "controller/deploy/sshrun.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: hoplab deploy [-bhI] [-i inventory] [-k keydir] [--prefix dir]\n"
+"                     [-P port] [-s keyfile] [-t seconds] [[user@]host ...]\n"
+"       hoplab undeploy [-h] [-i inventory] [--prefix dir] [-P port]\n"
+"                     [-s keyfile] [[user@]host ...]\n"
+"\n"
+"Install the agent on machines over ssh (OpenSSH client, batch mode):\n"
+"copy the programs, the systemd unit and the CURVE keys, start the agent\n"
+"and wait for its hello.  Only files that changed are copied; a second\n"
+"deploy changes nothing.  undeploy stops the agent and removes all of it.\n"
+"Hosts come from the command line and/or every agent of the inventory.\n"
+"\n"
+"  -b, --build-on-target  build the programs on the target with make (done\n"
+"                         anyway when its `uname -m` differs from ours)\n"
+"  -h, --help             show this help\n"
+"  -I, --insecure         agents without CURVE keys (plain text)\n"
+"  -i, --inventory FILE   deploy to every agent of FILE (its address is\n"
+"                         the ssh host, its name and port the agent's)\n"
+"  -k, --keys DIR         folder of `hoplab keygen`: controller.key,\n"
+"                         controller.pub, NAME.key for each agent\n"
+"                         (default: the folder of the inventory's\n"
+"                         controller_key)\n"
+"      --prefix DIR       install under DIR instead of / (tests, staging);\n"
+"                         the agent then runs in its own daemon mode\n"
+"  -P, --ssh-port N       ssh port (default: ssh's, 22)\n"
+"  -s, --ssh-key FILE     ssh identity to log in with (default: ssh's)\n"
+"  -t, --timeout S        wait S seconds for the agent's hello (default 10)\n"
+"\n"
+"Host keys are accepted on first use and remembered in\n"
+"$XDG_STATE_HOME/hoplab/known_hosts (~/.local/state/hoplab/known_hosts);\n"
+"a changed host key is refused.  Exit status: 0 every host done, 1 a host\n"
+"failed, 2 bad usage.\n");
+}
+
+/* mkdir -p with mode 0700 for the last component. */
+static int
+mkdirs(const char *dir)
+{
+	char p[PATH_MAX], *s;
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (s = p + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		if (mkdir(p, 0755) == -1 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0700) == -1 && errno != EEXIST ? -1 : 0;
+}
+
+static int
+known_hosts_path(struct sshrun_conf *c)
+{
+	const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char dir[PATH_MAX];
+
+	if (st != NULL && *st == '/')
+		snprintf(dir, sizeof(dir), "%s/hoplab", st);
+	else if (home != NULL && *home == '/')
+		snprintf(dir, sizeof(dir), "%s/.local/state/hoplab", home);
+	else {
+		log_error("deploy: neither XDG_STATE_HOME nor HOME is set; "
+		    "cannot place hoplab's known_hosts");
+		return -1;
+	}
+	if (mkdirs(dir) == -1) {
+		log_error("deploy: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(c->known_hosts, sizeof(c->known_hosts), "%s/known_hosts",
+	    dir);
+	return 0;
+}
+
+static int
+parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi,
+    unsigned *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno != 0 || *s == '\0' || *end != '\0' || n < lo || n > hi) {
+		log_error("deploy: %s %s: expected a number %u..%u", opt, s,
+		    lo, hi);
+		return -1;
+	}
+	*v = (unsigned)n;
+	return 0;
+}
+
+/* An absolute path made of safe words, without "..", into BUF. */
+static int
+abs_path_opt(const char *opt, const char *s, char *buf, size_t len)
+{
+	if (s[0] != '/' || strstr(s, "..") != NULL || strlen(s) >= len ||
+	    (strcmp(s, "/") != 0 && !sshrun_safe_word(s + 1))) {
+		log_error("deploy: %s %s: expected an absolute path of "
+		    "letters, digits and ._/:=+,-", opt, s);
+		return -1;
+	}
+	snprintf(buf, len, "%s", s);
+	return 0;
+}
+
+static int
+parse_opts(int argc, char **argv, struct dopts *o)
+{
+	static const struct option longopts[] = {
+		{ "build-on-target", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "insecure", no_argument, NULL, 'I' },
+		{ "inventory", required_argument, NULL, 'i' },
+		{ "keys", required_argument, NULL, 'k' },
+		{ "prefix", required_argument, NULL, 'R' },
+		{ "ssh-port", required_argument, NULL, 'P' },
+		{ "ssh-key", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned v;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "bhIi:k:P:s:t:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			o->build = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'I':
+			o->insecure = 1;
+			break;
+		case 'i':
+			o->inventory = optarg;
+			break;
+		case 'k':
+			if (realpath(optarg, o->keydir) == NULL) {
+				log_error("deploy: --keys %s: %s", optarg,
+				    strerror(errno));
+				return -1;
+			}
+			break;
+		case 'P':
+			if (parse_uint("--ssh-port", optarg, 1, 65535,
+			    &o->ssh.port) == -1)
+				return -1;
+			break;
+		case 'R':
+			if (abs_path_opt("--prefix", optarg, o->prefix,
+			    sizeof(o->prefix)) == -1)
+				return -1;
+			break;
+		case 's':
+			snprintf(o->ssh.key, sizeof(o->ssh.key), "%s", optarg);
+			if (access(optarg, R_OK) == -1) {
+				log_error("deploy: --ssh-key %s: %s", optarg,
+				    strerror(errno));
+				return -1;
+			}
+			break;
+		case 't':
+			if (parse_uint("--timeout", optarg, 1, 600, &v) == -1)
+				return -1;
+			o->timeout_s = (int)v;
+			break;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	return optind;
+}
+
+static void
+say_done(const struct dopts *o, const struct dhost *h, int ncopied,
+    const struct outcome *oc)
+{
+	char how[160];
+
+	if (oc->systemd)
+		snprintf(how, sizeof(how), "systemd unit hoplab-agent");
+	else
+		snprintf(how, sizeof(how), "no systemd%s: agent in daemon "
+		    "mode, pid file %s/run/hoplab-agent/agent.pid",
+		    dstep_root(o)[0] != '\0' ? " under --prefix" : " on the target",
+		    dstep_root(o));
+	if (oc->installed == 0 && strcmp(oc->agent, "running") == 0)
+		printf("host %s: unchanged, agent answered in %.2f s\n",
+		    h->t.spec, oc->hello_s);
+	else
+		printf("host %s: deployed %s (%d file%s copied, %d "
+		    "installed; %s, pid %ld), agent answered in %.2f s\n",
+		    h->t.spec, oc->version, ncopied, ncopied == 1 ? "" : "s",
+		    oc->installed, how, oc->pid, oc->hello_s);
+	fflush(stdout);
+}
+
+static int
+deploy_host(const struct dopts *o, const struct dhost *h,
+    const struct local common[IT_N])
+{
+	struct local loc[IT_N];
+	struct outcome oc;
+	struct probe pr;
+	struct utsname un;
+	char msg[2048], pub[KEYS_Z85_LEN + 1] = "";
+	int built = 0, ncopied = 0;
+
+	memcpy(loc, common, sizeof(loc));
+	memset(&oc, 0, sizeof(oc));
+	memset(&pr, 0, sizeof(pr));
+	uname(&un);
+	if ((!o->insecure && dstep_key(o, h, &loc[IT_KEY], pub, msg,
+	    sizeof(msg)) == -1) || dstep_env(o, h, &loc[IT_ENV]) == -1)
+		goto fail;
+	if (dstep_probe(o, h, &pr, msg, sizeof(msg)) == -1)
+		goto fail;
+	if (o->build || strcmp(pr.arch, un.machine) != 0) {
+		if (strcmp(pr.arch, un.machine) != 0)
+			printf("host %s: architecture differs (%s, here %s); "
+			    "building on target\n", h->t.spec, pr.arch,
+			    un.machine);
+		else
+			printf("host %s: building on target\n", h->t.spec);
+		fflush(stdout);
+		if (dstep_build(o, h, &pr, loc, msg, sizeof(msg)) == -1)
+			goto fail;
+		built = 1;
+	}
+	if (dstep_copy(o, h, &pr, loc, built, &ncopied, msg, sizeof(msg)) ==
+	    -1 || dstep_install(o, h, &pr, loc, &oc, msg, sizeof(msg)) == -1)
+		goto fail;
+	pr.stage[0] = '\0';		/* install removed it */
+	if (dstep_hello(o, h, pub, &oc, msg, sizeof(msg)) == -1)
+		goto fail;
+	say_done(o, h, ncopied, &oc);
+	return 0;
+fail:
+	dstep_cleanup(o, h, &pr);
+	printf("host %s: %s\n", h->t.spec, msg);
+	fflush(stdout);
+	return -1;
+}
+
+static int
+undeploy_host(const struct dopts *o, const struct dhost *h)
+{
+	const char *w[] = { "undeploy", o->prefix, NULL };
+	char out[OUT_MAX], msg[2048], v[64];
+	int sudo = strcmp(h->t.user, "") != 0 && strcmp(h->t.user, "root") != 0;
+
+	if (dstep_remote(o, h, sudo, w, SSH_TIMEOUT_S, out, sizeof(out), msg,
+	    sizeof(msg)) == -1) {
+		printf("host %s: %s\n", h->t.spec, msg);
+		return -1;
+	}
+	if (dstep_field(out, "nothing", v, sizeof(v)) == 0 ||
+	    strstr(out, "nothing\n") == out)
+		printf("host %s: nothing installed\n", h->t.spec);
+	else {
+		printf("host %s: undeployed", h->t.spec);
+		if (dstep_field(out, "stopped", v, sizeof(v)) == 0)
+			printf(": agent pid %s stopped", v);
+		if (dstep_field(out, "removed", v, sizeof(v)) == 0)
+			printf(", %s files and folders removed", v);
+		printf("\n");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the command */
+
+/* Hosts from the inventory (every agent) and then from the command line. */
+static struct dhost *
+collect_hosts(struct dopts *o, int argc, char **argv, size_t *nh)
+{
+	struct inventory *inv = NULL;
+	struct dhost *hs;
+	char err[1024];
+	size_t n = 0, i, max = (size_t)argc + INV_MAX_AGENTS;
+
+	if ((hs = calloc(max, sizeof(*hs))) == NULL)
+		return NULL;
+	if (o->inventory != NULL) {
+		if ((inv = inventory_load(o->inventory, err, sizeof(err))) ==
+		    NULL) {
+			log_error("%s", err);
+			free(hs);
+			return NULL;
+		}
+		if (o->keydir[0] == '\0' && inv->controller_key[0] != '\0') {
+			snprintf(err, sizeof(err), "%s", inv->controller_key);
+			snprintf(o->keydir, sizeof(o->keydir), "%s",
+			    dirname(err));
+		}
+		for (i = 0; i < inv->nagents; i++, n++) {
+			const struct inv_agent *a = &inv->agents[i];
+
+			if (sshrun_parse_target(a->address, &hs[n].t, err,
+			    sizeof(err)) == -1)
+				goto bad;
+			snprintf(hs[n].name, sizeof(hs[n].name), "%s", a->name);
+			snprintf(hs[n].address, sizeof(hs[n].address), "%s",
+			    a->address);
+			snprintf(hs[n].pubkey, sizeof(hs[n].pubkey), "%s",
+			    a->public_key);
+			hs[n].port = a->port;
+		}
+	}
+	for (i = 0; i < (size_t)argc; i++, n++) {
+		if (argv[i][0] == '-' || sshrun_parse_target(argv[i],
+		    &hs[n].t, err, sizeof(err)) == -1)
+			goto bad;
+		snprintf(hs[n].name, sizeof(hs[n].name), "%s", hs[n].t.host);
+		snprintf(hs[n].address, sizeof(hs[n].address), "%s",
+		    hs[n].t.host);
+		hs[n].port = MSG_DEFAULT_PORT;
+	}
+	inventory_free(inv);
+	*nh = n;
+	return hs;
+bad:
+	log_error("deploy: %s", argv[i][0] == '-' ? "options go before the "
+	    "hosts" : err);
+	inventory_free(inv);
+	free(hs);
+	return NULL;
+}
+
+static int
+check_keys(const struct dopts *o)
+{
+	char path[PATH_MAX + 32];
+
+	if (o->insecure)
+		return 0;
+	if (o->keydir[0] == '\0') {
+		log_error("deploy: no CURVE keys: give -k DIR (made by hoplab "
+		    "keygen) or an inventory with controller_key, or deploy "
+		    "with --insecure for plain-text agents");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/controller.pub", o->keydir);
+	if (access(path, R_OK) == -1) {
+		log_error("deploy: %s: %s (make keys with hoplab keygen)", path,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+remove_tmp(const struct dopts *o)
+{
+	static const char *const names[] = { "agent.env", "agent.key",
+	    "src.tar.gz", NULL };
+	char path[PATH_MAX + 32];
+	int i;
+
+	if (o->tmp[0] == '\0')
+		return;
+	for (i = 0; names[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/%s", o->tmp, names[i]);
+		unlink(path);
+	}
+	rmdir(o->tmp);
+}
+
+static int
+setup(struct dopts *o, int argc, char **argv, struct dhost **hs, size_t *nh)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	int first;
+
+	if ((first = parse_opts(argc, argv, o)) == -1)
+		return EXIT_USAGE;
+	if (lab_home(o->home, sizeof(o->home)) == -1) {
+		log_error("deploy: cannot find hoplab's folder; set HOPLAB_HOME");
+		return EXIT_FAIL;
+	}
+	if ((*hs = collect_hosts(o, argc - first, argv + first, nh)) == NULL)
+		return EXIT_USAGE;
+	if (*nh == 0) {
+		log_error("deploy: no hosts: name [user@]host ... or give -i "
+		    "INVENTORY");
+		return EXIT_USAGE;
+	}
+	if (known_hosts_path(&o->ssh) == -1)
+		return EXIT_FAIL;
+	snprintf(o->tmp, sizeof(o->tmp), "%s/hoplab-deploy.XXXXXX",
+	    tmpdir != NULL && *tmpdir == '/' ? tmpdir : "/tmp");
+	if (mkdtemp(o->tmp) == NULL) {
+		log_error("deploy: mkdtemp %s: %s", o->tmp, strerror(errno));
+		o->tmp[0] = '\0';
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int
+deploy_main(int argc, char **argv, const char *inventory, int insecure,
+    int verbose, volatile sig_atomic_t *stop)
+{
+	struct dopts o;
+	struct local common[IT_N];
+	struct dhost *hs = NULL;
+	size_t nh = 0, i, nfail = 0;
+	int undeploy = strcmp(argv[0], "undeploy") == 0, rc;
+
+	memset(&o, 0, sizeof(o));
+	o.inventory = inventory;
+	o.insecure = insecure;
+	o.verbose = verbose;
+	o.stop = stop;
+	o.timeout_s = 10;
+	snprintf(o.prefix, sizeof(o.prefix), "/");
+	if ((rc = setup(&o, argc, argv, &hs, &nh)) != 0)
+		goto out;
+	if (!undeploy && check_keys(&o) == -1) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!undeploy && dstep_locals(&o, common) == -1) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < nh && !*stop; i++) {
+		if ((undeploy ? undeploy_host(&o, &hs[i]) :
+		    deploy_host(&o, &hs[i], common)) == -1)
+			nfail++;
+	}
+	if (*stop)
+		log_error("%s: interrupted after %zu of %zu hosts", argv[0], i,
+		    nh);
+	rc = nfail == 0 && !*stop ? 0 : EXIT_FAIL;
+	if (nfail > 0)
+		log_error("%s: %zu of %zu hosts failed", argv[0], nfail, nh);
+out:
+	remove_tmp(&o);
+	free(hs);
+	return rc;
+}

@@ -1,0 +1,183 @@
+/*
+ * lab: run deploy/lab.sh for the controller.  fork + execv of /bin/sh with
+ * the script and an explicit argv; the values passed are the controller's
+ * own (a prefix validated by the caller and small integers) or a plan's
+ * host and interface names, which the plan loader limited to letters,
+ * digits and '_' (controller/plan/plantopo.h) and lab.sh checks again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "controller/deploy/lab.h"
+
+int
+lab_home(char *buf, size_t len)
+{
+	char exe[PATH_MAX], *dir;
+	const char *env = getenv("HOPLAB_HOME");
+	ssize_t n;
+
+	if (env != NULL && *env != '\0') {
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n == -1)
+		return -1;
+	exe[n] = '\0';
+	dir = dirname(exe);		/* .../bin */
+	dir = dirname(dir);		/* ... */
+	snprintf(buf, len, "%s", dir);
+	return 0;
+}
+
+void
+lab_inventory_path(const char *prefix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s/inventory.yaml", LAB_STATE_ROOT, prefix);
+}
+
+static void
+show_log(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		fputs(line, stderr);
+	fclose(f);
+}
+
+int
+lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
+    char *err, size_t errlen)
+{
+	char home[PATH_MAX], script[PATH_MAX + 32], logpath[64], k[16];
+	const char *sub = argv[0] != NULL ? argv[0] : "";
+	const char *args[LAB_MAX_ARGS + 8];
+	size_t n = 0;
+	pid_t pid;
+	int status, fd;
+
+	if (lab_home(home, sizeof(home)) == -1) {
+		snprintf(err, errlen, "cannot find hoplab's folder; set "
+		    "HOPLAB_HOME");
+		return -1;
+	}
+	snprintf(script, sizeof(script), "%s/deploy/lab.sh", home);
+	if (access(script, R_OK) == -1) {
+		snprintf(err, errlen, "%s: %s (set HOPLAB_HOME to the hoplab "
+		    "folder)", script, strerror(errno));
+		return -1;
+	}
+	args[n++] = "/bin/sh";
+	args[n++] = script;
+	args[n++] = "-p";
+	args[n++] = prefix;
+	if (mgmt_k >= 0) {
+		snprintf(k, sizeof(k), "%d", mgmt_k);
+		args[n++] = "-k";
+		args[n++] = k;
+	}
+	while (*argv != NULL && n < LAB_MAX_ARGS + 7)
+		args[n++] = *argv++;
+	args[n] = NULL;
+	snprintf(logpath, sizeof(logpath), "/tmp/hoplab-lab.%d.log",
+	    (int)getpid());
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (quiet && (fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC,
+		    0600)) != -1) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execv(args[0], (char *const *)args);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR) {
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		if (quiet)
+			unlink(logpath);
+		return 0;
+	}
+	if (quiet)
+		show_log(logpath);
+	unlink(logpath);
+	snprintf(err, errlen, "%s %s failed (%s %d)", script,
+	    sub, WIFEXITED(status) ? "exit" : "signal",
+	    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int
+lab_wire(const char *prefix, size_t n, char *err, size_t errlen)
+{
+	char count[16];
+	const char *argv[] = { "wire", count, NULL };
+
+	snprintf(count, sizeof(count), "%zu", n);
+	return lab_run(prefix, -1, argv, 1, err, errlen);
+}
+
+int
+lab_links(const char *prefix, const struct plantopo *t, int quiet,
+    char *err, size_t errlen)
+{
+	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
+	const char *argv[PLANTOPO_MAX_LINKS + 2];
+	size_t i, n = 0;
+
+	argv[n++] = "links";
+	for (i = 0; i < t->nlinks; i++) {
+		const struct plantopo_link *l = &t->links[i];
+
+		snprintf(spec[i], sizeof(spec[i]), "%s:%s-%s:%s",
+		    t->hosts[l->end[0].host].name, l->end[0].iface,
+		    t->hosts[l->end[1].host].name, l->end[1].iface);
+		argv[n++] = spec[i];
+	}
+	argv[n] = NULL;
+	return lab_run(prefix, -1, argv, quiet, err, errlen);
+}
+
+int
+lab_up_plan(const char *prefix, int mgmt_k, const struct plan *plan,
+    int quiet, char *err, size_t errlen)
+{
+	const char *argv[LAB_MAX_ARGS + 1];
+	size_t i, n = 0;
+	int rc;
+
+	argv[n++] = "up";
+	if (plan->topo.enabled) {
+		argv[n++] = "--hosts";
+		for (i = 0; i < plan->topo.nhosts; i++)
+			argv[n++] = plan->topo.hosts[i].name;
+	} else
+		for (i = 0; i < plan->nchain; i++)
+			argv[n++] = plan->chain[i];
+	argv[n] = NULL;
+	if ((rc = lab_run(prefix, mgmt_k, argv, quiet, err, errlen)) != 0 ||
+	    !plan->topo.enabled)
+		return rc;
+	return lab_links(prefix, &plan->topo, quiet, err, errlen);
+}

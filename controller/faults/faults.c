@@ -1,0 +1,761 @@
+/*
+ * faults: the plan's faults on each point's timeline (faults.h,
+ * docs/plans.md "Faults", docs/results.md "faults.csv", "outages.csv").
+ *
+ * Which interface a link's end is (the lab's address plan, topo.c): a
+ * router's "in" faces the generator's side of the chain, its "out" the
+ * far side; the generator's "tx" is the end of gen-A and its "rx" the
+ * end of C-gen.  A link down is "ip link set IF down" on each end asked
+ * for (both by default, one with end:); a link up also puts back the
+ * kernel router's static routes through that interface, which Linux
+ * dropped when it went down (hoplab-router's interfaces carry no kernel
+ * routes).  A set: is one LinkControl SET per direction to the link's
+ * wire agent (linkrole.c relays it to hoplab-link).
+ *
+ * Time zero is meant to be the point's first packet.  The controller
+ * learns that only from the results, so it starts the clock when the
+ * generator's STARTED status arrives plus the set-up time (STARTED to
+ * first packet) the previous point of the same variant measured; a
+ * variant's first point has no such measure and its faults fall that
+ * much (some ms) early.
+ * The times written to the CSVs are measured from the point's first
+ * packet (the flows' first_tx_ns) to the instant the agent made the
+ * change (FaultAck.time_ns, both CLOCK_REALTIME, one clock in the lab),
+ * so what the files say is where the fault fell on the traffic's own
+ * timeline.
+ *
+ * The outage of a flow around a down or set fault is read from the
+ * generator's intervals (0.5 s by default; hoplab-gen has no per-packet
+ * record on the wire): the consecutive intervals with loss that begin
+ * with the one holding the fault (or the next), their span (a bound, at
+ * the interval's resolution) and the packets lost in them times the
+ * flow's mean gap (for a constant-rate flow, the gap's length to within
+ * a packet).
+ *
+ * Router faults (kill, start, restart) are faultrouter.c's; the two
+ * files share faultsint.h.  The FaultAck's detail, when there is one
+ * (what the agent did to a router), replaces the row's target.
+ *
+ * On a topology (plan.topo), a link's ends are the topology's hosts and
+ * their interfaces (plan_fault_end); a link up puts back the kernel
+ * routes of that host through that interface (plan.topo.routes, with
+ * their metrics), for kernel routers and end hosts alike.
+ *
+ * Deliberately not done: waiting for the agents' answers before going
+ * on (they are read while the runner waits anyway, and one not read by
+ * the point's end is written as "no answer"), and telling several
+ * faults' outages apart when their losses touch.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clock.h"
+#include "controller/results/csvfile.h"
+#include "controller/faults/faults.h"
+#include "controller/faults/sent.h"
+#include "controller/run/links.h"
+#include "log.h"
+#include "controller/plan/topo.h"
+
+static const char *const fcols[] = { "point", "variant", "frame", "rep",
+    "time_s", "link", "host", "action", "target", "result" };
+static const char *const ocols[] = { "point", "variant", "frame", "rep",
+    "flow", "fault", "fault_time_s", "first_loss_s", "last_loss_s",
+    "outage_s", "lost", "outage_est_s", "resolution_s" };
+
+static int
+open_csv(struct csvfile *cf, const char *dir, const char *name,
+    const char *const *cols, size_t n, int append, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (append && stat(path, &sb) == 0)
+		return csvfile_reopen(cf, dir, name, (uint64_t)sb.st_size,
+		    cols, n, err, errlen);
+	return csvfile_create(cf, dir, name, cols, n, err, errlen);
+}
+
+int
+faults_new(struct faults **flp, const struct plan *plan, struct peers *ps,
+    const char *dir, int append, int quiet, char *err, size_t errlen)
+{
+	struct faults *fl;
+
+	*flp = NULL;
+	if (plan->nfaults == 0)
+		return 0;
+	if ((fl = calloc(1, sizeof(*fl))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fl->plan = plan;
+	fl->ps = ps;
+	fl->quiet = quiet;
+	fl->next_id = 1;
+	if (open_csv(&fl->fcsv, dir, "faults.csv", fcols, sizeof(fcols) /
+	    sizeof(fcols[0]), append, err, errlen) == -1 ||
+	    open_csv(&fl->ocsv, dir, "outages.csv", ocols, sizeof(ocols) /
+	    sizeof(ocols[0]), append, err, errlen) == -1) {
+		faults_free(fl);
+		return -1;
+	}
+	*flp = fl;
+	return 0;
+}
+
+/* The row of S; time from the point's first packet when known. */
+static void
+write_row(struct faults *fl, const struct sent *s)
+{
+	struct csv *c = fl->fcsv.c;
+	int64_t at = s->answered && s->done_ns ? s->done_ns : s->real_ns;
+	char err[256], res[300];
+
+	csv_u64(c, s->point + 1);
+	csv_str(c, s->variant);
+	csv_u64(c, s->frame);
+	csv_u64(c, s->rep);
+	if (s->zero > 0)
+		csv_f64(c, (double)(at - s->zero) / 1e9, 4);
+	else
+		csv_str(c, "");
+	csv_str(c, s->link);
+	csv_str(c, s->peer->inv->name);
+	csv_str(c, s->action);
+	csv_str(c, s->target);
+	snprintf(res, sizeof(res), "%s%s", !s->answered ? "no answer" :
+	    s->ok ? "ok" : "failed: ", s->answered && !s->ok ? s->error : "");
+	csv_str(c, res);
+	if (csvfile_end_row(&fl->fcsv, err, sizeof(err)) == -1)
+		log_warn("faults.csv: %s", err);
+}
+
+void
+faults_free(struct faults *fl)
+{
+	char err[256];
+	size_t i;
+
+	if (fl == NULL)
+		return;
+	for (i = 0; i < fl->ns; i++)
+		write_row(fl, &fl->s[i]);
+	if (csvfile_close(&fl->fcsv, err, sizeof(err)) == -1 ||
+	    csvfile_close(&fl->ocsv, err, sizeof(err)) == -1)
+		log_warn("faults: %s", err);
+	free(fl);
+}
+
+void
+faults_point(struct faults *fl, const struct plan_variant *v, size_t point,
+    unsigned frame, unsigned rep, const int *started)
+{
+	if (fl == NULL)
+		return;
+	if (v != fl->v)		/* new wiring: its own set-up time */
+		fl->lead = 0;
+	fl->v = v;
+	fl->point = point;
+	fl->frame = frame;
+	fl->rep = rep;
+	fl->started = started;
+	fl->t0_mono = 0;
+	fl->t0_real = 0;
+	fl->next = 0;
+	fl->zero_real = 0;
+	fl->nd = 0;
+	fl->np = 0;
+	fl->nkilled = 0;
+}
+
+void
+faults_zero_at(struct faults *fl, int64_t at)
+{
+	if (fl == NULL || fl->started == NULL)
+		return;
+	fl->t0_real = at;
+	fl->t0_mono = clock_mono_ns() + (at - clock_real_ns());
+}
+
+/* The next fault of the plan that applies to the point's variant. */
+static const struct plan_fault *
+next_fault(const struct faults *fl)
+{
+	size_t i;
+
+	for (i = fl->next; i < fl->plan->nfaults; i++)
+		if (plan_fault_in_variant(&fl->plan->faults[i], fl->v))
+			return &fl->plan->faults[i];
+	return NULL;
+}
+
+int64_t
+faults_due(const struct faults *fl)
+{
+	const struct plan_fault *f;
+	int64_t due = INT64_MAX;
+	size_t i;
+
+	if (fl == NULL || fl->started == NULL || fl->t0_mono == 0)
+		return INT64_MAX;	/* STARTED wakes the loop anyway */
+	if ((f = next_fault(fl)) != NULL)
+		due = fl->t0_mono + f->at_ns;
+	for (i = 0; i < fl->np; i++)
+		if (fl->p[i].due < due)
+			due = fl->p[i].due;
+	return due;
+}
+
+struct sent *
+faults_sent_new(struct faults *fl, struct peer *p, size_t fault,
+    const char *action, const char *target, const char *link)
+{
+	struct sent *s;
+
+	if (fl->ns == SENT_MAX) {	/* full: write the oldest now */
+		write_row(fl, &fl->s[0]);
+		memmove(&fl->s[0], &fl->s[1], (SENT_MAX - 1) * sizeof(*s));
+		fl->ns--;
+	}
+	s = &fl->s[fl->ns++];
+	memset(s, 0, sizeof(*s));
+	s->peer = p;
+	s->fault = fault;
+	s->real_ns = clock_real_ns();
+	s->point = fl->point;
+	s->variant = fl->v != NULL ? fl->v->label : "";
+	s->frame = fl->frame;
+	s->rep = fl->rep;
+	s->zero = fl->zero_real;
+	snprintf(s->action, sizeof(s->action), "%s", action);
+	snprintf(s->target, sizeof(s->target), "%s", target);
+	snprintf(s->link, sizeof(s->link), "%s", link);
+	return s;
+}
+
+/*
+ * ROUTES of host NAME (the router at POS of the variant) through IFACE,
+ * for a link up on a kernel host: on a chain the kernel router's static
+ * routes whose next hop is on IFACE's /24; on a topology that host's
+ * routes out of IFACE (not for a hoplab-router host, whose interfaces
+ * carry no kernel routes).
+ */
+static size_t
+routes_for(const struct faults *fl, const char *name, size_t pos,
+    const char *iface, Hoplab__Route *rt, Hoplab__Route **rtp,
+    struct topo_router *t)
+{
+	const struct plantopo *tp = &fl->plan->topo;
+	char net[24], *dot;
+	size_t i, n = 0;
+	int h;
+
+	if (tp->enabled) {
+		for (h = (int)tp->nhosts - 1; h >= 0; h--)
+			if (strcmp(tp->hosts[h].name, name) == 0)
+				break;
+		if (h < 0 ||
+		    (tp->hosts[h].kind == PLANTOPO_ROUTER &&
+		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
+			return 0;
+		for (i = 0; i < tp->nroutes && n < FAULT_ROUTES; i++) {
+			if (tp->routes[i].host != (size_t)h ||
+			    strcmp(tp->routes[i].iface, iface) != 0)
+				continue;
+			hoplab__route__init(&rt[n]);
+			rt[n].prefix = (char *)tp->routes[i].prefix;
+			rt[n].via = (char *)tp->routes[i].via;
+			rt[n].metric = tp->routes[i].metric;
+			rtp[n] = &rt[n];
+			n++;
+		}
+		return n;
+	}
+	if (pos == SIZE_MAX || fl->plan->router_impl != PLAN_ROUTER_LINUX)
+		return 0;
+	topo_router(pos, fl->v->nrouters, t);
+	for (i = 0; i < t->nifaces; i++)
+		if (strcmp(t->iface[i], iface) == 0)
+			break;
+	if (i == t->nifaces)
+		return 0;
+	snprintf(net, sizeof(net), "%s", t->cidr[i]);
+	if ((dot = strrchr(net, '.')) != NULL)
+		dot[1] = '\0';
+	for (i = 0; i < t->nroutes; i++) {
+		if (strncmp(t->route_via[i], net, strlen(net)) != 0)
+			continue;
+		hoplab__route__init(&rt[n]);
+		rt[n].prefix = t->route_prefix[i];
+		rt[n].via = t->route_via[i];
+		rtp[n] = &rt[n];
+		n++;
+	}
+	return n;
+}
+
+/* Send one link down/up to host NAME's IFACE. */
+static int
+send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
+    const char *iface, int up, const char *action, char *err, size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__Fault f = HOPLAB__FAULT__INIT;
+	Hoplab__Route rt[FAULT_ROUTES], *rtp[FAULT_ROUTES];
+	struct topo_router t;
+	struct peer *p;
+	struct sent *s;
+	const char *link = fi == SIZE_MAX ? "" : fl->plan->faults[fi].link;
+
+	if ((p = peers_find(fl->ps, name)) == NULL) {
+		snprintf(err, errlen, "fault: no agent %s", name);
+		return -1;
+	}
+	s = faults_sent_new(fl, p, fi, action, iface, link);
+	s->id = fl->next_id++;
+	f.fault_id = s->id;
+	f.action = up ? HOPLAB__FAULT__ACTION__LINK_UP :
+	    HOPLAB__FAULT__ACTION__LINK_DOWN;
+	f.iface = (char *)iface;
+	if (up)
+		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, &t);
+	f.routes = rtp;
+	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT;
+	env.fault = &f;
+	return peers_send(fl->ps, p, &env, err, errlen);
+}
+
+/* Note IFACE of P down, or (UP) no longer down. */
+static void
+note_down(struct faults *fl, struct peer *p, const char *iface, size_t pos,
+    const char *link, int up)
+{
+	size_t i;
+
+	for (i = 0; i < fl->nd; i++)
+		if (fl->d[i].peer == p && strcmp(fl->d[i].iface, iface) == 0)
+			break;
+	if (up) {
+		if (i < fl->nd)
+			fl->d[i] = fl->d[--fl->nd];
+		return;
+	}
+	if (i < fl->nd || fl->nd == sizeof(fl->d) / sizeof(fl->d[0]))
+		return;
+	fl->d[fl->nd].peer = p;
+	snprintf(fl->d[fl->nd].iface, sizeof(fl->d[0].iface), "%s", iface);
+	fl->d[fl->nd].pos = pos;
+	snprintf(fl->d[fl->nd].link, sizeof(fl->d[0].link), "%s", link);
+	fl->nd++;
+}
+
+/* The router position of chain host NAME on F's link, SIZE_MAX: gen. */
+static size_t
+end_pos(const struct plan_fault *f, const char *name, int i)
+{
+	if (f->topo || strcmp(name, "gen") == 0)
+		return SIZE_MAX;
+	return i == 1 ? f->hop : f->hop - 1;
+}
+
+/* The impairment on F's link (its wire host's), or NULL. */
+static const struct plan_impair *
+fault_impair(const struct plan *p, const struct plan_fault *f)
+{
+	const struct plan_impair *im;
+	size_t i;
+
+	for (i = 0; i < p->nimpairs; i++) {
+		im = &p->impairs[i];
+		if ((strcmp(im->from, f->from) == 0 &&
+		    strcmp(im->to, f->to) == 0) ||
+		    (strcmp(im->from, f->to) == 0 &&
+		    strcmp(im->to, f->from) == 0))
+			return im;
+	}
+	return NULL;
+}
+
+/*
+ * An impaired link is X -- wa [w-X-Y] wb -- Y: host X's end going down
+ * would leave Y's carrier up, unlike a plain veth.  So the wire's side
+ * facing the other end follows (wb for X, wa for Y), and a router there
+ * sees the link die and fails over as it would without the wire.
+ */
+static int
+wire_updown(struct faults *fl, size_t fi, const struct plan_impair *im,
+    const char *host, int up, char *line, size_t len, char *err,
+    size_t errlen)
+{
+	const char *iface = strcmp(host, im->from) == 0 ? "wb" : "wa";
+	char name[INV_NAME_MAX];
+	size_t off = strlen(line);
+
+	links_agent_name(im, name, sizeof(name));
+	if (send_updown(fl, fi, name, SIZE_MAX, iface, up, up ? "up" :
+	    "down", err, errlen) == -1)
+		return -1;
+	note_down(fl, fl->s[fl->ns - 1].peer, iface, SIZE_MAX,
+	    fl->plan->faults[fi].link, up);
+	snprintf(line + off, len > off ? len - off : 0, ", %s:%s", name,
+	    iface);
+	return 0;
+}
+
+static int
+do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
+    size_t errlen)
+{
+	const struct plan_fault *f = &fl->plan->faults[fi];
+	const struct plan_impair *im = fault_impair(fl->plan, f);
+	char host[PLAN_NAME_MAX], iface[16];
+	int up = f->kind == PLAN_FAULT_LINK_UP, i;
+	size_t pos, off = strlen(line);
+
+	for (i = 0; i < 2; i++) {
+		if (plan_fault_end(fl->plan, f, i, host, sizeof(host), iface,
+		    sizeof(iface)) == -1) {
+			snprintf(err, errlen, "fault: link %s has no end %d",
+			    f->link, i);
+			return -1;
+		}
+		if (f->end[0] != '\0' && strcmp(f->end, host) != 0)
+			continue;
+		pos = end_pos(f, host, i);
+		if (send_updown(fl, fi, host, pos, iface, up, up ? "up" :
+		    "down", err, errlen) == -1)
+			return -1;
+		note_down(fl, fl->s[fl->ns - 1].peer, iface, pos, f->link, up);
+		off += (size_t)snprintf(line + off, len > off ? len - off : 0,
+		    "%s%s:%s", off > 0 ? ", " : "", host, iface);
+		if (im != NULL && wire_updown(fl, fi, im, host, up, line, len,
+		    err, errlen) == -1)
+			return -1;
+		off = strlen(line);
+	}
+	return 0;
+}
+
+/* set: one LinkControl SET per direction to the link's wire agent. */
+static int
+do_set(struct faults *fl, size_t fi, char *err, size_t errlen)
+{
+	const struct plan_fault *f = &fl->plan->faults[fi];
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__LinkControl lc = HOPLAB__LINK_CONTROL__INIT;
+	const char *prof[2] = { f->forward, f->reverse };
+	const char *dirs[2] = { "a-b", "b-a" };
+	char name[INV_NAME_MAX], target[PLAN_PROFILE_MAX + 8];
+	struct plan_impair im;
+	struct peer *p;
+	size_t i;
+
+	memset(&im, 0, sizeof(im));
+	snprintf(im.from, sizeof(im.from), "%s", f->from);
+	snprintf(im.to, sizeof(im.to), "%s", f->to);
+	snprintf(im.link, sizeof(im.link), "%s", f->link);
+	links_agent_name(&im, name, sizeof(name));
+	if ((p = peers_find(fl->ps, name)) == NULL) {
+		snprintf(err, errlen, "fault: no wire agent %s", name);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (strcmp(prof[i], "-") == 0)
+			continue;
+		snprintf(target, sizeof(target), "%s %s", dirs[i], prof[i]);
+		faults_sent_new(fl, p, fi, "set", target, f->link);
+		lc.op = HOPLAB__LINK_CONTROL__OP__SET;
+		lc.dir = (char *)dirs[i];
+		lc.profile = (char *)prof[i];
+		lc.at = "";
+		env.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL;
+		env.link_control = &lc;
+		if (peers_send(fl->ps, p, &env, err, errlen) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
+{
+	const struct plan_fault *f = &fl->plan->faults[fi];
+	char line[256] = "";
+	double t = (double)(clock_mono_ns() - fl->t0_mono) / 1e9;
+	int rc;
+
+	if (PLAN_FAULT_IS_ROUTER(f)) {
+		rc = faults_router_do(fl, fi, line, sizeof(line), err, errlen);
+		if (!fl->quiet)
+			fprintf(stderr, "[t=%.3f s] fault: router %s %s%s\n",
+			    t, f->router, f->kind == PLAN_FAULT_ROUTER_START ?
+			    "start" : "kill", line);
+		return rc;
+	}
+	if (f->kind == PLAN_FAULT_LINK_SET) {
+		rc = do_set(fl, fi, err, errlen);
+		snprintf(line, sizeof(line), "'%s' (%s)",
+		    strcmp(f->forward, "-") != 0 ? f->forward : f->reverse,
+		    strcmp(f->forward, "-") == 0 ? "b-a" :
+		    strcmp(f->reverse, "-") == 0 ? "a-b" : "a-b, b-a");
+	} else {
+		line[0] = '(';
+		rc = do_updown(fl, fi, line + 1, sizeof(line) - 2, err,
+		    errlen);
+		strcat(line, ")");
+	}
+	if (!fl->quiet)
+		fprintf(stderr, "[t=%.3f s] fault: link %s %s %s\n", t,
+		    f->link, f->kind == PLAN_FAULT_LINK_SET ? "set" :
+		    f->kind == PLAN_FAULT_LINK_UP ? "up" : "down", line);
+	return rc;
+}
+
+int
+faults_tick(struct faults *fl, char *err, size_t errlen)
+{
+	const struct plan_fault *f;
+	int64_t now = clock_mono_ns();
+
+	if (fl == NULL || fl->started == NULL)
+		return 0;
+	if (fl->t0_mono == 0) {
+		if (!*fl->started)
+			return 0;
+		/* The generator is up; its first packet follows. */
+		fl->t0_real = clock_real_ns();
+		fl->t0_mono = now + fl->lead;
+	}
+	while ((f = next_fault(fl)) != NULL && fl->t0_mono + f->at_ns <= now) {
+		fl->next = (size_t)(f - fl->plan->faults) + 1;
+		if (send_fault(fl, fl->next - 1, err, errlen) == -1)
+			return -1;
+	}
+	return faults_router_tick(fl, now, err, errlen);
+}
+
+/* The oldest unanswered message of KIND (a set: FROM's; else ID). */
+static struct sent *
+find_sent(struct faults *fl, struct peer *from, uint32_t id, int set)
+{
+	size_t i;
+
+	for (i = 0; i < fl->ns; i++)
+		if (fl->s[i].peer == from && !fl->s[i].answered &&
+		    (set ? fl->s[i].id == 0 : fl->s[i].id == id))
+			return &fl->s[i];
+	return NULL;
+}
+
+int
+faults_take(struct faults *fl, struct peer *from,
+    const Hoplab__Envelope *env)
+{
+	const Hoplab__FaultAck *fa;
+	struct sent *s;
+	int set;
+
+	if (fl == NULL)
+		return 0;
+	switch (env->body_case) {
+	case HOPLAB__ENVELOPE__BODY_FAULT_ACK:
+		fa = env->fault_ack;
+		if ((s = find_sent(fl, from, fa->fault_id, 0)) == NULL)
+			return 1;	/* a late answer: its row is written */
+		s->ok = fa->ok;
+		s->done_ns = fa->time_ns;
+		snprintf(s->error, sizeof(s->error), "%s", fa->error);
+		if (fa->detail != NULL && fa->detail[0] != '\0')
+			snprintf(s->target, sizeof(s->target), "%s",
+			    fa->detail);
+		break;
+	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
+	case HOPLAB__ENVELOPE__BODY_ERROR:
+		set = 1;
+		if ((s = find_sent(fl, from, 0, set)) == NULL)
+			return 0;	/* not ours */
+		if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
+			snprintf(s->error, sizeof(s->error), "%s",
+			    env->error->text);
+		else {
+			s->ok = env->link_control_reply->ok;
+			snprintf(s->error, sizeof(s->error), "%s",
+			    env->link_control_reply->error);
+		}
+		break;
+	default:
+		return 0;
+	}
+	s->answered = 1;
+	if (!s->ok)
+		log_warn("fault on %s (%s %s): %s", from->inv->name, s->action,
+		    s->target, s->error);
+	if (s->fault == SIZE_MAX) {	/* a restore, after its point */
+		write_row(fl, s);
+		*s = fl->s[--fl->ns];
+	}
+	return 1;
+}
+
+/* When fault FI took effect: the earliest answer, else its sending. */
+static int64_t
+fault_time(const struct faults *fl, size_t fi)
+{
+	int64_t t = 0, x;
+	size_t i;
+
+	for (i = 0; i < fl->ns; i++) {
+		if (fl->s[i].fault != fi)
+			continue;
+		x = fl->s[i].answered && fl->s[i].done_ns ? fl->s[i].done_ns :
+		    fl->s[i].real_ns;
+		if (t == 0 || x < t)
+			t = x;
+	}
+	return t;
+}
+
+/* An up, or a set to no impairment: where an outage ends. */
+static int
+recovery(const struct plan_fault *f)
+{
+	return f->kind == PLAN_FAULT_LINK_UP ||
+	    f->kind == PLAN_FAULT_ROUTER_START ||
+	    (f->kind == PLAN_FAULT_LINK_SET &&
+	    (f->forward[0] == '\0' || strcmp(f->forward, "-") == 0) &&
+	    (f->reverse[0] == '\0' || strcmp(f->reverse, "-") == 0));
+}
+
+/* One row of outages.csv: flow FR around fault WHAT at T (until U). */
+static int
+outage_row(struct faults *fl, const Hoplab__FlowResult *fr, const char *what,
+    int64_t t, int64_t u, char *err, size_t errlen)
+{
+	struct csv *c = fl->ocsv.c;
+	struct faults_outage o;
+	uint32_t id = fr->flow_id;
+	double at = (double)(t - fl->zero_real) / 1e9;
+
+	faults_outage(fr, t, u, id >= 1 && id <= fl->plan->nflows ?
+	    fl->plan->flows[id - 1].idt_ns : 0, &o);
+	csv_u64(c, fl->point + 1);
+	csv_str(c, fl->v->label);
+	csv_u64(c, fl->frame);
+	csv_u64(c, fl->rep);
+	csv_str(c, fr->name);
+	csv_str(c, what);
+	csv_f64(c, at, 4);
+	csv_f64(c, o.first_s, 3);
+	csv_f64(c, o.last_s, 3);
+	csv_f64(c, o.last_s - o.first_s, 3);
+	csv_u64(c, o.lost);
+	csv_f64(c, o.est_s, 4);
+	csv_f64(c, o.resolution_s, 3);
+	if (csvfile_end_row(&fl->ocsv, err, errlen) == -1)
+		return -1;
+	if (!fl->quiet && !o.found)
+		fprintf(stderr, "      %s: no loss around %s at %.3f s\n",
+		    fr->name, what, at);
+	else if (!fl->quiet)
+		fprintf(stderr, "      outage of %s around %s at %.3f s: "
+		    "%.3f s (%" PRIu64 " lost; intervals %.1f..%.1f s)\n",
+		    fr->name, what, at, o.est_s, o.lost, o.first_s, o.last_s);
+	return 0;
+}
+
+/* outages.csv: every flow around every fault that may cause loss. */
+static int
+outage_rows(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
+    size_t errlen)
+{
+	const struct plan_fault *f;
+	char what[PLAN_NAME_MAX * 2 + 16];
+	size_t fi, j, k;
+	int64_t t, u;
+
+	for (fi = 0; fi < fl->next; fi++) {
+		f = &fl->plan->faults[fi];
+		if (recovery(f) || (t = fault_time(fl, fi)) == 0)
+			continue;
+		for (u = 0, k = fi + 1; u == 0 && k < fl->next; k++)
+			if (!recovery(&fl->plan->faults[k]))
+				u = fault_time(fl, k);
+		if (PLAN_FAULT_IS_ROUTER(f))
+			snprintf(what, sizeof(what), "router %s %s", f->router,
+			    f->kind == PLAN_FAULT_ROUTER_RESTART ? "restart" :
+			    "kill");
+		else
+			snprintf(what, sizeof(what), "link %s %s", f->link,
+			    f->kind == PLAN_FAULT_LINK_SET ? "set" : "down");
+		for (j = 0; j < b->n_flows; j++)
+			if (outage_row(fl, b->flows[j], what, t, u, err,
+			    errlen) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+/* The point's first packet: the earliest first_tx_ns of its flows. */
+static int64_t
+first_packet(const Hoplab__ResultBatch *b)
+{
+	int64_t t = 0;
+	size_t j;
+
+	for (j = 0; b != NULL && j < b->n_flows; j++)
+		if (b->flows[j]->first_tx_ns > 0 && (t == 0 ||
+		    b->flows[j]->first_tx_ns < t))
+			t = b->flows[j]->first_tx_ns;
+	return t;
+}
+
+int
+faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
+    size_t errlen)
+{
+	char serr[256];
+	size_t i, keep = 0;
+	int rc = 0;
+
+	if (fl == NULL || fl->started == NULL)
+		return 0;
+	fl->zero_real = first_packet(b);
+	if (fl->zero_real > fl->t0_real && fl->t0_real > 0 &&
+	    fl->zero_real - fl->t0_real < NSEC_PER_SEC)
+		fl->lead = fl->zero_real - fl->t0_real;
+	if (b != NULL)
+		rc = outage_rows(fl, b, err, errlen);
+	for (i = 0; i < fl->ns; i++)
+		if (fl->s[i].fault != SIZE_MAX) {
+			fl->s[i].zero = fl->zero_real;
+			write_row(fl, &fl->s[i]);
+		} else
+			fl->s[keep++] = fl->s[i];
+	fl->ns = keep;
+	if (csvfile_sync(&fl->fcsv, NULL, serr, sizeof(serr)) == -1 ||
+	    csvfile_sync(&fl->ocsv, NULL, serr, sizeof(serr)) == -1)
+		log_warn("faults: %s", serr);
+	/* Links the faults left down come up again for the next point. */
+	for (i = 0; i < fl->nd; i++) {
+		if (!fl->quiet)
+			fprintf(stderr, "      fault: link %s restored (%s:%s "
+			    "up)\n", fl->d[i].link, fl->d[i].peer->inv->name,
+			    fl->d[i].iface);
+		if (send_updown(fl, SIZE_MAX, fl->d[i].peer->inv->name,
+		    fl->d[i].pos, fl->d[i].iface, 1, "restore", serr,
+		    sizeof(serr)) == -1)
+			log_warn("restoring link %s: %s", fl->d[i].link, serr);
+		else
+			snprintf(fl->s[fl->ns - 1].link,
+			    sizeof(fl->s[0].link), "%s", fl->d[i].link);
+	}
+	fl->nd = 0;
+	faults_router_restore(fl);
+	fl->started = NULL;
+	return rc;
+}

@@ -1,0 +1,90 @@
+/*
+ * faultsint: what faults.c shares with faultrouter.c (the router faults:
+ * kill, start, restart).  Not for use outside these two files; faults.h
+ * is the module's interface.
+ */
+#ifndef HOPLAB_FAULTSINT_H
+#define HOPLAB_FAULTSINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "controller/results/csvfile.h"
+#include "controller/faults/faults.h"
+
+#define SENT_MAX	(4 * PLAN_MAX_FAULTS)
+#define FAULT_ROUTES	16	/* agent/fault.c takes at most that many */
+
+/* One message sent for a fault, until its row is written. */
+struct sent {
+	uint32_t	 id;		/* Fault.fault_id; 0 for a set */
+	struct peer	*peer;
+	size_t		 fault;		/* plan index, SIZE_MAX: a restore */
+	char		 action[16];	/* down, up, set, restore */
+	char		 target[PLAN_PROFILE_MAX + 8];	/* iface, dir */
+	char		 link[PLAN_NAME_MAX * 2];
+	int64_t		 real_ns;	/* controller's clock, at send */
+	int		 answered, ok;
+	int64_t		 done_ns;	/* agent's clock, when applied */
+	char		 error[256];
+	size_t		 point;		/* where it belongs */
+	const char	*variant;
+	unsigned	 frame, rep;
+	int64_t		 zero;		/* its point's first packet */
+};
+
+/* An interface the faults took down in this point. */
+struct down {
+	struct peer	*peer;
+	char		 iface[16];
+	size_t		 pos;		/* router position, SIZE_MAX: gen */
+	char		 link[PLAN_NAME_MAX * 2];
+};
+
+/* A restart's start, due at DUE (CLOCK_MONOTONIC). */
+struct pend {
+	size_t		 fault;
+	int64_t		 due;
+};
+
+struct faults {
+	const struct plan *plan;
+	struct peers	*ps;
+	int		 quiet;
+	struct csvfile	 fcsv, ocsv;
+	const struct plan_variant *v;
+	size_t		 point;
+	unsigned	 frame, rep;
+	const int	*started;	/* NULL: not armed */
+	int64_t		 t0_mono;	/* 0 until STARTED */
+	size_t		 next;		/* next plan fault */
+	struct sent	 s[SENT_MAX];
+	size_t		 ns;
+	struct down	 d[2 * PLAN_MAX_FAULTS];
+	size_t		 nd;
+	struct pend	 p[PLAN_MAX_FAULTS];	/* restarts' starts */
+	size_t		 np;
+	struct peer	*killed[PLAN_MAX_FAULTS]; /* routers left down */
+	size_t		 nkilled;
+	uint32_t	 next_id;
+	int64_t		 zero_real;	/* last point's first packet */
+	int64_t		 t0_real;	/* at STARTED, this clock */
+	int64_t		 lead;		/* STARTED to first packet, as the
+					   previous point measured it */
+};
+
+/* faults.c: a message of fault FAULT (SIZE_MAX: a restore) to P. */
+struct sent *faults_sent_new(struct faults *fl, struct peer *p, size_t fault,
+	    const char *action, const char *target, const char *link);
+
+/* faultrouter.c */
+/* Router fault FI at its time; LINE gets the console's tail.  0 or -1. */
+int	faults_router_do(struct faults *fl, size_t fi, char *line, size_t len,
+	    char *err, size_t errlen);
+/* The restarts' starts due at NOW (CLOCK_MONOTONIC).  0 or -1. */
+int	faults_router_tick(struct faults *fl, int64_t now, char *err,
+	    size_t errlen);
+/* At a point's end: routers left killed are started again. */
+void	faults_router_restore(struct faults *fl);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * dryrun: the run list of a plan and how long it should take, printed
+ * before anything starts (docs/plans.md, "Dry run").
+ *
+ * The list is the runner's own (plan_point, plan_point_order): the same
+ * order, the same numbering as the progress lines of `hoplab run`.  The
+ * estimate adds, per run, the traffic time of its longest flow (count x
+ * mean gap, or its duration when that ends it first, or alone for a tcp
+ * flow) plus the generator's
+ * drain and a fixed per-run overhead; and, whenever the variant changes
+ * from one run to the next, the wiring of the lab, the routers' start
+ * and the warm-up burst.  The constants are measured orders of magnitude
+ * on the namespace lab, not promises: real machines over SSH or a
+ * loaded host take longer.
+ *
+ * A topology plan (docs/plans.md "Topologies") is printed first as the
+ * runner will build it: its hosts, each link with its /24 and the two
+ * addresses, each host's routes with their metrics (written or
+ * computed), and the path of each flow, from plantopo.h.
+ *
+ * Deliberately not done: contacting agents, reading the inventory,
+ * estimating faults (their own time is inside the traffic time of the
+ * run they belong to); an RFC 2544 plan gets an upper bound only.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "controller/plan/dryrun.h"
+#include "controller/run/run.h"
+
+#define DRY_POINT_NS	(300 * NSEC_PER_MSEC)	/* start, results, sync */
+#define DRY_LINKS_NS	(500 * NSEC_PER_MSEC)	/* link roles per run */
+#define DRY_WIRE_NS	(2 * NSEC_PER_SEC)	/* rewire + routers up */
+#define DRY_TOPO_RECV_NS (1 * NSEC_PER_SEC)	/* toporun: receivers' idle end */
+
+/* The traffic time of a run: its longest flow. */
+static int64_t
+traffic_ns(const struct plan *p)
+{
+	int64_t longest = 0, d;
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++) {
+		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
+		if (p->flows[i].duration_ns > 0 &&
+		    (p->flows[i].duration_ns < d || d == 0))	/* tcp: 0 */
+			d = p->flows[i].duration_ns;
+		if (d > longest)
+			longest = d;
+	}
+	return longest;
+}
+
+/* The impaired links of variant V: their roles start with every run. */
+static int
+variant_has_links(const struct plan *p, const struct plan_variant *v)
+{
+	size_t i;
+
+	for (i = 0; i < p->nimpairs; i++)
+		if (plan_impair_in_variant(&p->impairs[i], v))
+			return 1;
+	return 0;
+}
+
+static void
+print_secs(FILE *out, int64_t ns)
+{
+	int64_t s = (ns + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+
+	if (s >= 3600)
+		fprintf(out, "%lld h %02lld min", (long long)(s / 3600),
+		    (long long)(s % 3600 / 60));
+	else if (s >= 60)
+		fprintf(out, "%lld min %02lld s", (long long)(s / 60),
+		    (long long)(s % 60));
+	else
+		fprintf(out, "%.1f s", (double)ns / 1e9);
+}
+
+static void
+print_header(const struct plan *plan, FILE *out, size_t n)
+{
+	size_t k;
+
+	fprintf(out, "plan %s (%s): %zu run(s): %zu variant(s)", plan->name,
+	    plan->path, n, plan->nvariants);
+	for (k = 0; k < plan->nsweep; k++)
+		fprintf(out, " x %zu %s", plan->sweep[k].nvals,
+		    plan->sweep[k].name);
+	fprintf(out, " x %u rep(s), ", plan->repeat);
+	if (plan->order_random)
+		fprintf(out, "random order (seed %llu)\n",
+		    (unsigned long long)plan->order_seed);
+	else
+		fprintf(out, "in order\n");
+}
+
+/* One run: bind it, print its line, add its time to *TOTAL. */
+static int
+dry_point(const struct plan *plan, const size_t *order, size_t i,
+    size_t *prev, int64_t *total, int64_t *wiring, FILE *out, char *err,
+    size_t errlen)
+{
+	const struct plan_variant *v;
+	struct plan_point pt;
+	struct plan *b;
+	char label[256];
+	int64_t ns;
+
+	plan_point(plan, order, i, &pt);
+	v = &plan->variants[pt.variant];
+	if ((b = plan_bind(plan, &pt, err, errlen)) == NULL)
+		return -1;
+	ns = traffic_ns(b) + GEN_DRAIN_NS + DRY_POINT_NS;
+	if (variant_has_links(b, v))
+		ns += DRY_LINKS_NS;
+	if (plan->topo.enabled)		/* cabled and configured every run */
+		ns += DRY_WIRE_NS + DRY_TOPO_RECV_NS;
+	else if (pt.variant != *prev) {	/* rewire, routers, warm-up */
+		*wiring += DRY_WIRE_NS + GEN_DRAIN_NS + WARMUP_PACKETS *
+		    b->flows[0].idt_ns;
+		*prev = pt.variant;
+	}
+	plan_point_label(plan, &pt, label, sizeof(label));
+	fprintf(out, "%6zu  %-16s %-40s %4u %8.1f s\n", i + 1, v->label,
+	    label[0] ? label : "-", pt.rep, (double)ns / 1e9);
+	*total += ns;
+	plan_free(b);
+	return 0;
+}
+
+/* The hosts and links of a topology plan. */
+static void
+dry_hosts_links(const struct plantopo *t, FILE *out)
+{
+	const struct plantopo_link *l;
+	const char *ip;
+	size_t i;
+
+	fprintf(out, "topology: %zu host(s), %zu link(s), %zu route(s)\n",
+	    t->nhosts, t->nlinks, t->nroutes);
+	for (i = 0; i < t->nhosts; i++) {
+		ip = plantopo_host_ip(t, i);
+		if (t->hosts[i].kind == PLANTOPO_END)
+			fprintf(out, "  host  %-12s end host         %s\n",
+			    t->hosts[i].name, ip != NULL ? ip : "-");
+		else
+			fprintf(out, "  host  %-12s router (%s)\n",
+			    t->hosts[i].name,
+			    plan_router_impl_name(t->hosts[i].impl));
+	}
+	for (i = 0; i < t->nlinks; i++) {
+		l = &t->links[i];
+		fprintf(out, "  link  %-25s 198.18.%u.0/24  %s %s (dev %s), "
+		    "%s %s (dev %s)\n", l->name, l->net,
+		    t->hosts[l->end[0].host].name, l->end[0].ip,
+		    l->end[0].iface, t->hosts[l->end[1].host].name,
+		    l->end[1].ip, l->end[1].iface);
+	}
+}
+
+/* Each host's routes, then each flow's path. */
+static void
+dry_routes_paths(const struct plan *plan, FILE *out)
+{
+	const struct plantopo *t = &plan->topo;
+	const struct plantopo_route *r;
+	size_t i, h, hops[PLANTOPO_MAX_HOSTS], n, k;
+	char why[128];
+
+	for (h = 0; h < t->nhosts; h++)
+		for (i = 0; i < t->nroutes; i++) {
+			r = &t->routes[i];
+			if (r->host != h)
+				continue;
+			fprintf(out, "  route %-12s %-18s via %-15s dev %-12s "
+			    "metric %u", t->hosts[h].name, r->prefix, r->via,
+			    r->iface, r->metric);
+			if (r->line > 0)
+				fprintf(out, " (line %d)", r->line);
+			if (t->hosts[h].kind == PLANTOPO_ROUTER &&
+			    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL)
+				fprintf(out, " (external: not installed, "
+				    "configure it there)");
+			fprintf(out, "\n");
+		}
+	for (i = 0; i < plan->nimpairs; i++)
+		fprintf(out, "  impair %-11s forward \"%s\", reverse \"%s\" "
+		    "(wire host w-%s-%s)\n", plan->impairs[i].link,
+		    plan->impairs[i].forward[0] ? plan->impairs[i].forward :
+		    "none", plan->impairs[i].reverse[0] ?
+		    plan->impairs[i].reverse : "none", plan->impairs[i].from,
+		    plan->impairs[i].to);
+	for (i = 0; plan->capture.enabled && i < plan->capture.nifaces; i++)
+		fprintf(out, "  capture %s:%s\n", plan->capture.host[i],
+		    plan->capture.iface[i]);
+	for (i = 0; i < plan->nflows; i++) {
+		fprintf(out, "  flow  %-12s %-4s ", plan->flows[i].name,
+		    plan->flows[i].mode);
+		if (plantopo_path(t, (size_t)plan->flows[i].from_host,
+		    (size_t)plan->flows[i].to_host, hops, PLANTOPO_MAX_HOSTS,
+		    &n, why, sizeof(why)) == -1) {
+			fprintf(out, "no path: %s\n", why);
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			fprintf(out, "%s%s", k ? " -> " : "",
+			    t->hosts[hops[k]].name);
+		fprintf(out, "\n");
+	}
+}
+
+/*
+ * A plan with rfc2544: (controller/run/rfc2544.c): per variant and frame
+ * size, at most 1 + ceil(log2(1 / resolution)) throughput trials, one
+ * latency trial, 10 loss trials and 1 + ceil(log2(max_rate x trial))
+ * back-to-back bursts, each counted as a whole trial + drain + overhead.
+ */
+static void
+dry_rfc2544(const struct plan *plan, FILE *out)
+{
+	const struct plan_rfc2544 *rfc = &plan->rfc;
+	unsigned n = 0;
+	int64_t per, total;
+
+	if (rfc->tests & PLAN_RFC_THROUGHPUT)
+		n += 1 + (unsigned)ceil(log2(1 / rfc->resolution) - 1e-9);
+	if (rfc->tests & PLAN_RFC_LATENCY)
+		n += 1;
+	if (rfc->tests & PLAN_RFC_LOSS)
+		n += 10;
+	if (rfc->tests & PLAN_RFC_B2B)
+		n += 1 + (unsigned)ceil(log2(fmax(1, rfc->max_rate *
+		    rfc->trial_ns / 1e9)) - 1e-9);
+	per = rfc->trial_ns + GEN_DRAIN_NS + DRY_POINT_NS;
+	total = (int64_t)(n * rfc->nframes * plan->nvariants) * per +
+	    (int64_t)plan->nvariants * (DRY_WIRE_NS + GEN_DRAIN_NS +
+	    WARMUP_PACKETS * plan->flows[0].idt_ns);
+	fprintf(out, "plan %s (%s): RFC 2544 on %zu variant(s) x %zu frame "
+	    "size(s), at most %u trial(s) of %.1f s each\nestimate: at most ",
+	    plan->name, plan->path, plan->nvariants, rfc->nframes, n,
+	    rfc->trial_ns / 1e9);
+	print_secs(out, total);
+	fprintf(out, "\n");
+}
+
+int
+dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
+{
+	size_t n = plan_npoints(plan), i, prev = (size_t)-1;
+	size_t *order = plan_point_order(plan);
+	int64_t total = 0, wiring = 0;
+	int rc = 0;
+
+	if (plan->rfc.enabled) {
+		free(order);
+		dry_rfc2544(plan, out);
+		return 0;
+	}
+	if (plan->order_random && order == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	print_header(plan, out, n);
+	if (plan->topo.enabled) {
+		dry_hosts_links(&plan->topo, out);
+		dry_routes_paths(plan, out);
+	}
+	fprintf(out, "%6s  %-16s %-40s %4s %10s\n", "run", "variant",
+	    "sweep", "rep", "estimate");
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = dry_point(plan, order, i, &prev, &total, &wiring, out,
+		    err, errlen);
+	free(order);
+	if (rc == -1)
+		return -1;
+	fprintf(out, "estimate: ");
+	print_secs(out, total + wiring);
+	if (plan->topo.enabled) {
+		fprintf(out, " for %zu run(s) (per run: traffic + %.1f s "
+		    "drain + %.0f s cabling and routers + %.0f s for the "
+		    "receivers to end + %.1f s overhead)\n", n,
+		    GEN_DRAIN_NS / 1e9, DRY_WIRE_NS / 1e9,
+		    DRY_TOPO_RECV_NS / 1e9, DRY_POINT_NS / 1e9);
+		return 0;
+	}
+	fprintf(out, " for %zu run(s) (runs ", n);
+	print_secs(out, total);
+	fprintf(out, ", variant changes ");
+	print_secs(out, wiring);
+	fprintf(out, "; per run: traffic + %.1f s drain + %.1f s overhead "
+	    "(+ %.1f s with impaired links); per variant change: %.0f s "
+	    "wiring + warm-up of %d packets + %.1f s drain)\n",
+	    GEN_DRAIN_NS / 1e9, DRY_POINT_NS / 1e9, DRY_LINKS_NS / 1e9,
+	    DRY_WIRE_NS / 1e9, WARMUP_PACKETS, GEN_DRAIN_NS / 1e9);
+	return 0;
+}

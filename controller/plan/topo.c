@@ -1,0 +1,69 @@
+/*
+ * topo: address plan of the chain lab.  Link i (0 = generator to first
+ * router) is 198.18.i.0/24 with the left end .1 and the right end .2; the
+ * link back into the generator is 198.18.100.0/24 whatever the chain
+ * length, so the generator's addresses never change between variants.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "controller/plan/topo.h"
+
+#define TOPO_DST_NET	100
+
+static void
+add_iface(struct topo_router *r, const char *name, unsigned net,
+    unsigned host)
+{
+	snprintf(r->iface[r->nifaces], sizeof(r->iface[0]), "%s", name);
+	snprintf(r->cidr[r->nifaces], sizeof(r->cidr[0]), "198.18.%u.%u/24",
+	    net, host);
+	r->nifaces++;
+}
+
+static void
+add_route(struct topo_router *r, unsigned net, unsigned via_net,
+    unsigned via_host)
+{
+	snprintf(r->route_prefix[r->nroutes], sizeof(r->route_prefix[0]),
+	    "198.18.%u.0/24", net);
+	snprintf(r->route_via[r->nroutes], sizeof(r->route_via[0]),
+	    "198.18.%u.%u", via_net, via_host);
+	r->nroutes++;
+}
+
+void
+topo_router(size_t position, size_t n, struct topo_router *r)
+{
+	unsigned in_net = (unsigned)position;
+	int last = position + 1 == n;
+
+	memset(r, 0, sizeof(*r));
+	add_iface(r, "in", in_net, 2);
+	if (last)
+		add_iface(r, "out", TOPO_DST_NET, 1);
+	else {
+		add_iface(r, "out", in_net + 1, 1);
+		add_route(r, TOPO_DST_NET, in_net + 1, 2);
+	}
+	/* Back towards the generator, so reverse-path filtering passes. */
+	if (position > 0)
+		add_route(r, 0, in_net, 1);
+}
+
+void
+topo_gen(struct topo_gen *g)
+{
+	memset(g, 0, sizeof(*g));
+	strcpy(g->tx_iface, "tx");
+	strcpy(g->rx_iface, "rx");
+	strcpy(g->src_ip, "198.18.0.1");
+	snprintf(g->dst_ip, sizeof(g->dst_ip), "198.18.%u.2", TOPO_DST_NET);
+	strcpy(g->gateway_ip, "198.18.0.2");
+}
+
+unsigned
+topo_expected_ttl(size_t n)
+{
+	return TOPO_GEN_TTL - (unsigned)n;
+}

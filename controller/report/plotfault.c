@@ -1,0 +1,107 @@
+/*
+ * plotfault: the faults of a run marked on its delay-over-time and
+ * loss-over-time figures (plotint.h, docs/report.md "Plots").
+ *
+ * faults.csv (docs/results.md) has a row per message a fault sent, with
+ * time_s measured from the point's first packet, the same zero as the
+ * time figures' axis (the flow's first send, to within the flows'
+ * start-up offsets).  A figure covers every variant and repetition of
+ * one flow and frame; the faults of that frame are marked once each, by
+ * what they did ("link B-C down", "router B kill"), at the time of the
+ * first point that had them: the two ends of a link, and the same fault
+ * in later points, fall within a few ms of it.  A mark is a dashed
+ * vertical line with its label, drawn over both panels.
+ *
+ * Deliberately not done: one mark per point (the lines would pile up),
+ * rows that failed or were not answered (not marked: the fault did not
+ * happen as planned), and the restores after a point's end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "controller/report/figure.h"
+
+#define MARKS_MAX	16	/* distinct faults marked on one figure */
+
+struct mark {
+	char		label[96];
+	double		t;
+};
+
+/* The label of faults.csv's row R: "link B-C down", "router B kill". */
+static void
+mark_label(const struct csvtab *t, size_t r, char *buf, size_t len)
+{
+	const char *link = csvtab_cell(t, r, (size_t)csvtab_col(t, "link"));
+	const char *host = csvtab_cell(t, r, (size_t)csvtab_col(t, "host"));
+	const char *act = csvtab_cell(t, r, (size_t)csvtab_col(t, "action"));
+
+	if (link[0] != '\0')
+		snprintf(buf, len, "link %s %s", link, act);
+	else
+		snprintf(buf, len, "router %s %s", host, act);
+}
+
+/*
+ * The marks of FRAME in faults.csv T, in its order: their count.  Frame
+ * "0" is a tcp flow's (it sends no probes): it shares its points with the
+ * probe flows, so every point's faults are its own.
+ */
+static size_t
+marks_of(const struct csvtab *t, const char *frame, struct mark *m)
+{
+	int cf = csvtab_col(t, "frame"), ct = csvtab_col(t, "time_s");
+	int ca = csvtab_col(t, "action"), cr = csvtab_col(t, "result");
+	char label[96];
+	size_t r, i, n = 0;
+	double at;
+
+	for (r = 0; r < csvtab_nrows(t) && n < MARKS_MAX; r++) {
+		if ((strcmp(frame, "0") != 0 &&
+		    strcmp(csvtab_cell(t, r, (size_t)cf), frame) != 0) ||
+		    strcmp(csvtab_cell(t, r, (size_t)ca), "restore") == 0 ||
+		    strcmp(csvtab_cell(t, r, (size_t)cr), "ok") != 0 ||
+		    !isfinite(at = num(t, r, ct)))
+			continue;
+		mark_label(t, r, label, sizeof(label));
+		for (i = 0; i < n && strcmp(m[i].label, label) != 0; i++)
+			;
+		if (i < n)
+			continue;
+		snprintf(m[n].label, sizeof(m[n].label), "%s", label);
+		m[n++].t = at;
+	}
+	return n;
+}
+
+int
+plot_fault_marks(struct plotter *p, FILE *gp, const char *frame)
+{
+	static const char *const need[] = { "frame", "time_s", "link", "host",
+		"action", "result", NULL };
+	struct mark m[MARKS_MAX];
+	struct csvtab *t;
+	char why[600], text[96];
+	size_t i, n;
+
+	if ((t = load(p, "faults.csv", why, sizeof(why))) == NULL)
+		return 0;		/* a run without faults */
+	if (!has_cols(t, "faults.csv", need, why, sizeof(why))) {
+		skipped(p, "fault marks on time_*.png", why);
+		csvtab_free(t);
+		return 0;
+	}
+	n = marks_of(t, frame, m);
+	for (i = 0; i < n; i++) {
+		gp_text(text, sizeof(text), m[i].label);
+		fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
+		    "nohead dt 2 lw 1.5 lc rgb '#cc0000' front\n", i + 1,
+		    m[i].t, m[i].t);
+		fprintf(gp, "set label %zu '%s' at %.6g, graph 0.98 rotate by "
+		    "90 right offset -0.6,0 tc rgb '#cc0000' front\n", i + 1,
+		    text, m[i].t);
+	}
+	csvtab_free(t);
+	return (int)n;
+}

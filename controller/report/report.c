@@ -1,0 +1,166 @@
+/*
+ * report: `hoplab report DIR` (see report.h).
+ *
+ * Order: check DIR is a results folder and not being run, check gnuplot
+ * is there (before anything is rewritten), reopen and finish the results
+ * (tables on stdout, hops.csv, summary_by_point.csv), then draw.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "controller/report/plot.h"
+#include "controller/report/report.h"
+#include "controller/results/results.h"
+
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+
+/* summary.csv's first columns: what makes a folder a results folder. */
+#define SUMMARY_HEAD	"variant,routers,frame_bytes,rep,flow,"
+
+static void
+report_usage(FILE *f)
+{
+	fprintf(f,
+"usage: hoplab report [-h] [--no-plots] DIR\n"
+"\n"
+"Read the results folder DIR again: print the tables a run prints,\n"
+"compute hops.csv and summary_by_point.csv anew from summary.csv, and\n"
+"draw PNG plots with gnuplot into DIR/plots/ (docs/report.md).\n"
+"\n"
+"  -h, --help     show this help\n"
+"  -n, --no-plots only the tables and CSV files, no gnuplot\n");
+}
+
+/* 1 if DIR/summary.csv starts with hoplab's header. */
+static int
+is_results_dir(const char *dir)
+{
+	char path[PATH_MAX + 32], head[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(head, sizeof(head), f) == NULL)
+		head[0] = '\0';
+	fclose(f);
+	return strncmp(head, SUMMARY_HEAD, strlen(SUMMARY_HEAD)) == 0;
+}
+
+/* 1 when DIR's state.json says a live controller is running it. */
+static int
+run_in_progress(const char *dir, long *pid)
+{
+	struct run_state st;
+	char err[512];
+	int live;
+
+	if (results_state_read(dir, &st, err, sizeof(err)) == -1)
+		return 0;	/* no state.json: nothing runs it */
+	*pid = st.controller_pid;
+	live = strcmp(st.status, "running") == 0 && st.controller_pid > 0 &&
+	    st.controller_pid != (long)getpid() &&
+	    kill((pid_t)st.controller_pid, 0) == 0;
+	results_state_free(&st);
+	return live;
+}
+
+static uint64_t
+file_size(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* Tables, hops.csv, summary_by_point.csv; then the plots. */
+static int
+report(const char *dir, int plots)
+{
+	struct run_state st;
+	struct results *res;
+	const struct flow_row *rows;
+	char err[1024];
+	size_t nrows;
+	int rc = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.summary_bytes = file_size(dir, "summary.csv");
+	st.intervals_bytes = file_size(dir, "intervals.csv");
+	st.pdf_bytes = file_size(dir, "pdf.csv");
+	if ((res = results_reopen(dir, &st, err, sizeof(err))) == NULL) {
+		log_error("%s", err);
+		return EXIT_FAIL;
+	}
+	if (results_finish(res, stdout, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = EXIT_FAIL;
+	}
+	rows = results_rows(res, &nrows);
+	if (rc == 0 && plots &&
+	    plot_all(dir, rows, nrows, stdout, err, sizeof(err)) == -1) {
+		log_error("plots: %s", err);
+		rc = EXIT_FAIL;
+	}
+	results_free(res);
+	return rc;
+}
+
+int
+report_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "no-plots", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, plots = 1;
+	long pid = 0;
+
+	optind = 0;		/* glibc: start getopt afresh */
+	while ((ch = getopt_long(argc, argv, "+hn", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			report_usage(stdout);
+			return 0;
+		case 'n':
+			plots = 0;
+			break;
+		default:
+			report_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		report_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!is_results_dir(argv[optind])) {
+		log_error("report: %s is not a results folder (no summary.csv "
+		    "starting with hoplab's columns %s...)", argv[optind],
+		    SUMMARY_HEAD);
+		return EXIT_USAGE;
+	}
+	if (run_in_progress(argv[optind], &pid)) {
+		log_error("report: the run in %s is still going (controller "
+		    "pid %ld); report it when it has ended", argv[optind], pid);
+		return EXIT_FAIL;
+	}
+	if (plots && access(PLOT_GNUPLOT, X_OK) == -1) {
+		log_error("report: %s is missing: install gnuplot-nox (sudo "
+		    "make deps), or use --no-plots", PLOT_GNUPLOT);
+		return EXIT_FAIL;
+	}
+	return report(argv[optind], plots);
+}

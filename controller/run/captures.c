@@ -1,0 +1,640 @@
+/*
+ * captures: libpcap captures around every measured point, their files
+ * fetched from the agents, and the capture-based one-way delay beside the
+ * generator's own (docs/results.md "captures/ and capdelay.csv").
+ *
+ * Before a point's generator starts, every HOST:IFACE of the plan's
+ * captures: gets a capture role (agent/capture.c) and the runner waits
+ * until each is STARTED, which its agent says only once libpcap is
+ * capturing.  After the point's results are recorded, each role is
+ * stopped; its agent answers with a CaptureReport (frames, bytes, the
+ * kernel's drops, truncated at its size limit or not) and sends the file
+ * in FileChunks.  A chunk is written where it belongs and acknowledged
+ * with a FileAck; the last one after the file is fsync()ed, and only that
+ * ack lets the agent delete its copy.  A chunk out of order asks for a
+ * resend from the last byte written, and so does a transfer that made no
+ * progress for CAP_IDLE_NS; after CAP_TRIES such rounds the run stops.
+ * Router counters, link reports and fault answers that arrive meanwhile go
+ * where the runner's own loop would put them (resume.h, links.h,
+ * faults.h).
+ *
+ * The first interface of the list is where the probes leave; each later
+ * one is matched against it with lib/capmatch.c (probe flow id and
+ * sequence, UDP port GEN_DST_PORT only: the measured packets, not the
+ * warm-up), one row per flow in capdelay.csv, and the last one (the
+ * generator's rx by default) is printed beside the generator's mean.
+ * In a topology plan each udp flow I (flow id I + 1, UDP port
+ * TOPO_PORT_BASE + I, toporun.h) is matched from the first capture on its
+ * from host to every other capture; a row is written where some probe
+ * matched or the capture is on its to host, and the capture on its to
+ * host is printed beside the receiver's mean (both hosts read one clock
+ * in the namespace lab; across machines only as good as their sync).
+ *
+ * Deliberately not done: captures of warm-up bursts, clock offsets
+ * between hosts (a pair on two hosts is only as good as their clocks),
+ * keeping the files on the agents after delivery.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capmatch.h"
+#include "controller/run/captures.h"
+#include "clock.h"
+#include "log.h"
+#include "controller/run/run.h"
+#include "controller/run/toporun.h"
+
+#define CAP_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+#define CAP_IDLE_NS		(5 * NSEC_PER_SEC)
+#define CAP_TRIES		4
+#define CAP_CHUNK_MAX		(512 * 1024)	/* agents send 256 KiB */
+
+/* One capture of the point. */
+struct capfile {
+	const char	*host, *iface;	/* the plan's */
+	int		have_report, done;
+	uint64_t	frames, size, written;
+	uint64_t	kernel_received, kernel_dropped, if_dropped;
+	int		truncated;
+	uint64_t	over_limit;
+	FILE		*f;
+	char		path[768];	/* in the results folder */
+	char		rel[400];	/* captures/LABEL/HOST-IFACE.pcap */
+};
+
+/* The point being captured; one at a time, as the runner runs them. */
+static struct {
+	int		active;
+	struct wait_role ws[PLAN_CAP_MAX_IFACES];
+	struct capfile	cf[PLAN_CAP_MAX_IFACES];
+	size_t		n;
+	char		label[300];	/* folder name under captures/ */
+	char		variant[PLAN_NAME_MAX * 2];
+	unsigned	frame, rep;
+} cs;
+
+static int
+started(const struct wait_role *w)
+{
+	return w->started;
+}
+
+/* "A-B_64_r1", or "A-B_idt=1ms_delay=5ms_r1" with a sweep. */
+static void
+point_label(const struct run *r, const struct plan_variant *v,
+    unsigned frame, unsigned rep, char *buf, size_t len)
+{
+	char *p;
+
+	if (r->label[0] != '\0')
+		snprintf(buf, len, "%s_%s_r%u", v->label, r->label, rep);
+	else
+		snprintf(buf, len, "%s_%u_r%u", v->label, frame, rep);
+	for (p = buf; *p != '\0'; p++)
+		if (*p == ';' || *p == '/' || *p == ' ')
+			*p = '_';
+}
+
+static int
+make_dirs(const char *base, const char *label, char *err, size_t errlen)
+{
+	char dir[700];
+
+	snprintf(dir, sizeof(dir), "%s/captures", base);
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		goto fail;
+	snprintf(dir, sizeof(dir), "%s/captures/%s", base, label);
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+	return -1;
+}
+
+int
+captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep, char *err, size_t errlen)
+{
+	const struct plan_capture *pc = &r->plan->capture;
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__CaptureParams cp = HOPLAB__CAPTURE_PARAMS__INIT;
+	struct capfile *c;
+	size_t i;
+
+	if (!pc->enabled)
+		return 0;
+	memset(&cs, 0, sizeof(cs));
+	point_label(r, v, frame, rep, cs.label, sizeof(cs.label));
+	snprintf(cs.variant, sizeof(cs.variant), "%s", v->label);
+	cs.frame = frame;
+	cs.rep = rep;
+	if (make_dirs(results_dir(r->res), cs.label, err, errlen) == -1)
+		return -1;
+	cp.snaplen = pc->snaplen;
+	cp.limit_bytes = pc->limit_bytes;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_CAPTURE;
+	sr.capture = &cp;
+	for (i = 0; i < pc->nifaces; i++) {
+		c = &cs.cf[i];
+		c->host = pc->host[i];
+		c->iface = pc->iface[i];
+		snprintf(c->rel, sizeof(c->rel), "captures/%s/%s-%s.pcap",
+		    cs.label, c->host, c->iface);
+		snprintf(c->path, sizeof(c->path), "%s/%s",
+		    results_dir(r->res), c->rel);
+		if (peers_find(r->ps, c->host) == NULL) {
+			snprintf(err, errlen, "captures: no agent %s for %s:%s",
+			    c->host, c->host, c->iface);
+			return -1;
+		}
+		cp.iface = (char *)c->iface;
+		if (run_send_start(r, &cs.ws[i], c->host, &sr, err,
+		    errlen) == -1)
+			return -1;
+		cs.n = i + 1;
+		cs.active = 1;
+	}
+	if (run_wait_roles(r, cs.ws, cs.n, started, clock_mono_ns() +
+	    CAP_START_TIMEOUT_NS, err, errlen) == -1) {
+		snprintf(err + strlen(err), errlen - strlen(err), " (starting "
+		    "the captures)");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+send_ack(struct run *r, struct wait_role *w, uint64_t offset, int resend,
+    int done)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__FileAck fa = HOPLAB__FILE_ACK__INIT;
+	char err[256];
+
+	fa.role_id = w->role_id;
+	fa.offset = offset;
+	fa.resend = resend;
+	fa.done = done;
+	env.body_case = HOPLAB__ENVELOPE__BODY_FILE_ACK;
+	env.file_ack = &fa;
+	if (peers_send(r->ps, w->peer, &env, err, sizeof(err)) == -1)
+		log_warn("file ack to %s: %s", w->peer->inv->name, err);
+}
+
+static void
+send_stops(struct run *r)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
+	char err[256];
+	size_t i;
+
+	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+	env.stop_role = &st;
+	for (i = 0; i < cs.n; i++) {
+		st.role_id = cs.ws[i].role_id;
+		if (peers_send(r->ps, cs.ws[i].peer, &env, err,
+		    sizeof(err)) == -1)
+			log_warn("stop capture on %s: %s",
+			    cs.ws[i].peer->inv->name, err);
+	}
+}
+
+/* The capture of role ROLE on FROM, or -1. */
+static int
+which(const struct peer *from, uint32_t role)
+{
+	size_t i;
+
+	for (i = 0; i < cs.n; i++)
+		if (cs.ws[i].peer == from && cs.ws[i].role_id == role)
+			return (int)i;
+	return -1;
+}
+
+static int
+on_report(size_t i, const Hoplab__CaptureReport *cr, char *err,
+    size_t errlen)
+{
+	struct capfile *c = &cs.cf[i];
+
+	if (cr->error[0] != '\0') {
+		snprintf(err, errlen, "capture on %s:%s failed: %s", c->host,
+		    c->iface, cr->error);
+		return -1;
+	}
+	if (c->have_report)
+		return 0;
+	c->have_report = 1;
+	c->frames = cr->packets;
+	c->size = cr->file_bytes;
+	c->kernel_received = cr->kernel_received;
+	c->kernel_dropped = cr->kernel_dropped;
+	c->if_dropped = cr->if_dropped;
+	c->truncated = cr->truncated;
+	c->over_limit = cr->over_limit;
+	if ((c->f = fopen(c->path, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Close C's file for good: flushed and on disk. */
+static int
+finish_file(struct capfile *c, char *err, size_t errlen)
+{
+	int bad;
+
+	bad = fflush(c->f) == EOF || fsync(fileno(c->f)) == -1;
+	bad |= fclose(c->f) == EOF;
+	c->f = NULL;
+	if (bad) {
+		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
+		return -1;
+	}
+	c->done = 1;
+	return 0;
+}
+
+static int
+on_chunk(struct run *r, size_t i, const Hoplab__FileChunk *fc, char *err,
+    size_t errlen)
+{
+	struct capfile *c = &cs.cf[i];
+
+	if (!c->have_report || c->done)
+		return 0;
+	if (fc->offset != c->written) {		/* a gap, or a resend */
+		if (fc->offset > c->written)
+			send_ack(r, &cs.ws[i], c->written, 1, 0);
+		return 0;
+	}
+	if (fc->data.len > CAP_CHUNK_MAX || fc->offset + fc->data.len >
+	    c->size || fc->size != c->size) {
+		snprintf(err, errlen, "capture file of %s:%s: chunk at %llu "
+		    "of %zu bytes does not fit a file of %llu bytes", c->host,
+		    c->iface, (unsigned long long)fc->offset, fc->data.len,
+		    (unsigned long long)c->size);
+		return -1;
+	}
+	if (fwrite(fc->data.data, 1, fc->data.len, c->f) != fc->data.len) {
+		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
+		return -1;
+	}
+	c->written += fc->data.len;
+	if (c->written == c->size && finish_file(c, err, errlen) == -1)
+		return -1;
+	send_ack(r, &cs.ws[i], c->written, 0, c->done);
+	return 1;
+}
+
+/* A message of no capture: where the runner's loop would put it. */
+static int
+other(struct run *r, struct peer *from, const Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	const Hoplab__ResultBatch *b = env->result_batch;
+	int rc;
+
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_RESULT_BATCH) {
+		if (strcmp(b->run_id, r->run_id) != 0)
+			return 0;	/* another run's: left to it */
+		rc = resume_router_batch(r->ps, &r->st, r->res, from, b, err,
+		    errlen);
+		if (rc == 0)
+			run_send_ack(r, from, b);
+		return rc == -1 ? -1 : 0;
+	}
+	if (faults_take(r->fl, from, env) != 0)
+		return 0;
+	return links_take(r->lk, from, env, err, errlen) == -1 ? -1 : 0;
+}
+
+/* One message while collecting: 1 progress, 0 nothing, -1 failure. */
+static int
+take(struct run *r, struct peer *from, const Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	const Hoplab__RoleStatus *st = env->role_status;
+	int i;
+
+	switch (env->body_case) {
+	case HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT:
+		if ((i = which(from, env->capture_report->role_id)) == -1)
+			return 0;
+		return on_report((size_t)i, env->capture_report, err,
+		    errlen) == -1 ? -1 : 1;
+	case HOPLAB__ENVELOPE__BODY_FILE_CHUNK:
+		if ((i = which(from, env->file_chunk->role_id)) == -1)
+			return 0;
+		return on_chunk(r, (size_t)i, env->file_chunk, err, errlen);
+	case HOPLAB__ENVELOPE__BODY_ROLE_STATUS:
+		if ((i = which(from, st->role_id)) == -1 ||
+		    st->state != HOPLAB__ROLE_STATUS__STATE__FAILED)
+			return 0;
+		snprintf(err, errlen, "capture on %s:%s failed: %s",
+		    cs.cf[i].host, cs.cf[i].iface, st->error);
+		return -1;
+	default:
+		return other(r, from, env, err, errlen);
+	}
+}
+
+static int
+all_done(void)
+{
+	size_t i;
+
+	for (i = 0; i < cs.n; i++)
+		if (!cs.cf[i].done && !(cs.cf[i].have_report &&
+		    cs.cf[i].size == 0))
+			return 0;
+	return 1;
+}
+
+/* No progress for a while: ask for every file again from its end. */
+static int
+ask_again(struct run *r, int tries, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < cs.n; i++) {
+		if (cs.cf[i].done)
+			continue;
+		if (tries >= CAP_TRIES) {
+			snprintf(err, errlen, "capture of %s:%s: %s after %d "
+			    "tries (%llu of %llu bytes)", cs.cf[i].host,
+			    cs.cf[i].iface, cs.cf[i].have_report ? "file not "
+			    "delivered" : "no report", tries,
+			    (unsigned long long)cs.cf[i].written,
+			    (unsigned long long)cs.cf[i].size);
+			return -1;
+		}
+		if (cs.cf[i].have_report)
+			send_ack(r, &cs.ws[i], cs.cf[i].written, 1, 0);
+	}
+	return 0;
+}
+
+/* Stop the roles and fetch every file. */
+static int
+collect(struct run *r, char *err, size_t errlen)
+{
+	Hoplab__Envelope *env;
+	struct peer *from;
+	int64_t last = clock_mono_ns();
+	int rc, tries = 0;
+
+	send_stops(r);
+	while (!all_done()) {
+		if (r->opts->stop != NULL && *r->opts->stop) {
+			snprintf(err, errlen, "interrupted by the user");
+			return -1;
+		}
+		if (clock_mono_ns() - last > CAP_IDLE_NS) {
+			if (ask_again(r, ++tries, err, errlen) == -1)
+				return -1;
+			last = clock_mono_ns();
+		}
+		rc = peers_recv(r->ps, 200 * NSEC_PER_MSEC, &from, &env, err,
+		    errlen);
+		if (rc == -1)
+			return -1;
+		if (rc == 0)
+			continue;
+		rc = take(r, from, env, err, errlen);
+		msg_free(env);
+		if (rc == -1)
+			return -1;
+		if (rc == 1)
+			last = clock_mono_ns();
+	}
+	return 0;
+}
+
+/* Open results file NAME for appending, with HEADER when it is new. */
+static FILE *
+csv_append(struct run *r, const char *name, const char *header, char *err,
+    size_t errlen)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", results_dir(r->res), name);
+	if ((f = fopen(path, "a")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (ftell(f) == 0)
+		fprintf(f, "%s\n", header);
+	return f;
+}
+
+static int
+csv_done(FILE *f, const char *name, char *err, size_t errlen)
+{
+	if (ferror(f) | (fclose(f) == EOF)) {
+		snprintf(err, errlen, "%s: could not be written", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* captures.csv: a row per file; a truncated capture is said aloud. */
+static int
+write_captures_csv(struct run *r, char *err, size_t errlen)
+{
+	const struct capfile *c;
+	FILE *f;
+	size_t i;
+
+	f = csv_append(r, "captures.csv", "variant,frame,rep,point,host,iface,"
+	    "file,frames,file_bytes,kernel_received,kernel_dropped,"
+	    "if_dropped,truncated,over_limit", err, errlen);
+	if (f == NULL)
+		return -1;
+	for (i = 0; i < cs.n; i++) {
+		c = &cs.cf[i];
+		fprintf(f, "%s,%u,%u,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%d,"
+		    "%llu\n", cs.variant, cs.frame, cs.rep, r->label, c->host,
+		    c->iface, c->rel, (unsigned long long)c->frames,
+		    (unsigned long long)c->size,
+		    (unsigned long long)c->kernel_received,
+		    (unsigned long long)c->kernel_dropped,
+		    (unsigned long long)c->if_dropped, c->truncated,
+		    (unsigned long long)c->over_limit);
+		if (c->truncated || c->kernel_dropped > 0)
+			fprintf(stderr, "      capture %s:%s is incomplete: "
+			    "%s%llu frames past its limit of %llu bytes not "
+			    "written, %llu dropped by the kernel\n", c->host,
+			    c->iface, c->truncated ? "truncated, " : "",
+			    (unsigned long long)c->over_limit,
+			    (unsigned long long)r->plan->capture.limit_bytes,
+			    (unsigned long long)c->kernel_dropped);
+	}
+	return csv_done(f, "captures.csv", err, errlen);
+}
+
+/*
+ * One capdelay.csv row (and console line) of flow F, captures TX -> K;
+ * FINAL: K is where F ends (printed beside the generator's mean).
+ */
+static void
+delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t tx,
+    size_t k, int final, const Hoplab__FlowResult *fl)
+{
+	const struct capfile *a = &cs.cf[tx], *b = &cs.cf[k];
+	struct capmatch_summary s;
+	double gmean = fl->delay_mean_ns / 1e3;
+	uint64_t sent = 0;
+	int ok;
+
+	ok = capmatch_delay(cm, (int)fl->flow_id, &s, &sent) == 0;
+	if (!ok && !final && r->plan->topo.enabled)
+		return;		/* a capture off this flow's path */
+	fprintf(out, "%s,%u,%u,%s,%s,%s:%s,%s:%s,%llu,%zu,%llu,", cs.variant,
+	    fl->frame, cs.rep, r->label, fl->name, a->host, a->iface, b->host,
+	    b->iface, (unsigned long long)sent, s.n,
+	    (unsigned long long)fl->received);
+	if (ok)
+		fprintf(out, "%.3f,%.3f,%.3f,%.3f,%.3f,", s.min / 1e3,
+		    s.mean / 1e3, s.p50 / 1e3, s.p99 / 1e3, s.max / 1e3);
+	else
+		fprintf(out, ",,,,,");
+	fprintf(out, "%.3f,%.3f,", gmean, fl->delay_p50_ns / 1e3);
+	if (ok)
+		fprintf(out, "%+.3f", s.mean / 1e3 - gmean);
+	fprintf(out, ",%d\n", a->truncated || b->truncated);
+	if (r->opts->quiet)
+		return;
+	if (!ok)
+		fprintf(stderr, "      %s: no probe in both captures %s:%s and "
+		    "%s:%s\n", fl->name, a->host, a->iface, b->host, b->iface);
+	else if (!final)
+		fprintf(stderr, "      %s: capture delay %s:%s -> %s:%s %.1f us "
+		    "mean (%zu matched)\n", fl->name, a->host, a->iface,
+		    b->host, b->iface, s.mean / 1e3, s.n);
+	else
+		fprintf(stderr, "      %s: capture delay %.1f us mean "
+		    "(generator %.1f us, difference %+.1f us)\n", fl->name,
+		    s.mean / 1e3, gmean, s.mean / 1e3 - gmean);
+}
+
+/* Match captures TX -> K with filter FLT; NULL with ERR on failure. */
+static struct capmatch *
+match(size_t tx, size_t k, const struct capmatch_filter *flt, char *err,
+    size_t errlen)
+{
+	struct capmatch *cm;
+
+	if ((cm = capmatch_new()) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (capmatch_read(cm, 1, cs.cf[tx].path, flt, err, errlen) == -1 ||
+	    capmatch_read(cm, 0, cs.cf[k].path, flt, err, errlen) == -1) {
+		capmatch_free(cm);
+		return NULL;
+	}
+	return cm;
+}
+
+/*
+ * A topology's udp flow J (GEN's J-th, flow id J + 1): from the first
+ * capture on its from host to every other one.
+ */
+static int
+topo_flow_rows(struct run *r, FILE *f, const Hoplab__FlowResult *fl,
+    size_t j, char *err, size_t errlen)
+{
+	const struct plan_flow *pf = &r->plan->flows[j];
+	struct capmatch_filter flt = { (int)fl->flow_id,
+	    TOPO_PORT_BASE + (int)j };
+	struct capmatch *cm;
+	size_t tx, k;
+
+	if (strcmp(pf->mode, "udp") != 0)
+		return 0;
+	for (tx = 0; tx < cs.n && strcmp(cs.cf[tx].host, pf->from); tx++)
+		;
+	if (tx == cs.n) {
+		if (!r->opts->quiet)
+			fprintf(stderr, "      %s: no capture on its sender "
+			    "%s, no capture delay\n", fl->name, pf->from);
+		return 0;
+	}
+	for (k = 0; k < cs.n; k++) {
+		if (k == tx)
+			continue;
+		if ((cm = match(tx, k, &flt, err, errlen)) == NULL)
+			return -1;
+		delay_row(r, f, cm, tx, k, strcmp(cs.cf[k].host, pf->to) == 0,
+		    fl);
+		capmatch_free(cm);
+	}
+	return 0;
+}
+
+/* capdelay.csv: the first capture against each later one, per flow. */
+static int
+write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
+    size_t errlen)
+{
+	struct capmatch_filter flt = { CAPMATCH_ANY, GEN_DST_PORT };
+	struct capmatch *cm;
+	FILE *f;
+	size_t k, j;
+	int rc = 0;
+
+	f = csv_append(r, "capdelay.csv", "variant,frame,rep,point,flow,from,"
+	    "to,tx_probes,matched,gen_received,cap_delay_min_us,"
+	    "cap_delay_mean_us,cap_delay_p50_us,cap_delay_p99_us,"
+	    "cap_delay_max_us,gen_delay_mean_us,gen_delay_p50_us,"
+	    "diff_mean_us,truncated", err, errlen);
+	if (f == NULL)
+		return -1;
+	for (j = 0; r->plan->topo.enabled && rc == 0 && j < gen->n_flows;
+	    j++)
+		rc = topo_flow_rows(r, f, gen->flows[j], j, err, errlen);
+	for (k = 1; !r->plan->topo.enabled && rc == 0 && k < cs.n; k++) {
+		if ((cm = match(0, k, &flt, err, errlen)) == NULL)
+			rc = -1;
+		for (j = 0; rc == 0 && j < gen->n_flows; j++)
+			delay_row(r, f, cm, 0, k, k + 1 == cs.n,
+			    gen->flows[j]);
+		capmatch_free(cm);
+	}
+	if (csv_done(f, "capdelay.csv", err, errlen) == -1)
+		rc = -1;
+	return rc;
+}
+
+int
+captures_end(struct run *r, const Hoplab__ResultBatch *gen, char *err,
+    size_t errlen)
+{
+	size_t i;
+	int rc;
+
+	if (!cs.active)
+		return 0;
+	cs.active = 0;
+	rc = collect(r, err, errlen);
+	for (i = 0; i < cs.n; i++)
+		if (cs.cf[i].f != NULL) {
+			fclose(cs.cf[i].f);
+			cs.cf[i].f = NULL;
+		}
+	if (rc == 0)
+		rc = write_captures_csv(r, err, errlen);
+	if (rc == 0 && gen != NULL)
+		rc = write_capdelay(r, gen, err, errlen);
+	return rc;
+}

@@ -1,0 +1,640 @@
+/*
+ * links: hoplab-link roles per point, links.csv and the links/ folder
+ * (links.h; docs/architecture.md "Impaired links").
+ *
+ * Per point, not per variant: a truth file then holds one point's frames
+ * only (and the warm-up's its own), so that a point's measured loss can
+ * be compared with its truth file's drops without cutting files by time.
+ * Starting a link costs the agent a fork and two packet rings, tens of
+ * milliseconds.
+ *
+ * Report rows are written and flushed as each batch arrives, then the
+ * batch is acknowledged (write, then ack, like routers.csv).  A truth
+ * file is fetched after its role has ended: the agent reports the end
+ * only after hoplab-link exited, and hoplab-link closes the file before
+ * it exits.  The wire agent shares this machine when the inventory is
+ * the namespace lab's (its run folder is then INVENTORY_DIR/AGENT/);
+ * otherwise the truth stays in the agent's RUNDIR/links/RUN_ID/ and
+ * links.csv says so.
+ *
+ * Deliberately not done: shipping truth files over the management plane
+ * (a 10 Gbit/s minute is gigabytes), keeping links.csv across `hoplab
+ * attach` (the rows of a point in flight when the controller died are
+ * acknowledged and dropped), profile changes scheduled by the plan
+ * (faults; `hoplab link HOST set ...`, linkcmd.c, changes a running link
+ * by hand).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "controller/results/csvfile.h"
+#include "controller/deploy/lab.h"
+#include "controller/run/links.h"
+#include "log.h"
+#include "controller/run/resume.h"
+
+#define LINK_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+#define LINK_STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+#define LINK_REPORT_NS		(1000 * NSEC_PER_MSEC)
+
+static const char *const cols[] = {
+	"variant", "routers", "frame", "rep", "link", "direction", "from",
+	"to", "agent", "role", "batch", "final", "time_unix_s", "profile",
+	"rx_packets", "tx_packets", "lost", "queue_drop", "policy_drop",
+	"pool_drop", "tx_drop", "duplicated", "corrupted", "reordered",
+	"late", "clamped", "ring_drops", "rate_queue_depth_max",
+	"added_delay_mean_us", "added_delay_p50_us", "added_delay_p99_us",
+	"release_error_p50_us", "release_error_p99_us",
+	"release_error_max_us", "truth_file",
+};
+#define NCOLS	(sizeof(cols) / sizeof(cols[0]))
+
+/* One link role of the point in progress. */
+struct lrole {
+	const struct plan_impair *im;
+	struct peer	*peer;
+	uint32_t	role;
+	int		started, ended, failed, stopping;
+	char		error[512];
+	char		variant[PLAN_NAME_MAX * 2];
+	size_t		routers;
+	unsigned	frame, rep;
+	char		truth[200];	/* file name */
+	char		where[PATH_MAX];	/* links.csv's truth_file */
+};
+
+struct links {
+	struct links_env env;
+	struct lrole	act[PLAN_MAX_IMPAIR];
+	size_t		nact;
+	struct csvfile	cf;
+	int		cf_open;
+};
+
+void
+links_agent_name(const struct plan_impair *im, char *buf, size_t len)
+{
+	snprintf(buf, len, "w-%s", im->link);
+}
+
+int
+links_lab_prepare(const struct plan *plan, const struct inventory *inv,
+    struct inventory **newinv, char *err, size_t errlen)
+{
+	const char *argv[PLAN_MAX_IMPAIR + 2];
+	size_t i, n = 0;
+
+	*newinv = NULL;
+	if (plan->nimpairs == 0 || inv->lab[0] == '\0')
+		return 0;
+	argv[n++] = "wires";
+	for (i = 0; i < plan->nimpairs; i++)
+		argv[n++] = plan->impairs[i].link;
+	argv[n] = NULL;
+	if (lab_run(inv->lab, -1, argv, 1, err, errlen) != 0)
+		return -1;
+	if ((*newinv = inventory_load(inv->path, err, errlen)) == NULL)
+		return -1;
+	(*newinv)->insecure = inv->insecure;
+	return 0;
+}
+
+int
+links_lab_wire(const char *lab, const struct plan *plan,
+    const struct plan_variant *v, char *err, size_t errlen)
+{
+	const char *argv[PLAN_MAX_IMPAIR + 3];
+	char count[16];
+	size_t i, n = 0;
+
+	snprintf(count, sizeof(count), "%zu", v->nrouters);
+	argv[n++] = "wire";
+	argv[n++] = count;
+	for (i = 0; i < plan->nimpairs; i++)
+		if (plan_impair_in_variant(&plan->impairs[i], v))
+			argv[n++] = plan->impairs[i].link;
+	argv[n] = NULL;
+	return lab_run(lab, -1, argv, 1, err, errlen) == 0 ? 0 : -1;
+}
+
+int
+links_lab_topo(const char *lab, const struct plan *plan, int quiet,
+    char *err, size_t errlen)
+{
+	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
+	const char *argv[PLANTOPO_MAX_LINKS + 2];
+	const struct plantopo *t = &plan->topo;
+	const struct plantopo_link *l;
+	size_t i, j, n = 0;
+	int a, w;
+
+	argv[n++] = "links";
+	for (i = 0; i < t->nlinks; i++) {
+		l = &t->links[i];
+		for (j = 0, a = 0, w = 0; j < plan->nimpairs; j++)
+			if (plan->impairs[j].topo && plan->impairs[j].hop == i) {
+				w = 1;
+				a = strcmp(plan->impairs[j].from,
+				    t->hosts[l->end[0].host].name) != 0;
+			}
+		snprintf(spec[i], sizeof(spec[i]), "%s:%s-%s:%s%s",
+		    t->hosts[l->end[a].host].name, l->end[a].iface,
+		    t->hosts[l->end[!a].host].name, l->end[!a].iface,
+		    w ? "/w" : "");
+		argv[n++] = spec[i];
+	}
+	argv[n] = NULL;
+	return lab_run(lab, -1, argv, quiet, err, errlen) == 0 ? 0 : -1;
+}
+
+struct links *
+links_new(const struct links_env *env, char *err, size_t errlen)
+{
+	struct links *lk;
+
+	if ((lk = calloc(1, sizeof(*lk))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	lk->env = *env;
+	return lk;
+}
+
+void
+links_free(struct links *lk)
+{
+	char err[256];
+
+	if (lk == NULL)
+		return;
+	if (lk->cf_open && csvfile_close(&lk->cf, err, sizeof(err)) == -1)
+		log_warn("links.csv: %s", err);
+	free(lk);
+}
+
+static struct lrole *
+find(struct links *lk, const struct peer *p, uint32_t role)
+{
+	size_t i;
+
+	for (i = 0; i < lk->nact; i++)
+		if (lk->act[i].peer == p && lk->act[i].role == role)
+			return &lk->act[i];
+	return NULL;
+}
+
+static double
+us(int64_t ns)
+{
+	return (double)ns / 1e3;
+}
+
+/* One row of links.csv from counters C of role L. */
+static int
+add_row(struct links *lk, const struct lrole *l, const Hoplab__ResultBatch *b,
+    const Hoplab__LinkCounters *c, char *err, size_t errlen)
+{
+	struct csv *o = lk->cf.c;
+	int fwd = strcmp(c->dir, "a-b") == 0;
+	const Hoplab__LinkTimeSummary *ad = c->added_delay, *re =
+	    c->release_error;
+
+	csv_str(o, l->variant);
+	csv_u64(o, l->routers);
+	csv_u64(o, l->frame);
+	csv_u64(o, l->rep);
+	csv_str(o, l->im->link);
+	csv_str(o, fwd ? "forward" : "reverse");
+	csv_str(o, fwd ? l->im->from : l->im->to);
+	csv_str(o, fwd ? l->im->to : l->im->from);
+	csv_str(o, l->peer->inv->name);
+	csv_u64(o, l->role);
+	csv_u64(o, b->batch_seq);
+	csv_u64(o, b->final);
+	csv_f64(o, (double)c->time_ns / 1e9, 6);
+	csv_str(o, c->profile);
+	csv_u64(o, c->rx_packets);
+	csv_u64(o, c->tx_packets);
+	csv_u64(o, c->lost);
+	csv_u64(o, c->queue_drop);
+	csv_u64(o, c->policy_drop_malformed + c->policy_drop_oversize +
+	    c->policy_drop_nonip + c->policy_drop_runt);
+	csv_u64(o, c->pool_drop);
+	csv_u64(o, c->tx_drop);
+	csv_u64(o, c->duplicated);
+	csv_u64(o, c->corrupted);
+	csv_u64(o, c->reordered);
+	csv_u64(o, c->late);
+	csv_u64(o, c->clamped);
+	csv_u64(o, c->ring_drops);
+	csv_u64(o, c->rate_queue_depth_max);
+	csv_f64(o, ad && ad->count ? ad->mean_ns / 1e3 : NAN, 3);
+	csv_f64(o, ad && ad->count ? us(ad->p50_ns) : NAN, 3);
+	csv_f64(o, ad && ad->count ? us(ad->p99_ns) : NAN, 3);
+	csv_f64(o, re && re->count ? us(re->p50_ns) : NAN, 3);
+	csv_f64(o, re && re->count ? us(re->p99_ns) : NAN, 3);
+	csv_f64(o, re && re->count ? us(re->max_ns) : NAN, 3);
+	csv_str(o, l->where);
+	return csvfile_end_row(&lk->cf, err, errlen);
+}
+
+/* A report of role L: its rows, then the ack. */
+static int
+take_batch(struct links *lk, struct lrole *l, struct peer *from,
+    const Hoplab__ResultBatch *b, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (l != NULL && b->n_links > 0) {
+		if (!lk->cf_open) {
+			if (csvfile_create(&lk->cf, results_dir(lk->env.res),
+			    "links.csv", cols, NCOLS, err, errlen) == -1)
+				return -1;
+			lk->cf_open = 1;
+		}
+		for (i = 0; i < b->n_links; i++)
+			if (add_row(lk, l, b, b->links[i], err, errlen) == -1)
+				return -1;
+	}
+	resume_ack(lk->env.ps, from, b->role_id, b->batch_seq);
+	return 1;
+}
+
+static void
+take_status(struct lrole *l, const Hoplab__RoleStatus *st)
+{
+	switch (st->state) {
+	case HOPLAB__ROLE_STATUS__STATE__STARTED:
+		l->started = 1;
+		return;
+	case HOPLAB__ROLE_STATUS__STATE__FAILED:
+		l->failed = 1;
+		break;
+	default:
+		l->ended = 1;
+		break;
+	}
+	if (st->error[0] != '\0')
+		snprintf(l->error, sizeof(l->error), "%s", st->error);
+	else if (!l->stopping)
+		snprintf(l->error, sizeof(l->error), "exited with %d%s",
+		    st->exit_code, st->signal ? " (killed by a signal)" : "");
+}
+
+int
+links_take(struct links *lk, struct peer *from, const Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	const Hoplab__ResultBatch *b;
+	struct lrole *l;
+
+	if (lk == NULL)
+		return 0;
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
+		if ((l = find(lk, from, env->role_status->role_id)) == NULL)
+			return 0;
+		take_status(l, env->role_status);
+		return 1;
+	}
+	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
+		return 0;
+	b = env->result_batch;
+	if (strcmp(b->run_id, lk->env.run_id) != 0)
+		return 0;
+	l = find(lk, from, b->role_id);
+	if (l == NULL && b->n_links == 0)
+		return 0;
+	/* A link's report of an earlier point (a resend): ack only. */
+	return take_batch(lk, l, from, b, err, errlen);
+}
+
+typedef int (*lrole_done_fn)(const struct lrole *l);
+
+static int
+started(const struct lrole *l)
+{
+	return l->started;
+}
+
+static int
+ended(const struct lrole *l)
+{
+	return l->ended || l->failed;
+}
+
+/* Anything else that arrives meanwhile: as the runner would treat it. */
+static int
+other(struct links *lk, struct peer *from, const Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	const Hoplab__ResultBatch *b = env->result_batch;
+
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR) {
+		log_warn("agent %s: %s", from->inv->name, env->error->text);
+		return 0;
+	}
+	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH ||
+	    strcmp(b->run_id, lk->env.run_id) != 0)
+		return 0;
+	switch (resume_router_batch(lk->env.ps, lk->env.st, lk->env.res, from,
+	    b, err, errlen)) {
+	case -1:
+		return -1;
+	case 0:
+		resume_ack(lk->env.ps, from, b->role_id, b->batch_seq);
+	}
+	return 0;
+}
+
+/* Step the event loop until DONE holds for every link role or DEADLINE. */
+static int
+wait_links(struct links *lk, lrole_done_fn done, int fail_on_end,
+    int64_t deadline, char *err, size_t errlen)
+{
+	Hoplab__Envelope *env;
+	struct peer *from;
+	size_t i, ndone;
+	int rc;
+
+	for (;;) {
+		for (i = ndone = 0; i < lk->nact; i++) {
+			struct lrole *l = &lk->act[i];
+
+			if (l->failed || (fail_on_end && l->ended)) {
+				snprintf(err, errlen, "link %s on %s: %s",
+				    l->im->link, l->peer->inv->name, l->error);
+				return -1;
+			}
+			ndone += done(l) != 0;
+		}
+		if (ndone == lk->nact)
+			return 0;
+		if (lk->env.stop != NULL && *lk->env.stop) {
+			snprintf(err, errlen, "interrupted by the user");
+			return -1;
+		}
+		if (clock_mono_ns() >= deadline) {
+			snprintf(err, errlen, "timed out waiting for the "
+			    "link roles (hoplab-link) to %s",
+			    done == started ? "start" : "stop");
+			return -1;
+		}
+		rc = peers_recv(lk->env.ps, deadline - clock_mono_ns(), &from,
+		    &env, err, errlen);
+		if (rc <= 0) {
+			if (rc == -1)
+				return -1;
+			continue;
+		}
+		rc = links_take(lk, from, env, err, errlen);
+		if (rc == 0)
+			rc = other(lk, from, env, err, errlen);
+		msg_free(env);
+		if (rc == -1)
+			return -1;
+	}
+}
+
+/* The two interfaces of link role L: the inventory's, else wa and wb. */
+static void
+ifaces(const struct lrole *l, const char **a, const char **b)
+{
+	const struct inv_agent *ia = l->peer->inv;
+
+	*a = ia->nifaces >= 2 ? ia->ifaces[0] : "wa";
+	*b = ia->nifaces >= 2 ? ia->ifaces[1] : "wb";
+}
+
+/* Where the truth file of L is (or will be) for links.csv. */
+static void
+truth_where(struct links *lk, struct lrole *l)
+{
+	char buf[sizeof(l->where)];
+
+	if (lk->env.inv->lab[0] != '\0')
+		snprintf(buf, sizeof(buf), "links/%s", l->truth);
+	else
+		snprintf(buf, sizeof(buf), "%s:RUNDIR/links/%s/%s",
+		    l->peer->inv->name, lk->env.run_id, l->truth);
+	memcpy(l->where, buf, sizeof(l->where));
+}
+
+static int
+send_link(struct links *lk, struct lrole *l, char *err, size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__LinkParams lp = HOPLAB__LINK_PARAMS__INIT;
+	const char *a, *b;
+
+	if (resume_role_id(lk->env.st, results_dir(lk->env.res),
+	    lk->env.next_role, &l->role, err, errlen) == -1)
+		return -1;
+	ifaces(l, &a, &b);
+	lp.link = (char *)l->im->link;
+	lp.iface_a = (char *)a;
+	lp.iface_b = (char *)b;
+	lp.profile_ab = (char *)l->im->forward;
+	lp.profile_ba = (char *)l->im->reverse;
+	lp.seed = l->im->seed * 1000 + l->rep;
+	lp.report_interval_ns = LINK_REPORT_NS;
+	lp.truth = l->truth;
+	sr.role_id = l->role;
+	sr.run_id = (char *)lk->env.run_id;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_LINK;
+	sr.link = &lp;
+	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
+	env.start_role = &sr;
+	return peers_send(lk->env.ps, l->peer, &env, err, errlen);
+}
+
+int
+links_start(struct links *lk, const struct plan_variant *v, unsigned frame,
+    unsigned rep, unsigned point, char *err, size_t errlen)
+{
+	const struct plan *plan = lk->env.plan;
+	char name[200];
+	struct lrole *l;
+	size_t i;
+
+	lk->nact = 0;
+	for (i = 0; i < plan->nimpairs; i++) {
+		if (!plan_impair_in_variant(&plan->impairs[i], v))
+			continue;
+		l = &lk->act[lk->nact];
+		memset(l, 0, sizeof(*l));
+		l->im = &plan->impairs[i];
+		links_agent_name(l->im, name, sizeof(name));
+		if ((l->peer = peers_find(lk->env.ps, name)) == NULL) {
+			snprintf(err, errlen, "no agent %s for the impaired "
+			    "link %s (see docs/architecture.md, \"Impaired "
+			    "links\")", name, l->im->link);
+			return -1;
+		}
+		snprintf(l->variant, sizeof(l->variant), "%s", v->label);
+		l->routers = v->nrouters;
+		l->frame = frame;
+		l->rep = rep;
+		if (rep == 0)
+			snprintf(name, sizeof(name), "%s_%s_%u_warmup.truth",
+			    v->label, plan->impairs[i].link, frame);
+		else if (point != 0)
+			snprintf(name, sizeof(name), "%s_%s_%u_%u_p%u.truth",
+			    v->label, plan->impairs[i].link, frame, rep, point);
+		else
+			snprintf(name, sizeof(name), "%s_%s_%u_%u.truth",
+			    v->label, plan->impairs[i].link, frame, rep);
+		memcpy(l->truth, name, sizeof(l->truth));
+		truth_where(lk, l);
+		lk->nact++;
+		if (send_link(lk, l, err, errlen) == -1)
+			return -1;
+	}
+	return wait_links(lk, started, 1, clock_mono_ns() +
+	    LINK_START_TIMEOUT_NS, err, errlen);
+}
+
+int
+links_check(struct links *lk, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < lk->nact; i++)
+		if (lk->act[i].ended || lk->act[i].failed) {
+			snprintf(err, errlen, "link %s on %s ended during "
+			    "the point: %s", lk->act[i].im->link,
+			    lk->act[i].peer->inv->name, lk->act[i].error);
+			return -1;
+		}
+	return 0;
+}
+
+static int
+copy_file(const char *src, const char *dst, char *err, size_t errlen)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int in, out, rc = 0;
+
+	if ((in = open(src, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", src, strerror(errno));
+		return -1;
+	}
+	if ((out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1) {
+		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+		close(in);
+		return -1;
+	}
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (n < 0 || rc == -1 || fsync(out) == -1) {
+		snprintf(err, errlen, "copying %s to %s: %s", src, dst,
+		    strerror(errno));
+		rc = -1;
+	}
+	close(in);
+	if (close(out) == -1)
+		rc = -1;
+	return rc;
+}
+
+/* hoplab-link --export-truth TRUTH > CSV; a warning when it fails. */
+static void
+export_csv(const char *truth, const char *csv)
+{
+	char home[PATH_MAX], bin[PATH_MAX + 32];
+	int fd, st;
+	pid_t pid;
+
+	if (lab_home(home, sizeof(home)) == -1)
+		return;
+	snprintf(bin, sizeof(bin), "%s/bin/hoplab-link", home);
+	if ((fd = open(csv, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1) {
+		log_warn("%s: %s", csv, strerror(errno));
+		return;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		dup2(fd, STDOUT_FILENO);
+		execl(bin, bin, "--export-truth", truth, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	if (pid == -1 || waitpid(pid, &st, 0) == -1 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		log_warn("%s --export-truth %s failed; %s is incomplete", bin,
+		    truth, csv);
+}
+
+/* Copy L's truth file into the results' links/ (namespace lab only). */
+static int
+fetch_truth(struct links *lk, const struct lrole *l, char *err,
+    size_t errlen)
+{
+	char inv[PATH_MAX], src[2 * PATH_MAX], dir[PATH_MAX + 16];
+	char dst[2 * PATH_MAX], csv[2 * PATH_MAX];
+
+	if (lk->env.inv->lab[0] == '\0') {
+		if (!lk->env.quiet)
+			fprintf(stderr, "      link %s: truth file kept by "
+			    "agent %s in its run folder, links/%s/%s\n",
+			    l->im->link, l->peer->inv->name, lk->env.run_id,
+			    l->truth);
+		return 0;
+	}
+	snprintf(inv, sizeof(inv), "%s", lk->env.inv->path);
+	snprintf(src, sizeof(src), "%s/%s/links/%s/%s", dirname(inv),
+	    l->peer->inv->name, lk->env.run_id, l->truth);
+	snprintf(dir, sizeof(dir), "%s/links", results_dir(lk->env.res));
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(dst, sizeof(dst), "%s/%s", dir, l->truth);
+	if (copy_file(src, dst, err, errlen) == -1)
+		return -1;
+	snprintf(csv, sizeof(csv), "%.*s.csv", (int)(strlen(dst) - 6), dst);
+	export_csv(dst, csv);
+	return 0;
+}
+
+int
+links_stop(struct links *lk, char *err, size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < lk->nact && rc == 0; i++) {
+		if (ended(&lk->act[i]))
+			continue;
+		lk->act[i].stopping = 1;
+		st.role_id = lk->act[i].role;
+		env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+		env.stop_role = &st;
+		rc = peers_send(lk->env.ps, lk->act[i].peer, &env, err,
+		    errlen);
+	}
+	if (rc == 0)
+		rc = wait_links(lk, ended, 0, clock_mono_ns() +
+		    LINK_STOP_TIMEOUT_NS, err, errlen);
+	for (i = 0; rc == 0 && i < lk->nact; i++)
+		rc = fetch_truth(lk, &lk->act[i], err, errlen);
+	lk->nact = 0;
+	return rc;
+}

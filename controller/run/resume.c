@@ -1,0 +1,297 @@
+/*
+ * resume: the run state of a run and the collection of what its killed
+ * controller left in flight (see resume.h for the design).
+ *
+ * Why a StopRole settles a point in flight: an agent writes a batch to its
+ * spool before anything else, resends the whole spool right after its
+ * Welcome, sends a role's results before that role's final status, and
+ * answers a StopRole for a role it no longer has with STOPPED.  Messages
+ * on one connection keep their order, so once the status of the role
+ * has arrived, its final batch has too, if there is one.  A generator that
+ * was stopped (by us now, or by its agent when the old controller fell
+ * silent) sends partial results, which its agent does not keep: such a
+ * point has no batch and is measured again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "controller/run/resume.h"
+
+#define COLLECT_TIMEOUT_NS	(15 * NSEC_PER_SEC)
+#define ROLE_BASE_SPAN		(UINT32_MAX - (1U << 24))
+
+int
+resume_state_new(struct run_state *st, const struct plan *plan,
+    const char *run_id, char *err, size_t errlen)
+{
+	struct plan_point pt;
+	size_t *order = plan_point_order(plan), n, k;
+	uint64_t ms = (uint64_t)clock_real_ns() / 1000000;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->run_id, sizeof(st->run_id), "%s", run_id);
+	snprintf(st->status, sizeof(st->status), "running");
+	snprintf(st->plan_path, sizeof(st->plan_path), "%s", plan->path);
+	st->controller_pid = (long)getpid();
+	if ((st->plan_text = results_slurp(plan->path)) == NULL) {
+		snprintf(err, errlen, "%s: %s", plan->path, strerror(errno));
+		return -1;
+	}
+	results_sha256_hex(st->plan_text, strlen(st->plan_text),
+	    st->plan_sha256);
+	st->role_first = st->role_reserved = (uint32_t)(ms % ROLE_BASE_SPAN) + 1;
+	st->npoints = plan_npoints(plan);
+	if ((st->points = calloc(st->npoints, sizeof(*st->points))) == NULL ||
+	    (plan->order_random && order == NULL)) {
+		free(order);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* In the order they are run (plan_point), so index i is run i. */
+	for (n = 0; n < st->npoints; n++) {
+		plan_point(plan, order, n, &pt);
+		snprintf(st->points[n].variant, sizeof(st->points[n].variant),
+		    "%s", plan->variants[pt.variant].label);
+		st->points[n].frame = plan->flows[0].frame;
+		for (k = 0; k < plan->nsweep; k++)
+			if (strcmp(plan->sweep[k].name, "frame") == 0)
+				st->points[n].frame = (unsigned)atoi(
+				    plan->sweep[k].vals[pt.val[k]]);
+		st->points[n].rep = pt.rep;
+	}
+	free(order);
+	return 0;
+}
+
+long
+resume_point(const struct run_state *st, const char *variant, unsigned frame,
+    unsigned rep)
+{
+	size_t i;
+
+	for (i = 0; i < st->npoints; i++)
+		if (st->points[i].frame == frame && st->points[i].rep == rep &&
+		    strcmp(st->points[i].variant, variant) == 0)
+			return (long)i;
+	return -1;
+}
+
+int
+resume_role_id(struct run_state *st, const char *dir, uint32_t *next,
+    uint32_t *id, char *err, size_t errlen)
+{
+	if (*next == 0)
+		*next = st->role_reserved;
+	if (*next == st->role_reserved) {
+		st->role_reserved = *next + RESUME_ROLE_BLOCK;
+		if (results_state_write(dir, st, err, errlen) == -1)
+			return -1;
+	}
+	*id = (*next)++;
+	return 0;
+}
+
+size_t
+resume_count_done(const struct run_state *st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->npoints; i++)
+		n += st->points[i].state == POINT_DONE;
+	return n;
+}
+
+int
+resume_save(struct run_state *st, struct results *res, char *err,
+    size_t errlen)
+{
+	if (results_sync(res, st, err, errlen) == -1)
+		return -1;
+	return results_state_write(results_dir(res), st, err, errlen);
+}
+
+void
+resume_ack(struct peers *ps, struct peer *p, uint32_t role, uint64_t seq)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__Ack ack = HOPLAB__ACK__INIT;
+	char err[256];
+
+	ack.role_id = role;
+	ack.batch_seq = seq;
+	env.body_case = HOPLAB__ENVELOPE__BODY_ACK;
+	env.ack = &ack;
+	if (peers_send(ps, p, &env, err, sizeof(err)) == -1)
+		log_warn("ack to %s: %s", p->inv->name, err);
+}
+
+const struct router_role *
+resume_router_role(const struct run_state *st, const char *agent,
+    uint32_t role)
+{
+	size_t i;
+
+	for (i = 0; i < st->nrroles; i++)
+		if (st->rroles[i].role == role &&
+		    strcmp(st->rroles[i].agent, agent) == 0)
+			return &st->rroles[i];
+	return NULL;
+}
+
+int
+resume_router_batch(struct peers *ps, const struct run_state *st,
+    struct results *res, struct peer *from, const Hoplab__ResultBatch *b,
+    char *err, size_t errlen)
+{
+	const char *agent = from->inv->name;
+
+	if (b->n_routers == 0 &&
+	    resume_router_role(st, agent, b->role_id) == NULL)
+		return 0;
+	if (!results_routers_seen(res, agent, b->role_id, b->batch_seq) &&
+	    results_routers_add(res, agent, resume_router_role(st, agent,
+	    b->role_id), b, err, errlen) == -1)
+		return -1;
+	resume_ack(ps, from, b->role_id, b->batch_seq);
+	return 1;
+}
+
+/* The point whose role ROLE ran on P, or -1. */
+static long
+point_of(const struct run_state *st, const struct peer *p, uint32_t role)
+{
+	size_t i;
+
+	for (i = 0; i < st->npoints; i++)
+		if (st->points[i].role == role && st->points[i].state !=
+		    POINT_PENDING && strcmp(st->points[i].agent,
+		    p->inv->name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static int
+send_stop(struct peers *ps, const struct run_point *pt, char *err,
+    size_t errlen)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole stop = HOPLAB__STOP_ROLE__INIT;
+	struct peer *p = peers_find(ps, pt->agent);
+
+	if (p == NULL) {
+		snprintf(err, errlen, "the run's role %u ran on agent %s, "
+		    "which this controller is not connected to", pt->role,
+		    pt->agent);
+		return -1;
+	}
+	stop.role_id = pt->role;
+	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+	env.stop_role = &stop;
+	return peers_send(ps, p, &env, err, errlen);
+}
+
+/*
+ * One message during the collection; returns 1 when it settled a point
+ * (its role's status), 0 otherwise.  Keeps final batches of running
+ * points in GOT, frees the rest.
+ */
+static int
+collect_one(struct peers *ps, const struct run_state *st,
+    struct results *res, struct peer *from, Hoplab__Envelope *env,
+    Hoplab__Envelope **got, char *settled)
+{
+	Hoplab__ResultBatch *rb;
+	char err[512];
+	long i;
+
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
+		i = point_of(st, from, env->role_status->role_id);
+		msg_free(env);
+		if (i < 0 || st->points[i].state != POINT_RUNNING ||
+		    settled[i])
+			return 0;
+		settled[i] = 1;
+		return 1;
+	}
+	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH) {
+		msg_free(env);
+		return 0;
+	}
+	rb = env->result_batch;
+	if (strcmp(rb->run_id, st->run_id) != 0) {
+		log_debug("agent %s: batch of run %.64s, not ours: left to it",
+		    from->inv->name, rb->run_id);
+		msg_free(env);
+		return 0;
+	}
+	switch (resume_router_batch(ps, st, res, from, rb, err,
+	    sizeof(err))) {
+	case -1:
+		log_warn("agent %s: router counters of role %u not written, "
+		    "left in its spool: %s", from->inv->name, rb->role_id, err);
+		/* FALLTHROUGH */
+	case 1:
+		msg_free(env);
+		return 0;
+	}
+	i = point_of(st, from, rb->role_id);
+	if (i >= 0 && st->points[i].state == POINT_RUNNING) {
+		if (rb->final && got[i] == NULL)
+			got[i] = env;	/* acknowledged once recorded */
+		else
+			msg_free(env);	/* the same again: one ack later */
+		return 0;
+	}
+	/* Done already, a warm-up, or a resend. */
+	resume_ack(ps, from, rb->role_id, rb->batch_seq);
+	msg_free(env);
+	return 0;
+}
+
+int
+resume_collect(struct peers *ps, const struct run_state *st,
+    struct results *res, Hoplab__Envelope **got, int quiet, char *err,
+    size_t errlen)
+{
+	int64_t deadline = clock_mono_ns() + COLLECT_TIMEOUT_NS;
+	Hoplab__Envelope *env;
+	struct peer *from;
+	size_t i, open = 0;
+	char *settled;
+	int rc = 0;
+
+	if ((settled = calloc(st->npoints + 1, 1)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < st->npoints; i++) {
+		if (st->points[i].state != POINT_RUNNING)
+			continue;
+		if (send_stop(ps, &st->points[i], err, errlen) == -1) {
+			free(settled);
+			return -1;
+		}
+		open++;
+	}
+	while (open > 0 && clock_mono_ns() < deadline) {
+		rc = peers_recv(ps, deadline - clock_mono_ns(), &from, &env,
+		    err, errlen);
+		if (rc == -1)
+			break;
+		if (rc == 1)
+			open -= (size_t)collect_one(ps, st, res, from, env,
+			    got, settled);
+		rc = 0;
+	}
+	if (rc == 0 && open > 0 && !quiet)
+		fprintf(stderr, "attach: %zu point(s) in flight not settled "
+		    "within %lld s; they are measured again\n", open,
+		    COLLECT_TIMEOUT_NS / NSEC_PER_SEC);
+	free(settled);
+	return rc;
+}

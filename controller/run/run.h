@@ -1,0 +1,117 @@
+/*
+ * runint: what the runner's files share (runner.c: plans point by point;
+ * waitrole.c: the event-loop step that hands messages to the roles waiting
+ * for them; routerrole.c: the routers of a variant; toporun.c: topology
+ * plans; captures.c: a point's captures).  Not for use outside these
+ * files.
+ */
+#ifndef HOPLAB_RUNINT_H
+#define HOPLAB_RUNINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "controller/faults/faults.h"
+#include "controller/run/links.h"
+#include "controller/mgmt/peers.h"
+#include "controller/plan/plan.h"
+#include "controller/results/results.h"
+#include "controller/run/resume.h"
+#include "controller/run/runner.h"
+
+struct rfc2544;
+
+#define ROUTER_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
+#define GEN_SLACK_NS		(15 * NSEC_PER_SEC)
+#define GEN_DRAIN_NS		(500 * NSEC_PER_MSEC)
+#define GEN_START_AT_LEAD_NS	(300 * NSEC_PER_MSEC)	/* start_at ahead */
+#define EXIT_AFTER_RESULT_NS	(3 * NSEC_PER_SEC)
+#define GEN_DST_PORT		9	/* discard: measured packets */
+#define GEN_WARMUP_PORT		7	/* echo: warm-up, so filters on 9 miss it */
+#define GEN_SRC_PORT_BASE	49152
+#define WARMUP_PACKETS		200
+#define RUN_MAX_AGENTS		(PLAN_MAX_CHAIN + 1 + PLAN_MAX_IMPAIR)
+
+struct run {
+	const struct plan *plan;
+	const struct inventory *inv;
+	const struct run_opts *opts;
+	struct peers	*ps;
+	struct results	*res;
+	char		run_id[128];
+	uint32_t	next_role;
+	size_t		point, npoints;
+	int64_t		started_mono;
+	struct run_state st;		/* state.json */
+	struct links	*lk;		/* impaired links (links.h) */
+	struct plan	*live;		/* the plan at the point being run:
+					   its flows and impairments with
+					   the point's sweep values (the
+					   links read it at links_start) */
+	char		label[256];	/* its sweep values, "idt=1ms;..." */
+	struct faults	*fl;		/* the plan's faults (faults.h) */
+	struct inventory *own_inv;	/* the lab's, with its wire hosts */
+	struct rfc2544	*rfc;		/* rfc2544.c's, NULL until used */
+	struct plan_router routers_opts; /* options the routers run with */
+	int		routers_started; /* and whether they run */
+};
+
+/* What a point waits for from one role. */
+struct wait_role {
+	struct peer	*peer;
+	uint32_t	role_id;
+	int		started, exited, failed, have_result;
+	int		stopped;	/* its agent stopped it: results partial */
+	int		record;		/* a measured point: ack once written */
+	int		exit_code, exit_signal;
+	char		error[512];
+	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
+	Hoplab__Envelope *result_env;
+};
+
+typedef int (*wait_done_fn)(const struct wait_role *w);
+
+/* waitrole.c */
+/* Acknowledge batch B to agent P (after it was written, if it counts). */
+void	run_send_ack(struct run *r, struct peer *p,
+	    const Hoplab__ResultBatch *b);
+/*
+ * Step the event loop until DONE holds for every role of WS or DEADLINE
+ * (CLOCK_MONOTONIC) passes; 0, or -1 with ERR (a role failed, an agent
+ * was lost, the user interrupted, or the deadline passed).
+ */
+int	run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
+	    wait_done_fn done, int64_t deadline, char *err, size_t errlen);
+/* Give SR (its params already set) a new role id and send it to AGENT. */
+int	run_send_start(struct run *r, struct wait_role *w, const char *agent,
+	    Hoplab__StartRole *sr, char *err, size_t errlen);
+
+/* runner.c, for toporun.c too */
+/* Ask every agent to stop whatever it runs; best effort. */
+void	run_stop_all(struct run *r);
+/*
+ * Make R->live the plan at point PT: the plan read again with PT's sweep
+ * values (plan_bind), and R->label its sweep values.  0 or -1 with ERR.
+ */
+int	run_bind_point(struct run *r, const struct plan_point *pt,
+	    char *err, size_t errlen);
+/* The connected agents for run.json, at most MAX of them. */
+size_t	run_host_list(const struct run *r, struct run_host *hosts,
+	    size_t max);
+
+/* routerrole.c */
+/* Note router role W of variant V in state.json, for routers.csv. */
+int	run_note_router_role(struct run *r, const struct wait_role *w,
+	    const struct plan_variant *v, char *err, size_t errlen);
+/* Configure the routers of variant V and wait until all are up. */
+int	run_start_routers(struct run *r, const struct plan_variant *v,
+	    struct wait_role *ws, char *err, size_t errlen);
+/*
+ * 1 when the routers run with other options than R's point has (a swept
+ * router option): the runner must restart them.
+ */
+int	run_routers_stale(const struct run *r);
+/* Stop them again before the links are rewired; best effort. */
+void	run_stop_routers(struct run *r, struct wait_role *ws, size_t n);
+
+#endif

@@ -1,0 +1,742 @@
+/*
+ * runner: one plan, point by point.  The controller is single-threaded: it
+ * sends a StartRole and then steps peers_recv() until the answers it waits
+ * for arrive, the point's deadline passes, an agent is lost, or the user
+ * interrupts.  Messages that belong to nothing pending (late statuses of
+ * roles already done) are logged at debug level and dropped.
+ *
+ * Results are acknowledged to the agents only once they are safe: a
+ * measured point's batch after its rows were written, summary.csv,
+ * intervals.csv and pdf.csv synced and state.json marked the point done
+ * (resume.h); hoplab-router's counters after their rows are in
+ * routers.csv and synced; hoplab-link's reports after their rows are in
+ * links.csv (links.c, which also starts and stops the link roles around
+ * every point of a plan with impairments); any other batch of this run
+ * (warm-ups, resends) on receipt.  Batches of other
+ * runs are left unacknowledged in their agents' spools for their own
+ * `hoplab attach`.  A resumed run skips the points state.json marks done.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "controller/run/captures.h"
+#include "clock.h"
+#include "controller/deploy/lab.h"
+#include "controller/run/links.h"
+#include "log.h"
+#include "controller/mgmt/peers.h"
+#include "controller/results/results.h"
+#include "controller/run/resume.h"
+#include "controller/run/rfc2544.h"
+#include "controller/run/run.h"
+#include "controller/plan/topo.h"
+#include "controller/run/toporun.h"
+
+
+/* A generator is done when it exited: with results, or failing. */
+static int
+gen_done(const struct wait_role *w)
+{
+	return w->exited && (w->have_result || w->exit_code != 0 ||
+	    w->exit_signal != 0);
+}
+
+static int64_t
+point_duration_ns(const struct plan *plan)
+{
+	int64_t longest = 0, d;
+	size_t i;
+
+	for (i = 0; i < plan->nflows; i++) {
+		d = plan->flows[i].idt_ns * (int64_t)plan->flows[i].count;
+		if (d > longest)
+			longest = d;
+	}
+	return longest + GEN_DRAIN_NS;
+}
+
+/*
+ * COUNT, when not 0, replaces every flow's packet count (warm-up);
+ * START_AT, when not 0, is the CLOCK_REALTIME of the first packet.
+ */
+static int
+start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
+    int64_t start_at, char *err, size_t errlen)
+{
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
+	Hoplab__FlowSpec fs[PLAN_MAX_FLOWS], *fsp[PLAN_MAX_FLOWS];
+	struct topo_gen t;
+	size_t i;
+
+	topo_gen(&t);
+	gp.mode = "l2";
+	gp.tx_iface = t.tx_iface;
+	gp.rx_iface = t.rx_iface;
+	gp.src_ip = t.src_ip;
+	gp.dst_ip = t.dst_ip;
+	gp.gateway_ip = t.gateway_ip;
+	gp.drain_ns = GEN_DRAIN_NS;
+	gp.ttl = TOPO_GEN_TTL;
+	gp.start_at_ns = start_at;
+	for (i = 0; i < r->live->nflows; i++) {
+		const struct plan_flow *pf = &r->live->flows[i];
+
+		hoplab__flow_spec__init(&fs[i]);
+		fs[i].flow_id = (uint32_t)i + 1;
+		fs[i].name = (char *)pf->name;
+		fs[i].frame = pf->frame_from_sweep ? frame : pf->frame;
+		fs[i].count = count ? count : pf->count;
+		fs[i].interval_ns = (uint64_t)pf->idt_ns;
+		fs[i].idt_dist = (char *)pf->idt_dist;
+		/* A swept frame replaces the flow's distribution. */
+		fs[i].frame_dist = pf->frame_from_sweep ? "" :
+		    (char *)pf->frame_dist;
+		fs[i].seed = pf->seed;
+		fs[i].dscp = pf->dscp;
+		fs[i].burst_dist = (char *)pf->burst_dist;
+		fs[i].off_dist = (char *)pf->off_dist;
+		fs[i].preset = (char *)pf->preset;
+		fs[i].rate_bps = pf->rate_bps;
+		/* The warm-up is bounded by its count alone. */
+		fs[i].duration_ns = count ? 0 : (uint64_t)pf->duration_ns;
+		fs[i].dst_port = count ? GEN_WARMUP_PORT : GEN_DST_PORT;
+		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
+		fs[i].dst_ip = (char *)pf->dst;	/* "": gp.dst_ip */
+		fsp[i] = &fs[i];
+	}
+	gp.n_flows = r->live->nflows;
+	gp.flows = fsp;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
+	sr.gen = &gp;
+	return run_send_start(r, w, "gen", &sr, err, errlen);
+}
+
+/* Every flow must have crossed exactly the variant's routers. */
+static int
+check_path(const struct plan_variant *v, const Hoplab__FlowResult *f,
+    char *err, size_t errlen)
+{
+	unsigned want = topo_expected_ttl(v->nrouters);
+
+	if (f->received == 0 || (f->ttl_min == want && f->ttl_max == want))
+		return 0;
+	snprintf(err, errlen, "path check failed for variant %s, flow %s: "
+	    "expected TTL %u after %zu router(s), received TTL %u..%u",
+	    v->label, f->name, want, v->nrouters, f->ttl_min, f->ttl_max);
+	return -1;
+}
+
+/*
+ * Record B, the final batch of point PT (measured by P): its rows, then
+ * the point marked done in state.json, then the ack that lets the agent
+ * forget it.  The path check comes last, so a failing check still keeps
+ * what was measured.
+ */
+static int
+record_result(struct run *r, const struct plan_variant *v, unsigned rep,
+    struct run_point *pt, struct peer *p, const Hoplab__ResultBatch *b,
+    char *err, size_t errlen)
+{
+	struct point_key key = { v->label, v->nrouters, rep };
+	struct flow_row row;
+	size_t i;
+
+	for (i = 0; i < b->n_flows; i++) {
+		memset(&row, 0, sizeof(row));
+		snprintf(row.variant, sizeof(row.variant), "%s", v->label);
+		row.routers = v->nrouters;
+		row.rep = rep;
+		results_row_from_flow(&row, b->flows[i]);
+		snprintf(row.point, sizeof(row.point), "%s", r->label);
+		if (results_add(r->res, &row, err, errlen) == -1 ||
+		    results_add_series(r->res, &key, b->flows[i], err,
+		    errlen) == -1)
+			return -1;
+		if (!r->opts->quiet)
+			fprintf(stderr, "      %s: sent %llu, received %llu, "
+			    "lost %llu, mean delay %.2f us\n", row.flow,
+			    (unsigned long long)row.sent,
+			    (unsigned long long)row.received,
+			    (unsigned long long)row.lost, row.delay_mean_us);
+	}
+	pt->state = POINT_DONE;
+	if (resume_save(&r->st, r->res, err, errlen) == -1)
+		return -1;
+	run_send_ack(r, p, b);
+	for (i = 0; i < b->n_flows; i++)
+		if (check_path(v, b->flows[i], err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+/* Wait for a generator role to end with its results. */
+static int
+wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
+    size_t errlen)
+{
+	if (run_wait_roles(r, w, 1, gen_done, deadline, err, errlen) == -1)
+		return -1;
+	if (w->stopped) {
+		snprintf(err, errlen, "hoplab-gen on %s was stopped by its "
+		    "agent before it finished (agent shutting down?); its "
+		    "partial results are not recorded", w->peer->inv->name);
+		return -1;
+	}
+	if (w->have_result)
+		return 0;
+	snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s%s%s",
+	    w->peer->inv->name, w->exit_signal ? "was terminated by signal" :
+	    "exited with", w->exit_signal ? w->exit_signal : w->exit_code,
+	    w->exit_signal ? " (" : "", w->exit_signal ?
+	    strsignal(w->exit_signal) : "", w->exit_signal ? ")" : "",
+	    w->error[0] ? "; " : "");
+	snprintf(err + strlen(err), errlen - strlen(err), "%s", w->error);
+	return -1;
+}
+
+static void
+progress(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep)
+{
+	int64_t elapsed = clock_mono_ns() - r->started_mono;
+	double per = r->point ? (double)elapsed / r->point : 0;
+	char what[256];
+
+	if (r->opts->quiet)
+		return;
+	if (plan_sweeps_beyond_frame(r->plan))
+		snprintf(what, sizeof(what), "%s", r->label);
+	else
+		snprintf(what, sizeof(what), "frame %u", frame);
+	fprintf(stderr, "[%zu/%zu] variant %s, %s, rep %u/%u "
+	    "(elapsed %.0f s, about %.0f s left)\n", r->point + 1, r->npoints,
+	    v->label, what, rep, r->plan->repeat, elapsed / 1e9,
+	    per * (double)(r->npoints - r->point) / 1e9);
+}
+
+static int
+run_point(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep, char *err, size_t errlen)
+{
+	struct run_point *pt = &r->st.points[r->point];
+	struct wait_role w;
+	int64_t deadline, start_at = 0;
+	int rc;
+
+	if (pt->state == POINT_DONE) {		/* before a resume */
+		r->point++;
+		return 0;
+	}
+	progress(r, v, frame, rep);
+	if (r->lk != NULL && links_start(r->lk, v, frame, rep,
+	    plan_sweeps_beyond_frame(r->plan) ? (unsigned)r->point + 1 : 0,
+	    err, errlen) == -1)
+		return -1;
+	if (captures_start(r, v, frame, rep, err, errlen) == -1)
+		return -1;			/* captures.c */
+	/*
+	 * With faults, the first packet leaves at an instant given to the
+	 * generator, which is then the faults' zero: the STARTED report
+	 * comes a start-up earlier, and a fault timed from it fell early.
+	 */
+	if (r->fl != NULL)
+		start_at = clock_real_ns() + GEN_START_AT_LEAD_NS;
+	if (start_gen(r, &w, frame, 0, start_at, err, errlen) == -1)
+		return -1;
+	w.record = 1;
+	pt->state = POINT_RUNNING;
+	pt->role = w.role_id;
+	faults_point(r->fl, v, r->point, frame, rep, &w.started);
+	if (start_at != 0)
+		faults_zero_at(r->fl, start_at);
+	snprintf(pt->agent, sizeof(pt->agent), "%s", w.peer->inv->name);
+	if (resume_save(&r->st, r->res, err, errlen) == -1)
+		return -1;
+	deadline = clock_mono_ns() + point_duration_ns(r->live) + GEN_SLACK_NS;
+	rc = wait_gen(r, &w, deadline, err, errlen);
+	if (rc == 0)			/* faults.csv, outages.csv */
+		rc = faults_point_end(r->fl, w.result, err, errlen);
+	else
+		faults_point_end(r->fl, NULL, NULL, 0);
+	if (rc == 0 && r->lk != NULL)	/* measured through every link */
+		rc = links_check(r->lk, err, errlen);
+	if (rc == 0)
+		rc = record_result(r, v, rep, pt, w.peer, w.result, err,
+		    errlen);
+	if (rc == 0)			/* captures/, capdelay.csv */
+		rc = captures_end(r, w.result, err, errlen);
+	msg_free(w.result_env);
+	if (rc == 0 && r->lk != NULL)
+		rc = links_stop(r->lk, err, errlen);
+	r->point++;
+	return rc;
+}
+
+/*
+ * Before a variant's first measurement, send a short burst that is not
+ * recorded: it checks the path (TTL) and lets ARP caches, the routers'
+ * caches and the CPUs' idle states settle, which otherwise inflate the
+ * first point's delay by a microsecond or more.
+ */
+static int
+warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
+    char *err, size_t errlen)
+{
+	struct wait_role w;
+	int64_t deadline;
+	size_t i;
+	int rc;
+
+	if (r->lk != NULL && links_start(r->lk, v, frame, 0, 0, err,
+	    errlen) == -1)
+		return -1;
+	if (start_gen(r, &w, frame, WARMUP_PACKETS, 0, err, errlen) == -1)
+		return -1;
+	deadline = clock_mono_ns() + GEN_DRAIN_NS + GEN_SLACK_NS +
+	    WARMUP_PACKETS * r->live->flows[0].idt_ns;
+	rc = wait_gen(r, &w, deadline, err, errlen);
+	if (rc == 0 && r->lk != NULL)
+		rc = links_stop(r->lk, err, errlen);
+	for (i = 0; rc == 0 && i < w.result->n_flows; i++)
+		rc = check_path(v, w.result->flows[i], err, errlen);
+	if (rc == 0 && !r->opts->quiet)
+		fprintf(stderr, "variant %s: warm-up of %d packets, path "
+		    "checked (TTL %u)\n", v->label, WARMUP_PACKETS,
+		    topo_expected_ttl(v->nrouters));
+	msg_free(w.result_env);
+	return rc;
+}
+
+void
+run_stop_all(struct run *r)
+{
+	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
+	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
+	char err[256];
+	size_t i;
+
+	st.role_id = 0;
+	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
+	env.stop_role = &st;
+	for (i = 0; r->ps != NULL && i < r->ps->n; i++)
+		if (r->ps->v[i].welcomed && !r->ps->v[i].lost)
+			peers_send(r->ps, &r->ps->v[i], &env, err, sizeof(err));
+}
+
+/*
+ * Make R->live the plan at point PT: the plan read again with PT's sweep
+ * values (plan_bind), so the generator, the deadlines and the links see
+ * that point's flows and impairments.
+ */
+int
+run_bind_point(struct run *r, const struct plan_point *pt, char *err,
+    size_t errlen)
+{
+	struct plan *b;
+
+	plan_point_label(r->plan, pt, r->label, sizeof(r->label));
+	if (r->plan->nsweep == 0)
+		return 0;
+	if ((b = plan_bind(r->plan, pt, err, errlen)) == NULL)
+		return -1;
+	free(b->text);
+	b->text = NULL;
+	memcpy(r->live, b, sizeof(*b));
+	free(b);
+	return 0;
+}
+
+/* The frame the runner's columns show: the swept one, or flow 0's. */
+static unsigned
+point_frame(const struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->live->nflows; i++)
+		if (r->live->flows[i].frame_from_sweep)
+			return r->live->flows[i].frame;
+	return r->live->flows[0].frame;
+}
+
+/* Wire the lab for variant V, start its routers, warm it up. */
+static int
+enter_variant(struct run *r, const struct plan_variant *v,
+    struct wait_role *routers, char *err, size_t errlen)
+{
+	if (r->inv->lab[0] != '\0') {
+		if (!r->opts->quiet)
+			fprintf(stderr, "variant %s: wiring gen -> %s -> gen\n",
+			    v->label, v->label);
+		if (links_lab_wire(r->inv->lab, r->plan, v, err, errlen) != 0)
+			return -1;
+	}
+	if (run_start_routers(r, v, routers, err, errlen) == -1)
+		return -1;
+	return warm_up(r, v, point_frame(r), err, errlen);
+}
+
+size_t
+run_host_list(const struct run *r, struct run_host *hosts, size_t max)
+{
+	size_t i;
+
+	for (i = 0; r->ps != NULL && i < r->ps->n && i < max; i++) {
+		const struct peer *p = &r->ps->v[i];
+
+		memset(&hosts[i], 0, sizeof(hosts[i]));
+		snprintf(hosts[i].name, sizeof(hosts[i].name), "%s",
+		    p->inv->name);
+		snprintf(hosts[i].address, sizeof(hosts[i].address), "%s:%u",
+		    p->inv->address, p->inv->port);
+		snprintf(hosts[i].hostname, sizeof(hosts[i].hostname), "%s",
+		    p->hostname);
+		snprintf(hosts[i].version, sizeof(hosts[i].version), "%s",
+		    p->version);
+		hosts[i].clock_offset_ns = p->clock_offset_ns;
+	}
+	return i;
+}
+
+/*
+ * Every point in the plan's order (plan_point: variants outermost, then
+ * the sweep keys, repetitions innermost, or shuffled by the plan's seed),
+ * skipping those state.json marks done.  The lab is rewired, the routers
+ * restarted and warmed up whenever the variant changes (once per variant
+ * in the listed order).
+ */
+/* A plan with rfc2544: its procedure per variant (rfc2544.c). */
+static int
+run_all_rfc2544(struct run *r, char *err, size_t errlen)
+{
+	struct wait_role routers[PLAN_MAX_CHAIN];
+	const struct plan_variant *v;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < r->plan->nvariants; i++) {
+		v = &r->plan->variants[i];
+		if ((rc = enter_variant(r, v, routers, err, errlen)) == -1)
+			break;
+		rc = rfc2544_variant(r, v, err, errlen);
+		run_stop_routers(r, routers, v->nrouters);
+	}
+	return rc;
+}
+
+static int
+run_all(struct run *r, char *err, size_t errlen)
+{
+	struct wait_role routers[PLAN_MAX_CHAIN];
+	const struct plan_variant *cur = NULL, *v;
+	struct plan_point pt;
+	size_t *order;
+	int rc = 0;
+
+	if (r->plan->rfc.enabled)
+		return run_all_rfc2544(r, err, errlen);
+	order = plan_point_order(r->plan);
+	if (r->plan->order_random && order == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r->point = 0;
+	while (rc == 0 && r->point < r->npoints) {
+		plan_point(r->plan, order, r->point, &pt);
+		if (r->st.points[r->point].state == POINT_DONE) {
+			r->point++;		/* before a resume */
+			continue;
+		}
+		v = &r->plan->variants[pt.variant];
+		if ((rc = run_bind_point(r, &pt, err, errlen)) == -1)
+			break;
+		if (v != cur || run_routers_stale(r)) {
+			if (cur != NULL)
+				run_stop_routers(r, routers, cur->nrouters);
+			cur = NULL;
+			if ((rc = enter_variant(r, v, routers, err,
+			    errlen)) == -1)
+				break;
+			cur = v;
+		}
+		rc = run_point(r, v, point_frame(r), pt.rep, err, errlen);
+	}
+	if (rc == 0 && cur != NULL)
+		run_stop_routers(r, routers, cur->nrouters);
+	free(order);
+	return rc;
+}
+
+/*
+ * The agents of the plan: gen, the chain's routers and a wire agent per
+ * impaired link, which the namespace lab adds first (links.h).
+ */
+static int
+connect_agents(struct run *r, char *err, size_t errlen)
+{
+	const char *names[RUN_MAX_AGENTS];
+	char wires[PLAN_MAX_IMPAIR][INV_NAME_MAX];
+	size_t i, n = 0;
+
+	if (links_lab_prepare(r->plan, r->inv, &r->own_inv, err,
+	    errlen) == -1)
+		return -1;
+	if (r->own_inv != NULL)
+		r->inv = r->own_inv;
+	names[n++] = "gen";
+	for (i = 0; i < r->plan->nchain; i++)
+		names[n++] = r->plan->chain[i];
+	for (i = 0; i < r->plan->nimpairs; i++) {
+		links_agent_name(&r->plan->impairs[i], wires[i],
+		    sizeof(wires[i]));
+		names[n++] = wires[i];
+	}
+	r->ps = peers_connect(r->inv, names, n, err, errlen);
+	if (r->ps == NULL)
+		return -1;
+	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
+}
+
+/* The links' handle, once the peers and the results are there. */
+static int
+links_init(struct run *r, char *err, size_t errlen)
+{
+	struct links_env env = { .plan = r->live, .inv = r->inv, .ps = r->ps,
+	    .res = r->res, .st = &r->st, .next_role = &r->next_role,
+	    .run_id = r->run_id, .quiet = r->opts->quiet,
+	    .stop = r->opts->stop };
+
+	if (faults_new(&r->fl, r->plan, r->ps, results_dir(r->res),
+	    resume_count_done(&r->st) > 0, r->opts->quiet, err, errlen) == -1)
+		return -1;
+	if (r->plan->nimpairs == 0)
+		return 0;
+	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
+}
+
+/* Free what a run holds besides its results and state. */
+static void
+run_free(struct run *r)
+{
+	free(r->live);
+	r->live = NULL;
+	links_free(r->lk);
+	r->lk = NULL;
+	faults_free(r->fl);
+	r->fl = NULL;
+	peers_free(r->ps);
+	r->ps = NULL;
+	inventory_free(r->own_inv);
+	r->own_inv = NULL;
+}
+
+/* Stop what runs, write run.json, state.json and hops.csv, print. */
+static int
+run_end(struct run *r, int rc, char *err, size_t errlen)
+{
+	struct run_host hosts[RUN_MAX_AGENTS];
+	char status[600], ferr[256];
+
+	run_stop_all(r);
+	if (rc == 0)
+		snprintf(status, sizeof(status), "completed");
+	else
+		snprintf(status, sizeof(status), "failed: %s", err);
+	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
+	    "completed" : "failed");
+	if (resume_save(&r->st, r->res, ferr, sizeof(ferr)) == -1 ||
+	    results_write_run_json(r->res, r->plan, hosts, run_host_list(r, hosts, RUN_MAX_AGENTS),
+	    status, ferr, sizeof(ferr)) == -1 ||
+	    results_finish(r->res, stdout, ferr, sizeof(ferr)) == -1) {
+		fflush(stdout);
+		if (rc == 0)
+			snprintf(err, errlen, "%s", ferr);
+		rc = -1;
+	}
+	if (rfc2544_finish(r->rfc, stdout, ferr, sizeof(ferr)) == -1) {
+		if (rc == 0)		/* the table, rfc2544.csv closed */
+			snprintf(err, errlen, "%s", ferr);
+		rc = -1;
+	}
+	r->rfc = NULL;			/* rfc2544_finish freed it */
+	fflush(stdout);
+	results_free(r->res);
+	run_free(r);
+	results_state_free(&r->st);
+	return rc;
+}
+
+/* R->live: the plan as loaded (its first sweep values) until bound. */
+static int
+live_new(struct run *r, char *err, size_t errlen)
+{
+	if ((r->live = malloc(sizeof(*r->live))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(r->live, r->plan, sizeof(*r->live));
+	r->live->text = NULL;		/* r->plan's; never freed here */
+	return 0;
+}
+
+int
+runner_run(const struct plan *plan, const struct inventory *inv,
+    const struct run_opts *opts, char *err, size_t errlen)
+{
+	struct run r = { .plan = plan, .inv = inv, .opts = opts };
+	struct run_host hosts[RUN_MAX_AGENTS];
+	char ferr[256], stamp[32];
+
+	if (plan->topo.enabled)		/* hosts and links: toporun.c */
+		return toporun_run(plan, inv, opts, err, errlen);
+	r.npoints = plan_npoints(plan);
+	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
+	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
+	if (resume_state_new(&r.st, plan, r.run_id, err, errlen) == -1 ||
+	    live_new(&r, err, errlen) == -1) {
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (connect_agents(&r, err, errlen) == -1 ||
+	    (r.res = results_open(opts->results_base, plan, err,
+	    errlen)) == NULL ||
+	    resume_save(&r.st, r.res, err, errlen) == -1 ||
+	    links_init(&r, err, errlen) == -1) {
+		results_free(r.res);
+		run_free(&r);
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (!opts->quiet)
+		fprintf(stderr, "run %s: %zu measurement(s), results in %s/\n",
+		    plan->name, r.npoints, results_dir(r.res));
+	results_write_run_json(r.res, plan, hosts, run_host_list(&r, hosts, RUN_MAX_AGENTS),
+	    "running", ferr, sizeof(ferr));
+	r.started_mono = clock_mono_ns();
+	return run_end(&r, run_all(&r, err, errlen), err, errlen);
+}
+
+/* The variant labelled LABEL, or NULL. */
+static const struct plan_variant *
+variant_of(const struct plan *plan, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nvariants; i++)
+		if (strcmp(plan->variants[i].label, label) == 0)
+			return &plan->variants[i];
+	return NULL;
+}
+
+/* R->label for run I of the plan (a point settled after an attach). */
+static void
+label_point(struct run *r, size_t i)
+{
+	size_t *order = plan_point_order(r->plan);
+	struct plan_point pt;
+
+	r->label[0] = '\0';
+	if ((order != NULL || !r->plan->order_random) &&
+	    plan_point(r->plan, order, i, &pt) == 0)
+		plan_point_label(r->plan, &pt, r->label, sizeof(r->label));
+	free(order);
+}
+
+/*
+ * Settle the points the killed controller left running: record the ones
+ * whose final batch an agent kept, mark the others pending again.
+ */
+static int
+settle_in_flight(struct run *r, char *err, size_t errlen)
+{
+	Hoplab__Envelope **got;
+	struct run_point *pt;
+	size_t i, kept = 0, again = 0;
+	int rc;
+
+	if ((got = calloc(r->st.npoints, sizeof(*got))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = resume_collect(r->ps, &r->st, r->res, got, r->opts->quiet, err,
+	    errlen);
+	for (i = 0; rc == 0 && i < r->st.npoints; i++) {
+		pt = &r->st.points[i];
+		if (pt->state != POINT_RUNNING)
+			continue;
+		if (got[i] == NULL) {
+			pt->state = POINT_PENDING;
+			pt->role = 0;
+			again++;
+			continue;
+		}
+		kept++;
+		label_point(r, i);
+		rc = record_result(r, variant_of(r->plan, pt->variant),
+		    pt->rep, pt, peers_find(r->ps, pt->agent),
+		    got[i]->result_batch, err, errlen);
+	}
+	for (i = 0; i < r->st.npoints; i++)
+		msg_free(got[i]);
+	free(got);
+	if (rc == 0 && !r->opts->quiet)
+		fprintf(stderr, "attach: %zu point(s) in flight: %zu recorded "
+		    "from the agents' spools, %zu to measure again\n",
+		    kept + again, kept, again);
+	return rc == 0 ? resume_save(&r->st, r->res, err, errlen) : -1;
+}
+
+int
+runner_resume(const struct plan *plan, const char *dir,
+    struct run_state *st, const struct inventory *inv,
+    const struct run_opts *opts, char *err, size_t errlen)
+{
+	struct run r = { .plan = plan, .inv = inv, .opts = opts, .st = *st };
+
+	memset(st, 0, sizeof(*st));	/* R owns it now */
+	if (plan->rfc.enabled) {
+		snprintf(err, errlen, "attach to an RFC 2544 run is not "
+		    "available yet; run the plan again");
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (plan->topo.enabled) {
+		snprintf(err, errlen, "attach to a topology run is not "
+		    "available yet; run the plan again");
+		results_state_free(&r.st);
+		return -1;
+	}
+	r.npoints = plan_npoints(plan);
+	snprintf(r.run_id, sizeof(r.run_id), "%s", r.st.run_id);
+	if (r.st.npoints != r.npoints) {
+		snprintf(err, errlen, "%s/state.json has %zu points, the plan "
+		    "%zu", dir, r.st.npoints, r.npoints);
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (live_new(&r, err, errlen) == -1) {
+		results_state_free(&r.st);
+		return -1;
+	}
+	r.st.controller_pid = (long)getpid();
+	snprintf(r.st.status, sizeof(r.st.status), "running");
+	if ((r.res = results_reopen(dir, &r.st, err, errlen)) == NULL ||
+	    connect_agents(&r, err, errlen) == -1 ||
+	    links_init(&r, err, errlen) == -1) {
+		results_free(r.res);
+		run_free(&r);
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (!opts->quiet)
+		fprintf(stderr, "attach %s: run %s, %zu of %zu measurement(s) "
+		    "done\n", dir, r.run_id, resume_count_done(&r.st), r.npoints);
+	r.started_mono = clock_mono_ns();
+	if (settle_in_flight(&r, err, errlen) == -1)
+		return run_end(&r, -1, err, errlen);
+	return run_end(&r, run_all(&r, err, errlen), err, errlen);
+}

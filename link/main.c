@@ -1,0 +1,308 @@
+/*
+ * hoplab-link: options only; link.c does the work.  See docs/link.md for
+ * the profiles, the truth file and the control commands.
+ */
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "msg.h"
+#include "link/link.h"
+
+static volatile sig_atomic_t quit;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+static void __attribute__((noreturn))
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f,
+"usage: hoplab-link [-hnVv] -a IFACE -b IFACE [--ab PROFILE] [--ba PROFILE]\n"
+"                   [-t FILE] [--seed N] [-s ENDPOINT]\n"
+"                   [--report ENDPOINT --role-id N --run-id S]\n"
+"                   [--interval DURATION] [--rx-ring v2|v3] [--pool N]\n"
+"                   [--lead DURATION] [--spin-max DURATION]\n"
+"                   [--timer ppoll|timerfd] [--cpu N] [--realtime[=PRIO]]\n"
+"       hoplab-link -s ENDPOINT --ctl COMMAND\n"
+"       hoplab-link --export-truth FILE\n"
+"\n"
+"A transparent two-port link emulator: frames received on -a leave by -b\n"
+"(direction a-b) and the reverse (b-a), unchanged, impaired as each\n"
+"direction's profile says (netem words, docs/link.md):\n"
+"  delay TIME [JITTER [CORR%%]] [distribution uniform|normal|pareto|\n"
+"        paretonormal|/path/table.dist]   fifo\n"
+"  loss [random] P%% [CORR%%] | loss gemodel P%% [R%% [1-H%% [1-K%%]]]\n"
+"  duplicate P%% [CORR%%]  corrupt P%% [CORR%%]  reorder P%% [CORR%%] [gap N]\n"
+"  rate RATE [OVERHEAD]  limit PACKETS  limit-bytes BYTES  seed N\n"
+"  nonip impair|pass|drop  oversize drop|pass  runt pass|drop\n"
+"\n"
+"  -a, --iface-a IF    interface a\n"
+"  --ab PROFILE        profile of direction a-b (default: none)\n"
+"  -b, --iface-b IF    interface b\n"
+"  --ba PROFILE        profile of direction b-a (default: none)\n"
+"  --cpu N             run on CPU N only (sched_setaffinity)\n"
+"  --ctl COMMAND       send COMMAND to the link at -s and print the answer:\n"
+"                      counters | set a-b|b-a PROFILE |\n"
+"                      at +DURATION|@UNIXSECONDS set a-b|b-a PROFILE\n"
+"  --export-truth FILE write truth file FILE as CSV on stdout and exit\n"
+"  -h, --help          this text\n"
+"  --interval D        report interval, 100ms..60s (default 1s)\n"
+"  --lead D            stop sleeping this long before a departure and\n"
+"                      spin, 0..10ms (default 200us)\n"
+"  -n, --check         check the profiles, print \"configuration OK\", exit\n"
+"  --pool N            packet buffers, %d..%d (default %d)\n"
+"  --realtime[=PRIO]   SCHED_FIFO at PRIO 1..99 (default 10) and\n"
+"                      mlockall: fewer late releases, but while frames\n"
+"                      are held the link owns a core\n"
+"  --report EP         push counter reports to EP every --interval\n"
+"  --role-id N         role id carried in reports\n"
+"  --run-id S          run id carried in reports\n"
+"  --rx-ring v2|v3     receive ring (default v2: no batching delay)\n"
+"  -s, --control EP    ZeroMQ endpoint of the control socket (bound by the\n"
+"                      link, connected to by --ctl)\n"
+"  --seed N            seeds direction a-b with 2N, b-a with 2N+1\n"
+"                      (default 1; a profile's own seed wins)\n"
+"  --spin-max D        spin at most this long before a departure when\n"
+"                      the timer is late, 0..10ms (default 2ms); with\n"
+"                      --lead 0 and --spin-max 0 the link never spins\n"
+"  -t, --truth FILE    write the truth file (a record per frame)\n"
+"  --timer ppoll|timerfd  sleep in ppoll's timeout (default) or on a\n"
+"                      timerfd armed at the absolute time\n"
+"  -V, --version       print the version and exit\n"
+"  -v, --verbose       more log output (repeat for debug)\n"
+"\n"
+"Exit status: 0 ok, 1 bad usage or profile, 2 interface, file or socket\n"
+"error, 3 a --ctl command was refused or not answered.\n",
+	    LINK_POOL_MIN, LINK_POOL_MAX, LINK_POOL_DEF);
+	exit(code);
+}
+
+enum { OPT_AB = 256, OPT_BA, OPT_CPU, OPT_CTL, OPT_EXPORT, OPT_INTERVAL,
+    OPT_LEAD, OPT_POOL, OPT_REALTIME, OPT_REPORT, OPT_ROLE, OPT_RUN,
+    OPT_RXRING, OPT_SEED, OPT_SPINMAX, OPT_TIMER };
+
+static const struct option longopts[] = {
+	{ "ab", required_argument, NULL, OPT_AB },
+	{ "ba", required_argument, NULL, OPT_BA },
+	{ "check", no_argument, NULL, 'n' },
+	{ "control", required_argument, NULL, 's' },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "ctl", required_argument, NULL, OPT_CTL },
+	{ "export-truth", required_argument, NULL, OPT_EXPORT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "iface-a", required_argument, NULL, 'a' },
+	{ "iface-b", required_argument, NULL, 'b' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "lead", required_argument, NULL, OPT_LEAD },
+	{ "pool", required_argument, NULL, OPT_POOL },
+	{ "realtime", optional_argument, NULL, OPT_REALTIME },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "role-id", required_argument, NULL, OPT_ROLE },
+	{ "run-id", required_argument, NULL, OPT_RUN },
+	{ "rx-ring", required_argument, NULL, OPT_RXRING },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "spin-max", required_argument, NULL, OPT_SPINMAX },
+	{ "timer", required_argument, NULL, OPT_TIMER },
+	{ "truth", required_argument, NULL, 't' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static uint64_t
+parse_num(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+
+	if (*s == '\0' || *s == '-' || *end != '\0' || n < min || n > max) {
+		log_error("%s: expected a number %llu..%llu, got '%s'", opt,
+		    (unsigned long long)min, (unsigned long long)max, s);
+		exit(1);
+	}
+	return n;
+}
+
+static int64_t
+parse_dur(const char *opt, const char *s, int64_t min, int64_t max,
+    const char *range)
+{
+	char err[128];
+	int64_t v;
+
+	if (clock_parse_duration(s, &v, err, sizeof(err)) == -1 || v < min ||
+	    v > max) {
+		log_error("%s: expected %s, got '%s'", opt, range, s);
+		exit(1);
+	}
+	return v;
+}
+
+/* Both profiles parse; 0, or 1 with the message logged. */
+static int
+check_profiles(const struct link_opts *o)
+{
+	struct lprofile p;
+	char err[512];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (o->profile[i] == NULL)
+			continue;
+		if (lprofile_parse(&p, o->profile[i], err, sizeof(err)) == -1) {
+			log_error("--%s: %s", i == 0 ? "ab" : "ba", err);
+			return 1;
+		}
+		lprofile_free(&p);
+	}
+	return 0;
+}
+
+static int
+export_truth(const char *path)
+{
+	char err[512];
+
+	if (truth_export_csv(path, stdout, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return 2;
+	}
+	return fflush(stdout) == 0 ? 0 : 2;
+}
+
+static void
+parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
+    const char **ctl, const char **export)
+{
+	switch (ch) {
+	case 'a': o->ifname[0] = optarg; break;
+	case 'b': o->ifname[1] = optarg; break;
+	case 'h': usage(0);
+	case 'n': *check = 1; break;
+	case 's': o->control = optarg; break;
+	case 't': o->truth = optarg; break;
+	case 'V': printf("hoplab-link %s\n", HOPLAB_VERSION); exit(0);
+	case 'v': (*verbose)++; break;
+	case OPT_AB: o->profile[0] = optarg; break;
+	case OPT_BA: o->profile[1] = optarg; break;
+	case OPT_CPU:
+		o->cpu = (int)parse_num("--cpu", optarg, 0, CPU_SETSIZE - 1);
+		break;
+	case OPT_CTL: *ctl = optarg; break;
+	case OPT_EXPORT: *export = optarg; break;
+	case OPT_INTERVAL:
+		o->interval_ns = parse_dur("--interval", optarg,
+		    100 * NSEC_PER_MSEC, 60 * NSEC_PER_SEC, "100ms..60s");
+		break;
+	case OPT_LEAD:
+		o->lead_ns = parse_dur("--lead", optarg, 0, 10 * NSEC_PER_MSEC,
+		    "0us..10ms");
+		break;
+	case OPT_POOL:
+		o->pool = (unsigned)parse_num("--pool", optarg, LINK_POOL_MIN,
+		    LINK_POOL_MAX);
+		break;
+	case OPT_REALTIME:
+		o->rt_prio = optarg == NULL ? 10 :
+		    (int)parse_num("--realtime", optarg, 1, 99);
+		break;
+	case OPT_REPORT: o->report = optarg; break;
+	case OPT_ROLE:
+		o->role_id = (uint32_t)parse_num("--role-id", optarg, 0,
+		    UINT32_MAX);
+		break;
+	case OPT_RUN: o->run_id = optarg; break;
+	case OPT_RXRING:
+		if (strcmp(optarg, "v2") != 0 && strcmp(optarg, "v3") != 0) {
+			log_error("--rx-ring: expected v2 or v3, got '%s'",
+			    optarg);
+			exit(1);
+		}
+		o->rx_ring = optarg;
+		break;
+	case OPT_SEED:
+		o->seed = parse_num("--seed", optarg, 0, UINT64_MAX / 2 - 1);
+		break;
+	case OPT_SPINMAX:
+		o->spin_max_ns = parse_dur("--spin-max", optarg, 0,
+		    10 * NSEC_PER_MSEC, "0us..10ms");
+		break;
+	case OPT_TIMER:
+		if (strcmp(optarg, "ppoll") != 0 &&
+		    strcmp(optarg, "timerfd") != 0) {
+			log_error("--timer: expected ppoll or timerfd, got "
+			    "'%s'", optarg);
+			exit(1);
+		}
+		o->timerfd = strcmp(optarg, "timerfd") == 0;
+		break;
+	default: usage(1);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct link_opts o = { .interval_ns = LINK_REPORT_DEF, .rx_ring = "v2",
+	    .pool = LINK_POOL_DEF, .lead_ns = LINK_LEAD_DEF,
+	    .spin_max_ns = LINK_SPIN_MAX_DEF, .cpu = -1, .seed = 1 };
+	struct sigaction sa;
+	const char *ctl = NULL, *export = NULL;
+	int ch, check = 0, verbose = 0;
+
+	log_init("hoplab-link", 0);
+	while ((ch = getopt_long(argc, argv, "a:b:hns:t:Vv", longopts,
+	    NULL)) != -1)
+		parse_opt(&o, ch, &check, &verbose, &ctl, &export);
+	log_init("hoplab-link", verbose);
+	if (optind != argc) {
+		log_error("unexpected argument '%s'", argv[optind]);
+		usage(1);
+	}
+	if (export != NULL)
+		return export_truth(export);
+	if (ctl != NULL) {
+		if (o.control == NULL) {
+			log_error("--ctl needs -s ENDPOINT");
+			return 1;
+		}
+		return ctl_client(o.control, ctl);
+	}
+	if (check_profiles(&o) != 0)
+		return 1;
+	if (check) {
+		printf("configuration OK\n");
+		return 0;
+	}
+	if (o.ifname[0] == NULL || o.ifname[1] == NULL) {
+		log_error("-a IFACE and -b IFACE are required");
+		usage(1);
+	}
+	if (strcmp(o.ifname[0], o.ifname[1]) == 0) {
+		log_error("-a and -b name the same interface '%s'",
+		    o.ifname[0]);
+		return 1;
+	}
+	if (o.report != NULL && (o.run_id == NULL)) {
+		log_error("--report needs --run-id (and --role-id)");
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return link_run(&o, &quit);
+}
