@@ -1,0 +1,146 @@
+/*
+ * test_spawn: lib/spawn.c runs programs with an explicit argv and says
+ * how they ended; lib/byteorder.h stores and loads network byte order.
+ * The truths are what /bin/sh and /bin/echo are known to do, and byte
+ * strings written out by hand.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "byteorder.h"
+#include "spawn.h"
+#include "tests/unit/unit.h"
+
+static void
+t_run_collects_stdout_and_stderr_apart(void)
+{
+	char *const argv[] = { "sh", "-c", "echo out; echo err >&2; exit 3",
+	    NULL };
+	char out[64], errout[64], err[256];
+	struct spawn_result r = { .out = out, .outlen = sizeof(out),
+	    .errout = errout, .errlen = sizeof(errout) };
+
+	CU_ASSERT_EQUAL_FATAL(spawn_run("/bin/sh", argv, NULL, &r, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(out, "out\n");
+	CU_ASSERT_STRING_EQUAL(errout, "err\n");
+	CU_ASSERT(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3);
+}
+
+static void
+t_output_that_does_not_fit_is_cut_not_overrun(void)
+{
+	char *const argv[] = { "sh", "-c", "echo 0123456789", NULL };
+	char out[5], err[256];
+	struct spawn_result r = { .out = out, .outlen = sizeof(out) };
+
+	CU_ASSERT_EQUAL_FATAL(spawn_run("/bin/sh", argv, NULL, &r, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(out, "0123");
+	CU_ASSERT(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+}
+
+static void
+t_missing_program_fails_at_start_with_errno_text(void)
+{
+	char *const argv[] = { "nope", NULL };
+	char err[256];
+
+	CU_ASSERT_EQUAL(spawn_start("/nonexistent/nope", argv, NULL, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err,
+	    "execv /nonexistent/nope: No such file or directory");
+	CU_ASSERT_EQUAL(spawn_run("/nonexistent/nope", argv, NULL, NULL, err,
+	    sizeof(err)), -1);
+}
+
+static void
+t_timeout_kills_the_child(void)
+{
+	char *const argv[] = { "sh", "-c", "exec sleep 30", NULL };
+	char out[16], err[256];
+	struct spawn_result r = { .out = out, .outlen = sizeof(out),
+	    .timeout_ns = 200 * 1000 * 1000LL };
+
+	CU_ASSERT_EQUAL(spawn_run("/bin/sh", argv, NULL, &r, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "/bin/sh still ran after 0.2 s");
+	CU_ASSERT(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGKILL);
+}
+
+static void
+t_start_writes_a_log_and_new_group(void)
+{
+	char path[] = "/tmp/test_spawn.XXXXXX", buf[64], err[256];
+	char *const argv[] = { "sh", "-c", "echo $$ $(ps -o pgid= $$)", NULL };
+	struct spawn_opts o = { .log_path = path, .new_group = 1 };
+	long pid_seen = 0, pgid_seen = 0;
+	int fd, st;
+	pid_t pid;
+	FILE *f;
+
+	CU_ASSERT_FATAL((fd = mkstemp(path)) != -1);
+	close(fd);
+	pid = spawn_start("/bin/sh", argv, &o, err, sizeof(err));
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(spawn_wait(pid, &st), 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_FATAL((f = fopen(path, "r")) != NULL);
+	CU_ASSERT(fgets(buf, sizeof(buf), f) != NULL);
+	fclose(f);
+	unlink(path);
+	CU_ASSERT_EQUAL(sscanf(buf, "%ld %ld", &pid_seen, &pgid_seen), 2);
+	CU_ASSERT_EQUAL(pid_seen, (long)pid);
+	CU_ASSERT_EQUAL(pgid_seen, (long)pid);
+}
+
+static void
+t_status_text_says_exit_or_signal(void)
+{
+	char buf[64];
+
+	CU_ASSERT_STRING_EQUAL(spawn_status_text(3 << 8, buf, sizeof(buf)),
+	    "exited with 3");
+	CU_ASSERT_STRING_EQUAL(spawn_status_text(SIGKILL, buf, sizeof(buf)),
+	    "terminated by signal 9 (Killed)");
+}
+
+static void
+t_byteorder_is_network_order_at_any_offset(void)
+{
+	uint8_t b[11] = { 0 };
+	static const uint8_t want[11] = { 0, 0x01, 0x02, 0x03, 0x04, 0x05,
+	    0x06, 0x07, 0x08, 0, 0 };
+
+	be64_store(b + 1, 0x0102030405060708ULL);
+	CU_ASSERT_EQUAL(memcmp(b, want, sizeof(b)), 0);
+	CU_ASSERT_EQUAL(be64_load(b + 1), 0x0102030405060708ULL);
+	CU_ASSERT_EQUAL(be32_load(b + 3), 0x03040506U);
+	CU_ASSERT_EQUAL(be16_load(b + 7), 0x0708);
+	be32_store(b, 0xdeadbeefU);
+	be16_store(b + 9, 0xcafe);
+	CU_ASSERT(b[0] == 0xde && b[1] == 0xad && b[2] == 0xbe &&
+	    b[3] == 0xef && b[9] == 0xca && b[10] == 0xfe);
+}
+
+int
+main(void)
+{
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_run_collects_stdout_and_stderr_apart),
+		UNIT_TEST(t_output_that_does_not_fit_is_cut_not_overrun),
+		UNIT_TEST(t_missing_program_fails_at_start_with_errno_text),
+		UNIT_TEST(t_timeout_kills_the_child),
+		UNIT_TEST(t_start_writes_a_log_and_new_group),
+		UNIT_TEST(t_status_text_says_exit_or_signal),
+		UNIT_TEST(t_byteorder_is_network_order_at_any_offset),
+	};
+
+	return UNIT_MAIN("spawn", tests);
+}
