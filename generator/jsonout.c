@@ -5,163 +5,226 @@
  * variation (RFC 3393 ipdv, RFC 5481 pdv), the transmit pacing, the time
  * series and the delay PDF.  Times are integer nanoseconds (means and
  * standard deviations are numbers with decimals), sizes are Ethernet
- * frame lengths incl. FCS; the key names carry their unit.
+ * frame lengths incl. FCS; the key names carry their unit.  Written with
+ * lib/json in its compact layout (no white space), so names and
+ * interface names are escaped and a mean that is not a number is null.
  *
- * Deliberately not here: a JSON library (the output is flat, written with
- * printf; names are checked to [A-Za-z0-9._-] by flowspec.c, so they
- * need no escaping), per-packet records (records.c).
+ * Deliberately not here: per-packet records (records.c).
  */
 #include <stdio.h>
 #include <arpa/inet.h>
 
+#include "json.h"
 #include "report.h"
 
+/* HIST's percentile P as integer nanoseconds. */
 static void
-json_delay(FILE *out, const struct gen_flow *f)
+json_pct(struct json *j, const char *key, const struct hist *h, double p)
 {
-	fprintf(out, "\"delay\":{\"n\":%llu", (unsigned long long)f->delay.n);
-	if (f->delay.n > 0)
-		fprintf(out, ",\"min_ns\":%lld,\"mean_ns\":%.1f,\"p50_ns\":"
-		    "%lld,\"p90_ns\":%lld,\"p99_ns\":%lld,\"p999_ns\":%lld,"
-		    "\"max_ns\":%lld,\"std_ns\":%.1f,\"jitter_ns\":%.1f",
-		    (long long)f->delay.min, f->delay.mean,
-		    (long long)hist_percentile(f->hist, 50),
-		    (long long)hist_percentile(f->hist, 90),
-		    (long long)hist_percentile(f->hist, 99),
-		    (long long)hist_percentile(f->hist, 99.9),
-		    (long long)f->delay.max, welford_std(&f->delay),
-		    jitter_value(&f->jit));
-	fprintf(out, "},\"ipdv\":{\"pairs\":%llu",
-	    (unsigned long long)f->ipdv.v.n);
-	if (f->ipdv.v.n > 0)
-		fprintf(out, ",\"mean_ns\":%.1f,\"abs_mean_ns\":%.1f,"
-		    "\"abs_p50_ns\":%lld,\"abs_p99_ns\":%lld,\"abs_p999_ns\":"
-		    "%lld,\"min_ns\":%lld,\"max_ns\":%lld", f->ipdv.v.mean,
-		    f->ipdv.abs.mean,
-		    (long long)hist_percentile(f->ipdv_hist, 50),
-		    (long long)hist_percentile(f->ipdv_hist, 99),
-		    (long long)hist_percentile(f->ipdv_hist, 99.9),
-		    (long long)f->ipdv.v.min, (long long)f->ipdv.v.max);
-	if (f->delay.n > 0)
-		fprintf(out, ",\"pdv_p999_ns\":%lld",
-		    (long long)(hist_percentile(f->hist, 99.9) - f->delay.min));
-	fputc('}', out);
+	json_kint(j, key, (long long)hist_percentile(h, p));
 }
 
 static void
-json_pacing(FILE *out, const struct gen_flow *f)
+json_delay(struct json *j, const struct gen_flow *f)
+{
+	json_key(j, "delay");
+	json_object(j, JSON_INLINE);
+	json_kuint(j, "n", f->delay.n);
+	if (f->delay.n > 0) {
+		json_kint(j, "min_ns", (long long)f->delay.min);
+		json_kdouble(j, "mean_ns", f->delay.mean, 1);
+		json_pct(j, "p50_ns", f->hist, 50);
+		json_pct(j, "p90_ns", f->hist, 90);
+		json_pct(j, "p99_ns", f->hist, 99);
+		json_pct(j, "p999_ns", f->hist, 99.9);
+		json_kint(j, "max_ns", (long long)f->delay.max);
+		json_kdouble(j, "std_ns", welford_std(&f->delay), 1);
+		json_kdouble(j, "jitter_ns", jitter_value(&f->jit), 1);
+	}
+	json_end(j);
+}
+
+static void
+json_ipdv(struct json *j, const struct gen_flow *f)
+{
+	json_key(j, "ipdv");
+	json_object(j, JSON_INLINE);
+	json_kuint(j, "pairs", f->ipdv.v.n);
+	if (f->ipdv.v.n > 0) {
+		json_kdouble(j, "mean_ns", f->ipdv.v.mean, 1);
+		json_kdouble(j, "abs_mean_ns", f->ipdv.abs.mean, 1);
+		json_pct(j, "abs_p50_ns", f->ipdv_hist, 50);
+		json_pct(j, "abs_p99_ns", f->ipdv_hist, 99);
+		json_pct(j, "abs_p999_ns", f->ipdv_hist, 99.9);
+		json_kint(j, "min_ns", (long long)f->ipdv.v.min);
+		json_kint(j, "max_ns", (long long)f->ipdv.v.max);
+	}
+	if (f->delay.n > 0)
+		json_kint(j, "pdv_p999_ns", (long long)(hist_percentile(f->hist,
+		    99.9) - f->delay.min));
+	json_end(j);
+}
+
+static void
+json_pacing(struct json *j, const struct gen_flow *f)
 {
 	const struct tsmatch *m = f->tsm;
 
-	fprintf(out, ",\"pacing\":{\"idt_mean_ns\":%.1f,\"idt_std_ns\":%.1f,"
-	    "\"err_std_ns\":%.1f,\"err_abs_p50_ns\":%lld,\"err_abs_p99_ns\":"
-	    "%lld,\"late_mean_ns\":%.1f,\"late_max_ns\":%lld,"
-	    "\"tx_kernel_stamps\":%llu,\"tx_user_stamps\":%llu}",
-	    m->idt.mean, welford_std(&m->idt), welford_std(&m->idt_err),
-	    (long long)hist_percentile(m->idt_abs, 50),
-	    (long long)hist_percentile(m->idt_abs, 99), f->late.mean,
-	    (long long)f->late.max, (unsigned long long)m->ktx_used,
-	    (unsigned long long)m->utx_used);
+	json_key(j, "pacing");
+	json_object(j, JSON_INLINE);
+	json_kdouble(j, "idt_mean_ns", m->idt.mean, 1);
+	json_kdouble(j, "idt_std_ns", welford_std(&m->idt), 1);
+	json_kdouble(j, "err_std_ns", welford_std(&m->idt_err), 1);
+	json_pct(j, "err_abs_p50_ns", m->idt_abs, 50);
+	json_pct(j, "err_abs_p99_ns", m->idt_abs, 99);
+	json_kdouble(j, "late_mean_ns", f->late.mean, 1);
+	json_kint(j, "late_max_ns", (long long)f->late.max);
+	json_kuint(j, "tx_kernel_stamps", m->ktx_used);
+	json_kuint(j, "tx_user_stamps", m->utx_used);
+	json_end(j);
+}
+
+/* Interval K of F's series, WIDTH ns wide. */
+static void
+json_interval(struct json *j, const struct gen_flow *f, size_t k,
+    int64_t width)
+{
+	const struct series_bin *b = &f->series.bin[k];
+
+	json_object(j, JSON_INLINE);
+	json_kuint(j, "index", k);
+	json_kint(j, "start_ns", (long long)(f->series.base_ns +
+	    (int64_t)k * width));
+	json_kuint(j, "sent", b->sent);
+	json_kuint(j, "received", b->received);
+	json_kuint(j, "lost", b->sent - b->received);
+	json_kuint(j, "tx_bytes", b->tx_bytes);
+	json_kuint(j, "rx_bytes", b->rx_bytes);
+	json_kdouble(j, "rx_mbps", b->rx_bytes * 8e3 / (double)width, 6);
+	json_kdouble(j, "delay_mean_ns", b->received ? b->delay_sum /
+	    b->received : 0.0, 1);
+	json_kint(j, "delay_min_ns", (long long)b->delay_min);
+	json_kint(j, "delay_max_ns", (long long)b->delay_max);
+	json_end(j);
 }
 
 static void
-json_series(FILE *out, const struct gen_flow *f, int64_t width)
+json_series(struct json *j, const struct gen_flow *f, int64_t width)
 {
-	const struct series_bin *b;
 	struct hist_bin rows[REPORT_PDF_ROWS];
 	size_t k, n;
 
-	fprintf(out, ",\"intervals\":[");
-	for (k = 0; k < f->series.used; k++) {
-		b = &f->series.bin[k];
-		fprintf(out, "%s{\"index\":%zu,\"start_ns\":%lld,\"sent\":%llu,"
-		    "\"received\":%llu,\"lost\":%llu,\"tx_bytes\":%llu,"
-		    "\"rx_bytes\":%llu,\"rx_mbps\":%.6f,\"delay_mean_ns\":%.1f,"
-		    "\"delay_min_ns\":%lld,\"delay_max_ns\":%lld}",
-		    k ? "," : "", k, (long long)(f->series.base_ns +
-		    (int64_t)k * width), (unsigned long long)b->sent,
-		    (unsigned long long)b->received,
-		    (unsigned long long)(b->sent - b->received),
-		    (unsigned long long)b->tx_bytes,
-		    (unsigned long long)b->rx_bytes,
-		    b->rx_bytes * 8e3 / (double)width,
-		    b->received ? b->delay_sum / b->received : 0.0,
-		    (long long)b->delay_min, (long long)b->delay_max);
-	}
-	fprintf(out, "],\"delay_pdf\":[");
+	json_key(j, "intervals");
+	json_array(j, JSON_INLINE);
+	for (k = 0; k < f->series.used; k++)
+		json_interval(j, f, k, width);
+	json_end(j);
+	json_key(j, "delay_pdf");
+	json_array(j, JSON_INLINE);
 	n = hist_bins(f->hist, rows, REPORT_PDF_ROWS);
-	for (k = 0; k < n; k++)
-		fprintf(out, "%s{\"lo_ns\":%lld,\"hi_ns\":%lld,\"count\":%llu}",
-		    k ? "," : "", (long long)rows[k].lo, (long long)rows[k].hi,
-		    (unsigned long long)rows[k].count);
-	fputc(']', out);
+	for (k = 0; k < n; k++) {
+		json_object(j, JSON_INLINE);
+		json_kint(j, "lo_ns", (long long)rows[k].lo);
+		json_kint(j, "hi_ns", (long long)rows[k].hi);
+		json_kuint(j, "count", rows[k].count);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+/* The flow's counts: sent, received, lost, ... ttl_max. */
+static void
+json_counts(struct json *j, const struct gen_flow *f)
+{
+	json_kuint(j, "sent", f->sent);
+	json_kuint(j, "received", seqtrack_received(f->seq));
+	json_kuint(j, "lost", seqtrack_lost(f->seq, f->sent));
+	json_kuint(j, "duplicates", seqtrack_duplicates(f->seq));
+	json_kuint(j, "reordered", seqtrack_reordered(f->seq));
+	json_kuint(j, "tx_errors", f->tx_errors);
+	json_kuint(j, "malformed", f->malformed);
+	json_kuint(j, "tx_bytes", f->tx_bytes);
+	json_kuint(j, "rx_bytes", f->rx_bytes);
+	json_kuint(j, "idt_clamped", f->model.idt_clamped);
+	json_kuint(j, "frame_clamped", f->model.frame_clamped);
+	json_kuint(j, "ttl_min", f->ttl_min > 255 ? 0 : f->ttl_min);
+	json_kuint(j, "ttl_max", f->ttl_max);
 }
 
 static void
-json_flow(FILE *out, const struct gen *g, const struct gen_flow *f)
+json_flow(struct json *j, const struct gen *g, const struct gen_flow *f)
 {
-	uint64_t recv = seqtrack_received(f->seq);
-
-	fprintf(out, "{\"id\":%u,\"name\":\"%s\",\"frame\":%u,\"dscp\":%u,"
-	    "\"sent\":%llu,\"received\":%llu,\"lost\":%llu,\"duplicates\":"
-	    "%llu,\"reordered\":%llu,\"tx_errors\":%llu,\"malformed\":%llu,"
-	    "\"tx_bytes\":%llu,\"rx_bytes\":%llu,\"idt_clamped\":%llu,"
-	    "\"frame_clamped\":%llu,\"ttl_min\":%u,\"ttl_max\":%u,",
-	    f->spec.id, f->spec.name, f->spec.frame, f->spec.dscp,
-	    (unsigned long long)f->sent, (unsigned long long)recv,
-	    (unsigned long long)seqtrack_lost(f->seq, f->sent),
-	    (unsigned long long)seqtrack_duplicates(f->seq),
-	    (unsigned long long)seqtrack_reordered(f->seq),
-	    (unsigned long long)f->tx_errors, (unsigned long long)f->malformed,
-	    (unsigned long long)f->tx_bytes, (unsigned long long)f->rx_bytes,
-	    (unsigned long long)f->model.idt_clamped,
-	    (unsigned long long)f->model.frame_clamped,
-	    f->ttl_min > 255 ? 0 : f->ttl_min, f->ttl_max);
-	fprintf(out, "\"preset\":\"%s\",\"rate_bps\":%.0f,\"bursts\":%llu,"
-	    "\"burst_clamped\":%llu,\"duration_ns\":%lld,\"ended_by\":"
-	    "\"%s\",", f->spec.preset, f->spec.rate_bps,
-	    (unsigned long long)model_bursts(&f->model),
-	    (unsigned long long)f->model.burst_clamped,
-	    (long long)f->spec.duration_ns, f->ended_by_time ? "duration" :
+	json_object(j, JSON_INLINE);
+	json_kuint(j, "id", f->spec.id);
+	json_kstring(j, "name", f->spec.name);
+	json_kuint(j, "frame", f->spec.frame);
+	json_kuint(j, "dscp", f->spec.dscp);
+	json_counts(j, f);
+	json_kstring(j, "preset", f->spec.preset);
+	json_kdouble(j, "rate_bps", f->spec.rate_bps, 0);
+	json_kuint(j, "bursts", model_bursts(&f->model));
+	json_kuint(j, "burst_clamped", f->model.burst_clamped);
+	json_kint(j, "duration_ns", (long long)f->spec.duration_ns);
+	json_kstring(j, "ended_by", f->ended_by_time ? "duration" :
 	    f->next >= f->spec.count ? "count" : "signal");
-	fprintf(out, "\"sent_known\":%s,", f->sent_known ||
+	json_kbool(j, "sent_known", f->sent_known ||
 	    gen_config(g)->mode == GEN_MODE_L2 ||
-	    gen_config(g)->role == GEN_ROLE_SEND ? "true" : "false");
-	json_delay(out, f);
-	json_pacing(out, f);
-	json_series(out, f, gen_interval_ns(g));
-	fputc('}', out);
+	    gen_config(g)->role == GEN_ROLE_SEND);
+	json_delay(j, f);
+	json_ipdv(j, f);
+	json_pacing(j, f);
+	json_series(j, f, gen_interval_ns(g));
+	json_end(j);
+}
+
+/* The run's keys: generator, mode, ... pacer. */
+static void
+json_run(struct json *j, const struct gen *g, const struct gen_config *c)
+{
+	const struct pace *p = gen_pace(g);
+	char a[INET_ADDRSTRLEN], peer[INET_ADDRSTRLEN + 8];
+	int l2 = c->mode == GEN_MODE_L2;
+
+	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
+	snprintf(peer, sizeof(peer), "%s:%u", l2 ? "" : a, l2 ? 0 :
+	    ntohs(c->peer.sin_port));
+	json_kstring(j, "generator", "hoplab-gen");
+	json_kstring(j, "mode", l2 ? "l2" : "udp");
+	json_kstring(j, "role", l2 ? "" : c->role == GEN_ROLE_SEND ? "send" :
+	    "recv");
+	json_kstring(j, "peer", peer);
+	json_kstring(j, "clock_sync", gen_clock_sync(g));
+	json_kstring(j, "tx", c->tx);
+	json_kstring(j, "rx", c->rx);
+	json_kstring(j, "ts_source", gen_ts_source(g));
+	json_kint(j, "interval_ns", (long long)gen_interval_ns(g));
+	json_kint(j, "drain_ns", (long long)c->drain_ns);
+	json_kint(j, "send_ns", (long long)gen_send_ns(g));
+	json_kuint(j, "foreign", gen_foreign(g));
+	json_key(j, "pacer");
+	json_object(j, JSON_INLINE);
+	json_kuint(j, "waits", p->waits);
+	json_kuint(j, "overslept", p->overslept);
+	json_kint(j, "spin_ns", (long long)p->spin_ns);
+	json_end(j);
 }
 
 void
 report_json(FILE *out, const struct gen *g, const struct gen_config *c)
 {
 	const struct gen_flow *fl;
-	const struct pace *p = gen_pace(g);
-	char a[INET_ADDRSTRLEN];
+	struct json j;
 	size_t i, n;
 
 	fl = gen_flows(g, &n);
-	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
-	fprintf(out, "{\"generator\":\"hoplab-gen\",\"mode\":\"%s\","
-	    "\"role\":\"%s\",\"peer\":\"%s:%u\",\"clock_sync\":\"%s\",",
-	    c->mode == GEN_MODE_L2 ? "l2" : "udp", c->mode == GEN_MODE_L2 ?
-	    "" : c->role == GEN_ROLE_SEND ? "send" : "recv",
-	    c->mode == GEN_MODE_L2 ? "" : a, c->mode == GEN_MODE_L2 ? 0 :
-	    ntohs(c->peer.sin_port), gen_clock_sync(g));
-	fprintf(out, "\"tx\":\"%s\",\"rx\":\"%s\",\"ts_source\":\"%s\",\"interval_ns\":%lld,"
-	    "\"drain_ns\":%lld,\"send_ns\":%lld,\"foreign\":%llu,"
-	    "\"pacer\":{\"waits\":%llu,\"overslept\":%llu,\"spin_ns\":%lld},"
-	    "\"flows\":[", c->tx, c->rx, gen_ts_source(g),
-	    (long long)gen_interval_ns(g), (long long)c->drain_ns,
-	    (long long)gen_send_ns(g), (unsigned long long)gen_foreign(g),
-	    (unsigned long long)p->waits, (unsigned long long)p->overslept,
-	    (long long)p->spin_ns);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			fputc(',', out);
-		json_flow(out, g, &fl[i]);
-	}
-	fprintf(out, "]}\n");
-	fflush(out);
+	json_init(&j, out, JSON_COMPACT);
+	json_object(&j, JSON_INLINE);
+	json_run(&j, g, c);
+	json_key(&j, "flows");
+	json_array(&j, JSON_INLINE);
+	for (i = 0; i < n; i++)
+		json_flow(&j, g, &fl[i]);
+	json_end(&j);
+	json_end(&j);
+	(void)json_finish(&j);
 }

@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 
 #include "clock.h"
+#include "json.h"
 #include "log.h"
 #include "msg.h"
 #include "gen.h"
@@ -417,36 +418,52 @@ tcp_print(FILE *out, const struct tcp_run *r)
 	fflush(out);
 }
 
+/* Row W of R as a JSON object. */
+static void
+tcp_json_row(struct json *j, const struct tcp_row *w)
+{
+	json_object(j, JSON_INLINE);
+	json_kint(j, "start_ns", (long long)w->start_ns);
+	json_kint(j, "end_ns", (long long)w->end_ns);
+	json_kuint(j, "bytes", w->bytes);
+	json_kdouble(j, "mbps", mbps(w->bytes, w->end_ns - w->start_ns), 6);
+	json_kuint(j, "retrans", w->retrans);
+	json_kuint(j, "cwnd_bytes", w->cwnd);
+	json_kuint(j, "rtt_us", w->rtt_us);
+	json_kuint(j, "rttvar_us", w->rttvar_us);
+	json_end(j);
+}
+
 void
 tcp_json(FILE *out, const struct tcp_run *r)
 {
-	const struct tcp_row *w;
+	struct json j;
 	char a[64];
 	size_t i;
 
-	fprintf(out, "{\"generator\":\"hoplab-gen\",\"mode\":\"tcp\",\"role\":"
-	    "\"%s\",\"peer\":\"%s\",\"start_ns\":%lld,\"elapsed_ns\":%lld,"
-	    "\"bytes\":%llu,\"mbps\":%.6f,\"ended_by\":\"%s\",\"peer_bytes\":"
-	    "%s%llu,\"retransmits\":%u,\"interval_ns\":%lld,\"intervals\":[",
-	    r->cfg.role == GEN_ROLE_SEND ? "send" : "recv",
-	    addr_str(&r->cfg.peer, a, sizeof(a)), (long long)r->start_real,
-	    (long long)r->elapsed_ns, (unsigned long long)r->bytes,
-	    mbps(r->bytes, r->elapsed_ns), tcp_end_word(r->ended_by),
-	    r->peer_known ? "" : "-", r->peer_known ?
-	    (unsigned long long)r->peer_bytes : 1ULL, r->retrans,
-	    (long long)r->cfg.interval_ns);
-	for (i = 0; i < r->nrows; i++) {
-		w = &r->row[i];
-		fprintf(out, "%s{\"start_ns\":%lld,\"end_ns\":%lld,\"bytes\":"
-		    "%llu,\"mbps\":%.6f,\"retrans\":%u,\"cwnd_bytes\":%u,"
-		    "\"rtt_us\":%u,\"rttvar_us\":%u}", i ? "," : "",
-		    (long long)w->start_ns, (long long)w->end_ns,
-		    (unsigned long long)w->bytes, mbps(w->bytes, w->end_ns -
-		    w->start_ns), w->retrans, w->cwnd, w->rtt_us,
-		    w->rttvar_us);
-	}
-	fprintf(out, "]}\n");
-	fflush(out);
+	json_init(&j, out, JSON_COMPACT);
+	json_object(&j, JSON_INLINE);
+	json_kstring(&j, "generator", "hoplab-gen");
+	json_kstring(&j, "mode", "tcp");
+	json_kstring(&j, "role", r->cfg.role == GEN_ROLE_SEND ? "send" :
+	    "recv");
+	json_kstring(&j, "peer", addr_str(&r->cfg.peer, a, sizeof(a)));
+	json_kint(&j, "start_ns", (long long)r->start_real);
+	json_kint(&j, "elapsed_ns", (long long)r->elapsed_ns);
+	json_kuint(&j, "bytes", r->bytes);
+	json_kdouble(&j, "mbps", mbps(r->bytes, r->elapsed_ns), 6);
+	json_kstring(&j, "ended_by", tcp_end_word(r->ended_by));
+	json_kint(&j, "peer_bytes", r->peer_known ? (long long)r->peer_bytes :
+	    -1);
+	json_kuint(&j, "retransmits", r->retrans);
+	json_kint(&j, "interval_ns", (long long)r->cfg.interval_ns);
+	json_key(&j, "intervals");
+	json_array(&j, JSON_INLINE);
+	for (i = 0; i < r->nrows; i++)
+		tcp_json_row(&j, &r->row[i]);
+	json_end(&j);
+	json_end(&j);
+	(void)json_finish(&j);
 }
 
 /* The intervals of R as FlowIntervals in IV (R->nrows of them). */
