@@ -13,7 +13,7 @@ OPT	?= -O2
 WARN	= -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Wno-format-truncation
 CPPFLAGS += -I. -Ilib -Ibuild
 CFLAGS	+= $(WARN) $(OPT) -g -MMD -MP
-LDLIBS	= -lzmq -lprotobuf-c -lyaml -lpcap -lm
+LDLIBS	= -lzmq -lsodium -lprotobuf-c -lyaml -lpcap -lm
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 PROTO_H	= build/proto/hoplab.pb-c.h

@@ -165,14 +165,14 @@ int	results_finish(struct results *res, FILE *out, char *err,
 void	results_free(struct results *res);
 const struct flow_row *results_rows(const struct results *res, size_t *n);
 
-/* runjson.c: state.json (see above). */
+/* resultsjson.c: state.json (see above). */
 int	results_state_write(const char *dir, const struct run_state *st,
 	    char *err, size_t errlen);
 /* Read DIR/state.json into ST (free with results_state_free()). */
 int	results_state_read(const char *dir, struct run_state *st, char *err,
 	    size_t errlen);
 void	results_state_free(struct run_state *st);
-/* SHA-256 (FIPS 180-4) of LEN bytes at BUF as 64 hex digits into HEX. */
+/* SHA-256 (FIPS 180-4, libsodium) of LEN bytes at BUF: 64 lowercase hex digits. */
 void	results_sha256_hex(const void *buf, size_t len, char hex[65]);
 /* The text of the file PATH (at most 1 MiB), or NULL; the caller frees. */
 char	*results_slurp(const char *path);

@@ -1,10 +1,11 @@
 /*
- * Unit suite for controller/results/results.c, flowseries.c, csvfile.c and the
- * state.json part of runjson.c: summary.csv's appended columns,
- * intervals.csv and pdf.csv from a FlowResult worked by hand, and a
- * resumed run that cuts every file back to the sizes state.json holds,
- * so that no row is doubled.  Every test works in a fresh folder under
- * $TMPDIR.
+ * Unit suite for controller/results/results.c, flowseries.c, csvfile.c and
+ * resultsjson.c: summary.csv's appended columns, intervals.csv and
+ * pdf.csv from a FlowResult worked by hand, a resumed run that cuts
+ * every file back to the sizes state.json holds, so that no row is
+ * doubled, state.json byte for byte as written by hand (and accepted by
+ * jq), and the plan hash against the FIPS 180-2 test vectors.  Every
+ * test works in a fresh folder under $TMPDIR.
  */
 #include <math.h>
 #include <stdio.h>
@@ -349,6 +350,106 @@ t_state_json_keeps_byte_counts_and_router_roles(void)
 	rm_tree(base);
 }
 
+/* DIR/NAME's whole text into BUF of LEN. */
+static void
+read_text(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[600];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void
+t_state_json_is_indented_escaped_and_valid(void)
+{
+	struct router_role rr = { 41, "A", "A", 1 };
+	struct run_point pt[3] = {
+		{ "A", 64, 1, POINT_DONE, "gen", 40 },
+		{ "A-B", 64, 1, POINT_RUNNING, "gen", 42 },
+		{ "A-B", 128, 2, POINT_RUNNING, "g\"2", 44 },
+	};
+	static const char want[] =
+	    "{\n"
+	    "  \"run_id\": \"unit-1\",\n"
+	    "  \"status\": \"running\",\n"
+	    "  \"controller_pid\": 7,\n"
+	    "  \"plan_path\": \"p.yaml\",\n"
+	    "  \"plan_sha256\": \"ab\",\n"
+	    "  \"role_first\": 40,\n"
+	    "  \"role_reserved\": 72,\n"
+	    "  \"summary_bytes\": 1000,\n"
+	    "  \"intervals_bytes\": 0,\n"
+	    "  \"pdf_bytes\": 0,\n"
+	    "  \"points\": [\n"
+	    "    {\"n\": 1, \"variant\": \"A\", \"frame\": 64, \"rep\": 1, "
+	    "\"state\": \"done\", \"agent\": \"gen\", \"role\": 40},\n"
+	    "    {\"n\": 2, \"variant\": \"A-B\", \"frame\": 64, \"rep\": 1, "
+	    "\"state\": \"running\", \"agent\": \"gen\", \"role\": 42},\n"
+	    "    {\"n\": 3, \"variant\": \"A-B\", \"frame\": 128, \"rep\": 2, "
+	    "\"state\": \"running\", \"agent\": \"g\\\"2\", \"role\": 44}\n"
+	    "  ],\n"
+	    "  \"router_roles\": [\n"
+	    "    {\"role\": 41, \"agent\": \"A\", \"variant\": \"A\", "
+	    "\"routers\": 1}\n"
+	    "  ],\n"
+	    "  \"in_flight\": {\"gen\": [42], \"g\\\"2\": [44]},\n"
+	    "  \"plan_text\": \"name: unit\\n\\tx: \\\"q\\\" \\\\ \\u0001\\n\"\n"
+	    "}\n";
+	struct run_state st;
+	char got[4096], cmd[600];
+
+	fresh_dir();
+	memset(&st, 0, sizeof(st));
+	strcpy(st.run_id, "unit-1");
+	strcpy(st.status, "running");
+	strcpy(st.plan_path, "p.yaml");
+	strcpy(st.plan_sha256, "ab");
+	st.controller_pid = 7;
+	st.plan_text = "name: unit\n\tx: \"q\" \\ \001\n";
+	st.role_first = 40;
+	st.role_reserved = 72;
+	st.summary_bytes = 1000;
+	st.points = pt;
+	st.npoints = 3;
+	st.rroles = &rr;
+	st.nrroles = 1;
+	CU_ASSERT_EQUAL_FATAL(results_state_write(base, &st, err,
+	    sizeof(err)), 0);
+	read_text(base, "state.json", got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (system("command -v jq >/dev/null") == 0) {
+		snprintf(cmd, sizeof(cmd), "jq -e . '%s/state.json' "
+		    ">/dev/null", base);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	rm_tree(base);
+}
+
+static void
+t_plan_hash_matches_fips_180_2_vectors(void)
+{
+	static const char two_blocks[] =
+	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	char hex[65];
+
+	results_sha256_hex("abc", 3, hex);
+	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223"
+	    "b00361a396177a9cb410ff61f20015ad");
+	results_sha256_hex(two_blocks, strlen(two_blocks), hex);
+	CU_ASSERT_STRING_EQUAL(hex, "248d6a61d20638b8e5c026930c3e6039"
+	    "a33ce45964ff2167f6ecedd419db06c1");
+	results_sha256_hex("", 0, hex);
+	CU_ASSERT_STRING_EQUAL(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+	    "27ae41e4649b934ca495991b7852b855");
+}
+
 int
 main(void)
 {
@@ -368,6 +469,10 @@ main(void)
 	    t_reopen_reads_a_summary_without_the_appended_columns);
 	CU_add_test(s, "t_state_json_keeps_byte_counts_and_router_roles",
 	    t_state_json_keeps_byte_counts_and_router_roles);
+	CU_add_test(s, "t_state_json_is_indented_escaped_and_valid",
+	    t_state_json_is_indented_escaped_and_valid);
+	CU_add_test(s, "t_plan_hash_matches_fips_180_2_vectors",
+	    t_plan_hash_matches_fips_180_2_vectors);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failures = (int)CU_get_number_of_failures();

@@ -1,16 +1,21 @@
 /*
- * runjson: run.json, the record of how a run was made: the plan as run
- * (its path and full text), hoplab's versions, the hosts with their
- * software versions and clock offsets, start and end times, and the
- * outcome.  Written to a temporary file and renamed, so a reader never
- * sees half of it.
+ * resultsjson: the results folder's two JSON files.
  *
- * Also state.json, the run state `hoplab attach` resumes from (results.h
- * says what it holds and when it is written).  It is JSON for people and
+ * run.json, the record of how a run was made: the plan as run (its path
+ * and full text), hoplab's versions, the hosts with their software
+ * versions and clock offsets, start and end times, and the outcome.
+ * Written to a temporary file and renamed, so a reader never sees half
+ * of it.
+ *
+ * state.json, the run state `hoplab attach` resumes from (results.h says
+ * what it holds and when it is written).  It is JSON for people and
  * scripts; hoplab reads it back with libyaml (JSON is YAML) through
- * lib/yamldoc, and only the keys it wrote.  The plan's sha256 is computed
- * here (FIPS 180-4) so that `run --resume` can tell the same plan from an
- * edited one without another library.
+ * lib/yamldoc, and only the keys it wrote.
+ *
+ * Both are written with lib/json in its indented layout: the top-level
+ * members one a line, a list's items one a line, each item on one line.
+ * The plan's sha256 (libsodium's crypto_hash_sha256) lets `run --resume`
+ * tell the same plan from an edited one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,31 +26,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "clock.h"
+#include "json.h"
 #include "msg.h"
 #include "controller/results/results.h"
 #include "yamldoc.h"
-
-static void
-json_str(FILE *f, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', f);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
 
 /* The plan file's text, or NULL; the caller frees it. */
 char *
@@ -67,249 +54,6 @@ results_slurp(const char *path)
 	return buf;
 }
 
-static void
-write_hosts(FILE *f, const struct run_host *hosts, size_t nhosts)
-{
-	size_t i;
-
-	fputs("  \"hosts\": [\n", f);
-	for (i = 0; i < nhosts; i++) {
-		fputs("    {\"name\": ", f);
-		json_str(f, hosts[i].name);
-		fputs(", \"address\": ", f);
-		json_str(f, hosts[i].address);
-		fputs(", \"hostname\": ", f);
-		json_str(f, hosts[i].hostname);
-		fputs(", \"version\": ", f);
-		json_str(f, hosts[i].version);
-		fprintf(f, ", \"clock_offset_ns\": %lld}%s\n",
-		    (long long)hosts[i].clock_offset_ns,
-		    i + 1 < nhosts ? "," : "");
-	}
-	fputs("  ],\n", f);
-}
-
-static void
-write_body(FILE *f, const char *dir, const struct plan *plan,
-    const struct run_host *hosts, size_t nhosts, const char *status)
-{
-	char when[40], host[64];
-	char *text = results_slurp(plan->path);
-
-	if (gethostname(host, sizeof(host)) == -1)
-		strcpy(host, "?");
-	host[sizeof(host) - 1] = '\0';
-	fputs("{\n  \"results_dir\": ", f);
-	json_str(f, dir);
-	fputs(",\n  \"status\": ", f);
-	json_str(f, status);
-	fprintf(f, ",\n  \"hoplab_version\": \"%s\",\n  \"proto_version\": %d,"
-	    "\n  \"controller_host\": ", HOPLAB_VERSION, HOPLAB_PROTO_VERSION);
-	json_str(f, host);
-	fputs(",\n  \"written_utc\": ", f);
-	json_str(f, clock_format_utc(clock_real_ns(), 0, when, sizeof(when)));
-	fputs(",\n  \"frame_size\": \"Ethernet frame incl. FCS (RFC 2544)\","
-	    "\n  \"delay\": \"one-way, generator tx and rx on one clock\",\n",
-	    f);
-	write_hosts(f, hosts, nhosts);
-	fputs("  \"plan\": {\"name\": ", f);
-	json_str(f, plan->name);
-	fputs(", \"path\": ", f);
-	json_str(f, plan->path);
-	fputs(", \"text\": ", f);
-	json_str(f, text != NULL ? text : "");
-	fputs("}\n}\n", f);
-	free(text);
-}
-
-int
-results_write_run_json(struct results *res, const struct plan *plan,
-    const struct run_host *hosts, size_t nhosts, const char *status,
-    char *err, size_t errlen)
-{
-	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/run.json", results_dir(res));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if ((f = fopen(tmp, "w")) == NULL) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	write_body(f, results_dir(res), plan, hosts, nhosts, status);
-	if (fclose(f) == EOF || rename(tmp, path) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* SHA-256, FIPS 180-4 ------------------------------------------------------ */
-
-static const uint32_t sha_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-#define ROR(x, n)	(((x) >> (n)) | ((x) << (32 - (n))))
-
-static void
-sha_block(uint32_t h[8], const uint8_t *p)
-{
-	uint32_t w[64], a[8], t1, t2;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		    (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (i = 16; i < 64; i++)
-		w[i] = w[i - 16] + (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^
-		    (w[i - 15] >> 3)) + w[i - 7] + (ROR(w[i - 2], 17) ^
-		    ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
-	memcpy(a, h, sizeof(a));
-	for (i = 0; i < 64; i++) {
-		t1 = a[7] + (ROR(a[4], 6) ^ ROR(a[4], 11) ^ ROR(a[4], 25)) +
-		    ((a[4] & a[5]) ^ (~a[4] & a[6])) + sha_k[i] + w[i];
-		t2 = (ROR(a[0], 2) ^ ROR(a[0], 13) ^ ROR(a[0], 22)) +
-		    ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
-		memmove(a + 1, a, 7 * sizeof(a[0]));
-		a[4] += t1;
-		a[0] = t1 + t2;
-	}
-	for (i = 0; i < 8; i++)
-		h[i] += a[i];
-}
-
-void
-results_sha256_hex(const void *buf, size_t len, char hex[65])
-{
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	const uint8_t *p = buf;
-	uint8_t last[128];
-	size_t i, rest = len % 64, tail;
-	uint64_t bits = (uint64_t)len * 8;
-
-	for (i = 0; i + 64 <= len; i += 64)
-		sha_block(h, p + i);
-	memset(last, 0, sizeof(last));
-	memcpy(last, p + len - rest, rest);
-	last[rest] = 0x80;
-	tail = rest < 56 ? 64 : 128;
-	for (i = 0; i < 8; i++)
-		last[tail - 1 - i] = (uint8_t)(bits >> (8 * i));
-	sha_block(h, last);
-	if (tail == 128)
-		sha_block(h, last + 64);
-	for (i = 0; i < 8; i++)
-		snprintf(hex + 8 * i, 9, "%08" PRIx32, h[i]);
-}
-
-/* state.json --------------------------------------------------------------- */
-
-static const char *const point_states[] = { "pending", "running", "done" };
-
-static void
-write_points(FILE *f, const struct run_state *st)
-{
-	size_t i;
-
-	fputs("  \"points\": [\n", f);
-	for (i = 0; i < st->npoints; i++) {
-		const struct run_point *p = &st->points[i];
-
-		fprintf(f, "    {\"n\": %zu, \"variant\": ", i + 1);
-		json_str(f, p->variant);
-		fprintf(f, ", \"frame\": %u, \"rep\": %u, \"state\": \"%s\", "
-		    "\"agent\": ", p->frame, p->rep, point_states[p->state]);
-		json_str(f, p->agent);
-		fprintf(f, ", \"role\": %" PRIu32 "}%s\n", p->role,
-		    i + 1 < st->npoints ? "," : "");
-	}
-	fputs("  ],\n", f);
-}
-
-/* "router_roles": the router roles started, for routers.csv's variant. */
-static void
-write_router_roles(FILE *f, const struct run_state *st)
-{
-	size_t i;
-
-	fputs("  \"router_roles\": [", f);
-	for (i = 0; i < st->nrroles; i++) {
-		fprintf(f, "%s\n    {\"role\": %" PRIu32 ", \"agent\": ",
-		    i ? "," : "", st->rroles[i].role);
-		json_str(f, st->rroles[i].agent);
-		fputs(", \"variant\": ", f);
-		json_str(f, st->rroles[i].variant);
-		fprintf(f, ", \"routers\": %zu}", st->rroles[i].routers);
-	}
-	fputs(st->nrroles ? "\n  ],\n" : "],\n", f);
-}
-
-/* "in_flight": {"gen": [7]}: the roles of running points, per agent. */
-static void
-write_in_flight(FILE *f, const struct run_state *st)
-{
-	size_t i, j, n = 0;
-
-	fputs("  \"in_flight\": {", f);
-	for (i = 0; i < st->npoints; i++) {
-		if (st->points[i].state != POINT_RUNNING)
-			continue;
-		for (j = 0; j < i; j++)		/* agent listed already */
-			if (st->points[j].state == POINT_RUNNING &&
-			    strcmp(st->points[j].agent, st->points[i].agent) == 0)
-				break;
-		if (j < i)
-			continue;
-		fprintf(f, "%s", n++ ? ", " : "");
-		json_str(f, st->points[i].agent);
-		fputs(": [", f);
-		for (j = i; j < st->npoints; j++)
-			if (st->points[j].state == POINT_RUNNING &&
-			    strcmp(st->points[j].agent, st->points[i].agent) == 0)
-				fprintf(f, "%s%" PRIu32, j > i ? ", " : "",
-				    st->points[j].role);
-		fputs("]", f);
-	}
-	fputs("},\n", f);
-}
-
-static void
-write_state(FILE *f, const struct run_state *st)
-{
-	fputs("{\n  \"run_id\": ", f);
-	json_str(f, st->run_id);
-	fputs(",\n  \"status\": ", f);
-	json_str(f, st->status);
-	fprintf(f, ",\n  \"controller_pid\": %ld,\n  \"plan_path\": ",
-	    st->controller_pid);
-	json_str(f, st->plan_path);
-	fputs(",\n  \"plan_sha256\": ", f);
-	json_str(f, st->plan_sha256);
-	fprintf(f, ",\n  \"role_first\": %" PRIu32 ",\n  \"role_reserved\": %"
-	    PRIu32 ",\n  \"summary_bytes\": %" PRIu64 ",\n", st->role_first,
-	    st->role_reserved, st->summary_bytes);
-	fprintf(f, "  \"intervals_bytes\": %" PRIu64 ",\n  \"pdf_bytes\": %"
-	    PRIu64 ",\n", st->intervals_bytes, st->pdf_bytes);
-	write_points(f, st);
-	write_router_roles(f, st);
-	write_in_flight(f, st);
-	fputs("  \"plan_text\": ", f);
-	json_str(f, st->plan_text != NULL ? st->plan_text : "");
-	fputs("\n}\n", f);
-}
-
 /* fsync PATH's folder so that a rename into it persists. */
 static int
 sync_parent(const char *dir)
@@ -323,29 +67,237 @@ sync_parent(const char *dir)
 	return rc;
 }
 
-int
-results_state_write(const char *dir, const struct run_state *st, char *err,
+/*
+ * DIR/NAME.tmp, filled by FILL(ARG), renamed to DIR/NAME; DURABLE: the
+ * file and the folder are synced, so the rename survives a crash.
+ */
+static int
+write_file(const char *dir, const char *name, int durable,
+    void (*fill)(struct json *, const void *), const void *arg, char *err,
     size_t errlen)
 {
 	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+	struct json j;
 	FILE *f;
 	int bad;
 
-	snprintf(path, sizeof(path), "%s/state.json", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if ((f = fopen(tmp, "w")) == NULL) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	write_state(f, st);
-	bad = fflush(f) == EOF || fsync(fileno(f)) == -1;
+	errno = 0;
+	json_init(&j, f, JSON_PRETTY);
+	fill(&j, arg);
+	bad = json_finish(&j) == -1;
+	if (!bad && durable)
+		bad = fsync(fileno(f)) == -1;
 	if (fclose(f) == EOF || bad || rename(tmp, path) == -1 ||
-	    sync_parent(dir) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	    (durable && sync_parent(dir) == -1)) {
+		snprintf(err, errlen, "%s: %s", path, errno != 0 ?
+		    strerror(errno) : "not written as JSON");
 		unlink(tmp);
 		return -1;
 	}
 	return 0;
+}
+
+static void
+write_hosts(struct json *j, const struct run_host *hosts, size_t nhosts)
+{
+	size_t i;
+
+	json_key(j, "hosts");
+	json_array(j, JSON_BLOCK);
+	for (i = 0; i < nhosts; i++) {
+		json_object(j, JSON_INLINE);
+		json_kstring(j, "name", hosts[i].name);
+		json_kstring(j, "address", hosts[i].address);
+		json_kstring(j, "hostname", hosts[i].hostname);
+		json_kstring(j, "version", hosts[i].version);
+		json_kint(j, "clock_offset_ns",
+		    (long long)hosts[i].clock_offset_ns);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+/* What run.json is written from. */
+struct run_json {
+	const char		*dir;
+	const struct plan	*plan;
+	const struct run_host	*hosts;
+	size_t			 nhosts;
+	const char		*status;
+};
+
+static void
+fill_run(struct json *j, const void *arg)
+{
+	const struct run_json *r = arg;
+	char when[40], host[64];
+	char *text = results_slurp(r->plan->path);
+
+	if (gethostname(host, sizeof(host)) == -1)
+		strcpy(host, "?");
+	host[sizeof(host) - 1] = '\0';
+	json_object(j, JSON_BLOCK);
+	json_kstring(j, "results_dir", r->dir);
+	json_kstring(j, "status", r->status);
+	json_kstring(j, "hoplab_version", HOPLAB_VERSION);
+	json_kint(j, "proto_version", HOPLAB_PROTO_VERSION);
+	json_kstring(j, "controller_host", host);
+	json_kstring(j, "written_utc", clock_format_utc(clock_real_ns(), 0,
+	    when, sizeof(when)));
+	json_kstring(j, "frame_size", "Ethernet frame incl. FCS (RFC 2544)");
+	json_kstring(j, "delay", "one-way, generator tx and rx on one clock");
+	write_hosts(j, r->hosts, r->nhosts);
+	json_key(j, "plan");
+	json_object(j, JSON_INLINE);
+	json_kstring(j, "name", r->plan->name);
+	json_kstring(j, "path", r->plan->path);
+	json_kstring(j, "text", text != NULL ? text : "");
+	json_end(j);
+	json_end(j);
+	free(text);
+}
+
+int
+results_write_run_json(struct results *res, const struct plan *plan,
+    const struct run_host *hosts, size_t nhosts, const char *status,
+    char *err, size_t errlen)
+{
+	struct run_json r = { results_dir(res), plan, hosts, nhosts, status };
+
+	return write_file(results_dir(res), "run.json", 0, fill_run, &r, err,
+	    errlen);
+}
+
+void
+results_sha256_hex(const void *buf, size_t len, char hex[65])
+{
+	unsigned char h[crypto_hash_sha256_BYTES];
+
+	/*
+	 * No sodium_init() needed: it only picks CPU-specific versions of
+	 * other primitives; SHA-256 has one portable implementation.
+	 */
+	crypto_hash_sha256(h, buf, len);
+	sodium_bin2hex(hex, 65, h, sizeof(h));
+}
+
+/* state.json --------------------------------------------------------------- */
+
+static const char *const point_states[] = { "pending", "running", "done" };
+
+static void
+write_points(struct json *j, const struct run_state *st)
+{
+	size_t i;
+
+	json_key(j, "points");
+	json_array(j, JSON_BLOCK);
+	for (i = 0; i < st->npoints; i++) {
+		const struct run_point *p = &st->points[i];
+
+		json_object(j, JSON_INLINE);
+		json_kuint(j, "n", i + 1);
+		json_kstring(j, "variant", p->variant);
+		json_kuint(j, "frame", p->frame);
+		json_kuint(j, "rep", p->rep);
+		json_kstring(j, "state", point_states[p->state]);
+		json_kstring(j, "agent", p->agent);
+		json_kuint(j, "role", p->role);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+/* "router_roles": the router roles started, for routers.csv's variant. */
+static void
+write_router_roles(struct json *j, const struct run_state *st)
+{
+	size_t i;
+
+	json_key(j, "router_roles");
+	json_array(j, JSON_BLOCK);
+	for (i = 0; i < st->nrroles; i++) {
+		json_object(j, JSON_INLINE);
+		json_kuint(j, "role", st->rroles[i].role);
+		json_kstring(j, "agent", st->rroles[i].agent);
+		json_kstring(j, "variant", st->rroles[i].variant);
+		json_kuint(j, "routers", st->rroles[i].routers);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+/* 1 if point I runs on an agent that an earlier running point has. */
+static int
+agent_listed(const struct run_state *st, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (st->points[j].state == POINT_RUNNING &&
+		    strcmp(st->points[j].agent, st->points[i].agent) == 0)
+			return 1;
+	return 0;
+}
+
+/* "in_flight": {"gen": [7]}: the roles of running points, per agent. */
+static void
+write_in_flight(struct json *j, const struct run_state *st)
+{
+	size_t i, k;
+
+	json_key(j, "in_flight");
+	json_object(j, JSON_INLINE);
+	for (i = 0; i < st->npoints; i++) {
+		if (st->points[i].state != POINT_RUNNING ||
+		    agent_listed(st, i))
+			continue;
+		json_key(j, st->points[i].agent);
+		json_array(j, JSON_INLINE);
+		for (k = i; k < st->npoints; k++)
+			if (st->points[k].state == POINT_RUNNING &&
+			    strcmp(st->points[k].agent, st->points[i].agent) == 0)
+				json_uint(j, st->points[k].role);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void
+fill_state(struct json *j, const void *arg)
+{
+	const struct run_state *st = arg;
+
+	json_object(j, JSON_BLOCK);
+	json_kstring(j, "run_id", st->run_id);
+	json_kstring(j, "status", st->status);
+	json_kint(j, "controller_pid", st->controller_pid);
+	json_kstring(j, "plan_path", st->plan_path);
+	json_kstring(j, "plan_sha256", st->plan_sha256);
+	json_kuint(j, "role_first", st->role_first);
+	json_kuint(j, "role_reserved", st->role_reserved);
+	json_kuint(j, "summary_bytes", st->summary_bytes);
+	json_kuint(j, "intervals_bytes", st->intervals_bytes);
+	json_kuint(j, "pdf_bytes", st->pdf_bytes);
+	write_points(j, st);
+	write_router_roles(j, st);
+	write_in_flight(j, st);
+	json_kstring(j, "plan_text", st->plan_text != NULL ? st->plan_text :
+	    "");
+	json_end(j);
+}
+
+int
+results_state_write(const char *dir, const struct run_state *st, char *err,
+    size_t errlen)
+{
+	return write_file(dir, "state.json", 1, fill_state, st, err, errlen);
 }
 
 void
