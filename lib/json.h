@@ -85,7 +85,8 @@ void	json_null(struct json *j);
 void	json_kstring(struct json *j, const char *key, const char *s);
 void	json_kint(struct json *j, const char *key, long long v);
 void	json_kuint(struct json *j, const char *key, unsigned long long v);
-void	json_kdouble(struct json *j, const char *key, double v, int decimals);
+void	json_kdouble(struct json *j, const char *key, double v,
+	    int decimals);
 void	json_kbool(struct json *j, const char *key, int v);
 /*
  * End the document: a newline after the value, and the stream flushed.

@@ -1,29 +1,26 @@
 /*
- * plot: gnuplot figures of a results folder (see plot.h).
+ * plot: the figures of a results folder (see plot.h): what each shows,
+ * from which CSV file, grouped how.  Building and drawing a figure is
+ * figure.c's; the fault marks on the time figures are faultmarks.c's,
+ * the RFC 2544 curves rfc2544plot.c's.
  *
- * A figure is built as NAME.dat, one gnuplot data block per series
- * (blocks are separated by two blank lines and addressed by `index`; a
- * single blank line inside a block breaks the line, used to draw every
- * repetition of a series in its colour), and NAME.gp, a preamble and one
- * plot command per panel naming the blocks with their titles.  Every
- * number comes from the folder's CSV files read with lib/csvread; a
- * missing cell becomes gnuplot's missing-value mark "?".
+ * Figures group a file's rows by key columns ("flow", "frame_bytes"):
+ * a figure per (flow, frame), a series per variant or repetition, in the
+ * file's order.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "csvread.h"
 #include "controller/results/hops.h"
-#include "controller/report/plot.h"
+#include "controller/report/faultmarks.h"
 #include "controller/report/figure.h"
+#include "controller/report/plot.h"
+#include "controller/report/rfc2544plot.h"
 
 #define KEY_MAX		4	/* columns of a grouping key */
 #define BAND_STEPS	60	/* points of the regression band */
@@ -38,159 +35,6 @@ safe_name(char *dst, size_t len, const char *s)
 		dst[i] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST"
 		    "UVWXYZ0123456789._-", s[i]) ? s[i] : '_';
 	dst[i] = '\0';
-}
-
-/* S for a single-quoted gnuplot string (no quote, no newline). */
-void
-gp_text(char *dst, size_t len, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
-		dst[i] = s[i] == '\'' || s[i] == '\n' ? ' ' : s[i];
-	dst[i] = '\0';
-}
-
-static int
-fail(struct plotter *p, const char *what)
-{
-	snprintf(p->err, p->errlen, "%s: %s", what, strerror(errno));
-	return -1;
-}
-
-int
-fig_open(struct plotter *p, struct fig *f, const char *name,
-    const char *title)
-{
-	char path[PATH_MAX + 200], t[256];
-
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	snprintf(path, sizeof(path), "%s/%s.dat", p->dir, name);
-	if ((f->dat = fopen(path, "w")) == NULL)
-		return fail(p, path);
-	snprintf(path, sizeof(path), "%s/%s.gp", p->dir, name);
-	if ((f->gp = fopen(path, "w")) == NULL) {
-		fclose(f->dat);
-		return fail(p, path);
-	}
-	gp_text(t, sizeof(t), title);
-	fprintf(f->gp, "# %s.gp: drawn by hoplab report; run again with "
-	    "`gnuplot %s.gp` in this folder\n", name, name);
-	fprintf(f->gp, "set terminal pngcairo size 1000,640 noenhanced\n"
-	    "set output '%s.png'\nset datafile missing '?'\nset grid\n"
-	    "set key outside right top\nset title '%s'\n", name, t);
-	return 0;
-}
-
-/* Start series TITLE; 0, or -1 when the figure has no room left. */
-int
-fig_series(struct fig *f, const char *title)
-{
-	if (f->nseries == FIG_MAX_SERIES) {
-		f->dropped = 1;
-		return -1;
-	}
-	if (f->nseries > 0)
-		fputs("\n\n", f->dat);
-	gp_text(f->title[f->nseries], sizeof(f->title[0]), title);
-	f->nseries++;
-	return 0;
-}
-
-/* One plot command over every series: USING columns, STYLE. */
-static void
-fig_plot(struct fig *f, const char *using, const char *style)
-{
-	size_t i;
-
-	for (i = 0; i < f->nseries; i++)
-		fprintf(f->gp, "%s'%s.dat' index %zu using %s with %s lc %zu "
-		    "title '%s'", i ? ", \\\n     " : "plot ", f->name, i, using,
-		    style, i + 1, f->title[i]);
-	fputc('\n', f->gp);
-}
-
-/* Run gnuplot on SCRIPT in plots/: fork + execv, no shell. */
-static int
-run_gnuplot(struct plotter *p, const char *script)
-{
-	char *const argv[] = { "gnuplot", (char *)script, NULL };
-	pid_t pid;
-	int st, fd;
-
-	fflush(NULL);
-	if ((pid = fork()) == -1)
-		return fail(p, "fork");
-	if (pid == 0) {
-		if ((fd = open("/dev/null", O_RDONLY)) != -1)
-			dup2(fd, STDIN_FILENO);
-		if (chdir(p->dir) == -1)
-			_exit(126);
-		execv(PLOT_GNUPLOT, argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return fail(p, "waitpid");
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	if (WIFEXITED(st))
-		snprintf(p->err, p->errlen, "%s %s/%s exited with %d",
-		    PLOT_GNUPLOT, p->dir, script, WEXITSTATUS(st));
-	else
-		snprintf(p->err, p->errlen, "%s %s/%s terminated by signal %d",
-		    PLOT_GNUPLOT, p->dir, script, WTERMSIG(st));
-	return -1;
-}
-
-/* Close the figure's files, draw it, check the PNG is there. */
-int
-fig_draw(struct plotter *p, struct fig *f, const char *what)
-{
-	char script[200], png[PATH_MAX + 200];
-	struct stat st;
-	int bad;
-
-	fputs("unset multiplot\n", f->gp);
-	bad = ferror(f->dat) | ferror(f->gp);
-	bad |= fclose(f->dat) == EOF;
-	bad |= fclose(f->gp) == EOF;
-	f->dat = f->gp = NULL;
-	if (bad)
-		return fail(p, f->name);
-	snprintf(script, sizeof(script), "%s.gp", f->name);
-	if (run_gnuplot(p, script) == -1)
-		return -1;
-	snprintf(png, sizeof(png), "%s/%s.png", p->dir, f->name);
-	if (stat(png, &st) == -1 || st.st_size == 0) {
-		snprintf(p->err, p->errlen, "gnuplot made no %s", png);
-		return -1;
-	}
-	fprintf(p->out, "  drew    plots/%s.png: %s%s\n", f->name, what,
-	    f->dropped ? " (first 48 series only)" : "");
-	p->drawn++;
-	return 0;
-}
-
-void
-fig_draw_cancel(struct plotter *p, struct fig *f)
-{
-	char path[PATH_MAX + 200];
-
-	fclose(f->dat);
-	fclose(f->gp);
-	f->dat = f->gp = NULL;
-	snprintf(path, sizeof(path), "%s/%s.dat", p->dir, f->name);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/%s.gp", p->dir, f->name);
-	unlink(path);
-}
-
-void
-skipped(struct plotter *p, const char *name, const char *why)
-{
-	fprintf(p->out, "  skipped %s: %s\n", name, why);
 }
 
 /* Tables --------------------------------------------------------------- */
@@ -240,48 +84,6 @@ first_of(const struct csvtab *t, const struct key *in, size_t row,
 	return 1;
 }
 
-double
-num(const struct csvtab *t, size_t r, int col)
-{
-	double v;
-
-	return csvtab_num(t, r, (size_t)col, &v) == 0 ? v : NAN;
-}
-
-/* A number for NAME.dat: "?" when not measured. */
-void
-put(FILE *f, double v, const char *sep)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g%s", v, sep);
-	else
-		fprintf(f, "?%s", sep);
-}
-
-/* Open DIR/NAME; NULL with the reason in WHY when absent or empty. */
-struct csvtab *
-load(struct plotter *p, const char *name, char *why, size_t len)
-{
-	char path[PATH_MAX + 32], err[512];
-	struct csvtab *t;
-
-	snprintf(path, sizeof(path), "%s/%s", p->data, name);
-	if (access(path, F_OK) == -1) {
-		snprintf(why, len, "no %s in the folder", name);
-		return NULL;
-	}
-	if ((t = csvread_file(path, err, sizeof(err))) == NULL) {
-		snprintf(why, len, "%s", err);
-		return NULL;
-	}
-	if (csvtab_nrows(t) == 0) {
-		snprintf(why, len, "%s has no rows", name);
-		csvtab_free(t);
-		return NULL;
-	}
-	return t;
-}
-
 static const char *const K_NONE[] = { NULL };
 static const char *const K_FLOW_FRAME[] = { "flow", "frame_bytes", NULL };
 static const char *const K_VARIANT[] = { "variant", NULL };
@@ -319,24 +121,26 @@ pdf_rep(FILE *dat, const struct csvtab *t, const struct key *in, size_t row)
 
 	for (r = row; r < nr; r++)
 		if (same(t, in, row, r))
-			total += num(t, r, cnt);
+			total += figure_num(t, r, cnt);
 	for (r = row; r < nr && total > 0; r++) {
 		if (!same(t, in, row, r))
 			continue;
-		w = num(t, r, hi) - num(t, r, lo);
-		put(dat, (num(t, r, hi) + num(t, r, lo)) / 2, " ");
-		put(dat, w > 0 ? num(t, r, cnt) / total / w : NAN, "\n");
+		w = figure_num(t, r, hi) - figure_num(t, r, lo);
+		figure_put(dat, (figure_num(t, r, hi) + figure_num(t, r, lo)) / 2,
+		    " ");
+		figure_put(dat, w > 0 ? figure_num(t, r, cnt) / total / w : NAN,
+		    "\n");
 	}
 	fputc('\n', dat);
 }
 
 static int
-pdf_figure(struct plotter *p, const struct csvtab *t, size_t row)
+pdf_figure(struct figure_dir *p, const struct csvtab *t, size_t row)
 {
 	struct key in, var, ffv, rep, pt;
 	char name[128], title[160], what[256];
 	size_t r, r2, nr = csvtab_nrows(t);
-	struct fig f;
+	struct figure f;
 
 	key_of(t, &in, K_FLOW_FRAME);
 	key_of(t, &var, K_VARIANT);
@@ -346,20 +150,20 @@ pdf_figure(struct plotter *p, const struct csvtab *t, size_t row)
 	ff_names(t, row, "delay_pdf", name, sizeof(name), title, sizeof(title));
 	snprintf(what, sizeof(what), "one-way delay PDF per variant, %s",
 	    title);
-	if (fig_open(p, &f, name, what) == -1)
+	if (figure_open(p, &f, name, what) == -1)
 		return -1;
 	fprintf(f.gp, "set logscale x\nset xlabel 'one-way delay (us, log "
 	    "scale)'\nset ylabel 'density (1/us), every repetition'\n");
 	for (r = 0; r < nr; r++) {
-		if (!first_of(t, &in, row, &var, r) || fig_series(&f,
+		if (!first_of(t, &in, row, &var, r) || figure_series(&f,
 		    csvtab_cell(t, r, (size_t)var.col[0])) == -1)
 			continue;
 		for (r2 = r; r2 < nr; r2++)
 			if (first_of(t, &ffv, r, &rep, r2))
 				pdf_rep(f.dat, t, &pt, r2);
 	}
-	fig_plot(&f, "1:2", "lines");
-	return fig_draw(p, &f, what);
+	figure_plot(&f, "1:2", "lines");
+	return figure_draw(p, &f, what);
 }
 
 /* Delay and loss over time --------------------------------------------- */
@@ -382,23 +186,23 @@ time_rows(FILE *dat, const struct csvtab *t, const struct key *in, size_t row,
 	for (r = row; r < nr; r++) {
 		if (!same(t, in, row, r))
 			continue;
-		n = num(t, r, sent);
+		n = figure_num(t, r, sent);
 		*nsent += n > 0 ? n : 0;
-		loss = n > 0 ? 100.0 * num(t, r, lost) / n : NAN;
+		loss = n > 0 ? 100.0 * figure_num(t, r, lost) / n : NAN;
 		max = loss > max ? loss : max;
-		len = num(t, r, l);
-		put(dat, num(t, r, s) + len / 2, " ");
-		put(dat, num(t, r, d), " ");
-		put(dat, loss, " ");
-		put(dat, txb >= 0 && len > 0 ? num(t, r, txb) * 8 / len / 1e6 :
-		    NAN, "\n");
+		len = figure_num(t, r, l);
+		figure_put(dat, figure_num(t, r, s) + len / 2, " ");
+		figure_put(dat, figure_num(t, r, d), " ");
+		figure_put(dat, loss, " ");
+		figure_put(dat, txb >= 0 && len > 0 ? figure_num(t, r, txb) * 8 /
+		    len / 1e6 : NAN, "\n");
 	}
 	return max;
 }
 
 /* A flow without probes (tcp): its throughput over time, one panel. */
 static int
-time_tcp(struct plotter *p, struct fig *f, const char *title, int marks)
+time_tcp(struct figure_dir *p, struct figure *f, const char *title, int marks)
 {
 	char what[256];
 
@@ -408,8 +212,8 @@ time_tcp(struct plotter *p, struct fig *f, const char *title, int marks)
 	fprintf(f->gp, "set title 'throughput per interval, %s'\n"
 	    "set ylabel 'Mbit/s sent'\nset yrange [0:*]\n"
 	    "set xlabel 'time since the flow''s first send (s)'\n", title);
-	fig_plot(f, "1:4", "linespoints pt 7 ps 0.5");
-	return fig_draw(p, f, what);
+	figure_plot(f, "1:4", "linespoints pt 7 ps 0.5");
+	return figure_draw(p, f, what);
 }
 
 /* A y range from 0 that gnuplot need not widen (all zero: 0..1). */
@@ -420,13 +224,13 @@ ymax(double max)
 }
 
 static int
-time_figure(struct plotter *p, const struct csvtab *t, size_t row)
+time_figure(struct figure_dir *p, const struct csvtab *t, size_t row)
 {
 	struct key in, vr, pt;
 	char name[128], title[160], what[256], label[96];
 	size_t r, nr = csvtab_nrows(t);
 	double max = 0, m, nsent = 0;
-	struct fig f;
+	struct figure f;
 	int marks;
 
 	key_of(t, &in, K_FLOW_FRAME);
@@ -435,7 +239,7 @@ time_figure(struct plotter *p, const struct csvtab *t, size_t row)
 	ff_names(t, row, "time", name, sizeof(name), title, sizeof(title));
 	snprintf(what, sizeof(what), "mean delay and loss per interval, %s",
 	    title);
-	if (fig_open(p, &f, name, what) == -1)
+	if (figure_open(p, &f, name, what) == -1)
 		return -1;
 	for (r = 0; r < nr; r++) {
 		if (!first_of(t, &in, row, &vr, r))
@@ -443,11 +247,11 @@ time_figure(struct plotter *p, const struct csvtab *t, size_t row)
 		snprintf(label, sizeof(label), "%s rep %s",
 		    csvtab_cell(t, r, (size_t)vr.col[0]),
 		    csvtab_cell(t, r, (size_t)vr.col[1]));
-		if (fig_series(&f, label) == 0 &&
+		if (figure_series(&f, label) == 0 &&
 		    (m = time_rows(f.dat, t, &pt, r, &nsent)) > max)
 			max = m;
 	}
-	marks = plot_fault_marks(p, f.gp, csvtab_cell(t, row,
+	marks = faultmarks_add(p, f.gp, csvtab_cell(t, row,
 	    (size_t)csvtab_col(t, "frame_bytes")));
 	if (nsent == 0)
 		return time_tcp(p, &f, title, marks > 0);
@@ -456,20 +260,20 @@ time_figure(struct plotter *p, const struct csvtab *t, size_t row)
 		    ", faults marked");
 	fprintf(f.gp, "set multiplot layout 2,1\nset ylabel 'mean delay "
 	    "(us)'\nset xlabel ''\n");
-	fig_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
+	figure_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
 	fprintf(f.gp, "set title ''\nset ylabel 'loss (%% of sent)'\n"
 	    "set yrange [0:%.6g]\n", ymax(max));
 	fprintf(f.gp,
 	    "set xlabel 'time since the flow''s first send (s, packets by "
 	    "send time)'\n");
-	fig_plot(&f, "1:3", "linespoints pt 7 ps 0.5");
-	return fig_draw(p, &f, what);
+	figure_plot(&f, "1:3", "linespoints pt 7 ps 0.5");
+	return figure_draw(p, &f, what);
 }
 
 /* One figure per (flow, frame) of T, drawn by FN. */
 static int
-per_flow_frame(struct plotter *p, const struct csvtab *t,
-    int (*fn)(struct plotter *, const struct csvtab *, size_t))
+per_flow_frame(struct figure_dir *p, const struct csvtab *t,
+    int (*fn)(struct figure_dir *, const struct csvtab *, size_t))
 {
 	struct key none, ff;
 	size_t r;
@@ -482,55 +286,34 @@ per_flow_frame(struct plotter *p, const struct csvtab *t,
 	return 0;
 }
 
-/* 1 if T has every column in NAMES; else the first missing into WHY. */
-int
-has_cols(const struct csvtab *t, const char *file, const char *const *names,
-    char *why, size_t len)
-{
-	for (; *names != NULL; names++)
-		if (csvtab_col(t, *names) < 0) {
-			snprintf(why, len, "%s has no column %s", file, *names);
-			return 0;
-		}
-	return 1;
-}
-
 static int
-plot_pdf(struct plotter *p)
+plot_pdf(struct figure_dir *p)
 {
 	static const char *const need[] = { "variant", "frame_bytes", "rep",
 		"flow", "lo_us", "hi_us", "count", NULL };
 	struct csvtab *t;
-	char why[600];
 	int rc;
 
-	if ((t = load(p, "pdf.csv", why, sizeof(why))) == NULL ||
-	    !has_cols(t, "pdf.csv", need, why, sizeof(why))) {
-		skipped(p, "delay PDF (delay_pdf_*.png)", why);
-		csvtab_free(t);
+	if ((t = figure_table(p, "pdf.csv", need,
+	    "delay PDF (delay_pdf_*.png)")) == NULL)
 		return 0;
-	}
 	rc = per_flow_frame(p, t, pdf_figure);
 	csvtab_free(t);
 	return rc;
 }
 
 static int
-plot_time(struct plotter *p)
+plot_time(struct figure_dir *p)
 {
 	static const char *const need[] = { "variant", "frame_bytes", "rep",
 		"flow", "start_s", "length_s", "sent", "lost", "delay_mean_us",
 		NULL };
 	struct csvtab *t;
-	char why[600];
 	int rc;
 
-	if ((t = load(p, "intervals.csv", why, sizeof(why))) == NULL ||
-	    !has_cols(t, "intervals.csv", need, why, sizeof(why))) {
-		skipped(p, "delay and loss over time (time_*.png)", why);
-		csvtab_free(t);
+	if ((t = figure_table(p, "intervals.csv", need,
+	    "delay and loss over time (time_*.png)")) == NULL)
 		return 0;
-	}
 	rc = per_flow_frame(p, t, time_figure);
 	csvtab_free(t);
 	return rc;
@@ -546,7 +329,7 @@ t_zero(const struct csvtab *t, int col)
 	size_t r;
 
 	for (r = 0; r < csvtab_nrows(t); r++)
-		if (isfinite(v = num(t, r, col)) && v < t0)
+		if (isfinite(v = figure_num(t, r, col)) && v < t0)
 			t0 = v;
 	return t0;
 }
@@ -563,13 +346,13 @@ router_rows(FILE *dat, const struct csvtab *t, const struct key *in,
 	for (r = row; r < csvtab_nrows(t); r++) {
 		if (!same(t, in, row, r))
 			continue;
-		now = num(t, r, tc);
-		v = num(t, r, tx);
+		now = figure_num(t, r, tc);
+		v = figure_num(t, r, tx);
 		if (isfinite(pt) && now > pt && v < pv)
 			fputc('\n', dat);	/* restarted: counters from 0 */
 		else if (isfinite(pt) && now > pt) {
-			put(dat, now - t0, " ");
-			put(dat, (v - pv) / (now - pt), "\n");
+			figure_put(dat, now - t0, " ");
+			figure_put(dat, (v - pv) / (now - pt), "\n");
 		}
 		pt = now;
 		pv = v;
@@ -577,7 +360,7 @@ router_rows(FILE *dat, const struct csvtab *t, const struct key *in,
 }
 
 static int
-plot_routers(struct plotter *p)
+plot_routers(struct figure_dir *p)
 {
 	static const char *const need[] = { "variant", "router", "role",
 		"iface", "time_unix_s", "tx_packets", NULL };
@@ -586,22 +369,18 @@ plot_routers(struct plotter *p)
 	    "interface sent, per report";
 	struct key none, k;
 	struct csvtab *t;
-	char why[600], label[128];
-	struct fig f;
+	char label[128];
+	struct figure f;
 	size_t r;
 	double t0;
 
-	if ((t = load(p, "routers.csv", why, sizeof(why))) == NULL ||
-	    !has_cols(t, "routers.csv", need, why, sizeof(why))) {
-		skipped(p, "per-router packets per second (routers_pps.png)",
-		    why);
-		csvtab_free(t);
+	if ((t = figure_table(p, "routers.csv", need,
+	    "per-router packets per second (routers_pps.png)")) == NULL)
 		return 0;
-	}
 	key_of(t, &none, K_NONE);
 	key_of(t, &k, series);
 	t0 = t_zero(t, csvtab_col(t, "time_unix_s"));
-	if (fig_open(p, &f, "routers_pps", what) == -1) {
+	if (figure_open(p, &f, "routers_pps", what) == -1) {
 		csvtab_free(t);
 		return -1;
 	}
@@ -614,12 +393,12 @@ plot_routers(struct plotter *p)
 		    csvtab_cell(t, r, (size_t)k.col[0]),
 		    csvtab_cell(t, r, (size_t)k.col[2]),
 		    csvtab_cell(t, r, (size_t)csvtab_col(t, "variant")));
-		if (fig_series(&f, label) == 0)
+		if (figure_series(&f, label) == 0)
 			router_rows(f.dat, t, &k, r, t0);
 	}
-	fig_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
+	figure_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
 	csvtab_free(t);
-	return fig_draw(p, &f, what);
+	return figure_draw(p, &f, what);
 }
 
 /* Write ROW's series; returns its largest lost count. */
@@ -635,16 +414,16 @@ link_rows(FILE *dat, const struct csvtab *t, const struct key *in,
 	for (r = row; r < csvtab_nrows(t); r++) {
 		if (!same(t, in, row, r))
 			continue;
-		max = num(t, r, l) > max ? num(t, r, l) : max;
-		put(dat, num(t, r, tc) - t0, " ");
-		put(dat, num(t, r, d), " ");
-		put(dat, num(t, r, l), "\n");
+		max = figure_num(t, r, l) > max ? figure_num(t, r, l) : max;
+		figure_put(dat, figure_num(t, r, tc) - t0, " ");
+		figure_put(dat, figure_num(t, r, d), " ");
+		figure_put(dat, figure_num(t, r, l), "\n");
 	}
 	return max;
 }
 
 static int
-plot_links(struct plotter *p)
+plot_links(struct figure_dir *p)
 {
 	static const char *const need[] = { "variant", "frame", "rep", "link",
 		"direction", "role", "time_unix_s", "added_delay_mean_us",
@@ -655,21 +434,18 @@ plot_links(struct plotter *p)
 	    "packets lost, per report";
 	struct key none, k;
 	struct csvtab *t;
-	char why[600], label[160];
-	struct fig f;
+	char label[160];
+	struct figure f;
 	size_t r;
 	double t0, max = 0, m;
 
-	if ((t = load(p, "links.csv", why, sizeof(why))) == NULL ||
-	    !has_cols(t, "links.csv", need, why, sizeof(why))) {
-		skipped(p, "impaired links (links.png)", why);
-		csvtab_free(t);
+	if ((t = figure_table(p, "links.csv", need,
+	    "impaired links (links.png)")) == NULL)
 		return 0;
-	}
 	key_of(t, &none, K_NONE);
 	key_of(t, &k, series);
 	t0 = t_zero(t, csvtab_col(t, "time_unix_s"));
-	if (fig_open(p, &f, "links", what) == -1) {
+	if (figure_open(p, &f, "links", what) == -1) {
 		csvtab_free(t);
 		return -1;
 	}
@@ -682,20 +458,20 @@ plot_links(struct plotter *p)
 		    csvtab_cell(t, r, (size_t)csvtab_col(t, "variant")),
 		    csvtab_cell(t, r, (size_t)csvtab_col(t, "frame")),
 		    csvtab_cell(t, r, (size_t)csvtab_col(t, "rep")));
-		if (fig_series(&f, label) == 0 &&
+		if (figure_series(&f, label) == 0 &&
 		    (m = link_rows(f.dat, t, &k, r, t0)) > max)
 			max = m;
 	}
 	fprintf(f.gp, "set multiplot layout 2,1\nset xlabel ''\n"
 	    "set ylabel 'added delay, mean (us)'\n");
-	fig_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
+	figure_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
 	fprintf(f.gp, "set title ''\nset ylabel 'lost (cumulative)'\n"
 	    "set yrange [0:%.6g]\n", ymax(max));
 	fprintf(f.gp,
 	    "set xlabel 'time since the first report (s)'\n");
-	fig_plot(&f, "1:3", "linespoints pt 7 ps 0.5");
+	figure_plot(&f, "1:3", "linespoints pt 7 ps 0.5");
 	csvtab_free(t);
-	return fig_draw(p, &f, what);
+	return figure_draw(p, &f, what);
 }
 
 /* Per-hop regression --------------------------------------------------- */
@@ -715,8 +491,8 @@ hops_data(FILE *dat, const struct flow_row *rows, size_t nrows,
 		x = (double)rows[i].routers;
 		lo = x < lo ? x : lo;
 		hi = x > hi ? x : hi;
-		put(dat, x, " ");
-		put(dat, rows[i].delay_mean_us, "\n");
+		figure_put(dat, x, " ");
+		figure_put(dat, rows[i].delay_mean_us, "\n");
 	}
 	fputs("\n\n", dat);		/* block 1: the line and its band */
 	for (i = 0; i <= BAND_STEPS; i++) {
@@ -728,24 +504,24 @@ hops_data(FILE *dat, const struct flow_row *rows, size_t nrows,
 }
 
 static int
-hops_figure(struct plotter *p, const struct flow_row *rows, size_t nrows,
+hops_figure(struct figure_dir *p, const struct flow_row *rows, size_t nrows,
     const struct flow_row *key)
 {
 	char name[128], sf[64], what[256];
 	struct hops_line l;
-	struct fig f;
+	struct figure f;
 
 	safe_name(sf, sizeof(sf), key->flow);
 	snprintf(name, sizeof(name), "hops_%s_%u", sf, key->frame);
 	if (hops_fit(rows, nrows, key->flow, key->frame, &l) == -1) {
 		snprintf(what, sizeof(what), "flow %s, frame %u: needs two "
 		    "chain lengths with packets", key->flow, key->frame);
-		skipped(p, "per-hop regression", what);
+		figure_skipped(p, "per-hop regression", what);
 		return 0;
 	}
 	snprintf(what, sizeof(what), "per-hop regression, flow %s, frame %u "
 	    "B incl. FCS: %.3f us per router", key->flow, key->frame, l.slope);
-	if (fig_open(p, &f, name, what) == -1)
+	if (figure_open(p, &f, name, what) == -1)
 		return -1;
 	hops_data(f.dat, rows, nrows, key, &l);
 	fprintf(f.gp, "set key inside left top opaque box\n"
@@ -757,17 +533,17 @@ hops_figure(struct plotter *p, const struct flow_row *rows, size_t nrows,
 	    "title 'least squares: %.3f us + %.3f us x routers', \\\n"
 	    "     '' index 0 using 1:2 with points pt 7 lc rgb '#c03020' "
 	    "title 'mean delay of each run'\n", name, l.intercept, l.slope);
-	return fig_draw(p, &f, what);
+	return figure_draw(p, &f, what);
 }
 
 static int
-plot_hops(struct plotter *p, const struct flow_row *rows, size_t nrows)
+plot_hops(struct figure_dir *p, const struct flow_row *rows, size_t nrows)
 {
 	size_t i, j;
 
 	if (nrows == 0)
-		skipped(p, "per-hop regression (hops_*.png)", "summary.csv "
-		    "has no rows");
+		figure_skipped(p, "per-hop regression (hops_*.png)",
+		    "summary.csv has no rows");
 	for (i = 0; i < nrows; i++) {
 		for (j = 0; j < i; j++)
 			if (rows[j].frame == rows[i].frame &&
@@ -783,25 +559,19 @@ int
 plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
     FILE *out, char *err, size_t errlen)
 {
-	struct plotter p;
+	struct figure_dir p;
 
-	memset(&p, 0, sizeof(p));
-	p.out = out;
-	p.err = err;
-	p.errlen = errlen;
-	snprintf(p.data, sizeof(p.data), "%s", dir);
-	snprintf(p.dir, sizeof(p.dir), "%s/plots", dir);
-	if (access(PLOT_GNUPLOT, X_OK) == -1) {
+	if (access(FIGURE_GNUPLOT, X_OK) == -1) {
 		snprintf(err, errlen, "%s is missing: install gnuplot-nox "
-		    "(make deps)", PLOT_GNUPLOT);
+		    "(make deps)", FIGURE_GNUPLOT);
 		return -1;
 	}
-	if (mkdir(p.dir, 0755) == -1 && errno != EEXIST)
-		return fail(&p, p.dir);
+	if (figure_dir_init(&p, dir, out, err, errlen) == -1)
+		return -1;
 	fprintf(out, "\nPlots (gnuplot) in %s/:\n", p.dir);
 	if (plot_pdf(&p) == -1 || plot_time(&p) == -1 ||
 	    plot_routers(&p) == -1 || plot_hops(&p, rows, nrows) == -1 ||
-	    plot_links(&p) == -1 || plot_rfc2544(&p) == -1)
+	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1)
 		return -1;
 	return p.drawn;
 }

@@ -5,11 +5,12 @@
  * For each plot, NAME.dat (the numbers, as gnuplot data blocks) and
  * NAME.gp (the script) are written beside NAME.png and kept, so a user
  * can restyle a figure for a paper with `cd plots; gnuplot NAME.gp`.
- * gnuplot is started with fork + execv (/usr/bin/gnuplot NAME.gp, its
+ * gnuplot is started through lib/spawn (/usr/bin/gnuplot NAME.gp, its
  * working folder plots/), never through a shell.
  *
- * plotfault.c marks faults.csv's faults on the time plots, plotrfc.c
- * draws rfc2544.png; they share plot.c's figure builder (plotint.h).
+ * The calls go one way: plot.c -> faultmarks.c (faults.csv's faults on
+ * the time plots) and rfc2544plot.c (rfc2544.png) -> figure.c (the
+ * figure builder and the CSV helpers, a leaf) -> lib/.
  *
  * Deliberately not here: any statistics of its own beyond per-interval
  * rates and the regression band of hops.c, capture-based delay.
@@ -21,8 +22,6 @@
 #include <stdio.h>
 
 #include "controller/results/results.h"
-
-#define PLOT_GNUPLOT	"/usr/bin/gnuplot"
 
 /*
  * Draw every plot the folder DIR has data for; ROWS are its summary.csv

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "controller/report/figure.h"
 #include "controller/report/plot.h"
 #include "controller/report/report.h"
 #include "controller/results/results.h"
@@ -157,9 +158,9 @@ report_main(int argc, char **argv)
 		    "pid %ld); report it when it has ended", argv[optind], pid);
 		return EXIT_FAIL;
 	}
-	if (plots && access(PLOT_GNUPLOT, X_OK) == -1) {
+	if (plots && access(FIGURE_GNUPLOT, X_OK) == -1) {
 		log_error("report: %s is missing: install gnuplot-nox (sudo "
-		    "make deps), or use --no-plots", PLOT_GNUPLOT);
+		    "make deps), or use --no-plots", FIGURE_GNUPLOT);
 		return EXIT_FAIL;
 	}
 	return report(argv[optind], plots);

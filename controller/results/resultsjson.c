@@ -262,7 +262,8 @@ write_in_flight(struct json *j, const struct run_state *st)
 		json_array(j, JSON_INLINE);
 		for (k = i; k < st->npoints; k++)
 			if (st->points[k].state == POINT_RUNNING &&
-			    strcmp(st->points[k].agent, st->points[i].agent) == 0)
+			    strcmp(st->points[k].agent,
+			    st->points[i].agent) == 0)
 				json_uint(j, st->points[k].role);
 		json_end(j);
 	}

@@ -1,6 +1,6 @@
 /*
- * plotrfc: the RFC 2544 figure of a results folder, rfc2544.png, from
- * rfc2544.csv (plotint.h; docs/report.md "Plots", docs/results.md
+ * rfc2544plot: the RFC 2544 figure of a results folder, rfc2544.png, from
+ * rfc2544.csv (rfc2544plot.h; docs/report.md "Plots", docs/results.md
  * "rfc2544.csv").  Up to three panels, each drawn when the file has its
  * test:
  *
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "controller/report/figure.h"
+#include "controller/report/rfc2544plot.h"
 
 /* A panel: rows of TEST (and OUTCOME, NULL: any), X and Y columns. */
 struct panel {
@@ -54,7 +55,7 @@ series_of(const struct csvtab *t, size_t r, int by_frame, char *buf,
 
 /* PN's series into F: one block per label, rows in the file's order. */
 static void
-panel_data(struct fig *f, const struct csvtab *t, struct panel *pn)
+panel_data(struct figure *f, const struct csvtab *t, struct panel *pn)
 {
 	int x = csvtab_col(t, pn->x), y = csvtab_col(t, pn->y);
 	int y2 = pn->y2 != NULL ? csvtab_col(t, pn->y2) : -1;
@@ -71,22 +72,23 @@ panel_data(struct fig *f, const struct csvtab *t, struct panel *pn)
 			series_of(t, r2, pn->by_frame, other, sizeof(other));
 			seen = row_in(t, r2, pn) && strcmp(label, other) == 0;
 		}
-		if (seen || fig_series(f, label) == -1)
+		if (seen || figure_series(f, label) == -1)
 			continue;
 		for (r2 = r; r2 < nr; r2++) {
 			series_of(t, r2, pn->by_frame, other, sizeof(other));
 			if (!row_in(t, r2, pn) || strcmp(label, other) != 0)
 				continue;
-			put(f->dat, num(t, r2, x), " ");
-			put(f->dat, num(t, r2, y), " ");
-			put(f->dat, y2 >= 0 ? num(t, r2, y2) : 0, "\n");
+			figure_put(f->dat, figure_num(t, r2, x), " ");
+			figure_put(f->dat, figure_num(t, r2, y), " ");
+			figure_put(f->dat, y2 >= 0 ? figure_num(t, r2, y2) : 0,
+			    "\n");
 		}
 	}
 	pn->n = f->nseries - pn->first;
 }
 
 static void
-panel_plot(struct fig *f, const struct panel *pn)
+panel_plot(struct figure *f, const struct panel *pn)
 {
 	size_t i, k;
 
@@ -106,7 +108,7 @@ panel_plot(struct fig *f, const struct panel *pn)
 }
 
 int
-plot_rfc2544(struct plotter *p)
+rfc2544plot_draw(struct figure_dir *p)
 {
 	static const char *const need[] = { "variant", "frame_bytes", "test",
 		"rate_fps", "loss_pct", "delay_mean_us", "delay_p99_us",
@@ -124,18 +126,14 @@ plot_rfc2544(struct plotter *p)
 		  "one-way delay at the throughput (us)", 0, 0 },
 	};
 	struct csvtab *t;
-	struct fig f;
-	char why[600];
+	struct figure f;
 	size_t i, npanels = 0;
 	int rc;
 
-	if ((t = load(p, "rfc2544.csv", why, sizeof(why))) == NULL ||
-	    !has_cols(t, "rfc2544.csv", need, why, sizeof(why))) {
-		skipped(p, "RFC 2544 curves (rfc2544.png)", why);
-		csvtab_free(t);
+	if ((t = figure_table(p, "rfc2544.csv", need,
+	    "RFC 2544 curves (rfc2544.png)")) == NULL)
 		return 0;
-	}
-	if (fig_open(p, &f, "rfc2544", what) == -1) {
+	if (figure_open(p, &f, "rfc2544", what) == -1) {
 		csvtab_free(t);
 		return -1;
 	}
@@ -145,9 +143,9 @@ plot_rfc2544(struct plotter *p)
 	}
 	csvtab_free(t);
 	if (npanels == 0) {
-		fig_draw_cancel(p, &f);
-		skipped(p, "RFC 2544 curves (rfc2544.png)", "rfc2544.csv has "
-		    "no throughput result, loss or latency rows");
+		figure_cancel(p, &f);
+		figure_skipped(p, "RFC 2544 curves (rfc2544.png)", "rfc2544.csv "
+		    "has no throughput result, loss or latency rows");
 		return 0;
 	}
 	fprintf(f.gp, "set terminal pngcairo size 1000,%zu noenhanced\n"
@@ -158,6 +156,6 @@ plot_rfc2544(struct plotter *p)
 			panel_plot(&f, &pn[i]);
 			fputs("set title ''\n", f.gp);
 		}
-	rc = fig_draw(p, &f, what);
+	rc = figure_draw(p, &f, what);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /*
- * plotfault: the faults of a run marked on its delay-over-time and
- * loss-over-time figures (plotint.h, docs/report.md "Plots").
+ * faultmarks: the faults of a run marked on its delay-over-time and
+ * loss-over-time figures (faultmarks.h, docs/report.md "Plots").
  *
  * faults.csv (docs/results.md) has a row per message a fault sent, with
  * time_s measured from the point's first packet, the same zero as the
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "controller/report/faultmarks.h"
 #include "controller/report/figure.h"
 
 #define MARKS_MAX	16	/* distinct faults marked on one figure */
@@ -62,7 +63,7 @@ marks_of(const struct csvtab *t, const char *frame, struct mark *m)
 		    strcmp(csvtab_cell(t, r, (size_t)cf), frame) != 0) ||
 		    strcmp(csvtab_cell(t, r, (size_t)ca), "restore") == 0 ||
 		    strcmp(csvtab_cell(t, r, (size_t)cr), "ok") != 0 ||
-		    !isfinite(at = num(t, r, ct)))
+		    !isfinite(at = figure_num(t, r, ct)))
 			continue;
 		mark_label(t, r, label, sizeof(label));
 		for (i = 0; i < n && strcmp(m[i].label, label) != 0; i++)
@@ -76,7 +77,7 @@ marks_of(const struct csvtab *t, const char *frame, struct mark *m)
 }
 
 int
-plot_fault_marks(struct plotter *p, FILE *gp, const char *frame)
+faultmarks_add(struct figure_dir *p, FILE *gp, const char *frame)
 {
 	static const char *const need[] = { "frame", "time_s", "link", "host",
 		"action", "result", NULL };
@@ -85,16 +86,16 @@ plot_fault_marks(struct plotter *p, FILE *gp, const char *frame)
 	char why[600], text[96];
 	size_t i, n;
 
-	if ((t = load(p, "faults.csv", why, sizeof(why))) == NULL)
+	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
 		return 0;		/* a run without faults */
-	if (!has_cols(t, "faults.csv", need, why, sizeof(why))) {
-		skipped(p, "fault marks on time_*.png", why);
+	if (!figure_has_cols(t, "faults.csv", need, why, sizeof(why))) {
+		figure_skipped(p, "fault marks on time_*.png", why);
 		csvtab_free(t);
 		return 0;
 	}
 	n = marks_of(t, frame, m);
 	for (i = 0; i < n; i++) {
-		gp_text(text, sizeof(text), m[i].label);
+		figure_text(text, sizeof(text), m[i].label);
 		fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
 		    "nohead dt 2 lw 1.5 lc rgb '#cc0000' front\n", i + 1,
 		    m[i].t, m[i].t);

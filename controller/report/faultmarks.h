@@ -1,0 +1,21 @@
+/*
+ * faultmarks: the faults of a run marked on its delay-over-time and
+ * loss-over-time figures (faultmarks.c says how; docs/report.md
+ * "Plots").  Called by plot.c; calls only figure.c.
+ */
+#ifndef HOPLAB_FAULTMARKS_H
+#define HOPLAB_FAULTMARKS_H
+
+#include <stdio.h>
+
+#include "controller/report/figure.h"
+
+/*
+ * faults.csv's faults of FRAME (frame bytes, "0" for a tcp flow) as
+ * labelled vertical lines in the figure script GP.  Returns the number
+ * of marks (0 without faults.csv; a faults.csv without the columns is
+ * listed as skipped on D).
+ */
+int	faultmarks_add(struct figure_dir *d, FILE *gp, const char *frame);
+
+#endif
