@@ -24,7 +24,7 @@ enum col_kind {
 };
 
 void
-aggregate_stat(const double *v, size_t n, struct agg_stat *out)
+aggregate_stat(const double *v, size_t n, struct aggregate_stat *out)
 {
 	double sum = 0, m2 = 0, d;
 	size_t i;
@@ -144,7 +144,7 @@ write_point(struct csv *out, const struct csvtab *sum,
     const enum col_kind *kind, const size_t *group, size_t g, double *v)
 {
 	size_t c, r, n, nreps = 0, nr = csvtab_nrows(sum);
-	struct agg_stat st;
+	struct aggregate_stat st;
 
 	for (c = 0; c < csvtab_ncols(sum); c++)
 		if (kind[c] == COL_KEY)

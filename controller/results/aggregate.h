@@ -26,7 +26,7 @@
 #include "csvread.h"
 
 /* One metric over the repetitions of a point. */
-struct agg_stat {
+struct aggregate_stat {
 	size_t		n;		/* repetitions with a value */
 	double		mean;		/* NaN when n = 0 */
 	double		std;		/* sample (n - 1); NaN when n < 2 */
@@ -34,7 +34,8 @@ struct agg_stat {
 };
 
 /* The statistics of the N values at V. */
-void	aggregate_stat(const double *v, size_t n, struct agg_stat *out);
+void	aggregate_stat(const double *v, size_t n,
+	    struct aggregate_stat *out);
 /*
  * Write the aggregate of summary table SUM (summary.csv's columns) to
  * PATH (through PATH.tmp and a rename).  0, or -1 with ERR.

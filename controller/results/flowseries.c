@@ -13,21 +13,21 @@
 
 #include "controller/results/flowseries.h"
 
-const char *const series_interval_cols[] = {
+const char *const flowseries_interval_cols[] = {
 	"variant", "routers", "frame_bytes", "rep", "flow", "interval",
 	"start_s", "length_s", "sent", "received", "lost", "tx_bytes",
 	"rx_bytes", "rx_mbps", "delay_mean_us", "delay_min_us",
 	"delay_max_us",
 };
-const size_t series_ninterval_cols = sizeof(series_interval_cols) /
-    sizeof(series_interval_cols[0]);
+const size_t flowseries_ninterval_cols = sizeof(flowseries_interval_cols) /
+    sizeof(flowseries_interval_cols[0]);
 
-const char *const series_pdf_cols[] = {
+const char *const flowseries_pdf_cols[] = {
 	"variant", "routers", "frame_bytes", "rep", "flow", "lo_us", "hi_us",
 	"count",
 };
-const size_t series_npdf_cols = sizeof(series_pdf_cols) /
-    sizeof(series_pdf_cols[0]);
+const size_t flowseries_npdf_cols = sizeof(flowseries_pdf_cols) /
+    sizeof(flowseries_pdf_cols[0]);
 
 static void
 key_cols(struct csv *c, const struct point_key *k, const Hoplab__FlowResult *f)
@@ -40,7 +40,7 @@ key_cols(struct csv *c, const struct point_key *k, const Hoplab__FlowResult *f)
 }
 
 int
-series_write_intervals(struct csvfile *ivl, const struct point_key *k,
+flowseries_write_intervals(struct csvfile *ivl, const struct point_key *k,
     const Hoplab__FlowResult *f, char *err, size_t errlen)
 {
 	const Hoplab__FlowInterval *iv;
@@ -78,7 +78,7 @@ series_write_intervals(struct csvfile *ivl, const struct point_key *k,
 }
 
 int
-series_write_pdf(struct csvfile *pdf, const struct point_key *k,
+flowseries_write_pdf(struct csvfile *pdf, const struct point_key *k,
     const Hoplab__FlowResult *f, char *err, size_t errlen)
 {
 	const Hoplab__DelayBin *b;

@@ -16,16 +16,17 @@
 #include "controller/results/csvfile.h"
 #include "controller/results/results.h"
 
-extern const char *const series_interval_cols[];
-extern const size_t series_ninterval_cols;
-extern const char *const series_pdf_cols[];
-extern const size_t series_npdf_cols;
+extern const char *const flowseries_interval_cols[];
+extern const size_t flowseries_ninterval_cols;
+extern const char *const flowseries_pdf_cols[];
+extern const size_t flowseries_npdf_cols;
 
 /* Append F's intervals to IVL (one row each, flushed).  0 or -1. */
-int	series_write_intervals(struct csvfile *ivl, const struct point_key *k,
-	    const Hoplab__FlowResult *f, char *err, size_t errlen);
+int	flowseries_write_intervals(struct csvfile *ivl,
+	    const struct point_key *k, const Hoplab__FlowResult *f, char *err,
+	    size_t errlen);
 /* Append F's delay PDF rows to PDF (flushed).  0 or -1. */
-int	series_write_pdf(struct csvfile *pdf, const struct point_key *k,
+int	flowseries_write_pdf(struct csvfile *pdf, const struct point_key *k,
 	    const Hoplab__FlowResult *f, char *err, size_t errlen);
 
 #endif

@@ -105,7 +105,7 @@ pool_group(const struct flow_row *rows, size_t nrows, const struct flow_row *key
 }
 
 static void
-est_init(struct hop_est *e, const struct flow_row *key, const char *method)
+est_init(struct hops_est *e, const struct flow_row *key, const char *method)
 {
 	memset(e, 0, sizeof(*e));
 	snprintf(e->flow, sizeof(e->flow), "%s", key->flow);
@@ -116,7 +116,7 @@ est_init(struct hop_est *e, const struct flow_row *key, const char *method)
 
 static void
 difference(const struct pooled *a, const struct pooled *b,
-    const struct flow_row *key, const char *method, struct hop_est *e)
+    const struct flow_row *key, const char *method, struct hops_est *e)
 {
 	double dx = (double)(b->routers - a->routers), se, t;
 	uint64_t df;
@@ -158,7 +158,7 @@ fit_groups(const struct flow_row *rows, size_t nrows,
 
 static int
 regression(const struct flow_row *rows, size_t nrows,
-    const struct flow_row *key, struct hop_est *e)
+    const struct flow_row *key, struct hops_est *e)
 {
 	struct linfit_group g[HOPS_MAX_POINTS];
 	struct linfit fit;
@@ -187,7 +187,7 @@ key_seen(const struct flow_row *rows, size_t upto)
 }
 
 size_t
-hops_compute(const struct flow_row *rows, size_t nrows, struct hop_est *out,
+hops_compute(const struct flow_row *rows, size_t nrows, struct hops_est *out,
     size_t max)
 {
 	struct pooled pts[HOPS_MAX_POINTS];

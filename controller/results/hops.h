@@ -18,7 +18,7 @@
 
 #include "controller/results/results.h"
 
-struct hop_est {
+struct hops_est {
 	char		flow[PLAN_NAME_MAX];
 	unsigned	frame;
 	const char	*method;	/* "difference", "mean-difference", "regression" */
@@ -30,7 +30,7 @@ struct hop_est {
 
 /* Fill OUT (room for MAX); returns how many estimates were made. */
 size_t	hops_compute(const struct flow_row *rows, size_t nrows,
-	    struct hop_est *out, size_t max);
+	    struct hops_est *out, size_t max);
 
 /*
  * The regression line of (FLOW, FRAME), the same fit as hops.csv's

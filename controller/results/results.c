@@ -115,9 +115,10 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    SUMMARY_NCOLS(res));
 	fflush(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
-	    series_interval_cols, series_ninterval_cols, err, errlen) == -1 ||
-	    csvfile_create(&res->pdf, res->dir, "pdf.csv", series_pdf_cols,
-	    series_npdf_cols, err, errlen) == -1 ||
+	    flowseries_interval_cols, flowseries_ninterval_cols, err,
+	    errlen) == -1 ||
+	    csvfile_create(&res->pdf, res->dir, "pdf.csv", flowseries_pdf_cols,
+	    flowseries_npdf_cols, err, errlen) == -1 ||
 	    (res->rt = routers_open(res->dir, err, errlen)) == NULL)
 		goto fail;
 	return res;
@@ -310,10 +311,10 @@ results_reopen(const char *dir, const struct run_state *st, char *err,
 	if (rows_read(res, path, st->summary_bytes, err, errlen) == -1 ||
 	    rows_rewrite(res, path, err, errlen) == -1 ||
 	    csvfile_reopen(&res->ivl, dir, "intervals.csv",
-	    st->intervals_bytes, series_interval_cols, series_ninterval_cols,
-	    err, errlen) == -1 ||
+	    st->intervals_bytes, flowseries_interval_cols,
+	    flowseries_ninterval_cols, err, errlen) == -1 ||
 	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
-	    series_pdf_cols, series_npdf_cols, err, errlen) == -1 ||
+	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1 ||
 	    (res->rt = routers_reopen(dir, err, errlen)) == NULL) {
 		results_free(res);
 		return NULL;
@@ -346,9 +347,9 @@ int
 results_add_series(struct results *res, const struct point_key *k,
     const Hoplab__FlowResult *f, char *err, size_t errlen)
 {
-	if (series_write_intervals(&res->ivl, k, f, err, errlen) == -1)
+	if (flowseries_write_intervals(&res->ivl, k, f, err, errlen) == -1)
 		return -1;
-	return series_write_pdf(&res->pdf, k, f, err, errlen);
+	return flowseries_write_pdf(&res->pdf, k, f, err, errlen);
 }
 
 int
@@ -511,7 +512,7 @@ print_summary(FILE *out, const struct results *res)
 }
 
 static void
-print_hops(FILE *out, const struct hop_est *h, size_t n)
+print_hops(FILE *out, const struct hops_est *h, size_t n)
 {
 	size_t i;
 	int w = 16;
@@ -539,7 +540,7 @@ print_hops(FILE *out, const struct hop_est *h, size_t n)
 }
 
 static int
-write_hops(const struct results *res, const struct hop_est *h, size_t n,
+write_hops(const struct results *res, const struct hops_est *h, size_t n,
     char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16];
@@ -581,7 +582,7 @@ topology_only(const struct results *res)
 int
 results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 {
-	static struct hop_est hops[HOPS_MAX];
+	static struct hops_est hops[HOPS_MAX];
 	size_t nhops;
 	int rc = 0;
 

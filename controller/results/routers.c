@@ -454,7 +454,7 @@ variant_mean(const struct routers *rt, const char *variant, size_t *nr)
 }
 
 static void
-print_estimates(FILE *out, const struct hop_est *h, size_t nh)
+print_estimates(FILE *out, const struct hops_est *h, size_t nh)
 {
 	size_t i;
 
@@ -467,7 +467,7 @@ print_estimates(FILE *out, const struct hop_est *h, size_t nh)
 }
 
 void
-routers_print(const struct routers *rt, FILE *out, const struct hop_est *h,
+routers_print(const struct routers *rt, FILE *out, const struct hops_est *h,
     size_t nh)
 {
 	size_t i, j, nr;

@@ -57,7 +57,7 @@ size_t	routers_nrows(const struct routers *rt);
  * differencing estimates in H.  Nothing when no router reported.
  */
 void	routers_print(const struct routers *rt, FILE *out,
-	    const struct hop_est *h, size_t nh);
+	    const struct hops_est *h, size_t nh);
 int	routers_close(struct routers *rt, char *err, size_t errlen);
 void	routers_free(struct routers *rt);
 

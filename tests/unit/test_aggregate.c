@@ -27,7 +27,7 @@ static void
 t_three_reps_mean_std_ci95(void)
 {
 	const double v[3] = { 10, 12, 14 };
-	struct agg_stat st;
+	struct aggregate_stat st;
 
 	aggregate_stat(v, 3, &st);
 	CU_ASSERT_EQUAL(st.n, 3);
@@ -40,7 +40,7 @@ static void
 t_one_rep_has_no_spread_none_has_no_mean(void)
 {
 	const double v[1] = { 7.5 };
-	struct agg_stat st;
+	struct aggregate_stat st;
 
 	aggregate_stat(v, 1, &st);
 	CU_ASSERT_DOUBLE_EQUAL(st.mean, 7.5, 0);

@@ -30,8 +30,8 @@ row(const char *variant, size_t routers, unsigned frame, unsigned rep,
 	return r;
 }
 
-static const struct hop_est *
-find(const struct hop_est *h, size_t n, unsigned frame, const char *method,
+static const struct hops_est *
+find(const struct hops_est *h, size_t n, unsigned frame, const char *method,
     const char *variants)
 {
 	size_t i;
@@ -52,8 +52,8 @@ t_differences_and_paper_formula(void)
 		row("A-B", 2, 64, 1, 1000, 23.0, 0.0),
 		row("A-B-C", 3, 64, 1, 1000, 28.0, 0.0),
 	};
-	struct hop_est h[16];
-	const struct hop_est *e;
+	struct hops_est h[16];
+	const struct hops_est *e;
 	size_t n = hops_compute(rows, 3, h, 16);
 
 	CU_ASSERT_EQUAL(n, 4);
@@ -83,8 +83,8 @@ t_repetitions_are_pooled(void)
 		row("A-B", 2, 128, 1, 500, 15.0, 1.0),
 		row("A-B", 2, 128, 2, 500, 15.0, 1.0),
 	};
-	struct hop_est h[16];
-	const struct hop_est *e;
+	struct hops_est h[16];
+	const struct hops_est *e;
 	size_t n = hops_compute(rows, 4, h, 16);
 
 	e = find(h, n, 128, "difference", "A-B - A");
@@ -104,7 +104,7 @@ t_frames_are_separate_and_single_variant_gives_nothing(void)
 		row("A", 1, 1518, 1, 100, 40.0, 1.0),
 		row("A-B", 2, 1518, 1, 100, 50.0, 1.0),
 	};
-	struct hop_est h[16];
+	struct hops_est h[16];
 	size_t n = hops_compute(rows, 3, h, 16);
 
 	CU_ASSERT_PTR_NULL(find(h, n, 64, "difference", NULL));
@@ -176,8 +176,8 @@ t_means_are_taken_as_summary_csv_writes_them(void)
 		row("A", 1, 64, 1, 1000, 10.0004, 0.0),
 		row("A-B", 2, 64, 1, 1000, 12.0, 0.0),
 	};
-	struct hop_est h[8];
-	const struct hop_est *e;
+	struct hops_est h[8];
+	const struct hops_est *e;
 	size_t n = hops_compute(rows, 2, h, 8);
 
 	e = find(h, n, 64, "difference", "A-B - A");
