@@ -28,19 +28,8 @@
 
 #include "clock.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
-
-/* 1 if S is made only of letters, digits and characters in EXTRA. */
-static int
-charset_ok(const char *s, const char *extra)
-{
-	for (; *s != '\0'; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
-			return 0;
-	return 1;
-}
 
 /*
  * impairments: a list of {link: X-Y, ...} mappings, each turned into a
@@ -65,7 +54,7 @@ enum { I_LINK, I_DIR, I_DELAY, I_JITTER, I_CORR, I_DIST, I_FIFO, I_LOSS,
 
 /* One entry being parsed. */
 struct impctx {
-	struct pctx	*c;
+	struct parse_ctx	*c;
 	yaml_node_t	*v[I_NKEYS];	/* value nodes, NULL when absent */
 	char		 path[YAMLDOC_PATH_MAX];	/* "impairments[0]" */
 	char		 prof[PLAN_PROFILE_MAX];	/* being built */
@@ -242,7 +231,7 @@ imp_loss(struct impctx *ic)
 		    "gemodel (Gilbert-Elliott), got %s",
 		    yamldoc_got(lv[L_MODEL], got, sizeof(got)));
 	if (lv[L_P] == NULL)
-		return plan_missing(ic->c, node, path, "p");
+		return parse_missing(ic->c, node, path, "p");
 	for (i = ge ? L_CORR : L_R; i < (ge ? L_R : L_N); i++)
 		if (lv[i] != NULL) {
 			yamldoc_path_key(kp, sizeof(kp), path, keys[i]);
@@ -285,7 +274,7 @@ imp_netem(struct impctx *ic)
 	if ((s = imp_scalar(ic, I_NETEM, "a netem-style profile such as "
 	    "\"delay 5ms 1ms loss 0.1%\"")) == NULL)
 		return -1;
-	if (!charset_ok(s, " .%/_-:+"))
+	if (!parse_charset_ok(s, " .%/_-:+"))
 		return PERR(ic->c, ic->v[I_NETEM], imp_path(ic, I_NETEM, path,
 		    sizeof(path)), "expected netem's words (letters, digits, "
 		    "spaces, '.', '%%', '/', '_', '-', ':'), got %s",
@@ -445,8 +434,8 @@ imp_link(struct impctx *ic, struct plan_impair *im)
 		return imp_topo_link(ic, im, s);
 	if ((dash = strchr(s, '-')) == NULL || strchr(dash + 1, '-') != NULL)
 		goto bad;
-	a = plan_chain_index(p, s, (size_t)(dash - s));
-	b = plan_chain_index(p, dash + 1, strlen(dash + 1));
+	a = parse_chain_index(p, s, (size_t)(dash - s));
+	b = parse_chain_index(p, dash + 1, strlen(dash + 1));
 	if (a == -2 && b == 0)
 		im->hop = 0;
 	else if (a >= 0 && b == -2) {
@@ -491,7 +480,7 @@ imp_link_used(struct impctx *ic, const struct plan_impair *im, size_t n)
 }
 
 static int
-parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
+parse_impair(struct parse_ctx *c, yaml_node_t *node, size_t idx)
 {
 	struct plan_impair *im = &c->p->impairs[idx];
 	struct impctx ic = { .c = c };
@@ -505,7 +494,7 @@ parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
 	    c->err, c->errlen) == -1)
 		return -1;
 	if (ic.v[I_LINK] == NULL)
-		return plan_missing(c, node, ic.path, "link");
+		return parse_missing(c, node, ic.path, "link");
 	if (imp_link(&ic, im) == -1 || imp_link_used(&ic, im, idx) == -1)
 		return -1;
 	if (ic.v[I_DIR] != NULL) {
@@ -539,7 +528,7 @@ parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
 }
 
 int
-plan_parse_impairs(struct pctx *c, yaml_node_t *node)
+planimpair_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	int n, i, rc = 0;
 

@@ -33,7 +33,9 @@ UNIT_EXTRA_test_progress = build/asan/controller/run/progress.o
 UNIT_EXTRA_test_ctl_records = build/asan/controller/results/records.o
 UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/records.o
 UNIT_EXTRA_test_plantopo += build/asan/controller/run/topocheck.o
-# Suites that load plans link the plan parser (controller/plan/plan*.c).
+# Suites that load plans link the plan parser (controller/plan/plan*.c
+# and the parse context its sections share, controller/plan/parse.c).
+PLAN_ASAN_OBJ += build/asan/controller/plan/parse.o
 UNIT_EXTRA_test_plan = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planfault += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planflow = $(PLAN_ASAN_OBJ)
