@@ -203,14 +203,44 @@ imp_rate(struct impctx *ic, char *buf, size_t len)
 	return 0;
 }
 
+static const char *const loss_keys[] = { "model", "p", "correlation", "r",
+    "loss_bad", "loss_good" };
+enum { L_MODEL, L_P, L_CORR, L_R, L_BAD, L_GOOD, L_N };
+
+/*
+ * The numbers of a loss: mapping (LV, at PATH) in netem's order, after
+ * "loss" or "loss gemodel"; netem's words are positional, so a
+ * loss_good without loss_bad gets the default 100% before it.
+ */
+static int
+loss_args(struct impctx *ic, yaml_node_t *node, const char *path,
+    yaml_node_t **lv)
+{
+	char kp[YAMLDOC_PATH_MAX], pct[32];
+	int i;
+
+	for (i = L_P; i < L_N; i++) {
+		if (lv[i] == NULL) {
+			if (i == L_BAD && lv[L_GOOD] != NULL &&
+			    prof_add(ic, node, " 100%%") == -1)
+				return -1;
+			continue;
+		}
+		yamldoc_path_key(kp, sizeof(kp), path, loss_keys[i]);
+		if ((i == L_BAD || i == L_GOOD) && lv[L_R] == NULL)
+			return PERR(ic->c, lv[i], kp, "needs r");
+		if (imp_pct_node(ic, lv[i], kp, pct, sizeof(pct)) == -1 ||
+		    prof_add(ic, lv[i], " %s", pct) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* loss: 1% | {model: random, p: 1%, correlation: 25%} |
  * {model: gemodel, p: 2%, r: 25%, loss_bad: 100%, loss_good: 0%} */
 static int
 imp_loss(struct impctx *ic)
 {
-	static const char *const keys[] = { "model", "p", "correlation", "r",
-	    "loss_bad", "loss_good" };
-	enum { L_MODEL, L_P, L_CORR, L_R, L_BAD, L_GOOD, L_N };
 	yaml_node_t *node = ic->v[I_LOSS], *lv[L_N];
 	char path[YAMLDOC_PATH_MAX], kp[YAMLDOC_PATH_MAX], pct[32], got[64];
 	int ge, i;
@@ -221,7 +251,7 @@ imp_loss(struct impctx *ic)
 			return -1;
 		return prof_add(ic, node, " loss %s", pct);
 	}
-	if (yamldoc_map_fields(ic->c->yd, node, path, keys, L_N, lv,
+	if (yamldoc_map_fields(ic->c->yd, node, path, loss_keys, L_N, lv,
 	    ic->c->err, ic->c->errlen) == -1)
 		return -1;
 	ge = lv[L_MODEL] != NULL && yamldoc_is(lv[L_MODEL], "gemodel");
@@ -234,28 +264,13 @@ imp_loss(struct impctx *ic)
 		return parse_missing(ic->c, node, path, "p");
 	for (i = ge ? L_CORR : L_R; i < (ge ? L_R : L_N); i++)
 		if (lv[i] != NULL) {
-			yamldoc_path_key(kp, sizeof(kp), path, keys[i]);
+			yamldoc_path_key(kp, sizeof(kp), path, loss_keys[i]);
 			return PERR(ic->c, lv[i], kp, "only with model: %s",
 			    ge ? "random" : "gemodel");
 		}
 	if (prof_add(ic, node, ge ? " loss gemodel" : " loss") == -1)
 		return -1;
-	for (i = L_P; i < L_N; i++) {
-		if (lv[i] == NULL) {
-			/* netem's words are positional: fill the defaults. */
-			if (i == L_BAD && lv[L_GOOD] != NULL &&
-			    prof_add(ic, node, " 100%%") == -1)
-				return -1;
-			continue;
-		}
-		yamldoc_path_key(kp, sizeof(kp), path, keys[i]);
-		if ((i == L_BAD || i == L_GOOD) && lv[L_R] == NULL)
-			return PERR(ic->c, lv[i], kp, "needs r");
-		if (imp_pct_node(ic, lv[i], kp, pct, sizeof(pct)) == -1 ||
-		    prof_add(ic, lv[i], " %s", pct) == -1)
-			return -1;
-	}
-	return 0;
+	return loss_args(ic, node, path, lv);
 }
 
 /* netem: "delay 5ms 1ms loss 0.1%": a whole profile, as tc-netem says. */

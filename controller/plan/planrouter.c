@@ -371,15 +371,14 @@ cpus(struct parse_ctx *c, yaml_node_t *node, struct plan_router *r)
 	return 0;
 }
 
-/* The hoplab-only options in V into R; every bad one is reported. */
+/* The options that name a way of working: io .. xdp_fill. */
 static int
-options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
+word_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 {
 	static const char *const scheds[] = { "fifo", "prio", "drr", NULL };
 	static const char *const rings[] = { "v2", "v3", NULL };
 	static const char *const ios[] = { "packet", "xdp", NULL };
 	static const char *const fills[] = { "adaptive", "full", NULL };
-	long long n;
 	int rc = 0;
 
 	if (v[K_IO] != NULL && word(c, v[K_IO], "router.io", ios,
@@ -398,6 +397,16 @@ options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 	if (v[K_FILL] != NULL && word(c, v[K_FILL], "router.xdp_fill", fills,
 	    "adaptive or full", r->xdp_fill, sizeof(r->xdp_fill)) == -1)
 		rc = -1;
+	return rc;
+}
+
+/* The options that are numbers and times: busy_poll .. icmp_rate. */
+static int
+number_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
+{
+	long long n;
+	int rc = 0;
+
 	if (v[K_BUSY] != NULL && busy(c, v[K_BUSY], r) == -1)
 		rc = -1;
 	if (v[K_TXB] != NULL && number(c, v[K_TXB], "router.tx_batch", 1, 256,
@@ -426,6 +435,22 @@ options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 		rc = -1;
 	else if (v[K_ICMP] != NULL)
 		r->icmp_rate = n == 0 ? -1 : (int)n;
+	return rc;
+}
+
+/*
+ * The hoplab-only options in V into R; every bad one is reported, in
+ * this order (two on one line are listed as they are checked).
+ */
+static int
+options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
+{
+	int rc = 0;
+
+	if (word_options(c, v, r) == -1)
+		rc = -1;
+	if (number_options(c, v, r) == -1)
+		rc = -1;
 	if (v[K_RATE] != NULL && per_iface(c, v[K_RATE], 1, r) == -1)
 		rc = -1;
 	if (v[K_MTU] != NULL && per_iface(c, v[K_MTU], 0, r) == -1)
