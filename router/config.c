@@ -16,6 +16,7 @@
 #include "pktio.h"
 #include "yamldoc.h"
 #include "router/config.h"
+#include "router/config_qos.h"
 
 struct cctx {
 	struct yamldoc	*yd;
@@ -27,43 +28,13 @@ struct cctx {
 #define CERR(x, node, path, ...) \
 	yamldoc_err((x)->yd, (node), (path), (x)->err, (x)->errlen, __VA_ARGS__)
 
-static inline uint32_t
-mask_of(unsigned len)
-{
-	return len == 0 ? 0 : ~0U << (32 - len);
-}
-
-int
-rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
-    unsigned *len)
-{
-	char buf[32], *slash;
-	struct in_addr a;
-	long long l;
-
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	if ((slash = strchr(buf, '/')) == NULL)
-		return -1;
-	*slash = '\0';
-	if (inet_pton(AF_INET, buf, &a) != 1 ||
-	    yamldoc_parse_ll(slash + 1, &l) == -1 || l < 0 || l > 32)
-		return -1;
-	if (strict && (ntohl(a.s_addr) & ~mask_of((unsigned)l)) != 0)
-		return -1;
-	*prefix = ntohl(a.s_addr);
-	*len = (unsigned)l;
-	return 0;
-}
-
 int
 rconf_iface_for(const struct rconf *c, uint32_t addr)
 {
 	size_t i;
 
 	for (i = 0; i < c->nifs; i++)
-		if (((addr ^ c->ifs[i].addr) & mask_of(c->ifs[i].plen)) == 0)
+		if (((addr ^ c->ifs[i].addr) & rconf_mask(c->ifs[i].plen)) == 0)
 			return (int)i;
 	return -1;
 }
@@ -96,7 +67,7 @@ get_prefix(struct cctx *x, yaml_node_t *n, const char *path, int strict,
 	if (rconf_parse_prefix(buf, 0, p, len) == -1)
 		return CERR(x, n, path, "expected an IPv4 prefix such as "
 		    "198.18.1.0/24, got %s", yamldoc_got(n, got, sizeof(got)));
-	if (strict && (*p & ~mask_of(*len)) != 0)
+	if (strict && (*p & ~rconf_mask(*len)) != 0)
 		return CERR(x, n, path, "%s has host bits set beyond /%u",
 		    buf, *len);
 	return 0;
@@ -146,6 +117,38 @@ get_rate(struct cctx *x, yaml_node_t *n, const char *path, uint64_t *bps)
 	return 0;
 }
 
+/*
+ * interfaces[I].address (N at PATH): an address and prefix length
+ * 8..30, not the subnet's network or broadcast address, in a subnet no
+ * interface before it has.
+ */
+static int
+iface_address(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
+{
+	struct rconf_iface *f = &x->c->ifs[i];
+	const struct rconf_iface *o;
+	size_t j;
+	uint32_t m;
+
+	if (get_prefix(x, n, path, 0, &f->addr, &f->plen) == -1)
+		return -1;
+	if (f->plen < 8 || f->plen > 30)
+		return CERR(x, n, path, "expected a prefix length 8..30, got "
+		    "/%u", f->plen);
+	if ((f->addr & ~rconf_mask(f->plen)) == 0 ||
+	    (f->addr | rconf_mask(f->plen)) == 0xffffffffU)
+		return CERR(x, n, path, "the address is the subnet's network "
+		    "or broadcast address");
+	for (j = 0; j < i; j++) {
+		o = &x->c->ifs[j];
+		m = rconf_mask(o->plen < f->plen ? o->plen : f->plen);
+		if (((o->addr ^ f->addr) & m) == 0)
+			return CERR(x, n, path, "subnet overlaps interface "
+			    "'%s' (line %lu)", o->name, o->line);
+	}
+	return 0;
+}
+
 static int
 parse_iface(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
 {
@@ -173,23 +176,8 @@ parse_iface(struct cctx *x, yaml_node_t *n, const char *path, size_t i)
 			return CERR(x, v[0], p, "interface '%s' appears twice "
 			    "(first on line %lu)", f->name, x->c->ifs[j].line);
 	yamldoc_path_key(p, sizeof(p), path, "address");
-	if (get_prefix(x, v[1], p, 0, &f->addr, &f->plen) == -1)
+	if (iface_address(x, v[1], p, i) == -1)
 		return -1;
-	if (f->plen < 8 || f->plen > 30)
-		return CERR(x, v[1], p, "expected a prefix length 8..30, got "
-		    "/%u", f->plen);
-	if ((f->addr & ~mask_of(f->plen)) == 0 ||
-	    (f->addr | mask_of(f->plen)) == 0xffffffffU)
-		return CERR(x, v[1], p, "the address is the subnet's network "
-		    "or broadcast address");
-	for (j = 0; j < i; j++) {
-		const struct rconf_iface *o = &x->c->ifs[j];
-		uint32_t m = mask_of(o->plen < f->plen ? o->plen : f->plen);
-
-		if (((o->addr ^ f->addr) & m) == 0)
-			return CERR(x, v[1], p, "subnet overlaps interface "
-			    "'%s' (line %lu)", o->name, o->line);
-	}
 	yamldoc_path_key(p, sizeof(p), path, "mtu");
 	if (v[2] != NULL && get_uint(x, v[2], p, 576, 9000, &f->mtu) == -1)
 		return -1;
@@ -300,134 +288,139 @@ parse_icmp(struct cctx *x, yaml_node_t *n)
 	return 0;
 }
 
-int
-rconf_parse_busy(const char *s, int *adaptive, int64_t *ns)
-{
-	char e[128];
-	int64_t v;
+enum { IO_RX_RING, IO_TX_BATCH, IO_BUSY, IO_BTO, IO_BACKEND, IO_XDP_MODE,
+    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_NKEYS };
+static const char *const io_keys[IO_NKEYS] = { "rx_ring", "tx_batch",
+    "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus", "tx_path",
+    "xdp_fill" };
 
-	if (strcmp(s, "adaptive") == 0) {
-		*adaptive = 1;
-		*ns = RCONF_BUSY_ADAPT_NS;
+/* A word a key may take, and what it sets. */
+struct word {
+	const char	*s;
+	int		 v;
+};
+
+/* N as one of WORDS (up to a NULL s) into *V, else "expected EXPECTED". */
+static int
+get_word(struct cctx *x, yaml_node_t *n, const char *path,
+    const struct word *w, const char *expected, int *v)
+{
+	char got[64];
+
+	for (; w->s != NULL; w++)
+		if (yamldoc_is(n, w->s)) {
+			*v = w->v;
+			return 0;
+		}
+	return CERR(x, n, path, "expected %s, got %s", expected,
+	    yamldoc_got(n, got, sizeof(got)));
+}
+
+/* io.cpus: a CPU list, kept as written too. */
+static int
+io_cpus(struct cctx *x, yaml_node_t *n)
+{
+	char got[64], buf[32];
+
+	if (n == NULL)
 		return 0;
-	}
-	if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0)
-		v = 0;
-	else if (clock_parse_duration(s, &v, e, sizeof(e)) == -1 || v < 0 ||
-	    v > RCONF_BUSY_MAX_NS)
-		return -1;
-	*adaptive = 0;
-	*ns = v;
+	if (yamldoc_str(x->yd, n, "io.cpus", "a CPU list", buf, sizeof(buf),
+	    x->err, x->errlen) == -1 ||
+	    (x->c->ncpus = cpulist_parse(buf, &x->c->cpus)) == -1)
+		return CERR(x, n, "io.cpus", "expected a CPU list such as "
+		    "1 or 0,2-3 (CPUs below %d), got %s", CPU_SETSIZE,
+		    yamldoc_got(n, got, sizeof(got)));
+	snprintf(x->c->cpus_text, sizeof(x->c->cpus_text), "%s", buf);
 	return 0;
 }
 
-int
-rconf_parse_backend(const char *s)
+/* The io keys that name a way of doing I/O: tx_path .. rx_ring. */
+static int
+io_words(struct cctx *x, yaml_node_t **v)
 {
-	if (s == NULL)
+	static const struct word paths[] = { { "ring", PKTIO_TX_RING },
+	    { "copy", PKTIO_TX_COPY }, { NULL, 0 } };
+	static const struct word fills[] = { { "adaptive", 0 },
+	    { "full", 1 }, { NULL, 0 } };
+	static const struct word modes[] = { { "auto", 0 }, { "native", 1 },
+	    { "skb", 2 }, { NULL, 0 } };
+	static const struct word rings[] = { { "v3", 3 }, { "v2", 2 },
+	    { NULL, 0 } };
+	char got[64];
+	int ring;
+
+	if ((v[IO_TX_PATH] != NULL && get_word(x, v[IO_TX_PATH], "io.tx_path",
+	    paths, "copy or ring", &x->c->tx_path) == -1) ||
+	    (v[IO_XDP_FILL] != NULL && get_word(x, v[IO_XDP_FILL],
+	    "io.xdp_fill", fills, "adaptive or full",
+	    &x->c->xdp_fill_full) == -1))
 		return -1;
-	if (strcmp(s, "packet") == 0)
-		return RCONF_IO_PACKET;
-	if (strcmp(s, "xdp") == 0)
-		return RCONF_IO_XDP;
-	return -1;
+	if (v[IO_BACKEND] != NULL && (x->c->backend = rconf_parse_backend(
+	    yamldoc_text(v[IO_BACKEND]))) == -1)
+		return CERR(x, v[IO_BACKEND], "io.backend", "expected packet "
+		    "or xdp, got %s", yamldoc_got(v[IO_BACKEND], got,
+		    sizeof(got)));
+	if ((v[IO_XDP_MODE] != NULL && get_word(x, v[IO_XDP_MODE],
+	    "io.xdp_mode", modes, "auto, native or skb",
+	    &x->c->xdp_mode) == -1) ||
+	    (v[IO_RX_RING] != NULL && get_word(x, v[IO_RX_RING], "io.rx_ring",
+	    rings, "v3 or v2", &ring) == -1))
+		return -1;
+	if (v[IO_RX_RING] != NULL)
+		snprintf(x->c->rx_ring, sizeof(x->c->rx_ring), "%s",
+		    yamldoc_text(v[IO_RX_RING]));
+	return 0;
 }
 
+/* The io keys that are numbers and times: tx_batch .. block_timeout. */
 static int
-parse_io(struct cctx *x, yaml_node_t *n)
+io_numbers(struct cctx *x, yaml_node_t **v)
 {
-	static const char *const keys[] = { "rx_ring", "tx_batch",
-	    "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus",
-	    "tx_path", "xdp_fill" };
-	yaml_node_t *v[9];
 	char got[64], buf[32];
 	int64_t ns;
 
-	if (yamldoc_map_fields(x->yd, n, "io", keys, 9, v, x->err,
-	    x->errlen) == -1)
+	if (v[IO_TX_BATCH] != NULL && get_uint(x, v[IO_TX_BATCH],
+	    "io.tx_batch", 1, 256, &x->c->tx_batch) == -1)
 		return -1;
-	if (v[6] != NULL && (yamldoc_str(x->yd, v[6], "io.cpus",
-	    "a CPU list", buf, sizeof(buf), x->err, x->errlen) == -1 ||
-	    (x->c->ncpus = cpulist_parse(buf, &x->c->cpus)) == -1))
-		return CERR(x, v[6], "io.cpus", "expected a CPU list such as "
-		    "1 or 0,2-3 (CPUs below %d), got %s", CPU_SETSIZE,
-		    yamldoc_got(v[6], got, sizeof(got)));
-	if (v[6] != NULL)
-		snprintf(x->c->cpus_text, sizeof(x->c->cpus_text), "%s", buf);
-	if (v[7] != NULL) {
-		if (yamldoc_is(v[7], "ring"))
-			x->c->tx_path = PKTIO_TX_RING;
-		else if (yamldoc_is(v[7], "copy"))
-			x->c->tx_path = PKTIO_TX_COPY;
-		else
-			return CERR(x, v[7], "io.tx_path", "expected copy or "
-			    "ring, got %s",
-			    yamldoc_got(v[7], got, sizeof(got)));
-	}
-	if (v[8] != NULL) {
-		if (yamldoc_is(v[8], "adaptive"))
-			x->c->xdp_fill_full = 0;
-		else if (yamldoc_is(v[8], "full"))
-			x->c->xdp_fill_full = 1;
-		else
-			return CERR(x, v[8], "io.xdp_fill", "expected adaptive "
-			    "or full, got %s",
-			    yamldoc_got(v[8], got, sizeof(got)));
-	}
-	if (v[4] != NULL && (x->c->backend = rconf_parse_backend(
-	    yamldoc_text(v[4]))) == -1)
-		return CERR(x, v[4], "io.backend", "expected packet or xdp, "
-		    "got %s", yamldoc_got(v[4], got, sizeof(got)));
-	if (v[5] != NULL) {
-		if (yamldoc_is(v[5], "auto"))
-			x->c->xdp_mode = 0;
-		else if (yamldoc_is(v[5], "native"))
-			x->c->xdp_mode = 1;
-		else if (yamldoc_is(v[5], "skb"))
-			x->c->xdp_mode = 2;
-		else
-			return CERR(x, v[5], "io.xdp_mode", "expected auto, "
-			    "native or skb, got %s",
-			    yamldoc_got(v[5], got, sizeof(got)));
-	}
-	if (v[0] != NULL) {
-		if (!yamldoc_is(v[0], "v3") && !yamldoc_is(v[0], "v2"))
-			return CERR(x, v[0], "io.rx_ring", "expected v3 or "
-			    "v2, got %s", yamldoc_got(v[0], got, sizeof(got)));
-		snprintf(x->c->rx_ring, sizeof(x->c->rx_ring), "%s",
-		    yamldoc_text(v[0]));
-	}
-	if (v[1] != NULL && get_uint(x, v[1], "io.tx_batch", 1, 256,
-	    &x->c->tx_batch) == -1)
-		return -1;
-	if (v[2] != NULL) {
-		if (yamldoc_str(x->yd, v[2], "io.busy_poll", "adaptive, off "
-		    "or a duration", buf, sizeof(buf), x->err, x->errlen) == -1)
+	if (v[IO_BUSY] != NULL) {
+		if (yamldoc_str(x->yd, v[IO_BUSY], "io.busy_poll", "adaptive, "
+		    "off or a duration", buf, sizeof(buf), x->err,
+		    x->errlen) == -1)
 			return -1;
 		if (rconf_parse_busy(buf, &x->c->busy_adaptive,
 		    &x->c->busy_poll_ns) == -1)
-			return CERR(x, v[2], "io.busy_poll", "expected "
+			return CERR(x, v[IO_BUSY], "io.busy_poll", "expected "
 			    "adaptive, off or a duration 0..1s such as 50us, "
-			    "got %s", yamldoc_got(v[2], got, sizeof(got)));
+			    "got %s", yamldoc_got(v[IO_BUSY], got,
+			    sizeof(got)));
 	}
-	if (v[3] != NULL) {
-		if (get_dur(x, v[3], "io.block_timeout", NSEC_PER_MSEC,
-		    100 * NSEC_PER_MSEC, "1ms..100ms", &ns) == -1)
-			return -1;
-		if (ns % NSEC_PER_MSEC != 0)
-			return CERR(x, v[3], "io.block_timeout", "expected "
-			    "whole milliseconds, got %s",
-			    yamldoc_got(v[3], got, sizeof(got)));
-		x->c->block_tov_ms = (unsigned)(ns / NSEC_PER_MSEC);
-	}
+	if (v[IO_BTO] == NULL)
+		return 0;
+	if (get_dur(x, v[IO_BTO], "io.block_timeout", NSEC_PER_MSEC,
+	    100 * NSEC_PER_MSEC, "1ms..100ms", &ns) == -1)
+		return -1;
+	if (ns % NSEC_PER_MSEC != 0)
+		return CERR(x, v[IO_BTO], "io.block_timeout", "expected whole "
+		    "milliseconds, got %s", yamldoc_got(v[IO_BTO], got,
+		    sizeof(got)));
+	x->c->block_tov_ms = (unsigned)(ns / NSEC_PER_MSEC);
 	return 0;
 }
 
-/* In config_qos.c: the qos and filters sections. */
-int	rconf_parse_qos(struct yamldoc *yd, yaml_node_t *n, struct rconf *c,
-	    char *err, size_t errlen);
-int	rconf_parse_filters(struct yamldoc *yd, yaml_node_t *n,
-	    struct rconf *c, char *err, size_t errlen);
+/* io: the packet I/O settings, checked in a fixed order. */
+static int
+parse_io(struct cctx *x, yaml_node_t *n)
+{
+	yaml_node_t *v[IO_NKEYS];
+
+	if (yamldoc_map_fields(x->yd, n, "io", io_keys, IO_NKEYS, v, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (io_cpus(x, v[IO_CPUS]) == -1 || io_words(x, v) == -1 ||
+	    io_numbers(x, v) == -1)
+		return -1;
+	return 0;
+}
 
 static void
 defaults(struct rconf *c)

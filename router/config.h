@@ -12,6 +12,12 @@
  * rules are valid (router/filter.h).  Whether the interfaces exist is a
  * separate check (rconf_check_host), so a file can be written elsewhere.
  *
+ * The loader is in three files: config.c reads the file (interfaces,
+ * routes, arp, icmp, io) and calls config_qos.c for the qos and filters
+ * sections (config_qos.h); both read single values with config_value.c
+ * (config_value.h, included here for the command line and the control
+ * socket, which parse the same values).  Nothing calls back up.
+ *
  * Deliberately not here: IPv6, secondary addresses, VLANs, include files.
  */
 #ifndef HOPLAB_ROUTER_CONFIG_H
@@ -23,6 +29,7 @@
 
 #include "cpulist.h"
 #include "router/classify.h"
+#include "router/config_value.h"
 #include "router/filter.h"
 #include "router/sched.h"
 
@@ -100,23 +107,4 @@ void	rconf_free(struct rconf *c);		/* NULL is fine */
 int	rconf_check_host(const struct rconf *c, char *err, size_t errlen);
 /* The interface whose subnet holds ADDR (host order), or -1. */
 int	rconf_iface_for(const struct rconf *c, uint32_t addr);
-/*
- * Parse "198.18.1.0/24" into host-order PREFIX and LEN; with STRICT, host
- * bits beyond LEN are an error.  Returns 0 or -1.
- */
-int	rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,
-	    unsigned *len);
-/*
- * Parse an io.busy_poll value: "adaptive", "off", "0" or a duration
- * 0..1s ("50us").  Sets *ADAPTIVE and *NS (adaptive: its ceiling).
- * Returns 0 or -1.  Shared by the file and `hoplab-router --busy-poll`.
- */
-int	rconf_parse_busy(const char *s, int *adaptive, int64_t *ns);
-/*
- * Parse an io.backend value: "packet" (AF_PACKET, the default) or "xdp"
- * (AF_XDP).  Returns RCONF_IO_PACKET, RCONF_IO_XDP or -1.  Shared by the
- * file and `hoplab-router --io`.
- */
-int	rconf_parse_backend(const char *s);
-
 #endif

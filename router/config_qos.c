@@ -1,8 +1,10 @@
 /*
  * config_qos: the `qos` and `filters` sections of hoplab-router's
  * configuration (docs/router.md), turned into router/sched.h,
- * router/classify.h and router/filter.h settings.  Split from config.c
- * to keep files short; same error style (file:line: key: message).
+ * router/classify.h and router/filter.h settings, for config.c
+ * (config_qos.h); same error style (file:line: key: message).  Calls
+ * down only: config_value.c for prefixes, the router's modules for
+ * their checks, lib/.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 #include "yamldoc.h"
 #include "dscp.h"
-#include "router/config.h"
+#include "router/config_qos.h"
 
 struct qctx {
 	struct yamldoc	*yd;

@@ -248,6 +248,32 @@ dry_rfc2544(const struct plan *plan, FILE *out)
 	fprintf(out, "\n");
 }
 
+/* The total of N runs: TOTAL traffic and runs, WIRING the changes. */
+static void
+print_estimate(const struct plan *plan, FILE *out, size_t n, int64_t total,
+    int64_t wiring)
+{
+	fprintf(out, "estimate: ");
+	print_secs(out, total + wiring);
+	if (plan->topo.enabled) {
+		fprintf(out, " for %zu run(s) (per run: traffic + %.1f s "
+		    "drain + %.0f s cabling and routers + %.0f s for the "
+		    "receivers to end + %.1f s overhead)\n", n,
+		    GEN_DRAIN_NS / 1e9, DRY_WIRE_NS / 1e9,
+		    DRY_TOPO_RECV_NS / 1e9, DRY_POINT_NS / 1e9);
+		return;
+	}
+	fprintf(out, " for %zu run(s) (runs ", n);
+	print_secs(out, total);
+	fprintf(out, ", variant changes ");
+	print_secs(out, wiring);
+	fprintf(out, "; per run: traffic + %.1f s drain + %.1f s overhead "
+	    "(+ %.1f s with impaired links); per variant change: %.0f s "
+	    "wiring + warm-up of %d packets + %.1f s drain)\n",
+	    GEN_DRAIN_NS / 1e9, DRY_POINT_NS / 1e9, DRY_LINKS_NS / 1e9,
+	    DRY_WIRE_NS / 1e9, WARMUP_PACKETS, GEN_DRAIN_NS / 1e9);
+}
+
 int
 dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 {
@@ -278,24 +304,6 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 	free(order);
 	if (rc == -1)
 		return -1;
-	fprintf(out, "estimate: ");
-	print_secs(out, total + wiring);
-	if (plan->topo.enabled) {
-		fprintf(out, " for %zu run(s) (per run: traffic + %.1f s "
-		    "drain + %.0f s cabling and routers + %.0f s for the "
-		    "receivers to end + %.1f s overhead)\n", n,
-		    GEN_DRAIN_NS / 1e9, DRY_WIRE_NS / 1e9,
-		    DRY_TOPO_RECV_NS / 1e9, DRY_POINT_NS / 1e9);
-		return 0;
-	}
-	fprintf(out, " for %zu run(s) (runs ", n);
-	print_secs(out, total);
-	fprintf(out, ", variant changes ");
-	print_secs(out, wiring);
-	fprintf(out, "; per run: traffic + %.1f s drain + %.1f s overhead "
-	    "(+ %.1f s with impaired links); per variant change: %.0f s "
-	    "wiring + warm-up of %d packets + %.1f s drain)\n",
-	    GEN_DRAIN_NS / 1e9, DRY_POINT_NS / 1e9, DRY_LINKS_NS / 1e9,
-	    DRY_WIRE_NS / 1e9, WARMUP_PACKETS, GEN_DRAIN_NS / 1e9);
+	print_estimate(plan, out, n, total, wiring);
 	return 0;
 }

@@ -14,6 +14,18 @@
  * before it was wrong, and the load fails with the whole list (yamldoc.h);
  * a plan is never partly accepted.  Sweeps: plansweep.c.
  *
+ * The parser is in layers.  This file is the entry: plan_load(),
+ * plan_bind() and plan_free(), the top-level mapping, and the sections
+ * that shape the rest (name, topology: chain, variants, repeat,
+ * records).  Each other section has its own parser (sections.h), called
+ * from here through two tables: the sections that may hold "$NAME"
+ * values, which plansweep_read() is handed so that it reads them once
+ * per sweep value, and the ones read after them.  Section parsers call
+ * only parse.c (the parse context, PERR, names, missing keys, the
+ * chain), the topology model plantopo.c and lib/: never this file and
+ * never each other.  Adding a section: its parser in planX.c, its entry
+ * in sections.h, its key in top_keys and a row in one of the tables.
+ *
  * Frame lengths are Ethernet frames including the FCS, 64..1518 bytes, as
  * RFC 2544 counts them.  DSCP names follow RFC 4594 / RFC 2597 / RFC 3246
  * (BE, AFxy, CSx, EF).
@@ -26,12 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "clock.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
-#include "controller/plan/planrouter.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 #define ROUTER_NAME_MAX	16	/* 15 characters: 8 of them fit a label */
@@ -46,46 +56,8 @@ enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_RECORDS, K_NTOP };
 
 
-/* 1 if S is made only of letters, digits and characters in EXTRA. */
 static int
-charset_ok(const char *s, const char *extra)
-{
-	for (; *s != '\0'; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
-			return 0;
-	return 1;
-}
-
-/* A name: non-empty, at most LEN - 1 characters of [A-Za-z0-9._-]. */
-int
-plan_get_name(struct pctx *c, yaml_node_t *node, const char *path,
-    char *buf, size_t len)
-{
-	char got[64];
-
-	if (yamldoc_str(c->yd, node, path, "a name", buf, len, c->err,
-	    c->errlen) == -1)
-		return -1;
-	if (!charset_ok(buf, "._-"))
-		return PERR(c, node, path, "expected a name of letters, "
-		    "digits, '.', '_' or '-', got %s",
-		    yamldoc_got(node, got, sizeof(got)));
-	return 0;
-}
-
-int
-plan_missing(struct pctx *c, yaml_node_t *map, const char *parent,
-    const char *key)
-{
-	char path[YAMLDOC_PATH_MAX];
-
-	yamldoc_path_key(path, sizeof(path), parent, key);
-	return PERR(c, map, path, "required key is missing");
-}
-
-static int
-parse_router_name(struct pctx *c, yaml_node_t *node, const char *path,
+parse_router_name(struct parse_ctx *c, yaml_node_t *node, const char *path,
     size_t i)
 {
 	struct plan *p = c->p;
@@ -95,7 +67,7 @@ parse_router_name(struct pctx *c, yaml_node_t *node, const char *path,
 	if (yamldoc_str(c->yd, node, path, "a router name", p->chain[i],
 	    ROUTER_NAME_MAX, c->err, c->errlen) == -1)
 		return -1;
-	if (!charset_ok(p->chain[i], "_"))
+	if (!parse_charset_ok(p->chain[i], "_"))
 		return PERR(c, node, path, "expected a router name of "
 		    "letters, digits or '_', got %s",
 		    yamldoc_got(node, got, sizeof(got)));
@@ -107,20 +79,6 @@ parse_router_name(struct pctx *c, yaml_node_t *node, const char *path,
 			return PERR(c, node, path, "'%s' appears twice in the "
 			    "chain", p->chain[i]);
 	return 0;
-}
-
-int
-plan_chain_index(const struct plan *p, const char *name, size_t len)
-{
-	size_t i;
-
-	if (len == 3 && strncmp(name, "gen", 3) == 0)
-		return -2;
-	for (i = 0; i < p->nchain; i++)
-		if (strlen(p->chain[i]) == len &&
-		    strncmp(p->chain[i], name, len) == 0)
-			return (int)i;
-	return -1;
 }
 
 /* The label of the chain prefix of K routers: "A-B" for K = 2. */
@@ -152,7 +110,7 @@ chain_of_length(struct plan *p, size_t n)
  * chain's length.
  */
 static int
-parse_chain_length(struct pctx *c, yaml_node_t *node)
+parse_chain_length(struct parse_ctx *c, yaml_node_t *node)
 {
 	struct plan *p = c->p;
 	const char *s = yamldoc_text(node), *dots;
@@ -184,7 +142,7 @@ bad:
 }
 
 static int
-parse_chain(struct pctx *c, yaml_node_t *chain)
+parse_chain(struct parse_ctx *c, yaml_node_t *chain)
 {
 	char path[YAMLDOC_PATH_MAX];
 	int n, i;
@@ -204,10 +162,10 @@ parse_chain(struct pctx *c, yaml_node_t *chain)
 
 /*
  * topology: a chain (chain: [A, B], or chain_length: 1..8, which sets
- * the variants too: *SHORTHAND), or hosts: and links: (plantopo.c).
+ * the variants too: *SHORTHAND), or hosts: and links: (plantopo_parse.c).
  */
 static int
-parse_topology(struct pctx *c, yaml_node_t *node, int *shorthand)
+parse_topology(struct parse_ctx *c, yaml_node_t *node, int *shorthand)
 {
 	static const char *const keys[] = { "chain", "chain_length",
 	    "hosts", "links", "routes" };
@@ -228,7 +186,7 @@ parse_topology(struct pctx *c, yaml_node_t *node, int *shorthand)
 			rc = PERR(c, v[0], "topology.chain", "%s", why);
 		if (v[1] != NULL)
 			rc = PERR(c, v[1], "topology.chain_length", "%s", why);
-		if (plan_parse_topo(c, node, v[2], v[3], v[4]) == -1)
+		if (plantopo_parse(c, node, v[2], v[3], v[4]) == -1)
 			rc = -1;
 		return rc;
 	}
@@ -240,12 +198,12 @@ parse_topology(struct pctx *c, yaml_node_t *node, int *shorthand)
 		return parse_chain_length(c, v[1]);
 	}
 	if (v[0] == NULL)
-		return plan_missing(c, node, "topology", "chain");
+		return parse_missing(c, node, "topology", "chain");
 	return parse_chain(c, v[0]);
 }
 
 static int
-not_prefix(struct pctx *c, yaml_node_t *node, const char *path)
+not_prefix(struct parse_ctx *c, yaml_node_t *node, const char *path)
 {
 	char chain[PLAN_NAME_MAX * 2], all[PLAN_MAX_CHAIN * PLAN_NAME_MAX * 2];
 	char label[PLAN_NAME_MAX * 2], got[64];
@@ -265,7 +223,8 @@ not_prefix(struct pctx *c, yaml_node_t *node, const char *path)
 }
 
 static int
-parse_variant(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
+parse_variant(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    size_t i)
 {
 	struct plan_variant *v = &c->p->variants[i];
 	char label[PLAN_NAME_MAX * 2];
@@ -290,7 +249,7 @@ parse_variant(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
 }
 
 static int
-parse_variants(struct pctx *c, yaml_node_t *node)
+parse_variants(struct parse_ctx *c, yaml_node_t *node)
 {
 	struct plan *p = c->p;
 	char path[YAMLDOC_PATH_MAX];
@@ -323,7 +282,7 @@ parse_variants(struct pctx *c, yaml_node_t *node)
 }
 
 static int
-parse_repeat(struct pctx *c, yaml_node_t *node)
+parse_repeat(struct parse_ctx *c, yaml_node_t *node)
 {
 	long long v;
 
@@ -338,12 +297,12 @@ parse_repeat(struct pctx *c, yaml_node_t *node)
 }
 
 /*
- * A topology plan (plantopo.c) runs its whole topology once per point:
+ * A topology plan (plantopo_parse.c) runs its whole topology once per point:
  * one variant, "topology"; variants: and router: (each router names its
  * own) are refused; impairments name topology links (planimpair.c).
  */
 static int
-topo_sections(struct pctx *c, yaml_node_t **v, int chain)
+topo_sections(struct parse_ctx *c, yaml_node_t **v, int chain)
 {
 	struct plan *p = c->p;
 	size_t h;
@@ -371,7 +330,7 @@ topo_sections(struct pctx *c, yaml_node_t **v, int chain)
 
 /* records: true | false (default false): per-packet records, packets/. */
 static int
-parse_records(struct pctx *c, yaml_node_t *node)
+parse_records(struct parse_ctx *c, yaml_node_t *node)
 {
 	char got[64];
 
@@ -385,63 +344,107 @@ parse_records(struct pctx *c, yaml_node_t *node)
 }
 
 /*
- * The sections in order, each on its own: an error in one does not stop
- * the others, except those that need it (variants need the chain, the
- * faults the flows' length).
+ * The sections that may hold "$NAME" values, read by plansweep.c once
+ * per value with them in place, in this order; then the ones that need
+ * the flows (the faults their length, rfc2544 the one flow, captures
+ * the hosts), read only when the chain or topology loaded.
+ */
+static const struct plan_section swept_sections[] = {
+	{ .key = "router", .parse = planrouter_parse },
+	{ .key = "impairments", .parse = planimpair_parse },
+	{ .key = "flows", .parse = planflow_parse },
+};
+static const struct plan_section later_sections[] = {
+	{ .key = "faults", .parse = planfault_parse, .after_ok = 1 },
+	{ .key = "rfc2544", .parse = planrfc_parse, .after_ok = 1 },
+	{ .key = "captures", .parse = plancap_parse },
+};
+#define NSWEPT	(sizeof(swept_sections) / sizeof(swept_sections[0]))
+#define NLATER	(sizeof(later_sections) / sizeof(later_sections[0]))
+
+/* The value of top-level KEY in V (parse_plan's), NULL when absent. */
+static yaml_node_t *
+top_node(yaml_node_t **v, const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < K_NTOP; k++)
+		if (strcmp(top_keys[k], key) == 0)
+			return v[k];
+	return NULL;
+}
+
+/*
+ * name:, topology: and variants:, which the rest is checked against.
+ * *CHAIN is 0 when the chain or topology is usable, else -1 (then the
+ * variants, impairments and faults are not read).
  */
 static int
-parse_sections(struct pctx *c, yaml_node_t *root, yaml_node_t **v)
+parse_shape(struct parse_ctx *c, yaml_node_t *root, yaml_node_t **v,
+    int *chain)
 {
-	int rc = 0, chain, shorthand = 0;
+	int rc = 0, shorthand = 0;
 
 	if (v[K_NAME] == NULL)
-		rc = plan_missing(c, root, "", "name");
-	else if (plan_get_name(c, v[K_NAME], "name", c->p->name,
+		rc = parse_missing(c, root, "", "name");
+	else if (parse_name(c, v[K_NAME], "name", c->p->name,
 	    sizeof(c->p->name)) == -1)
 		rc = -1;
 	if (v[K_TOPOLOGY] == NULL)
-		chain = plan_missing(c, root, "", "topology");
+		*chain = parse_missing(c, root, "", "topology");
 	else
-		chain = parse_topology(c, v[K_TOPOLOGY], &shorthand);
+		*chain = parse_topology(c, v[K_TOPOLOGY], &shorthand);
 	if (c->p->topo.enabled) {
-		if (topo_sections(c, v, chain) == -1)
+		if (topo_sections(c, v, *chain) == -1)
 			rc = -1;
-	} else if (chain == -1)	/* no variants or links to check */
+	} else if (*chain == -1)	/* no variants or links to check */
 		v[K_VARIANTS] = v[K_IMPAIRMENTS] = v[K_FAULTS] = NULL;
 	else if (shorthand && v[K_VARIANTS] != NULL)
 		rc = PERR(c, v[K_VARIANTS], "variants", "cannot be combined "
 		    "with topology.chain_length, which gives the variants");
 	else if (!shorthand && parse_variants(c, v[K_VARIANTS]) == -1)
 		rc = -1;
+	return rc;
+}
+
+/*
+ * The sections in order, each on its own: an error in one does not stop
+ * the others, except those that need it (variants need the chain, the
+ * faults the flows' length).
+ */
+static int
+parse_sections(struct parse_ctx *c, yaml_node_t *root, yaml_node_t **v)
+{
+	yaml_node_t *nodes[NSWEPT];
+	const struct plan_section *s;
+	int rc, chain;
+	size_t i;
+
+	rc = parse_shape(c, root, v, &chain);
 	if (parse_repeat(c, v[K_REPEAT]) == -1)
 		rc = -1;
-	if (plan_parse_sweep(c, v[K_SWEEP]) == -1)
+	if (plansweep_parse(c, v[K_SWEEP]) == -1)
 		rc = -1;
-	if (plan_parse_order(c, v[K_ORDER]) == -1)
+	if (plansweep_parse_order(c, v[K_ORDER]) == -1)
 		rc = -1;
 	if (parse_records(c, v[K_RECORDS]) == -1)
 		rc = -1;
 	if (v[K_FLOWS] == NULL)
-		rc = plan_missing(c, root, "", "flows");
-	/* router:, flows: and impairments: with their "$NAME" values. */
-	if (plan_parse_swept(c, v[K_SWEEP], &(struct plan_swept){
-	    .router = v[K_ROUTER], .flows = v[K_FLOWS],
-	    .impairs = v[K_IMPAIRMENTS] }) == -1)
+		rc = parse_missing(c, root, "", "flows");
+	for (i = 0; i < NSWEPT; i++)
+		nodes[i] = top_node(v, swept_sections[i].key);
+	if (plansweep_read(c, v[K_SWEEP], swept_sections, nodes,
+	    NSWEPT) == -1)
 		return -1;
-	if (rc == 0 && chain == 0 &&
-	    plan_parse_faults(c, v[K_FAULTS]) == -1)	/* planfault.c */
-		rc = -1;
-	if (rc == 0 && chain == 0 &&
-	    plan_parse_rfc2544(c, v[K_RFC2544]) == -1)	/* planrfc.c */
-		rc = -1;
-	if (chain == 0 &&
-	    plan_parse_captures(c, v[K_CAPTURES]) == -1)	/* plancap.c */
-		rc = -1;
+	for (i = 0, s = later_sections; chain == 0 && i < NLATER; i++, s++)
+		if ((!s->after_ok || rc == 0) &&
+		    s->parse(c, top_node(v, s->key)) == -1)
+			rc = -1;
 	return chain == -1 ? -1 : rc;
 }
 
 static int
-parse_plan(struct pctx *c)
+parse_plan(struct parse_ctx *c)
 {
 	yaml_node_t *root = yamldoc_root(c->yd), *v[K_NTOP];
 	char got[64];
@@ -468,7 +471,7 @@ static struct plan *
 plan_from_doc(struct yamldoc *yd, const struct plan_point *bind, char *err,
     size_t errlen)
 {
-	struct pctx c = { .yd = yd, .err = err, .errlen = errlen,
+	struct parse_ctx c = { .yd = yd, .err = err, .errlen = errlen,
 	    .bind = bind };
 
 	if ((c.p = calloc(1, sizeof(*c.p))) == NULL) {
@@ -544,34 +547,4 @@ plan_router_impl_name(enum plan_router_impl impl)
 		return "external";
 	}
 	return "unknown";
-}
-
-int
-plan_parse_dscp(const char *s, unsigned *dscp)
-{
-	long long v;
-
-	if (strcasecmp(s, "BE") == 0) {
-		*dscp = 0;
-		return 0;
-	}
-	if (strcasecmp(s, "EF") == 0) {
-		*dscp = 46;
-		return 0;
-	}
-	if (strncasecmp(s, "CS", 2) == 0 && s[2] >= '0' && s[2] <= '7' &&
-	    s[3] == '\0') {
-		*dscp = 8 * (unsigned)(s[2] - '0');
-		return 0;
-	}
-	if (strncasecmp(s, "AF", 2) == 0 && s[2] >= '1' && s[2] <= '4' &&
-	    s[3] >= '1' && s[3] <= '3' && s[4] == '\0') {
-		*dscp = 8 * (unsigned)(s[2] - '0') + 2 * (unsigned)(s[3] - '0');
-		return 0;
-	}
-	if (s[0] < '0' || s[0] > '9' || yamldoc_parse_ll(s, &v) == -1 ||
-	    v > 63)
-		return -1;
-	*dscp = (unsigned)v;
-	return 0;
 }

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 #define CAP_SNAP_MIN	64	/* a whole probe: 14 + 20 + 8 + 18 bytes */
@@ -101,7 +101,7 @@ known_host(const struct plan *p, const char *h)
  * must be one of its interfaces (each named after the far end's host).
  */
 static int
-topo_iface(struct pctx *c, yaml_node_t *node, const char *path,
+topo_iface(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *h, const char *iface)
 {
 	const struct plantopo *t = &c->p->topo;
@@ -158,7 +158,7 @@ topo_default_one(struct plan_capture *cap, const struct plantopo *t, int h)
 
 /* Topology default: each flow's from and to hosts' first interfaces. */
 static int
-topo_defaults(struct pctx *c, yaml_node_t *node)
+topo_defaults(struct parse_ctx *c, yaml_node_t *node)
 {
 	struct plan *p = c->p;
 	size_t i;
@@ -176,7 +176,7 @@ topo_defaults(struct pctx *c, yaml_node_t *node)
 
 /* One "HOST:IFACE" item into slot I of the capture. */
 static int
-parse_iface(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
+parse_iface(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t i)
 {
 	struct plan_capture *cap = &c->p->capture;
 	char buf[PLAN_NAME_MAX + PLAN_CAP_IFNAME + 1], got[64], *colon;
@@ -209,7 +209,7 @@ parse_iface(struct pctx *c, yaml_node_t *node, const char *path, size_t i)
 }
 
 static int
-parse_ifaces(struct pctx *c, yaml_node_t *node, yaml_node_t *caps)
+parse_ifaces(struct parse_ctx *c, yaml_node_t *node, yaml_node_t *caps)
 {
 	struct plan_capture *cap = &c->p->capture;
 	char path[YAMLDOC_PATH_MAX];
@@ -239,7 +239,7 @@ parse_ifaces(struct pctx *c, yaml_node_t *node, yaml_node_t *caps)
 }
 
 static int
-parse_limit(struct pctx *c, yaml_node_t *node)
+parse_limit(struct parse_ctx *c, yaml_node_t *node)
 {
 	struct plan_capture *cap = &c->p->capture;
 	char got[64];
@@ -256,7 +256,7 @@ parse_limit(struct pctx *c, yaml_node_t *node)
 }
 
 int
-plan_parse_captures(struct pctx *c, yaml_node_t *node)
+plancap_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	struct plan_capture *cap = &c->p->capture;
 	yaml_node_t *v[C_NKEYS];

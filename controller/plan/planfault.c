@@ -31,9 +31,8 @@
  * emulator yet), checking that a kill is followed by a start (a router
  * left down is started again at the point's end).  Errors name the
  * file, line and key like the rest of the plan; the first one found is
- * reported.  The topology lookups follow plantopo.h's plantopo_link()
- * and plantopo_host() but are done here, on the table, so that this
- * module does not depend on plantopo.c's parser.
+ * reported.  Topology links are looked up with plantopo_link() on the
+ * loaded table (plantopo.c, a leaf), never through its parser.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +40,7 @@
 
 #include "clock.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 static const char *const fault_keys[] = {
@@ -52,7 +51,7 @@ enum { F_AT, F_LINK, F_ACTION, F_END, F_SET, F_DIR, F_ROUTER, F_DOWN,
 
 /* One entry being parsed. */
 struct fctx {
-	struct pctx	*c;
+	struct parse_ctx	*c;
 	yaml_node_t	*node;
 	yaml_node_t	*v[F_NKEYS];
 	char		 path[YAMLDOC_PATH_MAX];	/* "faults[0]" */
@@ -103,46 +102,6 @@ f_at(struct fctx *fc, struct plan_fault *f)
 	return 0;
 }
 
-/* Index of topology host NAME (LEN characters), or -1. */
-static int
-topo_host(const struct plantopo *t, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < t->nhosts; i++)
-		if (strlen(t->hosts[i].name) == len &&
-		    strncmp(t->hosts[i].name, name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Index of topology link "X-Y" in either order, *END that of X; or -1. */
-static int
-topo_link(const struct plantopo *t, const char *name, int *end)
-{
-	const char *dash = strchr(name, '-');
-	int a, b;
-	size_t i;
-
-	if (dash == NULL || (a = topo_host(t, name,
-	    (size_t)(dash - name))) == -1 ||
-	    (b = topo_host(t, dash + 1, strlen(dash + 1))) == -1)
-		return -1;
-	for (i = 0; i < t->nlinks; i++) {
-		if (t->links[i].end[0].host == (size_t)a &&
-		    t->links[i].end[1].host == (size_t)b) {
-			*end = 0;
-			return (int)i;
-		}
-		if (t->links[i].end[1].host == (size_t)a &&
-		    t->links[i].end[0].host == (size_t)b) {
-			*end = 1;
-			return (int)i;
-		}
-	}
-	return -1;
-}
-
 /* link: X-Y, a link of the topology, either way round. */
 static int
 f_tlink(struct fctx *fc, struct plan_fault *f)
@@ -153,7 +112,7 @@ f_tlink(struct fctx *fc, struct plan_fault *f)
 	int l = -1, end = 0;
 
 	if (s != NULL && strlen(s) < sizeof(f->link))
-		l = topo_link(t, s, &end);
+		l = plantopo_link(t, s, &end);
 	if (l == -1)
 		return PERR(fc->c, fc->v[F_LINK], f_path(fc, F_LINK, path,
 		    sizeof(path)), "%s is not a link of the topology "
@@ -180,8 +139,8 @@ f_link(struct fctx *fc, struct plan_fault *f)
 
 	if (s != NULL && (dash = strchr(s, '-')) != NULL &&
 	    strchr(dash + 1, '-') == NULL && strlen(s) < sizeof(f->link)) {
-		a = plan_chain_index(fc->c->p, s, (size_t)(dash - s));
-		b = plan_chain_index(fc->c->p, dash + 1, strlen(dash + 1));
+		a = parse_chain_index(fc->c->p, s, (size_t)(dash - s));
+		b = parse_chain_index(fc->c->p, dash + 1, strlen(dash + 1));
 		if (a == -2 && b == 0)
 			f->hop = 0;
 		else if (a >= 0 && b == -2) {
@@ -235,17 +194,6 @@ f_updown(struct fctx *fc, struct plan_fault *f)
 	return 0;
 }
 
-/* 1 if S is made only of letters, digits and characters in EXTRA. */
-static int
-charset_ok(const char *s, const char *extra)
-{
-	for (; *s != '\0'; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
-			return 0;
-	return 1;
-}
-
 /* set: "PROFILE" [direction: both|forward|reverse] on an impaired link. */
 static int
 f_set(struct fctx *fc, struct plan_fault *f)
@@ -263,7 +211,7 @@ f_set(struct fctx *fc, struct plan_fault *f)
 		    "direction:)");
 	f_path(fc, F_SET, path, sizeof(path));
 	if (s == NULL || strlen(s) >= PLAN_PROFILE_MAX ||
-	    !charset_ok(s, " .%/_-:+"))
+	    !parse_charset_ok(s, " .%/_-:+"))
 		return PERR(fc->c, fc->v[F_SET], path, "expected a "
 		    "netem-style profile such as \"delay 50ms loss 1%%\" or "
 		    "\"\" (none), got %s", yamldoc_got(fc->v[F_SET], got,
@@ -302,7 +250,7 @@ f_router(struct fctx *fc, struct plan_fault *f)
 
 	f_path(fc, F_ROUTER, path, sizeof(path));
 	if (s != NULL && p->topo.enabled) {
-		i = topo_host(&p->topo, s, strlen(s));
+		i = plantopo_host(&p->topo, s);
 		if (i >= 0 && p->topo.hosts[i].kind != PLANTOPO_ROUTER)
 			return PERR(fc->c, fc->v[F_ROUTER], path, "%s is an "
 			    "end host, not a router (expected a host with "
@@ -311,7 +259,7 @@ f_router(struct fctx *fc, struct plan_fault *f)
 			impl = p->topo.hosts[i].impl;
 		f->topo = 1;
 	} else if (s != NULL) {
-		i = plan_chain_index(p, s, strlen(s));
+		i = parse_chain_index(p, s, strlen(s));
 		f->hop = (size_t)i;
 	}
 	if (i < 0)
@@ -339,7 +287,7 @@ f_raction(struct fctx *fc, struct plan_fault *f)
 			    sizeof(path)), "not with router: (a router fault "
 			    "has at, router, action and, for restart, down)");
 	if (fc->v[F_ACTION] == NULL)
-		return plan_missing(fc->c, fc->node, fc->path, "action");
+		return parse_missing(fc->c, fc->node, fc->path, "action");
 	if (yamldoc_is(fc->v[F_ACTION], "restart"))
 		f->kind = PLAN_FAULT_ROUTER_RESTART;
 	else if (yamldoc_is(fc->v[F_ACTION], "kill"))
@@ -357,7 +305,7 @@ f_raction(struct fctx *fc, struct plan_fault *f)
 		return 0;
 	}
 	if (fc->v[F_DOWN] == NULL)
-		return plan_missing(fc->c, fc->node, fc->path, "down");
+		return parse_missing(fc->c, fc->node, fc->path, "down");
 	f_path(fc, F_DOWN, path, sizeof(path));
 	if (d == NULL || clock_parse_duration(d, &f->down_ns, cerr,
 	    sizeof(cerr)) == -1 || f->down_ns <= 0)
@@ -393,7 +341,7 @@ f_in_some_variant(struct fctx *fc, const struct plan_fault *f)
 }
 
 static int
-parse_fault(struct pctx *c, yaml_node_t *node, size_t idx)
+parse_fault(struct parse_ctx *c, yaml_node_t *node, size_t idx)
 {
 	struct plan_fault *f = &c->p->faults[idx];
 	struct fctx fc = { .c = c, .node = node };
@@ -407,7 +355,7 @@ parse_fault(struct pctx *c, yaml_node_t *node, size_t idx)
 		return -1;
 	f->tlink = -1;
 	if (fc.v[F_AT] == NULL)
-		return plan_missing(c, node, fc.path, "at");
+		return parse_missing(c, node, fc.path, "at");
 	if (fc.v[F_ROUTER] != NULL)
 		return f_at(&fc, f) == -1 || f_router(&fc, f) == -1 ||
 		    f_raction(&fc, f) == -1 ? -1 : f_in_some_variant(&fc, f);
@@ -415,13 +363,13 @@ parse_fault(struct pctx *c, yaml_node_t *node, size_t idx)
 		return PERR(c, fc.v[F_DOWN], f_path(&fc, F_DOWN, path,
 		    sizeof(path)), "only with router: and action: restart");
 	if (fc.v[F_LINK] == NULL)
-		return plan_missing(c, node, fc.path, "link");
+		return parse_missing(c, node, fc.path, "link");
 	if (fc.v[F_ACTION] != NULL && fc.v[F_SET] != NULL)
 		return PERR(c, fc.v[F_SET], f_path(&fc, F_SET, path,
 		    sizeof(path)), "use either action: (down, up) or set: "
 		    "(a new profile)");
 	if (fc.v[F_ACTION] == NULL && fc.v[F_SET] == NULL)
-		return plan_missing(c, node, fc.path, "action");
+		return parse_missing(c, node, fc.path, "action");
 	if (c->p->topo.enabled && fc.v[F_SET] != NULL)
 		return PERR(c, fc.v[F_SET], f_path(&fc, F_SET, path,
 		    sizeof(path)), "changing an impairment is not available "
@@ -450,7 +398,7 @@ sort_by_at(struct plan_fault *f, size_t n)
 }
 
 int
-plan_parse_faults(struct pctx *c, yaml_node_t *node)
+planfault_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	int n, i;
 

@@ -1,6 +1,6 @@
 /*
- * planflow: the flows: section of a plan (docs/plans.md), split from
- * plan.c, which calls plan_parse_flows() last, after the sweep is known.
+ * planflow: the flows: section of a plan (docs/plans.md, sections.h),
+ * read by plansweep_read() for plan.c, after the sweep is known.
  *
  * A flow is a frame length (or a distribution of them, or "$frame" from
  * the sweep), an inter-departure time (or a distribution), a count and/or
@@ -42,10 +42,13 @@
 #include "dist.h"
 #include "dscp.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "preset.h"
 #include "yamldoc.h"
 
+#define COUNT_MAX	100000000LL
+#define IDT_MIN_NS	(1 * NSEC_PER_USEC)
+#define IDT_MAX_NS	(60 * NSEC_PER_SEC)
 #define DURATION_MAX_NS	(86400 * NSEC_PER_SEC)
 #define BURST_MAX	1000000
 
@@ -66,7 +69,7 @@ static const char *const plan_dists[] = {
 
 /* The family NODE names, or NULL (with the error reported) if unknown. */
 static const char *
-check_dist(struct pctx *c, yaml_node_t *node, const char *path)
+check_dist(struct parse_ctx *c, yaml_node_t *node, const char *path)
 {
 	char got[64];
 	size_t i;
@@ -92,7 +95,7 @@ check_dist(struct pctx *c, yaml_node_t *node, const char *path)
  * as "NAME:PARAMS" (DIST is "" otherwise).
  */
 static int
-unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len,
+unwrap_dist(struct parse_ctx *c, yaml_node_t **node, char *path, size_t len,
     char *dist, size_t dlen)
 {
 	yaml_node_t *v[2];
@@ -113,7 +116,7 @@ unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len,
 	if (v[0] != NULL && (name = check_dist(c, v[0], sub)) == NULL)
 		return -1;
 	if (v[1] == NULL)
-		return plan_missing(c, *node, path, "value");
+		return parse_missing(c, *node, path, "value");
 	yamldoc_path_key(sub, sizeof(sub), path, "value");
 	snprintf(path, len, "%s", sub);
 	*node = v[1];
@@ -129,7 +132,7 @@ unwrap_dist(struct pctx *c, yaml_node_t **node, char *path, size_t len,
  * nominal value (mean, or location without one) goes to *NOMINAL.
  */
 static int
-check_dist_text(struct pctx *c, yaml_node_t *node, const char *path,
+check_dist_text(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *dist, int bytes, double *nominal)
 {
 	char why[192];
@@ -156,7 +159,7 @@ check_dist_text(struct pctx *c, yaml_node_t *node, const char *path,
 }
 
 static int
-parse_frame(struct pctx *c, yaml_node_t *node, const char *fpath,
+parse_frame(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
@@ -194,7 +197,7 @@ parse_frame(struct pctx *c, yaml_node_t *node, const char *fpath,
 }
 
 static int
-parse_idt(struct pctx *c, yaml_node_t *node, const char *fpath,
+parse_idt(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
@@ -227,7 +230,7 @@ parse_idt(struct pctx *c, yaml_node_t *node, const char *fpath,
  * topology plan, between two end hosts.
  */
 static int
-parse_mode(struct pctx *c, yaml_node_t *node, const char *fpath,
+parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
@@ -258,7 +261,7 @@ parse_mode(struct pctx *c, yaml_node_t *node, const char *fpath,
 }
 
 static int
-parse_dscp(struct pctx *c, yaml_node_t *node, const char *fpath,
+parse_dscp(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
@@ -276,14 +279,14 @@ parse_dscp(struct pctx *c, yaml_node_t *node, const char *fpath,
 }
 
 static int
-flow_name(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
+flow_name(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 {
 	struct plan_flow *f = &c->p->flows[i];
 	char path[YAMLDOC_PATH_MAX];
 	size_t j;
 
 	yamldoc_path_key(path, sizeof(path), fpath, "name");
-	if (plan_get_name(c, node, path, f->name, sizeof(f->name)) == -1)
+	if (parse_name(c, node, path, f->name, sizeof(f->name)) == -1)
 		return -1;
 	for (j = 0; j < i; j++)
 		if (strcmp(c->p->flows[j].name, f->name) == 0)
@@ -298,7 +301,7 @@ flow_name(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
  * written in the plan, errors pointing at the preset (NODE, PATH).
  */
 static int
-preset_value(struct pctx *c, yaml_node_t *node, const char *path,
+preset_value(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *key, const char *text, struct plan_flow *f)
 {
 	char cerr[128];
@@ -329,7 +332,7 @@ preset_value(struct pctx *c, yaml_node_t *node, const char *path,
 
 /* preset: NAME and rate: R, expanded into *PF (PF->name NULL: none). */
 static int
-parse_preset(struct pctx *c, yaml_node_t **v, const char *fpath,
+parse_preset(struct parse_ctx *c, yaml_node_t **v, const char *fpath,
     struct plan_flow *f, struct preset_flow *pf)
 {
 	char path[YAMLDOC_PATH_MAX], got[64], why[192];
@@ -363,7 +366,7 @@ parse_preset(struct pctx *c, yaml_node_t **v, const char *fpath,
  * preset's TEXT when NODE is NULL.  *MEAN gets the nominal value.
  */
 static int
-parse_onoff(struct pctx *c, yaml_node_t *node, yaml_node_t *pnode,
+parse_onoff(struct parse_ctx *c, yaml_node_t *node, yaml_node_t *pnode,
     const char *fpath, const char *key, const char *text, char *out,
     size_t outlen, double *mean)
 {
@@ -398,7 +401,7 @@ parse_onoff(struct pctx *c, yaml_node_t *node, yaml_node_t *pnode,
 
 /* frame, idt, burst and off: the flow's own or its preset's. */
 static int
-parse_model(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
+parse_model(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
     const char *fpath, struct plan_flow *f, const struct preset_flow *pf)
 {
 	char path[YAMLDOC_PATH_MAX];
@@ -406,11 +409,11 @@ parse_model(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
 
 	yamldoc_path_key(path, sizeof(path), fpath, "preset");
 	if (v[F_FRAME] != NULL ? parse_frame(c, v[F_FRAME], fpath, f) :
-	    pf->name == NULL ? plan_missing(c, node, fpath, "frame") :
+	    pf->name == NULL ? parse_missing(c, node, fpath, "frame") :
 	    preset_value(c, v[F_PRESET], path, "frame", pf->frame, f))
 		return -1;
 	if (v[F_IDT] != NULL ? parse_idt(c, v[F_IDT], fpath, f) :
-	    pf->name == NULL ? plan_missing(c, node, fpath, "idt") :
+	    pf->name == NULL ? parse_missing(c, node, fpath, "idt") :
 	    preset_value(c, v[F_PRESET], path, "idt", pf->idt, f))
 		return -1;
 	if ((v[F_BURST] != NULL || (pf->name && pf->burst[0])) &&
@@ -422,7 +425,7 @@ parse_model(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
 	    f->off_dist, sizeof(f->off_dist), &off) == -1)
 		return -1;
 	if (!f->burst_dist[0] != !f->off_dist[0])
-		return plan_missing(c, node, fpath, f->burst_dist[0] ? "off" :
+		return parse_missing(c, node, fpath, f->burst_dist[0] ? "off" :
 		    "burst");
 	if (!f->burst_dist[0])
 		return 0;
@@ -441,7 +444,7 @@ parse_model(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
  */
 /* duration: 1ms..24h, into f->duration_ns. */
 static int
-parse_duration(struct pctx *c, yaml_node_t *node, const char *fpath,
+parse_duration(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64], s[64], cerr[128];
@@ -458,14 +461,14 @@ parse_duration(struct pctx *c, yaml_node_t *node, const char *fpath,
 }
 
 static int
-parse_bounds(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
+parse_bounds(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
     const char *fpath, struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX];
 	long long n;
 
 	if (v[F_COUNT] == NULL && v[F_DURATION] == NULL)
-		return plan_missing(c, node, fpath, "count");
+		return parse_missing(c, node, fpath, "count");
 	if (v[F_DURATION] != NULL) {
 		if (parse_duration(c, v[F_DURATION], fpath, f) == -1)
 			return -1;
@@ -484,7 +487,7 @@ parse_bounds(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
 
 /* dst: an address of 198.18.100.2..254 (PLAN_DST_NET), or the default. */
 static int
-parse_dst(struct pctx *c, yaml_node_t *node, const char *fpath,
+parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     struct plan_flow *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
@@ -512,7 +515,7 @@ parse_dst(struct pctx *c, yaml_node_t *node, const char *fpath,
 
 /* from: or to: (KEY) of a topology plan's flow: an end host, into *H. */
 static int
-flow_end(struct pctx *c, yaml_node_t *node, const char *fpath,
+flow_end(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
     const char *key, char *name, int *h)
 {
 	const struct plantopo *t = &c->p->topo;
@@ -525,7 +528,7 @@ flow_end(struct pctx *c, yaml_node_t *node, const char *fpath,
 		return -1;
 	if (!c->topo_ok)	/* the hosts are not all known */
 		return 0;
-	plan_topo_names(t, PLANTOPO_END, ends, sizeof(ends));
+	plantopo_names(t, PLANTOPO_END, ends, sizeof(ends));
 	if ((*h = plantopo_host(t, name)) == -1)
 		return PERR(c, node, path, "expected an end host of "
 		    "topology.hosts (%s), got %s", ends, got);
@@ -540,7 +543,7 @@ flow_end(struct pctx *c, yaml_node_t *node, const char *fpath,
  * between them (plantopo_path); refused in a chain plan.
  */
 static int
-parse_ends(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
+parse_ends(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
     const char *fpath, struct plan_flow *f)
 {
 	const struct plantopo *t = &c->p->topo;
@@ -552,12 +555,12 @@ parse_ends(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
 	if (!t->enabled)	/* from, to: unknown keys (parse_flow) */
 		return 0;
 	if (v[F_FROM] == NULL)
-		rc = plan_missing(c, node, fpath, "from");
+		rc = parse_missing(c, node, fpath, "from");
 	else if (flow_end(c, v[F_FROM], fpath, "from", f->from,
 	    &f->from_host) == -1)
 		rc = -1;
 	if (v[F_TO] == NULL)
-		rc = plan_missing(c, node, fpath, "to");
+		rc = parse_missing(c, node, fpath, "to");
 	else if (flow_end(c, v[F_TO], fpath, "to", f->to, &f->to_host) == -1)
 		rc = -1;
 	if (rc == -1 || !c->topo_ok)
@@ -579,7 +582,7 @@ parse_ends(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
  * idt_ns and count stay 0).
  */
 static int
-parse_tcp(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
+parse_tcp(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
     const char *fpath, struct plan_flow *f)
 {
 	static const int bad[] = { F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED,
@@ -596,14 +599,14 @@ parse_tcp(struct pctx *c, yaml_node_t **v, yaml_node_t *node,
 		    "transfer as fast as TCP goes: give its duration)");
 	}
 	if (v[F_DURATION] == NULL)
-		return plan_missing(c, node, fpath, "duration");
+		return parse_missing(c, node, fpath, "duration");
 	if (parse_duration(c, v[F_DURATION], fpath, f) == -1)
 		return -1;
 	return rc;
 }
 
 static int
-parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
+parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 {
 	struct plan_flow *f = &c->p->flows[i];
 	struct preset_flow pf;
@@ -618,7 +621,7 @@ parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
 		return -1;
 	f->line = (int)yamldoc_line(node);
 	if (v[F_NAME] == NULL)
-		return plan_missing(c, node, fpath, "name");
+		return parse_missing(c, node, fpath, "name");
 	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
 	    parse_ends(c, v, node, fpath, f) == -1)
@@ -644,11 +647,13 @@ parse_flow(struct pctx *c, yaml_node_t *node, const char *fpath, size_t i)
 }
 
 int
-plan_parse_flows(struct pctx *c, yaml_node_t *node)
+planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	char path[YAMLDOC_PATH_MAX];
 	int n, i, rc = 0;
 
+	if (node == NULL)	/* missing: plan.c said so */
+		return 0;
 	if ((n = yamldoc_seq(c->yd, node, "flows", 1, PLAN_MAX_FLOWS, c->err,
 	    c->errlen)) == -1)
 		return -1;

@@ -28,19 +28,8 @@
 
 #include "clock.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
-
-/* 1 if S is made only of letters, digits and characters in EXTRA. */
-static int
-charset_ok(const char *s, const char *extra)
-{
-	for (; *s != '\0'; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
-			return 0;
-	return 1;
-}
 
 /*
  * impairments: a list of {link: X-Y, ...} mappings, each turned into a
@@ -65,7 +54,7 @@ enum { I_LINK, I_DIR, I_DELAY, I_JITTER, I_CORR, I_DIST, I_FIFO, I_LOSS,
 
 /* One entry being parsed. */
 struct impctx {
-	struct pctx	*c;
+	struct parse_ctx	*c;
 	yaml_node_t	*v[I_NKEYS];	/* value nodes, NULL when absent */
 	char		 path[YAMLDOC_PATH_MAX];	/* "impairments[0]" */
 	char		 prof[PLAN_PROFILE_MAX];	/* being built */
@@ -214,14 +203,44 @@ imp_rate(struct impctx *ic, char *buf, size_t len)
 	return 0;
 }
 
+static const char *const loss_keys[] = { "model", "p", "correlation", "r",
+    "loss_bad", "loss_good" };
+enum { L_MODEL, L_P, L_CORR, L_R, L_BAD, L_GOOD, L_N };
+
+/*
+ * The numbers of a loss: mapping (LV, at PATH) in netem's order, after
+ * "loss" or "loss gemodel"; netem's words are positional, so a
+ * loss_good without loss_bad gets the default 100% before it.
+ */
+static int
+loss_args(struct impctx *ic, yaml_node_t *node, const char *path,
+    yaml_node_t **lv)
+{
+	char kp[YAMLDOC_PATH_MAX], pct[32];
+	int i;
+
+	for (i = L_P; i < L_N; i++) {
+		if (lv[i] == NULL) {
+			if (i == L_BAD && lv[L_GOOD] != NULL &&
+			    prof_add(ic, node, " 100%%") == -1)
+				return -1;
+			continue;
+		}
+		yamldoc_path_key(kp, sizeof(kp), path, loss_keys[i]);
+		if ((i == L_BAD || i == L_GOOD) && lv[L_R] == NULL)
+			return PERR(ic->c, lv[i], kp, "needs r");
+		if (imp_pct_node(ic, lv[i], kp, pct, sizeof(pct)) == -1 ||
+		    prof_add(ic, lv[i], " %s", pct) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* loss: 1% | {model: random, p: 1%, correlation: 25%} |
  * {model: gemodel, p: 2%, r: 25%, loss_bad: 100%, loss_good: 0%} */
 static int
 imp_loss(struct impctx *ic)
 {
-	static const char *const keys[] = { "model", "p", "correlation", "r",
-	    "loss_bad", "loss_good" };
-	enum { L_MODEL, L_P, L_CORR, L_R, L_BAD, L_GOOD, L_N };
 	yaml_node_t *node = ic->v[I_LOSS], *lv[L_N];
 	char path[YAMLDOC_PATH_MAX], kp[YAMLDOC_PATH_MAX], pct[32], got[64];
 	int ge, i;
@@ -232,7 +251,7 @@ imp_loss(struct impctx *ic)
 			return -1;
 		return prof_add(ic, node, " loss %s", pct);
 	}
-	if (yamldoc_map_fields(ic->c->yd, node, path, keys, L_N, lv,
+	if (yamldoc_map_fields(ic->c->yd, node, path, loss_keys, L_N, lv,
 	    ic->c->err, ic->c->errlen) == -1)
 		return -1;
 	ge = lv[L_MODEL] != NULL && yamldoc_is(lv[L_MODEL], "gemodel");
@@ -242,31 +261,16 @@ imp_loss(struct impctx *ic)
 		    "gemodel (Gilbert-Elliott), got %s",
 		    yamldoc_got(lv[L_MODEL], got, sizeof(got)));
 	if (lv[L_P] == NULL)
-		return plan_missing(ic->c, node, path, "p");
+		return parse_missing(ic->c, node, path, "p");
 	for (i = ge ? L_CORR : L_R; i < (ge ? L_R : L_N); i++)
 		if (lv[i] != NULL) {
-			yamldoc_path_key(kp, sizeof(kp), path, keys[i]);
+			yamldoc_path_key(kp, sizeof(kp), path, loss_keys[i]);
 			return PERR(ic->c, lv[i], kp, "only with model: %s",
 			    ge ? "random" : "gemodel");
 		}
 	if (prof_add(ic, node, ge ? " loss gemodel" : " loss") == -1)
 		return -1;
-	for (i = L_P; i < L_N; i++) {
-		if (lv[i] == NULL) {
-			/* netem's words are positional: fill the defaults. */
-			if (i == L_BAD && lv[L_GOOD] != NULL &&
-			    prof_add(ic, node, " 100%%") == -1)
-				return -1;
-			continue;
-		}
-		yamldoc_path_key(kp, sizeof(kp), path, keys[i]);
-		if ((i == L_BAD || i == L_GOOD) && lv[L_R] == NULL)
-			return PERR(ic->c, lv[i], kp, "needs r");
-		if (imp_pct_node(ic, lv[i], kp, pct, sizeof(pct)) == -1 ||
-		    prof_add(ic, lv[i], " %s", pct) == -1)
-			return -1;
-	}
-	return 0;
+	return loss_args(ic, node, path, lv);
 }
 
 /* netem: "delay 5ms 1ms loss 0.1%": a whole profile, as tc-netem says. */
@@ -285,7 +289,7 @@ imp_netem(struct impctx *ic)
 	if ((s = imp_scalar(ic, I_NETEM, "a netem-style profile such as "
 	    "\"delay 5ms 1ms loss 0.1%\"")) == NULL)
 		return -1;
-	if (!charset_ok(s, " .%/_-:+"))
+	if (!parse_charset_ok(s, " .%/_-:+"))
 		return PERR(ic->c, ic->v[I_NETEM], imp_path(ic, I_NETEM, path,
 		    sizeof(path)), "expected netem's words (letters, digits, "
 		    "spaces, '.', '%%', '/', '_', '-', ':'), got %s",
@@ -445,8 +449,8 @@ imp_link(struct impctx *ic, struct plan_impair *im)
 		return imp_topo_link(ic, im, s);
 	if ((dash = strchr(s, '-')) == NULL || strchr(dash + 1, '-') != NULL)
 		goto bad;
-	a = plan_chain_index(p, s, (size_t)(dash - s));
-	b = plan_chain_index(p, dash + 1, strlen(dash + 1));
+	a = parse_chain_index(p, s, (size_t)(dash - s));
+	b = parse_chain_index(p, dash + 1, strlen(dash + 1));
 	if (a == -2 && b == 0)
 		im->hop = 0;
 	else if (a >= 0 && b == -2) {
@@ -491,7 +495,7 @@ imp_link_used(struct impctx *ic, const struct plan_impair *im, size_t n)
 }
 
 static int
-parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
+parse_impair(struct parse_ctx *c, yaml_node_t *node, size_t idx)
 {
 	struct plan_impair *im = &c->p->impairs[idx];
 	struct impctx ic = { .c = c };
@@ -505,7 +509,7 @@ parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
 	    c->err, c->errlen) == -1)
 		return -1;
 	if (ic.v[I_LINK] == NULL)
-		return plan_missing(c, node, ic.path, "link");
+		return parse_missing(c, node, ic.path, "link");
 	if (imp_link(&ic, im) == -1 || imp_link_used(&ic, im, idx) == -1)
 		return -1;
 	if (ic.v[I_DIR] != NULL) {
@@ -539,7 +543,7 @@ parse_impair(struct pctx *c, yaml_node_t *node, size_t idx)
 }
 
 int
-plan_parse_impairs(struct pctx *c, yaml_node_t *node)
+planimpair_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	int n, i, rc = 0;
 

@@ -26,7 +26,7 @@
 
 #include "clock.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 #define RFC_RATE_MAX	1000000LL	/* frames/s: the 1us idt floor */
@@ -58,7 +58,7 @@ parse_pct(const char *s, double *v)
 }
 
 static int
-get_pct(struct pctx *c, yaml_node_t *node, const char *key, double min,
+get_pct(struct parse_ctx *c, yaml_node_t *node, const char *key, double min,
     double max, int max_open, double *v)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
@@ -74,7 +74,7 @@ get_pct(struct pctx *c, yaml_node_t *node, const char *key, double min,
 }
 
 static int
-parse_tests(struct pctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
+parse_tests(struct parse_ctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
 {
 	char path[YAMLDOC_PATH_MAX], got[64];
 	yaml_node_t *it;
@@ -108,7 +108,7 @@ parse_tests(struct pctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
 }
 
 static int
-parse_frames(struct pctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
+parse_frames(struct parse_ctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
 {
 	char path[YAMLDOC_PATH_MAX];
 	long long v;
@@ -137,7 +137,7 @@ parse_frames(struct pctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
 }
 
 static int
-parse_trial(struct pctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
+parse_trial(struct parse_ctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
 {
 	char got[64], cerr[128];
 	const char *t = yamldoc_text(node);
@@ -158,7 +158,7 @@ parse_trial(struct pctx *c, yaml_node_t *node, struct plan_rfc2544 *r)
  * one error per line and key.
  */
 static int
-check_rest(struct pctx *c, yaml_node_t *node)
+check_rest(struct parse_ctx *c, yaml_node_t *node)
 {
 	const struct plan *p = c->p;
 	char got[256] = "";
@@ -184,7 +184,7 @@ check_rest(struct pctx *c, yaml_node_t *node)
 }
 
 int
-plan_parse_rfc2544(struct pctx *c, yaml_node_t *node)
+planrfc_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	struct plan_rfc2544 *r = &c->p->rfc;
 	yaml_node_t *v[R_NKEYS];
@@ -213,7 +213,7 @@ plan_parse_rfc2544(struct pctx *c, yaml_node_t *node)
 	    1, 1, &r->loss_tolerance) == -1)
 		rc = -1;
 	if (v[R_RATE] == NULL)
-		rc = plan_missing(c, node, "rfc2544", "max_rate");
+		rc = parse_missing(c, node, "rfc2544", "max_rate");
 	else if (yamldoc_int(c->yd, v[R_RATE], "rfc2544.max_rate", 1,
 	    RFC_RATE_MAX, "frames/s", &rate, c->err, c->errlen) == -1)
 		rc = -1;

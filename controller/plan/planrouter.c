@@ -40,7 +40,7 @@
 #include "clock.h"
 #include "cpulist.h"
 #include "dscp.h"
-#include "controller/plan/planrouter.h"
+#include "controller/plan/sections.h"
 
 #define RATE_MIN	100000ULL		/* 100 kbit/s */
 #define RATE_MAX	100000000000ULL		/* 100 Gbit/s */
@@ -59,7 +59,8 @@ static const char *const ifnames[PLAN_ROUTER_IFS] = { "in", "out" };
 
 /* NODE's text, or NULL after reporting that a scalar was expected. */
 static const char *
-scalar(struct pctx *c, yaml_node_t *node, const char *path, const char *what)
+scalar(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    const char *what)
 {
 	char got[64];
 	const char *s = yamldoc_text(node);
@@ -72,7 +73,7 @@ scalar(struct pctx *c, yaml_node_t *node, const char *path, const char *what)
 
 /* S as one of ALLOWED (NULL-terminated), copied into BUF. */
 static int
-word(struct pctx *c, yaml_node_t *node, const char *path,
+word(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *const *allowed, const char *expected, char *buf, size_t len)
 {
 	const char *s = scalar(c, node, path, expected);
@@ -90,7 +91,7 @@ word(struct pctx *c, yaml_node_t *node, const char *path,
 }
 
 static int
-duration(struct pctx *c, yaml_node_t *node, const char *path, int64_t lo,
+duration(struct parse_ctx *c, yaml_node_t *node, const char *path, int64_t lo,
     int64_t hi, const char *range, int64_t *ns)
 {
 	const char *s = scalar(c, node, path, "a duration");
@@ -106,7 +107,7 @@ duration(struct pctx *c, yaml_node_t *node, const char *path, int64_t lo,
 }
 
 static int
-busy(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+busy(struct parse_ctx *c, yaml_node_t *node, struct plan_router *r)
 {
 	const char *s = scalar(c, node, "router.busy_poll", "adaptive, off or "
 	    "a duration");
@@ -135,7 +136,8 @@ busy(struct pctx *c, yaml_node_t *node, struct plan_router *r)
 
 /* rate: or mtu: (RATE says which), a mapping of in and out. */
 static int
-per_iface(struct pctx *c, yaml_node_t *node, int rate, struct plan_router *r)
+per_iface(struct parse_ctx *c, yaml_node_t *node, int rate,
+    struct plan_router *r)
 {
 	const char *name = rate ? "router.rate" : "router.mtu";
 	yaml_node_t *v[PLAN_ROUTER_IFS];
@@ -171,7 +173,7 @@ per_iface(struct pctx *c, yaml_node_t *node, int rate, struct plan_router *r)
 }
 
 static int
-number(struct pctx *c, yaml_node_t *node, const char *path, long long lo,
+number(struct parse_ctx *c, yaml_node_t *node, const char *path, long long lo,
     long long hi, long long *v)
 {
 	return yamldoc_int(c->yd, node, path, lo, hi, NULL, v, c->err,
@@ -180,7 +182,7 @@ number(struct pctx *c, yaml_node_t *node, const char *path, long long lo,
 
 /* A number in (0, 1] such as 0.1, as the router's get_double. */
 static int
-fraction(struct pctx *c, yaml_node_t *node, const char *path, double *v)
+fraction(struct parse_ctx *c, yaml_node_t *node, const char *path, double *v)
 {
 	const char *s = scalar(c, node, path, "a number in (0, 1]");
 	char *end, got[64];
@@ -196,7 +198,7 @@ fraction(struct pctx *c, yaml_node_t *node, const char *path, double *v)
 
 /* NODE's NAME (a key of the mapping at PATH) as a number in LO..HI. */
 static int
-field_num(struct pctx *c, yaml_node_t *node, const char *path,
+field_num(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *name, long long lo, long long hi, unsigned *out)
 {
 	char p[YAMLDOC_PATH_MAX];
@@ -213,7 +215,7 @@ field_num(struct pctx *c, yaml_node_t *node, const char *path,
 
 /* red: {min, max, p, weight} of queue Q; the router's defaults 15, 45. */
 static int
-red(struct pctx *c, yaml_node_t *node, const char *path,
+red(struct parse_ctx *c, yaml_node_t *node, const char *path,
     struct plan_router_queue *q)
 {
 	static const char *const rk[] = { "min", "max", "p", "weight" };
@@ -244,7 +246,7 @@ red(struct pctx *c, yaml_node_t *node, const char *path,
 
 /* One of queues: into R->queues; each class once. */
 static int
-queue(struct pctx *c, yaml_node_t *node, const char *path,
+queue(struct parse_ctx *c, yaml_node_t *node, const char *path,
     struct plan_router *r)
 {
 	static const char *const qk[] = { "class", "packets", "bytes",
@@ -263,7 +265,7 @@ queue(struct pctx *c, yaml_node_t *node, const char *path,
 		return -1;
 	yamldoc_path_key(p, sizeof(p), path, "class");
 	if (v[0] == NULL)
-		rc = dup = plan_missing(c, node, path, "class");
+		rc = dup = parse_missing(c, node, path, "class");
 	else if (field_num(c, v[0], path, "class", 0, PLAN_ROUTER_CLASSES - 1,
 	    &q->tclass) == -1)
 		rc = dup = -1;
@@ -287,7 +289,7 @@ queue(struct pctx *c, yaml_node_t *node, const char *path,
 }
 
 static int
-queues(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+queues(struct parse_ctx *c, yaml_node_t *node, struct plan_router *r)
 {
 	char path[YAMLDOC_PATH_MAX];
 	int n, i, rc = 0;
@@ -307,7 +309,7 @@ queues(struct pctx *c, yaml_node_t *node, struct plan_router *r)
 
 /* map: {EF: 7, 10: 1}: DSCP (name or number) -> class 0..7. */
 static int
-dscp_map(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+dscp_map(struct parse_ctx *c, yaml_node_t *node, struct plan_router *r)
 {
 	yaml_node_pair_t *pr;
 	yaml_node_t *k, *v;
@@ -353,7 +355,7 @@ dscp_map(struct pctx *c, yaml_node_t *node, struct plan_router *r)
 
 /* router.cpus: a CPU list, as hoplab-router's io.cpus takes it. */
 static int
-cpus(struct pctx *c, yaml_node_t *node, struct plan_router *r)
+cpus(struct parse_ctx *c, yaml_node_t *node, struct plan_router *r)
 {
 	const char *s = scalar(c, node, "router.cpus", "a CPU list");
 	char got[64];
@@ -369,15 +371,14 @@ cpus(struct pctx *c, yaml_node_t *node, struct plan_router *r)
 	return 0;
 }
 
-/* The hoplab-only options in V into R; every bad one is reported. */
+/* The options that name a way of working: io .. xdp_fill. */
 static int
-options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
+word_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 {
 	static const char *const scheds[] = { "fifo", "prio", "drr", NULL };
 	static const char *const rings[] = { "v2", "v3", NULL };
 	static const char *const ios[] = { "packet", "xdp", NULL };
 	static const char *const fills[] = { "adaptive", "full", NULL };
-	long long n;
 	int rc = 0;
 
 	if (v[K_IO] != NULL && word(c, v[K_IO], "router.io", ios,
@@ -396,6 +397,16 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 	if (v[K_FILL] != NULL && word(c, v[K_FILL], "router.xdp_fill", fills,
 	    "adaptive or full", r->xdp_fill, sizeof(r->xdp_fill)) == -1)
 		rc = -1;
+	return rc;
+}
+
+/* The options that are numbers and times: busy_poll .. icmp_rate. */
+static int
+number_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
+{
+	long long n;
+	int rc = 0;
+
 	if (v[K_BUSY] != NULL && busy(c, v[K_BUSY], r) == -1)
 		rc = -1;
 	if (v[K_TXB] != NULL && number(c, v[K_TXB], "router.tx_batch", 1, 256,
@@ -424,6 +435,22 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 		rc = -1;
 	else if (v[K_ICMP] != NULL)
 		r->icmp_rate = n == 0 ? -1 : (int)n;
+	return rc;
+}
+
+/*
+ * The hoplab-only options in V into R; every bad one is reported, in
+ * this order (two on one line are listed as they are checked).
+ */
+static int
+options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
+{
+	int rc = 0;
+
+	if (word_options(c, v, r) == -1)
+		rc = -1;
+	if (number_options(c, v, r) == -1)
+		rc = -1;
 	if (v[K_RATE] != NULL && per_iface(c, v[K_RATE], 1, r) == -1)
 		rc = -1;
 	if (v[K_MTU] != NULL && per_iface(c, v[K_MTU], 0, r) == -1)
@@ -436,7 +463,7 @@ options(struct pctx *c, yaml_node_t **v, struct plan_router *r)
 }
 
 int
-plan_parse_router(struct pctx *c, yaml_node_t *node)
+planrouter_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	yaml_node_t *v[K_N];
 	char got[64], path[YAMLDOC_PATH_MAX];

@@ -15,6 +15,9 @@
  * every key's first value and once more for every other value of each
  * key (the other keys at their first), so every value is checked once.
  * plan_bind() reads the plan again at one point for the runner.
+ * plansweep_read() does not know which sections those are: plan.c hands
+ * it their parsers in a table (sections.h), so this file calls no other
+ * section parser by name and the sections never call it.
  *
  * The run list is the cross product variants x values of every key (in
  * file order) x repetitions, in that nesting; order: {random: true,
@@ -31,11 +34,28 @@
 #include <string.h>
 
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
-#include "controller/plan/planrouter.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 #define WALK_DEPTH	8
+#define PLAN_MAX_SUBST	256	/* "$NAME" uses in one plan */
+
+/* A "$NAME" scalar given a sweep value for now. */
+struct plan_subst {
+	yaml_node_t	*node;
+	yaml_char_t	*value;		/* libyaml's own, put back after */
+	size_t		 length;
+	yaml_scalar_style_t style;
+	size_t		 key;		/* index in plan.sweep */
+	char		 path[YAMLDOC_PATH_MAX];
+};
+
+/* The sections plansweep_read() is handed, and their nodes. */
+struct swept {
+	const struct plan_section *secs;
+	yaml_node_t *const *nodes;	/* NULL: absent */
+	size_t		 n;
+};
 
 static int
 sweep_name_ok(const char *s)
@@ -51,7 +71,7 @@ sweep_name_ok(const char *s)
 
 /* Value I of sweep key SK: a scalar, not a $NAME, not listed before. */
 static int
-sweep_value(struct pctx *c, struct plan_sweep_key *sk, yaml_node_t *node,
+sweep_value(struct parse_ctx *c, struct plan_sweep_key *sk, yaml_node_t *node,
     const char *path)
 {
 	char *v = sk->vals[sk->nvals];
@@ -79,7 +99,7 @@ sweep_value(struct pctx *c, struct plan_sweep_key *sk, yaml_node_t *node,
 
 /* One key of sweep: and its list; bad values are left out. */
 static int
-sweep_key(struct pctx *c, yaml_node_t *k, yaml_node_t *list)
+sweep_key(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *list)
 {
 	struct plan *p = c->p;
 	struct plan_sweep_key *sk = &p->sweep[p->nsweep];
@@ -118,7 +138,7 @@ sweep_key(struct pctx *c, yaml_node_t *k, yaml_node_t *list)
 }
 
 int
-plan_parse_sweep(struct pctx *c, yaml_node_t *node)
+plansweep_parse(struct parse_ctx *c, yaml_node_t *node)
 {
 	yaml_node_pair_t *pair;
 	size_t i, n;
@@ -152,7 +172,7 @@ plan_parse_sweep(struct pctx *c, yaml_node_t *node)
 }
 
 int
-plan_parse_order(struct pctx *c, yaml_node_t *node)
+plansweep_parse_order(struct parse_ctx *c, yaml_node_t *node)
 {
 	static const char *const keys[] = { "random", "seed" };
 	yaml_node_t *v[2];
@@ -193,7 +213,7 @@ sweep_find(const struct plan *p, const char *name)
 }
 
 static int
-unknown_name(struct pctx *c, yaml_node_t *n, const char *path)
+unknown_name(struct parse_ctx *c, yaml_node_t *n, const char *path)
 {
 	char list[PLAN_MAX_SWEEP_KEYS * (PLAN_SWEEP_NAME_MAX + 3)] = "";
 	size_t k;
@@ -211,7 +231,7 @@ unknown_name(struct pctx *c, yaml_node_t *n, const char *path)
 
 /* Give scalar N ("$NAME") its value at the point being read. */
 static int
-subst_scalar(struct pctx *c, yaml_node_t *n, const char *path)
+subst_scalar(struct parse_ctx *c, yaml_node_t *n, const char *path)
 {
 	struct plan_sweep_key *sk;
 	struct plan_subst *s;
@@ -247,7 +267,7 @@ subst_scalar(struct pctx *c, yaml_node_t *n, const char *path)
 }
 
 static int
-subst_walk(struct pctx *c, yaml_node_t *n, const char *path, int depth)
+subst_walk(struct parse_ctx *c, yaml_node_t *n, const char *path, int depth)
 {
 	yaml_node_pair_t *pair;
 	yaml_node_item_t *it;
@@ -288,7 +308,7 @@ subst_walk(struct pctx *c, yaml_node_t *n, const char *path, int depth)
 }
 
 static void
-subst_undo(struct pctx *c)
+subst_undo(struct parse_ctx *c)
 {
 	struct plan_subst *s;
 	size_t i;
@@ -304,7 +324,7 @@ subst_undo(struct pctx *c)
 
 /* Flows whose frame is "$frame" follow the frame sweep (the runner's). */
 static void
-mark_frame_flows(struct pctx *c)
+mark_frame_flows(struct parse_ctx *c)
 {
 	const struct plan_subst *s;
 	char *end;
@@ -327,7 +347,7 @@ mark_frame_flows(struct pctx *c)
  * "$NAME" that was given one: "... got '10' (sweep.idt[1])".
  */
 static void
-blame_sweep(struct pctx *c, size_t mark)
+blame_sweep(struct parse_ctx *c, size_t mark)
 {
 	struct yamldoc_msg *m;
 	const struct plan_subst *s;
@@ -352,27 +372,20 @@ blame_sweep(struct pctx *c, size_t mark)
 	}
 }
 
-/* Read the router, the flows and impairments once, at C's point. */
+/* Read the sections once, at C's point, "$NAME"s given their values. */
 static int
-read_once(struct pctx *c, const struct plan_swept *sw, unsigned *used)
+read_once(struct parse_ctx *c, const struct swept *sw, unsigned *used)
 {
-	yaml_node_t *flows = sw->flows, *impairs = sw->impairs;
 	size_t i, mark = c->yd->nmsgs;
 	int rc = 0;
 
 	c->nsubs = 0;
-	if (subst_walk(c, sw->router, "router", 0) == -1)
-		rc = -1;
-	if (subst_walk(c, impairs, "impairments", 0) == -1)
-		rc = -1;
-	if (subst_walk(c, flows, "flows", 0) == -1)
-		rc = -1;
-	if (plan_parse_router(c, sw->router) == -1)	/* planrouter.c */
-		rc = -1;
-	if (plan_parse_impairs(c, impairs) == -1)
-		rc = -1;
-	if (flows != NULL && plan_parse_flows(c, flows) == -1)
-		rc = -1;
+	for (i = 0; i < sw->n; i++)
+		if (subst_walk(c, sw->nodes[i], sw->secs[i].key, 0) == -1)
+			rc = -1;
+	for (i = 0; i < sw->n; i++)
+		if (sw->secs[i].parse(c, sw->nodes[i]) == -1)
+			rc = -1;
 	if (rc == 0)
 		mark_frame_flows(c);
 	else
@@ -385,10 +398,10 @@ read_once(struct pctx *c, const struct plan_swept *sw, unsigned *used)
 
 /* Read them again for every other value of every key. */
 static int
-check_other_values(struct pctx *c, const struct plan_swept *sw)
+check_other_values(struct parse_ctx *c, const struct swept *sw)
 {
 	struct plan_point pt;
-	struct pctx c2 = *c;
+	struct parse_ctx c2 = *c;
 	unsigned used = 0;
 	size_t k, j;
 	int rc = 0;
@@ -409,9 +422,10 @@ check_other_values(struct pctx *c, const struct plan_swept *sw)
 }
 
 int
-plan_parse_swept(struct pctx *c, yaml_node_t *sweep,
-    const struct plan_swept *sw)
+plansweep_read(struct parse_ctx *c, yaml_node_t *sweep,
+    const struct plan_section *secs, yaml_node_t *const *nodes, size_t n)
 {
+	const struct swept sw = { .secs = secs, .nodes = nodes, .n = n };
 	struct plan_subst subs[PLAN_MAX_SUBST];
 	char path[YAMLDOC_PATH_MAX];
 	unsigned used = 0;
@@ -419,8 +433,8 @@ plan_parse_swept(struct pctx *c, yaml_node_t *sweep,
 	int rc;
 
 	c->subs = subs;
-	rc = read_once(c, sw, &used);
-	if (c->bind == NULL && check_other_values(c, sw) == -1)
+	rc = read_once(c, &sw, &used);
+	if (c->bind == NULL && check_other_values(c, &sw) == -1)
 		rc = -1;
 	c->subs = NULL;
 	for (k = 0; k < c->p->nsweep; k++) {

@@ -51,6 +51,7 @@
 #define HOPLAB_PLANTOPO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define PLANTOPO_MAX_HOSTS	40
 #define PLANTOPO_MAX_LINKS	64
@@ -103,8 +104,14 @@ struct plantopo {
 	size_t		nroutes;
 };
 
+/*
+ * The questions asked of a loaded topology (plantopo.c); the table is
+ * filled by the topology: section's parser (plantopo_parse.c).
+ */
 /* Index of host NAME, or -1. */
 int	plantopo_host(const struct plantopo *t, const char *name);
+/* The link between hosts A and B (either order), or -1. */
+int	plantopo_link_between(const struct plantopo *t, size_t a, size_t b);
 /*
  * Index of link "X-Y" (either order, as faults may write it), or -1.
  * With END not NULL, *END is the index (0 or 1) of X in the link.
@@ -120,5 +127,26 @@ const char *plantopo_host_ip(const struct plantopo *t, size_t h);
  */
 int	plantopo_path(const struct plantopo *t, size_t from, size_t to,
 	    size_t *hops, size_t maxhops, size_t *n, char *err, size_t errlen);
+/* The names of the hosts of KIND, ", " between them, cut to fit LEN. */
+void	plantopo_names(const struct plantopo *t, enum plantopo_kind kind,
+	    char *buf, size_t len);
+/* Parse "A.B.C.D/LEN" into host-order *NET and *LEN: 0 or -1. */
+int	plantopo_prefix(const char *s, uint32_t *net, int *len);
+/* Dotted quad IP in host order; 0 when IP is NULL or not an address. */
+uint32_t plantopo_addr(const char *ip);
+
+/* The netmask of a prefix of LEN bits, host order. */
+static inline uint32_t
+plantopo_mask(int len)
+{
+	return len == 0 ? 0 : 0xffffffffU << (32 - len);
+}
+
+/* The subnet of link L, host order: 198.18.NET.0. */
+static inline uint32_t
+plantopo_link_net(const struct plantopo_link *l)
+{
+	return 0xc6120000U | l->net << 8;
+}
 
 #endif

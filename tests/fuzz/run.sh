@@ -80,7 +80,8 @@ r=$root/router
 if build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
     "$r/port.c" "$r/arp.c" "$r/icmp.c" "$r/fwd.c" "$r/fib.c" \
     "$r/classify.c" "$r/filter.c" "$r/sched.c" "$r/sojourn.c" \
-    "$r/config.c" "$r/config_qos.c" "$root/lib/yamldoc.c" \
+    "$r/config.c" "$r/config_qos.c" "$r/config_value.c" \
+    "$root/lib/yamldoc.c" \
     "$root/lib/clock.c" "$root/lib/log.c" "$root/lib/stats.c" \
     "$root/lib/pkt.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" -lyaml -lm; then
 	run fuzz_router_frame "$rsecs" "$out/corpus_router" 8192
@@ -89,7 +90,8 @@ else
 fi
 
 if build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
-    "$r/config_qos.c" "$r/classify.c" "$r/filter.c" "$r/sched.c" \
+    "$r/config_qos.c" "$r/config_value.c" "$r/classify.c" "$r/filter.c" \
+    "$r/sched.c" \
     "$root/lib/yamldoc.c" "$root/lib/clock.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" \
     -lyaml -lm; then
 	cp "$here"/seeds_router_config/* "$out/corpus_config/"

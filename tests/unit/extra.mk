@@ -10,7 +10,7 @@ UNIT_EXTRA_test_router_sojourn = build/asan/router/sojourn.o
 UNIT_EXTRA_test_gen_pace = build/asan/generator/pace.o build/asan/generator/tsmatch.o
 UNIT_EXTRA_test_router_fwd = build/asan/router/fwd.o build/asan/router/icmp.o
 UNIT_EXTRA_test_router_arp = build/asan/router/arp.o
-UNIT_EXTRA_test_router_config = build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
+UNIT_EXTRA_test_router_config = build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
 UNIT_EXTRA_test_sshrun = build/asan/controller/deploy/sshrun.o
 UNIT_EXTRA_test_spool = build/asan/agent/spool.o
 UNIT_EXTRA_test_gen_series = build/asan/generator/series.o build/asan/generator/records.o
@@ -27,13 +27,15 @@ UNIT_EXTRA_test_gen_pace += build/asan/generator/tune.o
 UNIT_EXTRA_test_aggregate = build/asan/controller/results/aggregate.o
 UNIT_EXTRA_test_results += build/asan/controller/results/aggregate.o
 UNIT_EXTRA_test_planfault = build/asan/controller/faults/outage.o
-UNIT_EXTRA_test_router_agentconf = build/asan/agent/hoplabrouter.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
+UNIT_EXTRA_test_router_agentconf = build/asan/agent/hoplabrouter.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
 UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o
 UNIT_EXTRA_test_progress = build/asan/controller/run/progress.o
 UNIT_EXTRA_test_ctl_records = build/asan/controller/results/records.o
 UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/records.o
 UNIT_EXTRA_test_plantopo += build/asan/controller/run/topocheck.o
-# Suites that load plans link the plan parser (controller/plan/plan*.c).
+# Suites that load plans link the plan parser (controller/plan/plan*.c
+# and the parse context its sections share, controller/plan/parse.c).
+PLAN_ASAN_OBJ += build/asan/controller/plan/parse.o
 UNIT_EXTRA_test_plan = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planfault += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planflow = $(PLAN_ASAN_OBJ)

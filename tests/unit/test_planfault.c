@@ -2,8 +2,8 @@
  * Unit tests for controller/plan/planfault.c (the faults: section of a plan) and for
  * the outage computation of controller/faults/faults.c (faults_outage), with
  * values worked out by hand.  Topology faults are parsed against a
- * topology table filled by hand (planint.h's plan_parse_faults), so that
- * they are tested without plantopo.c's parser.
+ * topology table filled by hand (sections.h's planfault_parse), so that
+ * they are tested without the topology parser (plantopo_parse.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 #include "controller/faults/faults.h"
 #include "controller/plan/plan.h"
-#include "controller/plan/parse.h"
+#include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 static char err[1024];
@@ -329,7 +329,7 @@ static int
 topo_faults(struct plan *p, const char *yaml)
 {
 	struct yamldoc yd;
-	struct pctx c;
+	struct parse_ctx c;
 	int rc;
 
 	memset(&yd, 0, sizeof(yd));
@@ -341,7 +341,7 @@ topo_faults(struct plan *p, const char *yaml)
 	c.p = p;
 	c.err = err;
 	c.errlen = sizeof(err);
-	rc = plan_parse_faults(&c, yamldoc_root(&yd));
+	rc = planfault_parse(&c, yamldoc_root(&yd));
 	if (rc == -1 && err[0] == '\0')
 		yamldoc_errors(&yd, err, sizeof(err));
 	yamldoc_free(&yd);

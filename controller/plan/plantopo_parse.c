@@ -1,0 +1,598 @@
+/*
+ * plantopo_parse: the topology: {hosts:, links:, routes:} section of a
+ * plan (plantopo.h, docs/plans.md "Topologies", sections.h): the hosts,
+ * links and routes into struct plantopo, their addresses, and the routes
+ * computed for the routers that have none written.  plan.c calls it
+ * when topology: has hosts: or links: (a chain it reads itself); the
+ * questions asked of the table afterwards are plantopo.c's.
+ *
+ * Addresses are fixed by the order of the links (link I is
+ * 198.18.(1 + I).0/24, first end .1, second .2), so that a user reads
+ * them off the plan.  Routes (RFC 1812 forwarding, one next hop per
+ * prefix and metric): for each router and each link subnet it is not
+ * on, a shortest path by router count, ties to the router's first link
+ * in file order, with metric 1.  A linux router also gets a backup via
+ * each other neighbouring router that reaches the subnet without going
+ * back through it, with metric 1 + the routers it crosses to get there
+ * (the neighbour included: a neighbour on the subnet is 1, so a backup
+ * is never at metric 1); two backups of one prefix with the same metric
+ * are not allowed by the kernel, so a later one is moved up to the next
+ * free metric.  The kernel then fails over on a link cut by itself
+ * (ignore_routes_with_linkdown).  End hosts never forward: paths cross
+ * routers only, and an end host gets one default route via the far end
+ * of its first link.  An external router (a box hoplab only sends
+ * through) is treated like a hoplab one: its routes: are what the user
+ * configured there, and without them its shortest-path primaries are
+ * what the user is assumed to have configured; nothing is installed.
+ *
+ * Deliberately not done: dynamic routing, equal-cost multipath, two
+ * links between the same pair, end hosts with routes of their own.
+ * The loader reports every error it finds with the file, line, key.
+ */
+#include <arpa/inet.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "controller/plan/plan.h"
+#include "controller/plan/plantopo.h"
+#include "controller/plan/sections.h"
+#include "yamldoc.h"
+
+#define NOWHERE		UINT_MAX	/* a subnet a router cannot reach */
+#define METRIC_MAX	1000		/* routes: metric */
+#define BENCH_NET	0xc6120000U	/* 198.18.0.0/15 (RFC 2544) */
+#define BENCH_MASK	0xfffe0000U
+
+static const char *const host_keys[] = { "router" };
+static const char *const route_keys[] = { "to", "via", "metric" };
+enum { R_TO, R_VIA, R_METRIC, R_NKEYS };
+
+/* Copy S into D of LEN bytes, cut (the names are checked before). */
+static void
+scopy(char *d, size_t len, const char *s)
+{
+	size_t n = strnlen(s, len - 1);
+
+	memmove(d, s, n);
+	d[n] = '\0';
+}
+
+/* A host name: 1..12 of [A-Za-z0-9_], not "gen", into BUF. */
+static int
+topo_name(struct parse_ctx *c, yaml_node_t *node, const char *path, char *buf)
+{
+	const char *s = yamldoc_text(node);
+	char got[64];
+	size_t i;
+
+	yamldoc_got(node, got, sizeof(got));
+	if (s == NULL || s[0] == '\0' || strlen(s) >= PLANTOPO_NAME_MAX)
+		goto bad;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '_'))
+			goto bad;
+	if (strcmp(s, "gen") == 0)
+		return PERR(c, node, path, "'gen' is reserved for the chain's "
+		    "generator; choose another host name");
+	snprintf(buf, PLANTOPO_NAME_MAX, "%s", s);
+	return 0;
+bad:
+	return PERR(c, node, path, "expected a host name of 1..12 letters, "
+	    "digits or '_', got %s", got);
+}
+
+/* A host NODE (the name K, the value V: {} or {router: IMPL}). */
+static int
+parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
+{
+	struct plantopo *t = &c->p->topo;
+	struct plantopo_host *h = &t->hosts[t->nhosts];
+	yaml_node_t *impl;
+	char path[YAMLDOC_PATH_MAX], ipath[YAMLDOC_PATH_MAX], got[64];
+	const char *s = yamldoc_text(k);
+	int j;
+
+	yamldoc_path_key(path, sizeof(path), "topology.hosts",
+	    s != NULL ? s : "?");
+	if (topo_name(c, k, path, h->name) == -1)
+		return -1;
+	if ((j = plantopo_host(t, h->name)) != -1)
+		return PERR(c, k, path, "'%s' is declared twice (first at "
+		    "line %d)", h->name, t->hosts[j].line);
+	h->line = (int)yamldoc_line(k);
+	h->kind = PLANTOPO_END;
+	h->impl = PLAN_ROUTER_LINUX;
+	if (v->type == YAML_SCALAR_NODE && (yamldoc_is(v, "") ||
+	    yamldoc_is(v, "~") || yamldoc_is(v, "null"))) {
+		t->nhosts++;
+		return 0;
+	}
+	/* Known from here on, so that links to it are not errors too. */
+	t->nhosts++;
+	if (yamldoc_map_fields(c->yd, v, path, host_keys, 1, &impl, c->err,
+	    c->errlen) == -1)
+		return -1;
+	yamldoc_path_key(ipath, sizeof(ipath), path, "router");
+	if (impl == NULL)
+		return 0;
+	h->kind = PLANTOPO_ROUTER;
+	if (yamldoc_is(impl, "hoplab") || yamldoc_is(impl, "external"))
+		h->impl = yamldoc_is(impl, "hoplab") ? PLAN_ROUTER_HOPLAB :
+		    PLAN_ROUTER_EXTERNAL;
+	else if (!yamldoc_is(impl, "linux"))
+		return PERR(c, impl, ipath, "expected linux, hoplab or "
+		    "external, got %s", yamldoc_got(impl, got, sizeof(got)));
+	return 0;
+}
+
+static int
+parse_hosts(struct parse_ctx *c, yaml_node_t *node)
+{
+	yaml_node_pair_t *pair;
+	char got[64];
+	size_t n;
+	int rc = 0;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return PERR(c, node, "topology.hosts", "expected a mapping of "
+		    "host names (H1: {}, R1: {router: linux}), got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	n = (size_t)(node->data.mapping.pairs.top -
+	    node->data.mapping.pairs.start);
+	if (n < 2 || n > PLANTOPO_MAX_HOSTS)
+		return PERR(c, node, "topology.hosts", "expected 2..%d hosts, "
+		    "got %zu", PLANTOPO_MAX_HOSTS, n);
+	for (pair = node->data.mapping.pairs.start;
+	    pair < node->data.mapping.pairs.top; pair++)
+		if (parse_host(c, yaml_document_get_node(&c->yd->doc,
+		    pair->key), yaml_document_get_node(&c->yd->doc,
+		    pair->value)) == -1)
+			rc = -1;
+	return rc;
+}
+
+/* One end of a link: a declared host, into *H. */
+static int
+link_end(struct parse_ctx *c, yaml_node_t *node, const char *lpath, int e,
+    size_t *h)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+	const char *s = yamldoc_text(node);
+	int i;
+
+	yamldoc_path_index(path, sizeof(path), lpath, (size_t)e);
+	if (s == NULL || (i = plantopo_host(&c->p->topo, s)) == -1)
+		return PERR(c, node, path, "expected a host of topology.hosts, "
+		    "got %s", yamldoc_got(node, got, sizeof(got)));
+	*h = (size_t)i;
+	return 0;
+}
+
+/* Fill end E of link L: host H, the far end's name, .1 or .2. */
+static void
+link_fill(struct plantopo *t, struct plantopo_link *l, int e, size_t h,
+    size_t far)
+{
+	struct plantopo_end *end = &l->end[e];
+	char ip[16];
+
+	end->host = h;
+
+	scopy(end->iface, sizeof(end->iface), t->hosts[far].name);
+	snprintf(ip, sizeof(ip), "198.18.%u.%d", l->net, e + 1);
+	scopy(end->ip, sizeof(end->ip), ip);
+	snprintf(end->cidr, sizeof(end->cidr), "%s/24", ip);
+}
+
+static int
+parse_link(struct parse_ctx *c, yaml_node_t *node, const char *path)
+{
+	struct plantopo *t = &c->p->topo;
+	struct plantopo_link *l = &t->links[t->nlinks];
+	char got[64], name[2 * PLANTOPO_NAME_MAX];
+	size_t h[2];
+	int j, bad = 0;
+
+	if (node->type == YAML_SEQUENCE_NODE)
+		snprintf(got, sizeof(got), "a list of %d", (int)(node->data.
+		    sequence.items.top - node->data.sequence.items.start));
+	else
+		yamldoc_got(node, got, sizeof(got));
+	if (node->type != YAML_SEQUENCE_NODE || strcmp(got, "a list of 2"))
+		return PERR(c, node, path, "expected a pair of host names such "
+		    "as [R1, R2], got %s", got);
+	for (j = 0; j < 2; j++)
+		if (link_end(c, yamldoc_item(c->yd, node, (size_t)j), path, j,
+		    &h[j]) == -1)
+			bad = 1;
+	if (bad)
+		return -1;
+	if (h[0] == h[1])
+		return PERR(c, node, path, "expected two different hosts, got "
+		    "a link from %s to itself", t->hosts[h[0]].name);
+	if ((j = plantopo_link_between(t, h[0], h[1])) != -1)
+		return PERR(c, node, path, "a second link between %s and %s "
+		    "(the first is at line %d); two links between the same "
+		    "pair are not supported", t->hosts[h[0]].name,
+		    t->hosts[h[1]].name, t->links[j].line);
+	l->net = PLANTOPO_NET_BASE + (unsigned)t->nlinks;
+	l->line = (int)yamldoc_line(node);
+	snprintf(name, sizeof(name), "%s-%s", t->hosts[h[0]].name,
+	    t->hosts[h[1]].name);
+	scopy(l->name, sizeof(l->name), name);
+	link_fill(t, l, 0, h[0], h[1]);
+	link_fill(t, l, 1, h[1], h[0]);
+	t->nlinks++;
+	return 0;
+}
+
+/* The links: list; then, if all is well, every host must have one. */
+static int
+parse_links(struct parse_ctx *c, yaml_node_t *node, yaml_node_t *hosts, int ok)
+{
+	struct plantopo *t = &c->p->topo;
+	char path[YAMLDOC_PATH_MAX];
+	int n, i, rc = 0;
+	size_t h;
+
+	if ((n = yamldoc_seq(c->yd, node, "topology.links", 1,
+	    PLANTOPO_MAX_LINKS, c->err, c->errlen)) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		yamldoc_path_index(path, sizeof(path), "topology.links",
+		    (size_t)i);
+		if (parse_link(c, yamldoc_item(c->yd, node, (size_t)i),
+		    path) == -1)
+			rc = -1;
+	}
+	for (h = 0; ok && rc == 0 && h < t->nhosts; h++)
+		if (plantopo_host_ip(t, h) == NULL) {
+			yamldoc_path_key(path, sizeof(path), "topology.hosts",
+			    t->hosts[h].name);
+			rc = PERR(c, yamldoc_map_key(c->yd, hosts,
+			    t->hosts[h].name), path, "%s has no link (expected "
+			    "it in topology.links)", t->hosts[h].name);
+		}
+	return rc;
+}
+
+/* Append a route; -1 when the table is full. */
+static int
+add_route(struct plantopo *t, size_t h, const char *prefix, size_t l,
+    int via_end, unsigned metric, int line)
+{
+	struct plantopo_route *r;
+
+	if (t->nroutes == PLANTOPO_MAX_ROUTES)
+		return -1;
+	r = &t->routes[t->nroutes++];
+	r->host = h;
+	scopy(r->prefix, sizeof(r->prefix), prefix);
+	scopy(r->via, sizeof(r->via), t->links[l].end[via_end].ip);
+	scopy(r->iface, sizeof(r->iface), t->links[l].end[!via_end].iface);
+	r->metric = metric;
+	r->line = line;
+	return 0;
+}
+
+/* The route of router H to PREFIX at METRIC, or NULL. */
+static const struct plantopo_route *
+route_at(const struct plantopo *t, size_t h, const char *prefix,
+    unsigned metric)
+{
+	size_t i;
+
+	for (i = 0; i < t->nroutes; i++)
+		if (t->routes[i].host == h && t->routes[i].metric == metric &&
+		    strcmp(t->routes[i].prefix, prefix) == 0)
+			return &t->routes[i];
+	return NULL;
+}
+
+/*
+ * to: of a route of router H: an end host (its first link's subnet) or
+ * a prefix of 198.18.0.0/15 or 0.0.0.0/0, not a subnet H is on.
+ */
+static int
+route_to(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h,
+    char *prefix, size_t len)
+{
+	const struct plantopo *t = &c->p->topo;
+	const char *s = yamldoc_text(node);
+	struct in_addr in;
+	uint32_t net;
+	char got[64];
+	size_t i;
+	int j, plen;
+
+	yamldoc_got(node, got, sizeof(got));
+	if (s != NULL && (j = plantopo_host(t, s)) != -1) {
+		if (t->hosts[j].kind != PLANTOPO_END)
+			return PERR(c, node, path, "%s is a router (expected "
+			    "an end host or a prefix such as 198.18.4.0/24)",
+			    s);
+		if (plantopo_host_ip(t, (size_t)j) == NULL)
+			return PERR(c, node, path, "%s has no link", s);
+		net = plantopo_addr(plantopo_host_ip(t, (size_t)j)) &
+		    0xffffff00U;
+		plen = 24;
+	} else if (s == NULL || plantopo_prefix(s, &net, &plen) == -1 ||
+	    (net & ~plantopo_mask(plen)) != 0)
+		return PERR(c, node, path, "expected an end host or a prefix "
+		    "such as 198.18.4.0/24, got %s", got);
+	else if (plen != 0 && (plen < 15 || (net & BENCH_MASK) != BENCH_NET))
+		return PERR(c, node, path, "expected a prefix inside "
+		    "198.18.0.0/15 (the lab's addresses) or 0.0.0.0/0, got %s",
+		    got);
+	in.s_addr = htonl(net);
+	inet_ntop(AF_INET, &in, prefix, (socklen_t)len);
+	snprintf(prefix + strlen(prefix), len - strlen(prefix), "/%d", plen);
+	for (i = 0; i < t->nlinks; i++)
+		if (plen == 24 && plantopo_link_net(&t->links[i]) == net &&
+		    (t->links[i].end[0].host == h ||
+		    t->links[i].end[1].host == h))
+			return PERR(c, node, path, "%s is on %s itself (a "
+			    "connected subnet needs no route)",
+			    t->hosts[h].name, prefix);
+	return 0;
+}
+
+/* via: of a route of router H: a neighbouring router; its link in *L. */
+static int
+route_via(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h,
+    int *l, int *via_end)
+{
+	const struct plantopo *t = &c->p->topo;
+	const char *s = yamldoc_text(node);
+	char got[64], list[256];
+	size_t i, off = 0;
+	int j, e;
+
+	list[0] = '\0';
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; e < 2; e++)
+			if (t->links[i].end[e].host == h && t->hosts[t->links[
+			    i].end[!e].host].kind == PLANTOPO_ROUTER &&
+			    off + 20 < sizeof(list))
+				off += (size_t)snprintf(list + off,
+				    sizeof(list) - off, "%s%s", off ? ", " : "",
+				    t->links[i].end[e].iface);
+	if (s == NULL || (j = plantopo_host(t, s)) == -1 ||
+	    (*l = plantopo_link_between(t, h, (size_t)j)) == -1 ||
+	    t->hosts[j].kind != PLANTOPO_ROUTER)
+		return PERR(c, node, path, "%s is not a neighbouring router of "
+		    "%s (expected one of: %s)", yamldoc_got(node, got,
+		    sizeof(got)), t->hosts[h].name, list[0] ? list : "none");
+	*via_end = t->links[*l].end[0].host == (size_t)j ? 0 : 1;
+	return 0;
+}
+
+static int
+parse_route(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h)
+{
+	struct plantopo *t = &c->p->topo;
+	const struct plantopo_route *r;
+	yaml_node_t *v[R_NKEYS];
+	char sub[YAMLDOC_PATH_MAX], prefix[20];
+	long long metric = 1;
+	int l = 0, e = 0, rc = 0;
+
+	if (yamldoc_map_fields(c->yd, node, path, route_keys, R_NKEYS, v,
+	    c->err, c->errlen) == -1)
+		return -1;
+	if (v[R_TO] == NULL)
+		rc = parse_missing(c, node, path, "to");
+	if (v[R_VIA] == NULL)
+		rc = parse_missing(c, node, path, "via");
+	yamldoc_path_key(sub, sizeof(sub), path, "to");
+	if (v[R_TO] != NULL && route_to(c, v[R_TO], sub, h, prefix,
+	    sizeof(prefix)) == -1)
+		rc = -1;
+	yamldoc_path_key(sub, sizeof(sub), path, "via");
+	if (v[R_VIA] != NULL && route_via(c, v[R_VIA], sub, h, &l, &e) == -1)
+		rc = -1;
+	yamldoc_path_key(sub, sizeof(sub), path, "metric");
+	if (v[R_METRIC] != NULL && yamldoc_int(c->yd, v[R_METRIC], sub, 1,
+	    METRIC_MAX, NULL, &metric, c->err, c->errlen) == -1)
+		rc = -1;
+	if (rc == -1)
+		return -1;
+	if ((r = route_at(t, h, prefix, (unsigned)metric)) != NULL)
+		return PERR(c, node, path, "%s already has a route to %s with "
+		    "metric %lld (line %d)", t->hosts[h].name, prefix, metric,
+		    r->line);
+	if (add_route(t, h, prefix, (size_t)l, e, (unsigned)metric,
+	    (int)yamldoc_line(node)) == -1)
+		return PERR(c, node, path, "more than %d routes",
+		    PLANTOPO_MAX_ROUTES);
+	return 0;
+}
+
+/* routes: {ROUTER: [{to:, via:, metric:}, ...]}; *GIVEN[h] marks them. */
+static int
+parse_routes(struct parse_ctx *c, yaml_node_t *node, int *given)
+{
+	struct plantopo *t = &c->p->topo;
+	yaml_node_pair_t *pair;
+	yaml_node_t *k, *v;
+	char path[YAMLDOC_PATH_MAX], ipath[YAMLDOC_PATH_MAX], got[64];
+	int h, n, i, rc = 0;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return PERR(c, node, "topology.routes", "expected a mapping of "
+		    "routers to lists of routes, got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	for (pair = node->data.mapping.pairs.start;
+	    pair < node->data.mapping.pairs.top; pair++) {
+		k = yaml_document_get_node(&c->yd->doc, pair->key);
+		v = yaml_document_get_node(&c->yd->doc, pair->value);
+		yamldoc_path_key(path, sizeof(path), "topology.routes",
+		    yamldoc_text(k) != NULL ? yamldoc_text(k) : "?");
+		if (yamldoc_text(k) == NULL ||
+		    (h = plantopo_host(t, yamldoc_text(k))) == -1) {
+			rc = PERR(c, k, path, "expected a router of "
+			    "topology.hosts, got %s",
+			    yamldoc_got(k, got, sizeof(got)));
+			continue;
+		}
+		if (t->hosts[h].kind != PLANTOPO_ROUTER || given[h]) {
+			rc = PERR(c, k, path, given[h] ? "the routes of %s are "
+			    "given twice" : "%s is an end host (it has one "
+			    "default route, via its first link; routes: are "
+			    "for routers)", t->hosts[h].name);
+			continue;
+		}
+		given[h] = 1;
+		if ((n = yamldoc_seq(c->yd, v, path, 1, PLANTOPO_MAX_ROUTES,
+		    c->err, c->errlen)) == -1) {
+			rc = -1;
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			yamldoc_path_index(ipath, sizeof(ipath), path,
+			    (size_t)i);
+			if (parse_route(c, yamldoc_item(c->yd, v, (size_t)i),
+			    ipath, (size_t)h) == -1)
+				rc = -1;
+		}
+	}
+	return rc;
+}
+
+/*
+ * D[h]: the routers crossed from router h to reach the subnet of link L,
+ * h included (1 on the subnet), NOWHERE if it cannot; routers only, X
+ * left out (a router's backups must not come back through it).
+ */
+static void
+link_dist(const struct plantopo *t, size_t l, size_t x, unsigned *d)
+{
+	const struct plantopo_link *k;
+	size_t i, a, b;
+	int changed = 1, e;
+
+	for (i = 0; i < t->nhosts; i++)
+		d[i] = NOWHERE;
+	for (e = 0; e < 2; e++) {
+		a = t->links[l].end[e].host;
+		if (t->hosts[a].kind == PLANTOPO_ROUTER && a != x)
+			d[a] = 1;
+	}
+	while (changed) {	/* Bellman-Ford: a few hosts, a few links */
+		changed = 0;
+		for (i = 0; i < t->nlinks; i++) {
+			k = &t->links[i];
+			a = k->end[0].host;
+			b = k->end[1].host;
+			if (a == x || b == x ||
+			    t->hosts[a].kind != PLANTOPO_ROUTER ||
+			    t->hosts[b].kind != PLANTOPO_ROUTER)
+				continue;
+			for (e = 0; e < 2; e++, a = b, b = k->end[0].host)
+				if (d[a] != NOWHERE && d[a] + 1 < d[b]) {
+					d[b] = d[a] + 1;
+					changed = 1;
+				}
+		}
+	}
+}
+
+/* Router H's routes to the subnet of link L: a primary, backups. */
+static int
+route_subnet(struct plantopo *t, size_t h, size_t l)
+{
+	unsigned d[PLANTOPO_MAX_HOSTS], dx[PLANTOPO_MAX_HOSTS], m;
+	char prefix[20];
+	size_t i, y, primary = (size_t)-1;
+	int e;
+
+	link_dist(t, l, (size_t)-1, d);
+	if (d[h] == NOWHERE || d[h] == 1)	/* unreachable, or on it */
+		return 0;
+	snprintf(prefix, sizeof(prefix), "198.18.%u.0/24", t->links[l].net);
+	link_dist(t, l, h, dx);
+	for (i = 0; i < t->nlinks; i++)	/* the primary: first in order */
+		for (e = 0; e < 2; e++)
+			if (t->links[i].end[e].host == h &&
+			    primary == (size_t)-1 &&
+			    d[y = t->links[i].end[!e].host] + 1 == d[h]) {
+				primary = y;
+				if (add_route(t, h, prefix, i, !e, 1, 0) == -1)
+					return -1;
+			}
+	for (i = 0; t->hosts[h].impl == PLAN_ROUTER_LINUX &&
+	    i < t->nlinks; i++)
+		for (e = 0; e < 2; e++) {
+			y = t->links[i].end[!e].host;
+			if (t->links[i].end[e].host != h || y == primary ||
+			    dx[y] == NOWHERE)
+				continue;
+			for (m = 1 + dx[y]; route_at(t, h, prefix, m); m++)
+				;
+			if (add_route(t, h, prefix, i, !e, m, 0) == -1)
+				return -1;
+		}
+	return 0;
+}
+
+/* The computed routes: end hosts' defaults, routers without routes:. */
+static int
+compute_routes(struct plantopo *t, const int *given)
+{
+	size_t h, l;
+	int e;
+
+	for (h = 0; h < t->nhosts; h++) {
+		if (t->hosts[h].kind == PLANTOPO_END) {
+			for (l = 0; l < t->nlinks; l++)
+				for (e = 0; e < 2; e++)
+					if (t->links[l].end[e].host == h &&
+					    plantopo_host_ip(t, h) ==
+					    t->links[l].end[e].ip &&
+					    add_route(t, h, "0.0.0.0/0", l, !e,
+					    1, 0) == -1)
+						return -1;
+			continue;
+		}
+		for (l = 0; !given[h] && l < t->nlinks; l++)
+			if (route_subnet(t, h, l) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+int
+plantopo_parse(struct parse_ctx *c, yaml_node_t *topo, yaml_node_t *hosts,
+    yaml_node_t *links, yaml_node_t *routes)
+{
+	struct plantopo *t = &c->p->topo;
+	int given[PLANTOPO_MAX_HOSTS] = { 0 }, rc = 0;
+
+	t->enabled = 1;
+	c->topo_ok = 0;
+	/* Each part is checked against what the parts before it gave. */
+	if (hosts == NULL)
+		rc = parse_missing(c, topo, "topology", "hosts");
+	else if (parse_hosts(c, hosts) == -1)
+		rc = -1;
+	if (t->nhosts == 0)
+		return -1;
+	if (links == NULL)
+		rc = parse_missing(c, topo, "topology", "links");
+	else if (parse_links(c, links, hosts, rc == 0) == -1)
+		rc = -1;
+	if (routes != NULL && parse_routes(c, routes, given) == -1)
+		rc = -1;
+	if (rc == -1)
+		return -1;
+	if (compute_routes(t, given) == -1)
+		return PERR(c, topo, "topology", "more than %d routes (all "
+		    "routers together); use fewer links or write routes:",
+		    PLANTOPO_MAX_ROUTES);
+	c->topo_ok = 1;
+	return 0;
+}
