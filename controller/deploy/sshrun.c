@@ -30,36 +30,13 @@
 #include <unistd.h>
 
 #include "controller/deploy/sshrun.h"
+#include "hostname.h"
 
 static int
 is_alnum(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9');
-}
-
-/* RFC 1123 host name: labels of [A-Za-z0-9-], 1..63, no '-' at the ends. */
-static int
-hostname_ok(const char *s)
-{
-	size_t n = 0;
-	const char *p;
-
-	if (*s == '\0' || strlen(s) > 253)
-		return 0;
-	for (p = s;; p++) {
-		if (*p != '.' && *p != '\0') {
-			if (!is_alnum(*p) && *p != '-')
-				return 0;
-			n++;
-			continue;
-		}
-		if (n == 0 || n > 63 || p[-1] == '-' || p[-n] == '-')
-			return 0;
-		if (*p == '\0')
-			return 1;
-		n = 0;
-	}
 }
 
 int
@@ -88,9 +65,7 @@ sshrun_parse_target(const char *s, struct ssh_target *t, char *err,
 			}
 		memcpy(t->user, s, ulen);
 	}
-	if (inet_pton(AF_INET, host, &in) != 1 &&
-	    (strspn(host, "0123456789.") == strlen(host) ||
-	    !hostname_ok(host))) {
+	if (inet_pton(AF_INET, host, &in) != 1 && !hostname_valid(host)) {
 		snprintf(err, errlen, "%s: expected [user@]host with an IPv4 "
 		    "address or a host name", s);
 		return -1;
