@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostname.h"
 #include "inventory.h"
 #include "yamldoc.h"
 
@@ -80,28 +81,6 @@ get_name(struct ictx *c, yaml_node_t *node, const char *path, char *buf,
 	return 0;
 }
 
-/* RFC 1123 host name: dot-separated labels of [A-Za-z0-9-], 1..63 long. */
-static int
-hostname_ok(const char *s)
-{
-	size_t n = 0;
-	const char *p;
-
-	for (p = s;; p++) {
-		if (*p != '.' && *p != '\0') {
-			if (!is_alnum(*p) && *p != '-')
-				return 0;
-			n++;
-			continue;
-		}
-		if (n == 0 || n > 63 || p[-1] == '-' || p[-n] == '-')
-			return 0;
-		if (*p == '\0')
-			return 1;
-		n = 0;
-	}
-}
-
 static int
 parse_address(struct ictx *c, yaml_node_t *node, const char *path,
     struct inv_agent *a)
@@ -119,7 +98,7 @@ parse_address(struct ictx *c, yaml_node_t *node, const char *path,
 	if (strspn(a->address, "0123456789.") == strlen(a->address))
 		return IERR(c, node, path, "expected an IPv4 address such as "
 		    "198.19.0.10, got %s", got);
-	if (!hostname_ok(a->address))
+	if (!hostname_valid(a->address))
 		return IERR(c, node, path, "expected an IPv4 address or host "
 		    "name, got %s", got);
 	return 0;

@@ -53,8 +53,25 @@
 #include "controller/deploy/deploystep.h"
 #include "controller/deploy/sshrun.h"
 
-static void
-usage(FILE *f)
+/* The whole dopts, which deploystep.c shares; opaque to the caller. */
+struct deploy {
+	struct dopts	o;
+};
+
+const struct option deploy_longopts[] = {
+	{ "build-on-target", no_argument, NULL, 'b' },
+	{ "insecure", no_argument, NULL, 'I' },
+	{ "inventory", required_argument, NULL, 'i' },
+	{ "keys", required_argument, NULL, 'k' },
+	{ "prefix", required_argument, NULL, 'R' },
+	{ "ssh-port", required_argument, NULL, 'P' },
+	{ "ssh-key", required_argument, NULL, 's' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void
+deploy_usage(FILE *f)
 {
 	fprintf(f,
 "usage: hoplab deploy [-bhI] [-i inventory] [-k keydir] [--prefix dir]\n"
@@ -162,76 +179,61 @@ abs_path_opt(const char *opt, const char *s, char *buf, size_t len)
 	return 0;
 }
 
+/* --keys DIR: the folder's absolute path. */
 static int
-parse_opts(int argc, char **argv, struct dopts *o)
+keys_opt(struct dopts *o, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "build-on-target", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "insecure", no_argument, NULL, 'I' },
-		{ "inventory", required_argument, NULL, 'i' },
-		{ "keys", required_argument, NULL, 'k' },
-		{ "prefix", required_argument, NULL, 'R' },
-		{ "ssh-port", required_argument, NULL, 'P' },
-		{ "ssh-key", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned v;
-	int ch;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "bhIi:k:P:s:t:", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'b':
-			o->build = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'I':
-			o->insecure = 1;
-			break;
-		case 'i':
-			o->inventory = optarg;
-			break;
-		case 'k':
-			if (realpath(optarg, o->keydir) == NULL) {
-				log_error("deploy: --keys %s: %s", optarg,
-				    strerror(errno));
-				return -1;
-			}
-			break;
-		case 'P':
-			if (parse_uint("--ssh-port", optarg, 1, 65535,
-			    &o->ssh.port) == -1)
-				return -1;
-			break;
-		case 'R':
-			if (abs_path_opt("--prefix", optarg, o->prefix,
-			    sizeof(o->prefix)) == -1)
-				return -1;
-			break;
-		case 's':
-			snprintf(o->ssh.key, sizeof(o->ssh.key), "%s", optarg);
-			if (access(optarg, R_OK) == -1) {
-				log_error("deploy: --ssh-key %s: %s", optarg,
-				    strerror(errno));
-				return -1;
-			}
-			break;
-		case 't':
-			if (parse_uint("--timeout", optarg, 1, 600, &v) == -1)
-				return -1;
-			o->timeout_s = (int)v;
-			break;
-		default:
-			usage(stderr);
-			return -1;
-		}
+	if (realpath(arg, o->keydir) == NULL) {
+		log_error("deploy: --keys %s: %s", arg, strerror(errno));
+		return -1;
 	}
-	return optind;
+	return 0;
+}
+
+/* --ssh-key FILE, which must be readable. */
+static int
+ssh_key_opt(struct dopts *o, const char *arg)
+{
+	snprintf(o->ssh.key, sizeof(o->ssh.key), "%s", arg);
+	if (access(arg, R_OK) == -1) {
+		log_error("deploy: --ssh-key %s: %s", arg, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+deploy_option(struct deploy *d, int ch, const char *arg)
+{
+	struct dopts *o = &d->o;
+	unsigned v;
+
+	switch (ch) {
+	case 'b':
+		o->build = 1;
+		return 0;
+	case 'I':
+		o->insecure = 1;
+		return 0;
+	case 'i':
+		o->inventory = arg;
+		return 0;
+	case 'k':
+		return keys_opt(o, arg);
+	case 'P':
+		return parse_uint("--ssh-port", arg, 1, 65535, &o->ssh.port);
+	case 'R':
+		return abs_path_opt("--prefix", arg, o->prefix,
+		    sizeof(o->prefix));
+	case 's':
+		return ssh_key_opt(o, arg);
+	case 't':
+		if (parse_uint("--timeout", arg, 1, 600, &v) == -1)
+			return -1;
+		o->timeout_s = (int)v;
+		return 0;
+	}
+	return -1;
 }
 
 static void
@@ -434,19 +436,17 @@ static int
 setup(struct dopts *o, int argc, char **argv, struct dhost **hs, size_t *nh)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	int first;
 
-	if ((first = parse_opts(argc, argv, o)) == -1)
-		return EXIT_USAGE;
 	if (lab_home(o->home, sizeof(o->home)) == -1) {
 		log_error("deploy: cannot find hoplab's folder; set HOPLAB_HOME");
 		return EXIT_FAIL;
 	}
-	if ((*hs = collect_hosts(o, argc - first, argv + first, nh)) == NULL)
+	if ((*hs = collect_hosts(o, argc, argv, nh)) == NULL)
 		return EXIT_USAGE;
 	if (*nh == 0) {
 		log_error("deploy: no hosts: name [user@]host ... or give -i "
 		    "INVENTORY");
+		deploy_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (known_hosts_path(&o->ssh) == -1)
@@ -461,46 +461,66 @@ setup(struct dopts *o, int argc, char **argv, struct dhost **hs, size_t *nh)
 	return 0;
 }
 
-int
-deploy_main(int argc, char **argv, const char *inventory, int insecure,
-    int verbose, volatile sig_atomic_t *stop)
+struct deploy *
+deploy_new(void)
 {
-	struct dopts o;
-	struct local common[IT_N];
-	struct dhost *hs = NULL;
-	size_t nh = 0, i, nfail = 0;
-	int undeploy = strcmp(argv[0], "undeploy") == 0, rc;
+	struct deploy *d;
 
-	memset(&o, 0, sizeof(o));
-	o.inventory = inventory;
-	o.insecure = insecure;
-	o.verbose = verbose;
-	o.stop = stop;
-	o.timeout_s = 10;
-	snprintf(o.prefix, sizeof(o.prefix), "/");
-	if ((rc = setup(&o, argc, argv, &hs, &nh)) != 0)
-		goto out;
-	if (!undeploy && check_keys(&o) == -1) {
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (!undeploy && dstep_locals(&o, common) == -1) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	for (i = 0; i < nh && !*stop; i++) {
-		if ((undeploy ? undeploy_host(&o, &hs[i]) :
-		    deploy_host(&o, &hs[i], common)) == -1)
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		return NULL;
+	d->o.timeout_s = 10;
+	snprintf(d->o.prefix, sizeof(d->o.prefix), "/");
+	return d;
+}
+
+void
+deploy_free(struct deploy *d)
+{
+	free(d);
+}
+
+/* Deploy or undeploy (NAME) each of the NH hosts HS; the exit status. */
+static int
+each_host(struct dopts *o, const char *name, struct dhost *hs, size_t nh)
+{
+	struct local common[IT_N];
+	size_t i, nfail = 0;
+	int undeploy = strcmp(name, "undeploy") == 0;
+
+	if (!undeploy && check_keys(o) == -1)
+		return EXIT_USAGE;
+	if (!undeploy && dstep_locals(o, common) == -1)
+		return EXIT_FAIL;
+	for (i = 0; i < nh && !*o->stop; i++) {
+		if ((undeploy ? undeploy_host(o, &hs[i]) :
+		    deploy_host(o, &hs[i], common)) == -1)
 			nfail++;
 	}
-	if (*stop)
-		log_error("%s: interrupted after %zu of %zu hosts", argv[0], i,
+	if (*o->stop)
+		log_error("%s: interrupted after %zu of %zu hosts", name, i,
 		    nh);
-	rc = nfail == 0 && !*stop ? 0 : EXIT_FAIL;
 	if (nfail > 0)
-		log_error("%s: %zu of %zu hosts failed", argv[0], nfail, nh);
-out:
-	remove_tmp(&o);
+		log_error("%s: %zu of %zu hosts failed", name, nfail, nh);
+	return nfail == 0 && !*o->stop ? 0 : EXIT_FAIL;
+}
+
+int
+deploy_run(struct deploy *d, int undeploy, const struct deploy_env *env,
+    int nhosts, char **hosts)
+{
+	struct dopts *o = &d->o;
+	struct dhost *hs = NULL;
+	size_t nh = 0;
+	int rc;
+
+	if (o->inventory == NULL)
+		o->inventory = env->inventory;
+	o->insecure |= env->insecure;
+	o->verbose = env->verbose;
+	o->stop = env->stop;
+	if ((rc = setup(o, nhosts, hosts, &hs, &nh)) == 0)
+		rc = each_host(o, undeploy ? "undeploy" : "deploy", hs, nh);
+	remove_tmp(o);
 	free(hs);
 	return rc;
 }

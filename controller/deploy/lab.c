@@ -1,5 +1,5 @@
 /*
- * lab: run deploy/lab.sh for the controller.  fork + execv of /bin/sh with
+ * lab: run deploy/lab.sh for the controller.  lib/spawn runs /bin/sh with
  * the script and an explicit argv; the values passed are the controller's
  * own (a prefix validated by the caller and small integers) or a plan's
  * host and interface names, which the plan loader limited to letters,
@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "controller/deploy/lab.h"
+#include "spawn.h"
 
 int
 lab_home(char *buf, size_t len)
@@ -58,32 +58,57 @@ show_log(const char *path)
 	fclose(f);
 }
 
-int
-lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
-    char *err, size_t errlen)
+/* deploy/lab.sh of hoplab's folder into SCRIPT; 0, or -1 with ERR. */
+static int
+lab_script(char *script, size_t len, char *err, size_t errlen)
 {
-	char home[PATH_MAX], script[PATH_MAX + 32], logpath[64], k[16];
-	const char *sub = argv[0] != NULL ? argv[0] : "";
-	const char *args[LAB_MAX_ARGS + 8];
-	size_t n = 0;
-	pid_t pid;
-	int status, fd;
+	char home[PATH_MAX];
 
 	if (lab_home(home, sizeof(home)) == -1) {
 		snprintf(err, errlen, "cannot find hoplab's folder; set "
 		    "HOPLAB_HOME");
 		return -1;
 	}
-	snprintf(script, sizeof(script), "%s/deploy/lab.sh", home);
+	snprintf(script, len, "%s/deploy/lab.sh", home);
 	if (access(script, R_OK) == -1) {
 		snprintf(err, errlen, "%s: %s (set HOPLAB_HOME to the hoplab "
 		    "folder)", script, strerror(errno));
 		return -1;
 	}
-	args[n++] = "/bin/sh";
-	args[n++] = script;
-	args[n++] = "-p";
-	args[n++] = prefix;
+	return 0;
+}
+
+/*
+ * The quiet run's log, made 0600 before lab.sh writes to it (spawn opens
+ * it without changing its mode).  0, or -1 when it cannot be made: the
+ * output then goes to the terminal.
+ */
+static int
+quiet_log(char *path, size_t len)
+{
+	int fd;
+
+	snprintf(path, len, "/tmp/hoplab-lab.%d.log", (int)getpid());
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+int
+lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
+    char *err, size_t errlen)
+{
+	char script[PATH_MAX + 32], logpath[64], k[16], how[64];
+	const char *sub = argv[0] != NULL ? argv[0] : "";
+	const char *args[LAB_MAX_ARGS + 8] = { "/bin/sh", script, "-p",
+	    prefix };
+	struct spawn_opts so = { .inherit_output = 1 };
+	struct spawn_result r = { 0 };
+	size_t n = 4;
+
+	if (lab_script(script, sizeof(script), err, errlen) == -1)
+		return -1;
 	if (mgmt_k >= 0) {
 		snprintf(k, sizeof(k), "%d", mgmt_k);
 		args[n++] = "-k";
@@ -92,40 +117,23 @@ lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
 	while (*argv != NULL && n < LAB_MAX_ARGS + 7)
 		args[n++] = *argv++;
 	args[n] = NULL;
-	snprintf(logpath, sizeof(logpath), "/tmp/hoplab-lab.%d.log",
-	    (int)getpid());
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+	if (quiet && quiet_log(logpath, sizeof(logpath)) == 0)
+		so = (struct spawn_opts){ .log_path = logpath };
+	if (spawn_run(args[0], (char *const *)args, &so, &r, err, errlen) ==
+	    -1) {
+		if (so.log_path != NULL)
+			unlink(logpath);
 		return -1;
 	}
-	if (pid == 0) {
-		if (quiet && (fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC,
-		    0600)) != -1) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execv(args[0], (char *const *)args);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR) {
-			snprintf(err, errlen, "waitpid: %s", strerror(errno));
-			return -1;
-		}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		if (quiet)
-			unlink(logpath);
-		return 0;
-	}
-	if (quiet)
+	if (so.log_path != NULL && r.status != 0)
 		show_log(logpath);
-	unlink(logpath);
-	snprintf(err, errlen, "%s %s failed (%s %d)", script,
-	    sub, WIFEXITED(status) ? "exit" : "signal",
-	    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	if (so.log_path != NULL)
+		unlink(logpath);
+	if (r.status == 0)
+		return 0;
+	snprintf(err, errlen, "%s %s failed (%s)", script, sub,
+	    spawn_status_text(r.status, how, sizeof(how)));
+	return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128;
 }
 
 int

@@ -10,56 +10,29 @@
  *   IdentitiesOnly=yes with -i     use only the key the user named
  * The remote command is a list of words that ssh joins with spaces for the
  * remote shell, so every word is checked by sshrun_safe_word() and needs no
- * quoting.  The child runs with its stdin from a file (the deploy script)
- * and its stdout and stderr read through two pipes with poll(2), so neither
- * can fill up and block it; it is killed by PID when it overruns.
+ * quoting.  lib/spawn runs the child with its stdin from a file (the
+ * deploy script) and reads its stdout and stderr through two pipes with
+ * poll(2), so neither can fill up and block it; it is killed when it
+ * overruns.
  *
  * Deliberately not done: ssh multiplexing (ControlMaster would leave a
  * background process), password authentication, IPv6 literals as hosts.
  */
 #include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "controller/deploy/sshrun.h"
+#include "hostname.h"
+#include "spawn.h"
 
 static int
 is_alnum(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9');
-}
-
-/* RFC 1123 host name: labels of [A-Za-z0-9-], 1..63, no '-' at the ends. */
-static int
-hostname_ok(const char *s)
-{
-	size_t n = 0;
-	const char *p;
-
-	if (*s == '\0' || strlen(s) > 253)
-		return 0;
-	for (p = s;; p++) {
-		if (*p != '.' && *p != '\0') {
-			if (!is_alnum(*p) && *p != '-')
-				return 0;
-			n++;
-			continue;
-		}
-		if (n == 0 || n > 63 || p[-1] == '-' || p[-n] == '-')
-			return 0;
-		if (*p == '\0')
-			return 1;
-		n = 0;
-	}
 }
 
 int
@@ -88,9 +61,7 @@ sshrun_parse_target(const char *s, struct ssh_target *t, char *err,
 			}
 		memcpy(t->user, s, ulen);
 	}
-	if (inet_pton(AF_INET, host, &in) != 1 &&
-	    (strspn(host, "0123456789.") == strlen(host) ||
-	    !hostname_ok(host))) {
+	if (inet_pton(AF_INET, host, &in) != 1 && !hostname_valid(host)) {
 		snprintf(err, errlen, "%s: expected [user@]host with an IPv4 "
 		    "address or a host name", s);
 		return -1;
@@ -224,118 +195,28 @@ toolong:
 	return -1;
 }
 
-/* Append what FD has to BUF (kept NUL-terminated); 0 at EOF. */
-static int
-slurp(int fd, char *buf, size_t len, size_t *used)
-{
-	char tmp[4096];
-	ssize_t n = read(fd, tmp, sizeof(tmp));
-	size_t room;
-
-	if (n <= 0)
-		return n == -1 && errno == EINTR ? 1 : 0;
-	room = len - 1 - *used;
-	if ((size_t)n < room)
-		room = (size_t)n;
-	memcpy(buf + *used, tmp, room);
-	*used += room;
-	buf[*used] = '\0';
-	return 1;
-}
-
-static void
-child(char *const argv[], const char *stdin_path, int outfd, int errfd)
-{
-	int in = open(stdin_path != NULL ? stdin_path : "/dev/null", O_RDONLY);
-
-	if (in == -1) {
-		dprintf(errfd, "%s: %s\n", stdin_path, strerror(errno));
-		_exit(127);
-	}
-	dup2(in, 0);
-	dup2(outfd, 1);
-	dup2(errfd, 2);
-	signal(SIGPIPE, SIG_DFL);
-	execv(argv[0], argv);
-	dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Read both pipes until EOF on both or the deadline; 1 when it overran. */
-static int
-collect(int pfd[2], int64_t deadline, char *out, size_t outlen,
-    char *errtext, size_t errlen)
-{
-	struct pollfd p[2] = { { pfd[0], POLLIN, 0 }, { pfd[1], POLLIN, 0 } };
-	size_t used[2] = { 0, 0 };
-	int64_t left;
-	int i;
-
-	while (p[0].fd >= 0 || p[1].fd >= 0) {
-		if ((left = deadline - mono_ms()) <= 0)
-			return 1;
-		if (poll(p, 2, (int)(left > 1000 ? 1000 : left)) == -1 &&
-		    errno != EINTR)
-			return 1;
-		for (i = 0; i < 2; i++) {
-			if (p[i].fd < 0 || p[i].revents == 0)
-				continue;
-			if (!slurp(p[i].fd, i == 0 ? out : errtext,
-			    i == 0 ? outlen : errlen, &used[i])) {
-				close(p[i].fd);
-				p[i].fd = -1;
-			}
-		}
-	}
-	return 0;
-}
-
 int
 sshrun_exec(char *const argv[], const char *stdin_path, int timeout_s,
     char *out, size_t outlen, char *errtext, size_t errlen)
 {
-	int po[2], pe[2], status, overran;
-	pid_t pid;
+	struct spawn_opts so = { .stdin_path = stdin_path };
+	struct spawn_result r = { .out = out, .outlen = outlen,
+	    .errout = errtext, .errlen = errlen,
+	    .timeout_ns = (int64_t)timeout_s * 1000000000, .status = -1 };
+	char why[512];
 
 	out[0] = errtext[0] = '\0';
-	if (pipe2(po, O_CLOEXEC) == -1 || pipe2(pe, O_CLOEXEC) == -1) {
-		snprintf(errtext, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	if ((pid = fork()) == -1) {
-		snprintf(errtext, errlen, "fork: %s", strerror(errno));
-		close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
-		return -1;
-	}
-	if (pid == 0)
-		child(argv, stdin_path, po[1], pe[1]);
-	close(po[1]);
-	close(pe[1]);
-	overran = collect((int[2]){ po[0], pe[0] },
-	    mono_ms() + (int64_t)timeout_s * 1000, out, outlen, errtext,
-	    errlen);
-	if (overran) {
-		kill(pid, SIGKILL);
+	if (spawn_run(argv[0], argv, &so, &r, why, sizeof(why)) == -1) {
+		if (r.status == -1) {		/* it never ran */
+			snprintf(errtext, errlen, "%s", why);
+			return 127;
+		}
 		snprintf(errtext, errlen, "%s did not finish within %d s; "
 		    "killed it", argv[0], timeout_s);
 	}
-	close(po[0]);
-	close(pe[0]);
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
-			return -1;
-	if (WIFSIGNALED(status))
-		return 256 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	if (WIFSIGNALED(r.status))
+		return 256 + WTERMSIG(r.status);
+	return WEXITSTATUS(r.status);
 }
 
 void

@@ -2,7 +2,7 @@
  * sshrun: run the ordinary OpenSSH client (ssh, scp) for `hoplab deploy`.
  *
  * The controller never links an ssh library: it runs /usr/bin/ssh and
- * /usr/bin/scp with fork + execv and an explicit argv, in batch mode (no
+ * /usr/bin/scp through lib/spawn with an explicit argv, in batch mode (no
  * password prompts), with a connect timeout and host keys accepted on
  * first use into a known_hosts file of hoplab's own (OpenSSH's
  * StrictHostKeyChecking=accept-new: a changed key is still refused).
@@ -73,9 +73,11 @@ int	sshrun_scp_argv(const struct sshrun_conf *c, const struct ssh_target *t,
 /*
  * Run ARGV (argv[0] an absolute path) with stdin from STDIN_PATH (NULL:
  * /dev/null), collecting stdout into OUT and stderr into ERRTEXT (both
- * NUL-terminated, cut at their sizes).  Kills the child (by its PID) after
- * TIMEOUT_S seconds.  Returns the exit status (0..255), 256 + signal when
- * it was killed, or -1 with ERRTEXT filled when it could not be started.
+ * NUL-terminated, cut at their sizes), through lib/spawn.  Kills the
+ * child after TIMEOUT_S seconds (ERRTEXT then says so).  Returns the exit
+ * status (0..255), 256 + signal when it was killed, or 127 (a shell's
+ * "cannot execute") with spawn's reason in ERRTEXT when it could not be
+ * started.
  */
 int	sshrun_exec(char *const argv[], const char *stdin_path, int timeout_s,
 	    char *out, size_t outlen, char *errtext, size_t errlen);

@@ -27,6 +27,21 @@ name_ok(const char *s)
 	    "._-") == n;
 }
 
+void
+keygen_usage(FILE *f)
+{
+	fprintf(f,
+"usage: hoplab keygen DIR NAME...\n"
+"\n"
+"Write a CURVE key pair for each NAME: DIR/NAME.key (both halves, mode\n"
+"0600) and DIR/NAME.pub (the public half), and print each public key.\n"
+"DIR is made (0700) when it is missing; an existing key is never\n"
+"overwritten.  By convention the controller's pair is \"controller\":\n"
+"agents get its .pub, the inventory gets each agent's public key, e.g.\n"
+"\n"
+"    hoplab keygen keys controller gen A B\n");
+}
+
 int
 keygen_run(const char *dir, char *const *names, int nnames)
 {
@@ -34,11 +49,6 @@ keygen_run(const char *dir, char *const *names, int nnames)
 	char err[512];
 	int i;
 
-	if (nnames < 1) {
-		log_error("keygen: usage: hoplab keygen DIR NAME... (e.g. "
-		    "hoplab keygen keys controller gen A B)");
-		return 2;
-	}
 	for (i = 0; i < nnames; i++)
 		if (!name_ok(names[i])) {
 			log_error("keygen: name \"%s\": expected letters, "
