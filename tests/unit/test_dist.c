@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "dist.h"
+#include "tests/unit/unit.h"
 
 #define N	20000
 #define KS_CRIT	(1.628 / sqrt(N))
@@ -229,46 +230,31 @@ t_pcap_gives_sizes_with_fcs_and_gaps(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-		{ "xoshiro matches reference outputs",
-		  t_xoshiro_matches_reference_outputs },
-		{ "uniform bytes", t_uniform_bytes },
-		{ "exp time", t_exp_time },
-		{ "normal time", t_normal_time },
-		{ "lognormal mean and sd are the variable's",
-		  t_lognormal_mean_and_sd_are_the_variables },
-		{ "pareto shape 8", t_pareto_shape8 },
-		{ "gamma shape 2", t_gamma_shape2 },
-		{ "gamma shape below 1", t_gamma_shape_below_1 },
-		{ "weibull", t_weibull },
-		{ "cauchy median is loc and KS passes",
-		  t_cauchy_median_is_loc_and_ks_passes },
-		{ "const and bare value always give the value",
-		  t_const_and_bare_value_always_give_the_value },
-		{ "same seed same sequence", t_same_seed_same_sequence },
-		{ "impossible parameters are refused by name",
-		  t_impossible_parameters_are_refused_by_name },
-		{ "csv values make an empirical distribution",
-		  t_csv_values_make_an_empirical_distribution },
-		{ "pcap gives sizes with FCS and gaps",
-		  t_pcap_gives_sizes_with_fcs_and_gaps },
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("xoshiro matches reference outputs",
+		    t_xoshiro_matches_reference_outputs),
+		UNIT_TEST_NAMED("uniform bytes", t_uniform_bytes),
+		UNIT_TEST_NAMED("exp time", t_exp_time),
+		UNIT_TEST_NAMED("normal time", t_normal_time),
+		UNIT_TEST_NAMED("lognormal mean and sd are the variable's",
+		    t_lognormal_mean_and_sd_are_the_variables),
+		UNIT_TEST_NAMED("pareto shape 8", t_pareto_shape8),
+		UNIT_TEST_NAMED("gamma shape 2", t_gamma_shape2),
+		UNIT_TEST_NAMED("gamma shape below 1", t_gamma_shape_below_1),
+		UNIT_TEST_NAMED("weibull", t_weibull),
+		UNIT_TEST_NAMED("cauchy median is loc and KS passes",
+		    t_cauchy_median_is_loc_and_ks_passes),
+		UNIT_TEST_NAMED("const and bare value always give the value",
+		    t_const_and_bare_value_always_give_the_value),
+		UNIT_TEST_NAMED("same seed same sequence",
+		    t_same_seed_same_sequence),
+		UNIT_TEST_NAMED("impossible parameters are refused by name",
+		    t_impossible_parameters_are_refused_by_name),
+		UNIT_TEST_NAMED("csv values make an empirical distribution",
+		    t_csv_values_make_an_empirical_distribution),
+		UNIT_TEST_NAMED("pcap gives sizes with FCS and gaps",
+		    t_pcap_gives_sizes_with_fcs_and_gaps),
 	};
-	CU_pSuite s;
-	size_t i;
-	int fails;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("dist", NULL, NULL);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("dist", tests);
 }

@@ -11,13 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <zmq.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "clock.h"
 #include "msg.h"
 #include "generator/genint.h"
 #include "generator/live.h"
 #include "generator/report.h"
+#include "tests/unit/unit.h"
 
 /* Stubs: one flow, interval 0 of 500 ms from 1 s after the epoch. */
 static struct gen_flow flow;
@@ -167,19 +168,13 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("full ring drops and counts",
+		    t_full_ring_drops_and_counts),
+		UNIT_TEST_NAMED(
+		    "batches in order and console only numbered zero",
+		    t_batches_in_order_and_console_only_numbered_zero),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("gen_live", NULL, NULL);
-	CU_add_test(s, "full ring drops and counts",
-	    t_full_ring_drops_and_counts);
-	CU_add_test(s, "batches in order and console only numbered zero",
-	    t_batches_in_order_and_console_only_numbered_zero);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("gen_live", tests);
 }
