@@ -132,14 +132,11 @@ CAP_A=$RL_LAST
 rl_bg R "$T/cap_r.err" timeout 30 tcpdump -n -i in -Q in -s 96 --immediate-mode -c 500 \
     --time-stamp-precision=nano -U -w "$T/r.pcap" udp
 CAP_R=$RL_LAST
-i=0			# until both say "listening on" (at most 5 s)
-until grep -q listening "$T/cap_a.err" && grep -q listening "$T/cap_r.err"
-do
-	i=$((i + 1))
-	[ $i -lt 50 ] || break
-	sleep 0.1
+# tcpdump says "listening on" once its socket is bound
+for c in a r; do
+	wait_log 5 "listening on" "$T/cap_$c.err" ||
+	    bail "tcpdump_$c" "tcpdump does not capture: $(cat "$T/cap_$c.err")"
 done
-sleep 0.2
 gen 2 500 2ms || fail gen_delay "hoplab-gen failed: $(tail -3 "$T/gen2.txt")"
 i=0			# both stop by themselves after 500 packets
 while { kill -0 "$CAP_A" || kill -0 "$CAP_R"; } 2>/dev/null && [ $i -lt 30 ]
@@ -234,10 +231,18 @@ assert_gt loss_happened "$truth" 0
 INJ=$T/inject
 cc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -o "$INJ" \
     "$(dirname "$0")/inject.c" || bail inject_build "cc inject.c failed"
+# nonip_reach N: a-b's non-IPv4 policy drops are N or more.
+nonip_reach()
+{
+	[ "$(lctl counters 2>/dev/null | awk '$1 == "a-b" { d = 1; next }
+	    /^[^ ]/ { d = 0 }
+	    d && $1 == "policy_drop" { for (i = 2; i < NF; i++)
+		if ($i == "nonip") print $(i + 1) }')" -ge "$1" ]
+}
 assert_ok set_nonip_drop lctl "set a-b nonip drop"
 rl_in gen "$INJ" tx "$(rl_mac R in)" 198.18.0.1 198.18.1.2 nonip 7 2000 ||
     fail inject "inject failed"
-sleep 0.3
+wait_for 5 "7 non-IPv4 frames dropped by a-b" nonip_reach 7
 assert_ok set_none lctl "set a-b none"
 out=$(lctl "set a-b loss 120%" 2>&1)
 assert_eq refused_exit_3 3 "$?"

@@ -43,18 +43,6 @@ flows:
     count: 1000
 PLAN
 
-# wait_for PATTERN FILE TENTHS: until grep -E finds PATTERN in FILE.
-wait_for()
-{
-	_i=0
-	while [ $_i -lt "$3" ]; do
-		grep -Eq -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
 # The columns that must match between runs, one line per row.
 key_cols()
 {
@@ -81,25 +69,27 @@ assert_eq "reference: the spool is empty after a run" "" \
     "$(ls "$SPOOL" 2>/dev/null)"
 
 # --- 2. kill -9 of the controller during point 3 --------------------------
+GEN_LINE=$(($(wc -l <"$LAB_STATE/gen.log") + 1))
 $HOPLAB -o "$T/int" run "$T/plan.yaml" >"$T/int.log" 2>&1 &
 RUN_PID=$!
-wait_for '^\[3/6\]' "$T/int.log" 300 ||
+wait_log 30 '^\[3/6\]' "$T/int.log" ||
     bail int_point3 "point 3 never started: $(tail -n 5 "$T/int.log")"
-sleep 0.3
+# Point 3 is in flight once state.json says so and the gen agent has
+# started its hoplab-gen (the third generator role of this run).
+DIR=$(ls -d "$T/int"/mgmt-resume-*)
+wait_log 10 '"in_flight": \{"gen": \[[0-9]+\]\}' "$DIR/state.json" ||
+    bail int_in_flight "state.json never had point 3 in flight"
+ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
+    "$DIR/state.json")
+wait_log 10 "role $ROLE: started .* as pid" "$LAB_STATE/gen.log" \
+    "$GEN_LINE" || bail int_gen_started "the gen agent never started role $ROLE"
 kill -9 "$RUN_PID"
 wait "$RUN_PID" 2>/dev/null
 RUN_PID=
-DIR=$(ls -d "$T/int"/mgmt-resume-*)
 assert_match "killed: state.json has point 3 in flight on gen" \
     '"in_flight": \{"gen": \[[0-9]+\]\}' "$(cat "$DIR/state.json")"
-ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
-    "$DIR/state.json")
 # The generator runs 1 s and drains 0.5 s; give it 3 s to be spooled.
-_i=0
-while [ $_i -lt 30 ] && [ ! -e "$SPOOL/$ROLE-1.pb" ]; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
+wait_for 3 "point 3's batch in the spool" test -e "$SPOOL/$ROLE-1.pb"
 assert_ok "killed: point 3's batch is in the spool, unacknowledged" \
     test -s "$SPOOL/$ROLE-1.pb"
 assert_eq "killed: summary.csv holds points 1 and 2 only" 3 \
@@ -110,22 +100,22 @@ AG_PID=$(cat "$LAB_STATE/gen.pid")
 AG_CMD=$(tr '\0' ' ' <"/proc/$AG_PID/cmdline")
 kill -9 "$AG_PID"
 # Until it is reaped: the new agent refuses a pid file whose pid exists.
-_i=0
-while [ $_i -lt 50 ] && kill -0 "$AG_PID" 2>/dev/null; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
+gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_for 5 "the killed agent reaped" gone "$AG_PID"
+GEN_LINE=$(($(wc -l <"$LAB_STATE/gen.log") + 1))
 # shellcheck disable=SC2086
 setsid ip netns exec hlm3-gen $AG_CMD </dev/null \
     >>"$LAB_STATE/gen.log" 2>&1 &
 echo $! >"$LAB_STATE/gen.pid"
-wait_for "spool .*: 1 unacknowledged result batch" "$LAB_STATE/gen.log" 50
+wait_log 5 "spool .*: 1 unacknowledged result batch" "$LAB_STATE/gen.log" \
+    "$GEN_LINE"
 assert_match "agent restarted: it loaded the spooled batch" \
     "spool $SPOOL: 1 unacknowledged result batch" \
     "$(cat "$LAB_STATE/gen.log")"
 assert_ok "agent restarted: the batch is still on disk" \
     test -s "$SPOOL/$ROLE-1.pb"
-sleep 0.5		# the agent listens
+wait_log 5 "agent .* listening on" "$LAB_STATE/gen.log" "$GEN_LINE" ||
+    bail agent_restarted "the restarted agent does not listen"
 
 # --- 4. attach ------------------------------------------------------------
 $HOPLAB -o "$T/int" attach "$DIR" >"$T/att.log" 2>&1

@@ -128,7 +128,12 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 	CU_ASSERT_FATAL(zmq_bind(pull, ep) == 0);
 	l = live_open(ep, 3, "run", 1, err, sizeof(err));
 	CU_ASSERT_FATAL(l != NULL);
-	usleep(100000);			/* the connection is up */
+	/*
+	 * With ZMQ_IMMEDIATE the PUSH socket can send (POLLOUT) only once
+	 * its connection to PULL is up: wait for that, at most 5 s.
+	 */
+	CU_ASSERT_FATAL(zmq_poll(&(zmq_pollitem_t){ l->sock, 0, ZMQ_POLLOUT,
+	    0 }, 1, 5000) == 1);
 	flow.spec.id = 1;
 	flow.spec.name[0] = 'p';
 	flow.series.base_ns = NSEC_PER_SEC;
