@@ -25,7 +25,7 @@
 #	t_link_basic.sh	hlt9	234
 #	t_link_impair.sh	hlt10	233
 #	bench/link_timing.sh	hltb	-
-#	bench/timing.sh	runs t_link_basic and t_link_live (their labs)
+#	bench/timing.sh	runs t_link_basic, t_link_live, t_faults (their labs)
 #	t_router_basic.sh	hlt5	245
 #	t_router_qos.sh	hlt6	246
 #	t_router_xdp.sh	hlxd	208
