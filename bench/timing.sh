@@ -25,7 +25,7 @@
 # hlt15 / K 225);
 # their own checks are printed too (a failure there is make check's
 # business, here it only means that row measured nothing).  Root.  About
-# 2 minutes.  TIMING_PARTS (default "pace link live faults") runs only
+# 1 to 2 minutes.  TIMING_PARTS (default "pace link live faults") runs only
 # those named.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -78,7 +78,7 @@ if has link; then
 	p50=$(sed -n 's/.*capture - truth delay, ns:.* p50 \([-0-9]*\) .*/\1/p' \
 	    "$W/link.log")
 	row "capture - truth, p50" 20000 "$p50" ns
-	echo "    t_link_basic: $(tail -n 1 "$W/link.log")"
+	echo "    $(tail -n 1 "$W/link.log")"
 fi
 
 if has live; then
@@ -87,7 +87,7 @@ if has live; then
 	late=$(sed -n 's/.*took effect \([-0-9]*\) us later.*/\1/p' \
 	    "$W/live.log")
 	row "link change late by" 50000 "$late" us
-	echo "    t_link_live: $(tail -n 1 "$W/live.log")"
+	echo "    $(tail -n 1 "$W/live.log")"
 fi
 
 if has faults; then
@@ -99,5 +99,5 @@ if has faults; then
 		err=$(awk -v a="$so" 'BEGIN { if (a != "") printf "%.3f", a - 0.5 }')
 		row "set outage error, rep $p" 0.05 "$err" s
 	done
-	echo "    t_faults: $(tail -n 1 "$W/faults.log")"
+	echo "    $(tail -n 1 "$W/faults.log")"
 fi
