@@ -25,6 +25,7 @@
 #	t_link_basic.sh	hlt9	234
 #	t_link_impair.sh	hlt10	233
 #	bench/link_timing.sh	hltb	-
+#	bench/timing.sh	runs t_link_basic, t_link_live, t_faults (their labs)
 #	t_router_basic.sh	hlt5	245
 #	t_router_qos.sh	hlt6	246
 #	t_router_xdp.sh	hlxd	208
@@ -57,6 +58,9 @@
 #
 # Checks print one line each ("  ok   NAME" or "  FAIL NAME: MESSAGE") and
 # are counted; `finish` prints the totals and exits non-zero if any failed.
+# A scenario never sleeps to let something happen: it waits for the thing
+# (wait_for, wait_log, wait_listen below) with a bound and a message; a
+# sleep is only for a time that is itself measured (traffic for 2 s).
 # Nothing here sends traffic; POSIX sh.
 
 # Repository root, from the scenario's own path.
@@ -337,4 +341,59 @@ assert_match()
 	else
 		fail "$1" "'$3' does not match /$2/"
 	fi
+}
+
+# ---------------------------------------------------------------- waiting
+
+# wait_for SECONDS WHAT CMD [ARG...]: run CMD (a command or a shell
+# function, no shell string) every 0.1 s until it succeeds; 0 then.  After
+# SECONDS (decimals allowed) of polling, print "wait_for: WHAT: not within
+# SECONDS s" on stderr and return 1; the caller fails or bails with its
+# check's name.  Waits on the condition a fixed sleep stood for: a log
+# line, a socket listening, a file, a counter reaching a value.
+wait_for()
+{
+	_wf_n=$(awk -v s="$1" 'BEGIN { printf "%d", s * 10 + 0.5 }')
+	_wf_what=$2
+	shift 2
+	_wf_i=0
+	while ! "$@" >/dev/null 2>&1; do
+		if [ "$_wf_i" -ge "$_wf_n" ]; then
+			echo "wait_for: $_wf_what: not within $(awk \
+			    -v n="$_wf_n" 'BEGIN { print n / 10 }') s" >&2
+			return 1
+		fi
+		sleep 0.1
+		_wf_i=$((_wf_i + 1))
+	done
+	return 0
+}
+
+# wait_log SECONDS PATTERN FILE [LINE]: wait_for a line matching the grep
+# -E PATTERN in FILE, from line LINE on (default 1: LINE is one more than
+# `wc -l` before the event, to skip what an earlier run logged).
+wait_log()
+{
+	wait_for "$1" "/$2/ in $3" _wait_log_has "$2" "$3" "${4:-1}"
+}
+
+_wait_log_has()
+{
+	tail -n "+$3" "$2" 2>/dev/null | grep -Eq -- "$1"
+}
+
+# wait_listen SECONDS NETNS PORT [udp]: wait_for a TCP socket listening
+# on PORT in network namespace NETNS (ss -ltn), or a bound UDP one.
+wait_listen()
+{
+	wait_for "$1" "${4:-tcp} port $3 listening in $2" _wait_listen_has \
+	    "$2" "$3" "${4:-tcp}"
+}
+
+_wait_listen_has()
+{
+	case $3 in
+	udp) ip netns exec "$1" ss -Hlun "sport = :$2" | grep -q . ;;
+	*) ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q . ;;
+	esac
 }

@@ -23,6 +23,9 @@
 #
 # Run as root from the repository root.  The namespaces go away on exit.
 set -u
+# wait_for and friends only: this scenario has its own pass/fail below
+# and its own namespaces, not lib.sh's lab.
+. "$(dirname "$0")/lib.sh"
 S=hlgu-s
 R=hlgu-r
 D=hlgu-d
@@ -89,7 +92,8 @@ recv() {
 	timeout -s INT 60 ip netns exec "$D" "$BIN" --mode udp --role recv \
 	    --listen 198.18.51.2:9000 "$@" >"$out" 2>"$out.err" &
 	RPID=$!
-	sleep 0.3
+	wait_listen 5 "$D" 9000 udp ||
+	    bail udp_receiver "no receiver on 9000: $(cat "$out.err")"
 }
 
 send() {
@@ -195,7 +199,8 @@ check_tcp() {
 	    --listen 198.18.51.2:5201 --interval 100ms --json \
 	    >"$TMP/tr.json" 2>"$TMP/tr.err" &
 	RPID=$!
-	sleep 0.3
+	wait_listen 5 "$D" 5201 ||
+	    bail tcp_receiver "no receiver on 5201: $(cat "$TMP/tr.err")"
 	timeout -s INT 60 ip netns exec "$S" "$BIN" --mode tcp --role send \
 	    --dst 198.18.51.2:5201 --bytes 20000000 --interval 100ms --json \
 	    >"$TMP/ts.json" 2>"$TMP/ts.err" || { cat "$TMP/ts.err"; bail "tcp sender failed"; }

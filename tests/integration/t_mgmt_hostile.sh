@@ -462,18 +462,6 @@ cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$HL_ROOT/build" \
     bail build_poke "cannot build the test client: $(cat "$T/cc.log")"
 POKE_BIN=$T/poke
 
-# wait_for PATTERN FILE TENTHS: until grep -E finds PATTERN in FILE.
-wait_for()
-{
-	_i=0
-	while [ $_i -lt "$3" ]; do
-		grep -Eq -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
 # bg_stop: end the background helper (by its PID).
 bg_stop()
 {
@@ -496,7 +484,7 @@ assert_match "rogue key: the handshake is refused with status 400" \
     "event: handshake refused, status 400" "$out"
 assert_match "rogue key: its garbage never leaves the client" \
     "not sent garbage" "$out"
-wait_for "refused a controller from 198\.19\.228\.1" "$S/A.log" 20
+wait_log 2 "refused a controller from 198\.19\.228\.1" "$S/A.log"
 assert_match "rogue key: agent A logs and counts the refusal (ZAP)" \
     "refused a controller from 198\.19\.228\.1: its key .* is not among the 1 authorized \(1 refused so far\)" \
     "$(cat "$S/A.log")"
@@ -544,7 +532,7 @@ printf 'agents:\n  - name: fake\n    address: 127.0.0.1\n    port: 22801\n' \
     >"$T/fake.yaml"
 "$POKE_BIN" fake tcp://127.0.0.1:22801 junk 20 >"$T/fake.log" 2>&1 &
 BG_PID=$!
-wait_for "listening" "$T/fake.log" 30
+wait_log 3 "listening" "$T/fake.log"
 out=$("$HOPLAB" -i "$T/fake.yaml" --insecure agents 2>&1); rc=$?
 bg_stop
 assert_eq "fake agent with junk: the listing succeeds" 0 "$rc"
@@ -561,7 +549,7 @@ assert_match "fake agent: listed once it welcomed" "^fake .* PLAIN  *ok$" "$out"
 
 "$POKE_BIN" fake tcp://127.0.0.1:22801 oversize 20 >"$T/fake.log" 2>&1 &
 BG_PID=$!
-wait_for "listening" "$T/fake.log" 30
+wait_log 3 "listening" "$T/fake.log"
 out=$("$HOPLAB" -i "$T/fake.yaml" --insecure agents 2>&1); rc=$?
 bg_stop
 assert_eq "fake agent sending 2 MiB: exit 1, no crash" 1 "$rc"
@@ -570,7 +558,7 @@ assert_match "fake agent sending 2 MiB: named as not answering" \
 
 "$POKE_BIN" fake tcp://127.0.0.1:22801 v2 20 >"$T/fake.log" 2>&1 &
 BG_PID=$!
-wait_for "listening" "$T/fake.log" 30
+wait_log 3 "listening" "$T/fake.log"
 out=$("$HOPLAB" -i "$T/fake.yaml" --insecure agents 2>&1); rc=$?
 bg_stop
 assert_eq "fake agent of protocol 2: exit 1" 1 "$rc"
@@ -584,7 +572,7 @@ printf 'agents:\n  - name: relay\n    address: 127.0.0.1\n    port: 22803\n' \
 "$POKE_BIN" relay tcp://127.0.0.1:22803 "$A_EP" "$A_PUB" \
     "$S/keys/controller.key" 20 >"$T/relay.log" 2>&1 &
 BG_PID=$!
-wait_for "listening" "$T/relay.log" 30
+wait_log 3 "listening" "$T/relay.log"
 out=$("$HOPLAB" -i "$T/relay.yaml" --insecure agents 2>&1); rc=$?
 bg_stop
 assert_match "relay: the controller's Hello went out as version 2" \
@@ -599,7 +587,7 @@ assert_match "version 2: agent A logs it naming both versions" \
 
 # --- 5. the counts in A's exit line ----------------------------------------
 kill -TERM "$A_PID"
-wait_for "exiting: " "$S/A.log" 50
+wait_log 5 "exiting: " "$S/A.log"
 assert_match "agent A's exit line counts what it dropped and refused" \
     "exiting: 6 malformed and 1 unexpected messages dropped, [1-9][0-9]* controllers refused" \
     "$(cat "$S/A.log")"

@@ -63,18 +63,6 @@ flows:
     count: 2000
 PLAN
 
-# wait_for PATTERN FILE TENTHS: until grep -E finds PATTERN in FILE.
-wait_for()
-{
-	_i=0
-	while [ $_i -lt "$3" ]; do
-		grep -Eq -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
 # pids_of HOST COMM: the PIDs of the processes named COMM in HOST.
 pids_of()
 {
@@ -96,7 +84,7 @@ start_run()
 	$HOPLAB -o "$T/$1" run "$T/long.yaml" >"$T/$1.log" 2>&1 &
 	RUN_PID=$!
 	GEN_PID=
-	wait_for '^\[1/1\]' "$T/$1.log" 150 || return 1
+	wait_log 15 '^\[1/1\]' "$T/$1.log" || return 1
 	_i=0
 	while [ $_i -lt 30 ] && [ -z "$GEN_PID" ]; do
 		GEN_PID=$(gen_pid)
@@ -152,7 +140,8 @@ assert_eq "agent A stopped: exit 1" 1 "$RUN_RC"
 assert_match "agent A stopped: named with address and last-heard time" \
     "agent A \(198\.19\.239\.11:7700\) lost: silent for 3 s, last heard 20[0-9-]+T[0-9:.]+Z" \
     "$(cat "$T/astop.log")"
-wait_for x /dev/null 10
+no_gen() { [ -z "$(gen_pid)" ]; }
+wait_for 5 "no hoplab-gen in gen" no_gen
 assert_ok "agent A stopped: no hoplab-gen left in gen" test -z "$(gen_pid)"
 
 # --- 3. SIGTERM to agent gen --------------------------------------------
@@ -200,8 +189,13 @@ setsid ip netns exec hlm2-gen $AG_CMD </dev/null >>"$LAB_STATE/gen.log" \
     2>&1 &
 echo $! >"$LAB_STATE/gen.pid"
 NEW_PID=$!
-wait_for "spool .*: 1 damaged file set aside" "$LAB_STATE/gen.log" 50
-sleep 0.3
+wait_log 5 "spool .*: 1 damaged file set aside" "$LAB_STATE/gen.log"
+# the new agent has bound its own children.sock
+new_sock()
+{
+	test -S "$SOCK" && test "$(stat -c '%i %z' "$SOCK")" != "$OLD_INODE"
+}
+wait_for 5 "a new children.sock" new_sock
 assert_eq "agent gen restarted: only the new agent in its namespace" \
     "$NEW_PID" "$(ip netns pids hlm2-gen | tr '\n' ' ' | sed 's/ $//')"
 assert_ok "agent gen restarted: children.sock is a socket again" \
@@ -222,7 +216,7 @@ assert_eq "agent gen restarted: the new run has its row" 1 \
 # --- 6. kill -9 of hoplab-router on B ----------------------------------
 $HOPLAB -o "$T/rkill" run "$T/router.yaml" >"$T/rkill.log" 2>&1 &
 RUN_PID=$!
-wait_for '^\[2/2\]' "$T/rkill.log" 200 ||
+wait_log 20 '^\[2/2\]' "$T/rkill.log" ||
     bail rkill_start "point 2 never started: $(tail -n 5 "$T/rkill.log")"
 _i=0
 GEN_PID=
@@ -264,7 +258,8 @@ assert_eq "router killed: point 1's row is kept" "2000" \
     "$(csv_col "$DIR/summary.csv" sent)"
 assert_ge "router killed: the routers' rows are kept" \
     "$(csv_col "$DIR/routers.csv" router 2>/dev/null | wc -l)" 2
-wait_for x /dev/null 30
+all_gone() { gone "$RB_PID" && gone "$RA_PID" && gone "$GEN_PID"; }
+wait_for 5 "the run's processes gone" all_gone
 assert_ok "router killed: hoplab-router on B is gone" gone "$RB_PID"
 assert_ok "router killed: hoplab-router on A was stopped" gone "$RA_PID"
 assert_ok "router killed: hoplab-gen was stopped" gone "$GEN_PID"

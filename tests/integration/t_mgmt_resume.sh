@@ -43,18 +43,6 @@ flows:
     count: 1000
 PLAN
 
-# wait_for PATTERN FILE TENTHS: until grep -E finds PATTERN in FILE.
-wait_for()
-{
-	_i=0
-	while [ $_i -lt "$3" ]; do
-		grep -Eq -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
 # The columns that must match between runs, one line per row.
 key_cols()
 {
@@ -83,23 +71,32 @@ assert_eq "reference: the spool is empty after a run" "" \
 # --- 2. kill -9 of the controller during point 3 --------------------------
 $HOPLAB -o "$T/int" run "$T/plan.yaml" >"$T/int.log" 2>&1 &
 RUN_PID=$!
-wait_for '^\[3/6\]' "$T/int.log" 300 ||
+wait_log 30 '^\[3/6\]' "$T/int.log" ||
     bail int_point3 "point 3 never started: $(tail -n 5 "$T/int.log")"
-sleep 0.3
+# Point 3 is in flight once state.json says so and its hoplab-gen runs
+# in host gen (the agent logs no info lines by default).
+DIR=$(ls -d "$T/int"/mgmt-resume-*)
+wait_log 10 '"in_flight": \{"gen": \[[0-9]+\]\}' "$DIR/state.json" ||
+    bail int_in_flight "state.json never had point 3 in flight"
+ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
+    "$DIR/state.json")
+gen_runs()
+{
+	for _p in $(ip netns pids hlm3-gen 2>/dev/null); do
+		[ "$(cat "/proc/$_p/comm" 2>/dev/null)" = hoplab-gen ] &&
+		    return 0
+	done
+	return 1
+}
+wait_for 10 "hoplab-gen of point 3 in host gen" gen_runs ||
+    bail int_gen_started "no hoplab-gen runs for point 3 (role $ROLE)"
 kill -9 "$RUN_PID"
 wait "$RUN_PID" 2>/dev/null
 RUN_PID=
-DIR=$(ls -d "$T/int"/mgmt-resume-*)
 assert_match "killed: state.json has point 3 in flight on gen" \
     '"in_flight": \{"gen": \[[0-9]+\]\}' "$(cat "$DIR/state.json")"
-ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
-    "$DIR/state.json")
 # The generator runs 1 s and drains 0.5 s; give it 3 s to be spooled.
-_i=0
-while [ $_i -lt 30 ] && [ ! -e "$SPOOL/$ROLE-1.pb" ]; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
+wait_for 3 "point 3's batch in the spool" test -e "$SPOOL/$ROLE-1.pb"
 assert_ok "killed: point 3's batch is in the spool, unacknowledged" \
     test -s "$SPOOL/$ROLE-1.pb"
 assert_eq "killed: summary.csv holds points 1 and 2 only" 3 \
@@ -110,22 +107,22 @@ AG_PID=$(cat "$LAB_STATE/gen.pid")
 AG_CMD=$(tr '\0' ' ' <"/proc/$AG_PID/cmdline")
 kill -9 "$AG_PID"
 # Until it is reaped: the new agent refuses a pid file whose pid exists.
-_i=0
-while [ $_i -lt 50 ] && kill -0 "$AG_PID" 2>/dev/null; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
+gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_for 5 "the killed agent reaped" gone "$AG_PID"
+GEN_LINE=$(($(wc -l <"$LAB_STATE/gen.log") + 1))
 # shellcheck disable=SC2086
 setsid ip netns exec hlm3-gen $AG_CMD </dev/null \
     >>"$LAB_STATE/gen.log" 2>&1 &
 echo $! >"$LAB_STATE/gen.pid"
-wait_for "spool .*: 1 unacknowledged result batch" "$LAB_STATE/gen.log" 50
+wait_log 5 "spool .*: 1 unacknowledged result batch" "$LAB_STATE/gen.log" \
+    "$GEN_LINE"
 assert_match "agent restarted: it loaded the spooled batch" \
     "spool $SPOOL: 1 unacknowledged result batch" \
     "$(cat "$LAB_STATE/gen.log")"
 assert_ok "agent restarted: the batch is still on disk" \
     test -s "$SPOOL/$ROLE-1.pb"
-sleep 0.5		# the agent listens
+wait_listen 5 hlm3-gen 7700 ||
+    bail agent_restarted "the restarted agent does not listen on 7700"
 
 # --- 4. attach ------------------------------------------------------------
 $HOPLAB -o "$T/int" attach "$DIR" >"$T/att.log" 2>&1

@@ -184,12 +184,17 @@ cap B in fw_before
 cap C in fw_after
 cap B out rv_before
 cap A out rv_after
-sleep 1					# tcpdump needs a moment to attach
+# tcpdump says "listening on" once its socket is bound
+for c in fw_before fw_after rv_before rv_after; do
+	wait_log 10 "listening on" "$RL_TMP/$c.err" ||
+	    bail "tcpdump_$c" "tcpdump does not capture: $(cat "$RL_TMP/$c.err")"
+done
 rl_in gen ping -n -c 3 -i 0.2 -W 2 198.18.100.2 >/dev/null 2>&1
 
 rl_bg sink "$RL_TMP/iperf-server.log" timeout 30 iperf3 -s -1 -p 5201
 IPERF_S=$RL_LAST
-sleep 0.5
+wait_listen 10 "$RL_P-sink" 5201 ||
+    bail iperf3_server "iperf3 -s does not listen: $(cat "$RL_TMP/iperf-server.log")"
 rl_in gen timeout 30 iperf3 -c 198.18.100.2 -p 5201 -t 3 -f m \
     >"$RL_TMP/iperf.log" 2>&1
 rc=$?
@@ -321,9 +326,13 @@ sum_drops()
 	    awk -F= 'NF == 2 { n += $2 } END { print n + 0 }'
 }
 
+# drops_reach N: A's drop counters on "in" sum to N or more.
+drops_reach() { [ "$(sum_drops "$(all_drops)")" -ge "$1" ]; }
+
 # inject KIND COUNT REASON: send COUNT frames of KIND and check that A's
 # drop counter REASON (on "in", docs/router.md) grew by exactly COUNT and
-# no other drop counter moved.
+# no other drop counter moved (once the drops add up to COUNT more, or
+# after 5 s).
 inject()
 {
 	_before=$(all_drops)
@@ -331,7 +340,8 @@ inject()
 		fail "inject_$1" "inject failed"
 		return
 	fi
-	sleep 0.2
+	wait_for 5 "$2 more drops on A" \
+	    drops_reach $(($(sum_drops "$_before") + $2))
 	_after=$(all_drops)
 	_b=$(echo "$_before" | tr ' ' '\n' | sed -n "s/^$3=//p")
 	_a=$(echo "$_after" | tr ' ' '\n' | sed -n "s/^$3=//p")
@@ -352,8 +362,13 @@ inject ihl4 7 bad_header
 inject ver6 8 bad_header
 inject nonip 9 not_ipv4
 
+# snmp_reach NS PROTO KEY N: the namespace's kernel counter is N or more.
+snmp_reach() { [ "$(rl_snmp "$1" "$2" "$3")" -ge "$4" ]; }
+
 te=$(rl_snmp gen Icmp InTimeExcds)
 inject ttl1 3 "ttl"
+wait_for 5 "3 ICMP time exceeded at gen" snmp_reach gen Icmp InTimeExcds \
+    $((te + 3))
 assert_num_eq ttl1_icmp_time_exceeded_received \
     $(($(rl_snmp gen Icmp InTimeExcds) - te)) 3
 
@@ -361,7 +376,13 @@ assert_num_eq ttl1_icmp_time_exceeded_received \
 # counts each as a fragment to reassemble (it waits there for the rest).
 rf=$(rl_snmp sink Ip ReasmReqds)
 ff=$(rl_global A fragments_forwarded)
-send frag 2 && sleep 0.2
+# global_reach ROUTER KEY N: the router's global counter is N or more.
+global_reach() { [ "$(rl_global "$1" "$2")" -ge "$3" ]; }
+send frag 2 &&
+    wait_for 5 "2 fragments at sink" snmp_reach sink Ip ReasmReqds \
+    $((rf + 2)) &&
+    wait_for 5 "2 fragments counted by A" global_reach A \
+    fragments_forwarded $((${ff:-0} + 2))
 assert_num_eq fragments_forwarded_to_sink \
     $(($(rl_snmp sink Ip ReasmReqds) - rf)) 2
 assert_num_eq fragments_counted \
@@ -372,7 +393,9 @@ assert_num_eq fragments_counted \
 # counts those as UDP to a closed port (NoPorts).
 np=$(rl_snmp sink Udp NoPorts)
 inject options 2 other
-send good 4 && sleep 0.2
+send good 4 &&
+    wait_for 5 "4 good packets at sink" snmp_reach sink Udp NoPorts \
+    $((np + 4))
 assert_num_eq good_packets_after_bad_forwarded \
     $(($(rl_snmp sink Udp NoPorts) - np)) 4
 

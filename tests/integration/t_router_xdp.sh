@@ -142,10 +142,15 @@ cap()	# NS DIRECTION FILE
 }
 cap gen out before
 cap sink in after
-sleep 1					# tcpdump needs a moment to attach
+# tcpdump says "listening on" once its socket is bound
+for c in before after; do
+	wait_log 10 "listening on" "$RL_TMP/$c.err" ||
+	    bail "tcpdump_$c" "tcpdump does not capture: $(cat "$RL_TMP/$c.err")"
+done
 rl_bg sink "$RL_TMP/iperf-server.log" timeout 20 iperf3 -s -1 -p 5201
 IPERF_S=$RL_LAST
-sleep 0.5
+wait_listen 10 "$RL_P-sink" 5201 ||
+    bail iperf3_server "iperf3 -s does not listen: $(cat "$RL_TMP/iperf-server.log")"
 rl_in gen timeout 20 iperf3 -c 198.18.100.2 -p 5201 -t 2 -f m \
     >"$RL_TMP/iperf.log" 2>&1
 rc=$?

@@ -17,9 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/results/aggregate.h"
+#include "tests/unit/unit.h"
 
 static char err[512];
 
@@ -157,23 +158,13 @@ t_not_a_summary_is_refused(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	int failures;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_three_reps_mean_std_ci95),
+		UNIT_TEST(t_one_rep_has_no_spread_none_has_no_mean),
+		UNIT_TEST(t_file_per_point_in_run_order),
+		UNIT_TEST(t_point_column_is_part_of_the_key),
+		UNIT_TEST(t_not_a_summary_is_refused),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("aggregate", NULL, NULL);
-	CU_add_test(s, "t_three_reps_mean_std_ci95", t_three_reps_mean_std_ci95);
-	CU_add_test(s, "t_one_rep_has_no_spread_none_has_no_mean",
-	    t_one_rep_has_no_spread_none_has_no_mean);
-	CU_add_test(s, "t_file_per_point_in_run_order",
-	    t_file_per_point_in_run_order);
-	CU_add_test(s, "t_point_column_is_part_of_the_key",
-	    t_point_column_is_part_of_the_key);
-	CU_add_test(s, "t_not_a_summary_is_refused", t_not_a_summary_is_refused);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failures = (int)CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures ? 1 : 0;
+	return UNIT_MAIN("aggregate", tests);
 }

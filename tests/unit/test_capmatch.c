@@ -19,11 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 #include <pcap/pcap.h>
 
 #include "capmatch.h"
 #include "probe.h"
+#include "tests/unit/unit.h"
 
 #define FRAME_LEN	60	/* 14 + 20 + 8 + 18 */
 #define T0		1000000000LL	/* 1 s, ns */
@@ -286,34 +287,33 @@ t_udp_payload_vlan_and_later_fragment(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("match counts loss, duplicates and rx only",
+		    t_match_counts_loss_duplicates_and_rx_only),
+		UNIT_TEST_NAMED(
+		    "match delay of reordered probes from first copies",
+		    t_match_delay_of_reordered_probes_from_first_copies),
+		UNIT_TEST_NAMED(
+		    "match filters flow and port and skips non-probes",
+		    t_match_filters_flow_and_port_and_skips_non_probes),
+		UNIT_TEST_NAMED("microsecond files read in whole microseconds",
+		    t_microsecond_files_read_in_whole_microseconds),
+		UNIT_TEST_NAMED("read of a missing file names it",
+		    t_read_of_missing_file_names_it),
+		UNIT_TEST_NAMED("summarize known values",
+		    t_summarize_known_values),
+		UNIT_TEST_NAMED(
+		    "udp payload with VLAN, later fragment, cut short",
+		    t_udp_payload_vlan_and_later_fragment),
+	};
+	int rc;
 	char cmd[300];
 
 	if (mkdtemp(dir) == NULL)
 		return 1;
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return CU_get_error();
-	s = CU_add_suite("capmatch", NULL, NULL);
-	CU_add_test(s, "match counts loss, duplicates and rx only",
-	    t_match_counts_loss_duplicates_and_rx_only);
-	CU_add_test(s, "match delay of reordered probes from first copies",
-	    t_match_delay_of_reordered_probes_from_first_copies);
-	CU_add_test(s, "match filters flow and port and skips non-probes",
-	    t_match_filters_flow_and_port_and_skips_non_probes);
-	CU_add_test(s, "microsecond files read in whole microseconds",
-	    t_microsecond_files_read_in_whole_microseconds);
-	CU_add_test(s, "read of a missing file names it",
-	    t_read_of_missing_file_names_it);
-	CU_add_test(s, "summarize known values", t_summarize_known_values);
-	CU_add_test(s, "udp payload with VLAN, later fragment, cut short",
-	    t_udp_payload_vlan_and_later_fragment);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
+	rc = UNIT_MAIN("capmatch", tests);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
-	return fails ? 1 : 0;
+	return rc;
 }

@@ -5,9 +5,10 @@
  */
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "clock.h"
+#include "tests/unit/unit.h"
 
 static int64_t
 parse_ok(const char *s)
@@ -199,41 +200,35 @@ t_real_clock_is_after_2020(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("parse_duration_each_unit",
+		    t_parse_duration_each_unit),
+		UNIT_TEST_NAMED("parse_duration_fractions_are_exact",
+		    t_parse_duration_fractions_are_exact),
+		UNIT_TEST_NAMED("parse_duration_rejects_bare_number",
+		    t_parse_duration_rejects_bare_number),
+		UNIT_TEST_NAMED("parse_duration_rejects_garbage",
+		    t_parse_duration_rejects_garbage),
+		UNIT_TEST_NAMED("parse_duration_rejects_negative_and_signs",
+		    t_parse_duration_rejects_negative_and_signs),
+		UNIT_TEST_NAMED("parse_duration_rejects_sub_nanosecond",
+		    t_parse_duration_rejects_sub_nanosecond),
+		UNIT_TEST_NAMED("parse_duration_rejects_overflow",
+		    t_parse_duration_rejects_overflow),
+		UNIT_TEST_NAMED("format_utc_known_instant_iso",
+		    t_format_utc_known_instant_iso),
+		UNIT_TEST_NAMED("format_utc_known_instant_compact",
+		    t_format_utc_known_instant_compact),
+		UNIT_TEST_NAMED("format_utc_before_epoch_floors",
+		    t_format_utc_before_epoch_floors),
+		UNIT_TEST_NAMED("format_utc_truncates_to_buffer",
+		    t_format_utc_truncates_to_buffer),
+		UNIT_TEST_NAMED("ts_ns_round_trip", t_ts_ns_round_trip),
+		UNIT_TEST_NAMED("sleep_until_reaches_deadline",
+		    t_sleep_until_reaches_deadline),
+		UNIT_TEST_NAMED("real_clock_is_after_2020",
+		    t_real_clock_is_after_2020),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("clock", NULL, NULL);
-	CU_add_test(s, "parse_duration_each_unit", t_parse_duration_each_unit);
-	CU_add_test(s, "parse_duration_fractions_are_exact",
-	    t_parse_duration_fractions_are_exact);
-	CU_add_test(s, "parse_duration_rejects_bare_number",
-	    t_parse_duration_rejects_bare_number);
-	CU_add_test(s, "parse_duration_rejects_garbage",
-	    t_parse_duration_rejects_garbage);
-	CU_add_test(s, "parse_duration_rejects_negative_and_signs",
-	    t_parse_duration_rejects_negative_and_signs);
-	CU_add_test(s, "parse_duration_rejects_sub_nanosecond",
-	    t_parse_duration_rejects_sub_nanosecond);
-	CU_add_test(s, "parse_duration_rejects_overflow",
-	    t_parse_duration_rejects_overflow);
-	CU_add_test(s, "format_utc_known_instant_iso",
-	    t_format_utc_known_instant_iso);
-	CU_add_test(s, "format_utc_known_instant_compact",
-	    t_format_utc_known_instant_compact);
-	CU_add_test(s, "format_utc_before_epoch_floors",
-	    t_format_utc_before_epoch_floors);
-	CU_add_test(s, "format_utc_truncates_to_buffer",
-	    t_format_utc_truncates_to_buffer);
-	CU_add_test(s, "ts_ns_round_trip", t_ts_ns_round_trip);
-	CU_add_test(s, "sleep_until_reaches_deadline",
-	    t_sleep_until_reaches_deadline);
-	CU_add_test(s, "real_clock_is_after_2020", t_real_clock_is_after_2020);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("clock", tests);
 }

@@ -2,9 +2,10 @@
  * Unit tests for lib/cpulist.c: lists as taskset -c writes them, counted
  * and set CPU by CPU, and every malformed list refused.
  */
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "cpulist.h"
+#include "tests/unit/unit.h"
 
 static void
 t_reads_numbers_and_ranges(void)
@@ -42,18 +43,12 @@ t_refuses_malformed_lists(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("reads_numbers_and_ranges",
+		    t_reads_numbers_and_ranges),
+		UNIT_TEST_NAMED("refuses_malformed_lists",
+		    t_refuses_malformed_lists),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("cpulist", NULL, NULL);
-	CU_add_test(s, "reads_numbers_and_ranges", t_reads_numbers_and_ranges);
-	CU_add_test(s, "refuses_malformed_lists", t_refuses_malformed_lists);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("cpulist", tests);
 }

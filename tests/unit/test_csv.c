@@ -8,9 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "csv.h"
+#include "tests/unit/unit.h"
 
 /* Read all of PATH into a NUL-terminated buffer the caller frees. */
 static char *
@@ -214,36 +215,14 @@ t_close_reports_unfinished_row_and_write_error(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		CU_TestFunc	 fn;
-	} tests[] = {
-#define T(f) { #f, f }
-		T(t_file_has_header_and_rows_byte_for_byte),
-		T(t_fields_with_specials_are_quoted_and_quotes_doubled),
-		T(t_wrong_row_width_fails_and_is_not_written),
-		T(t_nan_and_inf_are_empty_fields),
-		T(t_open_failure_names_the_path),
-		T(t_close_reports_unfinished_row_and_write_error),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_file_has_header_and_rows_byte_for_byte),
+		UNIT_TEST(t_fields_with_specials_are_quoted_and_quotes_doubled),
+		UNIT_TEST(t_wrong_row_width_fails_and_is_not_written),
+		UNIT_TEST(t_nan_and_inf_are_empty_fields),
+		UNIT_TEST(t_open_failure_names_the_path),
+		UNIT_TEST(t_close_reports_unfinished_row_and_write_error),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("csv", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("csv", tests);
 }

@@ -10,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "csvread.h"
+#include "tests/unit/unit.h"
 
 static char err[256];
 
@@ -133,29 +134,22 @@ t_file_read_and_missing_file_refused(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	int failures;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("plain rows, header by name",
+		    t_plain_rows_and_header_by_name),
+		UNIT_TEST_NAMED("quoted comma, quote and newline",
+		    t_quoted_comma_quote_and_newline),
+		UNIT_TEST_NAMED("CRLF and no final newline",
+		    t_crlf_and_no_final_newline),
+		UNIT_TEST_NAMED("empty fields, also the last",
+		    t_empty_fields_also_last_one),
+		UNIT_TEST_NAMED("ragged row names its line",
+		    t_ragged_row_names_its_line),
+		UNIT_TEST_NAMED("numbers, empty and text told apart",
+		    t_numbers_empty_and_text_told_apart),
+		UNIT_TEST_NAMED("file read, missing file refused",
+		    t_file_read_and_missing_file_refused),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("csvread", NULL, NULL);
-	CU_add_test(s, "plain rows, header by name",
-	    t_plain_rows_and_header_by_name);
-	CU_add_test(s, "quoted comma, quote and newline",
-	    t_quoted_comma_quote_and_newline);
-	CU_add_test(s, "CRLF and no final newline",
-	    t_crlf_and_no_final_newline);
-	CU_add_test(s, "empty fields, also the last",
-	    t_empty_fields_also_last_one);
-	CU_add_test(s, "ragged row names its line",
-	    t_ragged_row_names_its_line);
-	CU_add_test(s, "numbers, empty and text told apart",
-	    t_numbers_empty_and_text_told_apart);
-	CU_add_test(s, "file read, missing file refused",
-	    t_file_read_and_missing_file_refused);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failures = (int)CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures ? 1 : 0;
+	return UNIT_MAIN("csvread", tests);
 }

@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/results/records.h"
+#include "tests/unit/unit.h"
 
 /* Record bytes as proto/hoplab.proto lays them out, by hand. */
 static void
@@ -173,22 +174,18 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("decode reads documented offsets",
+		    t_decode_reads_documented_offsets),
+		UNIT_TEST_NAMED(
+		    "row has delay when received and blanks when lost",
+		    t_row_has_delay_when_received_and_blanks_when_lost),
+		UNIT_TEST_NAMED("label is file name safe",
+		    t_label_is_file_name_safe),
+		UNIT_TEST_NAMED(
+		    "role writes each batch once and checks the total",
+		    t_role_writes_each_batch_once_and_checks_the_total),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("ctl_records", NULL, NULL);
-	CU_add_test(s, "decode reads documented offsets",
-	    t_decode_reads_documented_offsets);
-	CU_add_test(s, "row has delay when received and blanks when lost",
-	    t_row_has_delay_when_received_and_blanks_when_lost);
-	CU_add_test(s, "label is file name safe", t_label_is_file_name_safe);
-	CU_add_test(s, "role writes each batch once and checks the total",
-	    t_role_writes_each_batch_once_and_checks_the_total);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("ctl_records", tests);
 }

@@ -3,12 +3,20 @@
  *
  * The generator's first outputs for seed 42 are compared with values
  * computed independently (a few lines of Python following the reference
- * splitmix64 and xoshiro256** code).  Every family draws N = 20000
- * samples with a fixed seed and must meet: sample mean within 3 % of the
- * true mean (within 4 standard errors for the heavier tails, as stated
- * per test), sample variance within 10 %, and the Kolmogorov-Smirnov
- * statistic D_n below its 1 % critical value 1.628 / sqrt(N) = 0.0115.
- * Parse errors name the distribution and what is wrong.
+ * splitmix64 and xoshiro256** code).
+ *
+ * The truths are written here, not taken from the module: for every
+ * family the closed-form mean, variance and distribution function of the
+ * parameterisation docs/generator.md promises (pareto:SHAPE:SCALE with
+ * SCALE the minimum, lognormal:MEAN:SD of the variable itself, ...).
+ * Every family draws N = 20000 samples with the fixed seed 7 and must
+ * meet: sample mean within 3 % and sample variance within 10 % of the
+ * closed forms, and the Kolmogorov-Smirnov statistic D_n against the
+ * test's own distribution function below its 1 % critical value
+ * 1.628 / sqrt(N) = 0.0115 (chi-square below its 1 % value for the
+ * empirical ones).  dist_mean, dist_var, dist_cdf and dist_ks are checked
+ * against the same closed forms.  Parse errors name the distribution and
+ * what is wrong.
  */
 #include <math.h>
 #include <pcap/pcap.h>
@@ -16,12 +24,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "dist.h"
+#include "tests/unit/unit.h"
 
-#define N	20000
-#define KS_CRIT	(1.628 / sqrt(N))
+#define N		20000
+/*
+ * Kolmogorov-Smirnov: the asymptotic 1 % critical value of D_n for a
+ * fully specified continuous distribution is 1.628 / sqrt(N) = 0.0115.
+ */
+#define KS_CRIT		(1.628 / sqrt(N))
+/* Chi-square, 3 degrees of freedom (4 cells): 1 % critical value. */
+#define CHI2_3_CRIT	11.345
+/* dist_mean / dist_var / dist_cdf against the closed forms below. */
+#define EXACT		1e-9
 
 static char err[256];
 static double xs[N];
@@ -36,16 +53,168 @@ t_xoshiro_matches_reference_outputs(void)
 	CU_ASSERT_EQUAL(dist_rng_next(&r), 0x6104d9866d113a7eULL);
 }
 
-/* Draw N samples of S (bytes unless TIME) and check mean, var and KS. */
+/*
+ * The truths, written here from the parameterisation docs/generator.md
+ * promises (never from lib/dist.c): every distribution function takes the
+ * parameters in base units (ns or bytes) as the spec writes them.
+ */
+static double
+phi(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* uniform:MIN:MAX, uniform on [MIN, MAX) */
+static double
+cdf_uniform(const double *p, double x)
+{
+	return x <= p[0] ? 0 : x >= p[1] ? 1 : (x - p[0]) / (p[1] - p[0]);
+}
+
+/* exp:MEAN */
+static double
+cdf_exp(const double *p, double x)
+{
+	return x <= 0 ? 0 : 1 - exp(-x / p[0]);
+}
+
+/* normal:MEAN:SD */
+static double
+cdf_normal(const double *p, double x)
+{
+	return phi((x - p[0]) / p[1]);
+}
+
+/*
+ * lognormal:MEAN:SD, the variable's own mean M and sd S: ln X is normal
+ * with sigma^2 = ln(1 + S^2 / M^2) and mu = ln M - sigma^2 / 2, because
+ * E X = exp(mu + sigma^2 / 2) and Var X = (exp(sigma^2) - 1) (E X)^2.
+ */
+static double
+cdf_lognormal(const double *p, double x)
+{
+	double s2 = log(1 + p[1] * p[1] / (p[0] * p[0]));
+
+	return x <= 0 ? 0 : phi((log(x) - (log(p[0]) - s2 / 2)) / sqrt(s2));
+}
+
+/* pareto:SHAPE:SCALE, SCALE the minimum x_m, SHAPE alpha */
+static double
+cdf_pareto(const double *p, double x)
+{
+	return x <= p[1] ? 0 : 1 - pow(p[1] / x, p[0]);
+}
+
+/* gamma:2:SCALE: P(2, y) = 1 - e^-y (1 + y), y = x / SCALE */
+static double
+cdf_gamma2(const double *p, double x)
+{
+	double y = x / p[1];
+
+	return x <= 0 ? 0 : 1 - exp(-y) * (1 + y);
+}
+
+/* gamma:0.5:SCALE: P(1/2, y) = erf(sqrt(y)) */
+static double
+cdf_gamma_half(const double *p, double x)
+{
+	return x <= 0 ? 0 : erf(sqrt(x / p[1]));
+}
+
+/* weibull:SHAPE:SCALE */
+static double
+cdf_weibull(const double *p, double x)
+{
+	return x <= 0 ? 0 : 1 - exp(-pow(x / p[1], p[0]));
+}
+
+/* cauchy:LOC:SCALE */
+static double
+cdf_cauchy(const double *p, double x)
+{
+	return 0.5 + atan((x - p[0]) / p[1]) / M_PI;
+}
+
+struct truth {
+	const char	*spec;
+	enum dist_unit	 unit;
+	double		 p[2];		/* the spec's numbers, base units */
+	double		 mean, var;	/* closed forms; NAN: none */
+	double		(*cdf)(const double *p, double x);
+	double		 mean_tol, var_tol;	/* relative */
+};
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* D_n of the sorted X against the truth's own distribution function. */
+static double
+ks_against(const struct truth *t, const double *x, size_t n)
+{
+	double dn = 0, f;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		f = t->cdf(t->p, x[i]);
+		dn = fmax(dn, fmax(f - (double)i / n, (double)(i + 1) / n - f));
+	}
+	return dn;
+}
+
+/* The module's own mean, variance and cdf agree with the closed forms. */
 static void
-check(const char *s, int time, double mean_tol, double var_tol)
+check_module(const struct truth *t, const struct dist *d)
+{
+	static const double at[] = { .01, .1, .25, .5, .75, .9, .99 };
+	double x;
+	size_t i;
+
+	if (isnan(t->mean)) {
+		CU_ASSERT(isnan(dist_mean(d)));
+	} else {
+		CU_ASSERT_DOUBLE_EQUAL(dist_mean(d), t->mean,
+		    EXACT * fabs(t->mean));
+	}
+	if (isnan(t->var)) {
+		CU_ASSERT(isnan(dist_var(d)));
+	} else {
+		CU_ASSERT_DOUBLE_EQUAL(dist_var(d), t->var, EXACT * t->var);
+	}
+	/* at the sample quantiles (xs sorted) and outside the support */
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		x = xs[(size_t)(at[i] * N)];
+		if (fabs(dist_cdf(d, x) - t->cdf(t->p, x)) > EXACT) {
+			fprintf(stderr, "%s: cdf(%g) %.12g, closed form "
+			    "%.12g\n", t->spec, x, dist_cdf(d, x),
+			    t->cdf(t->p, x));
+			CU_FAIL("dist_cdf differs from the closed form");
+		}
+	}
+	CU_ASSERT_DOUBLE_EQUAL(dist_cdf(d, -1e300), t->cdf(t->p, -1e300),
+	    EXACT);
+	CU_ASSERT_DOUBLE_EQUAL(dist_cdf(d, 1e300), 1, EXACT);
+}
+
+/*
+ * Draw N samples of T's spec with seed 7; the sample mean and variance
+ * must be within T's tolerances of the closed forms (3 % and 10 % unless
+ * a test says otherwise), D_n against the test's own cdf below KS_CRIT;
+ * dist_ks must compute the same D_n.
+ */
+static void
+check(const struct truth *t)
 {
 	struct dist d;
 	double m = 0, v = 0, ks;
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, s, time ? DIST_TIME :
-	    DIST_BYTES, 7, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, t->spec, t->unit, 7, err,
+	    sizeof(err)), 0);
 	for (i = 0; i < N; i++) {
 		xs[i] = dist_sample(&d);
 		m += xs[i];
@@ -54,47 +223,133 @@ check(const char *s, int time, double mean_tol, double var_tol)
 	for (i = 0; i < N; i++)
 		v += (xs[i] - m) * (xs[i] - m);
 	v /= N - 1;
-	if (mean_tol > 0 && fabs(m - dist_mean(&d)) > mean_tol *
-	    fabs(dist_mean(&d))) {
-		fprintf(stderr, "%s: mean %g, expected %g\n", s, m,
-		    dist_mean(&d));
+	if (t->mean_tol > 0 && fabs(m - t->mean) > t->mean_tol *
+	    fabs(t->mean)) {
+		fprintf(stderr, "%s: sample mean %g, closed form %g\n",
+		    t->spec, m, t->mean);
 		CU_FAIL("sample mean out of bounds");
 	}
-	if (var_tol > 0 && fabs(v - dist_var(&d)) > var_tol * dist_var(&d)) {
-		fprintf(stderr, "%s: var %g, expected %g\n", s, v,
-		    dist_var(&d));
+	if (t->var_tol > 0 && fabs(v - t->var) > t->var_tol * t->var) {
+		fprintf(stderr, "%s: sample variance %g, closed form %g\n",
+		    t->spec, v, t->var);
 		CU_FAIL("sample variance out of bounds");
 	}
-	ks = dist_ks(&d, xs, N);
-	if (ks >= KS_CRIT) {
-		fprintf(stderr, "%s: KS %g >= %g\n", s, ks, KS_CRIT);
+	qsort(xs, N, sizeof(xs[0]), cmp_double);
+	if ((ks = ks_against(t, xs, N)) >= KS_CRIT) {
+		fprintf(stderr, "%s: KS %g >= %g\n", t->spec, ks, KS_CRIT);
 		CU_FAIL("KS statistic above the 1 % critical value");
 	}
+	check_module(t, &d);
+	CU_ASSERT_DOUBLE_EQUAL(dist_ks(&d, xs, N), ks, EXACT);
 	dist_free(&d);
 }
 
-static void t_uniform_bytes(void) { check("uniform:64:1518", 0, .03, .1); }
-static void t_exp_time(void) { check("exp:1ms", 1, .03, .1); }
-static void t_normal_time(void) { check("normal:10ms:1ms", 1, .03, .1); }
-static void t_lognormal_mean_and_sd_are_the_variables(void)
-{ check("lognormal:500:200", 0, .03, .1); }
-static void t_pareto_shape8(void) { check("pareto:8:100", 0, .03, .1); }
-static void t_gamma_shape2(void) { check("gamma:2:1ms", 1, .03, .1); }
-static void t_gamma_shape_below_1(void) { check("gamma:0.5:1ms", 1, .03, .1); }
-static void t_weibull(void) { check("weibull:1.5:2ms", 1, .03, .1); }
+static void
+t_uniform_bytes(void)
+{
+	/* mean (a + b) / 2, variance (b - a)^2 / 12 */
+	static const struct truth t = { "uniform:64:1518", DIST_BYTES,
+	    { 64, 1518 }, (64 + 1518) / 2.0, 1454.0 * 1454 / 12,
+	    cdf_uniform, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_exp_time(void)
+{
+	/* mean m, variance m^2; 1ms is 1e6 ns */
+	static const struct truth t = { "exp:1ms", DIST_TIME, { 1e6 }, 1e6,
+	    1e12, cdf_exp, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_normal_time(void)
+{
+	static const struct truth t = { "normal:10ms:1ms", DIST_TIME,
+	    { 10e6, 1e6 }, 10e6, 1e12, cdf_normal, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_lognormal_mean_and_sd_are_the_variables(void)
+{
+	/* the mean and sd written are the variable's: 500 and 200^2 */
+	static const struct truth t = { "lognormal:500:200", DIST_BYTES,
+	    { 500, 200 }, 500, 200.0 * 200, cdf_lognormal, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_pareto_shape8(void)
+{
+	/*
+	 * alpha 8, x_m 100: mean alpha x_m / (alpha - 1) = 800 / 7,
+	 * variance x_m^2 alpha / ((alpha - 1)^2 (alpha - 2)) = 80000 / 294.
+	 */
+	static const struct truth t = { "pareto:8:100", DIST_BYTES,
+	    { 8, 100 }, 800.0 / 7, 80000.0 / 294, cdf_pareto, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_gamma_shape2(void)
+{
+	/* shape k, scale s: mean k s, variance k s^2 */
+	static const struct truth t = { "gamma:2:1ms", DIST_TIME, { 2, 1e6 },
+	    2e6, 2e12, cdf_gamma2, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_gamma_shape_below_1(void)
+{
+	static const struct truth t = { "gamma:0.5:1ms", DIST_TIME,
+	    { 0.5, 1e6 }, 0.5e6, 0.5e12, cdf_gamma_half, .03, .1 };
+
+	check(&t);
+}
+
+static void
+t_weibull(void)
+{
+	/*
+	 * shape k 1.5, scale l 2 ms: mean l G(1 + 1/k), variance
+	 * l^2 (G(1 + 2/k) - G(1 + 1/k)^2) with the gamma function's values
+	 * G(5/3) = 0.9027452929509336 and G(7/3) = 1.1906393487589990.
+	 */
+	static const struct truth t = { "weibull:1.5:2ms", DIST_TIME,
+	    { 1.5, 2e6 }, 2e6 * 0.9027452929509336,
+	    4e12 * (1.1906393487589990 - 0.9027452929509336 *
+	    0.9027452929509336), cdf_weibull, .03, .1 };
+
+	check(&t);
+}
 
 static void
 t_cauchy_median_is_loc_and_ks_passes(void)
 {
+	/* no mean, no variance: only the distribution function */
+	static const struct truth t = { "cauchy:5ms:100us", DIST_TIME,
+	    { 5e6, 1e5 }, NAN, NAN, cdf_cauchy, 0, 0 };
 	struct dist d;
 
-	check("cauchy:5ms:100us", 1, 0, 0);	/* no mean, no variance */
-	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "cauchy:5ms:100us", DIST_TIME,
-	    7, err, sizeof(err)), 0);
-	CU_ASSERT(isnan(dist_mean(&d)));
+	check(&t);
+	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, t.spec, DIST_TIME, 7, err,
+	    sizeof(err)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(dist_cdf(&d, 5e6), 0.5, 1e-12);
-	/* xs is sorted by dist_ks: the median is near LOC (4 % of scale) */
-	CU_ASSERT_DOUBLE_EQUAL(xs[N / 2], 5e6, 4e3 * 4);
+	/*
+	 * xs is sorted: the sample median's standard error is
+	 * pi SCALE / (2 sqrt(N)) = 1111 ns; within 4 of them of LOC.
+	 */
+	CU_ASSERT_DOUBLE_EQUAL(xs[N / 2], 5e6, 4 * M_PI * 1e5 / (2 *
+	    sqrt(N)));
 	dist_free(&d);
 }
 
@@ -102,6 +357,7 @@ static void
 t_const_and_bare_value_always_give_the_value(void)
 {
 	struct dist d;
+	int i, same = 1;
 
 	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "1ms", DIST_TIME, 1, err,
 	    sizeof(err)), 0);
@@ -109,8 +365,14 @@ t_const_and_bare_value_always_give_the_value(void)
 	CU_ASSERT_EQUAL(dist_sample(&d), 1e6);
 	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "const:128", DIST_BYTES, 1, err,
 	    sizeof(err)), 0);
-	CU_ASSERT_EQUAL(dist_sample(&d), 128);
+	for (i = 0; i < 1000; i++)
+		same &= dist_sample(&d) == 128;
+	CU_ASSERT(same);
+	/* a step at V: mean V, variance 0 */
+	CU_ASSERT_EQUAL(dist_mean(&d), 128);
 	CU_ASSERT_EQUAL(dist_var(&d), 0);
+	CU_ASSERT_EQUAL(dist_cdf(&d, 127.999), 0);
+	CU_ASSERT_EQUAL(dist_cdf(&d, 128), 1);
 }
 
 static void
@@ -161,13 +423,52 @@ t_impossible_parameters_are_refused_by_name(void)
 	    "pcap-gaps:x.pcap: pcap-gaps is for times, use pcap-sizes here");
 }
 
+/*
+ * N draws from the 4 VALUES, each of probability 1/4: the count of each
+ * against N / 4 by chi-square (3 degrees of freedom, below CHI2_3_CRIT),
+ * the sample mean and variance against the population's (3 %, 10 %).
+ */
+static void
+check_four_values(struct dist *d, const double *values, double mean,
+    double var)
+{
+	double m = 0, v = 0, chi2 = 0, e = N / 4.0;
+	size_t n[4] = { 0 }, i, j;
+
+	for (i = 0; i < N; i++) {
+		xs[i] = dist_sample(d);
+		m += xs[i];
+		for (j = 0; j < 4 && xs[i] != values[j]; j++)
+			;
+		CU_ASSERT_FATAL(j < 4);
+		n[j]++;
+	}
+	m /= N;
+	for (i = 0; i < N; i++)
+		v += (xs[i] - m) * (xs[i] - m);
+	v /= N - 1;
+	for (j = 0; j < 4; j++)
+		chi2 += (n[j] - e) * (n[j] - e) / e;
+	if (chi2 >= CHI2_3_CRIT || fabs(m - mean) > .03 * mean ||
+	    fabs(v - var) > .1 * var) {
+		fprintf(stderr, "empirical: chi2 %g (< %g), mean %g (%g), "
+		    "variance %g (%g)\n", chi2, CHI2_3_CRIT, m, mean, v, var);
+		CU_FAIL("empirical samples are not the file's values");
+	}
+}
+
 static void
 t_csv_values_make_an_empirical_distribution(void)
 {
+	/*
+	 * The file's 4 values, equally likely: mean 240, population
+	 * variance ((-176)^2 + (-112)^2 + 16^2 + 272^2) / 4 = 29440.
+	 */
+	static const double values[4] = { 64, 128, 256, 512 };
 	char path[] = "/tmp/test_dist.XXXXXX", spec[64];
 	struct dist d;
 	FILE *f;
-	int fd;
+	int fd, i;
 
 	CU_ASSERT_FATAL((fd = mkstemp(path)) != -1);
 	f = fdopen(fd, "w");
@@ -178,9 +479,16 @@ t_csv_values_make_an_empirical_distribution(void)
 	    sizeof(err)), 0);
 	CU_ASSERT_EQUAL(d.nvalues, 4);
 	CU_ASSERT_DOUBLE_EQUAL(dist_mean(&d), 240, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(dist_cdf(&d, 128), 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(dist_var(&d), 29440, 1e-9);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_DOUBLE_EQUAL(dist_cdf(&d, values[i] - .5), i / 4.0,
+		    1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(dist_cdf(&d, values[i]), (i + 1) / 4.0,
+		    1e-12);
+	}
+	dist_seed(&d, 7);
+	check_four_values(&d, values, 240, 29440);
 	dist_free(&d);
-	check(spec, 0, .03, .1);
 	unlink(path);
 }
 
@@ -229,46 +537,31 @@ t_pcap_gives_sizes_with_fcs_and_gaps(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-		{ "xoshiro matches reference outputs",
-		  t_xoshiro_matches_reference_outputs },
-		{ "uniform bytes", t_uniform_bytes },
-		{ "exp time", t_exp_time },
-		{ "normal time", t_normal_time },
-		{ "lognormal mean and sd are the variable's",
-		  t_lognormal_mean_and_sd_are_the_variables },
-		{ "pareto shape 8", t_pareto_shape8 },
-		{ "gamma shape 2", t_gamma_shape2 },
-		{ "gamma shape below 1", t_gamma_shape_below_1 },
-		{ "weibull", t_weibull },
-		{ "cauchy median is loc and KS passes",
-		  t_cauchy_median_is_loc_and_ks_passes },
-		{ "const and bare value always give the value",
-		  t_const_and_bare_value_always_give_the_value },
-		{ "same seed same sequence", t_same_seed_same_sequence },
-		{ "impossible parameters are refused by name",
-		  t_impossible_parameters_are_refused_by_name },
-		{ "csv values make an empirical distribution",
-		  t_csv_values_make_an_empirical_distribution },
-		{ "pcap gives sizes with FCS and gaps",
-		  t_pcap_gives_sizes_with_fcs_and_gaps },
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("xoshiro matches reference outputs",
+		    t_xoshiro_matches_reference_outputs),
+		UNIT_TEST_NAMED("uniform bytes", t_uniform_bytes),
+		UNIT_TEST_NAMED("exp time", t_exp_time),
+		UNIT_TEST_NAMED("normal time", t_normal_time),
+		UNIT_TEST_NAMED("lognormal mean and sd are the variable's",
+		    t_lognormal_mean_and_sd_are_the_variables),
+		UNIT_TEST_NAMED("pareto shape 8", t_pareto_shape8),
+		UNIT_TEST_NAMED("gamma shape 2", t_gamma_shape2),
+		UNIT_TEST_NAMED("gamma shape below 1", t_gamma_shape_below_1),
+		UNIT_TEST_NAMED("weibull", t_weibull),
+		UNIT_TEST_NAMED("cauchy median is loc and KS passes",
+		    t_cauchy_median_is_loc_and_ks_passes),
+		UNIT_TEST_NAMED("const and bare value always give the value",
+		    t_const_and_bare_value_always_give_the_value),
+		UNIT_TEST_NAMED("same seed same sequence",
+		    t_same_seed_same_sequence),
+		UNIT_TEST_NAMED("impossible parameters are refused by name",
+		    t_impossible_parameters_are_refused_by_name),
+		UNIT_TEST_NAMED("csv values make an empirical distribution",
+		    t_csv_values_make_an_empirical_distribution),
+		UNIT_TEST_NAMED("pcap gives sizes with FCS and gaps",
+		    t_pcap_gives_sizes_with_fcs_and_gaps),
 	};
-	CU_pSuite s;
-	size_t i;
-	int fails;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("dist", NULL, NULL);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("dist", tests);
 }

@@ -5,10 +5,11 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "probe.h"
 #include "generator/ctlmsg.h"
+#include "tests/unit/unit.h"
 
 static void
 t_stamps_message_has_the_documented_bytes(void)
@@ -134,24 +135,19 @@ t_boot_id_is_the_hex_of_the_proc_file(void)
 int
 main(void)
 {
-	CU_pSuite s;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("stamps message has the documented bytes",
+		    t_stamps_message_has_the_documented_bytes),
+		UNIT_TEST_NAMED("full end message round trips",
+		    t_full_end_message_round_trips),
+		UNIT_TEST_NAMED("read refuses probes, bad versions and lengths",
+		    t_read_refuses_probes_bad_versions_and_lengths),
+		UNIT_TEST_NAMED(
+		    "write refuses too many entries and short buffers",
+		    t_write_refuses_too_many_entries_and_short_buffers),
+		UNIT_TEST_NAMED("boot id is the hex of the proc file",
+		    t_boot_id_is_the_hex_of_the_proc_file),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("gen_ctlmsg", NULL, NULL);
-	CU_add_test(s, "stamps message has the documented bytes",
-	    t_stamps_message_has_the_documented_bytes);
-	CU_add_test(s, "full end message round trips",
-	    t_full_end_message_round_trips);
-	CU_add_test(s, "read refuses probes, bad versions and lengths",
-	    t_read_refuses_probes_bad_versions_and_lengths);
-	CU_add_test(s, "write refuses too many entries and short buffers",
-	    t_write_refuses_too_many_entries_and_short_buffers);
-	CU_add_test(s, "boot id is the hex of the proc file",
-	    t_boot_id_is_the_hex_of_the_proc_file);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	int rc = CU_get_number_of_failures() != 0;
-	CU_cleanup_registry();
-	return rc;
+	return UNIT_MAIN("gen_ctlmsg", tests);
 }

@@ -7,12 +7,13 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include <arpa/inet.h>
 
 #include "generator/flowspec.h"
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[256];
 
@@ -488,65 +489,62 @@ t_plan_dst_outside_the_subnet_is_refused_at_its_line(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		CU_TestFunc	 fn;
-	} tests[] = {
-		{ "minimal_spec_gets_defaults", t_minimal_spec_gets_defaults },
-		{ "full_spec_sets_every_field", t_full_spec_sets_every_field },
-		{ "keys_in_any_order", t_keys_in_any_order },
-		{ "dscp_by_name_and_number", t_dscp_by_name_and_number },
-		{ "accepts_every_boundary", t_accepts_every_boundary },
-		{ "rejects_frame_out_of_range_or_not_a_number",
-		    t_rejects_frame_out_of_range_or_not_a_number },
-		{ "rejects_count_out_of_range", t_rejects_count_out_of_range },
-		{ "rejects_idt_out_of_range", t_rejects_idt_out_of_range },
-		{ "rejects_idt_without_unit_with_clock_message",
-		    t_rejects_idt_without_unit_with_clock_message },
-		{ "rejects_count_times_idt_beyond_a_day",
-		    t_rejects_count_times_idt_beyond_a_day },
-		{ "rejects_bad_dscp_id_and_ports",
-		    t_rejects_bad_dscp_id_and_ports },
-		{ "rejects_bad_names", t_rejects_bad_names },
-		{ "rejects_malformed_lists", t_rejects_malformed_lists },
-		{ "distributions_and_seed_are_kept_with_their_means",
-		  t_distributions_and_seed_are_kept_with_their_means },
-		{ "rejects_impossible_distributions_naming_the_value",
-		  t_rejects_impossible_distributions_naming_the_value },
-		{ "rejects_missing_required_keys",
-		    t_rejects_missing_required_keys },
-		{ "preset_fills_keys_and_explicit_keys_override",
-		  t_preset_fills_keys_and_explicit_keys_override },
-		{ "preset_rate_scales_iptv", t_preset_rate_scales_iptv },
-		{ "burst_flow_has_mean_gap_over_bursts_and_pauses",
-		  t_burst_flow_has_mean_gap_over_bursts_and_pauses },
-		{ "duration_without_count_derives_a_count_bound",
-		  t_duration_without_count_derives_a_count_bound },
-		{ "set_accepts_distinct_flows", t_set_accepts_distinct_flows },
-		{ "set_rejects_clashes_and_bounds",
-		    t_set_rejects_clashes_and_bounds },
-		{ "dst_sets_the_flows_own_destination",
-		    t_dst_sets_the_flows_own_destination },
-		{ "dst_rejects_what_is_not_a_unicast_address",
-		    t_dst_rejects_what_is_not_a_unicast_address },
-		{ "plan_dst_within_the_labs_rx_subnet",
-		    t_plan_dst_within_the_labs_rx_subnet },
-		{ "plan_dst_outside_the_subnet_is_refused_at_its_line",
-		    t_plan_dst_outside_the_subnet_is_refused_at_its_line },
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("minimal_spec_gets_defaults",
+		    t_minimal_spec_gets_defaults),
+		UNIT_TEST_NAMED("full_spec_sets_every_field",
+		    t_full_spec_sets_every_field),
+		UNIT_TEST_NAMED("keys_in_any_order", t_keys_in_any_order),
+		UNIT_TEST_NAMED("dscp_by_name_and_number",
+		    t_dscp_by_name_and_number),
+		UNIT_TEST_NAMED("accepts_every_boundary",
+		    t_accepts_every_boundary),
+		UNIT_TEST_NAMED("rejects_frame_out_of_range_or_not_a_number",
+		    t_rejects_frame_out_of_range_or_not_a_number),
+		UNIT_TEST_NAMED("rejects_count_out_of_range",
+		    t_rejects_count_out_of_range),
+		UNIT_TEST_NAMED("rejects_idt_out_of_range",
+		    t_rejects_idt_out_of_range),
+		UNIT_TEST_NAMED("rejects_idt_without_unit_with_clock_message",
+		    t_rejects_idt_without_unit_with_clock_message),
+		UNIT_TEST_NAMED("rejects_count_times_idt_beyond_a_day",
+		    t_rejects_count_times_idt_beyond_a_day),
+		UNIT_TEST_NAMED("rejects_bad_dscp_id_and_ports",
+		    t_rejects_bad_dscp_id_and_ports),
+		UNIT_TEST_NAMED("rejects_bad_names", t_rejects_bad_names),
+		UNIT_TEST_NAMED("rejects_malformed_lists",
+		    t_rejects_malformed_lists),
+		UNIT_TEST_NAMED(
+		    "distributions_and_seed_are_kept_with_their_means",
+		    t_distributions_and_seed_are_kept_with_their_means),
+		UNIT_TEST_NAMED(
+		    "rejects_impossible_distributions_naming_the_value",
+		    t_rejects_impossible_distributions_naming_the_value),
+		UNIT_TEST_NAMED("rejects_missing_required_keys",
+		    t_rejects_missing_required_keys),
+		UNIT_TEST_NAMED("preset_fills_keys_and_explicit_keys_override",
+		    t_preset_fills_keys_and_explicit_keys_override),
+		UNIT_TEST_NAMED("preset_rate_scales_iptv",
+		    t_preset_rate_scales_iptv),
+		UNIT_TEST_NAMED(
+		    "burst_flow_has_mean_gap_over_bursts_and_pauses",
+		    t_burst_flow_has_mean_gap_over_bursts_and_pauses),
+		UNIT_TEST_NAMED("duration_without_count_derives_a_count_bound",
+		    t_duration_without_count_derives_a_count_bound),
+		UNIT_TEST_NAMED("set_accepts_distinct_flows",
+		    t_set_accepts_distinct_flows),
+		UNIT_TEST_NAMED("set_rejects_clashes_and_bounds",
+		    t_set_rejects_clashes_and_bounds),
+		UNIT_TEST_NAMED("dst_sets_the_flows_own_destination",
+		    t_dst_sets_the_flows_own_destination),
+		UNIT_TEST_NAMED("dst_rejects_what_is_not_a_unicast_address",
+		    t_dst_rejects_what_is_not_a_unicast_address),
+		UNIT_TEST_NAMED("plan_dst_within_the_labs_rx_subnet",
+		    t_plan_dst_within_the_labs_rx_subnet),
+		UNIT_TEST_NAMED(
+		    "plan_dst_outside_the_subnet_is_refused_at_its_line",
+		    t_plan_dst_outside_the_subnet_is_refused_at_its_line),
 	};
-	CU_pSuite s;
-	unsigned fails;
-	size_t i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("gen_flowspec", NULL, NULL);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("gen_flowspec", tests);
 }

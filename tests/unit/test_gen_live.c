@@ -11,13 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <zmq.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "clock.h"
 #include "msg.h"
 #include "generator/genint.h"
 #include "generator/live.h"
 #include "generator/report.h"
+#include "tests/unit/unit.h"
 
 /* Stubs: one flow, interval 0 of 500 ms from 1 s after the epoch. */
 static struct gen_flow flow;
@@ -127,7 +128,12 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 	CU_ASSERT_FATAL(zmq_bind(pull, ep) == 0);
 	l = live_open(ep, 3, "run", 1, err, sizeof(err));
 	CU_ASSERT_FATAL(l != NULL);
-	usleep(100000);			/* the connection is up */
+	/*
+	 * With ZMQ_IMMEDIATE the PUSH socket can send (POLLOUT) only once
+	 * its connection to PULL is up: wait for that, at most 5 s.
+	 */
+	CU_ASSERT_FATAL(zmq_poll(&(zmq_pollitem_t){ l->sock, 0, ZMQ_POLLOUT,
+	    0 }, 1, 5000) == 1);
 	flow.spec.id = 1;
 	flow.spec.name[0] = 'p';
 	flow.series.base_ns = NSEC_PER_SEC;
@@ -167,19 +173,13 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("full ring drops and counts",
+		    t_full_ring_drops_and_counts),
+		UNIT_TEST_NAMED(
+		    "batches in order and console only numbered zero",
+		    t_batches_in_order_and_console_only_numbered_zero),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("gen_live", NULL, NULL);
-	CU_add_test(s, "full ring drops and counts",
-	    t_full_ring_drops_and_counts);
-	CU_add_test(s, "batches in order and console only numbered zero",
-	    t_batches_in_order_and_console_only_numbered_zero);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("gen_live", tests);
 }

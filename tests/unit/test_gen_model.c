@@ -3,10 +3,11 @@
  * an on/off source, the clamps, and reproducibility from the seed.
  */
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "generator/flowspec.h"
 #include "generator/model.h"
+#include "tests/unit/unit.h"
 
 static char err[256];
 
@@ -127,33 +128,18 @@ t_same_seed_same_packets(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		CU_TestFunc	 fn;
-	} tests[] = {
-		{ "constant_flow_gives_its_idt_and_frame",
-		  t_constant_flow_gives_its_idt_and_frame },
-		{ "burst_of_three_then_the_pause",
-		  t_burst_of_three_then_the_pause },
-		{ "one_packet_bursts_pause_after_every_packet",
-		  t_one_packet_bursts_pause_after_every_packet },
-		{ "draws_are_clamped_and_counted",
-		  t_draws_are_clamped_and_counted },
-		{ "same_seed_same_packets", t_same_seed_same_packets },
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("constant_flow_gives_its_idt_and_frame",
+		    t_constant_flow_gives_its_idt_and_frame),
+		UNIT_TEST_NAMED("burst_of_three_then_the_pause",
+		    t_burst_of_three_then_the_pause),
+		UNIT_TEST_NAMED("one_packet_bursts_pause_after_every_packet",
+		    t_one_packet_bursts_pause_after_every_packet),
+		UNIT_TEST_NAMED("draws_are_clamped_and_counted",
+		    t_draws_are_clamped_and_counted),
+		UNIT_TEST_NAMED("same_seed_same_packets",
+		    t_same_seed_same_packets),
 	};
-	CU_pSuite s;
-	unsigned fails;
-	size_t i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("gen_model", NULL, NULL);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("gen_model", tests);
 }

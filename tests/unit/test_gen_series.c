@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "generator/records.h"
 #include "generator/series.h"
+#include "tests/unit/unit.h"
 
 /*
  * Width 100, base 1000.  Sent at 1000, 1050, 1150, 1250; received:
@@ -168,25 +169,19 @@ t_records_file_exports_expected_csv(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("series bins by send time and bytes by arrival",
+		    t_series_bins_by_send_time_and_bytes_by_arrival),
+		UNIT_TEST_NAMED("series clamps early and late events",
+		    t_series_clamps_early_and_late_events),
+		UNIT_TEST_NAMED("series width doubles until total fits",
+		    t_series_width_doubles_until_total_fits),
+		UNIT_TEST_NAMED(
+		    "record encodes little endian at documented offsets",
+		    t_record_encodes_little_endian_at_documented_offsets),
+		UNIT_TEST_NAMED("records file exports expected csv",
+		    t_records_file_exports_expected_csv),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("gen_series", NULL, NULL);
-	CU_add_test(s, "series bins by send time and bytes by arrival",
-	    t_series_bins_by_send_time_and_bytes_by_arrival);
-	CU_add_test(s, "series clamps early and late events",
-	    t_series_clamps_early_and_late_events);
-	CU_add_test(s, "series width doubles until total fits",
-	    t_series_width_doubles_until_total_fits);
-	CU_add_test(s, "record encodes little endian at documented offsets",
-	    t_record_encodes_little_endian_at_documented_offsets);
-	CU_add_test(s, "records file exports expected csv",
-	    t_records_file_exports_expected_csv);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("gen_series", tests);
 }

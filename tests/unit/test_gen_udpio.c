@@ -6,9 +6,10 @@
 #include <arpa/inet.h>
 #include <string.h>
 #include <unistd.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "generator/udpio.h"
+#include "tests/unit/unit.h"
 
 static void
 t_parse_addr_takes_ip_and_port_only(void)
@@ -68,18 +69,12 @@ t_loopback_datagram_carries_tos_and_ttl(void)
 int
 main(void)
 {
-	CU_pSuite s;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("parse addr takes IP and port only",
+		    t_parse_addr_takes_ip_and_port_only),
+		UNIT_TEST_NAMED("loopback datagram carries TOS and TTL",
+		    t_loopback_datagram_carries_tos_and_ttl),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("gen_udpio", NULL, NULL);
-	CU_add_test(s, "parse addr takes IP and port only",
-	    t_parse_addr_takes_ip_and_port_only);
-	CU_add_test(s, "loopback datagram carries TOS and TTL",
-	    t_loopback_datagram_carries_tos_and_ttl);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	int rc = CU_get_number_of_failures() != 0;
-	CU_cleanup_registry();
-	return rc;
+	return UNIT_MAIN("gen_udpio", tests);
 }

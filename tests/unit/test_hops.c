@@ -7,10 +7,11 @@
 #include <math.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/results/hops.h"
 #include "controller/plan/topo.h"
+#include "tests/unit/unit.h"
 
 static struct flow_row
 row(const char *variant, size_t routers, unsigned frame, unsigned rep,
@@ -188,24 +189,14 @@ t_means_are_taken_as_summary_csv_writes_them(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	int failures;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_differences_and_paper_formula),
+		UNIT_TEST(t_repetitions_are_pooled),
+		UNIT_TEST(t_frames_are_separate_and_single_variant_gives_nothing),
+		UNIT_TEST(t_topo_chain_of_three),
+		UNIT_TEST(t_fit_and_band_by_hand),
+		UNIT_TEST(t_means_are_taken_as_summary_csv_writes_them),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("hops", NULL, NULL);
-	CU_add_test(s, "t_differences_and_paper_formula",
-	    t_differences_and_paper_formula);
-	CU_add_test(s, "t_repetitions_are_pooled", t_repetitions_are_pooled);
-	CU_add_test(s, "t_frames_are_separate_and_single_variant_gives_nothing",
-	    t_frames_are_separate_and_single_variant_gives_nothing);
-	CU_add_test(s, "t_topo_chain_of_three", t_topo_chain_of_three);
-	CU_add_test(s, "t_fit_and_band_by_hand", t_fit_and_band_by_hand);
-	CU_add_test(s, "t_means_are_taken_as_summary_csv_writes_them",
-	    t_means_are_taken_as_summary_csv_writes_them);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failures = (int)CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures ? 1 : 0;
+	return UNIT_MAIN("hops", tests);
 }

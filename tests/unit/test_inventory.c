@@ -6,9 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "inventory.h"
+#include "tests/unit/unit.h"
 
 static char err[512];
 
@@ -181,31 +182,24 @@ t_curve_keys_are_read_and_checked(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("lab_inventory_loads_with_default_port",
+		    t_lab_inventory_loads_with_default_port),
+		UNIT_TEST_NAMED("real_machines_have_no_lab",
+		    t_real_machines_have_no_lab),
+		UNIT_TEST_NAMED("unknown_key_names_line_and_expected_keys",
+		    t_unknown_key_names_line_and_expected_keys),
+		UNIT_TEST_NAMED("agent_needs_unique_name_and_address",
+		    t_agent_needs_unique_name_and_address),
+		UNIT_TEST_NAMED("bad_addresses_are_refused",
+		    t_bad_addresses_are_refused),
+		UNIT_TEST_NAMED("port_and_interfaces_are_checked",
+		    t_port_and_interfaces_are_checked),
+		UNIT_TEST_NAMED("empty_and_malformed_files_are_refused",
+		    t_empty_and_malformed_files_are_refused),
+		UNIT_TEST_NAMED("curve_keys_are_read_and_checked",
+		    t_curve_keys_are_read_and_checked),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("inventory", NULL, NULL);
-	CU_add_test(s, "lab_inventory_loads_with_default_port",
-	    t_lab_inventory_loads_with_default_port);
-	CU_add_test(s, "real_machines_have_no_lab",
-	    t_real_machines_have_no_lab);
-	CU_add_test(s, "unknown_key_names_line_and_expected_keys",
-	    t_unknown_key_names_line_and_expected_keys);
-	CU_add_test(s, "agent_needs_unique_name_and_address",
-	    t_agent_needs_unique_name_and_address);
-	CU_add_test(s, "bad_addresses_are_refused",
-	    t_bad_addresses_are_refused);
-	CU_add_test(s, "port_and_interfaces_are_checked",
-	    t_port_and_interfaces_are_checked);
-	CU_add_test(s, "empty_and_malformed_files_are_refused",
-	    t_empty_and_malformed_files_are_refused);
-	CU_add_test(s, "curve_keys_are_read_and_checked",
-	    t_curve_keys_are_read_and_checked);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN("inventory", tests);
 }

@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 #include <zmq.h>
 
 #include "keys.h"
+#include "tests/unit/unit.h"
 
 /* The server key pair of the CurveZMQ reference example (RFC 26). */
 #define RFC_PUBLIC	"rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
@@ -192,39 +193,26 @@ t_public_folder_reads_only_pub_files_in_name_order(void)
 int
 main(void)
 {
-	CU_pSuite s;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_valid_z85_accepts_rfc_keys_and_rejects_others),
+		UNIT_TEST(t_generate_gives_distinct_matching_pairs),
+		UNIT_TEST(t_write_then_load_round_trip_with_modes),
+		UNIT_TEST(t_write_never_overwrites),
+		UNIT_TEST(t_secret_key_readable_by_others_is_refused),
+		UNIT_TEST(t_public_file_given_as_secret_is_refused),
+		UNIT_TEST(t_unknown_line_is_named_by_number),
+		UNIT_TEST(t_mismatched_pair_is_refused),
+		UNIT_TEST(t_public_folder_reads_only_pub_files_in_name_order),
+	};
 	char cmd[128];
-	int fails;
+	int rc;
 
 	snprintf(dir, sizeof(dir), "/tmp/test-keys.XXXXXX");
 	if (mkdtemp(dir) == NULL)
 		return 1;
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("keys", NULL, NULL);
-	CU_add_test(s, "t_valid_z85_accepts_rfc_keys_and_rejects_others",
-	    t_valid_z85_accepts_rfc_keys_and_rejects_others);
-	CU_add_test(s, "t_generate_gives_distinct_matching_pairs",
-	    t_generate_gives_distinct_matching_pairs);
-	CU_add_test(s, "t_write_then_load_round_trip_with_modes",
-	    t_write_then_load_round_trip_with_modes);
-	CU_add_test(s, "t_write_never_overwrites", t_write_never_overwrites);
-	CU_add_test(s, "t_secret_key_readable_by_others_is_refused",
-	    t_secret_key_readable_by_others_is_refused);
-	CU_add_test(s, "t_public_file_given_as_secret_is_refused",
-	    t_public_file_given_as_secret_is_refused);
-	CU_add_test(s, "t_unknown_line_is_named_by_number",
-	    t_unknown_line_is_named_by_number);
-	CU_add_test(s, "t_mismatched_pair_is_refused",
-	    t_mismatched_pair_is_refused);
-	CU_add_test(s, "t_public_folder_reads_only_pub_files_in_name_order",
-	    t_public_folder_reads_only_pub_files_in_name_order);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
+	rc = UNIT_MAIN("keys", tests);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fails++;
-	return fails != 0;
+	if (system(cmd) != 0 && rc == 0)
+		rc = 1;
+	return rc;
 }

@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "link/heap.h"
+#include "tests/unit/unit.h"
 
 static void
 t_pops_in_time_order(void)
@@ -58,22 +59,10 @@ t_equal_times_leave_in_arrival_order(void)
 int
 main(void)
 {
-	CU_pSuite	suite;
-	unsigned int	failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_pops_in_time_order),
+		UNIT_TEST(t_equal_times_leave_in_arrival_order),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("link_heap", NULL, NULL)) == NULL ||
-	    CU_add_test(suite, "t_pops_in_time_order",
-	    t_pops_in_time_order) == NULL ||
-	    CU_add_test(suite, "t_equal_times_leave_in_arrival_order",
-	    t_equal_times_leave_in_arrival_order) == NULL) {
-		CU_cleanup_registry();
-		return 2;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("link_heap", tests);
 }

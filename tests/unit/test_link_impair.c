@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "link/impair.h"
+#include "tests/unit/unit.h"
 
 #define N	200000
 
@@ -364,42 +365,22 @@ t_same_seed_same_decisions(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_rate_serializes_back_to_back_frames),
-		T(t_rate_queue_tail_drops_beyond_limit),
-		T(t_constant_delay_is_exact),
-		T(t_delay_distributions_have_their_moments),
-		T(t_paretonormal_matches_integral_of_its_quantile),
-		T(t_negative_delays_leave_at_once_and_are_counted),
-		T(t_random_loss_dup_corrupt_at_their_rates),
-		T(t_gilbert_elliott_loss_rate_and_burst_length),
-		T(t_reorder_sends_a_fraction_without_delay),
-		T(t_fifo_keeps_order_and_netem_mode_does_not),
-		T(t_same_seed_same_decisions),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_rate_serializes_back_to_back_frames),
+		UNIT_TEST(t_rate_queue_tail_drops_beyond_limit),
+		UNIT_TEST(t_constant_delay_is_exact),
+		UNIT_TEST(t_delay_distributions_have_their_moments),
+		UNIT_TEST(t_paretonormal_matches_integral_of_its_quantile),
+		UNIT_TEST(t_negative_delays_leave_at_once_and_are_counted),
+		UNIT_TEST(t_random_loss_dup_corrupt_at_their_rates),
+		UNIT_TEST(t_gilbert_elliott_loss_rate_and_burst_length),
+		UNIT_TEST(t_reorder_sends_a_fraction_without_delay),
+		UNIT_TEST(t_fifo_keeps_order_and_netem_mode_does_not),
+		UNIT_TEST(t_same_seed_same_decisions),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
+	int rc;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("link_impair", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
+	rc = UNIT_MAIN("link_impair", tests);
 	impair_free(&m);
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return rc;
 }

@@ -9,9 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "link/profile.h"
+#include "tests/unit/unit.h"
 
 static struct lprofile p;
 static char err[512];
@@ -191,38 +192,18 @@ t_netem_table_file_is_read_scaled_by_8192(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_netem_delay_line_parses_as_netem),
-		T(t_loss_forms_parse_with_tc_defaults),
-		T(t_other_keywords_parse),
-		T(t_rate_units_follow_tc),
-		T(t_serialization_of_1518_bytes_at_10mbit_is_1214_4us),
-		T(t_impossible_values_are_refused_with_value_and_range),
-		T(t_netem_table_file_is_read_scaled_by_8192),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_netem_delay_line_parses_as_netem),
+		UNIT_TEST(t_loss_forms_parse_with_tc_defaults),
+		UNIT_TEST(t_other_keywords_parse),
+		UNIT_TEST(t_rate_units_follow_tc),
+		UNIT_TEST(t_serialization_of_1518_bytes_at_10mbit_is_1214_4us),
+		UNIT_TEST(t_impossible_values_are_refused_with_value_and_range),
+		UNIT_TEST(t_netem_table_file_is_read_scaled_by_8192),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
+	int rc;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("link_profile", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
+	rc = UNIT_MAIN("link_profile", tests);
 	lprofile_free(&p);
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return rc;
 }

@@ -11,10 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "link/impair.h"
 #include "link/truth.h"
+#include "tests/unit/unit.h"
 
 static void
 t_pack_is_little_endian_and_round_trips(void)
@@ -143,24 +144,11 @@ t_profile_record_carries_text_between_frames(void)
 int
 main(void)
 {
-	CU_pSuite	suite;
-	unsigned int	failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_pack_is_little_endian_and_round_trips),
+		UNIT_TEST(t_export_writes_one_row_per_record),
+		UNIT_TEST(t_profile_record_carries_text_between_frames),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("link_truth", NULL, NULL)) == NULL ||
-	    CU_add_test(suite, "t_pack_is_little_endian_and_round_trips",
-	    t_pack_is_little_endian_and_round_trips) == NULL ||
-	    CU_add_test(suite, "t_export_writes_one_row_per_record",
-	    t_export_writes_one_row_per_record) == NULL ||
-	    CU_add_test(suite, "t_profile_record_carries_text_between_frames",
-	    t_profile_record_carries_text_between_frames) == NULL) {
-		CU_cleanup_registry();
-		return 2;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("link_truth", tests);
 }

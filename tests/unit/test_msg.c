@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 #include <zmq.h>
 
 #include "msg.h"
+#include "tests/unit/unit.h"
 
 static void *ctx;
 static void *a, *b;		/* a PAIR of sockets, a -> b */
@@ -559,53 +560,27 @@ suite_clean(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	int fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_init_sets_version_sender_and_next_seq),
+		UNIT_TEST(t_hello_round_trip_keeps_fields),
+		UNIT_TEST(t_welcome_round_trip_keeps_ifaces),
+		UNIT_TEST(t_start_role_router_round_trip_keeps_routes),
+		UNIT_TEST(t_start_role_gen_round_trip_keeps_flows),
+		UNIT_TEST(t_small_bodies_round_trip),
+		UNIT_TEST(t_result_batch_round_trip_keeps_flow_results),
+		UNIT_TEST(t_router_sees_dealer_id_and_reply_reaches_it),
+		UNIT_TEST(t_empty_socket_returns_minus_one_eagain),
+		UNIT_TEST(t_garbage_bytes_are_malformed),
+		UNIT_TEST(t_wrong_version_is_malformed_and_names_both),
+		UNIT_TEST(t_other_message_type_is_malformed_not_a_version),
+		UNIT_TEST(t_envelope_without_body_is_malformed),
+		UNIT_TEST(t_extra_frames_are_malformed_and_drained),
+		UNIT_TEST(t_oversize_frame_is_malformed),
+		UNIT_TEST(t_send_refuses_oversize_message),
+		UNIT_TEST(t_router_id_without_body_is_malformed),
+		UNIT_TEST(t_sockopts_set_max_size_and_linger),
+		UNIT_TEST(t_body_names_for_logs),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("msg", suite_init, suite_clean);
-	CU_add_test(s, "t_init_sets_version_sender_and_next_seq",
-	    t_init_sets_version_sender_and_next_seq);
-	CU_add_test(s, "t_hello_round_trip_keeps_fields",
-	    t_hello_round_trip_keeps_fields);
-	CU_add_test(s, "t_welcome_round_trip_keeps_ifaces",
-	    t_welcome_round_trip_keeps_ifaces);
-	CU_add_test(s, "t_start_role_router_round_trip_keeps_routes",
-	    t_start_role_router_round_trip_keeps_routes);
-	CU_add_test(s, "t_start_role_gen_round_trip_keeps_flows",
-	    t_start_role_gen_round_trip_keeps_flows);
-	CU_add_test(s, "t_small_bodies_round_trip",
-	    t_small_bodies_round_trip);
-	CU_add_test(s, "t_result_batch_round_trip_keeps_flow_results",
-	    t_result_batch_round_trip_keeps_flow_results);
-	CU_add_test(s, "t_router_sees_dealer_id_and_reply_reaches_it",
-	    t_router_sees_dealer_id_and_reply_reaches_it);
-	CU_add_test(s, "t_empty_socket_returns_minus_one_eagain",
-	    t_empty_socket_returns_minus_one_eagain);
-	CU_add_test(s, "t_garbage_bytes_are_malformed",
-	    t_garbage_bytes_are_malformed);
-	CU_add_test(s, "t_wrong_version_is_malformed_and_names_both",
-	    t_wrong_version_is_malformed_and_names_both);
-	CU_add_test(s, "t_other_message_type_is_malformed_not_a_version",
-	    t_other_message_type_is_malformed_not_a_version);
-	CU_add_test(s, "t_envelope_without_body_is_malformed",
-	    t_envelope_without_body_is_malformed);
-	CU_add_test(s, "t_extra_frames_are_malformed_and_drained",
-	    t_extra_frames_are_malformed_and_drained);
-	CU_add_test(s, "t_oversize_frame_is_malformed",
-	    t_oversize_frame_is_malformed);
-	CU_add_test(s, "t_send_refuses_oversize_message",
-	    t_send_refuses_oversize_message);
-	CU_add_test(s, "t_router_id_without_body_is_malformed",
-	    t_router_id_without_body_is_malformed);
-	CU_add_test(s, "t_sockopts_set_max_size_and_linger",
-	    t_sockopts_set_max_size_and_linger);
-	CU_add_test(s, "t_body_names_for_logs", t_body_names_for_logs);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN_FIXTURE("msg", suite_init, suite_clean, tests);
 }

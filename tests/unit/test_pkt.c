@@ -10,9 +10,10 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "pkt.h"
+#include "tests/unit/unit.h"
 
 /* A probe header as payload: flow 0x0102, seq 0x03040506, tx 0x07..0e. */
 static const uint8_t payload18[18] = {
@@ -490,43 +491,57 @@ t_mac_parse_rejects_malformed(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("csum_rfc1071_section3_example",
+		    t_csum_rfc1071_section3_example),
+		UNIT_TEST_NAMED("csum_classic_ipv4_header_is_b861",
+		    t_csum_classic_ipv4_header_is_b861),
+		UNIT_TEST_NAMED("csum_odd_length_pads_with_zero",
+		    t_csum_odd_length_pads_with_zero),
+		UNIT_TEST_NAMED("build_64_byte_frame_exact_bytes",
+		    t_build_64_byte_frame_exact_bytes),
+		UNIT_TEST_NAMED("build_then_parse_64_byte_frame",
+		    t_build_then_parse_64_byte_frame),
+		UNIT_TEST_NAMED("build_then_parse_1518_byte_frame",
+		    t_build_then_parse_1518_byte_frame),
+		UNIT_TEST_NAMED("build_rejects_bad_sizes",
+		    t_build_rejects_bad_sizes),
+		UNIT_TEST_NAMED("parse_rejects_truncated",
+		    t_parse_rejects_truncated),
+		UNIT_TEST_NAMED("parse_rejects_bad_ip_checksum",
+		    t_parse_rejects_bad_ip_checksum),
+		UNIT_TEST_NAMED("parse_rejects_non_ipv4_ethertype",
+		    t_parse_rejects_non_ipv4_ethertype),
+		UNIT_TEST_NAMED("parse_rejects_ihl_below_5",
+		    t_parse_rejects_ihl_below_5),
+		UNIT_TEST_NAMED("parse_rejects_total_length_beyond_buffer",
+		    t_parse_rejects_total_length_beyond_buffer),
+		UNIT_TEST_NAMED("parse_rejects_total_length_below_header",
+		    t_parse_rejects_total_length_below_header),
+		UNIT_TEST_NAMED("parse_rejects_not_udp_and_fragments",
+		    t_parse_rejects_not_udp_and_fragments),
+		UNIT_TEST_NAMED("parse_rejects_bad_udp_length",
+		    t_parse_rejects_bad_udp_length),
+		UNIT_TEST_NAMED("parse_rejects_bad_udp_checksum",
+		    t_parse_rejects_bad_udp_checksum),
+		UNIT_TEST_NAMED("parse_accepts_zero_udp_checksum",
+		    t_parse_accepts_zero_udp_checksum),
+		UNIT_TEST_NAMED("parse_ignores_ethernet_padding",
+		    t_parse_ignores_ethernet_padding),
+		UNIT_TEST_NAMED("parse_skips_ip_options",
+		    t_parse_skips_ip_options),
+		UNIT_TEST_NAMED("build_arp_request_padded_to_60_bytes",
+		    t_build_arp_request_padded_to_60_bytes),
+		UNIT_TEST_NAMED("arp_reply_goes_to_target_mac",
+		    t_arp_reply_goes_to_target_mac),
+		UNIT_TEST_NAMED("build_arp_rejects_small_buffer_and_bad_op",
+		    t_build_arp_rejects_small_buffer_and_bad_op),
+		UNIT_TEST_NAMED("parse_arp_rejects_non_ipv4_arp",
+		    t_parse_arp_rejects_non_ipv4_arp),
+		UNIT_TEST_NAMED("mac_parse_and_format", t_mac_parse_and_format),
+		UNIT_TEST_NAMED("mac_parse_rejects_malformed",
+		    t_mac_parse_rejects_malformed),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("pkt", NULL, NULL);
-#define T(name) CU_add_test(s, #name, t_##name)
-	T(csum_rfc1071_section3_example);
-	T(csum_classic_ipv4_header_is_b861);
-	T(csum_odd_length_pads_with_zero);
-	T(build_64_byte_frame_exact_bytes);
-	T(build_then_parse_64_byte_frame);
-	T(build_then_parse_1518_byte_frame);
-	T(build_rejects_bad_sizes);
-	T(parse_rejects_truncated);
-	T(parse_rejects_bad_ip_checksum);
-	T(parse_rejects_non_ipv4_ethertype);
-	T(parse_rejects_ihl_below_5);
-	T(parse_rejects_total_length_beyond_buffer);
-	T(parse_rejects_total_length_below_header);
-	T(parse_rejects_not_udp_and_fragments);
-	T(parse_rejects_bad_udp_length);
-	T(parse_rejects_bad_udp_checksum);
-	T(parse_accepts_zero_udp_checksum);
-	T(parse_ignores_ethernet_padding);
-	T(parse_skips_ip_options);
-	T(build_arp_request_padded_to_60_bytes);
-	T(arp_reply_goes_to_target_mac);
-	T(build_arp_rejects_small_buffer_and_bad_op);
-	T(parse_arp_rejects_non_ipv4_arp);
-	T(mac_parse_and_format);
-	T(mac_parse_rejects_malformed);
-#undef T
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("pkt", tests);
 }

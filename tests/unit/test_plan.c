@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[512];
 
@@ -563,64 +564,61 @@ t_missing_file_names_the_file(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("demo_example_loads_as_written",
+		    t_demo_example_loads_as_written),
+		UNIT_TEST_NAMED("chain_delay_example_loads_long_forms",
+		    t_chain_delay_example_loads_long_forms),
+		UNIT_TEST_NAMED(
+		    "defaults_fill_variants_router_repeat_mode_dscp",
+		    t_defaults_fill_variants_router_repeat_mode_dscp),
+		UNIT_TEST_NAMED("variants_keep_the_written_order",
+		    t_variants_keep_the_written_order),
+		UNIT_TEST_NAMED("unknown_key_names_line_and_expected_keys",
+		    t_unknown_key_names_line_and_expected_keys),
+		UNIT_TEST_NAMED("frame_outside_rfc2544_range_is_refused",
+		    t_frame_outside_rfc2544_range_is_refused),
+		UNIT_TEST_NAMED("variant_that_is_not_a_prefix_is_refused",
+		    t_variant_that_is_not_a_prefix_is_refused),
+		UNIT_TEST_NAMED("sweep_frame_without_sweep_is_refused",
+		    t_sweep_frame_without_sweep_is_refused),
+		UNIT_TEST_NAMED("an_empty_faults_list_is_refused",
+		    t_an_empty_faults_list_is_refused),
+		UNIT_TEST_NAMED(
+		    "impairment_keys_become_netem_profiles_both_ways",
+		    t_impairment_keys_become_netem_profiles_both_ways),
+		UNIT_TEST_NAMED("impairment_loss_models_and_netem_line",
+		    t_impairment_loss_models_and_netem_line),
+		UNIT_TEST_NAMED(
+		    "impaired_link_belongs_to_the_variants_that_cross_it",
+		    t_impaired_link_belongs_to_the_variants_that_cross_it),
+		UNIT_TEST_NAMED("impairment_errors_name_line_and_key",
+		    t_impairment_errors_name_line_and_key),
+		UNIT_TEST_NAMED("router_impl_hoplab_is_accepted",
+		    t_router_impl_hoplab_is_accepted),
+		UNIT_TEST_NAMED("unavailable_features_say_so",
+		    t_unavailable_features_say_so),
+		UNIT_TEST_NAMED("flows take distributions and seed",
+		    t_flows_take_distributions_and_seed),
+		UNIT_TEST_NAMED("impossible distributions name line and key",
+		    t_impossible_distributions_name_line_and_key),
+		UNIT_TEST_NAMED("duration_needs_unit_and_range",
+		    t_duration_needs_unit_and_range),
+		UNIT_TEST_NAMED("integers_are_range_checked",
+		    t_integers_are_range_checked),
+		UNIT_TEST_NAMED("duplicate_flow_names_are_refused",
+		    t_duplicate_flow_names_are_refused),
+		UNIT_TEST_NAMED("wrong_types_say_expected_and_got",
+		    t_wrong_types_say_expected_and_got),
+		UNIT_TEST_NAMED("missing_and_duplicate_keys_are_refused",
+		    t_missing_and_duplicate_keys_are_refused),
+		UNIT_TEST_NAMED("empty_file_is_refused",
+		    t_empty_file_is_refused),
+		UNIT_TEST_NAMED("yaml_syntax_error_names_the_line",
+		    t_yaml_syntax_error_names_the_line),
+		UNIT_TEST_NAMED("missing_file_names_the_file",
+		    t_missing_file_names_the_file),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("plan", NULL, NULL);
-	CU_add_test(s, "demo_example_loads_as_written",
-	    t_demo_example_loads_as_written);
-	CU_add_test(s, "chain_delay_example_loads_long_forms",
-	    t_chain_delay_example_loads_long_forms);
-	CU_add_test(s, "defaults_fill_variants_router_repeat_mode_dscp",
-	    t_defaults_fill_variants_router_repeat_mode_dscp);
-	CU_add_test(s, "variants_keep_the_written_order",
-	    t_variants_keep_the_written_order);
-	CU_add_test(s, "unknown_key_names_line_and_expected_keys",
-	    t_unknown_key_names_line_and_expected_keys);
-	CU_add_test(s, "frame_outside_rfc2544_range_is_refused",
-	    t_frame_outside_rfc2544_range_is_refused);
-	CU_add_test(s, "variant_that_is_not_a_prefix_is_refused",
-	    t_variant_that_is_not_a_prefix_is_refused);
-	CU_add_test(s, "sweep_frame_without_sweep_is_refused",
-	    t_sweep_frame_without_sweep_is_refused);
-	CU_add_test(s, "an_empty_faults_list_is_refused",
-	    t_an_empty_faults_list_is_refused);
-	CU_add_test(s, "impairment_keys_become_netem_profiles_both_ways",
-	    t_impairment_keys_become_netem_profiles_both_ways);
-	CU_add_test(s, "impairment_loss_models_and_netem_line",
-	    t_impairment_loss_models_and_netem_line);
-	CU_add_test(s, "impaired_link_belongs_to_the_variants_that_cross_it",
-	    t_impaired_link_belongs_to_the_variants_that_cross_it);
-	CU_add_test(s, "impairment_errors_name_line_and_key",
-	    t_impairment_errors_name_line_and_key);
-	CU_add_test(s, "router_impl_hoplab_is_accepted",
-	    t_router_impl_hoplab_is_accepted);
-	CU_add_test(s, "unavailable_features_say_so",
-	    t_unavailable_features_say_so);
-	CU_add_test(s, "flows take distributions and seed",
-	    t_flows_take_distributions_and_seed);
-	CU_add_test(s, "impossible distributions name line and key",
-	    t_impossible_distributions_name_line_and_key);
-	CU_add_test(s, "duration_needs_unit_and_range",
-	    t_duration_needs_unit_and_range);
-	CU_add_test(s, "integers_are_range_checked",
-	    t_integers_are_range_checked);
-	CU_add_test(s, "duplicate_flow_names_are_refused",
-	    t_duplicate_flow_names_are_refused);
-	CU_add_test(s, "wrong_types_say_expected_and_got",
-	    t_wrong_types_say_expected_and_got);
-	CU_add_test(s, "missing_and_duplicate_keys_are_refused",
-	    t_missing_and_duplicate_keys_are_refused);
-	CU_add_test(s, "empty_file_is_refused", t_empty_file_is_refused);
-	CU_add_test(s, "yaml_syntax_error_names_the_line",
-	    t_yaml_syntax_error_names_the_line);
-	CU_add_test(s, "missing_file_names_the_file",
-	    t_missing_file_names_the_file);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN("plan", tests);
 }

@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/faults/faults.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
+#include "tests/unit/unit.h"
 
 static char err[1024];
 
@@ -519,45 +520,44 @@ t_no_loss_near_the_fault_is_no_outage(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("faults_load_sorted_by_time_with_their_ends",
+		    t_faults_load_sorted_by_time_with_their_ends),
+		UNIT_TEST_NAMED("equal_times_keep_the_files_order",
+		    t_equal_times_keep_the_files_order),
+		UNIT_TEST_NAMED(
+		    "set_replaces_the_profile_of_the_directions_named",
+		    t_set_replaces_the_profile_of_the_directions_named),
+		UNIT_TEST_NAMED(
+		    "a_fault_applies_to_the_variants_crossing_its_link",
+		    t_a_fault_applies_to_the_variants_crossing_its_link),
+		UNIT_TEST_NAMED("a_fault_after_the_runs_end_is_refused",
+		    t_a_fault_after_the_runs_end_is_refused),
+		UNIT_TEST_NAMED("bad_faults_are_refused_with_line_and_key",
+		    t_bad_faults_are_refused_with_line_and_key),
+		UNIT_TEST_NAMED(
+		    "router_restart_loads_with_its_position_and_downtime",
+		    t_router_restart_loads_with_its_position_and_downtime),
+		UNIT_TEST_NAMED(
+		    "bad_router_faults_are_refused_with_line_and_key",
+		    t_bad_router_faults_are_refused_with_line_and_key),
+		UNIT_TEST_NAMED("a_link_faults_ends_are_the_labs_interfaces",
+		    t_a_link_faults_ends_are_the_labs_interfaces),
+		UNIT_TEST_NAMED(
+		    "topology_link_faults_name_either_order_and_its_ends",
+		    t_topology_link_faults_name_either_order_and_its_ends),
+		UNIT_TEST_NAMED("bad_topology_faults_are_refused",
+		    t_bad_topology_faults_are_refused),
+		UNIT_TEST_NAMED("a_link_in_no_variant_is_refused",
+		    t_a_link_in_no_variant_is_refused),
+		UNIT_TEST_NAMED(
+		    "outage_spans_the_lossy_intervals_after_the_fault",
+		    t_outage_spans_the_lossy_intervals_after_the_fault),
+		UNIT_TEST_NAMED("outage_stops_before_the_next_faults_interval",
+		    t_outage_stops_before_the_next_faults_interval),
+		UNIT_TEST_NAMED("no_loss_near_the_fault_is_no_outage",
+		    t_no_loss_near_the_fault_is_no_outage),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("planfault", NULL, NULL);
-	CU_add_test(s, "faults_load_sorted_by_time_with_their_ends",
-	    t_faults_load_sorted_by_time_with_their_ends);
-	CU_add_test(s, "equal_times_keep_the_files_order",
-	    t_equal_times_keep_the_files_order);
-	CU_add_test(s, "set_replaces_the_profile_of_the_directions_named",
-	    t_set_replaces_the_profile_of_the_directions_named);
-	CU_add_test(s, "a_fault_applies_to_the_variants_crossing_its_link",
-	    t_a_fault_applies_to_the_variants_crossing_its_link);
-	CU_add_test(s, "a_fault_after_the_runs_end_is_refused",
-	    t_a_fault_after_the_runs_end_is_refused);
-	CU_add_test(s, "bad_faults_are_refused_with_line_and_key",
-	    t_bad_faults_are_refused_with_line_and_key);
-	CU_add_test(s, "router_restart_loads_with_its_position_and_downtime",
-	    t_router_restart_loads_with_its_position_and_downtime);
-	CU_add_test(s, "bad_router_faults_are_refused_with_line_and_key",
-	    t_bad_router_faults_are_refused_with_line_and_key);
-	CU_add_test(s, "a_link_faults_ends_are_the_labs_interfaces",
-	    t_a_link_faults_ends_are_the_labs_interfaces);
-	CU_add_test(s, "topology_link_faults_name_either_order_and_its_ends",
-	    t_topology_link_faults_name_either_order_and_its_ends);
-	CU_add_test(s, "bad_topology_faults_are_refused",
-	    t_bad_topology_faults_are_refused);
-	CU_add_test(s, "a_link_in_no_variant_is_refused",
-	    t_a_link_in_no_variant_is_refused);
-	CU_add_test(s, "outage_spans_the_lossy_intervals_after_the_fault",
-	    t_outage_spans_the_lossy_intervals_after_the_fault);
-	CU_add_test(s, "outage_stops_before_the_next_faults_interval",
-	    t_outage_stops_before_the_next_faults_interval);
-	CU_add_test(s, "no_loss_near_the_fault_is_no_outage",
-	    t_no_loss_near_the_fault_is_no_outage);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN("planfault", tests);
 }

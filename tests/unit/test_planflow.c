@@ -7,9 +7,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[512];
 
@@ -140,31 +141,16 @@ t_refusals_name_line_and_key(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		CU_TestFunc	 fn;
-	} tests[] = {
-		{ "mix_of_services_is_one_line_each",
-		  t_mix_of_services_is_one_line_each },
-		{ "flow_keys_override_the_preset",
-		  t_flow_keys_override_the_preset },
-		{ "own_on_off_source_and_duration",
-		  t_own_on_off_source_and_duration },
-		{ "refusals_name_line_and_key", t_refusals_name_line_and_key },
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("mix_of_services_is_one_line_each",
+		    t_mix_of_services_is_one_line_each),
+		UNIT_TEST_NAMED("flow_keys_override_the_preset",
+		    t_flow_keys_override_the_preset),
+		UNIT_TEST_NAMED("own_on_off_source_and_duration",
+		    t_own_on_off_source_and_duration),
+		UNIT_TEST_NAMED("refusals_name_line_and_key",
+		    t_refusals_name_line_and_key),
 	};
-	CU_pSuite s;
-	unsigned fails;
-	size_t i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("planflow", NULL, NULL);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("planflow", tests);
 }

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[2048];
 
@@ -238,37 +239,35 @@ t_a_trial_passes_with_loss_within_the_tolerance(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED(
+		    "defaults_are_throughput_2s_1pct_and_the_rfc_frame_sizes",
+		    t_defaults_are_throughput_2s_1pct_and_the_rfc_frame_sizes),
+		UNIT_TEST_NAMED("every_key_is_read", t_every_key_is_read),
+		UNIT_TEST_NAMED("a_plan_without_rfc2544_has_it_off",
+		    t_a_plan_without_rfc2544_has_it_off),
+		UNIT_TEST_NAMED(
+		    "back_to_back_is_read_and_an_unknown_test_refused",
+		    t_back_to_back_is_read_and_an_unknown_test_refused),
+		UNIT_TEST_NAMED(
+		    "back_to_back_search_finds_the_longest_burst_to_the_frame",
+		    t_back_to_back_search_finds_the_longest_burst_to_the_frame),
+		UNIT_TEST_NAMED(
+		    "bad_values_are_each_reported_with_line_and_key",
+		    t_bad_values_are_each_reported_with_line_and_key),
+		UNIT_TEST_NAMED("latency_needs_throughput",
+		    t_latency_needs_throughput),
+		UNIT_TEST_NAMED("sweeps_and_two_flows_are_refused",
+		    t_sweeps_and_two_flows_are_refused),
+		UNIT_TEST_NAMED("search_halves_until_within_resolution",
+		    t_search_halves_until_within_resolution),
+		UNIT_TEST_NAMED("search_passing_at_max_rate_stops_at_once",
+		    t_search_passing_at_max_rate_stops_at_once),
+		UNIT_TEST_NAMED("search_with_every_trial_failing_finds_zero",
+		    t_search_with_every_trial_failing_finds_zero),
+		UNIT_TEST_NAMED("a_trial_passes_with_loss_within_the_tolerance",
+		    t_a_trial_passes_with_loss_within_the_tolerance),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("planrfc", NULL, NULL);
-	CU_add_test(s, "defaults_are_throughput_2s_1pct_and_the_rfc_frame_sizes",
-	    t_defaults_are_throughput_2s_1pct_and_the_rfc_frame_sizes);
-	CU_add_test(s, "every_key_is_read", t_every_key_is_read);
-	CU_add_test(s, "a_plan_without_rfc2544_has_it_off",
-	    t_a_plan_without_rfc2544_has_it_off);
-	CU_add_test(s, "back_to_back_is_read_and_an_unknown_test_refused",
-	    t_back_to_back_is_read_and_an_unknown_test_refused);
-	CU_add_test(s, "back_to_back_search_finds_the_longest_burst_to_the_frame",
-	    t_back_to_back_search_finds_the_longest_burst_to_the_frame);
-	CU_add_test(s, "bad_values_are_each_reported_with_line_and_key",
-	    t_bad_values_are_each_reported_with_line_and_key);
-	CU_add_test(s, "latency_needs_throughput", t_latency_needs_throughput);
-	CU_add_test(s, "sweeps_and_two_flows_are_refused",
-	    t_sweeps_and_two_flows_are_refused);
-	CU_add_test(s, "search_halves_until_within_resolution",
-	    t_search_halves_until_within_resolution);
-	CU_add_test(s, "search_passing_at_max_rate_stops_at_once",
-	    t_search_passing_at_max_rate_stops_at_once);
-	CU_add_test(s, "search_with_every_trial_failing_finds_zero",
-	    t_search_with_every_trial_failing_finds_zero);
-	CU_add_test(s, "a_trial_passes_with_loss_within_the_tolerance",
-	    t_a_trial_passes_with_loss_within_the_tolerance);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return UNIT_MAIN("planrfc", tests);
 }

@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[1024];
 
@@ -253,31 +254,26 @@ t_options_need_impl_hoplab(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("every_option_loads_with_its_value",
+		    t_every_option_loads_with_its_value),
+		UNIT_TEST_NAMED("absent_options_keep_the_routers_defaults",
+		    t_absent_options_keep_the_routers_defaults),
+		UNIT_TEST_NAMED("busy_poll_words_and_zero",
+		    t_busy_poll_words_and_zero),
+		UNIT_TEST_NAMED("icmp_rate_zero_means_none",
+		    t_icmp_rate_zero_means_none),
+		UNIT_TEST_NAMED("bad_values_name_line_key_and_value",
+		    t_bad_values_name_line_key_and_value),
+		UNIT_TEST_NAMED("unknown_keys_and_interfaces_are_refused",
+		    t_unknown_keys_and_interfaces_are_refused),
+		UNIT_TEST_NAMED("options_need_impl_hoplab",
+		    t_options_need_impl_hoplab),
+		UNIT_TEST_NAMED("qos_queues_and_map_load_with_their_values",
+		    t_qos_queues_and_map_load_with_their_values),
+		UNIT_TEST_NAMED("bad_qos_values_are_all_reported",
+		    t_bad_qos_values_are_all_reported),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("planrouter", NULL, NULL);
-	CU_add_test(s, "every_option_loads_with_its_value",
-	    t_every_option_loads_with_its_value);
-	CU_add_test(s, "absent_options_keep_the_routers_defaults",
-	    t_absent_options_keep_the_routers_defaults);
-	CU_add_test(s, "busy_poll_words_and_zero", t_busy_poll_words_and_zero);
-	CU_add_test(s, "icmp_rate_zero_means_none",
-	    t_icmp_rate_zero_means_none);
-	CU_add_test(s, "bad_values_name_line_key_and_value",
-	    t_bad_values_name_line_key_and_value);
-	CU_add_test(s, "unknown_keys_and_interfaces_are_refused",
-	    t_unknown_keys_and_interfaces_are_refused);
-	CU_add_test(s, "options_need_impl_hoplab", t_options_need_impl_hoplab);
-	CU_add_test(s, "qos_queues_and_map_load_with_their_values",
-	    t_qos_queues_and_map_load_with_their_values);
-	CU_add_test(s, "bad_qos_values_are_all_reported",
-	    t_bad_qos_values_are_all_reported);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN("planrouter", tests);
 }

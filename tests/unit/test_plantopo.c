@@ -26,11 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/plan/dryrun.h"
 #include "controller/run/toporun.h"
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[8192];
 
@@ -660,59 +661,56 @@ t_external_router_needs_no_agent_and_no_fault_at_its_end(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("links_are_addressed_in_file_order",
+		    t_links_are_addressed_in_file_order),
+		UNIT_TEST_NAMED(
+		    "end_hosts_route_by_default_via_their_first_link",
+		    t_end_hosts_route_by_default_via_their_first_link),
+		UNIT_TEST_NAMED(
+		    "primary_is_a_shortest_path_ties_to_the_first_link",
+		    t_primary_is_a_shortest_path_ties_to_the_first_link),
+		UNIT_TEST_NAMED(
+		    "linux_backups_count_the_routers_without_coming_back",
+		    t_linux_backups_count_the_routers_without_coming_back),
+		UNIT_TEST_NAMED("hoplab_routers_get_no_backups",
+		    t_hoplab_routers_get_no_backups),
+		UNIT_TEST_NAMED("equal_backups_get_distinct_metrics",
+		    t_equal_backups_get_distinct_metrics),
+		UNIT_TEST_NAMED("paths_follow_the_primary_routes",
+		    t_paths_follow_the_primary_routes),
+		UNIT_TEST_NAMED("written_routes_replace_the_computed_ones",
+		    t_written_routes_replace_the_computed_ones),
+		UNIT_TEST_NAMED("flow_without_a_path_is_refused",
+		    t_flow_without_a_path_is_refused),
+		UNIT_TEST_NAMED("topology_errors_are_all_reported",
+		    t_topology_errors_are_all_reported),
+		UNIT_TEST_NAMED("chain_plans_keep_l2_and_know_no_from",
+		    t_chain_plans_keep_l2_and_know_no_from),
+		UNIT_TEST_NAMED("chain_length_range_gives_a_variant_per_length",
+		    t_chain_length_range_gives_a_variant_per_length),
+		UNIT_TEST_NAMED("chain_length_refuses_bad_ranges_and_chain",
+		    t_chain_length_refuses_bad_ranges_and_chain),
+		UNIT_TEST_NAMED("saved_broken_plans_match_expected_output",
+		    t_saved_broken_plans_match_expected_output),
+		UNIT_TEST_NAMED("dry_run_lists_hosts_links_routes_and_paths",
+		    t_dry_run_lists_hosts_links_routes_and_paths),
+		UNIT_TEST_NAMED("external_router_gets_primaries_and_forwards",
+		    t_external_router_gets_primaries_and_forwards),
+		UNIT_TEST_NAMED("external_routes_are_the_users_word",
+		    t_external_routes_are_the_users_word),
+		UNIT_TEST_NAMED("topology_impairment_names_a_link_either_way",
+		    t_topology_impairment_names_a_link_either_way),
+		UNIT_TEST_NAMED("topology_impairment_errors_name_the_links",
+		    t_topology_impairment_errors_name_the_links),
+		UNIT_TEST_NAMED("topology_captures_default_to_the_flows_hosts",
+		    t_topology_captures_default_to_the_flows_hosts),
+		UNIT_TEST_NAMED("topology_captures_take_router_interfaces",
+		    t_topology_captures_take_router_interfaces),
+		UNIT_TEST_NAMED(
+		    "external_router_needs_no_agent_and_no_fault_at_its_end",
+		    t_external_router_needs_no_agent_and_no_fault_at_its_end),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("plantopo", NULL, NULL);
-	CU_add_test(s, "links_are_addressed_in_file_order",
-	    t_links_are_addressed_in_file_order);
-	CU_add_test(s, "end_hosts_route_by_default_via_their_first_link",
-	    t_end_hosts_route_by_default_via_their_first_link);
-	CU_add_test(s, "primary_is_a_shortest_path_ties_to_the_first_link",
-	    t_primary_is_a_shortest_path_ties_to_the_first_link);
-	CU_add_test(s, "linux_backups_count_the_routers_without_coming_back",
-	    t_linux_backups_count_the_routers_without_coming_back);
-	CU_add_test(s, "hoplab_routers_get_no_backups",
-	    t_hoplab_routers_get_no_backups);
-	CU_add_test(s, "equal_backups_get_distinct_metrics",
-	    t_equal_backups_get_distinct_metrics);
-	CU_add_test(s, "paths_follow_the_primary_routes",
-	    t_paths_follow_the_primary_routes);
-	CU_add_test(s, "written_routes_replace_the_computed_ones",
-	    t_written_routes_replace_the_computed_ones);
-	CU_add_test(s, "flow_without_a_path_is_refused",
-	    t_flow_without_a_path_is_refused);
-	CU_add_test(s, "topology_errors_are_all_reported",
-	    t_topology_errors_are_all_reported);
-	CU_add_test(s, "chain_plans_keep_l2_and_know_no_from",
-	    t_chain_plans_keep_l2_and_know_no_from);
-	CU_add_test(s, "chain_length_range_gives_a_variant_per_length",
-	    t_chain_length_range_gives_a_variant_per_length);
-	CU_add_test(s, "chain_length_refuses_bad_ranges_and_chain",
-	    t_chain_length_refuses_bad_ranges_and_chain);
-	CU_add_test(s, "saved_broken_plans_match_expected_output",
-	    t_saved_broken_plans_match_expected_output);
-	CU_add_test(s, "dry_run_lists_hosts_links_routes_and_paths",
-	    t_dry_run_lists_hosts_links_routes_and_paths);
-	CU_add_test(s, "external_router_gets_primaries_and_forwards",
-	    t_external_router_gets_primaries_and_forwards);
-	CU_add_test(s, "external_routes_are_the_users_word",
-	    t_external_routes_are_the_users_word);
-	CU_add_test(s, "topology_impairment_names_a_link_either_way",
-	    t_topology_impairment_names_a_link_either_way);
-	CU_add_test(s, "topology_impairment_errors_name_the_links",
-	    t_topology_impairment_errors_name_the_links);
-	CU_add_test(s, "topology_captures_default_to_the_flows_hosts",
-	    t_topology_captures_default_to_the_flows_hosts);
-	CU_add_test(s, "topology_captures_take_router_interfaces",
-	    t_topology_captures_take_router_interfaces);
-	CU_add_test(s, "external_router_needs_no_agent_and_no_fault_at_its_end",
-	    t_external_router_needs_no_agent_and_no_fault_at_its_end);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN("plantopo", tests);
 }

@@ -7,9 +7,10 @@
  * preset or the rate.
  */
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "preset.h"
+#include "tests/unit/unit.h"
 
 static char err[256];
 
@@ -152,40 +153,27 @@ t_mean_gap_and_duration_count(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		CU_TestFunc	 fn;
-	} tests[] = {
-		{ "voip_frames_are_payload_plus_rtp_udp_ip_ethernet_fcs",
-		  t_voip_frames_are_payload_plus_rtp_udp_ip_ethernet_fcs },
-		{ "iptv_gap_is_seven_ts_packets_at_the_rate",
-		  t_iptv_gap_is_seven_ts_packets_at_the_rate },
-		{ "video_conf_bursts_one_video_frame_thirty_times_a_second",
-		  t_video_conf_bursts_one_video_frame_thirty_times_a_second },
-		{ "vod_fetches_two_second_segments_at_100_mbits",
-		  t_vod_fetches_two_second_segments_at_100_mbits },
-		{ "web_and_bulk", t_web_and_bulk },
-		{ "default_rate_is_reported", t_default_rate_is_reported },
-		{ "refusals_name_the_preset_or_rate",
-		  t_refusals_name_the_preset_or_rate },
-		{ "rates_parse_with_and_without_units",
-		  t_rates_parse_with_and_without_units },
-		{ "mean_gap_and_duration_count",
-		  t_mean_gap_and_duration_count },
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED(
+		    "voip_frames_are_payload_plus_rtp_udp_ip_ethernet_fcs",
+		    t_voip_frames_are_payload_plus_rtp_udp_ip_ethernet_fcs),
+		UNIT_TEST_NAMED("iptv_gap_is_seven_ts_packets_at_the_rate",
+		    t_iptv_gap_is_seven_ts_packets_at_the_rate),
+		UNIT_TEST_NAMED(
+		    "video_conf_bursts_one_video_frame_thirty_times_a_second",
+		    t_video_conf_bursts_one_video_frame_thirty_times_a_second),
+		UNIT_TEST_NAMED("vod_fetches_two_second_segments_at_100_mbits",
+		    t_vod_fetches_two_second_segments_at_100_mbits),
+		UNIT_TEST_NAMED("web_and_bulk", t_web_and_bulk),
+		UNIT_TEST_NAMED("default_rate_is_reported",
+		    t_default_rate_is_reported),
+		UNIT_TEST_NAMED("refusals_name_the_preset_or_rate",
+		    t_refusals_name_the_preset_or_rate),
+		UNIT_TEST_NAMED("rates_parse_with_and_without_units",
+		    t_rates_parse_with_and_without_units),
+		UNIT_TEST_NAMED("mean_gap_and_duration_count",
+		    t_mean_gap_and_duration_count),
 	};
-	CU_pSuite s;
-	unsigned fails;
-	size_t i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("preset", NULL, NULL);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("preset", tests);
 }

@@ -4,9 +4,10 @@
  */
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "probe.h"
+#include "tests/unit/unit.h"
 
 /* flow 0x0102, seq 0x03040506, tx 0x0708090a0b0c0d0e, flags 0 */
 static const uint8_t known[PROBE_LEN] = {
@@ -122,28 +123,21 @@ t_read_rejects_wrong_version(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("write_known_probe_in_network_order",
+		    t_write_known_probe_in_network_order),
+		UNIT_TEST_NAMED("read_known_probe", t_read_known_probe),
+		UNIT_TEST_NAMED("round_trip_extreme_values",
+		    t_round_trip_extreme_values),
+		UNIT_TEST_NAMED("read_at_odd_offset_inside_frame",
+		    t_read_at_odd_offset_inside_frame),
+		UNIT_TEST_NAMED("read_rejects_short_buffer",
+		    t_read_rejects_short_buffer),
+		UNIT_TEST_NAMED("read_rejects_wrong_magic",
+		    t_read_rejects_wrong_magic),
+		UNIT_TEST_NAMED("read_rejects_wrong_version",
+		    t_read_rejects_wrong_version),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("probe", NULL, NULL);
-	CU_add_test(s, "write_known_probe_in_network_order",
-	    t_write_known_probe_in_network_order);
-	CU_add_test(s, "read_known_probe", t_read_known_probe);
-	CU_add_test(s, "round_trip_extreme_values",
-	    t_round_trip_extreme_values);
-	CU_add_test(s, "read_at_odd_offset_inside_frame",
-	    t_read_at_odd_offset_inside_frame);
-	CU_add_test(s, "read_rejects_short_buffer",
-	    t_read_rejects_short_buffer);
-	CU_add_test(s, "read_rejects_wrong_magic", t_read_rejects_wrong_magic);
-	CU_add_test(s, "read_rejects_wrong_version",
-	    t_read_rejects_wrong_version);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("probe", tests);
 }

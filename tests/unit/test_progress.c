@@ -5,9 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/run/progress.h"
+#include "tests/unit/unit.h"
 
 #define S(x)	((int64_t)(x) * 1000000000LL)
 
@@ -78,23 +79,17 @@ t_interval_line_names_end_time_counts_delay_and_rate(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned failed;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("left scales elapsed by points to go",
+		    t_left_scales_elapsed_by_points_to_go),
+		UNIT_TEST_NAMED("left has no estimate before a quarter point",
+		    t_left_has_no_estimate_before_a_quarter_point),
+		UNIT_TEST_NAMED("bar shows run, cells, elapsed and left",
+		    t_bar_shows_run_cells_elapsed_and_left),
+		UNIT_TEST_NAMED(
+		    "interval line names end time, counts, delay and rate",
+		    t_interval_line_names_end_time_counts_delay_and_rate),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("progress", NULL, NULL);
-	CU_add_test(s, "left scales elapsed by points to go",
-	    t_left_scales_elapsed_by_points_to_go);
-	CU_add_test(s, "left has no estimate before a quarter point",
-	    t_left_has_no_estimate_before_a_quarter_point);
-	CU_add_test(s, "bar shows run, cells, elapsed and left",
-	    t_bar_shows_run_cells_elapsed_and_left);
-	CU_add_test(s, "interval line names end time, counts, delay and rate",
-	    t_interval_line_names_end_time_counts_delay_and_rate);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return UNIT_MAIN("progress", tests);
 }

@@ -13,10 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/results/csvfile.h"
 #include "controller/results/results.h"
+#include "tests/unit/unit.h"
 
 static char base[256];
 static char err[512];
@@ -453,29 +454,15 @@ t_plan_hash_matches_fips_180_2_vectors(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	int failures;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_summary_appends_ipdv_and_pacing_columns_at_the_end),
+		UNIT_TEST(t_intervals_rows_are_relative_to_first_send_with_units),
+		UNIT_TEST(t_reopen_cuts_every_file_back_to_the_done_points),
+		UNIT_TEST(t_reopen_reads_a_summary_without_the_appended_columns),
+		UNIT_TEST(t_state_json_keeps_byte_counts_and_router_roles),
+		UNIT_TEST(t_state_json_is_indented_escaped_and_valid),
+		UNIT_TEST(t_plan_hash_matches_fips_180_2_vectors),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("results", NULL, NULL);
-	CU_add_test(s, "t_summary_appends_ipdv_and_pacing_columns_at_the_end",
-	    t_summary_appends_ipdv_and_pacing_columns_at_the_end);
-	CU_add_test(s, "t_intervals_rows_are_relative_to_first_send_with_units",
-	    t_intervals_rows_are_relative_to_first_send_with_units);
-	CU_add_test(s, "t_reopen_cuts_every_file_back_to_the_done_points",
-	    t_reopen_cuts_every_file_back_to_the_done_points);
-	CU_add_test(s, "t_reopen_reads_a_summary_without_the_appended_columns",
-	    t_reopen_reads_a_summary_without_the_appended_columns);
-	CU_add_test(s, "t_state_json_keeps_byte_counts_and_router_roles",
-	    t_state_json_keeps_byte_counts_and_router_roles);
-	CU_add_test(s, "t_state_json_is_indented_escaped_and_valid",
-	    t_state_json_is_indented_escaped_and_valid);
-	CU_add_test(s, "t_plan_hash_matches_fips_180_2_vectors",
-	    t_plan_hash_matches_fips_180_2_vectors);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failures = (int)CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures ? 1 : 0;
+	return UNIT_MAIN("results", tests);
 }

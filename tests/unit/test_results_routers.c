@@ -10,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/results/routers.h"
+#include "tests/unit/unit.h"
 
 static char dir[256];
 static char err[512];
@@ -265,21 +266,11 @@ t_the_table_gives_each_routers_weighted_median_per_variant(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	int failures;
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_a_batch_becomes_one_row_per_interface),
+		UNIT_TEST(t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones),
+		UNIT_TEST(t_the_table_gives_each_routers_weighted_median_per_variant),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("results_routers", NULL, NULL);
-	CU_add_test(s, "t_a_batch_becomes_one_row_per_interface",
-	    t_a_batch_becomes_one_row_per_interface);
-	CU_add_test(s, "t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones",
-	    t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones);
-	CU_add_test(s, "t_the_table_gives_each_routers_weighted_median_per_variant",
-	    t_the_table_gives_each_routers_weighted_median_per_variant);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failures = (int)CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures ? 1 : 0;
+	return UNIT_MAIN("results_routers", tests);
 }

@@ -13,10 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "agent/agent.h"
 #include "router/config.h"
+#include "tests/unit/unit.h"
 
 static char tmpdir[] = "/tmp/hl-agentconf-XXXXXX";
 static char err[512];
@@ -342,23 +343,16 @@ t_out_of_range_options_are_refused(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("every_option_reaches_the_routers_config",
+		    t_every_option_reaches_the_routers_config),
+		UNIT_TEST_NAMED("qos_queues_and_map_reach_the_routers_config",
+		    t_qos_queues_and_map_reach_the_routers_config),
+		UNIT_TEST_NAMED("unset_options_keep_the_routers_defaults",
+		    t_unset_options_keep_the_routers_defaults),
+		UNIT_TEST_NAMED("out_of_range_options_are_refused",
+		    t_out_of_range_options_are_refused),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("router_agentconf", setup, teardown);
-	CU_add_test(s, "every_option_reaches_the_routers_config",
-	    t_every_option_reaches_the_routers_config);
-	CU_add_test(s, "qos_queues_and_map_reach_the_routers_config",
-	    t_qos_queues_and_map_reach_the_routers_config);
-	CU_add_test(s, "unset_options_keep_the_routers_defaults",
-	    t_unset_options_keep_the_routers_defaults);
-	CU_add_test(s, "out_of_range_options_are_refused",
-	    t_out_of_range_options_are_refused);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN_FIXTURE("router_agentconf", setup, teardown, tests);
 }

@@ -8,9 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/arp.h"
+#include "tests/unit/unit.h"
 
 #define S	1000000000LL
 #define IP1	0xc6120102U		/* 198.18.1.2 */
@@ -191,25 +192,22 @@ t_many_entries_survive_deletions(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("miss_queues_and_reply_releases_in_order",
+		    t_miss_queues_and_reply_releases_in_order),
+		UNIT_TEST_NAMED("three_requests_one_second_apart_then_failure",
+		    t_three_requests_one_second_apart_then_failure),
+		UNIT_TEST_NAMED("entry_expires_after_timeout",
+		    t_entry_expires_after_timeout),
+		UNIT_TEST_NAMED("queue_bound_is_global",
+		    t_queue_bound_is_global),
+		UNIT_TEST_NAMED("learns_new_entry_only_when_asked_to_create",
+		    t_learns_new_entry_only_when_asked_to_create),
+		UNIT_TEST_NAMED("flush_port_fails_its_packets_only",
+		    t_flush_port_fails_its_packets_only),
+		UNIT_TEST_NAMED("many_entries_survive_deletions",
+		    t_many_entries_survive_deletions),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("router_arp", NULL, NULL);
-#define T(name) CU_add_test(s, #name, t_##name)
-	T(miss_queues_and_reply_releases_in_order);
-	T(three_requests_one_second_apart_then_failure);
-	T(entry_expires_after_timeout);
-	T(queue_bound_is_global);
-	T(learns_new_entry_only_when_asked_to_create);
-	T(flush_port_fails_its_packets_only);
-	T(many_entries_survive_deletions);
-#undef T
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("router_arp", tests);
 }

@@ -7,9 +7,10 @@
  * double the hold; double the budget (from 8 us) after HOLD quiet
  * windows, never above the ceiling, 0 below 8 us.
  */
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/busy.h"
+#include "tests/unit/unit.h"
 
 #define US	1000LL
 #define MS	1000000LL
@@ -171,27 +172,28 @@ t_adaptive_unknown_run_delay_keeps_budget(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("fixed_budget_spins_until_it_runs_out",
+		    t_fixed_budget_spins_until_it_runs_out),
+		UNIT_TEST_NAMED("zero_budget_never_spins",
+		    t_zero_budget_never_spins),
+		UNIT_TEST_NAMED("adaptive_spins_twice_the_gap",
+		    t_adaptive_spins_twice_the_gap),
+		UNIT_TEST_NAMED("adaptive_does_not_spin_for_sparse_frames",
+		    t_adaptive_does_not_spin_for_sparse_frames),
+		UNIT_TEST_NAMED(
+		    "adaptive_halves_on_contention_and_holds_longer",
+		    t_adaptive_halves_on_contention_and_holds_longer),
+		UNIT_TEST_NAMED("adaptive_quarter_window_wait_is_no_contention",
+		    t_adaptive_quarter_window_wait_is_no_contention),
+		UNIT_TEST_NAMED(
+		    "adaptive_drops_to_zero_then_grows_back_to_ceiling",
+		    t_adaptive_drops_to_zero_then_grows_back_to_ceiling),
+		UNIT_TEST_NAMED("adaptive_hold_is_bounded",
+		    t_adaptive_hold_is_bounded),
+		UNIT_TEST_NAMED("adaptive_unknown_run_delay_keeps_budget",
+		    t_adaptive_unknown_run_delay_keeps_budget),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("router_busy", NULL, NULL);
-#define T(name) CU_add_test(s, #name, t_##name)
-	T(fixed_budget_spins_until_it_runs_out);
-	T(zero_budget_never_spins);
-	T(adaptive_spins_twice_the_gap);
-	T(adaptive_does_not_spin_for_sparse_frames);
-	T(adaptive_halves_on_contention_and_holds_longer);
-	T(adaptive_quarter_window_wait_is_no_contention);
-	T(adaptive_drops_to_zero_then_grows_back_to_ceiling);
-	T(adaptive_hold_is_bounded);
-	T(adaptive_unknown_run_delay_keeps_budget);
-#undef T
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("router_busy", tests);
 }

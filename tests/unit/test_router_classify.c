@@ -6,9 +6,10 @@
  */
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/classify.h"
+#include "tests/unit/unit.h"
 
 static void
 t_default_map_is_class_selector(void)
@@ -59,33 +60,11 @@ t_map_entries_can_be_overridden_and_are_checked(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_default_map_is_class_selector),
-		T(t_classify_ignores_ecn_bits),
-		T(t_map_entries_can_be_overridden_and_are_checked),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_default_map_is_class_selector),
+		UNIT_TEST(t_classify_ignores_ecn_bits),
+		UNIT_TEST(t_map_entries_can_be_overridden_and_are_checked),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("router_classify", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("router_classify", tests);
 }

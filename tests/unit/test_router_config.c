@@ -5,11 +5,12 @@
  */
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "clock.h"
 #include "pktio.h"
 #include "router/config.h"
+#include "tests/unit/unit.h"
 
 static char err[512];
 
@@ -359,33 +360,41 @@ t_check_host_names_missing_interface(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("valid_file_reads_back",
+		    t_valid_file_reads_back),
+		UNIT_TEST_NAMED("refuses_bad_address_with_line_and_value",
+		    t_refuses_bad_address_with_line_and_value),
+		UNIT_TEST_NAMED("refuses_overlapping_subnets",
+		    t_refuses_overlapping_subnets),
+		UNIT_TEST_NAMED("refuses_duplicate_interface",
+		    t_refuses_duplicate_interface),
+		UNIT_TEST_NAMED(
+		    "refuses_route_with_host_bits_or_foreign_next_hop",
+		    t_refuses_route_with_host_bits_or_foreign_next_hop),
+		UNIT_TEST_NAMED("refuses_unknown_key_bad_weight_and_scheduler",
+		    t_refuses_unknown_key_bad_weight_and_scheduler),
+		UNIT_TEST_NAMED(
+		    "busy_poll_defaults_to_adaptive_and_reads_modes",
+		    t_busy_poll_defaults_to_adaptive_and_reads_modes),
+		UNIT_TEST_NAMED(
+		    "interface_rate_reads_units_and_refuses_bad_ones",
+		    t_interface_rate_reads_units_and_refuses_bad_ones),
+		UNIT_TEST_NAMED("refuses_bad_busy_poll_and_block_timeout",
+		    t_refuses_bad_busy_poll_and_block_timeout),
+		UNIT_TEST_NAMED("cpus_reads_a_taskset_list",
+		    t_cpus_reads_a_taskset_list),
+		UNIT_TEST_NAMED("io_backend_defaults_to_packet_and_reads_xdp",
+		    t_io_backend_defaults_to_packet_and_reads_xdp),
+		UNIT_TEST_NAMED("refuses_bad_io_backend_and_xdp_mode",
+		    t_refuses_bad_io_backend_and_xdp_mode),
+		UNIT_TEST_NAMED("io_tx_path_defaults_to_copy_and_reads_ring",
+		    t_io_tx_path_defaults_to_copy_and_reads_ring),
+		UNIT_TEST_NAMED("refuses_filter_on_unknown_interface",
+		    t_refuses_filter_on_unknown_interface),
+		UNIT_TEST_NAMED("check_host_names_missing_interface",
+		    t_check_host_names_missing_interface),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("router_config", NULL, NULL);
-#define T(name) CU_add_test(s, #name, t_##name)
-	T(valid_file_reads_back);
-	T(refuses_bad_address_with_line_and_value);
-	T(refuses_overlapping_subnets);
-	T(refuses_duplicate_interface);
-	T(refuses_route_with_host_bits_or_foreign_next_hop);
-	T(refuses_unknown_key_bad_weight_and_scheduler);
-	T(busy_poll_defaults_to_adaptive_and_reads_modes);
-	T(interface_rate_reads_units_and_refuses_bad_ones);
-	T(refuses_bad_busy_poll_and_block_timeout);
-	T(cpus_reads_a_taskset_list);
-	T(io_backend_defaults_to_packet_and_reads_xdp);
-	T(refuses_bad_io_backend_and_xdp_mode);
-	T(io_tx_path_defaults_to_copy_and_reads_ring);
-	T(refuses_filter_on_unknown_interface);
-	T(check_host_names_missing_interface);
-#undef T
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("router_config", tests);
 }

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/fib.h"
+#include "tests/unit/unit.h"
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
@@ -424,41 +425,19 @@ t_burst_lookup_agrees_with_single_lookup(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_empty_table_has_no_route),
-		T(t_lookup_prefers_longest_prefix),
-		T(t_shorter_prefix_added_later_keeps_longer_ones),
-		T(t_default_route_and_host_route),
-		T(t_delete_restores_covering_prefix),
-		T(t_add_replaces_next_hop_of_same_prefix),
-		T(t_add_refuses_host_bits_bad_length_and_big_next_hop),
-		T(t_group_limit_is_enforced_and_groups_are_reused),
-		T(t_walk_lists_every_route_and_flush_empties),
-		T(t_random_table_matches_brute_force_through_adds_and_deletes),
-		T(t_burst_lookup_agrees_with_single_lookup),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_empty_table_has_no_route),
+		UNIT_TEST(t_lookup_prefers_longest_prefix),
+		UNIT_TEST(t_shorter_prefix_added_later_keeps_longer_ones),
+		UNIT_TEST(t_default_route_and_host_route),
+		UNIT_TEST(t_delete_restores_covering_prefix),
+		UNIT_TEST(t_add_replaces_next_hop_of_same_prefix),
+		UNIT_TEST(t_add_refuses_host_bits_bad_length_and_big_next_hop),
+		UNIT_TEST(t_group_limit_is_enforced_and_groups_are_reused),
+		UNIT_TEST(t_walk_lists_every_route_and_flush_empties),
+		UNIT_TEST(t_random_table_matches_brute_force_through_adds_and_deletes),
+		UNIT_TEST(t_burst_lookup_agrees_with_single_lookup),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("router_fib", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("router_fib", tests);
 }

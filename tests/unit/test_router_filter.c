@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/filter.h"
+#include "tests/unit/unit.h"
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
@@ -329,41 +330,19 @@ t_rule_prints_as_config_says_it(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_rule_with_no_fields_matches_everything),
-		T(t_input_interface_field),
-		T(t_source_and_destination_prefix_fields),
-		T(t_protocol_field),
-		T(t_port_range_fields_are_inclusive),
-		T(t_port_rule_never_matches_packet_without_ports),
-		T(t_dscp_set_field),
-		T(t_first_match_wins_and_counts_only_there),
-		T(t_many_rules_grow_and_keep_order),
-		T(t_bad_rules_are_refused_with_reason),
-		T(t_rule_prints_as_config_says_it),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_rule_with_no_fields_matches_everything),
+		UNIT_TEST(t_input_interface_field),
+		UNIT_TEST(t_source_and_destination_prefix_fields),
+		UNIT_TEST(t_protocol_field),
+		UNIT_TEST(t_port_range_fields_are_inclusive),
+		UNIT_TEST(t_port_rule_never_matches_packet_without_ports),
+		UNIT_TEST(t_dscp_set_field),
+		UNIT_TEST(t_first_match_wins_and_counts_only_there),
+		UNIT_TEST(t_many_rules_grow_and_keep_order),
+		UNIT_TEST(t_bad_rules_are_refused_with_reason),
+		UNIT_TEST(t_rule_prints_as_config_says_it),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("router_filter", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("router_filter", tests);
 }

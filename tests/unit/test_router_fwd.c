@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "pkt.h"
 #include "router/fwd.h"
 #include "router/icmp.h"
+#include "tests/unit/unit.h"
 
 static const uint8_t hdr0[20] = {
 	0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
@@ -297,30 +298,34 @@ t_rate_limit_allows_burst_then_refills(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("check_accepts_worked_header",
+		    t_check_accepts_worked_header),
+		UNIT_TEST_NAMED("check_rejects_each_bad_field",
+		    t_check_rejects_each_bad_field),
+		UNIT_TEST_NAMED("check_reports_options_last",
+		    t_check_reports_options_last),
+		UNIT_TEST_NAMED("ttl_decrement_gives_hand_computed_checksum",
+		    t_ttl_decrement_gives_hand_computed_checksum),
+		UNIT_TEST_NAMED(
+		    "incremental_matches_full_recomputation_on_random_headers",
+		    t_incremental_matches_full_recomputation_on_random_headers),
+		UNIT_TEST_NAMED("fragment_offsets_flags_and_checksums",
+		    t_fragment_offsets_flags_and_checksums),
+		UNIT_TEST_NAMED("fragment_of_fragment_keeps_mf_and_offset",
+		    t_fragment_of_fragment_keeps_mf_and_offset),
+		UNIT_TEST_NAMED("l4_checksum_fill_matches_udp_reference",
+		    t_l4_checksum_fill_matches_udp_reference),
+		UNIT_TEST_NAMED(
+		    "l4_partial_checksum_recognised_by_pseudo_header_sum",
+		    t_l4_partial_checksum_recognised_by_pseudo_header_sum),
+		UNIT_TEST_NAMED("echo_reply_swaps_and_checksums",
+		    t_echo_reply_swaps_and_checksums),
+		UNIT_TEST_NAMED("icmp_error_quotes_and_obeys_rfc1812_rules",
+		    t_icmp_error_quotes_and_obeys_rfc1812_rules),
+		UNIT_TEST_NAMED("rate_limit_allows_burst_then_refills",
+		    t_rate_limit_allows_burst_then_refills),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("router_fwd", NULL, NULL);
-#define T(name) CU_add_test(s, #name, t_##name)
-	T(check_accepts_worked_header);
-	T(check_rejects_each_bad_field);
-	T(check_reports_options_last);
-	T(ttl_decrement_gives_hand_computed_checksum);
-	T(incremental_matches_full_recomputation_on_random_headers);
-	T(fragment_offsets_flags_and_checksums);
-	T(fragment_of_fragment_keeps_mf_and_offset);
-	T(l4_checksum_fill_matches_udp_reference);
-	T(l4_partial_checksum_recognised_by_pseudo_header_sum);
-	T(echo_reply_swaps_and_checksums);
-	T(icmp_error_quotes_and_obeys_rfc1812_rules);
-	T(rate_limit_allows_burst_then_refills);
-#undef T
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("router_fwd", tests);
 }

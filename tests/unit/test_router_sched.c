@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/sched.h"
+#include "tests/unit/unit.h"
 
 static uint64_t
 rng_next(uint64_t *state)
@@ -513,45 +514,23 @@ t_ops_find_knows_the_three_schedulers(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_fifo_keeps_arrival_order_across_classes),
-		T(t_packet_limit_tail_drops_and_counts),
-		T(t_byte_limit_tail_drops_and_counts),
-		T(t_stats_reset_max_restarts_from_current_depth),
-		T(t_drain_hands_back_every_packet_and_counts_flush),
-		T(t_strict_priority_never_serves_lower_class_while_higher_backlogged),
-		T(t_drr_shares_follow_weights_on_saturated_output),
-		T(t_drr_shares_hold_with_quanta_below_packet_size),
-		T(t_drr_lone_backlogged_class_gets_whole_link),
-		T(t_red_probability_matches_formula),
-		T(t_red_drops_twice_pb_at_steady_average),
-		T(t_red_never_drops_below_min_and_always_above_max),
-		T(t_red_average_decays_over_idle_time),
-		T(t_conf_check_names_the_bad_value),
-		T(t_ops_find_knows_the_three_schedulers),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_fifo_keeps_arrival_order_across_classes),
+		UNIT_TEST(t_packet_limit_tail_drops_and_counts),
+		UNIT_TEST(t_byte_limit_tail_drops_and_counts),
+		UNIT_TEST(t_stats_reset_max_restarts_from_current_depth),
+		UNIT_TEST(t_drain_hands_back_every_packet_and_counts_flush),
+		UNIT_TEST(t_strict_priority_never_serves_lower_class_while_higher_backlogged),
+		UNIT_TEST(t_drr_shares_follow_weights_on_saturated_output),
+		UNIT_TEST(t_drr_shares_hold_with_quanta_below_packet_size),
+		UNIT_TEST(t_drr_lone_backlogged_class_gets_whole_link),
+		UNIT_TEST(t_red_probability_matches_formula),
+		UNIT_TEST(t_red_drops_twice_pb_at_steady_average),
+		UNIT_TEST(t_red_never_drops_below_min_and_always_above_max),
+		UNIT_TEST(t_red_average_decays_over_idle_time),
+		UNIT_TEST(t_conf_check_names_the_bad_value),
+		UNIT_TEST(t_ops_find_knows_the_three_schedulers),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("router_sched", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("router_sched", tests);
 }

@@ -7,9 +7,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "router/sojourn.h"
+#include "tests/unit/unit.h"
 
 static void
 t_snapshot_reports_interval_and_total_percentiles(void)
@@ -146,35 +147,13 @@ t_drop_names_are_column_friendly(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		void		(*fn)(void);
-	} tests[] = {
-#define T(f)	{ #f, f }
-		T(t_snapshot_reports_interval_and_total_percentiles),
-		T(t_drops_and_rx_are_counted_per_interface_and_reason),
-		T(t_negative_sojourn_counts_as_zero),
-		T(t_new_refuses_bad_interface_counts),
-		T(t_drop_names_are_column_friendly),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_snapshot_reports_interval_and_total_percentiles),
+		UNIT_TEST(t_drops_and_rx_are_counted_per_interface_and_reason),
+		UNIT_TEST(t_negative_sojourn_counts_as_zero),
+		UNIT_TEST(t_new_refuses_bad_interface_counts),
+		UNIT_TEST(t_drop_names_are_column_friendly),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("router_sojourn", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("router_sojourn", tests);
 }

@@ -16,9 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "agent/spool.h"
+#include "tests/unit/unit.h"
 
 static char dir[256];
 static char err[512];
@@ -410,40 +411,35 @@ t_open_fails_on_a_folder_it_cannot_create(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("put writes a file named role-seq",
+		    t_put_writes_a_file_named_role_dash_seq),
+		UNIT_TEST_NAMED("put keeps nothing for batch_seq 0",
+		    t_put_keeps_nothing_for_batch_seq_zero),
+		UNIT_TEST_NAMED("ack deletes only the acknowledged batch",
+		    t_ack_deletes_only_the_acknowledged_batch),
+		UNIT_TEST_NAMED(
+		    "reopen loads unacked batches in role/seq order",
+		    t_reopen_loads_unacked_batches_in_role_seq_order),
+		UNIT_TEST_NAMED(
+		    "reopen sets aside damaged files, drops temporaries",
+		    t_reopen_sets_aside_damaged_files_and_drops_temporaries),
+		UNIT_TEST_NAMED("full by count refuses with ENOBUFS",
+		    t_full_by_count_refuses_with_enobufs),
+		UNIT_TEST_NAMED("full by bytes refuses with ENOBUFS",
+		    t_full_by_bytes_refuses_with_enobufs),
+		UNIT_TEST_NAMED(
+		    "same name: same run kept once, other run refused",
+		    t_same_name_same_run_is_kept_once_other_run_refused),
+		UNIT_TEST_NAMED("disk full mid-write fails and leaves nothing",
+		    t_disk_full_mid_write_fails_and_leaves_nothing),
+		UNIT_TEST_NAMED("fsync error fails and leaves nothing",
+		    t_fsync_error_fails_and_leaves_nothing),
+		UNIT_TEST_NAMED("rename error fails and leaves nothing",
+		    t_rename_error_fails_and_leaves_nothing),
+		UNIT_TEST_NAMED("open fails on a folder it cannot create",
+		    t_open_fails_on_a_folder_it_cannot_create),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("spool", NULL, NULL);
-	CU_add_test(s, "put writes a file named role-seq",
-	    t_put_writes_a_file_named_role_dash_seq);
-	CU_add_test(s, "put keeps nothing for batch_seq 0",
-	    t_put_keeps_nothing_for_batch_seq_zero);
-	CU_add_test(s, "ack deletes only the acknowledged batch",
-	    t_ack_deletes_only_the_acknowledged_batch);
-	CU_add_test(s, "reopen loads unacked batches in role/seq order",
-	    t_reopen_loads_unacked_batches_in_role_seq_order);
-	CU_add_test(s, "reopen sets aside damaged files, drops temporaries",
-	    t_reopen_sets_aside_damaged_files_and_drops_temporaries);
-	CU_add_test(s, "full by count refuses with ENOBUFS",
-	    t_full_by_count_refuses_with_enobufs);
-	CU_add_test(s, "full by bytes refuses with ENOBUFS",
-	    t_full_by_bytes_refuses_with_enobufs);
-	CU_add_test(s, "same name: same run kept once, other run refused",
-	    t_same_name_same_run_is_kept_once_other_run_refused);
-	CU_add_test(s, "disk full mid-write fails and leaves nothing",
-	    t_disk_full_mid_write_fails_and_leaves_nothing);
-	CU_add_test(s, "fsync error fails and leaves nothing",
-	    t_fsync_error_fails_and_leaves_nothing);
-	CU_add_test(s, "rename error fails and leaves nothing",
-	    t_rename_error_fails_and_leaves_nothing);
-	CU_add_test(s, "open fails on a folder it cannot create",
-	    t_open_fails_on_a_folder_it_cannot_create);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return UNIT_MAIN("spool", tests);
 }

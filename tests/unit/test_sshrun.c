@@ -4,13 +4,14 @@
  * word with what OpenSSH must receive; the runner is exercised with
  * /bin/sh and /bin/sleep, never with ssh.
  */
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "controller/deploy/sshrun.h"
+#include "tests/unit/unit.h"
 
 static void
 t_target_splits_user_and_host(void)
@@ -200,38 +201,30 @@ t_exec_reports_missing_program(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("target_splits_user_and_host",
+		    t_target_splits_user_and_host),
+		UNIT_TEST_NAMED("target_refuses_options_and_shell_characters",
+		    t_target_refuses_options_and_shell_characters),
+		UNIT_TEST_NAMED("safe_word_allows_paths_only",
+		    t_safe_word_allows_paths_only),
+		UNIT_TEST_NAMED("ssh_argv_is_batch_mode_with_own_known_hosts",
+		    t_ssh_argv_is_batch_mode_with_own_known_hosts),
+		UNIT_TEST_NAMED("ssh_argv_refuses_unsafe_remote_word",
+		    t_ssh_argv_refuses_unsafe_remote_word),
+		UNIT_TEST_NAMED("scp_argv_copies_into_remote_folder",
+		    t_scp_argv_copies_into_remote_folder),
+		UNIT_TEST_NAMED("failure_is_last_stderr_line",
+		    t_failure_is_last_stderr_line),
+		UNIT_TEST_NAMED("exec_captures_both_outputs_and_status",
+		    t_exec_captures_both_outputs_and_status),
+		UNIT_TEST_NAMED("exec_feeds_stdin_and_cuts_long_output",
+		    t_exec_feeds_stdin_and_cuts_long_output),
+		UNIT_TEST_NAMED("exec_kills_child_that_overruns",
+		    t_exec_kills_child_that_overruns),
+		UNIT_TEST_NAMED("exec_reports_missing_program",
+		    t_exec_reports_missing_program),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("sshrun", NULL, NULL);
-	CU_add_test(s, "target_splits_user_and_host",
-	    t_target_splits_user_and_host);
-	CU_add_test(s, "target_refuses_options_and_shell_characters",
-	    t_target_refuses_options_and_shell_characters);
-	CU_add_test(s, "safe_word_allows_paths_only",
-	    t_safe_word_allows_paths_only);
-	CU_add_test(s, "ssh_argv_is_batch_mode_with_own_known_hosts",
-	    t_ssh_argv_is_batch_mode_with_own_known_hosts);
-	CU_add_test(s, "ssh_argv_refuses_unsafe_remote_word",
-	    t_ssh_argv_refuses_unsafe_remote_word);
-	CU_add_test(s, "scp_argv_copies_into_remote_folder",
-	    t_scp_argv_copies_into_remote_folder);
-	CU_add_test(s, "failure_is_last_stderr_line",
-	    t_failure_is_last_stderr_line);
-	CU_add_test(s, "exec_captures_both_outputs_and_status",
-	    t_exec_captures_both_outputs_and_status);
-	CU_add_test(s, "exec_feeds_stdin_and_cuts_long_output",
-	    t_exec_feeds_stdin_and_cuts_long_output);
-	CU_add_test(s, "exec_kills_child_that_overruns",
-	    t_exec_kills_child_that_overruns);
-	CU_add_test(s, "exec_reports_missing_program",
-	    t_exec_reports_missing_program);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() +
-	    CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("sshrun", tests);
 }

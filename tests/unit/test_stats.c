@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "stats.h"
+#include "tests/unit/unit.h"
 
 #define NSAMPLES	100000
 
@@ -672,57 +673,35 @@ t_ipdv_of_constant_delay_is_zero(void)
 int
 main(void)
 {
-	static const struct {
-		const char	*name;
-		CU_TestFunc	 fn;
-	} tests[] = {
-#define T(f) { #f, f }
-		T(t_welford_matches_hand_computed_set),
-		T(t_welford_is_stable_with_large_offset),
-		T(t_welford_variance_is_zero_below_two_samples),
-		T(t_hist_percentiles_of_uniform_within_rel_error),
-		T(t_hist_percentiles_of_exponential_within_rel_error),
-		T(t_hist_percentiles_of_heavy_tail_within_rel_error),
-		T(t_hist_small_values_are_exact),
-		T(t_hist_every_magnitude_within_rel_error),
-		T(t_hist_rank_is_ceil_of_exact_fraction),
-		T(t_hist_empty_reports_zero),
-		T(t_hist_negative_counts_as_zero),
-		T(t_hist_huge_values_clamp_into_top_bucket),
-		T(t_hist_merge_equals_one_histogram_of_all),
-		T(t_jitter_follows_rfc3550_by_hand),
-		T(t_jitter_of_constant_delay_is_zero),
-		T(t_seqtrack_counts_loss_dup_reorder_bogus),
-		T(t_seqtrack_lost_is_never_negative),
-		T(t_seqtrack_highest_ignores_late_and_bogus),
-		T(t_linfit_recovers_exact_line),
-		T(t_linfit_with_variance_by_hand),
-		T(t_linfit_refuses_degenerate_input),
-		T(t_t95_matches_table_and_tends_to_normal),
-		T(t_hist_bins_lists_nonempty_buckets_in_order),
-		T(t_hist_bins_merges_groups_to_fit),
-		T(t_hist_bins_keep_every_sample),
-		T(t_ipdv_consecutive_pairs_by_hand),
-		T(t_ipdv_of_constant_delay_is_zero),
-#undef T
+	static const struct unit_test tests[] = {
+		UNIT_TEST(t_welford_matches_hand_computed_set),
+		UNIT_TEST(t_welford_is_stable_with_large_offset),
+		UNIT_TEST(t_welford_variance_is_zero_below_two_samples),
+		UNIT_TEST(t_hist_percentiles_of_uniform_within_rel_error),
+		UNIT_TEST(t_hist_percentiles_of_exponential_within_rel_error),
+		UNIT_TEST(t_hist_percentiles_of_heavy_tail_within_rel_error),
+		UNIT_TEST(t_hist_small_values_are_exact),
+		UNIT_TEST(t_hist_every_magnitude_within_rel_error),
+		UNIT_TEST(t_hist_rank_is_ceil_of_exact_fraction),
+		UNIT_TEST(t_hist_empty_reports_zero),
+		UNIT_TEST(t_hist_negative_counts_as_zero),
+		UNIT_TEST(t_hist_huge_values_clamp_into_top_bucket),
+		UNIT_TEST(t_hist_merge_equals_one_histogram_of_all),
+		UNIT_TEST(t_jitter_follows_rfc3550_by_hand),
+		UNIT_TEST(t_jitter_of_constant_delay_is_zero),
+		UNIT_TEST(t_seqtrack_counts_loss_dup_reorder_bogus),
+		UNIT_TEST(t_seqtrack_lost_is_never_negative),
+		UNIT_TEST(t_seqtrack_highest_ignores_late_and_bogus),
+		UNIT_TEST(t_linfit_recovers_exact_line),
+		UNIT_TEST(t_linfit_with_variance_by_hand),
+		UNIT_TEST(t_linfit_refuses_degenerate_input),
+		UNIT_TEST(t_t95_matches_table_and_tends_to_normal),
+		UNIT_TEST(t_hist_bins_lists_nonempty_buckets_in_order),
+		UNIT_TEST(t_hist_bins_merges_groups_to_fit),
+		UNIT_TEST(t_hist_bins_keep_every_sample),
+		UNIT_TEST(t_ipdv_consecutive_pairs_by_hand),
+		UNIT_TEST(t_ipdv_of_constant_delay_is_zero),
 	};
-	CU_pSuite	suite;
-	unsigned int	failed;
-	size_t		i;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	if ((suite = CU_add_suite("stats", NULL, NULL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL)
-			goto fail;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-fail:
-	CU_cleanup_registry();
-	return 2;
+	return UNIT_MAIN("stats", tests);
 }

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
 
 #include "controller/plan/plan.h"
+#include "tests/unit/unit.h"
 
 static char err[16384];
 
@@ -310,29 +311,22 @@ t_saved_broken_plans_match_expected_output(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct unit_test tests[] = {
+		UNIT_TEST_NAMED("cross_product_in_file_order",
+		    t_cross_product_in_file_order),
+		UNIT_TEST_NAMED("bind_puts_values_in_flows_and_impairments",
+		    t_bind_puts_values_in_flows_and_impairments),
+		UNIT_TEST_NAMED("bind_puts_values_in_the_router_section",
+		    t_bind_puts_values_in_the_router_section),
+		UNIT_TEST_NAMED("router_sweep_mistakes_are_reported",
+		    t_router_sweep_mistakes_are_reported),
+		UNIT_TEST_NAMED("random_order_is_a_seeded_permutation",
+		    t_random_order_is_a_seeded_permutation),
+		UNIT_TEST_NAMED("sweep_mistakes_are_all_reported",
+		    t_sweep_mistakes_are_all_reported),
+		UNIT_TEST_NAMED("saved_broken_plans_match_expected_output",
+		    t_saved_broken_plans_match_expected_output),
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("sweep", NULL, NULL);
-	CU_add_test(s, "cross_product_in_file_order",
-	    t_cross_product_in_file_order);
-	CU_add_test(s, "bind_puts_values_in_flows_and_impairments",
-	    t_bind_puts_values_in_flows_and_impairments);
-	CU_add_test(s, "bind_puts_values_in_the_router_section",
-	    t_bind_puts_values_in_the_router_section);
-	CU_add_test(s, "router_sweep_mistakes_are_reported",
-	    t_router_sweep_mistakes_are_reported);
-	CU_add_test(s, "random_order_is_a_seeded_permutation",
-	    t_random_order_is_a_seeded_permutation);
-	CU_add_test(s, "sweep_mistakes_are_all_reported",
-	    t_sweep_mistakes_are_all_reported);
-	CU_add_test(s, "saved_broken_plans_match_expected_output",
-	    t_saved_broken_plans_match_expected_output);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails == 0 ? 0 : 1;
+	return UNIT_MAIN("sweep", tests);
 }

@@ -13,6 +13,11 @@
  *		return UNIT_MAIN("router_fib", tests);
  *	}
  *
+ * A test whose CUnit name is not its function's name (a sentence, say)
+ * is listed with UNIT_TEST_NAMED("full ring drops and counts", t_full_ring).
+ * A suite with set-up and tear-down hands them over with
+ * UNIT_MAIN_FIXTURE("msg", suite_init, suite_clean, tests).
+ *
  * The output is CUnit's verbose basic mode with its "Run Summary", which
  * tests/run-unit.sh sums.
  */
@@ -26,9 +31,13 @@ struct unit_test {
 	void		(*fn)(void);
 };
 
-#define UNIT_TEST(f)	{ #f, f }
+#define UNIT_TEST(f)		{ #f, f }
+#define UNIT_TEST_NAMED(name, f)	{ (name), f }
 #define UNIT_MAIN(suite, tests)					\
 	unit_main((suite), (tests), sizeof(tests) / sizeof((tests)[0]))
+#define UNIT_MAIN_FIXTURE(suite, init, cleanup, tests)		\
+	unit_main_fixture((suite), (init), (cleanup), (tests),	\
+	    sizeof(tests) / sizeof((tests)[0]))
 
 /*
  * Run the NTESTS tests of TESTS as one suite named SUITE, with no set-up
