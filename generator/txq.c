@@ -2,7 +2,7 @@
  * txq: the batched sending of hoplab-gen's l2 mode.
  *
  * A packet is built into a batch slot when its deadline has come (never
- * earlier: gen.c waits for the earliest deadline first), and the batch is
+ * earlier: the loop (send.h) waits for the earliest deadline first), and the batch is
  * handed to the kernel with one sendmmsg() as soon as the next deadline
  * lies in the future or GEN_TX_BATCH packets are queued.  At low rates
  * every batch holds one packet, sent the moment it is due; when the loop
@@ -27,14 +27,15 @@
 
 #include "clock.h"
 #include "log.h"
-#include "genint.h"
+#include "build.h"
+#include "txq.h"
 
 /*
  * Build the next packet of flow I into the batch; it was due at DEADLINE.
  * The caller flushes first when the batch is full.
  */
 void
-gen_queue_one(struct gen *g, size_t i, int64_t deadline)
+txq_queue(struct gen *g, size_t i, int64_t deadline)
 {
 	struct gen_flow *f = &g->flows[i];
 	struct gen_txq *q = &g->txq[g->ntxq];
@@ -45,7 +46,7 @@ gen_queue_one(struct gen *g, size_t i, int64_t deadline)
 
 	frame = model_frame(&f->model);
 	if (frame + 0u != g->tmpl_len[i] + PKT_FCS_LEN)
-		(void)gen_build_template(g, i, frame, why, sizeof(why));
+		(void)build_template(g, i, frame, why, sizeof(why));
 	q->flow = i;
 	q->seq = (uint32_t)(f->sent + g->queued[i]++);
 	q->deadline = deadline;
@@ -57,14 +58,14 @@ gen_queue_one(struct gen *g, size_t i, int64_t deadline)
 	p.seq = q->seq;
 	now = clock_mono_ns();
 	p.tx_ns = q->utx_ns = clock_real_ns();
-	gen_stamp_frame(g->txbuf[g->ntxq], g->ip_id++, &p);
+	build_stamp(g->txbuf[g->ntxq], g->ip_id++, &p);
 	welford_add(&f->late, now - deadline);
 	g->ntxq++;
 }
 
 /* The kernel took packet Q: account for it. */
 static void
-gen_sent(struct gen *g, const struct gen_txq *q)
+txq_sent(struct gen *g, const struct gen_txq *q)
 {
 	struct gen_flow *f = &g->flows[q->flow];
 	struct tsm_done d;
@@ -88,7 +89,7 @@ gen_sent(struct gen *g, const struct gen_txq *q)
 
 /* Hand the batch to the kernel (one sendmmsg) and account for it. */
 void
-gen_tx_flush(struct gen *g)
+txq_flush(struct gen *g)
 {
 	const void *bufs[GEN_TX_BATCH];
 	size_t lens[GEN_TX_BATCH];
@@ -108,7 +109,7 @@ gen_tx_flush(struct gen *g)
 	}
 	g->tx_calls++;
 	for (i = 0; i < (unsigned)n; i++)
-		gen_sent(g, &g->txq[i]);
+		txq_sent(g, &g->txq[i]);
 	for (; i < g->ntxq; i++) {
 		f = &g->flows[g->txq[i].flow];
 		if (f->tx_errors++ == 0)
