@@ -18,8 +18,8 @@
  *
  * Records (--stream-records): the per-packet path encodes each record
  * (records.h layout) into a preallocated ring (recring.c) of
- * RECRING_CHUNKS chunks of RECRING_CHUNK_RECS records; live_tick() sends full chunks at once and the
- * chunk being filled every interval, each as the bytes field of one
+ * RECRING_CHUNKS chunks of RECRING_CHUNK_RECS records; live_tick()
+ * sends full chunks at once and the chunk being filled every interval, each as the bytes field of one
  * batch (256 KiB at most, well under MSG_MAX_SIZE).  When every chunk is
  * full because the socket does not take them (the agent is stalled), a
  * record is dropped and counted, and the final batch says how many
@@ -173,6 +173,7 @@ send_intervals(struct live *l, struct gen *g, int64_t real, int wait,
 	Hoplab__FlowInterval iv[FLOWSPEC_MAX_FLOWS][4];
 	Hoplab__FlowInterval *ivp[FLOWSPEC_MAX_FLOWS][4];
 	const struct gen_flow *fl, *f;
+	struct recring *q = &l->ring;
 	int64_t w = gen_interval_ns(g);
 	size_t i, k, n, nf = 0, upto, nrec;
 
@@ -205,14 +206,14 @@ send_intervals(struct live *l, struct gen *g, int64_t real, int wait,
 		resp[nf] = &res[nf];
 		nf++;
 	}
-	nrec = l->records && l->ring.full == 0 ? l->ring.fill[l->ring.head] : 0;
+	nrec = l->records && q->full == 0 ? q->fill[q->head] : 0;
 	if (nf == 0 && nrec == 0)
 		return 0;
-	if (send_interim(l, resp, nf, nrec ? l->ring.chunk[l->ring.head] : NULL, nrec,
+	if (send_interim(l, resp, nf, nrec ? q->chunk[q->head] : NULL, nrec,
 	    wait, err, errlen) == -1)
 		return -1;
 	if (nrec > 0)
-		l->ring.fill[l->ring.head] = 0;
+		q->fill[q->head] = 0;
 	for (i = 0, k = 0; i < n && i < 64 && k < nf; i++)
 		if (res[k].flow_id == fl[i].spec.id) {
 			l->shown[i] += res[k].n_intervals;

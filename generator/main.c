@@ -544,25 +544,26 @@ static void
 check_tcp(struct opts *o)
 {
 	struct gen_config *c = &o->job.cfg;
+	struct tcp_config *t = &o->job.tcp;
 
 	check_sock(o);
 	if (c->nflows > 0 || o->records != NULL || o->job.show != 0)
 		usage_error("%s: not for --mode tcp (a bulk transfer)",
 		    c->nflows > 0 ? "--flow" : o->records ? "--records" :
 		    "--show");
-	if (c->role == GEN_ROLE_SEND && !o->job.tcp.bytes && !o->job.tcp.duration_ns)
+	if (c->role == GEN_ROLE_SEND && !t->bytes && !t->duration_ns)
 		usage_error("--bytes or --duration: one is required for "
 		    "--mode tcp --role send");
-	if (c->role == GEN_ROLE_RECV && (o->job.tcp.bytes || o->job.tcp.duration_ns))
+	if (c->role == GEN_ROLE_RECV && (t->bytes || t->duration_ns))
 		usage_error("%s: only for --role send (the receiver takes "
-		    "what comes)", o->job.tcp.bytes ? "--bytes" : "--duration");
-	o->job.tcp.role = c->role;
-	o->job.tcp.peer = c->peer;
-	o->job.tcp.bind = c->bind;
-	o->job.tcp.interval_ns = c->interval_ns > 0 ? c->interval_ns :
+		    "what comes)", t->bytes ? "--bytes" : "--duration");
+	t->role = c->role;
+	t->peer = c->peer;
+	t->bind = c->bind;
+	t->interval_ns = c->interval_ns > 0 ? c->interval_ns :
 	    SERIES_WIDTH_DEFAULT;
-	o->job.tcp.wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
-	o->job.tcp.dscp = 0;
+	t->wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
+	t->dscp = 0;
 }
 
 /* Options that only make sense together. */

@@ -15,8 +15,8 @@
  * call, and a burst of up to 256 frames is handled per look.  The ring's
  * stamp (tp_sec/tp_nsec) is the kernel's software receive stamp
  * (skb->tstamp, the same stamp SO_TIMESTAMPING and tcpdump report), as
- * long as receive stamping is on, which gen.c asks for with
- * SO_TIMESTAMPING on the ring's socket (rx_open()); frames the kernel stamped only
+ * long as receive stamping is on, which rx_open() asks for with
+ * SO_TIMESTAMPING on the ring's socket; frames the kernel stamped only
  * as it filled the ring are counted apart ("kernel-ring").  ARP requests
  * for any address the generator owns on rx (--dst and every flow's dst=)
  * are answered through the ring's socket.

@@ -2,8 +2,8 @@
  * txq: the batched sending of hoplab-gen's l2 mode.
  *
  * A packet is built into a batch slot when its deadline has come (never
- * earlier: the loop (send.h) waits for the earliest deadline first), and the batch is
- * handed to the kernel with one sendmmsg() as soon as the next deadline
+ * earlier: send.h's loop waits for the earliest deadline first), and the
+ * batch is handed to the kernel with one sendmmsg() as soon as the next deadline
  * lies in the future or GEN_TX_BATCH packets are queued.  At low rates
  * every batch holds one packet, sent the moment it is due; when the loop
  * runs behind (rates of 100 000 frames/s and more, or after the
