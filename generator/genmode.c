@@ -5,8 +5,8 @@
  * records and live batches, printed, reported and freed in one place.
  *
  * The order of a run is main.c's: open (genmode_new, the mode's sockets,
- * genmode_live), resolve, run (ending in genmode_ran), print, report,
- * close.  The records file is closed at the end of the run, with the
+ * genmode_live), resolve, run (ending in genmode_ran), print (the
+ * mode's own: report.c has a summary per kind of run), report, close.  The records file is closed at the end of the run, with the
  * timestamp source, before the summary is printed; after a failed open
  * close() closes it with source "none".
  *
@@ -73,15 +73,6 @@ genmode_ran(struct gen_job *j, int rc, const char *err)
 		status = GEN_EXIT_IFACE;
 	}
 	return status;
-}
-
-void
-genmode_print(const struct gen_job *j, FILE *out)
-{
-	if (j->json)
-		report_json(out, j->run, &j->cfg);
-	else
-		report_print(out, j->run, &j->cfg, j->show);
 }
 
 int

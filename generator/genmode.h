@@ -26,8 +26,7 @@ int	genmode_live(struct gen_job *j);
  * and returns 0 or GEN_EXIT_IFACE.
  */
 int	genmode_ran(struct gen_job *j, int rc, const char *err);
-/* The operations print, report and close of modes l2 and udp. */
-void	genmode_print(const struct gen_job *j, FILE *out);
+/* The operations report and close of modes l2 and udp. */
 int	genmode_report(struct gen_job *j);
 void	genmode_close(struct gen_job *j);
 

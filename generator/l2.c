@@ -39,6 +39,7 @@
 #include "genmode.h"
 #include "live.h"
 #include "mode.h"
+#include "report.h"
 #include "rx.h"
 #include "send.h"
 #include "txq.h"
@@ -216,12 +217,21 @@ l2_run(struct gen_job *j, volatile sig_atomic_t *signals)
 	    err);
 }
 
+static void
+l2_print(const struct gen_job *j, FILE *out)
+{
+	if (j->json)
+		report_json(out, j->run, &j->cfg);
+	else
+		report_print_l2(out, j->run, &j->cfg, j->show);
+}
+
 const struct gen_mode l2_mode = {
 	.name = "l2",
 	.open = l2_open,
 	.resolve = l2_resolve,
 	.run = l2_run,
-	.print = genmode_print,
+	.print = l2_print,
 	.report = genmode_report,
 	.close = genmode_close,
 };

@@ -50,6 +50,7 @@
 #include "genmode.h"
 #include "live.h"
 #include "mode.h"
+#include "report.h"
 #include "send.h"
 
 #define UDP_DYN_BINS	(SERIES_TOTAL_MAX / 8)	/* intervals of a new flow */
@@ -637,11 +638,22 @@ udp_run(struct gen_job *j, volatile sig_atomic_t *signals)
 	return genmode_ran(j, rc, err);
 }
 
+static void
+udp_print(const struct gen_job *j, FILE *out)
+{
+	if (j->json)
+		report_json(out, j->run, &j->cfg);
+	else if (j->cfg.role == GEN_ROLE_SEND)
+		report_print_sender(out, j->run, &j->cfg);
+	else
+		report_print_receiver(out, j->run, &j->cfg, j->show);
+}
+
 const struct gen_mode udp_mode = {
 	.name = "udp",
 	.open = udp_open,
 	.run = udp_run,
-	.print = genmode_print,
+	.print = udp_print,
 	.report = genmode_report,
 	.close = genmode_close,
 };
