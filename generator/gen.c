@@ -219,7 +219,7 @@ gen_flow_ts_source(const struct gen *g, const struct gen_flow *f)
 	struct gen_flow *w = (struct gen_flow *)f;	/* a cache */
 	char a[32], b[32];
 
-	if (g->cfg.mode != GEN_MODE_L2)
+	if (g->ends != GEN_ENDS_BOTH)
 		return gen_ts_source(g);
 	snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
 	    ts_word(f->tsm->ktx_used, f->tsm->utx_used, a, sizeof(a)),
@@ -230,9 +230,9 @@ gen_flow_ts_source(const struct gen *g, const struct gen_flow *f)
 const char *
 gen_clock_sync(const struct gen *g)
 {
-	if (g->cfg.mode == GEN_MODE_L2)
+	if (g->ends == GEN_ENDS_BOTH)
 		return "same-host";
-	if (g->cfg.role == GEN_ROLE_SEND)
+	if (g->ends == GEN_ENDS_TX)
 		return "";
 	return g->clock_same == 1 ? "same-host" : "required";
 }
@@ -246,7 +246,7 @@ gen_ctl_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
 	*end_seen = g->end_seen;
 }
 
-/* A udp sender: its kernel tx stamps against its sends; no rx side. */
+/* A sender: its kernel tx stamps against its sends; no rx side. */
 static const char *
 gen_ts_source_sender(struct gen *w)
 {
@@ -271,13 +271,14 @@ gen_ts_source(const struct gen *g)
 	char a[32], b[32];
 	size_t i;
 
-	if (g->cfg.mode == GEN_MODE_UDP && g->cfg.role == GEN_ROLE_SEND)
+	if (g->ends == GEN_ENDS_TX)
 		return gen_ts_source_sender(w);
 	for (i = 0; i < g->nflows; i++) {
 		ktx += g->flows[i].tsm->ktx_used;
 		utx += g->flows[i].tsm->utx_used;
 	}
-	if (g->cfg.mode != GEN_MODE_L2)
+	/* A receiver: tx stamps are the sender's, each side one word. */
+	if (g->ends == GEN_ENDS_RX)
 		snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
 		    ts_word(ktx, utx, a, sizeof(a)) == a ? "mixed" :
 		    ts_word(ktx, utx, a, sizeof(a)), ts_word(g->rx_kernel_ts,

@@ -107,6 +107,11 @@ struct gen_flow {
 	char		ts_src[48];	/* gen_flow_ts_source()'s answer */
 };
 
+/* Which ends of its packets a run stamps; the mode's open() says. */
+#define GEN_ENDS_BOTH	0	/* l2: sender and receiver, one clock */
+#define GEN_ENDS_TX	1	/* a udp sender: the receiver stamps rx */
+#define GEN_ENDS_RX	2	/* a udp receiver: tx from follow-ups */
+
 /* A packet built and waiting in the l2 send batch (txq.c). */
 struct gen_txq {
 	size_t		flow;
@@ -126,6 +131,7 @@ struct live;
  */
 struct gen {
 	struct gen_config cfg;
+	int		ends;		/* GEN_ENDS_* */
 	struct l2if	tx;
 	struct l2if	rx;		/* name, MAC, ARP count; no socket */
 	struct pktio	*rxp;		/* rx: lib/pktio's receive ring */

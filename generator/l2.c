@@ -59,6 +59,7 @@ l2_open(struct gen_job *j)
 	if ((rc = genmode_new(j)) != 0)
 		return rc;
 	g = j->run;
+	g->ends = GEN_ENDS_BOTH;
 	if (l2if_open(&g->tx, g->cfg.tx, g->cfg.src, g->cfg.tstamp ==
 	    GEN_TS_KERNEL ? L2_TS_TX : 0, err, sizeof(err)) == -1 ||
 	    rx_open(g, err, sizeof(err)) == -1) {

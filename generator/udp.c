@@ -582,6 +582,8 @@ udp_open(struct gen_job *j)
 
 	if ((rc = genmode_new(j)) != 0)
 		return rc;
+	((struct gen *)j->run)->ends = j->cfg.role == GEN_ROLE_SEND ?
+	    GEN_ENDS_TX : GEN_ENDS_RX;
 	if (udp_socket(j->run, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		return GEN_EXIT_IFACE;
