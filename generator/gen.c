@@ -138,8 +138,8 @@ gen_free(struct gen *g)
 		model_free(&g->flows[i].model);
 		free(g->flows[i].tsm);
 	}
-	l2if_close(&g->tx);
-	l2if_close(&g->rx);
+	l2io_close(&g->tx);
+	l2io_close(&g->rx);
 	pktio_free(g->rxp);
 	free(g->txs);
 	free(g->txbuf);

@@ -60,7 +60,7 @@ l2_open(struct gen_job *j)
 		return rc;
 	g = j->run;
 	g->ends = GEN_ENDS_BOTH;
-	if (l2if_open(&g->tx, g->cfg.tx, g->cfg.src, g->cfg.tstamp ==
+	if (l2io_open(&g->tx, g->cfg.tx, g->cfg.src, g->cfg.tstamp ==
 	    GEN_TS_KERNEL ? L2_TS_TX : 0, err, sizeof(err)) == -1 ||
 	    rx_open(g, err, sizeof(err)) == -1) {
 		log_error("%s", err);
@@ -89,7 +89,7 @@ l2_arp(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	inet_ntop(AF_INET, &g->cfg.gateway, ip, sizeof(ip));
 	for (try = 0; try < GEN_ARP_TRIES && !g->have_gw && !*signals;
 	    try++) {
-		if (l2_arp_request(&g->tx, g->cfg.gateway) == -1) {
+		if (l2io_arp_request(&g->tx, g->cfg.gateway) == -1) {
 			snprintf(err, errlen, "interface %s: cannot send ARP "
 			    "request for gateway %s: %s", g->tx.name, ip,
 			    strerror(errno));

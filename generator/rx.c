@@ -259,7 +259,7 @@ rx_drain_txstamps(struct gen *g, char *err, size_t errlen)
 		return 0;
 	g->txs_unread = 0;
 	for (r = 0; r < RX_TXS_ROUNDS; r++) {
-		n = l2if_recv_txstamps(&g->tx, g->txs, L2_TXS_BATCH);
+		n = l2io_recv_txstamps(&g->tx, g->txs, L2_TXS_BATCH);
 		if (n == -1) {
 			snprintf(err, errlen, "interface %s: transmit stamp: "
 			    "%s", g->tx.name, strerror(errno));
@@ -288,7 +288,7 @@ rx_drain_tx_sock(struct gen *g, char *err, size_t errlen)
 	int i;
 
 	for (i = 0; i < RX_BURST; i++) {
-		n = l2if_recv(l, g->buf, sizeof(g->buf), &rx_ns);
+		n = l2io_recv(l, g->buf, sizeof(g->buf), &rx_ns);
 		if (n == 0)
 			return 0;
 		if (n == -1) {
@@ -296,7 +296,7 @@ rx_drain_tx_sock(struct gen *g, char *err, size_t errlen)
 			    l->name, strerror(errno));
 			return -1;
 		}
-		(void)l2_arp_input(l, g->buf, n, &g->cfg.gateway, g->gw_mac,
+		(void)l2io_arp_input(l, g->buf, n, &g->cfg.gateway, g->gw_mac,
 		    &g->have_gw);
 	}
 	return 0;

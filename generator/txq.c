@@ -103,7 +103,7 @@ txq_flush(struct gen *g)
 		bufs[i] = g->txbuf[i];
 		lens[i] = g->txq[i].len;
 	}
-	if ((n = l2if_send_batch(&g->tx, bufs, lens, g->ntxq)) == -1) {
+	if ((n = l2io_send_batch(&g->tx, bufs, lens, g->ntxq)) == -1) {
 		e = errno;
 		n = 0;
 	}

@@ -68,7 +68,7 @@ udp_socket(struct gen *g, char *err, size_t errlen)
 {
 	int kernel = g->cfg.tstamp == GEN_TS_KERNEL;
 
-	(void)ctl_boot_id(g->boot_id);
+	(void)ctlmsg_boot_id(g->boot_id);
 	g->fu.type = CTL_STAMPS;
 	memcpy(g->fu.boot_id, g->boot_id, sizeof(g->boot_id));
 	if (g->cfg.role == GEN_ROLE_SEND)
@@ -111,7 +111,7 @@ udp_fu_flush(struct gen *g)
 
 	if (g->fu.n == 0)
 		return;
-	n = ctl_write(b, sizeof(b), &g->fu);
+	n = ctlmsg_write(b, sizeof(b), &g->fu);
 	if (n < 0 || udpio_send(&g->udp, b, (size_t)n, 0) == -1)
 		g->ctl_errors++;
 	g->fu.n = 0;
@@ -226,7 +226,7 @@ udp_send_end(struct gen *g)
 		m.e[i].value = (int64_t)f->sent;
 	}
 	m.n = i;
-	if ((n = ctl_write(b, sizeof(b), &m)) < 0)
+	if ((n = ctlmsg_write(b, sizeof(b), &m)) < 0)
 		return -1;
 	for (k = 0; k < UDP_END_COPIES; k++) {
 		if (k > 0)
@@ -452,7 +452,7 @@ udp_rx_one(struct gen *g, const struct udp_rx *r)
 
 	if (probe_read(r->buf, r->len, &p) == 0)
 		udp_rx_probe(g, r, &p);
-	else if (ctl_read(r->buf, r->len, &m) == 0)
+	else if (ctlmsg_read(r->buf, r->len, &m) == 0)
 		udp_rx_ctl(g, &m);
 	else if (r->len >= 2 && r->buf[0] == (CTL_MAGIC >> 8) &&
 	    r->buf[1] == (CTL_MAGIC & 0xff))
