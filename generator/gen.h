@@ -195,6 +195,7 @@ void	gen_free(struct gen *g);
  */
 int	gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
 	    int64_t span_ns, char *err, size_t errlen);
+
 /* The flow with id ID, or NULL (per packet: inline). */
 static inline struct gen_flow *
 gen_flow_by_id(struct gen *g, uint16_t id)
@@ -206,6 +207,7 @@ gen_flow_by_id(struct gen *g, uint16_t id)
 			return &g->flows[i];
 	return NULL;
 }
+
 /*
  * A packet of flow F whose two stamps are known: its delay counts.
  * Called per packet by the receive paths (rx.c, txq.c, udp.c).
