@@ -447,6 +447,37 @@ report_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
 	}
 }
 
+/* The delay and delay variation of F into R (none without a delay). */
+static void
+fill_delay(Hoplab__FlowResult *r, const struct gen_flow *f)
+{
+	if (f->delay.n > 0) {
+		r->delay_min_ns = f->delay.min;
+		r->delay_mean_ns = f->delay.mean;
+		r->delay_p50_ns = hist_percentile(f->hist, 50);
+		r->delay_p90_ns = hist_percentile(f->hist, 90);
+		r->delay_p99_ns = hist_percentile(f->hist, 99);
+		r->delay_p999_ns = hist_percentile(f->hist, 99.9);
+		r->delay_max_ns = f->delay.max;
+		r->delay_std_ns = welford_std(&f->delay);
+		r->jitter_ns = jitter_value(&f->jit);
+		r->ttl_min = f->ttl_min;
+		r->ttl_max = f->ttl_max;
+	}
+	r->ipdv_pairs = f->ipdv.v.n;
+	if (f->ipdv.v.n > 0) {
+		r->ipdv_mean_ns = f->ipdv.v.mean;
+		r->ipdv_abs_mean_ns = f->ipdv.abs.mean;
+		r->ipdv_abs_p99_ns = hist_percentile(f->ipdv_hist, 99);
+		r->ipdv_abs_p999_ns = hist_percentile(f->ipdv_hist, 99.9);
+		r->ipdv_min_ns = f->ipdv.v.min;
+		r->ipdv_max_ns = f->ipdv.v.max;
+	}
+	if (f->delay.n > 0)
+		r->pdv_p999_ns = hist_percentile(f->hist, 99.9) -
+		    f->delay.min;
+}
+
 /* Fill R from F; strings point into F and TS, which outlive R. */
 static void
 fill_result(Hoplab__FlowResult *r, const struct gen *g,
@@ -469,19 +500,7 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
 	r->lost = seqtrack_lost(f->seq, f->sent);
 	r->duplicates = seqtrack_duplicates(f->seq);
 	r->reordered = seqtrack_reordered(f->seq);
-	if (f->delay.n > 0) {
-		r->delay_min_ns = f->delay.min;
-		r->delay_mean_ns = f->delay.mean;
-		r->delay_p50_ns = hist_percentile(f->hist, 50);
-		r->delay_p90_ns = hist_percentile(f->hist, 90);
-		r->delay_p99_ns = hist_percentile(f->hist, 99);
-		r->delay_p999_ns = hist_percentile(f->hist, 99.9);
-		r->delay_max_ns = f->delay.max;
-		r->delay_std_ns = welford_std(&f->delay);
-		r->jitter_ns = jitter_value(&f->jit);
-		r->ttl_min = f->ttl_min;
-		r->ttl_max = f->ttl_max;
-	}
+	fill_delay(r, f);
 	r->rx_bytes = f->rx_bytes;
 	r->first_tx_ns = f->first_tx_ns;
 	r->last_tx_ns = f->last_tx_ns;
@@ -499,18 +518,6 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
 	r->tx_idt_std_ns = welford_std(&f->tsm->idt);
 	r->tx_idt_err_p99_ns = hist_percentile(f->tsm->idt_abs, 99);
 	r->tx_bytes = f->tx_bytes;
-	r->ipdv_pairs = f->ipdv.v.n;
-	if (f->ipdv.v.n > 0) {
-		r->ipdv_mean_ns = f->ipdv.v.mean;
-		r->ipdv_abs_mean_ns = f->ipdv.abs.mean;
-		r->ipdv_abs_p99_ns = hist_percentile(f->ipdv_hist, 99);
-		r->ipdv_abs_p999_ns = hist_percentile(f->ipdv_hist, 99.9);
-		r->ipdv_min_ns = f->ipdv.v.min;
-		r->ipdv_max_ns = f->ipdv.v.max;
-	}
-	if (f->delay.n > 0)
-		r->pdv_p999_ns = hist_percentile(f->hist, 99.9) -
-		    f->delay.min;
 }
 
 /*
