@@ -32,6 +32,7 @@ UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o
 UNIT_EXTRA_test_progress = build/asan/controller/run/progress.o
 UNIT_EXTRA_test_ctl_records = build/asan/controller/results/records.o
 UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/recring.o build/asan/generator/records.o
+UNIT_EXTRA_test_gen_recring = build/asan/generator/recring.o build/asan/generator/records.o
 UNIT_EXTRA_test_plantopo += build/asan/controller/run/topocheck.o
 # Suites that load plans link the plan parser (controller/plan/plan*.c).
 UNIT_EXTRA_test_plan = $(PLAN_ASAN_OBJ)
