@@ -11,14 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "genint.h"
+#include "build.h"
 
-/*
- * Build flow I's FRAME-byte template: probe seq 0, tx stamp 0, IPv4 id 0.
- * Called once per flow, and per packet when the size is random.
- */
+#define OFF_IP_ID	(PKT_ETH_LEN + 4)
+#define OFF_IP_CSUM	(PKT_ETH_LEN + 10)
+#define OFF_UDP_CSUM	(PKT_ETH_LEN + PKT_IP4_LEN + 6)
+#define OFF_PROBE	PKT_HDRS_LEN
+
 int
-gen_build_template(struct gen *g, size_t i, unsigned frame, char *err,
+build_template(struct gen *g, size_t i, unsigned frame, char *err,
     size_t errlen)
 {
 	const struct flowspec *fs = &g->flows[i].spec;
@@ -87,7 +88,7 @@ gen_put_probe(uint8_t *b, const struct probe *p)
 }
 
 void
-gen_stamp_frame(uint8_t *b, uint16_t id, const struct probe *p)
+build_stamp(uint8_t *b, uint16_t id, const struct probe *p)
 {
 	put16(b + OFF_IP_ID, id);
 	put16(b + OFF_IP_CSUM, 0);

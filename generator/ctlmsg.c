@@ -37,7 +37,7 @@ get_be(const uint8_t *p, int n)
 }
 
 int
-ctl_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
+ctlmsg_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
 {
 	const struct ctl_entry *e;
 	uint8_t *p;
@@ -67,7 +67,7 @@ ctl_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
 }
 
 int
-ctl_read(const uint8_t *buf, size_t len, struct ctl_msg *m)
+ctlmsg_read(const uint8_t *buf, size_t len, struct ctl_msg *m)
 {
 	struct ctl_entry *e;
 	const uint8_t *p;
@@ -109,7 +109,7 @@ hexval(int c)
 }
 
 int
-ctl_boot_id(uint8_t id[16])
+ctlmsg_boot_id(uint8_t id[16])
 {
 	char line[64], *s;
 	FILE *f;

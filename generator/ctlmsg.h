@@ -59,18 +59,18 @@ struct ctl_msg {
  * Returns the datagram's length, or -1 when M has too many entries or an
  * unknown type, or BUF is too short.
  */
-int	ctl_write(uint8_t *buf, size_t len, const struct ctl_msg *m);
+int	ctlmsg_write(uint8_t *buf, size_t len, const struct ctl_msg *m);
 /*
  * Read a control datagram of LEN bytes into *M.  Returns 0, or -1 when it
  * is not one (wrong magic, version or type; length not matching its
  * entries).
  */
-int	ctl_read(const uint8_t *buf, size_t len, struct ctl_msg *m);
+int	ctlmsg_read(const uint8_t *buf, size_t len, struct ctl_msg *m);
 /*
  * This host's boot id (16 bytes) from /proc/sys/kernel/random/boot_id.
  * Network namespaces share it and CLOCK_REALTIME; two machines do not.
  * Returns 0, or -1 (then ID is all zero and means "unknown").
  */
-int	ctl_boot_id(uint8_t id[16]);
+int	ctlmsg_boot_id(uint8_t id[16]);
 
 #endif

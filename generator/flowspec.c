@@ -267,10 +267,106 @@ parse_preset_key(const char *v, struct fsctx *x, char *err, size_t errlen)
 	return 0;
 }
 
-/* Apply one key=value pair; *SEEN collects the keys met so far. */
 static int
-apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
+parse_rate(const char *v, struct fsctx *x, char *err, size_t errlen)
+{
+	if (preset_parse_rate(v, &x->rate_bps) == -1) {
+		snprintf(err, errlen, "rate: expected a bit rate such as 4 "
+		    "(Mbit/s), 500k, 1.5M or 1G, got \"%s\"", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_seed(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_uint(v, 0, INT64_MAX, &n) == -1) {
+		snprintf(err, errlen, "seed: expected 0..%lld, got \"%s\"",
+		    (long long)INT64_MAX, v);
+		return -1;
+	}
+	fs->seed = n;
+	return 0;
+}
+
+static int
+parse_count(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_uint(v, 1, FLOWSPEC_COUNT_MAX, &n) == -1) {
+		snprintf(err, errlen, "count: expected 1..%llu, got \"%s\"",
+		    FLOWSPEC_COUNT_MAX, v);
+		return -1;
+	}
+	fs->count = n;
+	return 0;
+}
+
+static int
+parse_dscp(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	if (dscp_parse(v, &fs->dscp) == -1 || fs->dscp > 63) {
+		snprintf(err, errlen, "dscp: expected BE, EF, AF11..AF43, "
+		    "CS0..CS7 or 0..63, got \"%s\"", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_id(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_uint(v, 0, UINT16_MAX, &n) == -1) {
+		snprintf(err, errlen, "id: expected 0..65535, got \"%s\"", v);
+		return -1;
+	}
+	fs->id = n;
+	return 0;
+}
+
+static int
+parse_dst(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	if (inet_pton(AF_INET, v, &fs->dst) != 1 ||
+	    fs->dst.s_addr == INADDR_ANY ||
+	    fs->dst.s_addr == INADDR_BROADCAST ||
+	    IN_MULTICAST(ntohl(fs->dst.s_addr))) {
+		snprintf(err, errlen, "dst: expected a unicast IPv4 address, "
+		    "got \"%s\"", v);
+		return -1;
+	}
+	return 0;
+}
+
+/* dport= or sport= (KEY, named in messages). */
+static int
+parse_port(const char *key, const char *v, uint16_t *port, char *err,
     size_t errlen)
+{
+	uint64_t n;
+
+	if (parse_uint(v, 1, UINT16_MAX, &n) == -1) {
+		snprintf(err, errlen, "%s: expected a UDP port 1..65535, got "
+		    "\"%s\"", key, v);
+		return -1;
+	}
+	*port = n;
+	return 0;
+}
+
+/*
+ * Split PAIR ("key=value", written into) at the '=': *V gets the value.
+ * Returns the key's KEY_* bit, marked in x->seen, or 0 with ERR (no
+ * '=', an unknown key, a key given twice, an empty value).
+ */
+static unsigned
+pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 {
 	static const struct {
 		const char	*key;
@@ -284,16 +380,14 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
 		{ "dst", KEY_DST },
 	};
-	char *v;
-	uint64_t n;
 	size_t i;
 	unsigned bit = 0;
 
-	if ((v = strchr(pair, '=')) == NULL) {
+	if ((*v = strchr(pair, '=')) == NULL) {
 		snprintf(err, errlen, "expected key=value, got \"%s\"", pair);
-		return -1;
+		return 0;
 	}
-	*v++ = '\0';
+	*(*v)++ = '\0';
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(pair, keys[i].key) == 0)
 			bit = keys[i].bit;
@@ -301,17 +395,30 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
 		    "count, idt, dscp, id, name, dport, sport, seed, duration, "
 		    "burst, off, preset, rate or dst)", pair);
-		return -1;
+		return 0;
 	}
 	if (x->seen & bit) {
 		snprintf(err, errlen, "%s: given twice", pair);
-		return -1;
+		return 0;
 	}
 	x->seen |= bit;
-	if (*v == '\0') {
+	if (**v == '\0') {
 		snprintf(err, errlen, "%s: empty value", pair);
-		return -1;
+		return 0;
 	}
+	return bit;
+}
+
+/* Apply one key=value pair; x->seen collects the keys met so far. */
+static int
+apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
+    size_t errlen)
+{
+	unsigned bit;
+	char *v;
+
+	if ((bit = pair_key(pair, &v, x, err, errlen)) == 0)
+		return -1;
 	switch (bit) {
 	case KEY_FRAME:
 		return parse_frame(v, fs, err, errlen);
@@ -324,68 +431,25 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 	case KEY_PRESET:
 		return parse_preset_key(v, x, err, errlen);
 	case KEY_RATE:
-		if (preset_parse_rate(v, &x->rate_bps) == -1) {
-			snprintf(err, errlen, "rate: expected a bit rate such "
-			    "as 4 (Mbit/s), 500k, 1.5M or 1G, got \"%s\"", v);
-			return -1;
-		}
-		return 0;
+		return parse_rate(v, x, err, errlen);
 	case KEY_SEED:
-		if (parse_uint(v, 0, INT64_MAX, &n) == -1) {
-			snprintf(err, errlen, "seed: expected 0..%lld, got "
-			    "\"%s\"", (long long)INT64_MAX, v);
-			return -1;
-		}
-		fs->seed = n;
-		return 0;
+		return parse_seed(v, fs, err, errlen);
 	case KEY_COUNT:
-		if (parse_uint(v, 1, FLOWSPEC_COUNT_MAX, &n) == -1) {
-			snprintf(err, errlen, "count: expected 1..%llu, "
-			    "got \"%s\"", FLOWSPEC_COUNT_MAX, v);
-			return -1;
-		}
-		fs->count = n;
-		return 0;
+		return parse_count(v, fs, err, errlen);
 	case KEY_IDT:
 		return parse_idt(v, fs, err, errlen);
 	case KEY_DSCP:
-		if (dscp_parse(v, &fs->dscp) == -1 || fs->dscp > 63) {
-			snprintf(err, errlen, "dscp: expected BE, EF, AF11..AF43,"
-			    " CS0..CS7 or 0..63, got \"%s\"", v);
-			return -1;
-		}
-		return 0;
+		return parse_dscp(v, fs, err, errlen);
 	case KEY_ID:
-		if (parse_uint(v, 0, UINT16_MAX, &n) == -1) {
-			snprintf(err, errlen, "id: expected 0..65535, got "
-			    "\"%s\"", v);
-			return -1;
-		}
-		fs->id = n;
-		return 0;
+		return parse_id(v, fs, err, errlen);
 	case KEY_NAME:
 		return parse_name(v, fs, err, errlen);
 	case KEY_DST:
-		if (inet_pton(AF_INET, v, &fs->dst) != 1 ||
-		    fs->dst.s_addr == INADDR_ANY ||
-		    fs->dst.s_addr == INADDR_BROADCAST ||
-		    IN_MULTICAST(ntohl(fs->dst.s_addr))) {
-			snprintf(err, errlen, "dst: expected a unicast IPv4 "
-			    "address, got \"%s\"", v);
-			return -1;
-		}
-		return 0;
-	default:			/* KEY_DPORT, KEY_SPORT */
-		if (parse_uint(v, 1, UINT16_MAX, &n) == -1) {
-			snprintf(err, errlen, "%s: expected a UDP port "
-			    "1..65535, got \"%s\"", pair, v);
-			return -1;
-		}
-		if (bit == KEY_DPORT)
-			fs->dport = n;
-		else
-			fs->sport = n;
-		return 0;
+		return parse_dst(v, fs, err, errlen);
+	case KEY_DPORT:
+		return parse_port(pair, v, &fs->dport, err, errlen);
+	default:			/* KEY_SPORT */
+		return parse_port(pair, v, &fs->sport, err, errlen);
 	}
 }
 

@@ -1,7 +1,10 @@
 /*
- * gen: hoplab-gen's l2 mode: resolve the gateway, send the flows paced by
- * absolute deadlines, receive them back on the other interface and account
- * for every packet per flow.
+ * gen: the run object of hoplab-gen's packet modes (l2 and udp, mode.h):
+ * the configuration, the flows with their statistics, the sockets of the
+ * mode, and the accounting every received or given-up packet goes
+ * through (gen_settle(), gen_record()).  The modes (l2.c, udp.c) own the
+ * sockets and the loops; report.c, jsonout.c and live.c read the results
+ * through the accessors below.
  */
 #ifndef HOPLAB_GEN_GEN_H
 #define HOPLAB_GEN_GEN_H
@@ -12,13 +15,20 @@
 #include <net/if.h>
 #include <netinet/in.h>
 
+#include "pkt.h"
+#include "pktio.h"
+#include "probe.h"
 #include "stats.h"
+#include "ctlmsg.h"
 #include "flowspec.h"
+#include "l2io.h"
 #include "model.h"
 #include "pace.h"
 #include "records.h"
+#include "recring.h"
 #include "series.h"
 #include "tsmatch.h"
+#include "udpio.h"
 
 #define GEN_DRAIN_DEFAULT	(500 * 1000000LL)	/* 500 ms */
 #define GEN_DRAIN_MAX		(60 * 1000000000LL)	/* 60 s */
@@ -32,6 +42,9 @@
 #define GEN_ROLE_SEND	0
 #define GEN_ROLE_RECV	1
 #define GEN_WAIT_DEFAULT (30 * 1000000000LL)	/* receiver idle limit */
+#define GEN_RX_BURST	256		/* frames per socket per service */
+#define GEN_TX_BATCH	32		/* frames per sendmmsg() at most */
+#define GEN_BUF		2048
 
 struct gen_config {
 	int		mode;		/* GEN_MODE_* */
@@ -94,29 +107,121 @@ struct gen_flow {
 	char		ts_src[48];	/* gen_flow_ts_source()'s answer */
 };
 
-struct gen;				/* opaque */
+/* Which ends of its packets a run stamps; the mode's open() says. */
+#define GEN_ENDS_BOTH	0	/* l2: sender and receiver, one clock */
+#define GEN_ENDS_TX	1	/* a udp sender: the receiver stamps rx */
+#define GEN_ENDS_RX	2	/* a udp receiver: tx from follow-ups */
+
+/* A packet built and waiting in the l2 send batch (txq.c). */
+struct gen_txq {
+	size_t		flow;
+	uint32_t	seq;
+	unsigned	frame;		/* incl. FCS */
+	size_t		len;		/* bytes handed to the kernel */
+	int64_t		deadline;	/* CLOCK_MONOTONIC it was due */
+	int64_t		utx_ns;		/* CLOCK_REALTIME as it was built */
+};
+
+struct live;
 
 /*
- * Open both interfaces and allocate the flows' statistics.  Returns NULL
- * with a message in ERR (interface or socket problem: exit code 2).
+ * One run.  gen.c allocates it and the flows; the mode's open operation
+ * (l2.c, udp.c) opens its sockets, and gen_free() closes whatever was
+ * opened.
+ */
+struct gen {
+	struct gen_config cfg;
+	int		ends;		/* GEN_ENDS_* */
+	struct l2if	tx;
+	struct l2if	rx;		/* name, MAC, ARP count; no socket */
+	struct pktio	*rxp;		/* rx: lib/pktio's receive ring */
+	struct in_addr	own[FLOWSPEC_MAX_FLOWS + 1];	/* owned on rx */
+	size_t		nown;
+	struct l2_txstamp *txs;		/* L2_TXS_BATCH stamps read at once */
+	unsigned	txs_unread;	/* sends since the stamps were read */
+	uint64_t	txs_reads;	/* recvmmsg() calls on the error queue */
+	struct gen_txq	txq[GEN_TX_BATCH];	/* the send batch */
+	uint8_t		(*txbuf)[PKT_FRAME_MAX];	/* its frames */
+	unsigned	ntxq;
+	unsigned	queued[FLOWSPEC_MAX_FLOWS];	/* per flow, in it */
+	uint64_t	tx_calls;	/* sendmmsg() calls */
+	int64_t		last_service;	/* CLOCK_MONOTONIC of rx_service() */
+	uint8_t		gw_mac[6];
+	int		have_gw;
+	struct gen_flow	flows[FLOWSPEC_MAX_FLOWS];
+	size_t		nflows;
+	uint8_t		(*tmpl)[PKT_FRAME_MAX];	/* one frame per flow */
+	size_t		tmpl_len[FLOWSPEC_MAX_FLOWS];
+	uint16_t	ip_id;		/* next IPv4 id, all flows */
+	uint64_t	rx_kernel_ts;	/* probes stamped by the kernel */
+	uint64_t	rx_user_ts;	/* probes stamped here (--tstamp user) */
+	uint64_t	rx_ring_ts;	/* stamped by AF_PACKET, not the stack */
+	struct pace	pace;
+	int64_t		send_start;	/* first deadline, CLOCK_MONOTONIC */
+	int64_t		send_end;	/* last send */
+	char		ts_src[48];
+	uint64_t	foreign;	/* frames on rx that were not ours */
+	int64_t		interval_ns;	/* time series width in use */
+	struct recw	*rec;		/* per-packet records, or NULL */
+	struct live	*live;		/* interim batches, or NULL */
+	struct recring	*ring;		/* live's streamed records, or NULL */
+	uint8_t		buf[GEN_BUF];
+	/* udp mode (udp.c) */
+	struct udpsock	udp;
+	struct udp_rx	*rxb;		/* UDP_BATCH receive buffers */
+	struct ctl_msg	fu;		/* sender: follow-up stamps pending */
+	int64_t		fu_oldest;	/* CLOCK_MONOTONIC of the first */
+	uint64_t	ctl_errors;	/* sender: control sends refused */
+	uint8_t		boot_id[16];	/* this host's, zero if unknown */
+	int		clock_same;	/* receiver: 1 one host, 0 two, -1 ? */
+	int		end_seen;	/* receiver: the end message came */
+	int64_t		end_at;		/* CLOCK_MONOTONIC it came */
+	int64_t		last_rx;	/* CLOCK_MONOTONIC of the last datagram */
+	int64_t		base_real;	/* receiver: interval 0, 0 not yet */
+	uint64_t	ctl_in;		/* receiver: control datagrams read */
+	uint64_t	ctl_bad;	/* ... refused */
+};
+
+/*
+ * Allocate the run of CFG and its flows' statistics; no socket is opened
+ * here.  Returns NULL with a message in ERR.
  */
 struct gen *gen_new(const struct gen_config *cfg, char *err, size_t errlen);
-void	gen_free(struct gen *g);		/* NULL is fine */
+/* Close what the mode opened and free G; NULL is fine. */
+void	gen_free(struct gen *g);
 /*
- * Resolve the gateway's MAC by ARP on tx: GEN_ARP_TRIES requests,
- * GEN_ARP_WAIT apart, answering ARP on both interfaces meanwhile.
- * Returns 0, or -1 with a message naming gateway and interface in ERR.
+ * Set up flow slot I (g->nflows grows to I + 1) for SPEC, with intervals
+ * for SPAN_NS.  Returns 0 or -1 with ERR.
  */
-int	gen_resolve(struct gen *g, volatile sig_atomic_t *signals, char *err,
-	    size_t errlen);
+int	gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
+	    int64_t span_ns, char *err, size_t errlen);
+
+/* The flow with id ID, or NULL (per packet: inline). */
+static inline struct gen_flow *
+gen_flow_by_id(struct gen *g, uint16_t id)
+{
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++)
+		if (g->flows[i].spec.id == id)
+			return &g->flows[i];
+	return NULL;
+}
+
 /*
- * Send every flow and receive, then wait the drain time.  The first signal
- * counted in *SIGNALS stops sending (the drain still runs), a second one
- * ends the drain.  Returns 0, or -1 with ERR on a socket error; in both
- * cases what was measured stays readable through gen_flows().
+ * A packet of flow F whose two stamps are known: its delay counts.
+ * Called per packet by the receive paths (rx.c, txq.c, udp.c).
  */
-int	gen_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
-	    size_t errlen);
+void	gen_settle(struct gen *g, struct gen_flow *f,
+	    const struct tsm_done *d);
+/* The per-packet record of D, when records are asked for. */
+void	gen_record(struct gen *g, const struct gen_flow *f,
+	    const struct tsm_done *d);
+/*
+ * At the end: settle what still waits for a kernel tx stamp with the
+ * user stamp, and give up (record) what never arrived.
+ */
+void	gen_flush(struct gen *g);
 /* The configuration G runs with. */
 const struct gen_config *gen_config(const struct gen *g);
 /* The flows, in command line order; *N gets their number. */
@@ -154,17 +259,5 @@ uint64_t gen_foreign(const struct gen *g);
  * all flows together would have needed more than SERIES_TOTAL_MAX.
  */
 int64_t	gen_interval_ns(const struct gen *g);
-/*
- * Write per-packet records to W during gen_run() (see records.c for
- * which packets).  W stays the caller's; call before gen_run().
- */
-void	gen_set_records(struct gen *g, struct recw *w);
-struct live;
-/*
- * Send interim batches on L during gen_run() (live.h): intervals as they
- * complete and, when L streams them, per-packet records.  L stays the
- * caller's; call before gen_run().
- */
-void	gen_set_live(struct gen *g, struct live *l);
 
 #endif

@@ -11,7 +11,7 @@
  * of every frame as it arrives (SCM_TIMESTAMPING control message), on the
  * sending interface of every frame as the driver takes it
  * (skb_tx_timestamp), returned with a copy of the frame on the socket's
- * error queue (l2if_recv_txstamp, or l2if_recv_txstamps: up to 64 of
+ * error queue (l2io_recv_txstamp, or l2io_recv_txstamps: up to 64 of
  * them with one recvmmsg(), which is what keeps up at high rates).
  *
  * The generator owns one IPv4 address per interface in user space: it
@@ -52,7 +52,7 @@
 
 /* Interface index, MAC and up state of L->name. */
 static int
-l2if_query(struct l2if *l, char *err, size_t errlen)
+l2io_query(struct l2if *l, char *err, size_t errlen)
 {
 	struct ifreq ifr;
 
@@ -87,11 +87,11 @@ l2if_query(struct l2if *l, char *err, size_t errlen)
 }
 
 static int
-l2if_options(struct l2if *l, int ts, char *err, size_t errlen)
+l2io_options(struct l2if *l, int ts, char *err, size_t errlen)
 {
 	int one = 1, rcvbuf = L2_RCVBUF, flags = 0;
 
-	/* Best effort: older kernels lack it, l2if_recv() filters too. */
+	/* Best effort: older kernels lack it, l2io_recv() filters too. */
 	(void)setsockopt(l->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
 	    sizeof(one));
 	if (setsockopt(l->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
@@ -114,7 +114,7 @@ l2if_options(struct l2if *l, int ts, char *err, size_t errlen)
 }
 
 int
-l2if_open(struct l2if *l, const char *name, struct in_addr own, int ts,
+l2io_open(struct l2if *l, const char *name, struct in_addr own, int ts,
     char *err, size_t errlen)
 {
 	struct sockaddr_ll sll;
@@ -134,8 +134,8 @@ l2if_open(struct l2if *l, const char *name, struct in_addr own, int ts,
 		    " (needs root or CAP_NET_RAW: run it with sudo)" : "");
 		return -1;
 	}
-	if (l2if_query(l, err, errlen) == -1 ||
-	    l2if_options(l, ts, err, errlen) == -1)
+	if (l2io_query(l, err, errlen) == -1 ||
+	    l2io_options(l, ts, err, errlen) == -1)
 		goto fail;
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
@@ -148,12 +148,12 @@ l2if_open(struct l2if *l, const char *name, struct in_addr own, int ts,
 	}
 	return 0;
 fail:
-	l2if_close(l);
+	l2io_close(l);
 	return -1;
 }
 
 void
-l2if_close(struct l2if *l)
+l2io_close(struct l2if *l)
 {
 	if (l->fd != -1)
 		close(l->fd);
@@ -161,7 +161,7 @@ l2if_close(struct l2if *l)
 }
 
 int
-l2if_send(struct l2if *l, const void *buf, size_t len)
+l2io_send(struct l2if *l, const void *buf, size_t len)
 {
 	ssize_t n;
 
@@ -176,7 +176,7 @@ l2if_send(struct l2if *l, const void *buf, size_t len)
 }
 
 int
-l2if_send_batch(struct l2if *l, const void *const *bufs, const size_t *lens,
+l2io_send_batch(struct l2if *l, const void *const *bufs, const size_t *lens,
     unsigned n)
 {
 	struct mmsghdr mm[L2_TXS_BATCH];
@@ -221,7 +221,7 @@ cmsg_stamp_ns(struct msghdr *mh)
 }
 
 ssize_t
-l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns)
+l2io_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns)
 {
 	union {
 		char		buf[CMSG_SPACE(sizeof(struct timespec) * 3) * 2];
@@ -258,7 +258,7 @@ l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns)
 }
 
 ssize_t
-l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len, int64_t *tx_ns)
+l2io_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len, int64_t *tx_ns)
 {
 	union {
 		char		buf[CMSG_SPACE(sizeof(struct timespec) * 3) +
@@ -292,7 +292,7 @@ l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len, int64_t *tx_ns)
 }
 
 int
-l2if_recv_txstamps(struct l2if *l, struct l2_txstamp *out, unsigned max)
+l2io_recv_txstamps(struct l2if *l, struct l2_txstamp *out, unsigned max)
 {
 	union ctl {
 		char		buf[CMSG_SPACE(sizeof(struct timespec) * 3) +
@@ -331,7 +331,7 @@ l2if_recv_txstamps(struct l2if *l, struct l2_txstamp *out, unsigned max)
 }
 
 static int
-l2_arp_reply(struct l2if *l, const struct pkt_arp *req)
+l2io_arp_reply(struct l2if *l, const struct pkt_arp *req)
 {
 	struct pkt_arp a;
 	uint8_t frame[64];
@@ -345,14 +345,14 @@ l2_arp_reply(struct l2if *l, const struct pkt_arp *req)
 	a.tpa = req->spa;
 	if ((n = pkt_build_arp(frame, sizeof(frame), &a)) == -1)
 		return -1;
-	if (l2if_send(l, frame, n) == -1)
+	if (l2io_send(l, frame, n) == -1)
 		return -1;
 	l->arp_replies++;
 	return 0;
 }
 
 int
-l2_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
+l2io_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
     const struct in_addr *want, uint8_t mac[6], int *got)
 {
 	struct pkt_arp a;
@@ -360,7 +360,7 @@ l2_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
 	if (pkt_parse_arp(frame, len, &a) == -1)
 		return 0;
 	if (a.op == PKT_ARP_REQUEST && a.tpa.s_addr == l->own.s_addr)
-		(void)l2_arp_reply(l, &a);
+		(void)l2io_arp_reply(l, &a);
 	if (want != NULL && want->s_addr != INADDR_ANY &&
 	    a.spa.s_addr == want->s_addr) {
 		memcpy(mac, a.sha, 6);
@@ -370,7 +370,7 @@ l2_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
 }
 
 int
-l2_arp_request(struct l2if *l, struct in_addr target)
+l2io_arp_request(struct l2if *l, struct in_addr target)
 {
 	struct pkt_arp a;
 	uint8_t frame[64];
@@ -383,5 +383,5 @@ l2_arp_request(struct l2if *l, struct in_addr target)
 	a.tpa = target;
 	if ((n = pkt_build_arp(frame, sizeof(frame), &a)) == -1)
 		return -1;
-	return l2if_send(l, frame, n);
+	return l2io_send(l, frame, n);
 }

@@ -32,27 +32,27 @@ struct l2if {
  * SO_TIMESTAMPING.  OWN is the address this interface answers ARP for.
  * Returns 0, or -1 with a message naming the interface in ERR.
  */
-int	l2if_open(struct l2if *l, const char *name, struct in_addr own,
+int	l2io_open(struct l2if *l, const char *name, struct in_addr own,
 	    int ts, char *err, size_t errlen);
-void	l2if_close(struct l2if *l);	/* closed or never opened is fine */
+void	l2io_close(struct l2if *l);	/* closed or never opened is fine */
 /*
  * Send LEN bytes (a frame without FCS) without blocking.  Returns 0 or -1
  * with errno set.
  */
-int	l2if_send(struct l2if *l, const void *buf, size_t len);
+int	l2io_send(struct l2if *l, const void *buf, size_t len);
 /*
  * Send the N (at most L2_TXS_BATCH) frames BUFS[i] of LENS[i] bytes with
  * one sendmmsg(), without blocking.  Returns how many the kernel took
  * (they are a prefix), or -1 with errno when it took none.
  */
-int	l2if_send_batch(struct l2if *l, const void *const *bufs,
+int	l2io_send_batch(struct l2if *l, const void *const *bufs,
 	    const size_t *lens, unsigned n);
 /*
  * Receive one frame into BUF.  Returns its length, 0 when nothing is
  * waiting, -1 on a socket error (errno).  *RX_NS is the kernel receive
  * time (CLOCK_REALTIME ns) or 0 when the kernel gave none.
  */
-ssize_t	l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns);
+ssize_t	l2io_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns);
 
 /*
  * Read one transmit stamp from the error queue (sockets opened with
@@ -60,10 +60,10 @@ ssize_t	l2if_recv(struct l2if *l, uint8_t *buf, size_t len, int64_t *rx_ns);
  * software transmit time (CLOCK_REALTIME ns).  Returns the frame's length,
  * 0 when the queue is empty, -1 on a socket error (errno).
  */
-ssize_t	l2if_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len,
+ssize_t	l2io_recv_txstamp(struct l2if *l, uint8_t *buf, size_t len,
 	    int64_t *tx_ns);
 
-/* One transmit stamp read by l2if_recv_txstamps(). */
+/* One transmit stamp read by l2io_recv_txstamps(). */
 struct l2_txstamp {
 	int64_t		tx_ns;		/* 0: the message carried none */
 	size_t		len;		/* bytes of the frame in BUF */
@@ -75,7 +75,7 @@ struct l2_txstamp {
  * L2_TXS_SNAP bytes, which holds every header and the probe.  Returns
  * how many were read, 0 when the queue is empty, -1 on a socket error.
  */
-int	l2if_recv_txstamps(struct l2if *l, struct l2_txstamp *out,
+int	l2io_recv_txstamps(struct l2if *l, struct l2_txstamp *out,
 	    unsigned max);
 
 /*
@@ -84,9 +84,9 @@ int	l2if_recv_txstamps(struct l2if *l, struct l2_txstamp *out,
  * from *WANT in MAC and set *GOT.  Returns 1 when the frame was ARP, 0
  * otherwise.
  */
-int	l2_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
+int	l2io_arp_input(struct l2if *l, const uint8_t *frame, size_t len,
 	    const struct in_addr *want, uint8_t mac[6], int *got);
 /* Broadcast an ARP request for TARGET from L->own.  Returns 0 or -1. */
-int	l2_arp_request(struct l2if *l, struct in_addr target);
+int	l2io_arp_request(struct l2if *l, struct in_addr target);
 
 #endif

@@ -17,9 +17,9 @@
  * final batch's intervals are the truth and the only ones written.
  *
  * Records (--stream-records): the per-packet path encodes each record
- * (records.h layout) into a preallocated ring of LIVE_CHUNKS chunks of
- * LIVE_CHUNK_RECS records; live_tick() sends full chunks at once and the
- * chunk being filled every interval, each as the bytes field of one
+ * (records.h layout) into a preallocated ring (recring.c) of
+ * RECRING_CHUNKS chunks of RECRING_CHUNK_RECS records; live_tick()
+ * sends full chunks at once and the chunk being filled every interval, each as the bytes field of one
  * batch (256 KiB at most, well under MSG_MAX_SIZE).  When every chunk is
  * full because the socket does not take them (the agent is stalled), a
  * record is dropped and counted, and the final batch says how many
@@ -49,7 +49,7 @@
 
 #include "clock.h"
 #include "msg.h"
-#include "genint.h"
+#include "gen.h"
 #include "live.h"
 #include "report.h"
 
@@ -59,7 +59,6 @@ live_open(const char *endpoint, unsigned role_id, const char *run_id,
 {
 	struct live *l;
 	int one = 1, linger = REPORT_SEND_WAIT;
-	unsigned i;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -69,11 +68,8 @@ live_open(const char *endpoint, unsigned role_id, const char *run_id,
 	snprintf(l->run_id, sizeof(l->run_id), "%s", run_id);
 	l->role_id = role_id;
 	l->records = records;
-	for (i = 0; records && i < LIVE_CHUNKS; i++)
-		if ((l->chunk[i] = malloc(LIVE_CHUNK_RECS * REC_LEN)) == NULL) {
-			snprintf(err, errlen, "out of memory");
-			goto fail;
-		}
+	if (records && recring_init(&l->ring, err, errlen) == -1)
+		goto fail;
 	if ((l->ctx = zmq_ctx_new()) == NULL ||
 	    (l->sock = zmq_socket(l->ctx, ZMQ_PUSH)) == NULL) {
 		snprintf(err, errlen, "zmq: %s", zmq_strerror(errno));
@@ -97,34 +93,20 @@ fail:
 void
 live_close(struct live *l)
 {
-	unsigned i;
-
 	if (l == NULL)
 		return;
 	if (l->sock != NULL)
 		zmq_close(l->sock);
 	if (l->ctx != NULL)
 		zmq_ctx_term(l->ctx);
-	for (i = 0; i < LIVE_CHUNKS; i++)
-		free(l->chunk[i]);
+	recring_free(&l->ring);
 	free(l);
 }
 
-void
-live_rec_add(struct live *l, const struct rec *r)
+struct recring *
+live_ring(struct live *l)
 {
-	if (l->fill[l->head] == LIVE_CHUNK_RECS) {
-		if (l->full == LIVE_CHUNKS - 1) {
-			l->rec_dropped++;
-			return;
-		}
-		l->full++;
-		l->head = (l->head + 1) % LIVE_CHUNKS;
-		l->fill[l->head] = 0;
-	}
-	rec_encode(l->chunk[l->head] + l->fill[l->head] * REC_LEN, r);
-	l->fill[l->head]++;
-	l->rec_total++;
+	return l != NULL && l->records ? &l->ring : NULL;
 }
 
 /*
@@ -168,12 +150,12 @@ send_interim(struct live *l, Hoplab__FlowResult **flows, size_t nf,
 static int
 send_full(struct live *l, int wait, char *err, size_t errlen)
 {
-	while (l->full > 0) {
-		if (send_interim(l, NULL, 0, l->chunk[l->tail],
-		    l->fill[l->tail], wait, err, errlen) == -1)
+	while (l->ring.full > 0) {
+		if (send_interim(l, NULL, 0, l->ring.chunk[l->ring.tail],
+		    l->ring.fill[l->ring.tail], wait, err, errlen) == -1)
 			return -1;
-		l->tail = (l->tail + 1) % LIVE_CHUNKS;
-		l->full--;
+		l->ring.tail = (l->ring.tail + 1) % RECRING_CHUNKS;
+		l->ring.full--;
 	}
 	return 0;
 }
@@ -191,6 +173,7 @@ send_intervals(struct live *l, struct gen *g, int64_t real, int wait,
 	Hoplab__FlowInterval iv[FLOWSPEC_MAX_FLOWS][4];
 	Hoplab__FlowInterval *ivp[FLOWSPEC_MAX_FLOWS][4];
 	const struct gen_flow *fl, *f;
+	struct recring *q = &l->ring;
 	int64_t w = gen_interval_ns(g);
 	size_t i, k, n, nf = 0, upto, nrec;
 
@@ -223,14 +206,14 @@ send_intervals(struct live *l, struct gen *g, int64_t real, int wait,
 		resp[nf] = &res[nf];
 		nf++;
 	}
-	nrec = l->records && l->full == 0 ? l->fill[l->head] : 0;
+	nrec = l->records && q->full == 0 ? q->fill[q->head] : 0;
 	if (nf == 0 && nrec == 0)
 		return 0;
-	if (send_interim(l, resp, nf, nrec ? l->chunk[l->head] : NULL, nrec,
+	if (send_interim(l, resp, nf, nrec ? q->chunk[q->head] : NULL, nrec,
 	    wait, err, errlen) == -1)
 		return -1;
 	if (nrec > 0)
-		l->fill[l->head] = 0;
+		q->fill[q->head] = 0;
 	for (i = 0, k = 0; i < n && i < 64 && k < nf; i++)
 		if (res[k].flow_id == fl[i].spec.id) {
 			l->shown[i] += res[k].n_intervals;
@@ -271,17 +254,17 @@ live_finish(struct live *l, const struct gen *g, char *err, size_t errlen)
 		;
 	if (n == -1)
 		return -1;
-	if (l->records && l->fill[l->head] > 0) {
-		if (send_interim(l, NULL, 0, l->chunk[l->head],
-		    l->fill[l->head], 1, err, errlen) == -1)
+	if (l->records && l->ring.fill[l->ring.head] > 0) {
+		if (send_interim(l, NULL, 0, l->ring.chunk[l->ring.head],
+		    l->ring.fill[l->ring.head], 1, err, errlen) == -1)
 			return -1;
-		l->fill[l->head] = 0;
+		l->ring.fill[l->ring.head] = 0;
 	}
 	memset(&fin, 0, sizeof(fin));
 	fin.batch_seq = l->seq + 1;
 	fin.env_seq = l->env_seq;
-	fin.records_total = l->rec_total;
-	fin.records_dropped = l->rec_dropped;
+	fin.records_total = l->ring.rec_total;
+	fin.records_dropped = l->ring.rec_dropped;
 	if (report_send_on(l->sock, l->endpoint, g, &fin, l->role_id,
 	    l->run_id, err, errlen) == -1)
 		return -1;

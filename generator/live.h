@@ -12,10 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "records.h"
+#include "recring.h"
 
-#define LIVE_CHUNK_RECS	8192		/* records per batch: 256 KiB */
-#define LIVE_CHUNKS	64		/* chunks buffered: 16 MiB */
 #define LIVE_SETTLE_NS	(100 * 1000000LL)	/* an interval is shown this
 						   long after its end */
 
@@ -33,15 +31,8 @@ struct live {
 	size_t		shown[64];	/* per flow: intervals sent so far */
 	uint64_t	interim;	/* interval batches sent */
 	uint64_t	again;		/* sends the socket refused for now */
-	/* per-packet records, when streamed: a ring of chunks */
-	int		records;
-	uint8_t		*chunk[LIVE_CHUNKS];
-	size_t		fill[LIVE_CHUNKS];	/* records in each */
-	unsigned	head;		/* the chunk being filled */
-	unsigned	tail;		/* the oldest chunk not sent */
-	unsigned	full;		/* chunks full and waiting */
-	uint64_t	rec_total;	/* records taken */
-	uint64_t	rec_dropped;	/* records refused: every chunk full */
+	int		records;	/* per-packet records streamed */
+	struct recring	ring;		/* ... taken here by the run */
 };
 
 /*
@@ -62,10 +53,13 @@ void	live_tick(struct live *l, struct gen *g, int64_t now);
 static inline int
 live_due(const struct live *l, int64_t now)
 {
-	return l != NULL && (now >= l->next_tick || l->full > 0);
+	return l != NULL && (now >= l->next_tick || l->ring.full > 0);
 }
-/* Take one record (the per-packet path: no allocation, no system call). */
-void	live_rec_add(struct live *l, const struct rec *r);
+/*
+ * The ring the run's per-packet path fills with records for L to send,
+ * or NULL when L does not stream records.  It stays L's.
+ */
+struct recring *live_ring(struct live *l);
 /*
  * The end: send every record left (waiting up to 5 s for the socket),
  * then the final ResultBatch of G.  Returns 0, or -1 with ERR.

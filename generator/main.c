@@ -1,10 +1,13 @@
 /*
- * hoplab-gen: hoplab's traffic generator, mode l2 (docs/architecture.md,
- * "hoplab-gen command line").  This file only parses and checks the
- * command line, installs the signal handlers and calls gen.c and report.c
- * in turn; the exit status tells the agent what went wrong.
+ * hoplab-gen: hoplab's traffic generator (docs/generator.md, "Command
+ * line").  This file only parses and checks the command line into a
+ * struct gen_job, installs the signal handlers and calls the chosen
+ * mode's operations (mode.h) in turn; the exit status tells the agent
+ * what went wrong (GEN_EXIT_*).
  *
- * Modes: l2 (gen.c), udp (udp.c, on the same loop) and tcp (tcp.c).
+ * Modes: l2 (l2.c), udp (udp.c; both on send.h's pacing loop) and tcp
+ * (tcp.c), picked by name from modes[] below, which also names the
+ * checks each mode makes of the options.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,23 +19,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include "clock.h"
 #include "log.h"
-#include "msg.h"
 #include "flowspec.h"
-#include "gen.h"
-#include "live.h"
+#include "mode.h"
+#include "records.h"
 #include "report.h"
 #include "tcp.h"
 #include "tune.h"
 #include "udpio.h"
-
-#define EXIT_USAGE	1
-#define EXIT_IFACE	2
-#define EXIT_ARP	3
-#define EXIT_REPORT	4
 
 enum {
 	OPT_DRAIN = 256, OPT_DST, OPT_EXPORT, OPT_FLOW, OPT_GATEWAY,
@@ -42,26 +38,44 @@ enum {
 	OPT_CPU, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS,
 };
 
+struct opts;
+
+/* A mode and what it requires of the command line. */
+struct mode_entry {
+	const struct gen_mode *ops;
+	int		 id;		/* GEN_MODE_*, in the configuration */
+	void		(*check)(struct opts *o);
+	int		 stream;	/* --stream-records allowed */
+	int		 start_at;	/* --start-at allowed for a sender */
+};
+
 struct opts {
-	struct gen_config cfg;
-	const char	*report;	/* ZeroMQ endpoint or NULL */
+	struct gen_job	 job;		/* what the mode gets */
+	const struct mode_entry *mode;	/* --mode */
 	long long	 role_id;	/* -1: not given */
-	const char	*run_id;
 	int		 verbose;
 	const char	*records;	/* --records FILE or NULL */
 	const char	*export;	/* --export-records FILE or NULL */
-	int		 json;		/* --json */
-	unsigned	 show;		/* REPORT_INTERVALS, REPORT_PDF */
 	int		 nopts;		/* options given, for --export-records */
 	const char	*dst;		/* --dst as given: IP or IP:PORT */
 	const char	*src;		/* --src as given */
 	const char	*listen;	/* --listen IP:PORT */
 	int		 role_given;
 	int		 ttl_given;
-	struct tcp_config tcp;		/* mode tcp */
 	int		 cpu;		/* --cpu N, or -1 */
 	int		 rt_prio;	/* --realtime: SCHED_FIFO prio, or 0 */
-	int		 stream;	/* --stream-records */
+};
+
+static void	check_l2(struct opts *);
+static void	check_udp(struct opts *);
+static void	check_tcp(struct opts *);
+
+static const struct mode_entry modes[] = {
+	{ .ops = &l2_mode, .id = GEN_MODE_L2, .check = check_l2,
+	  .stream = 1, .start_at = 1 },
+	{ .ops = &udp_mode, .id = GEN_MODE_UDP, .check = check_udp,
+	  .start_at = 1 },
+	{ .ops = &tcp_mode, .id = GEN_MODE_TCP, .check = check_tcp },
 };
 
 static volatile sig_atomic_t signals;
@@ -81,7 +95,7 @@ usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'hoplab-gen --help' for more information.\n");
-	exit(EXIT_USAGE);
+	exit(GEN_EXIT_USAGE);
 }
 
 static void
@@ -159,7 +173,7 @@ opt_run_id(struct opts *o, const char *v)
 		if (*p <= ' ' || *p > '~')
 			usage_error("--run-id: expected printable characters "
 			    "without blanks, got \"%s\"", v);
-	o->run_id = v;
+	o->job.run_id = v;
 }
 
 static void
@@ -174,11 +188,11 @@ opt_show(struct opts *o, const char *v)
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		if (strcmp(tok, "intervals") == 0)
-			o->show |= REPORT_INTERVALS;
+			o->job.show |= REPORT_INTERVALS;
 		else if (strcmp(tok, "pdf") == 0)
-			o->show |= REPORT_PDF;
+			o->job.show |= REPORT_PDF;
 		else if (strcmp(tok, "all") == 0)
-			o->show |= REPORT_INTERVALS | REPORT_PDF;
+			o->job.show |= REPORT_INTERVALS | REPORT_PDF;
 		else
 			usage_error("--show: expected intervals, pdf or all "
 			    "(comma-separated), got \"%s\"", tok);
@@ -211,25 +225,26 @@ opt_duration(const char *name, const char *v, int64_t min, int64_t max)
 }
 
 static void
-opt_mode(struct gen_config *c, const char *v)
+opt_mode(struct opts *o, const char *v)
 {
-	if (strcmp(v, "l2") == 0)
-		c->mode = GEN_MODE_L2;
-	else if (strcmp(v, "udp") == 0)
-		c->mode = GEN_MODE_UDP;
-	else if (strcmp(v, "tcp") == 0)
-		c->mode = GEN_MODE_TCP;
-	else
-		usage_error("--mode: expected l2, udp or tcp, got \"%s\"", v);
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(v, modes[i].ops->name) == 0) {
+			o->mode = &modes[i];
+			o->job.cfg.mode = modes[i].id;
+			return;
+		}
+	usage_error("--mode: expected l2, udp or tcp, got \"%s\"", v);
 }
 
 static void
 opt_role(struct opts *o, const char *v)
 {
 	if (strcmp(v, "send") == 0)
-		o->cfg.role = GEN_ROLE_SEND;
+		o->job.cfg.role = GEN_ROLE_SEND;
 	else if (strcmp(v, "recv") == 0)
-		o->cfg.role = GEN_ROLE_RECV;
+		o->job.cfg.role = GEN_ROLE_RECV;
 	else
 		usage_error("--role: expected send or recv, got \"%s\"", v);
 	o->role_given = 1;
@@ -251,82 +266,46 @@ opt_start_at(struct gen_config *c, const char *v)
 }
 
 static void
-parse_one(struct opts *o, int ch, const char *v)
+opt_tstamp(struct gen_config *c, const char *v)
 {
-	struct gen_config *c = &o->cfg;
+	if (strcmp(v, "kernel") == 0)
+		c->tstamp = GEN_TS_KERNEL;
+	else if (strcmp(v, "user") == 0)
+		c->tstamp = GEN_TS_USER;
+	else
+		usage_error("--tstamp: expected kernel or user, got \"%s\"", v);
+}
 
-	if (ch != OPT_EXPORT)
-		o->nopts++;
+static void
+opt_report(struct opts *o, const char *v)
+{
+	if (strstr(v, "://") == NULL || strlen(v) > 255)
+		usage_error("--report: expected a ZeroMQ endpoint such as "
+		    "ipc:///path or tcp://host:port, got \"%s\"", v);
+	o->job.report = v;
+}
+
+/* Options of the output: what is printed, written and reported. */
+static int
+parse_output(struct opts *o, int ch, const char *v)
+{
 	switch (ch) {
 	case OPT_EXPORT:
 		o->export = v;
 		break;
 	case OPT_INTERVAL:
-		opt_interval(c, v);
+		opt_interval(&o->job.cfg, v);
 		break;
 	case OPT_JSON:
-		o->json = 1;
+		o->job.json = 1;
 		break;
 	case OPT_RECORDS:
 		if (*v == '\0')
 			usage_error("--records: expected a file name");
 		o->records = v;
 		break;
-	case OPT_SHOW:
-		opt_show(o, v);
-		break;
-	case OPT_DRAIN:
-		opt_drain(c, v);
-		break;
-	case OPT_DST:
-		o->dst = v;
-		break;
-	case OPT_LISTEN:
-		o->listen = v;
-		break;
-	case OPT_MODE:
-		opt_mode(c, v);
-		break;
-	case OPT_ROLE:
-		opt_role(o, v);
-		break;
-	case OPT_WAIT:
-		c->wait_ns = opt_duration("--wait", v, NSEC_PER_MSEC,
-		    3600 * NSEC_PER_SEC);
-		break;
-	case OPT_BYTES:
-		o->tcp.bytes = (uint64_t)opt_num("--bytes", v, 1,
-		    TCP_BYTES_MAX);
-		break;
-	case OPT_DURATION:
-		o->tcp.duration_ns = opt_duration("--duration", v,
-		    NSEC_PER_MSEC, TCP_DURATION_MAX);
-		break;
-	case OPT_FLOW:
-		opt_flow(c, v);
-		break;
-	case OPT_CPU:
-		o->cpu = (int)opt_num("--cpu", v, 0, CPU_SETSIZE - 1);
-		break;
-	case OPT_REALTIME:
-		o->rt_prio = v == NULL ? TUNE_RT_DEFAULT :
-		    (int)opt_num("--realtime", v, 1, 99);
-		break;
-	case OPT_GATEWAY:
-		opt_ip("--gateway", v, &c->gateway);
-		break;
 	case OPT_REPORT:
-		if (strstr(v, "://") == NULL || strlen(v) > 255)
-			usage_error("--report: expected a ZeroMQ endpoint "
-			    "such as ipc:///path or tcp://host:port, got "
-			    "\"%s\"", v);
-		o->report = v;
-		break;
-	case OPT_START_AT:
-		opt_start_at(c, v);
-		break;
-	case OPT_STREAM_RECORDS:
-		o->stream = 1;
+		opt_report(o, v);
 		break;
 	case OPT_ROLE_ID:
 		o->role_id = opt_num("--role-id", v, 0, UINT32_MAX);
@@ -334,20 +313,87 @@ parse_one(struct opts *o, int ch, const char *v)
 	case OPT_RUN_ID:
 		opt_run_id(o, v);
 		break;
-	case OPT_RX:
-		opt_iface("--rx", v, c->rx);
+	case OPT_SHOW:
+		opt_show(o, v);
+		break;
+	case OPT_STREAM_RECORDS:
+		o->job.stream = 1;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Options of the mode and the sockets' addresses. */
+static int
+parse_mode(struct opts *o, int ch, const char *v)
+{
+	switch (ch) {
+	case OPT_BYTES:
+		o->job.tcp.bytes = (uint64_t)opt_num("--bytes", v, 1,
+		    TCP_BYTES_MAX);
+		break;
+	case OPT_DST:
+		o->dst = v;
+		break;
+	case OPT_DURATION:
+		o->job.tcp.duration_ns = opt_duration("--duration", v,
+		    NSEC_PER_MSEC, TCP_DURATION_MAX);
+		break;
+	case OPT_LISTEN:
+		o->listen = v;
+		break;
+	case OPT_MODE:
+		opt_mode(o, v);
+		break;
+	case OPT_ROLE:
+		opt_role(o, v);
 		break;
 	case OPT_SRC:
 		o->src = v;
 		break;
+	case OPT_WAIT:
+		o->job.cfg.wait_ns = opt_duration("--wait", v, NSEC_PER_MSEC,
+		    3600 * NSEC_PER_SEC);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Options of the interfaces, the packets and the process. */
+static int
+parse_packets(struct opts *o, int ch, const char *v)
+{
+	struct gen_config *c = &o->job.cfg;
+
+	switch (ch) {
+	case OPT_CPU:
+		o->cpu = (int)opt_num("--cpu", v, 0, CPU_SETSIZE - 1);
+		break;
+	case OPT_DRAIN:
+		opt_drain(c, v);
+		break;
+	case OPT_FLOW:
+		opt_flow(c, v);
+		break;
+	case OPT_GATEWAY:
+		opt_ip("--gateway", v, &c->gateway);
+		break;
+	case OPT_REALTIME:
+		o->rt_prio = v == NULL ? TUNE_RT_DEFAULT :
+		    (int)opt_num("--realtime", v, 1, 99);
+		break;
+	case OPT_RX:
+		opt_iface("--rx", v, c->rx);
+		break;
+	case OPT_START_AT:
+		opt_start_at(c, v);
+		break;
 	case OPT_TSTAMP:
-		if (strcmp(v, "kernel") == 0)
-			c->tstamp = GEN_TS_KERNEL;
-		else if (strcmp(v, "user") == 0)
-			c->tstamp = GEN_TS_USER;
-		else
-			usage_error("--tstamp: expected kernel or user, got "
-			    "\"%s\"", v);
+		opt_tstamp(c, v);
 		break;
 	case OPT_TTL:
 		c->ttl = opt_num("--ttl", v, 1, 255);
@@ -356,20 +402,32 @@ parse_one(struct opts *o, int ch, const char *v)
 	case OPT_TX:
 		opt_iface("--tx", v, c->tx);
 		break;
+	default:
+		return 0;
 	}
+	return 1;
+}
+
+static void
+parse_one(struct opts *o, int ch, const char *v)
+{
+	if (ch != OPT_EXPORT)
+		o->nopts++;
+	if (!parse_output(o, ch, v) && !parse_mode(o, ch, v))
+		(void)parse_packets(o, ch, v);
 }
 
 /* Mode l2: two interfaces, three addresses, flows. */
 static void
 check_l2(struct opts *o)
 {
-	struct gen_config *c = &o->cfg;
+	struct gen_config *c = &o->job.cfg;
 
 	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
 		usage_error("%s: only for --mode udp or tcp", o->role_given ?
 		    "--role" : o->listen != NULL ? "--listen" : "--wait");
-	if (o->tcp.bytes || o->tcp.duration_ns)
-		usage_error("%s: only for --mode tcp", o->tcp.bytes ?
+	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
+		usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
 		    "--bytes" : "--duration (flows take duration=)");
 	if (c->tx[0] == '\0')
 		usage_error("--tx: missing (the sending interface)");
@@ -407,7 +465,7 @@ opt_src_port(struct opts *o, struct sockaddr_in *sa)
 	if (o->src == NULL)
 		return;
 	if (strchr(o->src, ':') != NULL) {
-		if (udp_parse_addr(o->src, sa) == -1)
+		if (udpio_parse_addr(o->src, sa) == -1)
 			usage_error("--src: expected IP or IP:PORT, got \"%s\"",
 			    o->src);
 	} else
@@ -418,8 +476,8 @@ opt_src_port(struct opts *o, struct sockaddr_in *sa)
 static void
 check_sock(struct opts *o)
 {
-	struct gen_config *c = &o->cfg;
-	const char *m = c->mode == GEN_MODE_UDP ? "udp" : "tcp";
+	struct gen_config *c = &o->job.cfg;
+	const char *m = o->mode->ops->name;
 	size_t i;
 
 	if (!o->role_given)
@@ -429,7 +487,7 @@ check_sock(struct opts *o)
 		    "routes)", c->tx[0] ? "--tx" : c->rx[0] ? "--rx" :
 		    "--gateway", m);
 	if (c->role == GEN_ROLE_SEND) {
-		if (o->dst == NULL || udp_parse_addr(o->dst, &c->peer) == -1)
+		if (o->dst == NULL || udpio_parse_addr(o->dst, &c->peer) == -1)
 			usage_error("--dst: expected IP:PORT for --mode %s "
 			    "--role send, got \"%s\"", m, o->dst ? o->dst :
 			    "(nothing)");
@@ -439,7 +497,7 @@ check_sock(struct opts *o)
 		opt_src_port(o, &c->bind);
 	} else {
 		if (o->listen == NULL ||
-		    udp_parse_addr(o->listen, &c->peer) == -1)
+		    udpio_parse_addr(o->listen, &c->peer) == -1)
 			usage_error("--listen: expected IP:PORT for --mode %s "
 			    "--role recv, got \"%s\"", m, o->listen ?
 			    o->listen : "(nothing)");
@@ -461,11 +519,11 @@ check_sock(struct opts *o)
 static void
 check_udp(struct opts *o)
 {
-	struct gen_config *c = &o->cfg;
+	struct gen_config *c = &o->job.cfg;
 
 	check_sock(o);
-	if (o->tcp.bytes || o->tcp.duration_ns)
-		usage_error("%s: only for --mode tcp", o->tcp.bytes ?
+	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
+		usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
 		    "--bytes" : "--duration (flows take duration=)");
 	if (c->role == GEN_ROLE_SEND && c->nflows == 0)
 		usage_error("--flow: at least one is required");
@@ -485,98 +543,106 @@ check_udp(struct opts *o)
 static void
 check_tcp(struct opts *o)
 {
-	struct gen_config *c = &o->cfg;
+	struct gen_config *c = &o->job.cfg;
+	struct tcp_config *t = &o->job.tcp;
 
 	check_sock(o);
-	if (c->nflows > 0 || o->records != NULL || o->show != 0)
+	if (c->nflows > 0 || o->records != NULL || o->job.show != 0)
 		usage_error("%s: not for --mode tcp (a bulk transfer)",
 		    c->nflows > 0 ? "--flow" : o->records ? "--records" :
 		    "--show");
-	if (c->role == GEN_ROLE_SEND && !o->tcp.bytes && !o->tcp.duration_ns)
+	if (c->role == GEN_ROLE_SEND && !t->bytes && !t->duration_ns)
 		usage_error("--bytes or --duration: one is required for "
 		    "--mode tcp --role send");
-	if (c->role == GEN_ROLE_RECV && (o->tcp.bytes || o->tcp.duration_ns))
+	if (c->role == GEN_ROLE_RECV && (t->bytes || t->duration_ns))
 		usage_error("%s: only for --role send (the receiver takes "
-		    "what comes)", o->tcp.bytes ? "--bytes" : "--duration");
-	o->tcp.role = c->role;
-	o->tcp.peer = c->peer;
-	o->tcp.bind = c->bind;
-	o->tcp.interval_ns = c->interval_ns > 0 ? c->interval_ns :
+		    "what comes)", t->bytes ? "--bytes" : "--duration");
+	t->role = c->role;
+	t->peer = c->peer;
+	t->bind = c->bind;
+	t->interval_ns = c->interval_ns > 0 ? c->interval_ns :
 	    SERIES_WIDTH_DEFAULT;
-	o->tcp.wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
-	o->tcp.dscp = 0;
+	t->wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
+	t->dscp = 0;
 }
 
 /* Options that only make sense together. */
 static void
 check_opts(struct opts *o)
 {
-	struct gen_config *c = &o->cfg;
+	struct gen_config *c = &o->job.cfg;
 	char err[256];
 
-	if (c->mode == GEN_MODE_L2)
-		check_l2(o);
-	else if (c->mode == GEN_MODE_UDP)
-		check_udp(o);
-	else
-		check_tcp(o);
+	o->mode->check(o);
 	if (c->nflows > 0 &&
 	    flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
 		usage_error("--flow: %s", err);
-	if (o->report != NULL && (o->role_id < 0 || o->run_id == NULL))
+	if (o->job.report != NULL && (o->role_id < 0 || o->job.run_id == NULL))
 		usage_error("--report: needs --role-id and --run-id");
-	if (o->report == NULL && (o->role_id >= 0 || o->run_id != NULL))
+	if (o->job.report == NULL && (o->role_id >= 0 || o->job.run_id != NULL))
 		usage_error("%s: only meaningful with --report",
 		    o->role_id >= 0 ? "--role-id" : "--run-id");
-	if (o->stream && (o->report == NULL || c->mode != GEN_MODE_L2))
+	if (o->job.stream && (o->job.report == NULL || !o->mode->stream))
 		usage_error("--stream-records: only with --report in mode l2");
-	if (c->start_at_ns != 0 && c->mode != GEN_MODE_L2 &&
-	    !(c->mode == GEN_MODE_UDP && c->role == GEN_ROLE_SEND))
+	/* l2 takes no --role: its role is GEN_ROLE_SEND. */
+	if (c->start_at_ns != 0 && !(o->mode->start_at &&
+	    c->role == GEN_ROLE_SEND))
 		usage_error("--start-at: only in mode l2 and for udp senders");
+	o->job.role_id = (unsigned)o->role_id;
+}
+
+static const struct option longopts[] = {
+	{ "bytes", required_argument, NULL, OPT_BYTES },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "drain", required_argument, NULL, OPT_DRAIN },
+	{ "dst", required_argument, NULL, OPT_DST },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "export-records", required_argument, NULL, OPT_EXPORT },
+	{ "flow", required_argument, NULL, OPT_FLOW },
+	{ "gateway", required_argument, NULL, OPT_GATEWAY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "realtime", optional_argument, NULL, OPT_REALTIME },
+	{ "records", required_argument, NULL, OPT_RECORDS },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "role", required_argument, NULL, OPT_ROLE },
+	{ "role-id", required_argument, NULL, OPT_ROLE_ID },
+	{ "run-id", required_argument, NULL, OPT_RUN_ID },
+	{ "rx", required_argument, NULL, OPT_RX },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "src", required_argument, NULL, OPT_SRC },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
+	{ "stream-records", no_argument, NULL, OPT_STREAM_RECORDS },
+	{ "tstamp", required_argument, NULL, OPT_TSTAMP },
+	{ "ttl", required_argument, NULL, OPT_TTL },
+	{ "tx", required_argument, NULL, OPT_TX },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "wait", required_argument, NULL, OPT_WAIT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The defaults: mode l2, no --role-id, no --cpu. */
+static void
+opts_init(struct opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = &modes[0];
+	o->role_id = -1;
+	o->cpu = -1;
+	o->job.cfg.mode = modes[0].id;
+	o->job.cfg.drain_ns = GEN_DRAIN_DEFAULT;
+	o->job.cfg.ttl = GEN_TTL_DEFAULT;
 }
 
 static void
 parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "bytes", required_argument, NULL, OPT_BYTES },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "drain", required_argument, NULL, OPT_DRAIN },
-		{ "dst", required_argument, NULL, OPT_DST },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "export-records", required_argument, NULL, OPT_EXPORT },
-		{ "flow", required_argument, NULL, OPT_FLOW },
-		{ "gateway", required_argument, NULL, OPT_GATEWAY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "realtime", optional_argument, NULL, OPT_REALTIME },
-		{ "records", required_argument, NULL, OPT_RECORDS },
-		{ "report", required_argument, NULL, OPT_REPORT },
-		{ "role", required_argument, NULL, OPT_ROLE },
-		{ "role-id", required_argument, NULL, OPT_ROLE_ID },
-		{ "run-id", required_argument, NULL, OPT_RUN_ID },
-		{ "rx", required_argument, NULL, OPT_RX },
-		{ "show", required_argument, NULL, OPT_SHOW },
-		{ "src", required_argument, NULL, OPT_SRC },
-		{ "start-at", required_argument, NULL, OPT_START_AT },
-		{ "stream-records", no_argument, NULL, OPT_STREAM_RECORDS },
-		{ "tstamp", required_argument, NULL, OPT_TSTAMP },
-		{ "ttl", required_argument, NULL, OPT_TTL },
-		{ "tx", required_argument, NULL, OPT_TX },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "wait", required_argument, NULL, OPT_WAIT },
-		{ NULL, 0, NULL, 0 },
-	};
 	int ch;
 
-	memset(o, 0, sizeof(*o));
-	o->role_id = -1;
-	o->cpu = -1;
-	o->cfg.drain_ns = GEN_DRAIN_DEFAULT;
-	o->cfg.ttl = GEN_TTL_DEFAULT;
+	opts_init(o);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
 		if (ch == 'h') {
@@ -611,31 +677,57 @@ install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* Mode tcp: its own loop and output (tcp.c). */
+/* --export-records FILE: the records as CSV on stdout, nothing else. */
 static int
-main_tcp(struct opts *o)
+export_records(const char *path)
 {
-	struct tcp_run r;
 	char err[512];
-	int rc = 0;
 
-	if (tcp_run(&o->tcp, &r, &signals, err, sizeof(err)) == -1) {
-		log_error("%s", err);
-		rc = EXIT_IFACE;
-		if (r.row == NULL)
-			return rc;
+	if (rec_export_csv(path, stdout, err, sizeof(err)) == -1)
+		log_fatal(GEN_EXIT_USAGE, "--export-records: %s", err);
+	return fflush(stdout) == 0 ? 0 : GEN_EXIT_IFACE;
+}
+
+/*
+ * Before the run: the records file (a wrong name is a usage error), the
+ * signal handlers, the CPU and scheduling of --cpu and --realtime.
+ */
+static void
+prepare(struct opts *o)
+{
+	struct gen_config *c = &o->job.cfg;
+	char err[512], err2[512];
+
+	if (o->records != NULL && (o->job.rec = recw_open(o->records,
+	    c->flows, c->nflows, err, sizeof(err))) == NULL)
+		usage_error("%s", err);
+	install_signals();
+	if (tune_apply(o->cpu, o->rt_prio, err, sizeof(err)) == -1) {
+		(void)recw_close(o->job.rec, "none", err2, sizeof(err2));
+		log_fatal(GEN_EXIT_IFACE, "%s", err);
 	}
-	if (o->json)
-		tcp_json(stdout, &r);
-	else
-		tcp_print(stdout, &r);
-	if (o->report != NULL && tcp_report(&r, o->report, o->role_id,
-	    o->run_id, err, sizeof(err)) == -1) {
-		log_error("%s", err);
-		if (rc == 0)
-			rc = EXIT_REPORT;
+}
+
+/*
+ * Run job J through mode M's operations: open, resolve, run, print,
+ * report, close.  Returns the exit status: the first failure's, a run
+ * that failed still printing and reporting what it measured.
+ */
+static int
+run_mode(const struct gen_mode *m, struct gen_job *j)
+{
+	int rc, rc2;
+
+	if ((rc = m->open(j)) != 0 || (m->resolve != NULL &&
+	    (rc = m->resolve(j, &signals)) != 0)) {
+		m->close(j);
+		return rc;
 	}
-	tcp_free(&r);
+	rc = m->run(j, &signals);
+	m->print(j, stdout);
+	if (j->report != NULL && (rc2 = m->report(j)) != 0 && rc == 0)
+		rc = rc2;
+	m->close(j);
 	return rc;
 }
 
@@ -643,75 +735,11 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	struct gen *g;
-	struct recw *rec = NULL;
-	struct live *live = NULL;
-	char err[512], err2[512];
-	int rc = 0;
 
 	parse_args(argc, argv, &o);
 	log_init("hoplab-gen", o.verbose);
-	if (o.export != NULL) {
-		if (rec_export_csv(o.export, stdout, err, sizeof(err)) == -1)
-			log_fatal(EXIT_USAGE, "--export-records: %s", err);
-		return fflush(stdout) == 0 ? 0 : EXIT_IFACE;
-	}
-	if (o.records != NULL && (rec = recw_open(o.records, o.cfg.flows,
-	    o.cfg.nflows, err, sizeof(err))) == NULL)
-		usage_error("%s", err);
-	install_signals();
-	if (tune_apply(o.cpu, o.rt_prio, err, sizeof(err)) == -1) {
-		(void)recw_close(rec, "none", err2, sizeof(err2));
-		log_fatal(EXIT_IFACE, "%s", err);
-	}
-	if (o.cfg.mode == GEN_MODE_TCP)
-		return main_tcp(&o);
-	/* Pacing wants the timer to fire when asked, not 50 us later. */
-	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	if ((g = gen_new(&o.cfg, err, sizeof(err))) == NULL) {
-		(void)recw_close(rec, "none", err2, sizeof(err2));
-		log_fatal(EXIT_IFACE, "%s", err);
-	}
-	gen_set_records(g, rec);
-	/*
-	 * l2 and the udp receiver: interim batches, then the final one, on
-	 * one socket (a udp sender has nothing received to show).
-	 */
-	if (o.report != NULL && (o.cfg.mode == GEN_MODE_L2 ||
-	    (o.cfg.mode == GEN_MODE_UDP && o.cfg.role == GEN_ROLE_RECV)) &&
-	    (live =
-	    live_open(o.report, (unsigned)o.role_id, o.run_id, o.stream, err,
-	    sizeof(err))) == NULL) {
-		gen_free(g);
-		(void)recw_close(rec, "none", err2, sizeof(err2));
-		log_fatal(EXIT_REPORT, "%s", err);
-	}
-	gen_set_live(g, live);
-	if (gen_resolve(g, &signals, err, sizeof(err)) == -1) {
-		gen_free(g);
-		(void)recw_close(rec, "none", err2, sizeof(err2));
-		log_fatal(EXIT_ARP, "%s", err);
-	}
-	if (gen_run(g, &signals, err, sizeof(err)) == -1) {
-		log_error("%s (reporting what was measured)", err);
-		rc = EXIT_IFACE;
-	}
-	if (recw_close(rec, gen_ts_source(g), err, sizeof(err)) == -1) {
-		log_error("%s", err);
-		rc = EXIT_IFACE;
-	}
-	if (o.json)
-		report_json(stdout, g, &o.cfg);
-	else
-		report_print(stdout, g, &o.cfg, o.show);
-	if (o.report != NULL && (live != NULL ? live_finish(live, g, err,
-	    sizeof(err)) : report_send(g, o.report, o.role_id, o.run_id, err,
-	    sizeof(err))) == -1) {
-		log_error("%s", err);
-		if (rc == 0)
-			rc = EXIT_REPORT;
-	}
-	live_close(live);
-	gen_free(g);
-	return rc;
+	if (o.export != NULL)
+		return export_records(o.export);
+	prepare(&o);
+	return run_mode(o.mode->ops, &o.job);
 }

@@ -314,28 +314,6 @@ print_sender(FILE *out, const struct gen *g, const struct gen_flow *fl,
 		    fl[i].tx_bytes * 8 / s / 1e6 : 0.0);
 }
 
-/* The first line: mode, role, where. */
-static void
-print_head(FILE *out, const struct gen *g, const struct gen_config *c,
-    size_t n)
-{
-	char a[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
-	if (c->mode == GEN_MODE_L2)
-		fprintf(out, "hoplab-gen l2: %s -> %s, %zu flow%s, drain %lld "
-		    "ms\n", c->tx, c->rx, n, n == 1 ? "" : "s",
-		    (long long)(c->drain_ns / NSEC_PER_MSEC));
-	else if (c->role == GEN_ROLE_SEND)
-		fprintf(out, "hoplab-gen udp send: to %s:%u, %zu flow%s, "
-		    "timestamps %s\n", a, ntohs(c->peer.sin_port), n,
-		    n == 1 ? "" : "s", gen_ts_source(g));
-	else
-		fprintf(out, "hoplab-gen udp recv: on %s:%u, %zu flow%s, "
-		    "clock_sync=%s\n", a, ntohs(c->peer.sin_port), n,
-		    n == 1 ? "" : "s", gen_clock_sync(g));
-}
-
 /* A udp receiver: where its sent counts came from, the clocks. */
 static void
 print_recv_notes(FILE *out, const struct gen *g, const struct gen_flow *fl,
@@ -359,41 +337,18 @@ print_recv_notes(FILE *out, const struct gen *g, const struct gen_flow *fl,
 	    " (two clocks: delays are only as good as their synchronisation)");
 }
 
-void
-report_print(FILE *out, const struct gen *g, const struct gen_config *c,
-    unsigned tables)
+/* The part of a receiving run's summary after its own tables. */
+static void
+print_tail(FILE *out, const struct gen *g, const struct gen_flow *fl,
+    size_t n, const char *where, unsigned tables)
 {
-	const struct gen_flow *fl;
-	size_t i, n;
+	size_t i;
 
-	fl = gen_flows(g, &n);
-	print_head(out, g, c, n);
-	if (c->mode == GEN_MODE_UDP && c->role == GEN_ROLE_SEND) {
-		print_sender(out, g, fl, n);
-		fputc('\n', out);
-		print_pacing(out, g, fl, n);
-		for (i = 0; i < n; i++)
-			print_model(out, &fl[i]);
-		fflush(out);
-		return;
-	}
-	print_counts(out, fl, n);
-	fputc('\n', out);
-	print_delay(out, fl, n, gen_ts_source(g));
-	if (c->mode == GEN_MODE_L2) {
-		fputc('\n', out);
-		print_pacing(out, g, fl, n);
-	}
-	fputc('\n', out);
-	print_ipdv(out, fl, n);
-	if (c->mode == GEN_MODE_UDP)
-		print_recv_notes(out, g, fl, n);
 	for (i = 0; i < n; i++)
 		print_model(out, &fl[i]);
 	if (gen_foreign(g) > 0)
 		fprintf(out, "%llu other frames arrived on %s and were "
-		    "ignored\n", (unsigned long long)gen_foreign(g),
-		    c->mode == GEN_MODE_L2 ? c->rx : "the socket");
+		    "ignored\n", (unsigned long long)gen_foreign(g), where);
 	if (tables & REPORT_INTERVALS) {
 		fputc('\n', out);
 		print_intervals(out, g, fl, n);
@@ -403,6 +358,70 @@ report_print(FILE *out, const struct gen *g, const struct gen_config *c,
 		print_pdf(out, fl, n);
 	}
 	fflush(out);
+}
+
+void
+report_print_l2(FILE *out, const struct gen *g, const struct gen_config *c,
+    unsigned tables)
+{
+	const struct gen_flow *fl;
+	size_t n;
+
+	fl = gen_flows(g, &n);
+	fprintf(out, "hoplab-gen l2: %s -> %s, %zu flow%s, drain %lld ms\n",
+	    c->tx, c->rx, n, n == 1 ? "" : "s",
+	    (long long)(c->drain_ns / NSEC_PER_MSEC));
+	print_counts(out, fl, n);
+	fputc('\n', out);
+	print_delay(out, fl, n, gen_ts_source(g));
+	fputc('\n', out);
+	print_pacing(out, g, fl, n);
+	fputc('\n', out);
+	print_ipdv(out, fl, n);
+	print_tail(out, g, fl, n, c->rx, tables);
+}
+
+void
+report_print_sender(FILE *out, const struct gen *g,
+    const struct gen_config *c)
+{
+	const struct gen_flow *fl;
+	char a[INET_ADDRSTRLEN];
+	size_t i, n;
+
+	fl = gen_flows(g, &n);
+	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
+	fprintf(out, "hoplab-gen udp send: to %s:%u, %zu flow%s, timestamps "
+	    "%s\n", a, ntohs(c->peer.sin_port), n, n == 1 ? "" : "s",
+	    gen_ts_source(g));
+	print_sender(out, g, fl, n);
+	fputc('\n', out);
+	print_pacing(out, g, fl, n);
+	for (i = 0; i < n; i++)
+		print_model(out, &fl[i]);
+	fflush(out);
+}
+
+void
+report_print_receiver(FILE *out, const struct gen *g,
+    const struct gen_config *c, unsigned tables)
+{
+	const struct gen_flow *fl;
+	char a[INET_ADDRSTRLEN];
+	size_t n;
+
+	fl = gen_flows(g, &n);
+	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
+	fprintf(out, "hoplab-gen udp recv: on %s:%u, %zu flow%s, "
+	    "clock_sync=%s\n", a, ntohs(c->peer.sin_port), n,
+	    n == 1 ? "" : "s", gen_clock_sync(g));
+	print_counts(out, fl, n);
+	fputc('\n', out);
+	print_delay(out, fl, n, gen_ts_source(g));
+	fputc('\n', out);
+	print_ipdv(out, fl, n);
+	print_recv_notes(out, g, fl, n);
+	print_tail(out, g, fl, n, "the socket", tables);
 }
 
 void
@@ -428,6 +447,37 @@ report_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
 	}
 }
 
+/* The delay and delay variation of F into R (none without a delay). */
+static void
+fill_delay(Hoplab__FlowResult *r, const struct gen_flow *f)
+{
+	if (f->delay.n > 0) {
+		r->delay_min_ns = f->delay.min;
+		r->delay_mean_ns = f->delay.mean;
+		r->delay_p50_ns = hist_percentile(f->hist, 50);
+		r->delay_p90_ns = hist_percentile(f->hist, 90);
+		r->delay_p99_ns = hist_percentile(f->hist, 99);
+		r->delay_p999_ns = hist_percentile(f->hist, 99.9);
+		r->delay_max_ns = f->delay.max;
+		r->delay_std_ns = welford_std(&f->delay);
+		r->jitter_ns = jitter_value(&f->jit);
+		r->ttl_min = f->ttl_min;
+		r->ttl_max = f->ttl_max;
+	}
+	r->ipdv_pairs = f->ipdv.v.n;
+	if (f->ipdv.v.n > 0) {
+		r->ipdv_mean_ns = f->ipdv.v.mean;
+		r->ipdv_abs_mean_ns = f->ipdv.abs.mean;
+		r->ipdv_abs_p99_ns = hist_percentile(f->ipdv_hist, 99);
+		r->ipdv_abs_p999_ns = hist_percentile(f->ipdv_hist, 99.9);
+		r->ipdv_min_ns = f->ipdv.v.min;
+		r->ipdv_max_ns = f->ipdv.v.max;
+	}
+	if (f->delay.n > 0)
+		r->pdv_p999_ns = hist_percentile(f->hist, 99.9) -
+		    f->delay.min;
+}
+
 /* Fill R from F; strings point into F and TS, which outlive R. */
 static void
 fill_result(Hoplab__FlowResult *r, const struct gen *g,
@@ -450,19 +500,7 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
 	r->lost = seqtrack_lost(f->seq, f->sent);
 	r->duplicates = seqtrack_duplicates(f->seq);
 	r->reordered = seqtrack_reordered(f->seq);
-	if (f->delay.n > 0) {
-		r->delay_min_ns = f->delay.min;
-		r->delay_mean_ns = f->delay.mean;
-		r->delay_p50_ns = hist_percentile(f->hist, 50);
-		r->delay_p90_ns = hist_percentile(f->hist, 90);
-		r->delay_p99_ns = hist_percentile(f->hist, 99);
-		r->delay_p999_ns = hist_percentile(f->hist, 99.9);
-		r->delay_max_ns = f->delay.max;
-		r->delay_std_ns = welford_std(&f->delay);
-		r->jitter_ns = jitter_value(&f->jit);
-		r->ttl_min = f->ttl_min;
-		r->ttl_max = f->ttl_max;
-	}
+	fill_delay(r, f);
 	r->rx_bytes = f->rx_bytes;
 	r->first_tx_ns = f->first_tx_ns;
 	r->last_tx_ns = f->last_tx_ns;
@@ -480,18 +518,6 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
 	r->tx_idt_std_ns = welford_std(&f->tsm->idt);
 	r->tx_idt_err_p99_ns = hist_percentile(f->tsm->idt_abs, 99);
 	r->tx_bytes = f->tx_bytes;
-	r->ipdv_pairs = f->ipdv.v.n;
-	if (f->ipdv.v.n > 0) {
-		r->ipdv_mean_ns = f->ipdv.v.mean;
-		r->ipdv_abs_mean_ns = f->ipdv.abs.mean;
-		r->ipdv_abs_p99_ns = hist_percentile(f->ipdv_hist, 99);
-		r->ipdv_abs_p999_ns = hist_percentile(f->ipdv_hist, 99.9);
-		r->ipdv_min_ns = f->ipdv.v.min;
-		r->ipdv_max_ns = f->ipdv.v.max;
-	}
-	if (f->delay.n > 0)
-		r->pdv_p999_ns = hist_percentile(f->hist, 99.9) -
-		    f->delay.min;
 }
 
 /*

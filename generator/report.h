@@ -18,11 +18,18 @@
 #define REPORT_PDF		0x2	/* also print the delay PDF */
 
 /*
- * Print the per-flow summary tables of G to OUT: counts, delay, pacing,
- * delay variation, and with TABLES the intervals and the PDF.
+ * Print the per-flow summary tables of G (run with C) to OUT: counts,
+ * delay, pacing, delay variation, and with TABLES the intervals and the
+ * PDF.  One function per kind of run: l2 (both ends here), a udp sender
+ * (what it sent and how it paced), a udp receiver (with the control
+ * datagrams and the clocks).
  */
-void	report_print(FILE *out, const struct gen *g, const struct gen_config *c,
-	    unsigned tables);
+void	report_print_l2(FILE *out, const struct gen *g,
+	    const struct gen_config *c, unsigned tables);
+void	report_print_sender(FILE *out, const struct gen *g,
+	    const struct gen_config *c);
+void	report_print_receiver(FILE *out, const struct gen *g,
+	    const struct gen_config *c, unsigned tables);
 /* Print everything as one JSON object to OUT (jsonout.c). */
 void	report_json(FILE *out, const struct gen *g, const struct gen_config *c);
 /*

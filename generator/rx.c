@@ -1,15 +1,13 @@
 /*
  * rx: the receive path of hoplab-gen's l2 mode: frames from the rx
  * interface (ARP, returning probes, foreign traffic), transmit stamps from
- * the tx socket's error queue, and the accounting of every probe per flow.
+ * the tx socket's error queue, and ARP from the gateway on tx.
  *
- * Per flow: sequence tracking (RFC 7680 loss, RFC 4737 reordering,
- * duplicates), Welford mean and variance, an HDR histogram for
- * percentiles, RFC 3550 jitter, the TTL range (the path check) and
- * first/last times, RFC 3393 ipdv of consecutive packets, the per-interval
- * time series (series.c) and, with --records, one record per packet
- * (records.c).  A duplicate is counted but does not enter the delay
- * statistics twice.  tsmatch.c pairs each probe with its kernel transmit
+ * Per probe: sequence tracking (RFC 7680 loss, RFC 4737 reordering,
+ * duplicates), the TTL range (the path check), first/last times, and
+ * once both stamps are known gen.c's gen_settle() (delay, jitter, ipdv,
+ * intervals, records).  A duplicate is counted but does not enter the
+ * delay statistics twice.  tsmatch.c pairs each probe with its kernel transmit
  * stamp, which comes back through the error queue at its own pace.
  *
  * The rx interface is read through lib/pktio's memory-mapped TPACKET_V2
@@ -17,77 +15,94 @@
  * call, and a burst of up to 256 frames is handled per look.  The ring's
  * stamp (tp_sec/tp_nsec) is the kernel's software receive stamp
  * (skb->tstamp, the same stamp SO_TIMESTAMPING and tcpdump report), as
- * long as receive stamping is on, which gen.c asks for with
+ * long as receive stamping is on, which rx_open() asks for with
  * SO_TIMESTAMPING on the ring's socket; frames the kernel stamped only
  * as it filled the ring are counted apart ("kernel-ring").  ARP requests
  * for any address the generator owns on rx (--dst and every flow's dst=)
  * are answered through the ring's socket.
  *
  * Transmit stamps are read from the tx socket's error queue 64 at a
- * time (recvmmsg), by gen.c when GEN_TXS_BATCH of them may be waiting
- * and here whenever ppoll() reports the error queue readable.
+ * time (recvmmsg), by l2.c's loop when RX_TXS_BATCH of them may be
+ * waiting and here whenever ppoll() reports the error queue readable.
  *
- * Deliberately not here: sending (gen.c) and frame building (build.c).
+ * Deliberately not here: sending (txq.c), frame building (build.c), the
+ * loop (l2.c).
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <linux/net_tstamp.h>
+#include <sys/socket.h>
 
 #include "clock.h"
-#include "genint.h"
+#include "rx.h"
 
-static struct gen_flow *
-gen_flow_by_id(struct gen *g, uint16_t id)
+#define RX_BURST	256		/* frames per socket per service */
+#define RX_ROUNDS	8		/* rx ring bursts per look */
+#define RX_FRAMES	8192		/* rx ring: frames of 2048 bytes */
+#define RX_TXS_ROUNDS	8		/* recvmmsg() batches per read */
+
+/* The addresses owned on rx: --dst and every flow's own dst=. */
+static void
+rx_own_addrs(struct gen *g)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < g->nflows; i++)
-		if (g->flows[i].spec.id == id)
-			return &g->flows[i];
-	return NULL;
+	g->own[0] = g->cfg.dst;
+	g->nown = 1;
+	for (i = 0; i < g->nflows; i++) {
+		for (j = 0; j < g->nown; j++)
+			if (g->own[j].s_addr == g->flows[i].dst.s_addr)
+				break;
+		if (j == g->nown)
+			g->own[g->nown++] = g->flows[i].dst;
+	}
 }
 
-/* The per-packet record of D, when records are asked for. */
-void
-gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
+/*
+ * The rx interface: lib/pktio's TPACKET_V2 ring (every frame handed over
+ * as it is written), with the stack's software receive stamps switched on
+ * for it (SO_TIMESTAMPING on the ring's socket), and the buffers the tx
+ * socket's stamps are read into.
+ */
+int
+rx_open(struct gen *g, char *err, size_t errlen)
 {
-	struct rec r;
+	struct pktio_conf pc;
+	int flags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 
-	if (g->rec == NULL && (g->live == NULL || !g->live->records))
-		return;
-	r.tx_ns = d->tx_ns;
-	r.rx_ns = d->rx_ns;
-	r.seq = (uint32_t)d->seq;
-	r.flow_id = f->spec.id;
-	r.frame = (uint16_t)d->frame;
-	r.flags = (d->ktx ? REC_F_KTX : 0) | (d->rx_ns != 0 ? REC_F_RECEIVED :
-	    0);
-	r.ttl = (uint8_t)d->ttl;
-	if (g->rec != NULL)
-		recw_add(g->rec, &r);
-	if (g->live != NULL && g->live->records)
-		live_rec_add(g->live, &r);
-}
-
-/* A packet of flow F whose two stamps are known: its delay counts. */
-void
-gen_settle(struct gen *g, struct gen_flow *f, const struct tsm_done *d)
-{
-	int64_t delay = d->rx_ns - d->tx_ns;
-
-	welford_add(&f->delay, delay);
-	hist_add(f->hist, delay);
-	jitter_add(&f->jit, d->tx_ns, d->rx_ns);
-	(void)ipdv_add(&f->ipdv, d->seq, delay, NULL);
-	series_received(&f->series, d->utx_ns, d->rx_ns, d->frame, delay);
-	gen_record(g, f, d);
+	if ((g->txs = calloc(L2_TXS_BATCH, sizeof(*g->txs))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(&pc, 0, sizeof(pc));
+	pc.ifname = g->cfg.rx;
+	pc.rx_ring = "v2";
+	pc.rx_frames = RX_FRAMES;
+	pc.tx_frames = 32;		/* ARP replies only */
+	/* The tx socket opened first: a missing CAP_NET_RAW is said there. */
+	if ((g->rxp = pktio_open(&pc, err, errlen)) == NULL)
+		return -1;
+	if (g->cfg.tstamp == GEN_TS_KERNEL && setsockopt(pktio_fd(g->rxp),
+	    SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) == -1) {
+		snprintf(err, errlen, "interface %s: SO_TIMESTAMPING: %s "
+		    "(use --tstamp user)", g->cfg.rx, strerror(errno));
+		return -1;
+	}
+	snprintf(g->rx.name, sizeof(g->rx.name), "%s", g->cfg.rx);
+	g->rx.ifindex = pktio_ifindex(g->rxp);
+	memcpy(g->rx.mac, pktio_mac(g->rxp), 6);
+	g->rx.own = g->cfg.dst;
+	rx_own_addrs(g);
+	return 0;
 }
 
 /* Account for one received probe of flow F. */
 static void
-gen_account(struct gen *g, struct gen_flow *f, const struct pkt_udp4_view *v,
+rx_account(struct gen *g, struct gen_flow *f, const struct pkt_udp4_view *v,
     const struct probe *p, size_t len, int64_t rx_ns)
 {
 	struct tsm_done d;
@@ -119,7 +134,7 @@ gen_account(struct gen *g, struct gen_flow *f, const struct pkt_udp4_view *v,
 
 /* Is A one of the addresses the generator owns on rx? */
 static int
-gen_owns_rx(const struct gen *g, struct in_addr a)
+rx_owns(const struct gen *g, struct in_addr a)
 {
 	size_t i;
 
@@ -131,7 +146,7 @@ gen_owns_rx(const struct gen *g, struct in_addr a)
 
 /* Answer an ARP request on rx for any address we own.  1 if ARP. */
 static int
-gen_rx_arp(struct gen *g, const uint8_t *frame, size_t len)
+rx_arp(struct gen *g, const uint8_t *frame, size_t len)
 {
 	struct pkt_arp a, r;
 	uint8_t out[64];
@@ -139,7 +154,7 @@ gen_rx_arp(struct gen *g, const uint8_t *frame, size_t len)
 
 	if (pkt_parse_arp(frame, len, &a) == -1)
 		return 0;
-	if (a.op != PKT_ARP_REQUEST || !gen_owns_rx(g, a.tpa))
+	if (a.op != PKT_ARP_REQUEST || !rx_owns(g, a.tpa))
 		return 1;
 	memset(&r, 0, sizeof(r));
 	r.op = PKT_ARP_REPLY;
@@ -156,7 +171,7 @@ gen_rx_arp(struct gen *g, const uint8_t *frame, size_t len)
 
 /* A frame from the rx interface: ARP, one of our probes, or foreign. */
 static void
-gen_rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
+rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
     int ts_sw)
 {
 	struct pkt_udp4_view v;
@@ -164,7 +179,7 @@ gen_rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
 	struct gen_flow *f;
 	const char *why;
 
-	if (gen_rx_arp(g, b, len))
+	if (rx_arp(g, b, len))
 		return;
 	if (pkt_parse_udp4(b, len, &v, &why) == -1 ||
 	    probe_read(v.payload, v.payload_len, &p) == -1 ||
@@ -180,24 +195,24 @@ gen_rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
 		g->rx_kernel_ts++;
 	else
 		g->rx_ring_ts++;
-	gen_account(g, f, &v, &p, len, rx_ns);
+	rx_account(g, f, &v, &p, len, rx_ns);
 }
 
 /*
  * Handle every frame waiting in the rx ring, in bursts, at most
- * GEN_RX_ROUNDS bursts.  Returns the number of frames.
+ * RX_ROUNDS bursts.  Returns the number of frames.
  */
 unsigned
-gen_rx_ring(struct gen *g)
+rx_ring(struct gen *g)
 {
-	struct pktio_pkt pk[GEN_RX_BURST];
+	struct pktio_pkt pk[RX_BURST];
 	unsigned n, i, r, total = 0;
 
-	for (r = 0; r < GEN_RX_ROUNDS; r++) {
-		if ((n = pktio_rx_burst(g->rxp, pk, GEN_RX_BURST)) == 0)
+	for (r = 0; r < RX_ROUNDS; r++) {
+		if ((n = pktio_rx_burst(g->rxp, pk, RX_BURST)) == 0)
 			break;
 		for (i = 0; i < n; i++)
-			gen_rx_frame(g, pk[i].data, pk[i].caplen,
+			rx_frame(g, pk[i].data, pk[i].caplen,
 			    pk[i].ts_ns, pk[i].ts_sw);
 		pktio_rx_release(g->rxp);
 		total += n;
@@ -211,7 +226,7 @@ gen_rx_ring(struct gen *g)
  * packet.
  */
 static void
-gen_tx_stamp(struct gen *g, const uint8_t *b, size_t len, int64_t tx_ns)
+rx_tx_stamp(struct gen *g, const uint8_t *b, size_t len, int64_t tx_ns)
 {
 	struct probe p;
 	struct gen_flow *f;
@@ -232,21 +247,19 @@ gen_tx_stamp(struct gen *g, const uint8_t *b, size_t len, int64_t tx_ns)
 }
 
 /*
- * Read the transmit stamps waiting on the tx socket, GEN_TXS_ROUNDS
+ * Read the transmit stamps waiting on the tx socket, RX_TXS_ROUNDS
  * batches at most.  0 or -1 (ERR).
  */
 int
-gen_drain_txstamps(struct gen *g, char *err, size_t errlen)
+rx_drain_txstamps(struct gen *g, char *err, size_t errlen)
 {
 	int n, i, r;
 
 	if (g->cfg.tstamp != GEN_TS_KERNEL)
 		return 0;
-	if (g->cfg.mode == GEN_MODE_UDP)
-		return udp_drain_txstamps(g, err, errlen);
 	g->txs_unread = 0;
-	for (r = 0; r < GEN_TXS_ROUNDS; r++) {
-		n = l2if_recv_txstamps(&g->tx, g->txs, L2_TXS_BATCH);
+	for (r = 0; r < RX_TXS_ROUNDS; r++) {
+		n = l2io_recv_txstamps(&g->tx, g->txs, L2_TXS_BATCH);
 		if (n == -1) {
 			snprintf(err, errlen, "interface %s: transmit stamp: "
 			    "%s", g->tx.name, strerror(errno));
@@ -254,7 +267,7 @@ gen_drain_txstamps(struct gen *g, char *err, size_t errlen)
 		}
 		g->txs_reads++;
 		for (i = 0; i < n; i++)
-			gen_tx_stamp(g, g->txs[i].buf, g->txs[i].len,
+			rx_tx_stamp(g, g->txs[i].buf, g->txs[i].len,
 			    g->txs[i].tx_ns);
 		if (n < L2_TXS_BATCH)
 			break;
@@ -263,19 +276,19 @@ gen_drain_txstamps(struct gen *g, char *err, size_t errlen)
 }
 
 /*
- * Read up to GEN_RX_BURST frames from the tx socket (ARP from the
+ * Read up to RX_BURST frames from the tx socket (ARP from the
  * gateway; anything else there is not ours).  Returns 0 or -1 (ERR).
  */
 static int
-gen_drain_tx_sock(struct gen *g, char *err, size_t errlen)
+rx_drain_tx_sock(struct gen *g, char *err, size_t errlen)
 {
 	struct l2if *l = &g->tx;
 	int64_t rx_ns;
 	ssize_t n;
 	int i;
 
-	for (i = 0; i < GEN_RX_BURST; i++) {
-		n = l2if_recv(l, g->buf, sizeof(g->buf), &rx_ns);
+	for (i = 0; i < RX_BURST; i++) {
+		n = l2io_recv(l, g->buf, sizeof(g->buf), &rx_ns);
 		if (n == 0)
 			return 0;
 		if (n == -1) {
@@ -283,7 +296,7 @@ gen_drain_tx_sock(struct gen *g, char *err, size_t errlen)
 			    l->name, strerror(errno));
 			return -1;
 		}
-		(void)l2_arp_input(l, g->buf, n, &g->cfg.gateway, g->gw_mac,
+		(void)l2io_arp_input(l, g->buf, n, &g->cfg.gateway, g->gw_mac,
 		    &g->have_gw);
 	}
 	return 0;
@@ -295,18 +308,16 @@ gen_drain_tx_sock(struct gen *g, char *err, size_t errlen)
  * (0: the timeout passed), or -1 on a socket error.
  */
 int
-gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
+rx_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 {
 	struct pollfd pfd[2];
 	struct timespec ts;
 	int n, got;
 
-	if (g->cfg.mode == GEN_MODE_UDP)
-		return udp_service(g, timeout_ns, err, errlen);
 	g->last_service = clock_mono_ns();
-	got = gen_rx_ring(g) > 0;
+	got = rx_ring(g) > 0;
 	if (g->txs_unread > 0 &&
-	    gen_drain_txstamps(g, err, errlen) == -1)
+	    rx_drain_txstamps(g, err, errlen) == -1)
 		return -1;
 	pfd[0].fd = g->tx.fd;
 	pfd[1].fd = pktio_fd(g->rxp);
@@ -322,7 +333,7 @@ gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 	}
 	/* POLLERR on tx means transmit stamps wait on its error queue. */
 	if (n > 0 && pfd[0].revents & POLLERR &&
-	    gen_drain_txstamps(g, err, errlen) == -1)
+	    rx_drain_txstamps(g, err, errlen) == -1)
 		return -1;
 	if (n > 0 && (pfd[0].revents & POLLNVAL ||
 	    pfd[1].revents & (POLLERR | POLLNVAL))) {
@@ -331,27 +342,9 @@ gen_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 		return -1;
 	}
 	if (n > 0 && pfd[0].revents & POLLIN &&
-	    gen_drain_tx_sock(g, err, errlen) == -1)
+	    rx_drain_tx_sock(g, err, errlen) == -1)
 		return -1;
 	if (n > 0 && pfd[1].revents & POLLIN)
-		(void)gen_rx_ring(g);
+		(void)rx_ring(g);
 	return n + got;
-}
-
-/*
- * Settle what still waits for a kernel tx stamp with the user stamp, and
- * give up (record) what never arrived.
- */
-void
-gen_flush(struct gen *g)
-{
-	struct tsm_done d;
-	size_t i;
-
-	for (i = 0; i < g->nflows; i++) {
-		while (tsm_flush(g->flows[i].tsm, &d) == 1)
-			gen_settle(g, &g->flows[i], &d);
-		while (tsm_flush_lost(g->flows[i].tsm, &d) == 1)
-			gen_record(g, &g->flows[i], &d);
-	}
 }

@@ -37,6 +37,7 @@
 #include "log.h"
 #include "msg.h"
 #include "gen.h"
+#include "mode.h"
 #include "report.h"
 #include "tcp.h"
 
@@ -544,3 +545,76 @@ tcp_report(const struct tcp_run *r, const char *endpoint, unsigned role_id,
 	free(ivp);
 	return rc;
 }
+
+/* ------------------------------------------------------------ the mode */
+
+/* The run's results; the socket is opened by tcp_run(). */
+static int
+tcp_open(struct gen_job *j)
+{
+	if ((j->run = calloc(1, sizeof(struct tcp_run))) == NULL) {
+		log_error("out of memory");
+		return GEN_EXIT_IFACE;
+	}
+	return 0;
+}
+
+static int
+tcp_job_run(struct gen_job *j, volatile sig_atomic_t *signals)
+{
+	char err[512];
+
+	if (tcp_run(&j->tcp, j->run, signals, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		return GEN_EXIT_IFACE;
+	}
+	return 0;
+}
+
+/* Nothing measured (no connection, no memory): nothing to print. */
+static void
+tcp_job_print(const struct gen_job *j, FILE *out)
+{
+	const struct tcp_run *r = j->run;
+
+	if (r->row == NULL)
+		return;
+	if (j->json)
+		tcp_json(out, r);
+	else
+		tcp_print(out, r);
+}
+
+static int
+tcp_job_report(struct gen_job *j)
+{
+	const struct tcp_run *r = j->run;
+	char err[512];
+
+	if (r->row == NULL)
+		return 0;
+	if (tcp_report(r, j->report, j->role_id, j->run_id, err,
+	    sizeof(err)) == -1) {
+		log_error("%s", err);
+		return GEN_EXIT_REPORT;
+	}
+	return 0;
+}
+
+static void
+tcp_close(struct gen_job *j)
+{
+	if (j->run != NULL)
+		tcp_free(j->run);
+	free(j->run);
+	j->run = NULL;
+}
+
+const struct gen_mode tcp_mode = {
+	.name = "tcp",
+	.open = tcp_open,
+	.run = tcp_job_run,
+	.print = tcp_job_print,
+	.report = tcp_job_report,
+	.close = tcp_close,
+};

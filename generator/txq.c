@@ -2,8 +2,8 @@
  * txq: the batched sending of hoplab-gen's l2 mode.
  *
  * A packet is built into a batch slot when its deadline has come (never
- * earlier: gen.c waits for the earliest deadline first), and the batch is
- * handed to the kernel with one sendmmsg() as soon as the next deadline
+ * earlier: send.h's loop waits for the earliest deadline first), and the
+ * batch is handed to the kernel with one sendmmsg() as soon as the next deadline
  * lies in the future or GEN_TX_BATCH packets are queued.  At low rates
  * every batch holds one packet, sent the moment it is due; when the loop
  * runs behind (rates of 100 000 frames/s and more, or after the
@@ -27,14 +27,15 @@
 
 #include "clock.h"
 #include "log.h"
-#include "genint.h"
+#include "build.h"
+#include "txq.h"
 
 /*
  * Build the next packet of flow I into the batch; it was due at DEADLINE.
  * The caller flushes first when the batch is full.
  */
 void
-gen_queue_one(struct gen *g, size_t i, int64_t deadline)
+txq_queue(struct gen *g, size_t i, int64_t deadline)
 {
 	struct gen_flow *f = &g->flows[i];
 	struct gen_txq *q = &g->txq[g->ntxq];
@@ -45,7 +46,7 @@ gen_queue_one(struct gen *g, size_t i, int64_t deadline)
 
 	frame = model_frame(&f->model);
 	if (frame + 0u != g->tmpl_len[i] + PKT_FCS_LEN)
-		(void)gen_build_template(g, i, frame, why, sizeof(why));
+		(void)build_template(g, i, frame, why, sizeof(why));
 	q->flow = i;
 	q->seq = (uint32_t)(f->sent + g->queued[i]++);
 	q->deadline = deadline;
@@ -57,14 +58,14 @@ gen_queue_one(struct gen *g, size_t i, int64_t deadline)
 	p.seq = q->seq;
 	now = clock_mono_ns();
 	p.tx_ns = q->utx_ns = clock_real_ns();
-	gen_stamp_frame(g->txbuf[g->ntxq], g->ip_id++, &p);
+	build_stamp(g->txbuf[g->ntxq], g->ip_id++, &p);
 	welford_add(&f->late, now - deadline);
 	g->ntxq++;
 }
 
 /* The kernel took packet Q: account for it. */
 static void
-gen_sent(struct gen *g, const struct gen_txq *q)
+txq_sent(struct gen *g, const struct gen_txq *q)
 {
 	struct gen_flow *f = &g->flows[q->flow];
 	struct tsm_done d;
@@ -88,7 +89,7 @@ gen_sent(struct gen *g, const struct gen_txq *q)
 
 /* Hand the batch to the kernel (one sendmmsg) and account for it. */
 void
-gen_tx_flush(struct gen *g)
+txq_flush(struct gen *g)
 {
 	const void *bufs[GEN_TX_BATCH];
 	size_t lens[GEN_TX_BATCH];
@@ -102,13 +103,13 @@ gen_tx_flush(struct gen *g)
 		bufs[i] = g->txbuf[i];
 		lens[i] = g->txq[i].len;
 	}
-	if ((n = l2if_send_batch(&g->tx, bufs, lens, g->ntxq)) == -1) {
+	if ((n = l2io_send_batch(&g->tx, bufs, lens, g->ntxq)) == -1) {
 		e = errno;
 		n = 0;
 	}
 	g->tx_calls++;
 	for (i = 0; i < (unsigned)n; i++)
-		gen_sent(g, &g->txq[i]);
+		txq_sent(g, &g->txq[i]);
 	for (; i < g->ntxq; i++) {
 		f = &g->flows[g->txq[i].flow];
 		if (f->tx_errors++ == 0)

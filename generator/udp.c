@@ -3,7 +3,7 @@
  * (possibly on separate machines) over ordinary UDP sockets (udpio.c);
  * the kernel routes, so the interfaces have kernel addresses.
  *
- * The sender paces its flows exactly as the l2 mode does (gen.c's loop,
+ * The sender paces its flows exactly as the l2 mode does (send.h's loop,
  * pace.c, model.c: absolute deadlines, the same distributions and
  * presets); each datagram's payload starts with the probe header
  * (lib/probe.h) and is padded so that its Ethernet frame, FCS included,
@@ -15,7 +15,7 @@
  * sends, UDP_END_COPIES times, an end message (CTL_END) with every flow's
  * sent count and how it ended.
  *
- * The receiver computes everything the l2 mode computes (rx.c's
+ * The receiver computes everything the l2 mode computes (gen.c's
  * gen_settle(): RFC 7680 loss, RFC 4737 reordering, duplicates, delay
  * percentiles, RFC 3550 jitter, RFC 3393 ipdv, intervals, PDF, records).
  * The delay is its kernel receive stamp minus the sender's kernel
@@ -47,31 +47,43 @@
 
 #include "clock.h"
 #include "log.h"
-#include "genint.h"
+#include "genmode.h"
 #include "live.h"
+#include "mode.h"
+#include "report.h"
+#include "send.h"
 
 #define UDP_DYN_BINS	(SERIES_TOTAL_MAX / 8)	/* intervals of a new flow */
+/* A frame incl. FCS is the UDP payload + 8 + 20 + 14 + 4. */
+#define UDP_FRAME_OVERHEAD	46
+#define UDP_FU_AGE	(20 * 1000000LL)	/* follow-ups wait at most */
+#define UDP_STAMP_WAIT	(100 * 1000000LL)	/* tx stamps after the end */
+#define UDP_END_COPIES	3		/* the end message, 10 ms apart */
 
-int
-udp_open(struct gen *g, char *err, size_t errlen)
+static int	udp_service(struct gen *, int64_t, char *, size_t);
+
+/* The socket of G's role. */
+static int
+udp_socket(struct gen *g, char *err, size_t errlen)
 {
 	int kernel = g->cfg.tstamp == GEN_TS_KERNEL;
 
-	(void)ctl_boot_id(g->boot_id);
+	(void)ctlmsg_boot_id(g->boot_id);
 	g->fu.type = CTL_STAMPS;
 	memcpy(g->fu.boot_id, g->boot_id, sizeof(g->boot_id));
 	if (g->cfg.role == GEN_ROLE_SEND)
-		return udp_open_send(&g->udp, &g->cfg.bind, &g->cfg.peer,
+		return udpio_open_send(&g->udp, &g->cfg.bind, &g->cfg.peer,
 		    kernel ? UDP_TS_TX : 0, err, errlen);
 	if ((g->rxb = calloc(UDP_BATCH, sizeof(*g->rxb))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	return udp_open_recv(&g->udp, &g->cfg.peer, kernel ? UDP_TS_RX : 0,
+	return udpio_open_recv(&g->udp, &g->cfg.peer, kernel ? UDP_TS_RX : 0,
 	    err, errlen);
 }
 
-int
+/* Sender: flow I's FRAME-byte payload template. */
+static int
 udp_build_payload(struct gen *g, size_t i, unsigned frame, char *err,
     size_t errlen)
 {
@@ -99,8 +111,8 @@ udp_fu_flush(struct gen *g)
 
 	if (g->fu.n == 0)
 		return;
-	n = ctl_write(b, sizeof(b), &g->fu);
-	if (n < 0 || udp_send(&g->udp, b, (size_t)n, 0) == -1)
+	n = ctlmsg_write(b, sizeof(b), &g->fu);
+	if (n < 0 || udpio_send(&g->udp, b, (size_t)n, 0) == -1)
 		g->ctl_errors++;
 	g->fu.n = 0;
 }
@@ -121,18 +133,8 @@ udp_fu_add(struct gen *g, uint16_t id, uint32_t seq, int64_t tx_ns)
 		udp_fu_flush(g);
 }
 
-static struct gen_flow *
-udp_flow_find(struct gen *g, uint16_t id)
-{
-	size_t i;
-
-	for (i = 0; i < g->nflows; i++)
-		if (g->flows[i].spec.id == id)
-			return &g->flows[i];
-	return NULL;
-}
-
-void
+/* Sender: the next packet of flow I, due at DEADLINE. */
+static void
 udp_send_one(struct gen *g, size_t i, int64_t deadline)
 {
 	struct gen_flow *f = &g->flows[i];
@@ -154,7 +156,7 @@ udp_send_one(struct gen *g, size_t i, int64_t deadline)
 	welford_add(&f->late, now - deadline);
 	/* The sender never receives: what an old slot held is dropped. */
 	(void)tsm_sent(f->tsm, p.seq, deadline, p.tx_ns, frame, &d);
-	if (udp_send(&g->udp, g->tmpl[i], g->tmpl_len[i],
+	if (udpio_send(&g->udp, g->tmpl[i], g->tmpl_len[i],
 	    (int)(f->spec.dscp << 2)) == -1) {
 		if (f->tx_errors++ == 0)
 			log_warn("flow %s: send failed: %s (counted as tx "
@@ -169,7 +171,8 @@ udp_send_one(struct gen *g, size_t i, int64_t deadline)
 	f->last_tx_ns = p.tx_ns;
 }
 
-int
+/* Sender: the transmit stamps waiting on the error queue. */
+static int
 udp_drain_txstamps(struct gen *g, char *err, size_t errlen)
 {
 	const uint8_t *pl;
@@ -181,7 +184,7 @@ udp_drain_txstamps(struct gen *g, char *err, size_t errlen)
 	int i, r;
 
 	for (i = 0; i < GEN_RX_BURST; i++) {
-		r = udp_recv_txstamp(&g->udp, g->buf, sizeof(g->buf), &tx_ns,
+		r = udpio_recv_txstamp(&g->udp, g->buf, sizeof(g->buf), &tx_ns,
 		    &pl, &plen);
 		if (r == 0)
 			break;
@@ -191,7 +194,7 @@ udp_drain_txstamps(struct gen *g, char *err, size_t errlen)
 			return -1;
 		}
 		if (tx_ns == 0 || plen == 0 || probe_read(pl, plen, &p) == -1 ||
-		    (f = udp_flow_find(g, p.flow_id)) == NULL)
+		    (f = gen_flow_by_id(g, p.flow_id)) == NULL)
 			continue;	/* a control datagram's stamp */
 		(void)tsm_tx(f->tsm, p.seq, tx_ns, &d);
 		udp_fu_add(g, p.flow_id, p.seq, tx_ns);
@@ -223,12 +226,12 @@ udp_send_end(struct gen *g)
 		m.e[i].value = (int64_t)f->sent;
 	}
 	m.n = i;
-	if ((n = ctl_write(b, sizeof(b), &m)) < 0)
+	if ((n = ctlmsg_write(b, sizeof(b), &m)) < 0)
 		return -1;
 	for (k = 0; k < UDP_END_COPIES; k++) {
 		if (k > 0)
 			nanosleep(&pause, NULL);
-		if (udp_send(&g->udp, b, (size_t)n, 0) == 0)
+		if (udpio_send(&g->udp, b, (size_t)n, 0) == 0)
 			ok++;
 		else
 			g->ctl_errors++;
@@ -253,7 +256,8 @@ udp_stamps_pending(const struct gen *g)
 	return 0;
 }
 
-int
+/* Sender: after the last packet, stamps, follow-ups and the end. */
+static int
 udp_send_finish(struct gen *g, volatile sig_atomic_t *signals, char *err,
     size_t errlen)
 {
@@ -264,7 +268,7 @@ udp_send_finish(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	end = clock_mono_ns() + UDP_STAMP_WAIT;
 	while (*signals < 2 && udp_stamps_pending(g) &&
 	    (now = clock_mono_ns()) < end)
-		if (gen_service(g, end - now, err, errlen) == -1)
+		if (udp_service(g, end - now, err, errlen) == -1)
 			return -1;
 	if (udp_drain_txstamps(g, err, errlen) == -1)
 		return -1;
@@ -301,7 +305,7 @@ udp_flow(struct gen *g, uint16_t id)
 	struct gen_flow *f;
 	char err[256];
 
-	if ((f = udp_flow_find(g, id)) != NULL || !g->cfg.dynamic ||
+	if ((f = gen_flow_by_id(g, id)) != NULL || !g->cfg.dynamic ||
 	    g->nflows >= FLOWSPEC_MAX_FLOWS)
 		return f;
 	memset(&fs, 0, sizeof(fs));
@@ -421,7 +425,7 @@ udp_rx_ctl(struct gen *g, const struct ctl_msg *m)
 	for (i = 0; i < m->n; i++) {
 		e = &m->e[i];
 		if (m->type == CTL_STAMPS) {
-			if ((f = udp_flow_find(g, e->flow_id)) != NULL &&
+			if ((f = gen_flow_by_id(g, e->flow_id)) != NULL &&
 			    tsm_tx(f->tsm, e->seq, e->value, &d) == 1)
 				gen_settle(g, f, &d);
 			continue;
@@ -448,7 +452,7 @@ udp_rx_one(struct gen *g, const struct udp_rx *r)
 
 	if (probe_read(r->buf, r->len, &p) == 0)
 		udp_rx_probe(g, r, &p);
-	else if (ctl_read(r->buf, r->len, &m) == 0)
+	else if (ctlmsg_read(r->buf, r->len, &m) == 0)
 		udp_rx_ctl(g, &m);
 	else if (r->len >= 2 && r->buf[0] == (CTL_MAGIC >> 8) &&
 	    r->buf[1] == (CTL_MAGIC & 0xff))
@@ -457,7 +461,8 @@ udp_rx_one(struct gen *g, const struct udp_rx *r)
 		g->foreign++;
 }
 
-int
+/* Like rx_service() in mode l2, for the udp socket. */
+static int
 udp_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 {
 	struct pollfd pfd;
@@ -477,7 +482,7 @@ udp_service(struct gen *g, int64_t timeout_ns, char *err, size_t errlen)
 	if (g->cfg.role == GEN_ROLE_SEND)
 		return udp_drain_txstamps(g, err, errlen) == -1 ? -1 : n;
 	for (b = 0; n > 0 && b < GEN_RX_BURST / UDP_BATCH; b++) {
-		if ((k = udp_recv(&g->udp, g->rxb, UDP_BATCH)) == -1) {
+		if ((k = udpio_recv(&g->udp, g->rxb, UDP_BATCH)) == -1) {
 			snprintf(err, errlen, "receive: %s", strerror(errno));
 			return -1;
 		}
@@ -527,7 +532,8 @@ udp_recv_finish(struct gen *g)
 	}
 }
 
-int
+/* Receiver: the whole run. */
+static int
 udp_recv_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
     size_t errlen)
 {
@@ -551,7 +557,7 @@ udp_recv_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 				    NSEC_PER_MSEC));
 			break;
 		}
-		if (gen_service(g, left < 100 * NSEC_PER_MSEC ? left :
+		if (udp_service(g, left < 100 * NSEC_PER_MSEC ? left :
 		    100 * NSEC_PER_MSEC, err, errlen) == -1) {
 			rc = -1;
 			break;
@@ -565,3 +571,91 @@ udp_recv_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
 	udp_recv_finish(g);
 	return rc;
 }
+
+/* ------------------------------------------------------------ the mode */
+
+static int
+udp_open(struct gen_job *j)
+{
+	char err[512];
+	int rc;
+
+	if ((rc = genmode_new(j)) != 0)
+		return rc;
+	((struct gen *)j->run)->ends = j->cfg.role == GEN_ROLE_SEND ?
+	    GEN_ENDS_TX : GEN_ENDS_RX;
+	if (udp_socket(j->run, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		return GEN_EXIT_IFACE;
+	}
+	/* A sender has nothing received to show while it runs. */
+	return j->cfg.role == GEN_ROLE_RECV ? genmode_live(j) : 0;
+}
+
+/* Sender: wait for DEADLINE serving the socket (its stamps). */
+static int
+udp_wait(struct gen *g, int64_t deadline, volatile sig_atomic_t *signals,
+    char *err, size_t errlen)
+{
+	return send_wait(g, clock_mono_ns(), deadline, signals, udp_service,
+	    err, errlen);
+}
+
+/* Sender: after each datagram, its transmit stamp. */
+static int
+udp_stamps(struct gen *g, char *err, size_t errlen)
+{
+	if (g->cfg.tstamp != GEN_TS_KERNEL)
+		return 0;
+	return udp_drain_txstamps(g, err, errlen);
+}
+
+/* Sender: the whole run. */
+static int
+udp_send_run(struct gen *g, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < g->nflows; i++)
+		if (udp_build_payload(g, i, g->flows[i].spec.frame, err,
+		    errlen) == -1)
+			return -1;
+	if (send_run(g, signals, udp_wait, udp_send_one, NULL, udp_stamps,
+	    err, errlen) == -1)
+		return -1;
+	return udp_send_finish(g, signals, err, errlen);
+}
+
+static int
+udp_run(struct gen_job *j, volatile sig_atomic_t *signals)
+{
+	char err[512];
+	int rc;
+
+	if (j->cfg.role == GEN_ROLE_RECV)
+		rc = udp_recv_run(j->run, signals, err, sizeof(err));
+	else
+		rc = udp_send_run(j->run, signals, err, sizeof(err));
+	return genmode_ran(j, rc, err);
+}
+
+static void
+udp_print(const struct gen_job *j, FILE *out)
+{
+	if (j->json)
+		report_json(out, j->run, &j->cfg);
+	else if (j->cfg.role == GEN_ROLE_SEND)
+		report_print_sender(out, j->run, &j->cfg);
+	else
+		report_print_receiver(out, j->run, &j->cfg, j->show);
+}
+
+const struct gen_mode udp_mode = {
+	.name = "udp",
+	.open = udp_open,
+	.run = udp_run,
+	.print = udp_print,
+	.report = genmode_report,
+	.close = genmode_close,
+};

@@ -35,7 +35,7 @@
 #define UDP_RCVBUF	(8 * 1024 * 1024)
 
 int
-udp_parse_addr(const char *s, struct sockaddr_in *sa)
+udpio_parse_addr(const char *s, struct sockaddr_in *sa)
 {
 	char host[INET_ADDRSTRLEN];
 	const char *colon = strrchr(s, ':');
@@ -57,7 +57,7 @@ udp_parse_addr(const char *s, struct sockaddr_in *sa)
 }
 
 static int
-udp_tsopt(struct udpsock *u, int ts, char *err, size_t errlen)
+udpio_tsopt(struct udpsock *u, int ts, char *err, size_t errlen)
 {
 	int flags = 0;
 
@@ -78,7 +78,7 @@ udp_tsopt(struct udpsock *u, int ts, char *err, size_t errlen)
 }
 
 static int
-udp_socket(struct udpsock *u, const struct sockaddr_in *bindto, int ts,
+udpio_socket(struct udpsock *u, const struct sockaddr_in *bindto, int ts,
     const char *what, char *err, size_t errlen)
 {
 	char a[INET_ADDRSTRLEN];
@@ -101,45 +101,45 @@ udp_socket(struct udpsock *u, const struct sockaddr_in *bindto, int ts,
 		    ntohs(bindto->sin_port), strerror(errno));
 		goto fail;
 	}
-	if (udp_tsopt(u, ts, err, errlen) == -1)
+	if (udpio_tsopt(u, ts, err, errlen) == -1)
 		goto fail;
 	return 0;
 fail:
-	udp_close(u);
+	udpio_close(u);
 	return -1;
 }
 
 int
-udp_open_send(struct udpsock *u, const struct sockaddr_in *src,
+udpio_open_send(struct udpsock *u, const struct sockaddr_in *src,
     const struct sockaddr_in *dst, int ts, char *err, size_t errlen)
 {
 	memset(u, 0, sizeof(*u));
 	u->peer = *dst;
-	return udp_socket(u, src, ts, "--src", err, errlen);
+	return udpio_socket(u, src, ts, "--src", err, errlen);
 }
 
 int
-udp_open_recv(struct udpsock *u, const struct sockaddr_in *listen, int ts,
+udpio_open_recv(struct udpsock *u, const struct sockaddr_in *listen, int ts,
     char *err, size_t errlen)
 {
 	int one = 1;
 
 	memset(u, 0, sizeof(*u));
-	if (udp_socket(u, listen, ts, "--listen", err, errlen) == -1)
+	if (udpio_socket(u, listen, ts, "--listen", err, errlen) == -1)
 		return -1;
 	if (setsockopt(u->fd, IPPROTO_IP, IP_RECVTTL, &one,
 	    sizeof(one)) == -1 || setsockopt(u->fd, IPPROTO_IP, IP_RECVTOS,
 	    &one, sizeof(one)) == -1) {
 		snprintf(err, errlen, "IP_RECVTTL/IP_RECVTOS: %s",
 		    strerror(errno));
-		udp_close(u);
+		udpio_close(u);
 		return -1;
 	}
 	return 0;
 }
 
 void
-udp_close(struct udpsock *u)
+udpio_close(struct udpsock *u)
 {
 	if (u->fd >= 0)
 		close(u->fd);
@@ -147,7 +147,7 @@ udp_close(struct udpsock *u)
 }
 
 int
-udp_send(struct udpsock *u, const void *buf, size_t len, int tos)
+udpio_send(struct udpsock *u, const void *buf, size_t len, int tos)
 {
 	union {
 		char		buf[CMSG_SPACE(sizeof(int))];
@@ -185,7 +185,7 @@ udp_send(struct udpsock *u, const void *buf, size_t len, int tos)
 
 /* Stamp, TTL and TOS of one received datagram's control messages. */
 static void
-udp_cmsgs(struct msghdr *mh, struct udp_rx *r)
+udpio_cmsgs(struct msghdr *mh, struct udp_rx *r)
 {
 	struct timespec ts[3];
 	struct cmsghdr *c;
@@ -214,7 +214,7 @@ udp_cmsgs(struct msghdr *mh, struct udp_rx *r)
 			    CMSG_SPACE(sizeof(int)) * 2 + 64)
 
 int
-udp_recv(struct udpsock *u, struct udp_rx *rx, int max)
+udpio_recv(struct udpsock *u, struct udp_rx *rx, int max)
 {
 	static union {
 		char		buf[UDP_BATCH][UDP_CTL_SPACE];
@@ -244,14 +244,14 @@ udp_recv(struct udpsock *u, struct udp_rx *rx, int max)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
 	for (i = 0; i < n; i++) {
 		rx[i].len = mm[i].msg_len;
-		udp_cmsgs(&mm[i].msg_hdr, &rx[i]);
+		udpio_cmsgs(&mm[i].msg_hdr, &rx[i]);
 	}
 	return n;
 }
 
 /* The UDP payload inside a frame the error queue returned; 0: none. */
 static size_t
-udp_payload_of(const uint8_t *b, size_t n, const uint8_t **payload)
+udpio_payload_of(const uint8_t *b, size_t n, const uint8_t **payload)
 {
 	size_t ip = 0, ihl, udp;
 
@@ -270,7 +270,7 @@ udp_payload_of(const uint8_t *b, size_t n, const uint8_t **payload)
 }
 
 int
-udp_recv_txstamp(struct udpsock *u, uint8_t *buf, size_t len,
+udpio_recv_txstamp(struct udpsock *u, uint8_t *buf, size_t len,
     int64_t *tx_ns, const uint8_t **payload, size_t *plen)
 {
 	union {
@@ -305,6 +305,6 @@ udp_recv_txstamp(struct udpsock *u, uint8_t *buf, size_t len,
 			memcpy(ts, CMSG_DATA(c), sizeof(ts));
 			*tx_ns = clock_ns_from_ts(&ts[0]);
 		}
-	*plen = udp_payload_of(buf, (size_t)n, payload);
+	*plen = udpio_payload_of(buf, (size_t)n, payload);
 	return 1;
 }

@@ -37,26 +37,26 @@ struct udp_rx {
  * sending to DST, non-blocking.  TS: UDP_TS_TX for transmit stamps on
  * the error queue.  Returns 0, or -1 with a message in ERR.
  */
-int	udp_open_send(struct udpsock *u, const struct sockaddr_in *src,
+int	udpio_open_send(struct udpsock *u, const struct sockaddr_in *src,
 	    const struct sockaddr_in *dst, int ts, char *err, size_t errlen);
 /*
  * Open the receiving socket bound to LISTEN, non-blocking, with the TTL
  * and TOS of each datagram and, with UDP_TS_RX, the kernel's receive
  * stamp.  Returns 0, or -1 with a message in ERR.
  */
-int	udp_open_recv(struct udpsock *u, const struct sockaddr_in *listen,
+int	udpio_open_recv(struct udpsock *u, const struct sockaddr_in *listen,
 	    int ts, char *err, size_t errlen);
-void	udp_close(struct udpsock *u);	/* closed or never opened is fine */
+void	udpio_close(struct udpsock *u);	/* closed or never opened is fine */
 /*
  * Send LEN bytes to the peer with IPv4 TOS byte TOS (DSCP << 2).
  * Returns 0 or -1 with errno set.
  */
-int	udp_send(struct udpsock *u, const void *buf, size_t len, int tos);
+int	udpio_send(struct udpsock *u, const void *buf, size_t len, int tos);
 /*
  * Receive up to MAX (<= UDP_BATCH) datagrams into RX.  Returns how many,
  * 0 when nothing waits, -1 on a socket error (errno).
  */
-int	udp_recv(struct udpsock *u, struct udp_rx *rx, int max);
+int	udpio_recv(struct udpsock *u, struct udp_rx *rx, int max);
 /*
  * Read one transmit stamp from the error queue: *TX_NS the kernel's
  * software stamp (CLOCK_REALTIME ns), *PAYLOAD (into BUF) and *PLEN the
@@ -64,11 +64,11 @@ int	udp_recv(struct udpsock *u, struct udp_rx *rx, int max);
  * whole frame).  Returns 1, 0 when the queue is empty, -1 on a socket
  * error (errno).  A stamp whose frame cannot be parsed gives *PLEN 0.
  */
-int	udp_recv_txstamp(struct udpsock *u, uint8_t *buf, size_t len,
+int	udpio_recv_txstamp(struct udpsock *u, uint8_t *buf, size_t len,
 	    int64_t *tx_ns, const uint8_t **payload, size_t *plen);
 /*
  * Parse "IP:PORT" (PORT 1..65535) into *SA.  Returns 0 or -1.
  */
-int	udp_parse_addr(const char *s, struct sockaddr_in *sa);
+int	udpio_parse_addr(const char *s, struct sockaddr_in *sa);
 
 #endif

@@ -31,7 +31,8 @@ UNIT_EXTRA_test_router_agentconf = build/asan/agent/hoplabrouter.o build/asan/ro
 UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o
 UNIT_EXTRA_test_progress = build/asan/controller/run/progress.o
 UNIT_EXTRA_test_ctl_records = build/asan/controller/results/records.o
-UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/records.o
+UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/recring.o build/asan/generator/records.o
+UNIT_EXTRA_test_gen_recring = build/asan/generator/recring.o build/asan/generator/records.o
 UNIT_EXTRA_test_plantopo += build/asan/controller/run/topocheck.o
 # Suites that load plans link the plan parser (controller/plan/plan*.c
 # and the parse context its sections share, controller/plan/parse.c).

@@ -33,7 +33,7 @@ t_stamps_message_has_the_documented_bytes(void)
 	m.e[0].seq = 256;
 	/* 0x0102030405060708 = 72 623 859 790 382 856 */
 	m.e[0].value = 72623859790382856LL;
-	CU_ASSERT_EQUAL(ctl_write(b, sizeof(b), &m), (int)sizeof(want));
+	CU_ASSERT_EQUAL(ctlmsg_write(b, sizeof(b), &m), (int)sizeof(want));
 	CU_ASSERT_EQUAL(memcmp(b, want, sizeof(want)), 0);
 }
 
@@ -53,8 +53,8 @@ t_full_end_message_round_trips(void)
 		m.e[i].flags = (uint8_t)(i % 3);
 		m.e[i].value = i == 5 ? -1 : (int64_t)i * 100000000;
 	}
-	CU_ASSERT_EQUAL(ctl_write(b, sizeof(b), &m), CTL_MAX_LEN);
-	CU_ASSERT_EQUAL(ctl_read(b, CTL_MAX_LEN, &r), 0);
+	CU_ASSERT_EQUAL(ctlmsg_write(b, sizeof(b), &m), CTL_MAX_LEN);
+	CU_ASSERT_EQUAL(ctlmsg_read(b, CTL_MAX_LEN, &r), 0);
 	CU_ASSERT_EQUAL(r.type, CTL_END);
 	CU_ASSERT_EQUAL(r.n, CTL_MAX_ENTRIES);
 	CU_ASSERT_EQUAL(memcmp(r.boot_id, m.boot_id, 16), 0);
@@ -76,19 +76,19 @@ t_read_refuses_probes_bad_versions_and_lengths(void)
 	memset(&m, 0, sizeof(m));
 	m.type = CTL_STAMPS;
 	m.n = 2;
-	n = ctl_write(b, sizeof(b), &m);
+	n = ctlmsg_write(b, sizeof(b), &m);
 	CU_ASSERT_EQUAL(n, CTL_HDR_LEN + 2 * CTL_ENTRY_LEN);
-	CU_ASSERT_EQUAL(ctl_read(b, (size_t)n, &r), 0);
-	CU_ASSERT_EQUAL(ctl_read(b, (size_t)n - 1, &r), -1);	/* short */
-	CU_ASSERT_EQUAL(ctl_read(b, (size_t)n + 1, &r), -1);	/* long */
+	CU_ASSERT_EQUAL(ctlmsg_read(b, (size_t)n, &r), 0);
+	CU_ASSERT_EQUAL(ctlmsg_read(b, (size_t)n - 1, &r), -1);	/* short */
+	CU_ASSERT_EQUAL(ctlmsg_read(b, (size_t)n + 1, &r), -1);	/* long */
 	b[2] = 2;
-	CU_ASSERT_EQUAL(ctl_read(b, (size_t)n, &r), -1);	/* version */
+	CU_ASSERT_EQUAL(ctlmsg_read(b, (size_t)n, &r), -1);	/* version */
 	b[2] = CTL_VERSION;
 	b[3] = 3;
-	CU_ASSERT_EQUAL(ctl_read(b, (size_t)n, &r), -1);	/* type */
+	CU_ASSERT_EQUAL(ctlmsg_read(b, (size_t)n, &r), -1);	/* type */
 	memset(&pr, 0, sizeof(pr));
 	probe_write(p, &pr);
-	CU_ASSERT_EQUAL(ctl_read(p, sizeof(p), &r), -1);	/* a probe */
+	CU_ASSERT_EQUAL(ctlmsg_read(p, sizeof(p), &r), -1);	/* a probe */
 }
 
 static void
@@ -100,11 +100,11 @@ t_write_refuses_too_many_entries_and_short_buffers(void)
 	memset(&m, 0, sizeof(m));
 	m.type = CTL_END;
 	m.n = CTL_MAX_ENTRIES + 1;
-	CU_ASSERT_EQUAL(ctl_write(b, sizeof(b), &m), -1);
+	CU_ASSERT_EQUAL(ctlmsg_write(b, sizeof(b), &m), -1);
 	m.n = 1;
-	CU_ASSERT_EQUAL(ctl_write(b, CTL_HDR_LEN + CTL_ENTRY_LEN - 1, &m), -1);
+	CU_ASSERT_EQUAL(ctlmsg_write(b, CTL_HDR_LEN + CTL_ENTRY_LEN - 1, &m), -1);
 	m.type = 7;
-	CU_ASSERT_EQUAL(ctl_write(b, sizeof(b), &m), -1);
+	CU_ASSERT_EQUAL(ctlmsg_write(b, sizeof(b), &m), -1);
 }
 
 static void
@@ -118,7 +118,7 @@ t_boot_id_is_the_hex_of_the_proc_file(void)
 
 	f = fopen("/proc/sys/kernel/random/boot_id", "r");
 	if (f == NULL) {
-		CU_ASSERT_EQUAL(ctl_boot_id(id), -1);
+		CU_ASSERT_EQUAL(ctlmsg_boot_id(id), -1);
 		return;
 	}
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(line, sizeof(line), f));
@@ -127,7 +127,7 @@ t_boot_id_is_the_hex_of_the_proc_file(void)
 	    "%2x%2x%2x%2x%2x%2x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
 	    &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
 	    &v[14], &v[15]), 16);
-	CU_ASSERT_EQUAL(ctl_boot_id(id), 0);
+	CU_ASSERT_EQUAL(ctlmsg_boot_id(id), 0);
 	for (i = 0; i < 16; i++)
 		CU_ASSERT_EQUAL(id[i], v[i]);
 }

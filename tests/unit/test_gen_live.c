@@ -15,7 +15,7 @@
 
 #include "clock.h"
 #include "msg.h"
-#include "generator/genint.h"
+#include "generator/gen.h"
 #include "generator/live.h"
 #include "generator/report.h"
 #include "tests/unit/unit.h"
@@ -69,7 +69,7 @@ add(struct live *l, size_t n)
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < n; i++) {
 		r.seq = (uint32_t)i;
-		live_rec_add(l, &r);
+		recring_add(&l->ring, &r);
 	}
 }
 
@@ -84,13 +84,13 @@ t_full_ring_drops_and_counts(void)
 	l = live_open("ipc:///tmp/test_gen_live_nobody.sock", 3, "run", 1,
 	    err, sizeof(err));
 	CU_ASSERT_FATAL(l != NULL);
-	add(l, (size_t)LIVE_CHUNKS * LIVE_CHUNK_RECS + 5);
-	CU_ASSERT_EQUAL(l->rec_total, (uint64_t)LIVE_CHUNKS * LIVE_CHUNK_RECS);
-	CU_ASSERT_EQUAL(l->rec_dropped, 5);
-	CU_ASSERT_EQUAL(l->full, LIVE_CHUNKS - 1);
+	add(l, (size_t)RECRING_CHUNKS * RECRING_CHUNK_RECS + 5);
+	CU_ASSERT_EQUAL(l->ring.rec_total, (uint64_t)RECRING_CHUNKS * RECRING_CHUNK_RECS);
+	CU_ASSERT_EQUAL(l->ring.rec_dropped, 5);
+	CU_ASSERT_EQUAL(l->ring.full, RECRING_CHUNKS - 1);
 	nflows = 0;
 	live_tick(l, NULL, clock_mono_ns());
-	CU_ASSERT_EQUAL(l->full, LIVE_CHUNKS - 1);	/* still waiting */
+	CU_ASSERT_EQUAL(l->ring.full, RECRING_CHUNKS - 1);	/* still waiting */
 	CU_ASSERT_EQUAL(l->seq, 0);
 	live_close(l);
 }
@@ -139,7 +139,7 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 	flow.series.base_ns = NSEC_PER_SEC;
 	flow.series.used = 1;
 	nflows = 1;
-	add(l, 2 * LIVE_CHUNK_RECS + 10);
+	add(l, 2 * RECRING_CHUNK_RECS + 10);
 	live_tick(l, NULL, clock_mono_ns());
 	for (i = 1; i <= 3; i++) {
 		e = get(pull);
@@ -147,7 +147,7 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 		CU_ASSERT_EQUAL(e->result_batch->batch_seq, (uint64_t)i);
 		CU_ASSERT_EQUAL(e->result_batch->final, 0);
 		CU_ASSERT_EQUAL(e->result_batch->records.len, (size_t)(i < 3 ?
-		    LIVE_CHUNK_RECS : 10) * REC_LEN);
+		    RECRING_CHUNK_RECS : 10) * REC_LEN);
 		CU_ASSERT_EQUAL(e->result_batch->n_flows, i < 3 ? 0 : 1);
 		if (i == 3)
 			CU_ASSERT_EQUAL(e->result_batch->flows[0]->
@@ -163,8 +163,8 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 	CU_ASSERT_EQUAL(e->result_batch->records.len, 0);
 	CU_ASSERT_EQUAL(e->result_batch->flows[0]->intervals[0]->index, 1);
 	msg_free(e);
-	CU_ASSERT_EQUAL(l->rec_total, 2 * LIVE_CHUNK_RECS + 10);
-	CU_ASSERT_EQUAL(l->rec_dropped, 0);
+	CU_ASSERT_EQUAL(l->ring.rec_total, 2 * RECRING_CHUNK_RECS + 10);
+	CU_ASSERT_EQUAL(l->ring.rec_dropped, 0);
 	live_close(l);
 	zmq_close(pull);
 	zmq_ctx_term(ctx);

@@ -16,18 +16,18 @@ t_parse_addr_takes_ip_and_port_only(void)
 {
 	struct sockaddr_in sa;
 
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:9000", &sa), 0);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:9000", &sa), 0);
 	CU_ASSERT_EQUAL(ntohs(sa.sin_port), 9000);
 	CU_ASSERT_EQUAL(ntohl(sa.sin_addr.s_addr), 0xc6120001u);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:65535", &sa), 0);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:0", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:65536", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:9x", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr(":9000", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr("host:9000", &sa), -1);
-	CU_ASSERT_EQUAL(udp_parse_addr("198.18.0.1:-1", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:65535", &sa), 0);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:0", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:65536", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:9x", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr(":9000", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("host:9000", &sa), -1);
+	CU_ASSERT_EQUAL(udpio_parse_addr("198.18.0.1:-1", &sa), -1);
 }
 
 static void
@@ -43,15 +43,15 @@ t_loopback_datagram_carries_tos_and_ttl(void)
 	memset(&any, 0, sizeof(any));
 	any.sin_family = AF_INET;
 	any.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	CU_ASSERT_EQUAL_FATAL(udp_open_recv(&r, &any, 0, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(udpio_open_recv(&r, &any, 0, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL_FATAL(getsockname(r.fd, (struct sockaddr *)&lo,
 	    &len), 0);
 	any.sin_port = 0;
-	CU_ASSERT_EQUAL_FATAL(udp_open_send(&s, &any, &lo, 0, err,
+	CU_ASSERT_EQUAL_FATAL(udpio_open_send(&s, &any, &lo, 0, err,
 	    sizeof(err)), 0);
-	CU_ASSERT_EQUAL(udp_send(&s, "HLxyz", 5, 46 << 2), 0);
+	CU_ASSERT_EQUAL(udpio_send(&s, "HLxyz", 5, 46 << 2), 0);
 	for (tries = 0; n == 0 && tries < 1000; tries++) {
-		n = udp_recv(&r, rx, 2);
+		n = udpio_recv(&r, rx, 2);
 		if (n == 0)
 			usleep(1000);
 	}
@@ -61,9 +61,9 @@ t_loopback_datagram_carries_tos_and_ttl(void)
 	CU_ASSERT_EQUAL(rx[0].tos, 46 << 2);	/* EF */
 	CU_ASSERT_EQUAL(rx[0].ttl, 64);
 	CU_ASSERT_EQUAL(rx[0].rx_ns, 0);	/* no stamps asked for */
-	udp_close(&s);
-	udp_close(&r);
-	udp_close(&r);				/* twice is harmless */
+	udpio_close(&s);
+	udpio_close(&r);
+	udpio_close(&r);				/* twice is harmless */
 }
 
 int
