@@ -237,14 +237,11 @@ child_main(void *arg)
 	memset(&s, 0, sizeof(s));
 	s.limit = a->limit;
 	child_signals();
-	if (child_open(&s, a->cp, path) == -1) {
-		if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
-			_exit(2);
-		_exit(1);
-	}
+	if (child_open(&s, a->cp, path) == -1)
+		return write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m) ? 2 : 1;
 	s.m.ok = 1;
 	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
-		_exit(2);
+		return 2;
 	if (child_loop(&s) == -1)
 		s.m.ok = 0;
 	if (pcap_stats(child_pc, &ps) == 0) {
@@ -258,9 +255,7 @@ child_main(void *arg)
 		    strerror(errno));
 	}
 	pcap_dump_close(s.d);
-	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
-		_exit(2);
-	return 0;
+	return write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m) ? 2 : 0;
 }
 
 /* ------------------------------------------------------------ the agent */

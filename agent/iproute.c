@@ -3,7 +3,6 @@
  * with an explicit argv, never a shell; stdin and stdout on /dev/null,
  * stderr kept for the error text, killed when it hangs.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
