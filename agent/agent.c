@@ -8,13 +8,13 @@
  *   PULL    ipc://RUNDIR/children.sock   the children's ResultBatches
  *
  * The poll timeout is the next timer (heartbeat, SIGKILL deadline, exit
- * report), all on CLOCK_MONOTONIC, and never more than AGENT_POLL_MAX_MS so
+ * report), all on CLOCK_MONOTONIC, and never more than POLL_MAX_MS so
  * that a signal arriving just before zmq_poll() is seen soon (the handlers
  * only set flags, as in bgpd).
  *
  * Controllers are remembered by routing id from their first valid message
  * on; any message counts as a heartbeat (Paranoid Pirate).  Every second
- * each known controller gets a Heartbeat; one silent for AGENT_LIVENESS
+ * each known controller gets a Heartbeat; one silent for LIVENESS
  * intervals is lost: logged with the time it was last heard, forgotten,
  * and the roles it started are stopped.
  *
@@ -36,8 +36,13 @@
  * batch still there before the answer to its first command.  A role whose
  * controller cannot be reached any more (killed, restarted under a new
  * name) sends its results and statuses to the controller that sent the
- * last command, which is the one that attached to the run.  The ROUTER's send queue holds a whole spool,
- * so a resend never overtakes or is overtaken by later answers.
+ * last command, which is the one that attached to the run (sender.c).
+ * The ROUTER's send queue holds a whole spool, so a resend never
+ * overtakes or is overtaken by later answers.
+ *
+ * The loop calls down (dispatch.c, supervise.c, auth.c) and is called
+ * back only through the supervisor's drain callback, which forwards what
+ * the children queued before an exit is reported.
  */
 #include <errno.h>
 #include <signal.h>
@@ -50,10 +55,15 @@
 
 #include <zmq.h>
 
-#include "agent.h"
+#include "agent/agent.h"
+#include "agent/auth.h"
+#include "agent/dispatch.h"
 #include "clock.h"
 #include "log.h"
 
+#define HB_INTERVAL	(1000 * 1000000LL)	/* 1 s */
+#define LIVENESS	3	/* intervals before a peer is lost */
+#define POLL_MAX_MS	250	/* bounds signal-flag latency */
 #define RECV_BURST	256	/* messages per socket per loop turn */
 #define QUIT_SLACK	(1000 * 1000000LL)
 
@@ -91,166 +101,30 @@ signals_setup(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
-/* Send ENV to the peer with routing id ID; failures are logged. */
-void
-agent_send(struct agent *ag, const uint8_t *id, size_t idlen,
-    Hoplab__Envelope *env)
-{
-	char err[256];
-
-	if (msg_send(ag->router, id, idlen, env, err, sizeof(err)) == -1)
-		log_warn("send %s to \"%.*s\": %s%s",
-		    msg_body_name(env->body_case), (int)idlen,
-		    (const char *)id, err, errno == EHOSTUNREACH ?
-		    " (controller not connected)" : "");
-}
-
-/* Tell the controller that started R that R is now in STATE. */
-void
-agent_report(struct agent *ag, const struct role *r, int state,
-    const char *error)
-{
-	Hoplab__Envelope env;
-	Hoplab__RoleStatus rs = HOPLAB__ROLE_STATUS__INIT;
-
-	rs.role_id = r->id;
-	rs.state = state;
-	rs.pid = r->pid;
-	if (error != NULL)
-		rs.error = (char *)error;
-	if (r->reaped && WIFEXITED(r->status))
-		rs.exit_code = WEXITSTATUS(r->status);
-	else if (r->reaped && WIFSIGNALED(r->status))
-		rs.signal = WTERMSIG(r->status);
-	msg_init(&env, ag->conf->name, &ag->seq);
-	env.body_case = HOPLAB__ENVELOPE__BODY_ROLE_STATUS;
-	env.role_status = &rs;
-	log_debug("role %u: report %s", r->id,
-	    protobuf_c_enum_descriptor_get_value(
-	    &hoplab__role_status__state__descriptor, state)->name);
-	agent_send_role(ag, r, &env);
-}
-
-/*
- * Send ENV about role R to the controller that started it or, when that
- * one cannot be reached any more, to the controller that sent the last
- * command (the one that attached after a restart).  Returns 0 when it went out.
- */
-int
-agent_send_role(struct agent *ag, const struct role *r, Hoplab__Envelope *env)
-{
-	char err[256];
-
-	if (msg_send(ag->router, r->ctl_id, r->ctl_idlen, env, err,
-	    sizeof(err)) == 0)
-		return 0;
-	if (errno == EHOSTUNREACH && ag->newest_idlen > 0 &&
-	    (ag->newest_idlen != r->ctl_idlen ||
-	    memcmp(ag->newest_id, r->ctl_id, r->ctl_idlen) != 0) &&
-	    msg_send(ag->router, ag->newest_id, ag->newest_idlen, env, err,
-	    sizeof(err)) == 0) {
-		log_debug("role %u: %s to the newest controller, its own is "
-		    "gone", r->id, msg_body_name(env->body_case));
-		return 0;
-	}
-	log_warn("role %u: send %s: %s%s", r->id,
-	    msg_body_name(env->body_case), err, errno == EHOSTUNREACH ?
-	    " (no controller connected; results stay in the spool)" : "");
-	return -1;
-}
-
-/* Copy S for the log: printable ASCII only, at most LEN - 1 bytes. */
-static void
-printable(char *dst, size_t len, const char *s, size_t slen)
-{
-	size_t i;
-
-	for (i = 0; i < slen && i + 1 < len; i++)
-		dst[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
-	dst[i] = '\0';
-}
-
-static size_t roles_of(struct agent *ag, const struct ctl *c);
-static void ctl_forget(struct agent *ag, struct ctl *c);
-
-/*
- * Make room in a full table: forget the controller silent longest that
- * owns no roles (each `hoplab agents` is a new, short-lived controller).
- * Returns 0, or -1 when every controller owns roles.
- */
+/* Peer hook: whether P owns roles (it is then never evicted). */
 static int
-ctl_evict(struct agent *ag)
+peer_busy(void *arg, const struct peer *p)
 {
-	struct ctl *c, *old = NULL;
+	struct agent *ag = arg;
 
-	TAILQ_FOREACH(c, &ag->ctls, entry)
-		if (roles_of(ag, c) == 0 &&
-		    (old == NULL || c->last_mono < old->last_mono))
-			old = c;
-	if (old == NULL)
-		return -1;
-	log_debug("controller table full: forgetting %s, silent %.1f s",
-	    old->name, (double)(clock_mono_ns() - old->last_mono) /
-	    NSEC_PER_SEC);
-	ctl_forget(ag, old);
-	return 0;
+	return supervise_owned(&ag->sv, p->id, p->idlen) > 0;
 }
 
-/*
- * Note that the controller with routing id ID spoke just now, adding it
- * when it is new (evicting the longest-silent controller without roles
- * when the table is full).  NAME (may be empty) names it in the log.
- * Returns NULL when the table is full of controllers that own roles.
- */
-struct ctl *
-agent_ctl_touch(struct agent *ag, const uint8_t *id, size_t idlen,
-    const char *name)
+/* Peer hook: P is forgotten; orphaned roles no longer report to it. */
+static void
+peer_gone(void *arg, const struct peer *p)
 {
-	struct ctl *c;
+	struct agent *ag = arg;
 
-	TAILQ_FOREACH(c, &ag->ctls, entry)
-		if (c->idlen == idlen && memcmp(c->id, id, idlen) == 0)
-			break;
-	if (c == NULL) {
-		if ((ag->nctls >= AGENT_CTL_MAX && ctl_evict(ag) == -1) ||
-		    (c = calloc(1, sizeof(*c))) == NULL) {
-			log_warn("too many controllers, ignoring \"%.*s\"",
-			    (int)idlen, (const char *)id);
-			return NULL;
-		}
-		memcpy(c->id, id, idlen);
-		c->idlen = idlen;
-		TAILQ_INSERT_TAIL(&ag->ctls, c, entry);
-		ag->nctls++;
-	}
-	if (name != NULL && name[0] != '\0')
-		printable(c->name, sizeof(c->name), name, strlen(name));
-	else if (c->name[0] == '\0')
-		printable(c->name, sizeof(c->name), (const char *)id, idlen);
-	c->last_mono = clock_mono_ns();
-	c->last_real = clock_real_ns();
-	return c;
-}
-
-static size_t
-roles_of(struct agent *ag, const struct ctl *c)
-{
-	struct role *r;
-	size_t n = 0;
-
-	TAILQ_FOREACH(r, &ag->roles, entry)
-		if (r->ctl_idlen == c->idlen &&
-		    memcmp(r->ctl_id, c->id, c->idlen) == 0)
-			n++;
-	return n;
+	sender_forget(&ag->out, p->id, p->idlen);
 }
 
 /* Forget controller C, silent too long, and stop what it started. */
 static void
-ctl_lost(struct agent *ag, struct ctl *c, int64_t now)
+ctl_lost(struct agent *ag, struct peer *c, int64_t now)
 {
 	char when[40];
-	size_t n = roles_of(ag, c);
+	size_t n = supervise_owned(&ag->sv, c->id, c->idlen);
 
 	clock_format_utc(c->last_real, 0, when, sizeof(when));
 	if (n > 0) {
@@ -258,24 +132,12 @@ ctl_lost(struct agent *ag, struct ctl *c, int64_t now)
 		    "stopping its %zu role%s", c->name,
 		    (double)(now - c->last_mono) / NSEC_PER_SEC, when, n,
 		    n == 1 ? "" : "s");
-		role_stop_all(ag, c);
+		supervise_stop_owner(&ag->sv, c->id, c->idlen);
 	} else
 		log_info("controller %s lost (last heard %.1f s ago, %s)",
 		    c->name, (double)(now - c->last_mono) / NSEC_PER_SEC,
 		    when);
-	ctl_forget(ag, c);
-}
-
-/* Drop C from the table. */
-static void
-ctl_forget(struct agent *ag, struct ctl *c)
-{
-	if (ag->newest_idlen == c->idlen &&
-	    memcmp(ag->newest_id, c->id, c->idlen) == 0)
-		ag->newest_idlen = 0;
-	TAILQ_REMOVE(&ag->ctls, c, entry);
-	ag->nctls--;
-	free(c);
+	peer_forget(&ag->peers, c);
 }
 
 /* Heartbeats out, silent controllers lost. */
@@ -284,21 +146,21 @@ heartbeat_tick(struct agent *ag, int64_t now)
 {
 	Hoplab__Envelope env;
 	Hoplab__Heartbeat hb = HOPLAB__HEARTBEAT__INIT;
-	struct ctl *c, *next;
+	struct peer *c, *next;
 	char err[256];
 
-	TAILQ_FOREACH_SAFE(c, &ag->ctls, entry, next)
-		if (now - c->last_mono > AGENT_LIVENESS * AGENT_HB_INTERVAL)
+	TAILQ_FOREACH_SAFE(c, &ag->peers.list, entry, next)
+		if (now - c->last_mono > LIVENESS * HB_INTERVAL)
 			ctl_lost(ag, c, now);
 	if (now < ag->next_hb)
 		return;
-	ag->next_hb += AGENT_HB_INTERVAL;
+	ag->next_hb += HB_INTERVAL;
 	if (ag->next_hb <= now)
-		ag->next_hb = now + AGENT_HB_INTERVAL;
+		ag->next_hb = now + HB_INTERVAL;
 	hb.time_ns = clock_real_ns();
-	hb.active_roles = (uint32_t)supervise_active(ag);
-	TAILQ_FOREACH(c, &ag->ctls, entry) {
-		msg_init(&env, ag->conf->name, &ag->seq);
+	hb.active_roles = (uint32_t)supervise_active(&ag->sv);
+	TAILQ_FOREACH(c, &ag->peers.list, entry) {
+		sender_envelope(&ag->out, &env);
 		env.body_case = HOPLAB__ENVELOPE__BODY_HEARTBEAT;
 		env.heartbeat = &hb;
 		/* A controller that went away is lost by the timer: quiet. */
@@ -316,19 +178,12 @@ static void
 refuse_version(struct agent *ag, const uint8_t *id, size_t idlen,
     const char *why)
 {
-	Hoplab__Envelope env;
-	Hoplab__Error e = HOPLAB__ERROR__INIT;
 	char text[256];
 
 	snprintf(text, sizeof(text), "agent %s (hoplab %s) speaks protocol "
 	    "version %d and refuses this controller: %s", ag->conf->name,
 	    HOPLAB_VERSION, HOPLAB_PROTO_VERSION, why);
-	e.code = EPROTONOSUPPORT;
-	e.text = text;
-	msg_init(&env, ag->conf->name, &ag->seq);
-	env.body_case = HOPLAB__ENVELOPE__BODY_ERROR;
-	env.error = &e;
-	agent_send(ag, id, idlen, &env);
+	sender_error(&ag->out, id, idlen, EPROTONOSUPPORT, text);
 }
 
 /* Everything waiting on the ROUTER, up to RECV_BURST messages. */
@@ -364,11 +219,13 @@ recv_controllers(struct agent *ag)
 
 /*
  * Forward everything the children have queued on the PULL socket.  Called
- * from the loop and before any exit is reported, so results go first.
+ * from the loop and, as the supervisor's drain callback, before any exit
+ * is reported, so results go first.
  */
-void
-agent_drain_children(struct agent *ag)
+static void
+drain_children(void *arg)
 {
+	struct agent *ag = arg;
 	Hoplab__Envelope *env;
 	char err[256];
 	int i, rc;
@@ -457,22 +314,40 @@ poll_timeout(int64_t now, int64_t next)
 	if (next <= now)
 		return 0;
 	ms = (next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
-	return ms > AGENT_POLL_MAX_MS ? AGENT_POLL_MAX_MS : (long)ms;
+	return ms > POLL_MAX_MS ? POLL_MAX_MS : (long)ms;
 }
 
 static void
 quit_begin(struct agent *ag, int64_t now)
 {
-	if (supervise_active(ag) > 0)
+	size_t n = supervise_active(&ag->sv);
+
+	if (n > 0)
 		log_warn("signal %d: stopping %zu role%s and exiting",
-		    (int)sig_quit, supervise_active(ag),
-		    supervise_active(ag) == 1 ? "" : "s");
+		    (int)sig_quit, n, n == 1 ? "" : "s");
 	else
 		log_info("signal %d: exiting", (int)sig_quit);
-	ag->quitting = 1;
-	ag->quit_deadline = now + AGENT_KILL_GRACE + AGENT_REPORT_GRACE +
+	ag->quit_deadline = now + ROLE_KILL_GRACE + ROLE_REPORT_GRACE +
 	    QUIT_SLACK;
-	role_stop_all(ag, NULL);
+	supervise_quit(&ag->sv);
+}
+
+/* Quitting: 1 once every supervised role ended or the time is up. */
+static int
+quit_done(struct agent *ag, int64_t now)
+{
+	size_t n = supervise_active(&ag->sv);
+
+	if (!ag->sv.quitting)
+		return 0;
+	if (n == 0)
+		return 1;
+	if (now > ag->quit_deadline) {
+		log_error("%zu role%s did not end in time, exiting anyway", n,
+		    n == 1 ? "" : "s");
+		return 1;
+	}
+	return 0;
 }
 
 /* One turn of the loop; returns 0 to go on, 1 when done, -1 on error. */
@@ -487,7 +362,7 @@ turn(struct agent *ag)
 	int64_t now = clock_mono_ns(), next;
 	int i;
 
-	next = supervise_timers(ag, now);
+	next = supervise_timers(&ag->sv, now);
 	if (ag->next_hb < next)
 		next = ag->next_hb;
 	if (zmq_poll(items, ag->zap != NULL ? 3 : 2,
@@ -502,45 +377,17 @@ turn(struct agent *ag)
 	if (items[0].revents & ZMQ_POLLIN)
 		recv_controllers(ag);
 	if (items[1].revents & ZMQ_POLLIN)
-		agent_drain_children(ag);
+		drain_children(ag);
 	if (sig_chld) {
 		sig_chld = 0;
-		supervise_reap(ag);
+		supervise_reap(&ag->sv);
 	}
 	now = clock_mono_ns();
-	if (sig_quit && !ag->quitting)
+	if (sig_quit && !ag->sv.quitting)
 		quit_begin(ag, now);
 	heartbeat_tick(ag, now);
-	supervise_timers(ag, now);
-	if (ag->quitting && TAILQ_EMPTY(&ag->roles))
-		return 1;
-	if (ag->quitting && now > ag->quit_deadline) {
-		log_error("%zu role%s did not end in time, exiting anyway",
-		    supervise_active(ag), supervise_active(ag) == 1 ? "" : "s");
-		return 1;
-	}
-	return 0;
-}
-
-/* Free the tables; kill what is left of roles that did not end. */
-static void
-forget_all(struct agent *ag)
-{
-	struct ctl *c;
-	struct role *r;
-
-	while ((c = TAILQ_FIRST(&ag->ctls)) != NULL) {
-		TAILQ_REMOVE(&ag->ctls, c, entry);
-		free(c);
-	}
-	while ((r = TAILQ_FIRST(&ag->roles)) != NULL) {
-		if (r->kind != ROLE_LINUX_ROUTER && !r->reaped && r->pid > 0)
-			kill(-r->pid, SIGKILL);
-		if (r->kind == ROLE_LINUX_ROUTER)
-			linuxrouter_stop(r);
-		TAILQ_REMOVE(&ag->roles, r, entry);
-		free(r);
-	}
+	supervise_timers(&ag->sv, now);
+	return quit_done(ag, now);
 }
 
 /* Open RUNDIR/spool and load what an earlier agent left there. */
@@ -596,11 +443,22 @@ log_exit(const struct agent *ag)
 		log_info("%s", line);
 }
 
-/*
- * Run the agent with CONF until SIGTERM or SIGINT.  Returns the exit code:
- * 0 after a clean stop, 1 when the sockets could not be set up or the
- * loop failed.
- */
+/* The sender, the controllers' table and the supervisor, wired up. */
+static void
+state_init(struct agent *ag)
+{
+	const struct peer_hooks hooks = { .busy = peer_busy,
+	    .forget = peer_gone, .arg = ag };
+	const struct role_ctx ctx = { .agent = ag->conf->name,
+	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
+	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out };
+
+	ag->out.sock = ag->router;
+	ag->out.name = ag->conf->name;
+	peer_init(&ag->peers, &hooks);
+	supervise_init(&ag->sv, &ctx, drain_children, ag);
+}
+
 int
 agent_run(const struct agent_conf *conf)
 {
@@ -609,8 +467,6 @@ agent_run(const struct agent_conf *conf)
 
 	memset(&ag, 0, sizeof(ag));
 	ag.conf = conf;
-	TAILQ_INIT(&ag.ctls);
-	TAILQ_INIT(&ag.roles);
 	signals_setup();
 	if (spool_setup(&ag) == -1)
 		return 1;
@@ -619,10 +475,12 @@ agent_run(const struct agent_conf *conf)
 		spool_free(ag.spool);
 		return 1;
 	}
-	ag.next_hb = clock_mono_ns() + AGENT_HB_INTERVAL;
+	state_init(&ag);
+	ag.next_hb = clock_mono_ns() + HB_INTERVAL;
 	while ((rc = turn(&ag)) == 0)
 		;
-	forget_all(&ag);
+	supervise_free(&ag.sv);
+	peer_free(&ag.peers);
 	log_exit(&ag);
 	sockets_close(&ag);
 	spool_free(ag.spool);

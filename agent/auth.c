@@ -25,7 +25,7 @@
 
 #include <zmq.h>
 
-#include "agent.h"
+#include "agent/auth.h"
 #include "clock.h"
 #include "log.h"
 

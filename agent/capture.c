@@ -1,13 +1,14 @@
 /*
  * capture: the agent's capture roles (docs/plans.md "Captures").
  *
- * A StartRole with CaptureParams forks a child of the agent that opens
+ * The capture role kind.  A StartRole with CaptureParams forks a child of
+ * the agent (lib/spawn's spawn_fork: no exec) that opens
  * the interface with libpcap (pcap_create, the snap length, nanosecond
  * time stamps with PCAP_TSTAMP_PRECISION_NANO, an 8 MiB kernel ring,
  * promiscuous) and writes every frame with pcap_dump() into
  * RUNDIR/captures/ROLE.pcap, a nanosecond pcap file.  The child tells the
- * agent over a pipe whether pcap_activate() and the file worked; only
- * then is the role STARTED, so a controller that starts the generator
+ * agent over a pipe whether pcap_activate() and the file worked (ready);
+ * only then is the role STARTED, so a controller that starts the generator
  * after STARTED has the capture running before the first packet.  The
  * child never touches ZeroMQ (it is not exec'd: it runs only libpcap and
  * stdio, and leaves with _exit), and dies with the agent
@@ -25,8 +26,13 @@
  * sends the file in FileChunks of CAPTURE_CHUNK bytes, CAPTURE_WINDOW of
  * them ahead of the controller's FileAck (so a message is never near
  * MSG_MAX_SIZE).  A FileAck with resend starts again at its offset; one
- * with done deletes the file.  The agent has no timer here: the
- * controller asks again when chunks went missing.
+ * with done deletes the file and ends the role.  The agent has no timer
+ * here: the controller asks again when chunks went missing.
+ *
+ * A capture is its controller's to end (role_ops.supervised 0): it is
+ * not counted among the active roles, keeps running when its controller
+ * is lost and dies with the agent; a StopRole 0 ends it without sending
+ * the file.
  *
  * Deliberately not done: capture filters (every frame is taken; the
  * controller picks the probes), resuming a transfer after the agent
@@ -42,16 +48,20 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
-#include <sys/queue.h>
+#include <limits.h>
+#include <net/if.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <pcap/pcap.h>
 
-#include "capture.h"
+#include "agent/capture.h"
 #include "clock.h"
 #include "log.h"
+#include "spawn.h"
+
+#define CAPTURE_CHUNK		(256 * 1024)	/* bytes per FileChunk */
+#define CAPTURE_WINDOW		4		/* chunks ahead of the ack */
 
 #define CAP_SNAP_MIN		64
 #define CAP_SNAP_MAX		65535
@@ -73,19 +83,24 @@ struct cap_msg {
 	char		err[256];
 };
 
-/* One capture role, from StartRole until its file is acknowledged. */
+/* A capture role's own state (role.priv), until its file is acked. */
 struct cap {
-	TAILQ_ENTRY(cap) entry;
-	struct role	role;		/* id, run id, controller: reports */
 	char		iface[IF_NAMESIZE];
 	char		path[PATH_MAX + 32];
 	int		rfd;		/* the child's pipe, -1 when done */
 	int		sending;	/* stopped: the file goes out */
 	int		fd;		/* the file, while sending */
 	uint64_t	size, sent;	/* file size, bytes sent so far */
+	int		collected;	/* the child is reaped: pid not ours */
 };
 
-static TAILQ_HEAD(, cap) caps = TAILQ_HEAD_INITIALIZER(caps);
+/* What the child runs: the params, its limit, its file, its pipe. */
+struct child_args {
+	const Hoplab__CaptureParams *cp;
+	uint64_t	limit;
+	const char	*path;
+	int		wfd, rfd;
+};
 
 /* ------------------------------------------------------------ the child */
 
@@ -208,24 +223,25 @@ child_loop(struct child_state *s)
 	}
 }
 
-static void __attribute__((noreturn))
-child_main(int wfd, const Hoplab__CaptureParams *cp, uint64_t limit,
-    const char *path)
+/* The child: capture until SIGTERM; its exit status (spawn_fork). */
+static int
+child_main(void *arg)
 {
+	const struct child_args *a = arg;
+	const char *path = a->path;
+	int wfd = a->wfd;
 	struct child_state s;
 	struct pcap_stat ps;
 
+	close(a->rfd);
 	memset(&s, 0, sizeof(s));
-	s.limit = limit;
+	s.limit = a->limit;
 	child_signals();
-	if (child_open(&s, cp, path) == -1) {
-		if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
-			_exit(2);
-		_exit(1);
-	}
+	if (child_open(&s, a->cp, path) == -1)
+		return write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m) ? 2 : 1;
 	s.m.ok = 1;
 	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
-		_exit(2);
+		return 2;
 	if (child_loop(&s) == -1)
 		s.m.ok = 0;
 	if (pcap_stats(child_pc, &ps) == 0) {
@@ -239,9 +255,7 @@ child_main(int wfd, const Hoplab__CaptureParams *cp, uint64_t limit,
 		    strerror(errno));
 	}
 	pcap_dump_close(s.d);
-	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
-		_exit(2);
-	_exit(0);
+	return write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m) ? 2 : 0;
 }
 
 /* ------------------------------------------------------------ the agent */
@@ -294,128 +308,108 @@ valid_params(const Hoplab__CaptureParams *cp, char *err, size_t errlen)
 	return 0;
 }
 
-/* Fork the child of C; 0 once it is capturing, or -1 with ERR. */
+/* Fork the child of capture role R; 0 once forked, or -1 with ERR. */
 static int
-spawn(struct agent *ag, struct cap *c, Hoplab__CaptureParams *cp,
-    char *err, size_t errlen)
+capture_start(struct role *r, const Hoplab__StartRole *sr, char *err,
+    size_t errlen)
 {
-	uint64_t limit = cp->limit_bytes ? cp->limit_bytes : CAP_LIMIT_DEFAULT;
+	static const struct spawn_opts o = { .die_with_parent = 1 };
+	Hoplab__CaptureParams *cp = sr->capture;
+	struct child_args a = { .cp = cp, .limit = cp->limit_bytes ?
+	    cp->limit_bytes : CAP_LIMIT_DEFAULT };
 	char dir[PATH_MAX + 16];
-	struct cap_msg m;
+	struct cap *c;
 	int fds[2];
-	pid_t pid;
 
+	if (valid_params(cp, err, errlen) == -1)
+		return -1;
+	if ((c = r->priv = calloc(1, sizeof(*c))) == NULL) {
+		snprintf(err, errlen, "capture: out of memory");
+		return -1;
+	}
+	c->fd = c->rfd = -1;
+	snprintf(c->iface, sizeof(c->iface), "%s", cp->iface);
 	if (cp->snaplen == 0)
 		cp->snaplen = CAP_SNAP_DEFAULT;
-	snprintf(dir, sizeof(dir), "%s/captures", ag->conf->rundir);
+	snprintf(dir, sizeof(dir), "%s/captures", r->ctx->rundir);
 	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(c->path, sizeof(c->path), "%s/%u.pcap", dir, c->role.id);
-	memset(&m, 0, sizeof(m));
-	if (pipe2(fds, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+	snprintf(c->path, sizeof(c->path), "%s/%u.pcap", dir, r->id);
+	if (pipe2(fds, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(fds[0]);
-		child_main(fds[1], cp, limit, c->path);
-	}
+	a.path = c->path;
+	a.rfd = fds[0];
+	a.wfd = fds[1];
+	r->pid = spawn_fork(child_main, &a, &o, err, errlen);
 	close(fds[1]);
 	c->rfd = fds[0];
-	c->role.pid = pid;
+	if (r->pid == -1) {
+		r->pid = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* The child has the interface and the file open; else it is gone. */
+static int
+capture_ready(struct role *r, char *err, size_t errlen)
+{
+	struct cap *c = r->priv;
+	struct cap_msg m;
+
+	memset(&m, 0, sizeof(m));
 	if (read_msg(c->rfd, CAP_READY_WAIT_MS, &m, err, errlen) == 0 &&
-	    m.ok)
+	    m.ok) {
+		log_info("role %u: capturing on %s as pid %d into %s", r->id,
+		    c->iface, (int)r->pid, c->path);
 		return 0;
+	}
 	if (m.err[0] != '\0' && !m.ok)
 		snprintf(err, errlen, "%s", m.err);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
-		;
+	kill(r->pid, SIGKILL);
+	spawn_wait(r->pid, &(int){ 0 });
 	close(c->rfd);
+	c->rfd = -1;
 	unlink(c->path);
 	return -1;
 }
 
-void
-capture_start(struct agent *ag, const uint8_t *id, size_t idlen,
-    const Hoplab__StartRole *sr)
-{
-	struct cap *c;
-	char err[512];
-
-	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		log_error("role %u: out of memory", sr->role_id);
-		return;
-	}
-	c->role.id = sr->role_id;
-	snprintf(c->role.run_id, sizeof(c->role.run_id), "%s", sr->run_id);
-	memcpy(c->role.ctl_id, id, idlen);
-	c->role.ctl_idlen = idlen;
-	c->fd = c->rfd = -1;
-	snprintf(c->iface, sizeof(c->iface), "%s", sr->capture->iface);
-	if (ag->quitting)
-		snprintf(err, sizeof(err), "agent %s is shutting down",
-		    ag->conf->name);
-	if (ag->quitting || sr->role_id == 0 || valid_params(sr->capture, err,
-	    sizeof(err)) == -1 || spawn(ag, c, sr->capture, err,
-	    sizeof(err)) == -1) {
-		if (sr->role_id == 0)
-			snprintf(err, sizeof(err), "role id 0 is reserved");
-		log_warn("role %u: capture FAILED: %s", c->role.id, err);
-		agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__FAILED,
-		    err);
-		free(c);
-		return;
-	}
-	TAILQ_INSERT_TAIL(&caps, c, entry);
-	log_info("role %u: capturing on %s as pid %d into %s", c->role.id,
-	    c->iface, (int)c->role.pid, c->path);
-	agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
-}
-
-static struct cap *
-cap_find(uint32_t role)
-{
-	struct cap *c;
-
-	TAILQ_FOREACH(c, &caps, entry)
-		if (c->role.id == role)
-			return c;
-	return NULL;
-}
-
 static void
-cap_free(struct cap *c)
+capture_forget(struct role *r)
 {
-	TAILQ_REMOVE(&caps, c, entry);
+	struct cap *c = r->priv;
+
+	if (c == NULL)
+		return;
 	if (c->rfd != -1)
 		close(c->rfd);
 	if (c->fd != -1)
 		close(c->fd);
 	free(c);
+	r->priv = NULL;
 }
 
-/* Stop C's child and collect its counts into *M; 0, or -1 with ERR. */
+/* Stop R's child and collect its counts into *M; 0, or -1 with ERR. */
 static int
-end_child(struct cap *c, struct cap_msg *m, char *err, size_t errlen)
+end_child(struct role *r, struct cap_msg *m, char *err, size_t errlen)
 {
-	int rc, i;
+	struct cap *c = r->priv;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (kill(c->role.pid, SIGTERM) == -1 && errno != ESRCH)
-		log_warn("role %u: kill: %s", c->role.id, strerror(errno));
+	if (kill(r->pid, SIGTERM) == -1 && errno != ESRCH)
+		log_warn("role %u: kill: %s", r->id, strerror(errno));
 	rc = read_msg(c->rfd, CAP_STOP_WAIT_MS, m, err, errlen);
-	if (rc == -1)
-		kill(c->role.pid, SIGKILL);
-	/* It exits right after writing; ECHILD if the agent reaped it. */
-	for (i = 0; i < 100; i++) {
-		if (waitpid(c->role.pid, NULL, rc == -1 ? 0 : WNOHANG) != 0)
-			break;
-		usleep(10000);
-	}
+	if (rc == -1) {
+		kill(r->pid, SIGKILL);
+		spawn_wait(r->pid, NULL);
+	} else	/* it exits right after writing; ECHILD if reaped */
+		spawn_wait_for(r->pid, NULL, NSEC_PER_SEC);
+	c->collected = 1;
 	close(c->rfd);
 	c->rfd = -1;
 	if (rc == 0 && !m->ok) {
@@ -426,15 +420,15 @@ end_child(struct cap *c, struct cap_msg *m, char *err, size_t errlen)
 }
 
 static void
-send_report(struct agent *ag, struct cap *c, const struct cap_msg *m,
-    const char *error)
+send_report(struct role *r, const struct cap_msg *m, const char *error)
 {
+	const struct cap *c = r->priv;
 	Hoplab__Envelope env;
 	Hoplab__CaptureReport cr = HOPLAB__CAPTURE_REPORT__INIT;
 
-	cr.role_id = c->role.id;
-	cr.run_id = c->role.run_id;
-	cr.iface = c->iface;
+	cr.role_id = r->id;
+	cr.run_id = r->run_id;
+	cr.iface = (char *)c->iface;
 	cr.packets = m->packets;
 	cr.file_bytes = c->size;
 	cr.kernel_received = m->recv;
@@ -443,17 +437,18 @@ send_report(struct agent *ag, struct cap *c, const struct cap_msg *m,
 	cr.truncated = m->truncated;
 	cr.over_limit = m->over;
 	cr.error = (char *)(error != NULL ? error : "");
-	msg_init(&env, ag->conf->name, &ag->seq);
+	sender_envelope(r->ctx->out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT;
 	env.capture_report = &cr;
-	agent_send_role(ag, &c->role, &env);
+	sender_to_role(r->ctx->out, r->owner, r->ownerlen, r->id, &env);
 }
 
-/* Send chunks of C's file from c->sent up to OFFSET + the window. */
+/* Send chunks of R's file from c->sent up to OFFSET + the window. */
 static void
-send_chunks(struct agent *ag, struct cap *c, uint64_t offset)
+send_chunks(struct role *r, uint64_t offset)
 {
 	static uint8_t buf[CAPTURE_CHUNK];
+	struct cap *c = r->priv;
 	Hoplab__Envelope env;
 	Hoplab__FileChunk fc = HOPLAB__FILE_CHUNK__INIT;
 	uint64_t end = offset + (uint64_t)CAPTURE_WINDOW * CAPTURE_CHUNK;
@@ -462,111 +457,131 @@ send_chunks(struct agent *ag, struct cap *c, uint64_t offset)
 	while (c->sent < c->size && c->sent < end) {
 		n = pread(c->fd, buf, CAPTURE_CHUNK, (off_t)c->sent);
 		if (n <= 0) {
-			log_warn("role %u: %s: %s", c->role.id, c->path,
+			log_warn("role %u: %s: %s", r->id, c->path,
 			    n == 0 ? "shorter than it was" : strerror(errno));
 			return;
 		}
-		fc.role_id = c->role.id;
-		fc.run_id = c->role.run_id;
+		fc.role_id = r->id;
+		fc.run_id = r->run_id;
 		fc.offset = c->sent;
 		fc.data.data = buf;
 		fc.data.len = (size_t)n;
 		fc.size = c->size;
-		msg_init(&env, ag->conf->name, &ag->seq);
+		sender_envelope(r->ctx->out, &env);
 		env.body_case = HOPLAB__ENVELOPE__BODY_FILE_CHUNK;
 		env.file_chunk = &fc;
-		if (agent_send_role(ag, &c->role, &env) == -1)
+		if (sender_to_role(r->ctx->out, r->owner, r->ownerlen, r->id,
+		    &env) == -1)
 			return;
 		c->sent += (uint64_t)n;
 	}
 }
 
-/* Stop capture C: report, then its file goes out.  C may be freed. */
-static void
-stop_one(struct agent *ag, struct cap *c)
+/* Stop capture R: report, then its file goes out (ROLE_KEPT). */
+static enum role_stopped
+stop_one(struct role *r)
 {
+	struct cap *c = r->priv;
 	struct cap_msg m;
 	struct stat st;
 	char err[512];
 	int rc;
 
-	rc = end_child(c, &m, err, sizeof(err));
+	rc = end_child(r, &m, err, sizeof(err));
 	if (rc == 0 && ((c->fd = open(c->path, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(c->fd, &st) == -1)) {
 		snprintf(err, sizeof(err), "%s: %s", c->path, strerror(errno));
 		rc = -1;
 	}
 	if (rc == -1) {
-		log_warn("role %u: capture on %s failed: %s", c->role.id,
+		log_warn("role %u: capture on %s failed: %s", r->id,
 		    c->iface, err);
-		send_report(ag, c, &m, err);
-		agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__FAILED,
-		    err);
-		cap_free(c);
-		return;
+		send_report(r, &m, err);
+		role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
+		return ROLE_ENDED;
 	}
 	c->size = (uint64_t)st.st_size;
 	c->sending = 1;
 	log_info("role %u: capture on %s stopped: %llu frames, %llu bytes%s, "
-	    "kernel dropped %llu", c->role.id, c->iface,
+	    "kernel dropped %llu", r->id, c->iface,
 	    (unsigned long long)m.packets, (unsigned long long)c->size,
 	    m.truncated ? " (truncated at its limit)" : "",
 	    (unsigned long long)m.drop);
-	send_report(ag, c, &m, NULL);
-	agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
-	send_chunks(ag, c, 0);
+	send_report(r, &m, NULL);
+	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+	send_chunks(r, 0);
+	return ROLE_KEPT;
 }
 
-int
-capture_stop(struct agent *ag, uint32_t role)
+/*
+ * A StopRole for R stops it and sends its file; a StopRole 0 (ALL) ends
+ * it at once, its file kept in RUNDIR/captures/.
+ */
+static enum role_stopped
+capture_stop(struct role *r, int all)
 {
-	struct cap *c, *next;
+	struct cap *c = r->priv;
 	struct cap_msg m;
 	char err[512];
 
-	if (role != 0) {
-		if ((c = cap_find(role)) == NULL)
-			return 0;
-		if (!c->sending)
-			stop_one(ag, c);
-		return 1;
-	}
-	TAILQ_FOREACH_SAFE(c, &caps, entry, next) {
-		if (!c->sending && end_child(c, &m, err, sizeof(err)) == 0)
-			log_info("role %u: capture stopped, %s kept", c->role.id,
-			    c->path);
-		agent_report(ag, &c->role, HOPLAB__ROLE_STATUS__STATE__STOPPED,
-		    NULL);
-		cap_free(c);
-	}
+	if (!all)
+		return c->sending ? ROLE_KEPT : stop_one(r);
+	if (!c->sending && end_child(r, &m, err, sizeof(err)) == 0)
+		log_info("role %u: capture stopped, %s kept", r->id, c->path);
+	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+	return ROLE_ENDED;
+}
+
+/*
+ * The reaper collected the child first: end_child() finds it gone.  Once
+ * it is collected, the pid is no longer the capture's.
+ */
+static int
+capture_on_exit(struct role *r, int status)
+{
+	struct cap *c = r->priv;
+
+	(void)status;
+	if (c->collected)
+		return -1;
+	c->collected = 1;
+	log_debug("reaped pid %d, not a role", (int)r->pid);
 	return 0;
 }
 
-void
-capture_file_ack(struct agent *ag, const uint8_t *id, size_t idlen,
-    const Hoplab__FileAck *fa)
+static int
+capture_file_ack(struct role *r, const Hoplab__FileAck *fa)
 {
-	struct cap *c;
+	struct cap *c = r->priv;
 
-	(void)id;
-	(void)idlen;
-	if ((c = cap_find(fa->role_id)) == NULL || !c->sending) {
+	if (!c->sending) {
 		log_debug("file ack for role %u, which sends no file here",
 		    fa->role_id);
-		return;
+		return 0;
 	}
 	if (fa->done) {
 		if (unlink(c->path) == -1)
-			log_warn("role %u: %s: %s", c->role.id, c->path,
+			log_warn("role %u: %s: %s", r->id, c->path,
 			    strerror(errno));
 		log_info("role %u: capture file delivered (%llu bytes), "
-		    "deleted here", c->role.id, (unsigned long long)c->size);
-		cap_free(c);
-		return;
+		    "deleted here", r->id, (unsigned long long)c->size);
+		return 1;
 	}
 	if (fa->offset > c->size)
-		return;
+		return 0;
 	if (fa->resend || fa->offset > c->sent)
 		c->sent = fa->offset;
-	send_chunks(ag, c, fa->offset);
+	send_chunks(r, fa->offset);
+	return 0;
 }
+
+const struct role_ops capture_ops = {
+	.name = "capture",
+	.start = capture_start,
+	.ready = capture_ready,
+	.stop = capture_stop,
+	.on_exit = capture_on_exit,
+	.file_ack = capture_file_ack,
+	.forget = capture_forget,
+	.supervised = 0,
+};

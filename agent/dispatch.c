@@ -12,16 +12,19 @@
  *                  still greeting its other agents, or only lists them,
  *                  gets no results it is not ready for
  *   heartbeat   -> nothing more
- *   start_role  -> supervise.c starts it and answers with a RoleStatus
- *                  (capture.c a capture role)
+ *   start_role  -> supervise.c starts it by its kind and answers with a
+ *                  RoleStatus
  *   stop_role   -> that role, or every role for id 0; a role this agent
  *                  does not have is answered STOPPED with the reason, so
  *                  that a controller that attached after a restart learns
  *                  that it is over
  *   ack         -> the batch is deleted from the spool
- *   file_ack    -> a capture role's file: more chunks, or done (capture.c)
- *   link_control -> relayed to the running link role (linkrole.c)
- *   fault       -> a link down or up on this host, answered (fault.c)
+ *   file_ack    -> a capture role's file: more chunks, or done
+ *                  (supervise.c, to the kind that sends files)
+ *   link_control -> relayed to the running link role (supervise.c, to
+ *                  the kind that takes it)
+ *   fault       -> a link down or up, a router killed or started again
+ *                  on this host, answered (fault.c)
  *   error       -> logged
  *   anything else is logged, counted and dropped, as bgpd's imsg dispatch.
  *
@@ -39,14 +42,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "capture.h"
-#include "fault.h"
+#include "agent/agent.h"
+#include "agent/dispatch.h"
+#include "agent/fault.h"
+#include "agent/iface.h"
 #include "clock.h"
 #include "log.h"
 
 static void
-send_welcome(struct agent *ag, const struct ctl *c)
+send_welcome(struct agent *ag, const struct peer *c)
 {
 	Hoplab__Envelope env;
 	Hoplab__Welcome w = HOPLAB__WELCOME__INIT;
@@ -65,30 +69,15 @@ send_welcome(struct agent *ag, const struct ctl *c)
 	w.ifaces = ifs;
 	w.n_ifaces = n;
 	w.clock_ns = clock_real_ns();
-	msg_init(&env, ag->conf->name, &ag->seq);
+	sender_envelope(&ag->out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_WELCOME;
 	env.welcome = &w;
-	agent_send(ag, c->id, c->idlen, &env);
+	sender_send(&ag->out, c->id, c->idlen, &env);
 	iface_list_free(ifs, n);
 }
 
 static void
-send_error(struct agent *ag, const struct ctl *c, uint32_t code,
-    const char *text)
-{
-	Hoplab__Envelope env;
-	Hoplab__Error e = HOPLAB__ERROR__INIT;
-
-	e.code = code;
-	e.text = (char *)text;
-	msg_init(&env, ag->conf->name, &ag->seq);
-	env.body_case = HOPLAB__ENVELOPE__BODY_ERROR;
-	env.error = &e;
-	agent_send(ag, c->id, c->idlen, &env);
-}
-
-static void
-on_hello(struct agent *ag, struct ctl *c, const Hoplab__Hello *h)
+on_hello(struct agent *ag, struct peer *c, const Hoplab__Hello *h)
 {
 	char text[128];
 
@@ -97,7 +86,7 @@ on_hello(struct agent *ag, struct ctl *c, const Hoplab__Hello *h)
 		    "this agent speaks %d", h->proto_version,
 		    HOPLAB_PROTO_VERSION);
 		log_warn("controller %s: %s", c->name, text);
-		send_error(ag, c, EPROTONOSUPPORT, text);
+		sender_error(&ag->out, c->id, c->idlen, EPROTONOSUPPORT, text);
 		return;
 	}
 	log_info("hello from controller %s (hoplab %.32s)", c->name,
@@ -107,26 +96,11 @@ on_hello(struct agent *ag, struct ctl *c, const Hoplab__Hello *h)
 }
 
 /*
- * A command from C: C is now the controller that orphaned roles report
- * to (agent_send_role), and gets the spool first if it said Hello.
- */
-static void
-on_command(struct agent *ag, struct ctl *c)
-{
-	memcpy(ag->newest_id, c->id, c->idlen);
-	ag->newest_idlen = c->idlen;
-	if (c->resend_due) {
-		c->resend_due = 0;
-		dispatch_resend(ag, c);
-	}
-}
-
-/*
  * Send controller C every batch in the spool, oldest first: after a
  * controller restarted, these are the results it has not acknowledged.
  */
-void
-dispatch_resend(struct agent *ag, const struct ctl *c)
+static void
+resend(struct agent *ag, const struct peer *c)
 {
 	const struct spool_entry *e;
 	Hoplab__ResultBatch *rb;
@@ -139,10 +113,10 @@ dispatch_resend(struct agent *ag, const struct ctl *c)
 			log_warn("resend: %s", err);
 			continue;
 		}
-		msg_init(&env, ag->conf->name, &ag->seq);
+		sender_envelope(&ag->out, &env);
 		env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 		env.result_batch = rb;
-		if (msg_send(ag->router, c->id, c->idlen, &env, err,
+		if (msg_send(ag->out.sock, c->id, c->idlen, &env, err,
 		    sizeof(err)) == -1) {
 			log_warn("resend to controller %s stopped after %zu of "
 			    "%zu batches: %s", c->name, n,
@@ -159,9 +133,23 @@ dispatch_resend(struct agent *ag, const struct ctl *c)
 		    "controller %s", n, n == 1 ? "" : "es", c->name);
 }
 
+/*
+ * A command from C: C is now the controller that orphaned roles report
+ * to (sender_to_role), and gets the spool first if it said Hello.
+ */
+static void
+on_command(struct agent *ag, struct peer *c)
+{
+	sender_set_newest(&ag->out, c->id, c->idlen);
+	if (c->resend_due) {
+		c->resend_due = 0;
+		resend(ag, c);
+	}
+}
+
 /* A StopRole for a role we do not have: it is over, say so. */
 static void
-stopped_unknown(struct agent *ag, const struct ctl *c, uint32_t id)
+stopped_unknown(struct agent *ag, const struct peer *c, uint32_t id)
 {
 	Hoplab__Envelope env;
 	Hoplab__RoleStatus rs = HOPLAB__ROLE_STATUS__INIT;
@@ -173,14 +161,14 @@ stopped_unknown(struct agent *ag, const struct ctl *c, uint32_t id)
 	rs.role_id = id;
 	rs.state = HOPLAB__ROLE_STATUS__STATE__STOPPED;
 	rs.error = text;
-	msg_init(&env, ag->conf->name, &ag->seq);
+	sender_envelope(&ag->out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_ROLE_STATUS;
 	env.role_status = &rs;
-	agent_send(ag, c->id, c->idlen, &env);
+	sender_send(&ag->out, c->id, c->idlen, &env);
 }
 
 static void
-on_ack(struct agent *ag, const struct ctl *c, const Hoplab__Ack *a)
+on_ack(struct agent *ag, const struct peer *c, const Hoplab__Ack *a)
 {
 	char err[512];
 	int rc;
@@ -196,42 +184,28 @@ on_ack(struct agent *ag, const struct ctl *c, const Hoplab__Ack *a)
 }
 
 static void
-on_stop_role(struct agent *ag, const struct ctl *c, uint32_t id)
+on_stop_role(struct agent *ag, const struct peer *c, uint32_t id)
 {
 	struct role *r;
 
 	if (id == 0) {
 		log_info("controller %s: stop every role", c->name);
-		role_stop_all(ag, NULL);
+		supervise_stop_every(&ag->sv);
 		return;
 	}
-	if ((r = role_find(ag, id)) == NULL) {
+	if ((r = supervise_find(&ag->sv, id)) == NULL) {
 		stopped_unknown(ag, c, id);
 		return;
 	}
 	log_info("controller %s: stop role %u", c->name, id);
-	role_stop(ag, r);
+	supervise_stop(&ag->sv, r);
 }
 
-/* Handle ENV from the controller with routing id ID. */
-void
-dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
+/* The switch over ENV's body, from controller C (routing id ID). */
+static void
+on_body(struct agent *ag, struct peer *c, const uint8_t *id, size_t idlen,
     Hoplab__Envelope *env)
 {
-	const char *name = env->sender;
-	struct ctl *c;
-
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_HELLO &&
-	    env->hello->controller[0] != '\0')
-		name = env->hello->controller;
-	if ((c = agent_ctl_touch(ag, id, idlen, name)) == NULL)
-		return;
-	log_debug("controller %s: %s seq %llu", c->name,
-	    msg_body_name(env->body_case), (unsigned long long)env->seq);
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_START_ROLE ||
-	    env->body_case == HOPLAB__ENVELOPE__BODY_STOP_ROLE ||
-	    env->body_case == HOPLAB__ENVELOPE__BODY_ACK)
-		on_command(ag, c);
 	switch (env->body_case) {
 	case HOPLAB__ENVELOPE__BODY_HELLO:
 		on_hello(ag, c, env->hello);
@@ -241,27 +215,22 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 	case HOPLAB__ENVELOPE__BODY_START_ROLE:
 		log_info("controller %s: start role %u (run %.64s)", c->name,
 		    env->start_role->role_id, env->start_role->run_id);
-		if (env->start_role->params_case ==
-		    HOPLAB__START_ROLE__PARAMS_CAPTURE)		/* capture.c */
-			capture_start(ag, id, idlen, env->start_role);
-		else
-			role_start(ag, id, idlen, env->start_role);
+		supervise_start(&ag->sv, id, idlen, env->start_role);
 		break;
 	case HOPLAB__ENVELOPE__BODY_STOP_ROLE:
-		if (!capture_stop(ag, env->stop_role->role_id))
-			on_stop_role(ag, c, env->stop_role->role_id);
+		on_stop_role(ag, c, env->stop_role->role_id);
 		break;
-	case HOPLAB__ENVELOPE__BODY_FILE_ACK:		/* capture.c */
-		capture_file_ack(ag, id, idlen, env->file_ack);
+	case HOPLAB__ENVELOPE__BODY_FILE_ACK:
+		supervise_file_ack(&ag->sv, env->file_ack);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ACK:
 		on_ack(ag, c, env->ack);
 		break;
-	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL:	/* linkrole.c */
-		linkrole_control(ag, id, idlen, env->link_control);
+	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL:
+		supervise_control(&ag->sv, id, idlen, env->link_control);
 		break;
-	case HOPLAB__ENVELOPE__BODY_FAULT:		/* fault.c */
-		fault_run(ag, id, idlen, env->fault);
+	case HOPLAB__ENVELOPE__BODY_FAULT:
+		fault_run(&ag->sv, id, idlen, env->fault);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		log_warn("controller %s reports error %u: %.200s", c->name,
@@ -275,6 +244,28 @@ dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
 		    (unsigned long long)ag->n_unknown);
 		break;
 	}
+}
+
+/* Handle ENV from the controller with routing id ID. */
+void
+dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
+    Hoplab__Envelope *env)
+{
+	const char *name = env->sender;
+	struct peer *c;
+
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_HELLO &&
+	    env->hello->controller[0] != '\0')
+		name = env->hello->controller;
+	if ((c = peer_touch(&ag->peers, id, idlen, name)) == NULL)
+		return;
+	log_debug("controller %s: %s seq %llu", c->name,
+	    msg_body_name(env->body_case), (unsigned long long)env->seq);
+	if (env->body_case == HOPLAB__ENVELOPE__BODY_START_ROLE ||
+	    env->body_case == HOPLAB__ENVELOPE__BODY_STOP_ROLE ||
+	    env->body_case == HOPLAB__ENVELOPE__BODY_ACK)
+		on_command(ag, c);
+	on_body(ag, c, id, idlen, env);
 }
 
 /*
@@ -296,14 +287,14 @@ spool_refused(struct agent *ag, struct role *r, const Hoplab__ResultBatch *rb,
 	log_error("%s", text);
 	e.code = (uint32_t)code;
 	e.text = text;
-	msg_init(&env, ag->conf->name, &ag->seq);
+	sender_envelope(&ag->out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_ERROR;
 	env.error = &e;
-	agent_send_role(ag, r, &env);
-	agent_report(ag, r, HOPLAB__ROLE_STATUS__STATE__FAILED, text);
+	sender_to_role(&ag->out, r->owner, r->ownerlen, r->id, &env);
+	role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, text);
 	if (rb->final)
-		role_final_seen(ag, r);
-	role_stop(ag, r);
+		r->final_seen = 1;
+	supervise_stop(&ag->sv, r);
 }
 
 static void
@@ -313,35 +304,36 @@ forward_results(struct agent *ag, Hoplab__ResultBatch *rb)
 	struct role *r;
 	char err[512];
 
-	if ((r = role_find(ag, rb->role_id)) == NULL ||
+	if ((r = supervise_find(&ag->sv, rb->role_id)) == NULL ||
 	    strcmp(r->run_id, rb->run_id) != 0) {
 		ag->n_unknown++;
 		log_warn("results for role %u run %.64s, which is not "
 		    "running here (dropped)", rb->role_id, rb->run_id);
 		return;
 	}
-	if (r->kind == ROLE_GEN && r->stopping) {
+	if (r->ops->partial_after_stop && r->stopping) {
 		log_info("role %u: batch %" PRIu64 " came after the role was "
 		    "stopped: partial results, not kept", r->id,
 		    rb->batch_seq);
 		if (rb->final)
-			role_final_seen(ag, r);
+			r->final_seen = 1;
 		return;
 	}
 	if (spool_put(ag->spool, rb, err, sizeof(err)) == -1) {
 		spool_refused(ag, r, rb, errno, err);
 		return;
 	}
-	msg_init(&out, ag->conf->name, &ag->seq);
+	sender_envelope(&ag->out, &out);
 	out.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	out.result_batch = rb;
-	agent_send_role(ag, r, &out);	/* if not, it waits in the spool */
+	/* if not, it waits in the spool */
+	sender_to_role(&ag->out, r->owner, r->ownerlen, r->id, &out);
 	ag->n_forwarded++;
 	log_debug("role %u: forwarded batch %llu%s (%zu flows)", r->id,
 	    (unsigned long long)rb->batch_seq, rb->final ? ", final" : "",
 	    rb->n_flows);
 	if (rb->final)
-		role_final_seen(ag, r);
+		r->final_seen = 1;
 }
 
 /* Handle ENV from a child on the PULL socket. */

@@ -12,21 +12,22 @@
  * address plan) and they are put back, as a routing daemon would.
  * Every value is validated first (an existing interface name of
  * [A-Za-z0-9._-], strict dotted quads and prefix lengths); iproute2 runs
- * through linuxrouter.c's fork + execv with an explicit argv, never a
- * shell.  The FaultAck carries the CLOCK_REALTIME instant the change
+ * through iproute.c (lib/spawn: fork + execv with an explicit argv, never
+ * a shell).  The FaultAck carries the CLOCK_REALTIME instant the change
  * took effect, which the controller places on the point's timeline.
  *
  *   ROUTER_KILL  this host's router role (Fault.role_id, or the only
- *                one): a hoplab-router's process gets SIGKILL and is
- *                reaped at once (supervise_kill_planned), so that the
- *                planned death is no role failure; a kernel router has
- *                no process, and its reboot is emulated by turning
+ *                one: a role whose kind has a kill operation) is taken
+ *                down by its kind: a hoplab-router's process gets
+ *                SIGKILL and is reaped at once, so that the planned
+ *                death is no role failure; a kernel router has no
+ *                process, and its reboot is emulated by turning
  *                forwarding off (net.ipv4.ip_forward = 0): packets stop
  *                being forwarded while addresses, routes and ARP stay
- *   ROUTER_START hoplab-router started again from its saved params
- *                (hoplabrouter_restart: same config file, same role id,
- *                its log appended to), answered once it forwards again;
- *                a kernel router gets net.ipv4.ip_forward = 1
+ *   ROUTER_START the kind's restart: hoplab-router started again from
+ *                its saved params (same config file, same role id, its
+ *                log appended to), answered once it forwards again; a
+ *                kernel router gets net.ipv4.ip_forward = 1
  *
  * The FaultAck's detail says what was done ("pid 4242 SIGKILL",
  * "ip_forward 0 (reboot emulated)"), for faults.csv.
@@ -38,16 +39,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "agent.h"
+#include "agent/fault.h"
+#include "agent/iproute.h"
 #include "clock.h"
-#include "fault.h"
 #include "log.h"
 
 #define FAULT_ROUTES_MAX	16
@@ -146,98 +145,30 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 
 	if (check_fault(f, err, errlen) == -1)
 		return -1;
-	if (linuxrouter_ip(link, err, errlen) == -1)
+	if (iproute_run(link, err, errlen) == -1)
 		return -1;
 	*when = clock_real_ns();
 	for (i = 0; up && i < f->n_routes; i++) {
 		route[3] = f->routes[i]->prefix;
 		route[5] = f->routes[i]->via;
-		if (linuxrouter_ip(route, err, errlen) == -1)
+		if (iproute_run(route, err, errlen) == -1)
 			return -1;
 	}
 	return 0;
 }
 
-/* The router role F names: ROLE_ID, or this host's only one. */
-static struct role *
-router_role(struct agent *ag, const Hoplab__Fault *f, char *err,
-    size_t errlen)
-{
-	struct role *r, *found = NULL;
-	size_t n = 0;
-
-	TAILQ_FOREACH(r, &ag->roles, entry) {
-		if (r->kind != ROLE_HOPLAB_ROUTER &&
-		    r->kind != ROLE_LINUX_ROUTER)
-			continue;
-		if (f->role_id != 0 && r->id == f->role_id)
-			return r;
-		found = r;
-		n++;
-	}
-	if (f->role_id == 0 && n == 1)
-		return found;
-	if (f->role_id != 0)
-		snprintf(err, errlen, "no router role %u on this host",
-		    f->role_id);
-	else
-		snprintf(err, errlen, "%s router roles on this host: expected "
-		    "exactly one (or a role id)", n == 0 ? "no" : "several");
-	return NULL;
-}
-
-/* net.ipv4.ip_forward = ON: a kernel router's reboot, emulated. */
+/* ROUTER_KILL or ROUTER_START by the role's kind; DETAIL what was done. */
 static int
-set_forwarding(int on, char *err, size_t errlen)
-{
-	const char *path = "/proc/sys/net/ipv4/ip_forward";
-	int fd, ok;
-
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	ok = write(fd, on ? "1\n" : "0\n", 2) == 2;
-	if (!ok)
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-/* ROUTER_KILL or ROUTER_START; DETAIL says what was done. */
-static int
-apply_router(struct agent *ag, const Hoplab__Fault *f, int64_t *when,
+apply_router(struct supervisor *sv, const Hoplab__Fault *f, int64_t *when,
     char *detail, size_t dlen, char *err, size_t errlen)
 {
-	int start = f->action == HOPLAB__FAULT__ACTION__ROUTER_START;
 	struct role *r;
-	int64_t t0;
-	pid_t pid;
 
-	if ((r = router_role(ag, f, err, errlen)) == NULL)
+	if ((r = supervise_router(sv, f->role_id, err, errlen)) == NULL)
 		return -1;
-	if (r->kind == ROLE_LINUX_ROUTER) {
-		if (set_forwarding(start, err, errlen) == -1)
-			return -1;
-		*when = clock_real_ns();
-		snprintf(detail, dlen, "ip_forward %d (reboot emulated)",
-		    start);
-		return 0;
-	}
-	pid = r->pid;
-	t0 = clock_mono_ns();
-	if (!start) {
-		if (supervise_kill_planned(r, when, err, errlen) == -1)
-			return -1;
-		snprintf(detail, dlen, "pid %d SIGKILL", (int)pid);
-		return 0;
-	}
-	if (hoplabrouter_restart(ag, r, err, errlen) == -1)
-		return -1;
-	*when = clock_real_ns();
-	snprintf(detail, dlen, "pid %d started (rings open in %lld ms)",
-	    (int)r->pid, (long long)((clock_mono_ns() - t0) / NSEC_PER_MSEC));
-	return 0;
+	if (f->action == HOPLAB__FAULT__ACTION__ROUTER_START)
+		return r->ops->restart(r, when, detail, dlen, err, errlen);
+	return r->ops->kill(r, when, detail, dlen, err, errlen);
 }
 
 static int
@@ -248,7 +179,7 @@ is_router(const Hoplab__Fault *f)
 }
 
 void
-fault_run(struct agent *ag, const uint8_t *id, size_t idlen,
+fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
     const Hoplab__Fault *f)
 {
 	Hoplab__Envelope env;
@@ -258,7 +189,7 @@ fault_run(struct agent *ag, const uint8_t *id, size_t idlen,
 
 	fa.fault_id = f->fault_id;
 	if (is_router(f))
-		fa.ok = apply_router(ag, f, &when, detail, sizeof(detail), err,
+		fa.ok = apply_router(sv, f, &when, detail, sizeof(detail), err,
 		    sizeof(err)) == 0;
 	else
 		fa.ok = apply(f, &when, err, sizeof(err)) == 0;
@@ -275,8 +206,8 @@ fault_run(struct agent *ag, const uint8_t *id, size_t idlen,
 		    "down", f->n_routes ? ", routes put back" : "");
 	else
 		log_warn("fault %u: %s", f->fault_id, err);
-	msg_init(&env, ag->conf->name, &ag->seq);
+	sender_envelope(sv->ctx.out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT_ACK;
 	env.fault_ack = &fa;
-	agent_send(ag, id, idlen, &env);
+	sender_send(sv->ctx.out, id, idlen, &env);
 }

@@ -1,5 +1,8 @@
 /*
- * genrole: turn a StartRole's GenParams into the argv of hoplab-gen.
+ * genrole: the generator role kind: a StartRole's GenParams become the
+ * argv of hoplab-gen, which runs as the role's child (role_spawn) and
+ * ends by itself once its flows are sent: its end is its final result
+ * batch, and batches after a stop hold partial results (not kept).
  *
  * Every field is checked before it reaches a command line: interfaces must
  * exist in this host (if_nametoindex), addresses must be IPv4 literals
@@ -38,13 +41,17 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent/genrole.h"
+#include "agent/valid.h"
 #include "clock.h"
+#include "log.h"
 
 #define FRAME_MIN	64
 #define FRAME_MAX	1518
@@ -56,21 +63,14 @@
 #define FLOWS_MAX	64
 #define RATE_MAX	10e9			/* bit/s, lib/preset.h */
 #define START_AHEAD_MAX	3600000000000LL		/* start_at_ns: 1 h ahead */
+#define GEN_ARGV_MAX	(24 + 2 * 64)	/* fixed options + flows */
 
-/*
- * True when S is 1..MAX-1 characters of letters, digits, '.', '_', '-'
- * and ':' (names, run ids).
- */
-int
-genrole_valid_token(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n >= max)
-		return 0;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789._-:") == n;
-}
+struct gen_argv {
+	char	*argv[GEN_ARGV_MAX];
+	int	argc;
+	char	buf[32768];		/* the strings argv points into */
+	size_t	used;
+};
 
 /* Append one printf-formatted argument to GA; -1 when it does not fit. */
 static int __attribute__((format(printf, 2, 3)))
@@ -175,7 +175,7 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 		why = "flow_id: expected 0..65535";
 	else if (f->dst_port > 65535 || f->src_port > 65535)
 		why = "port: expected 1..65535 (0 for the default)";
-	else if (f->name[0] != '\0' && !genrole_valid_token(f->name, 64))
+	else if (f->name[0] != '\0' && !valid_token(f->name, 64))
 		why = "name: expected up to 63 letters, digits, '.', '_', '-'";
 	else if (!valid_dist(f->idt_dist) || !valid_dist(f->frame_dist) ||
 	    !valid_dist(f->burst_dist) || !valid_dist(f->off_dist))
@@ -183,7 +183,7 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 		    "digits, '.', '_', '-', ':', '/'";
 	else if (!f->burst_dist[0] != !f->off_dist[0])
 		why = "burst_dist and off_dist: both or neither";
-	else if (f->preset[0] != '\0' && !genrole_valid_token(f->preset, 16))
+	else if (f->preset[0] != '\0' && !valid_token(f->preset, 16))
 		why = "preset: expected up to 15 letters, digits, '.', '_', '-'";
 	else if (!(f->rate_bps >= 0 && f->rate_bps <= RATE_MAX))
 		why = "rate_bps: expected 0..10e9";
@@ -374,7 +374,7 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 		    "\"tcp\", got \"%.16s\"", gp->mode);
 		return -1;
 	}
-	if (!genrole_valid_token(sr->run_id, AGENT_RUNID_MAX)) {
+	if (!valid_token(sr->run_id, ROLE_RUNID_MAX)) {
 		snprintf(err, errlen, "run_id: expected 1..63 letters, "
 		    "digits, '.', '_', '-', ':'");
 		return -1;
@@ -421,8 +421,8 @@ static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
  * BINDIR/hoplab-gen reporting to ENDPOINT.  Returns 0, or -1 with the
  * offending field in ERR.  GA's strings live in GA itself.
  */
-int
-genrole_argv(const char *bindir, const char *endpoint,
+static int
+gen_argv(const char *bindir, const char *endpoint,
     const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
     size_t errlen)
 {
@@ -519,3 +519,30 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 		rc |= argv_add(ga, "--stream-records");
 	return rc;
 }
+
+/* Start hoplab-gen as role R from SR->gen; 0 or -1 with ERR. */
+int
+genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
+    size_t errlen)
+{
+	struct gen_argv ga;
+	char logpath[PATH_MAX + 32];
+
+	if (gen_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
+	    errlen) == -1)
+		return -1;
+	if (role_spawn(r, ga.argv[0], ga.argv, 0, err, errlen) == -1)
+		return -1;
+	role_log_path(r, logpath, sizeof(logpath));
+	log_info("role %u: started %s as pid %d, output in %s", r->id,
+	    ga.argv[0], (int)r->pid, logpath);
+	return 0;
+}
+
+const struct role_ops genrole_ops = {
+	.name = "generator",
+	.start = genrole_start,
+	.stop = role_terminate,
+	.supervised = 1,
+	.partial_after_stop = 1,
+};

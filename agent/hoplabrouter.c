@@ -1,13 +1,18 @@
 /*
- * hoplabrouter: the agent side of router impl HOPLAB.
+ * hoplabrouter: the role kind of router impl HOPLAB.
  *
  * The controller's RouterParams become a hoplab-router configuration file
  * (docs/router.md) in the agent's run folder, and hoplab-router runs as a
  * supervised child like the generator: its own process group, its output
  * in role-N.log, its counter reports PUSHed to the children socket and
- * forwarded to the controller.  A plan's router fault (fault.c) may kill
- * it and start it again: hoplabrouter_restart() runs the same argv from
- * the same configuration file (the saved params), appending to its log.
+ * forwarded to the controller.  It must keep running: STARTED is answered
+ * only once it forwards (its control socket appears after its rings are
+ * open), and an exit is the role's end.  A plan's router fault (fault.c)
+ * may kill it on purpose: SIGKILL to its group, reaped at once so that
+ * the reaper never sees it and no exit is reported; the role stays, with
+ * pid 0, until the restart runs the same argv from the same configuration
+ * file (the role's saved params), appending to its log, or it is stopped,
+ * which then is reported STOPPED at once.
  * Before it starts, the kernel's IPv4 addresses on its interfaces are
  * flushed: the router owns its addresses, and a kernel that also held
  * them would answer ARP and forward in its place.  Every value is checked before it reaches the file or the argv;
@@ -20,28 +25,31 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <net/if.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent/hoplabrouter.h"
+#include "agent/iproute.h"
+#include "agent/valid.h"
+#include "clock.h"
 #include "cpulist.h"
-#include "fault.h"
 #include "log.h"
+#include "spawn.h"
 
 #define INTERVAL_MIN_NS	(100 * 1000000ULL)	/* 100 ms */
 #define INTERVAL_MAX_NS	(60 * 1000000000ULL)	/* 60 s */
 #define RATE_MIN	100000ULL		/* 100 kbit/s, as the router */
 #define RATE_MAX	100000000000ULL		/* 100 Gbit/s */
-#define SAVED_MAX	32	/* router roles remembered for a restart */
 
 /* What a restart needs beyond the role and its config file. */
-static struct saved {
-	uint32_t	role;		/* 0: free */
+struct saved {
 	char		interval[32];	/* --interval */
 	unsigned	starts;		/* processes started for the role */
-} saved[SAVED_MAX];
+};
 
 /*
  * Each process of a role numbers its reports from its own base, so that
@@ -49,17 +57,6 @@ static struct saved {
  * the reports of a router started again after a kill.
  */
 #define BATCH_BASE_STEP	1000000U
-
-static struct saved *
-saved_find(uint32_t role)
-{
-	size_t i;
-
-	for (i = 0; i < SAVED_MAX; i++)
-		if (saved[i].role == role)
-			return &saved[i];
-	return NULL;
-}
 
 /* "198.18.0.2/24" (host bits allowed) or, with PREFIX, "198.18.100.0/24". */
 static int
@@ -213,11 +210,11 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	static const char *const rings[] = { "", "v2", "v3", NULL };
 	size_t i;
 
-	if (rp->n_ifaces == 0 || rp->n_ifaces > ROUTER_IFACES_MAX ||
-	    rp->n_routes > ROUTER_ROUTES_MAX) {
+	if (rp->n_ifaces == 0 || rp->n_ifaces > ROLE_IFACES_MAX ||
+	    rp->n_routes > ROLE_ROUTES_MAX) {
 		snprintf(err, errlen, "hoplab router: %zu interfaces and %zu "
 		    "routes (1..%d and 0..%d allowed)", rp->n_ifaces,
-		    rp->n_routes, ROUTER_IFACES_MAX, ROUTER_ROUTES_MAX);
+		    rp->n_routes, ROLE_IFACES_MAX, ROLE_ROUTES_MAX);
 		return -1;
 	}
 	for (i = 0; i < rp->n_ifaces; i++) {
@@ -420,107 +417,147 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
 	return 0;
 }
 
+/* RUNDIR/router-N.yaml and RUNDIR/router-N.sock of R. */
+static void
+router_paths(const struct role *r, char *conf, char *sock, size_t len)
+{
+	snprintf(conf, len, "%s/router-%u.yaml", r->ctx->rundir, r->id);
+	snprintf(sock, len, "%s/router-%u.sock", r->ctx->rundir, r->id);
+}
+
 /*
- * Run hoplab-router for role R with its config file and INTERVAL, and
- * wait until it forwards; RESTART appends to its log.  0 or -1 with ERR.
+ * Run hoplab-router for role R with its config file and saved params;
+ * RESTART appends to its log.  0 or -1 with ERR.
  */
 static int
-run_router(struct agent *ag, struct role *r, const char *interval,
-    unsigned starts, int restart, char *err, size_t errlen)
+run_router(struct role *r, int restart, char *err, size_t errlen)
 {
-	char conf[PATH_MAX + 32], logpath[PATH_MAX + 32], bin[PATH_MAX + 16];
-	char role[16], sock[PATH_MAX + 32], ep[PATH_MAX + 40], base[16];
+	struct saved *sv = r->priv;
+	char conf[PATH_MAX + 32], bin[PATH_MAX + 16], role[16];
+	char sock[PATH_MAX + 32], ep[PATH_MAX + 40], base[16];
 	char *argv[24];
 	int n = 0;
 
-	snprintf(conf, sizeof(conf), "%s/router-%u.yaml", ag->conf->rundir,
-	    r->id);
-	snprintf(bin, sizeof(bin), "%s/hoplab-router", ag->conf->bindir);
+	router_paths(r, conf, sock, sizeof(conf));
+	snprintf(bin, sizeof(bin), "%s/hoplab-router", r->ctx->bindir);
 	snprintf(role, sizeof(role), "%u", r->id);
 	argv[n++] = bin;
 	argv[n++] = "-v";	/* its interfaces and routes in role-N.log */
 	argv[n++] = "-c";
 	argv[n++] = conf;
 	argv[n++] = "--report";
-	argv[n++] = ag->endpoint;
+	argv[n++] = (char *)r->ctx->endpoint;
 	argv[n++] = "--role-id";
 	argv[n++] = role;
 	argv[n++] = "--run-id";
 	argv[n++] = r->run_id;
 	argv[n++] = "--interval";
-	argv[n++] = (char *)interval;
-	snprintf(base, sizeof(base), "%u", starts * BATCH_BASE_STEP);
+	argv[n++] = sv->interval;
+	snprintf(base, sizeof(base), "%u", sv->starts++ * BATCH_BASE_STEP);
 	argv[n++] = "--batch-base";
 	argv[n++] = base;
-	/* Its control socket appears once its rings are open (see below). */
-	snprintf(sock, sizeof(sock), "%s/router-%u.sock", ag->conf->rundir,
-	    r->id);
+	/* Its control socket appears once its rings are open (ready). */
 	snprintf(ep, sizeof(ep), "ipc://%s", sock);
 	unlink(sock);
 	argv[n++] = "-s";
 	argv[n++] = ep;
 	argv[n] = NULL;
-	snprintf(logpath, sizeof(logpath), "%s/role-%u.log", ag->conf->rundir,
-	    r->id);
-	r->pid = restart ? supervise_respawn(bin, argv, logpath, err, errlen) :
-	    supervise_spawn(bin, argv, logpath, err, errlen);
-	if (r->pid == -1) {
-		r->pid = 0;
+	return role_spawn(r, bin, argv, restart, err, errlen);
+}
+
+/*
+ * Answer STARTED only when the router forwards: the generator's first
+ * packets would otherwise meet interfaces with no ring yet.
+ */
+int
+hoplabrouter_ready(struct role *r, char *err, size_t errlen)
+{
+	char conf[PATH_MAX + 32], sock[PATH_MAX + 32];
+	struct saved *sv = r->priv;
+
+	router_paths(r, conf, sock, sizeof(conf));
+	if (role_wait_socket(r, sock, "hoplab-router", err, errlen) == -1)
 		return -1;
-	}
-	/*
-	 * Answer STARTED only when the router forwards: the generator's
-	 * first packets would otherwise meet interfaces with no ring yet.
-	 */
-	if (role_wait_ready(r->pid, sock, logpath, "hoplab-router", err,
-	    errlen) == -1)
-		return -1;
-	log_info("role %u: %s %s as pid %d, config %s", r->id, restart ?
-	    "started again" : "started", bin, (int)r->pid, conf);
+	log_info("role %u: %s %s/hoplab-router as pid %d, config %s", r->id,
+	    sv->starts > 1 ? "started again" : "started", r->ctx->bindir,
+	    (int)r->pid, conf);
 	return 0;
 }
 
 /* Start hoplab-router as role R from SR->router; 0 or -1 with ERR. */
 int
-hoplabrouter_start(struct agent *ag, struct role *r,
-    const Hoplab__StartRole *sr, char *err, size_t errlen)
+hoplabrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
+    size_t errlen)
 {
 	const Hoplab__RouterParams *rp = sr->router;
-	char conf[PATH_MAX + 32], interval[32];
+	char conf[PATH_MAX + 32], sock[PATH_MAX + 32];
 	struct saved *sv;
 	size_t i;
 
 	if (check_params(rp, err, errlen) == -1)
 		return -1;
-	if (!genrole_valid_token(sr->run_id, AGENT_RUNID_MAX - 1)) {
+	if (!valid_token(sr->run_id, ROLE_RUNID_MAX - 1)) {
 		snprintf(err, errlen, "hoplab router: bad run id");
 		return -1;
 	}
 	for (i = 0; i < rp->n_ifaces; i++)
-		if (linuxrouter_flush(rp->ifaces[i]->name, err, errlen) == -1)
+		if (iproute_flush(rp->ifaces[i]->name, err, errlen) == -1)
 			return -1;
-	snprintf(conf, sizeof(conf), "%s/router-%u.yaml", ag->conf->rundir,
-	    r->id);
+	router_paths(r, conf, sock, sizeof(conf));
 	if (write_config(conf, rp, err, errlen) == -1)
 		return -1;
-	snprintf(interval, sizeof(interval), "%" PRIu64 "ms",
+	if (r->priv == NULL && (r->priv = calloc(1, sizeof(*sv))) == NULL) {
+		snprintf(err, errlen, "hoplab router: out of memory");
+		return -1;
+	}
+	sv = r->priv;
+	snprintf(sv->interval, sizeof(sv->interval), "%" PRIu64 "ms",
 	    (uint64_t)(rp->report_interval_ns ? rp->report_interval_ns :
 	    1000000000ULL) / 1000000U);
-	if ((sv = saved_find(r->id)) != NULL || (sv = saved_find(0)) != NULL) {
-		sv->role = r->id;	/* full: no restart for this one */
-		snprintf(sv->interval, sizeof(sv->interval), "%s", interval);
-		sv->starts = 1;
-	}
-	return run_router(ag, r, interval, 0, 0, err, errlen);
+	sv->starts = 0;
+	return run_router(r, 0, err, errlen);
 }
 
-int
-hoplabrouter_restart(struct agent *ag, struct role *r, char *err,
-    size_t errlen)
+/*
+ * A plan's router kill: SIGKILL to R's group, reaped here so that its end
+ * is not reported as the role's.  *WHEN is the CLOCK_REALTIME instant the
+ * signal was sent (the process stops there; its exit, unmapping its
+ * rings, may take 100 ms more).  R->pid is 0 afterwards.
+ */
+static int
+hoplabrouter_kill(struct role *r, int64_t *when, char *detail, size_t dlen,
+    char *err, size_t errlen)
 {
-	struct saved *sv = saved_find(r->id);
+	pid_t pid = r->pid;
 
-	if (r->kind != ROLE_HOPLAB_ROUTER || sv == NULL) {
+	if (pid <= 0 || r->reaped || r->stopping) {
+		snprintf(err, errlen, "role %u has no running process to kill "
+		    "(%s)", r->id, pid <= 0 ? "killed before" : r->reaped ?
+		    "it has exited" : "it is being stopped");
+		return -1;
+	}
+	if (kill(-pid, SIGKILL) == -1) {
+		snprintf(err, errlen, "kill %d: %s", (int)pid,
+		    strerror(errno));
+		return -1;
+	}
+	*when = clock_real_ns();
+	spawn_wait(pid, &(int){ 0 });
+	r->pid = 0;
+	log_info("role %u: pid %d killed by the plan (signal 9)", r->id,
+	    (int)pid);
+	snprintf(detail, dlen, "pid %d SIGKILL", (int)pid);
+	return 0;
+}
+
+/* Start R again after a plan's kill, answered once it forwards again. */
+static int
+hoplabrouter_restart(struct role *r, int64_t *when, char *detail,
+    size_t dlen, char *err, size_t errlen)
+{
+	int64_t t0 = clock_mono_ns();
+
+	if (r->priv == NULL) {
 		snprintf(err, errlen, "role %u: no saved hoplab-router "
 		    "parameters to start it with", r->id);
 		return -1;
@@ -530,14 +567,36 @@ hoplabrouter_restart(struct agent *ag, struct role *r, char *err,
 		    r->pid != 0 ? "running (kill it first)" : "gone");
 		return -1;
 	}
-	return run_router(ag, r, sv->interval, sv->starts++, 1, err, errlen);
+	if (run_router(r, 1, err, errlen) == -1 ||
+	    hoplabrouter_ready(r, err, errlen) == -1)
+		return -1;
+	*when = clock_real_ns();
+	snprintf(detail, dlen, "pid %d started (rings open in %lld ms)",
+	    (int)r->pid, (long long)((clock_mono_ns() - t0) / NSEC_PER_MSEC));
+	return 0;
 }
 
-void
-hoplabrouter_forget(uint32_t role)
+/* Stopped while killed by the plan: over at once; else SIGTERM. */
+static enum role_stopped
+hoplabrouter_stop(struct role *r, int all)
 {
-	struct saved *sv = saved_find(role);
-
-	if (role != 0 && sv != NULL)
-		sv->role = 0;
+	if (r->pid == 0 && !r->reaped) {
+		log_info("role %u: hoplab router stopped while killed by the "
+		    "plan", r->id);
+		r->stopping = 1;
+		role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+		return ROLE_ENDED;
+	}
+	return role_terminate(r, all);
 }
+
+const struct role_ops hoplabrouter_ops = {
+	.name = "hoplab router",
+	.start = hoplabrouter_start,
+	.ready = hoplabrouter_ready,
+	.stop = hoplabrouter_stop,
+	.kill = hoplabrouter_kill,
+	.restart = hoplabrouter_restart,
+	.forget = role_forget_priv,
+	.supervised = 1,
+};

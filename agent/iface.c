@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "agent.h"
+#include "agent/iface.h"
 
 #define MAC_STRLEN	18	/* "aa:bb:cc:dd:ee:ff" and the NUL */
 

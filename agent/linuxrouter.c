@@ -21,13 +21,17 @@
  * ip_forward = 0, so it never forwards.
  *
  * Every value is validated first (if_nametoindex, inet_pton, prefix length,
- * no host bits in a route prefix), and iproute2 runs through fork + execv
- * with an explicit argv; never a shell.  A failing command makes the whole
+ * no host bits in a route prefix), and iproute2 runs through iproute.c
+ * (lib/spawn: fork + execv with an explicit argv; never a shell).  A failing command makes the whole
  * role FAILED with the command, its exit status and its stderr, e.g.
  * "ip route replace 198.18.100.0/24 via 198.18.1.2: exited with 2:
  * Nexthop has invalid gateway", and the addresses already added are
  * flushed again.  Stopping the role flushes the addresses it added; the
  * kernel drops the routes through them by itself.
+ *
+ * The role has no process.  A plan's router fault emulates its reboot:
+ * kill turns forwarding off (net.ipv4.ip_forward = 0: packets stop being
+ * forwarded while addresses, routes and ARP stay), restart turns it on.
  *
  * Deliberately not done: IPv6, rp_filter and ip_forward are left as they
  * are on stop (other roles may rely on forwarding), and no routes are
@@ -36,163 +40,22 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
-#include "agent.h"
+#include "agent/iproute.h"
+#include "agent/linuxrouter.h"
 #include "clock.h"
 #include "log.h"
 
-#define IP_TIMEOUT_MS	5000	/* an ip command that hangs is killed */
-#define IP_ERR_MAX	512	/* stderr bytes kept for the error text */
-
-static const char *
-ip_path(void)
-{
-	if (access("/usr/sbin/ip", X_OK) == 0)
-		return "/usr/sbin/ip";
-	if (access("/sbin/ip", X_OK) == 0)
-		return "/sbin/ip";
-	return NULL;
-}
-
-/* "ip route replace ..." from ARGV, for error messages. */
-static void
-ip_cmdline(char *const argv[], char *buf, size_t len)
-{
-	size_t n = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; argv[i] != NULL && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
-		    i ? argv[i] : "ip");
-}
-
-/* Child side: stderr to the pipe, everything else closed, exec. */
-static void __attribute__((noreturn))
-ip_child(const char *path, char *const argv[], int errfd, pid_t parent)
-{
-	int null;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	signal(SIGPIPE, SIG_DFL);
-	if ((null = open("/dev/null", O_RDWR)) != -1) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-	}
-	dup2(errfd, STDERR_FILENO);
-	close_range(3, ~0U, 0);
-	execv(path, argv);
-	dprintf(STDERR_FILENO, "execv %s: %s", path, strerror(errno));
-	_exit(127);
-}
-
-/* Read the child's stderr into BUF until EOF or the timeout; 0 or -1. */
-static int
-ip_collect(int fd, char *buf, size_t len)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int64_t deadline = clock_mono_ns() + IP_TIMEOUT_MS * NSEC_PER_MSEC;
-	size_t used = 0;
-	ssize_t n;
-	char junk[256];
-
-	for (;;) {
-		int left = (int)((deadline - clock_mono_ns()) / NSEC_PER_MSEC);
-
-		if (left <= 0)
-			return -1;
-		switch (poll(&pfd, 1, left)) {
-		case -1:
-			if (errno != EINTR)
-				return -1;
-			continue;
-		case 0:
-			continue;
-		}
-		if (used + 1 < len)
-			n = read(fd, buf + used, len - used - 1);
-		else
-			n = read(fd, junk, sizeof(junk));
-		if (n == 0)
-			return 0;
-		if (n > 0 && used + 1 < len)
-			used += (size_t)n;
-		buf[used] = '\0';
-	}
-}
-
-/* Strip iproute2's "Error: " prefix, newlines and a final period. */
-static void
-ip_tidy(char *s)
-{
-	size_t n;
-	char *p;
-
-	if (strncmp(s, "Error: ", 7) == 0)
-		memmove(s, s + 7, strlen(s + 7) + 1);
-	while ((p = strchr(s, '\n')) != NULL)
-		*p = p[1] == '\0' ? '\0' : ' ';
-	n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '.'))
-		s[--n] = '\0';
-}
-
-/*
- * Run iproute2 with ARGV (argv[0] "ip") and wait for it.  Returns 0, or -1
- * with "CMD: exited with N: STDERR" in ERR.
- */
-static int
-ip_run(char *const argv[], char *err, size_t errlen)
-{
-	const char *path = ip_path();
-	char cmd[256], text[IP_ERR_MAX] = "";
-	int fds[2], st, timeout;
-	pid_t pid, parent = getpid();
-
-	ip_cmdline(argv, cmd, sizeof(cmd));
-	if (path == NULL) {
-		snprintf(err, errlen, "%s: iproute2 not found in /usr/sbin "
-		    "or /sbin", cmd);
-		return -1;
-	}
-	log_debug("run %s", cmd);
-	if (pipe2(fds, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
-		snprintf(err, errlen, "%s: %s", cmd, strerror(errno));
-		return -1;
-	}
-	if (pid == 0)
-		ip_child(path, argv, fds[1], parent);
-	close(fds[1]);
-	timeout = ip_collect(fds[0], text, sizeof(text)) == -1;
-	close(fds[0]);
-	if (timeout)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
-	ip_tidy(text);
-	if (timeout)
-		snprintf(err, errlen, "%s: no answer in %d ms, killed", cmd,
-		    IP_TIMEOUT_MS);
-	else if (WIFSIGNALED(st))
-		snprintf(err, errlen, "%s: terminated by signal %d", cmd,
-		    WTERMSIG(st));
-	else if (WEXITSTATUS(st) != 0)
-		snprintf(err, errlen, "%s: exited with %d%s%s", cmd,
-		    WEXITSTATUS(st), text[0] ? ": " : "", text);
-	else
-		return 0;
-	return -1;
-}
+/* The interfaces whose addresses the role set, to flush on stop. */
+struct lr_state {
+	char	ifaces[ROLE_IFACES_MAX][IF_NAMESIZE];
+	size_t	nifaces;
+};
 
 /*
  * Parse "A.B.C.D/N" strictly.  With NET, host bits must be zero (a route
@@ -238,10 +101,10 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	struct in_addr via;
 	size_t i;
 
-	if (rp->n_ifaces > ROUTER_IFACES_MAX ||
-	    rp->n_routes > ROUTER_ROUTES_MAX) {
+	if (rp->n_ifaces > ROLE_IFACES_MAX ||
+	    rp->n_routes > ROLE_ROUTES_MAX) {
 		snprintf(err, errlen, "at most %d interfaces and %d routes",
-		    ROUTER_IFACES_MAX, ROUTER_ROUTES_MAX);
+		    ROLE_IFACES_MAX, ROLE_ROUTES_MAX);
 		return -1;
 	}
 	for (i = 0; i < rp->n_ifaces; i++) {
@@ -289,25 +152,18 @@ set_sysctl(const char *path, int value, char *err, size_t errlen)
 	return ok ? 0 : -1;
 }
 
+/* Flush, address and bring up one interface; record it in LR. */
 static int
-flush(const char *ifname, char *err, size_t errlen)
-{
-	char *argv[] = { "ip", "addr", "flush", "dev", (char *)ifname, NULL };
-
-	return ip_run(argv, err, errlen);
-}
-
-/* Flush, address and bring up one interface; record it in R. */
-static int
-config_iface(struct role *r, const Hoplab__IfaceAddr *ia, char *err,
+config_iface(struct lr_state *lr, const Hoplab__IfaceAddr *ia, char *err,
     size_t errlen)
 {
 	char *add[] = { "ip", "addr", "add", ia->cidr, "dev", ia->name, NULL };
 	char *up[] = { "ip", "link", "set", ia->name, "up", NULL };
 
-	snprintf(r->ifaces[r->nifaces++], IF_NAMESIZE, "%s", ia->name);
-	if (flush(ia->name, err, errlen) == -1 ||
-	    ip_run(add, err, errlen) == -1 || ip_run(up, err, errlen) == -1)
+	snprintf(lr->ifaces[lr->nifaces++], IF_NAMESIZE, "%s", ia->name);
+	if (iproute_flush(ia->name, err, errlen) == -1 ||
+	    iproute_run(add, err, errlen) == -1 ||
+	    iproute_run(up, err, errlen) == -1)
 		return -1;
 	return 0;
 }
@@ -323,24 +179,43 @@ add_route(const Hoplab__Route *rt, char *err, size_t errlen)
 	snprintf(metric, sizeof(metric), "%u", rt->metric);
 	if (rt->metric == 0)
 		argv[6] = NULL;		/* the kernel's default */
-	return ip_run(argv, err, errlen);
+	return iproute_run(argv, err, errlen);
+}
+
+/* Flush the addresses LR added; failures are logged. */
+static void
+unconfigure(const struct role *r, struct lr_state *lr)
+{
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < lr->nifaces; i++)
+		if (iproute_flush(lr->ifaces[i], err, sizeof(err)) == -1)
+			log_warn("role %u: %s", r->id, err);
+	lr->nifaces = 0;
 }
 
 /*
- * Configure the host as router R from RP.  Returns 0 when everything is in
- * place, or -1 with the failing step in ERR (and the addresses flushed).
+ * Configure the host as router R from SR->router.  Returns 0 when
+ * everything is in place, or -1 with the failing step in ERR (and the
+ * addresses flushed).
  */
 int
-linuxrouter_start(struct role *r, const Hoplab__RouterParams *rp,
-    char *err, size_t errlen)
+linuxrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
+    size_t errlen)
 {
+	const Hoplab__RouterParams *rp = sr->router;
+	struct lr_state *lr;
 	size_t i;
 
-	r->nifaces = 0;
 	if (check_params(rp, err, errlen) == -1)
 		return -1;
+	if ((lr = r->priv = calloc(1, sizeof(*lr))) == NULL) {
+		snprintf(err, errlen, "linux router: out of memory");
+		return -1;
+	}
 	for (i = 0; i < rp->n_ifaces; i++)
-		if (config_iface(r, rp->ifaces[i], err, errlen) == -1)
+		if (config_iface(lr, rp->ifaces[i], err, errlen) == -1)
 			goto fail;
 	if (set_sysctl("/proc/sys/net/ipv4/ip_forward", !rp->end_host, err,
 	    errlen) == -1 || set_sysctl("/proc/sys/net/ipv4/conf/all/"
@@ -351,33 +226,65 @@ linuxrouter_start(struct role *r, const Hoplab__RouterParams *rp,
 			goto fail;
 	return 0;
 fail:
-	linuxrouter_stop(r);
+	unconfigure(r, lr);
 	return -1;
 }
 
-/* Flush the addresses router R added; failures are logged. */
-void
-linuxrouter_stop(struct role *r)
+/* Unconfigure R; it is over at once (no process to wait for). */
+static enum role_stopped
+linuxrouter_stop(struct role *r, int all)
 {
-	char err[512];
-	size_t i;
-
-	for (i = 0; i < r->nifaces; i++)
-		if (flush(r->ifaces[i], err, sizeof(err)) == -1)
-			log_warn("role %u: %s", r->id, err);
-	r->nifaces = 0;
+	(void)all;
+	unconfigure(r, r->priv);
+	log_info("role %u: linux router stopped", r->id);
+	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+	return ROLE_ENDED;
 }
 
-/* Remove every IPv4 address of IFNAME (before hoplab-router owns it). */
-int
-linuxrouter_flush(const char *ifname, char *err, size_t errlen)
+/* net.ipv4.ip_forward = ON: a kernel router's reboot, emulated. */
+static int
+forwarding(int on, int64_t *when, char *detail, size_t dlen, char *err,
+    size_t errlen)
 {
-	return flush(ifname, err, errlen);
+	if (set_sysctl("/proc/sys/net/ipv4/ip_forward", on, err, errlen) == -1)
+		return -1;
+	*when = clock_real_ns();
+	snprintf(detail, dlen, "ip_forward %d (reboot emulated)", on);
+	return 0;
 }
 
-/* Run iproute2 with ARGV for another role of the agent (fault.c). */
-int
-linuxrouter_ip(char *const argv[], char *err, size_t errlen)
+static int
+linuxrouter_kill(struct role *r, int64_t *when, char *detail, size_t dlen,
+    char *err, size_t errlen)
 {
-	return ip_run(argv, err, errlen);
+	(void)r;
+	return forwarding(0, when, detail, dlen, err, errlen);
 }
+
+static int
+linuxrouter_restart(struct role *r, int64_t *when, char *detail,
+    size_t dlen, char *err, size_t errlen)
+{
+	(void)r;
+	return forwarding(1, when, detail, dlen, err, errlen);
+}
+
+/* The addresses stay flushed; the state goes (also at the agent's exit). */
+static void
+linuxrouter_forget(struct role *r)
+{
+	if (r->priv != NULL)
+		unconfigure(r, r->priv);
+	free(r->priv);
+	r->priv = NULL;
+}
+
+const struct role_ops linuxrouter_ops = {
+	.name = "linux router",
+	.start = linuxrouter_start,
+	.stop = linuxrouter_stop,
+	.kill = linuxrouter_kill,
+	.restart = linuxrouter_restart,
+	.forget = linuxrouter_forget,
+	.supervised = 1,
+};

@@ -19,7 +19,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include "agent.h"
+#include "agent/agent.h"
+#include "agent/valid.h"
 #include "log.h"
 
 #define PROG	"hoplab-agent"
@@ -176,7 +177,7 @@ check_conf(struct agent_conf *cf, const char *bindir)
 		if (gethostname(cf->name, sizeof(cf->name) - 1) == -1)
 			bad("no --name and no host name: %s", strerror(errno));
 	}
-	if (!genrole_valid_token(cf->name, AGENT_NAME_MAX) ||
+	if (!valid_token(cf->name, AGENT_NAME_MAX) ||
 	    strchr(cf->name, ':') != NULL)
 		bad("--name \"%s\": expected 1..63 letters, digits, '.', "
 		    "'_', '-'", cf->name);
@@ -302,69 +303,79 @@ run(const struct agent_conf *cf)
 	return rc;
 }
 
-int
-main(int argc, char *argv[])
-{
-	static const struct option longopts[] = {
-		{ "authorized",	required_argument,	NULL, 'a' },
-		{ "bin-dir",	required_argument,	NULL, 'b' },
-		{ "foreground",	no_argument,		NULL, 'd' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "insecure",	no_argument,		NULL, 'I' },
-		{ "key",	required_argument,	NULL, 'k' },
-		{ "listen",	required_argument,	NULL, 'l' },
-		{ "check",	no_argument,		NULL, 'n' },
-		{ "name",	required_argument,	NULL, 'N' },
-		{ "run-dir",	required_argument,	NULL, 'r' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ NULL,		0,			NULL, 0 },
-	};
-	struct agent_conf cf;
-	const char *bindir = NULL;
-	int ch, check = 0;
+static const struct option longopts[] = {
+	{ "authorized",	required_argument,	NULL, 'a' },
+	{ "bin-dir",	required_argument,	NULL, 'b' },
+	{ "foreground",	no_argument,		NULL, 'd' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "insecure",	no_argument,		NULL, 'I' },
+	{ "key",	required_argument,	NULL, 'k' },
+	{ "listen",	required_argument,	NULL, 'l' },
+	{ "check",	no_argument,		NULL, 'n' },
+	{ "name",	required_argument,	NULL, 'N' },
+	{ "run-dir",	required_argument,	NULL, 'r' },
+	{ "verbose",	no_argument,		NULL, 'v' },
+	{ NULL,		0,			NULL, 0 },
+};
 
-	memset(&cf, 0, sizeof(cf));
-	snprintf(cf.addr, sizeof(cf.addr), "0.0.0.0");
-	cf.port = MSG_DEFAULT_PORT;
+/* Copy ARG into DST of LEN bytes; -1 when it does not fit. */
+static int
+copy_opt(char *dst, size_t len, const char *arg)
+{
+	if (strlen(arg) >= len)
+		return -1;
+	snprintf(dst, len, "%s", arg);
+	return 0;
+}
+
+/*
+ * The options into CF; *BINDIR is -b as given, *CHECK set by -n.
+ * Exits with usage on a bad option.
+ */
+static void
+parse_opts(int argc, char *argv[], struct agent_conf *cf,
+    const char **bindir, int *check)
+{
+	int ch;
+
 	while ((ch = getopt_long(argc, argv, "a:b:dhk:l:nN:r:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
-			path_opt(cf.authfile, sizeof(cf.authfile), optarg);
+			path_opt(cf->authfile, sizeof(cf->authfile), optarg);
 			break;
 		case 'b':
-			bindir = optarg;
+			*bindir = optarg;
 			break;
 		case 'd':
-			cf.foreground = 1;
+			cf->foreground = 1;
 			break;
 		case 'h':
 			usage(0);
 		case 'I':
-			cf.insecure = 1;
+			cf->insecure = 1;
 			break;
 		case 'k':
-			path_opt(cf.keyfile, sizeof(cf.keyfile), optarg);
+			path_opt(cf->keyfile, sizeof(cf->keyfile), optarg);
 			break;
 		case 'l':
-			parse_listen(&cf, optarg);
+			parse_listen(cf, optarg);
 			break;
 		case 'n':
-			check = 1;
+			*check = 1;
 			break;
 		case 'N':
-			if (strlen(optarg) >= sizeof(cf.name))
+			if (copy_opt(cf->name, sizeof(cf->name), optarg) == -1)
 				bad("--name: at most %zu characters",
-				    sizeof(cf.name) - 1);
-			snprintf(cf.name, sizeof(cf.name), "%s", optarg);
+				    sizeof(cf->name) - 1);
 			break;
 		case 'r':
-			if (strlen(optarg) >= sizeof(cf.rundir))
+			if (copy_opt(cf->rundir, sizeof(cf->rundir),
+			    optarg) == -1)
 				bad("--run-dir: path too long");
-			snprintf(cf.rundir, sizeof(cf.rundir), "%s", optarg);
 			break;
 		case 'v':
-			cf.verbose++;
+			cf->verbose++;
 			break;
 		default:
 			usage(2);
@@ -372,6 +383,19 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		bad("unexpected argument \"%s\" (see --help)", argv[optind]);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct agent_conf cf;
+	const char *bindir = NULL;
+	int check = 0;
+
+	memset(&cf, 0, sizeof(cf));
+	snprintf(cf.addr, sizeof(cf.addr), "0.0.0.0");
+	cf.port = MSG_DEFAULT_PORT;
+	parse_opts(argc, argv, &cf, &bindir, &check);
 	check_conf(&cf, bindir);
 	if (check) {
 		printf("configuration OK\n");

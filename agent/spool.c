@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "spool.h"
+#include "agent/spool.h"
 
 struct spool {
 	char	dir[4096];

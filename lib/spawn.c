@@ -44,6 +44,19 @@ child_redirect(int fd, int to, int nullfd)
 		dup2(nullfd, fd);
 }
 
+/* Child side: its own group, and death with PARENT, as O says. */
+static void
+child_group(const struct spawn_opts *o, pid_t parent)
+{
+	if (o->new_group)
+		setpgid(0, 0);
+	if (o->die_with_parent) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);	/* it died before the prctl */
+	}
+}
+
 /* Child side; never returns. */
 static void __attribute__((noreturn))
 child(const char *path, char *const argv[], const struct spawn_opts *o,
@@ -51,13 +64,7 @@ child(const char *path, char *const argv[], const struct spawn_opts *o,
 {
 	int in, null = -1, log = -1;
 
-	if (o->new_group)
-		setpgid(0, 0);
-	if (o->die_with_parent) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-	}
+	child_group(o, parent);
 	signal(SIGPIPE, SIG_DFL);
 	in = open(o->stdin_path != NULL ? o->stdin_path : "/dev/null",
 	    O_RDONLY);
@@ -150,6 +157,52 @@ mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int
+spawn_wait_for(pid_t pid, int *status, int64_t timeout_ns)
+{
+	int64_t deadline = mono_ns() + timeout_ns;
+	pid_t w;
+	int st;
+
+	for (;;) {
+		if ((w = waitpid(pid, &st, WNOHANG)) == pid) {
+			if (status != NULL)
+				*status = st;
+			return 0;
+		}
+		if (w == -1 && errno != EINTR)
+			return -1;
+		if (mono_ns() >= deadline)
+			return 1;
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+}
+
+pid_t
+spawn_fork(int (*fn)(void *arg), void *arg, const struct spawn_opts *o,
+    char *err, size_t errlen)
+{
+	static const struct spawn_opts none;
+	pid_t pid, parent = getpid();
+
+	if (o == NULL)
+		o = &none;
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid != 0) {
+		if (o->new_group)
+			setpgid(pid, pid);
+		return pid;
+	}
+	child_group(o, parent);
+	if (o->dir != NULL && chdir(o->dir) == -1)
+		_exit(127);
+	_exit(fn(arg));
+}
+
 /* Read what FD has into BUF (LEN, NUL-terminated); 0 at EOF or error. */
 static int
 slurp(int fd, char *buf, size_t len, size_t *used)
@@ -227,6 +280,7 @@ spawn_run(const char *path, char *const argv[], const struct spawn_opts *o,
 
 	if (r == NULL)
 		r = &none;
+	r->timed_out = 0;
 	if (capture_pipe(r->out, r->outlen, po) == -1 ||
 	    capture_pipe(r->errout, r->errlen, pe) == -1) {
 		snprintf(err, errlen, "pipe for %s: %s", path, strerror(errno));
@@ -270,6 +324,7 @@ spawn_run(const char *path, char *const argv[], const struct spawn_opts *o,
 		}
 	}
 	if (late) {
+		r->timed_out = 1;
 		kill(pid, SIGKILL);
 		spawn_wait(pid, &r->status);
 		snprintf(err, errlen, "%s still ran after %g s", path,

@@ -8,7 +8,10 @@
  * missing binary is an error here, not an exit status 127 later.
  * spawn_run() runs a command to its end (iproute2, ssh, gnuplot, a lab
  * script), collecting its output into the caller's buffers, with an
- * optional timeout after which the child is killed.
+ * optional timeout after which the child is killed.  spawn_fork() is the
+ * exception that proves the rule: a child that runs a function of the
+ * same program and never execs (the agent's libpcap capture), with the
+ * same process-group and parent-death set-up.
  *
  * The child gets stdin from /dev/null (or SPAWN_OPTS.stdin_path), its
  * output where the options say, and no other descriptor: everything
@@ -44,6 +47,7 @@ struct spawn_result {
 	size_t		 errlen;
 	int64_t		 timeout_ns;	/* 0: wait for ever */
 	int		 status;	/* out: the wait status */
+	int		 timed_out;	/* out: 1 when it ran past timeout_ns */
 };
 
 /*
@@ -65,8 +69,23 @@ pid_t	spawn_start(const char *path, char *const argv[],
 int	spawn_run(const char *path, char *const argv[],
 	    const struct spawn_opts *o, struct spawn_result *r, char *err,
 	    size_t errlen);
+/*
+ * Fork a child that runs FN(ARG) and _exit()s with what it returns, with
+ * no execv: a helper process of the same program (the agent's capture).
+ * Of O only new_group, die_with_parent and dir apply; the child keeps the
+ * parent's descriptors and signal handlers (FN closes and sets what it
+ * must).  Returns the pid, or -1 with ERR ("fork: ...").
+ */
+pid_t	spawn_fork(int (*fn)(void *arg), void *arg,
+	    const struct spawn_opts *o, char *err, size_t errlen);
 /* waitpid(PID, &STATUS, 0) through EINTR; 0, or -1 with errno. */
 int	spawn_wait(pid_t pid, int *status);
+/*
+ * Wait at most TIMEOUT_NS for PID to end (checked every 10 ms); STATUS
+ * may be NULL.  0 when it was reaped, 1 when it still runs, -1 with errno
+ * (ECHILD: no such child, or another waitpid() reaped it first).
+ */
+int	spawn_wait_for(pid_t pid, int *status, int64_t timeout_ns);
 /*
  * How a child with wait status STATUS ended, in BUF: "exited with 3",
  * "terminated by signal 9 (Killed)".  Returns BUF.

@@ -4,8 +4,8 @@
  * configuration file that the router's own loader (router/config.c)
  * reads back with exactly those values, and out-of-range options are
  * refused before anything is written or started.  The agent's process
- * functions are stubbed here: supervise_spawn() records the argv instead
- * of starting a child.  Interface "lo" exists in every namespace.
+ * functions are stubbed here: role_spawn() counts the start instead of
+ * starting a child.  Interface "lo" exists in every namespace.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -15,54 +15,61 @@
 
 #include <CUnit/CUnit.h>
 
-#include "agent/agent.h"
+#include "agent/hoplabrouter.h"
+#include "agent/iproute.h"
 #include "router/config.h"
 #include "tests/unit/unit.h"
 
 static char tmpdir[] = "/tmp/hl-agentconf-XXXXXX";
+static char endpoint[PATH_MAX + 32];
 static char err[512];
 static int spawned;
 
-pid_t
-supervise_spawn(const char *path, char *const argv[], const char *logpath,
-    char *e, size_t elen)
-{
-	(void)path, (void)argv, (void)logpath, (void)e, (void)elen;
-	spawned++;
-	return 4242;
-}
-
-pid_t
-supervise_respawn(const char *path, char *const argv[], const char *logpath,
-    char *e, size_t elen)
-{
-	return supervise_spawn(path, argv, logpath, e, elen);
-}
-
 int
-role_wait_ready(pid_t pid, const char *sockpath, const char *logpath,
-    const char *prog, char *e, size_t elen)
+role_spawn(struct role *r, const char *path, char *const argv[], int append,
+    char *e, size_t elen)
 {
-	(void)pid, (void)sockpath, (void)logpath, (void)prog, (void)e;
-	(void)elen;
+	(void)path, (void)argv, (void)append, (void)e, (void)elen;
+	spawned++;
+	r->pid = 4242;
 	return 0;
 }
 
 int
-linuxrouter_flush(const char *ifname, char *e, size_t elen)
+role_wait_socket(const struct role *r, const char *sockpath,
+    const char *prog, char *e, size_t elen)
+{
+	(void)r, (void)sockpath, (void)prog, (void)e, (void)elen;
+	return 0;
+}
+
+void
+role_report(const struct role *r, int state, const char *error)
+{
+	(void)r, (void)state, (void)error;
+}
+
+enum role_stopped
+role_terminate(struct role *r, int all)
+{
+	(void)r, (void)all;
+	return ROLE_ENDING;
+}
+
+void
+role_forget_priv(struct role *r)
+{
+	(void)r;
+}
+
+int
+iproute_flush(const char *ifname, char *e, size_t elen)
 {
 	(void)ifname, (void)e, (void)elen;
 	return 0;
 }
 
-int
-genrole_valid_token(const char *s, size_t max)
-{
-	return s != NULL && strlen(s) <= max;
-}
-
-static struct agent_conf conf;
-static struct agent ag;
+static struct role_ctx ctx;
 static struct role role;
 static Hoplab__IfaceAddr ia, *iap[1] = { &ia };
 static Hoplab__RouterIfaceOpts io, *iop[1] = { &io };
@@ -142,10 +149,12 @@ setup(void)
 {
 	if (mkdtemp(tmpdir) == NULL)
 		return -1;
-	snprintf(conf.rundir, sizeof(conf.rundir), "%s", tmpdir);
-	snprintf(conf.bindir, sizeof(conf.bindir), "/nonexistent");
-	ag.conf = &conf;
-	snprintf(ag.endpoint, sizeof(ag.endpoint), "ipc://%s/c.sock", tmpdir);
+	snprintf(endpoint, sizeof(endpoint), "ipc://%s/c.sock", tmpdir);
+	ctx.agent = "unit";
+	ctx.rundir = tmpdir;
+	ctx.bindir = "/nonexistent";
+	ctx.endpoint = endpoint;
+	role.ctx = &ctx;
 	return 0;
 }
 
@@ -166,7 +175,7 @@ t_every_option_reaches_the_routers_config(void)
 	struct rconf *c;
 
 	params_all();
-	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&ag, &role, &sr, err,
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&role, &sr, err,
 	    sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
 	c = rconf_load(path, err, sizeof(err));
@@ -202,7 +211,7 @@ t_qos_queues_and_map_reach_the_routers_config(void)
 	params_all();
 	rp.scheduler = "drr";
 	params_qos();
-	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&ag, &role, &sr, err,
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&role, &sr, err,
 	    sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
 	c = rconf_load(path, err, sizeof(err));
@@ -245,7 +254,7 @@ t_unset_options_keep_the_routers_defaults(void)
 	rp.tx_batch = rp.arp_queue = 0;
 	rp.icmp_rate = 0;
 	rp.n_iface_opts = 0;
-	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&ag, &role, &sr, err,
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&role, &sr, err,
 	    sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
 	c = rconf_load(path, err, sizeof(err));
@@ -269,7 +278,7 @@ expect_refused(const char *what)
 {
 	int before = spawned;
 
-	if (hoplabrouter_start(&ag, &role, &sr, err, sizeof(err)) != -1)
+	if (hoplabrouter_start(&role, &sr, err, sizeof(err)) != -1)
 		fprintf(stderr, "\n  %s was accepted\n", what);
 	CU_ASSERT_EQUAL(spawned, before);
 	CU_ASSERT(strncmp(err, "hoplab router: ", 15) == 0);

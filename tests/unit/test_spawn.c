@@ -112,6 +112,64 @@ t_status_text_says_exit_or_signal(void)
 }
 
 static void
+t_timeout_is_told_apart_from_a_failed_start(void)
+{
+	char *const slow[] = { "sh", "-c", "exec sleep 30", NULL };
+	char *const quick[] = { "sh", "-c", "exit 0", NULL };
+	char *const none[] = { "nope", NULL };
+	char err[256];
+	struct spawn_result r = { .timeout_ns = 100 * 1000 * 1000LL };
+
+	CU_ASSERT_EQUAL(spawn_run("/bin/sh", slow, NULL, &r, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_EQUAL(r.timed_out, 1);
+	CU_ASSERT_EQUAL(spawn_run("/nonexistent/nope", none, NULL, &r, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_EQUAL(r.timed_out, 0);
+	CU_ASSERT_EQUAL(spawn_run("/bin/sh", quick, NULL, &r, err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL(r.timed_out, 0);
+}
+
+static int
+child_exits_with_arg(void *arg)
+{
+	return *(int *)arg;
+}
+
+static void
+t_fork_runs_a_function_in_a_new_group(void)
+{
+	struct spawn_opts o = { .new_group = 1, .die_with_parent = 1 };
+	char err[256];
+	int code = 7, st = 0;
+	pid_t pid;
+
+	pid = spawn_fork(child_exits_with_arg, &code, &o, err, sizeof(err));
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(getpgid(pid), pid);	/* a zombie keeps its group */
+	CU_ASSERT_EQUAL(spawn_wait(pid, &st), 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 7);
+}
+
+static void
+t_wait_for_times_out_then_reaps(void)
+{
+	char *const argv[] = { "sh", "-c", "exec sleep 0.3", NULL };
+	char err[256];
+	int st = -1;
+	pid_t pid;
+
+	pid = spawn_start("/bin/sh", argv, NULL, err, sizeof(err));
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(spawn_wait_for(pid, &st, 20 * 1000 * 1000LL), 1);
+	CU_ASSERT_EQUAL(st, -1);
+	CU_ASSERT_EQUAL(spawn_wait_for(pid, &st, 10 * 1000000000LL), 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_EQUAL(spawn_wait_for(pid, NULL, 1000000LL), -1);
+}
+
+static void
 t_byteorder_is_network_order_at_any_offset(void)
 {
 	uint8_t b[11] = { 0 };
@@ -139,6 +197,9 @@ main(void)
 		UNIT_TEST(t_timeout_kills_the_child),
 		UNIT_TEST(t_start_writes_a_log_and_new_group),
 		UNIT_TEST(t_status_text_says_exit_or_signal),
+		UNIT_TEST(t_timeout_is_told_apart_from_a_failed_start),
+		UNIT_TEST(t_fork_runs_a_function_in_a_new_group),
+		UNIT_TEST(t_wait_for_times_out_then_reaps),
 		UNIT_TEST(t_byteorder_is_network_order_at_any_offset),
 	};
 

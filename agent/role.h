@@ -1,0 +1,159 @@
+/*
+ * role: what every role kind of the agent shares (role.c): the role
+ * record, the table of operations a kind fills, and the helpers of kinds
+ * that run a child process (its role-N.log, readiness, SIGTERM).
+ *
+ * A kind is a `const struct role_ops` filled with designated
+ * initialisers in the kind's own file (genrole.c, linuxrouter.c,
+ * hoplabrouter.c, linkrole.c, capture.c); supervise.c picks it from the
+ * StartRole and then calls only through it.  An operation a kind does not
+ * have is NULL and the caller checks: a kernel router has no process, so
+ * no on_exit; only a hoplab-router and a kernel router take a plan's
+ * router fault (kill, restart); only a link relays a LinkControl; only
+ * a capture is fetched as a file.
+ *
+ * Role kinds send through ctx->out (sender.c) and call nothing above
+ * them: not supervise.c, dispatch.c or agent.c.
+ */
+#ifndef HOPLAB_AGENT_ROLE_H
+#define HOPLAB_AGENT_ROLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include "agent/sender.h"
+#include "msg.h"
+
+#define ROLE_RUNID_MAX		64	/* incl. the NUL */
+#define ROLE_KILL_GRACE		(2000 * 1000000LL)	/* SIGTERM -> SIGKILL */
+#define ROLE_REPORT_GRACE	(500 * 1000000LL)	/* wait for results */
+#define ROLE_IFACES_MAX		64	/* a topology router: one per link */
+#define ROLE_ROUTES_MAX		512	/* plantopo.h: PLANTOPO_MAX_ROUTES */
+
+/* What a role kind may use of the agent; set once, shared by all roles. */
+struct role_ctx {
+	const char *agent;		/* this agent's name, in error texts */
+	const char *bindir;		/* hoplab's programs */
+	const char *rundir;		/* role-N.log, sockets, files */
+	const char *endpoint;		/* ipc://RUNDIR/children.sock */
+	void	*zctx;			/* the agent's ZeroMQ context */
+	struct sender *out;		/* envelopes to controllers */
+};
+
+struct role_ops;
+
+/* A role started by StartRole, until its final RoleStatus is sent. */
+struct role {
+	TAILQ_ENTRY(role) entry;
+	const struct role_ops *ops;	/* its kind */
+	const struct role_ctx *ctx;
+	uint32_t id;			/* controller's role id, never 0 */
+	char	run_id[ROLE_RUNID_MAX];
+	uint8_t	owner[MSG_ID_MAX];	/* the controller that started it */
+	size_t	ownerlen;
+	pid_t	pid;			/* its child, 0 if none */
+	int	stopping;		/* stop asked: report STOPPED */
+	int64_t	kill_at;		/* SIGKILL deadline, 0 if none */
+	int	reaped;			/* waitpid() returned it */
+	int	status;			/* its wait status */
+	int	final_seen;		/* final ResultBatch forwarded */
+	int64_t	report_at;		/* report the exit by then at latest */
+	void	*priv;			/* the kind's own state, or NULL */
+};
+
+TAILQ_HEAD(role_list, role);
+
+#ifndef TAILQ_FOREACH_SAFE		/* BSD has it, glibc does not */
+#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
+	for ((var) = TAILQ_FIRST(head);					\
+	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
+	    (var) = (tvar))
+#endif
+
+/* What a stop did: the role is over now, or its process will end it. */
+enum role_stopped {
+	ROLE_ENDING,	/* signalled (or already ending): its exit ends it */
+	ROLE_ENDED,	/* over, reported STOPPED (or FAILED): to be freed */
+	ROLE_KEPT,	/* still there: a capture whose file goes out */
+};
+
+struct role_ops {
+	const char *name;		/* "generator", "linux router", ... */
+	/*
+	 * Check SR and start R.  0 when it runs (answered STARTED once
+	 * ready, if the kind has that), -1 with ERR (answered FAILED).
+	 */
+	int	(*start)(struct role *r, const Hoplab__StartRole *sr,
+		    char *err, size_t errlen);
+	/* Wait until the started R does its job (rings open); 0 or -1. */
+	int	(*ready)(struct role *r, char *err, size_t errlen);
+	/*
+	 * Stop R: a StopRole for it (ALL 0), or for every role, its
+	 * controller lost or the agent quitting (ALL 1).
+	 */
+	enum role_stopped (*stop)(struct role *r, int all);
+	/*
+	 * A plan's router fault: take R down (KILL) or back up (RESTART),
+	 * *WHEN the CLOCK_REALTIME instant it took effect, DETAIL what was
+	 * done ("pid 4242 SIGKILL"); 0, or -1 with ERR.
+	 */
+	int	(*kill)(struct role *r, int64_t *when, char *detail,
+		    size_t dlen, char *err, size_t errlen);
+	int	(*restart)(struct role *r, int64_t *when, char *detail,
+		    size_t dlen, char *err, size_t errlen);
+	/*
+	 * The reaper collected R->pid with wait STATUS: 1 when that ends R
+	 * (reported once its last results are out), 0 when the kind takes
+	 * it (a capture's child ends inside its stop), -1 when it is not
+	 * R's child (R's own was collected before: the kernel gave the pid
+	 * again).  NULL: 1.
+	 */
+	int	(*on_exit)(struct role *r, int status);
+	/* A LinkControl from the controller ID: relay it and answer. */
+	void	(*control)(struct role *r, const uint8_t *id, size_t idlen,
+		    Hoplab__LinkControl *lc);
+	/* A FileAck for R's file: 1 when R is over, to be freed. */
+	int	(*file_ack)(struct role *r, const Hoplab__FileAck *fa);
+	/* Free R->priv and what it holds.  NULL: nothing to free. */
+	void	(*forget)(struct role *r);
+	/*
+	 * 0 for a role only its controller ends (a capture): not counted in
+	 * Heartbeat.active_roles, left running when its controller is lost
+	 * or the agent quits (its child dies with the agent), stopped first
+	 * by a StopRole 0, without sending its file.
+	 */
+	unsigned supervised:1;
+	/* Batches after a stop hold partial results: not kept (generator). */
+	unsigned partial_after_stop:1;
+};
+
+/* Tell R's controller that R is now in STATE (RoleStatus). */
+void	role_report(const struct role *r, int state, const char *error);
+/* RUNDIR/role-N.log of R into BUF. */
+void	role_log_path(const struct role *r, char *buf, size_t len);
+/*
+ * Start PATH with ARGV as R's child: its own process group, killed with
+ * the agent, output into role-N.log (APPEND: added to, for a restart).
+ * R->pid is set; 0, or -1 with ERR (R->pid 0).
+ */
+int	role_spawn(struct role *r, const char *path, char *const argv[],
+	    int append, char *err, size_t errlen);
+/*
+ * Wait until R's child (program PROG) has bound its control socket
+ * SOCKPATH, which hoplab-link and hoplab-router bind only after their
+ * packet rings are open.  0, or -1 with ERR when it exited first (with
+ * the last line of its log) or took too long (it is then killed).
+ */
+int	role_wait_socket(const struct role *r, const char *sockpath,
+	    const char *prog, char *err, size_t errlen);
+/*
+ * The stop of a kind with a process: SIGTERM to its group now, SIGKILL
+ * ROLE_KILL_GRACE later (supervise.c's timers).  ROLE_ENDING.
+ */
+enum role_stopped role_terminate(struct role *r, int all);
+/* The forget of a kind whose state is plain memory: free(R->priv). */
+void	role_forget_priv(struct role *r);
+
+#endif

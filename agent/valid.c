@@ -1,0 +1,18 @@
+/*
+ * valid: the one alphabet of names the agent takes from the wire and
+ * from its options (see valid.h).
+ */
+#include <string.h>
+
+#include "agent/valid.h"
+
+int
+valid_token(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= max)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-:") == n;
+}

@@ -1,0 +1,15 @@
+/*
+ * valid: the alphabet the agent accepts for names that reach a file
+ * name or a command line (valid.c): agent and link names, run ids,
+ * preset names.  No shell ever sees them; the check keeps a value from
+ * smuggling a second key into a comma-separated option or a path.
+ */
+#ifndef HOPLAB_AGENT_VALID_H
+#define HOPLAB_AGENT_VALID_H
+
+#include <stddef.h>
+
+/* True when S is 1..MAX-1 letters, digits, '.', '_', '-' and ':'. */
+int	valid_token(const char *s, size_t max);
+
+#endif
