@@ -21,6 +21,7 @@
 #include "controller/run/links.h"
 #include "log.h"
 #include "msg.h"
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
 #include "controller/report/report.h"
@@ -238,7 +239,7 @@ cmd_agents(const struct opts *o)
 		inventory_free(inv);
 		return EXIT_FAIL;
 	}
-	rc = peers_handshake(ps, 3 * NSEC_PER_SEC, err, sizeof(err));
+	rc = loop_hello(ps, 3 * NSEC_PER_SEC, err, sizeof(err));
 	printf("%-10s %-22s %-8s %-14s %-16s %-8s %s\n", "NAME", "ADDRESS",
 	    "VERSION", "HOSTNAME", "INTERFACES", "SECURITY", "HEALTH");
 	for (i = 0; i < ps->n; i++) {
