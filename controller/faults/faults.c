@@ -121,30 +121,39 @@ on_fault_ack(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
 	return LOOP_TAKEN;
 }
 
-/*
- * A LinkControlReply or an Error (loop.h): the answer to FROM's oldest
- * unanswered set, or LOOP_PASS when none is waiting.
- */
+/* FROM's oldest unanswered set is answered OK, or not with ERROR. */
 static int
-on_set_answer(void *arg, struct peer *from, Hoplab__Envelope *env,
-    char *err, size_t errlen)
+set_answered(struct faults *fl, struct peer *from, int ok, const char *error)
 {
-	struct faults *fl = arg;
 	struct sent *s;
 
-	(void)err;
-	(void)errlen;
 	if ((s = sent_find(fl, from, 0, 1)) == NULL)
 		return LOOP_PASS;	/* not ours */
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
-		snprintf(s->error, sizeof(s->error), "%s", env->error->text);
-	else {
-		s->ok = env->link_control_reply->ok;
-		snprintf(s->error, sizeof(s->error), "%s",
-		    env->link_control_reply->error);
-	}
+	s->ok = ok;
+	snprintf(s->error, sizeof(s->error), "%s", error);
 	answered(fl, from, s);
 	return LOOP_TAKEN;
+}
+
+/* A LinkControlReply (loop.h): the answer to FROM's oldest set. */
+static int
+on_set_reply(void *arg, struct peer *from, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return set_answered(arg, from, env->link_control_reply->ok,
+	    env->link_control_reply->error);
+}
+
+/* An Error: a set refused, else LOOP_PASS (the loop says it aloud). */
+static int
+on_set_error(void *arg, struct peer *from, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return set_answered(arg, from, 0, env->error->text);
 }
 
 int
@@ -174,9 +183,9 @@ faults_new(struct faults **flp, const struct plan *plan, struct peers *ps,
 		return -1;
 	}
 	loop_on(loop, HOPLAB__ENVELOPE__BODY_FAULT_ACK, on_fault_ack, fl);
-	loop_on(loop, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, on_set_answer,
+	loop_on(loop, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, on_set_reply,
 	    fl);
-	loop_on(loop, HOPLAB__ENVELOPE__BODY_ERROR, on_set_answer, fl);
+	loop_on(loop, HOPLAB__ENVELOPE__BODY_ERROR, on_set_error, fl);
 	*flp = fl;
 	return 0;
 }

@@ -7,7 +7,8 @@
  * (a wire host, w-A-B in the lab); the agent relays it to the link role
  * it runs and answers with hoplab-link's LinkControlReply, or with an
  * Error when it runs no link role or the link did not answer.  The
- * command's own event loop (loop.h) hands both kinds to on_answer(); the
+ * command's own event loop (loop.h) hands them to on_reply() and
+ * on_error(); the
  * answer is printed: both directions' profile and counters.  This is a
  * second controller beside a running `hoplab run` (its own routing id,
  * hoplab@HOST.PID); it sends no command that would make the agent hand
@@ -119,12 +120,12 @@ struct answer {
 	char		err[1024];
 };
 
-/* A LinkControlReply or an Error (loop.h): P's answer is printed. */
+/* A LinkControlReply (loop.h): P's answer is printed. */
 static int
-on_answer(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+on_reply(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
     size_t errlen)
 {
-	const Hoplab__LinkControlReply *r;
+	const Hoplab__LinkControlReply *r = env->link_control_reply;
 	struct answer *a = arg;
 	size_t k;
 
@@ -133,17 +134,29 @@ on_answer(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
 	if (from != a->p || a->done)
 		return LOOP_PASS;
 	a->done = 1;
-	a->rc = -1;
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
-		snprintf(a->err, sizeof(a->err), "%s", env->error->text);
-	else if (!(r = env->link_control_reply)->ok)
+	a->rc = r->ok ? 0 : -1;
+	if (!r->ok)
 		snprintf(a->err, sizeof(a->err), "agent %s: hoplab-link "
 		    "refused: %s", a->p->inv->name, r->error);
-	else {
-		for (k = 0; k < r->n_links; k++)
-			print_dir(r->links[k]);
-		a->rc = 0;
-	}
+	for (k = 0; r->ok && k < r->n_links; k++)
+		print_dir(r->links[k]);
+	return LOOP_TAKEN;
+}
+
+/* An Error from P: no link role there, or the link did not answer. */
+static int
+on_error(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	struct answer *a = arg;
+
+	(void)err;
+	(void)errlen;
+	if (from != a->p || a->done)
+		return LOOP_PASS;
+	a->done = 1;
+	a->rc = -1;
+	snprintf(a->err, sizeof(a->err), "%s", env->error->text);
 	return LOOP_TAKEN;
 }
 
@@ -166,8 +179,8 @@ answer(struct loop *l, struct peer *p, char *err, size_t errlen)
 	struct loop_wait w = { .check = answered, .arg = &a };
 	int rc;
 
-	loop_on(l, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, on_answer, &a);
-	loop_on(l, HOPLAB__ENVELOPE__BODY_ERROR, on_answer, &a);
+	loop_on(l, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, on_reply, &a);
+	loop_on(l, HOPLAB__ENVELOPE__BODY_ERROR, on_error, &a);
 	rc = loop_run_until(l, &w, clock_mono_ns() + LINKCMD_ANSWER_NS, err,
 	    errlen);
 	loop_on(l, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, NULL, NULL);

@@ -40,7 +40,6 @@
 #include "log.h"
 #include "controller/mgmt/loop.h"
 
-#define HS_DROPS_MAX	2	/* closed handshakes before we say so */
 #define KEPT_MAX	256	/* messages kept during the handshake */
 #define KINDS_MAX	4	/* kinds with a handler (loop_on) */
 
@@ -48,7 +47,7 @@
 struct owner {
 	const struct peer *peer;
 	uint32_t	role;
-	loop_fn		fn;
+	const struct loop_role_ops *ops;
 	void		*arg;
 };
 
@@ -124,8 +123,8 @@ owner_of(struct loop *l, const struct peer *p, uint32_t role)
 }
 
 int
-loop_own_role(struct loop *l, struct peer *p, uint32_t role, loop_fn fn,
-    void *arg, char *err, size_t errlen)
+loop_own_role(struct loop *l, struct peer *p, uint32_t role,
+    const struct loop_role_ops *ops, void *arg, char *err, size_t errlen)
 {
 	struct owner *o;
 
@@ -146,7 +145,7 @@ loop_own_role(struct loop *l, struct peer *p, uint32_t role, loop_fn fn,
 	o = &l->own[l->nown++];
 	o->peer = p;
 	o->role = role;
-	o->fn = fn;
+	o->ops = ops;
 	o->arg = arg;
 	return 0;
 }
@@ -228,16 +227,28 @@ unowned(struct loop *l, struct peer *from, const Hoplab__Envelope *env,
 	return LOOP_TAKEN;
 }
 
-/* To the owner of ROLE on FROM, else counted. */
+/* A kind the owner of its role does not take: counted. */
 static int
-to_role(struct loop *l, struct peer *from, uint32_t role,
-    Hoplab__Envelope *env, char *err, size_t errlen)
+unwanted(struct loop *l, struct peer *from, const Hoplab__Envelope *env,
+    uint32_t role)
+{
+	l->st.unwanted++;
+	log_debug("agent %s: %s of role %" PRIu32 ": its owner takes none "
+	    "(dropped, %" PRIu64 " so far)", from->inv->name,
+	    msg_body_name(env->body_case), role, l->st.unwanted);
+	return LOOP_TAKEN;
+}
+
+/* The owner of ROLE on FROM; NULL when there is none (counted). */
+static struct owner *
+claim(struct loop *l, struct peer *from, uint32_t role,
+    const Hoplab__Envelope *env)
 {
 	struct owner *o = owner_of(l, from, role);
 
 	if (o == NULL)
-		return unowned(l, from, env, role, 0);
-	return o->fn(o->arg, from, env, err, errlen);
+		unowned(l, from, env, role, 0);
+	return o;
 }
 
 /* To the handler of ENV's kind; LOOP_PASS when there is none or it passed. */
@@ -273,25 +284,28 @@ on_error(struct loop *l, struct peer *from, Hoplab__Envelope *env,
 	return LOOP_TAKEN;
 }
 
+/* A batch of another run: left unacknowledged, for its own attach. */
 static int
-on_batch(struct loop *l, struct peer *from, Hoplab__Envelope *env,
+other_run(struct loop *l, struct peer *from, const Hoplab__ResultBatch *b)
+{
+	if (l->run_id[0] != '\0' && strcmp(b->run_id, l->run_id) == 0)
+		return 0;
+	l->st.other_run++;
+	log_debug("agent %s: batch of run %.64s, not ours: left to it",
+	    from->inv->name, b->run_id);
+	return 1;
+}
+
+/* A batch of this run that no role owns: the kind's handler, if any. */
+static int
+batch_unowned(struct loop *l, struct peer *from, Hoplab__Envelope *env,
     char *err, size_t errlen)
 {
-	const Hoplab__ResultBatch *b = env->result_batch;
-	struct owner *o;
 	int rc;
 
-	if (l->run_id[0] == '\0' || strcmp(b->run_id, l->run_id) != 0) {
-		l->st.other_run++;
-		log_debug("agent %s: batch of run %.64s, not ours: left to it",
-		    from->inv->name, b->run_id);
-		return LOOP_TAKEN;
-	}
-	if ((o = owner_of(l, from, b->role_id)) != NULL)
-		return o->fn(o->arg, from, env, err, errlen);
 	if ((rc = to_kind(l, from, env, err, errlen)) != LOOP_PASS)
 		return rc;
-	return unowned(l, from, env, b->role_id, 0);
+	return unowned(l, from, env, env->result_batch->role_id, 0);
 }
 
 /* A body agents do not send, or a message before the sender's Welcome. */
@@ -306,13 +320,29 @@ unexpected(struct loop *l, struct peer *from, const Hoplab__Envelope *env)
 	return LOOP_TAKEN;
 }
 
-/* Route one message; LOOP_TAKEN, LOOP_KEPT or -1 (ERR). */
+/* Before its Welcome a peer sends only that, an Error, heartbeats. */
+static int
+greeting(int body)
+{
+	return body == HOPLAB__ENVELOPE__BODY_HEARTBEAT ||
+	    body == HOPLAB__ENVELOPE__BODY_WELCOME ||
+	    body == HOPLAB__ENVELOPE__BODY_ERROR;
+}
+
+/*
+ * Route one message: the sender first, then its body to the owner of
+ * its role or of its kind.  LOOP_TAKEN, LOOP_KEPT or -1 (ERR).
+ */
 static int
 dispatch(struct loop *l, struct peer *from, Hoplab__Envelope *env,
     char *err, size_t errlen)
 {
+	const Hoplab__ResultBatch *b = env->result_batch;
+	struct owner *o;
 	int rc;
 
+	if (!from->welcomed && !greeting(env->body_case))
+		return unexpected(l, from, env);
 	switch (env->body_case) {
 	case HOPLAB__ENVELOPE__BODY_HEARTBEAT:
 		return LOOP_TAKEN;
@@ -321,25 +351,39 @@ dispatch(struct loop *l, struct peer *from, Hoplab__Envelope *env,
 		return LOOP_TAKEN;
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		return on_error(l, from, env, err, errlen);
-	default:
-		break;
-	}
-	if (!from->welcomed)
-		return unexpected(l, from, env);
-	switch (env->body_case) {
 	case HOPLAB__ENVELOPE__BODY_ROLE_STATUS:
 		if (peers_watch_ended(l->ps, from, env->role_status, err,
 		    errlen) == -1)
 			return -1;
-		return to_role(l, from, env->role_status->role_id, env, err,
+		if ((o = claim(l, from, env->role_status->role_id,
+		    env)) == NULL)
+			return LOOP_TAKEN;
+		if (o->ops->status == NULL)
+			return unwanted(l, from, env, o->role);
+		return o->ops->status(o->arg, from, env->role_status, err,
 		    errlen);
 	case HOPLAB__ENVELOPE__BODY_RESULT_BATCH:
-		return on_batch(l, from, env, err, errlen);
+		if (other_run(l, from, b))
+			return LOOP_TAKEN;
+		if ((o = owner_of(l, from, b->role_id)) == NULL)
+			return batch_unowned(l, from, env, err, errlen);
+		if (o->ops->batch == NULL)
+			return unwanted(l, from, env, o->role);
+		return o->ops->batch(o->arg, from, env, err, errlen);
 	case HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT:
-		return to_role(l, from, env->capture_report->role_id, env, err,
+		if ((o = claim(l, from, env->capture_report->role_id,
+		    env)) == NULL)
+			return LOOP_TAKEN;
+		if (o->ops->report == NULL)
+			return unwanted(l, from, env, o->role);
+		return o->ops->report(o->arg, from, env->capture_report, err,
 		    errlen);
 	case HOPLAB__ENVELOPE__BODY_FILE_CHUNK:
-		return to_role(l, from, env->file_chunk->role_id, env, err,
+		if ((o = claim(l, from, env->file_chunk->role_id, env)) == NULL)
+			return LOOP_TAKEN;
+		if (o->ops->chunk == NULL)
+			return unwanted(l, from, env, o->role);
+		return o->ops->chunk(o->arg, from, env->file_chunk, err,
 		    errlen);
 	case HOPLAB__ENVELOPE__BODY_FAULT_ACK:
 	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
@@ -491,92 +535,6 @@ recv_peer(struct loop *l, struct peer *p, Hoplab__Envelope **env, char *err,
 	}
 }
 
-/* Turn one monitor event of P into state; -1 when P became unusable. */
-static int
-mon_event(struct peers *ps, struct peer *p, uint16_t ev, uint32_t val,
-    char *err, size_t errlen)
-{
-	char label[128], when[40];
-
-	peer_label(p, label, sizeof(label));
-	switch (ev) {
-	case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
-		p->handshaken = 1;
-		return 0;
-	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
-		snprintf(p->problem, sizeof(p->problem), "agent %s refused our "
-		    "key (status %u): its --authorized keys do not hold this "
-		    "controller's public key %.12s... from %s", label,
-		    (unsigned)val, ps->pubkey, ps->keyfile);
-		break;
-	case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
-		if (val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
-			snprintf(p->problem, sizeof(p->problem), ps->insecure ?
-			    "agent %s requires CURVE; we talk plain text "
-			    "(--insecure): drop --insecure" : "agent %s runs "
-			    "without CURVE (--insecure): talk to it with "
-			    "hoplab --insecure, or restart it with keys", label);
-		else
-			snprintf(p->problem, sizeof(p->problem), "handshake "
-			    "with agent %s failed: protocol error 0x%x", label,
-			    (unsigned)val);
-		break;
-	case ZMQ_EVENT_DISCONNECTED:
-		if (p->welcomed && !p->lost) {
-			p->lost = 1;
-			snprintf(p->problem, sizeof(p->problem), "agent %s "
-			    "lost: its connection closed (agent stopped or "
-			    "killed?), last heard %s", label,
-			    clock_format_utc(p->last_heard_real, 0, when,
-			    sizeof(when)));
-			break;
-		}
-		if (!p->handshaken && p->secure && ++p->hs_drops >=
-		    HS_DROPS_MAX && p->problem[0] == '\0')
-			snprintf(p->problem, sizeof(p->problem), "agent %s "
-			    "closed the connection during the CURVE handshake "
-			    "%u times: is its public_key in the inventory "
-			    "right?", label, p->hs_drops);
-		return 0;
-	default:
-		return 0;
-	}
-	snprintf(err, errlen, "%s", p->problem);
-	return -1;
-}
-
-/* Read P's monitor events; -1 (ERR) when one made P unusable. */
-static int
-drain_monitor(struct peers *ps, struct peer *p, char *err, size_t errlen)
-{
-	zmq_msg_t m;
-	uint16_t ev;
-	uint32_t val;
-	int rc = 0;
-
-	for (;;) {
-		zmq_msg_init(&m);
-		if (zmq_msg_recv(&m, p->mon, ZMQ_DONTWAIT) == -1) {
-			zmq_msg_close(&m);
-			return rc;
-		}
-		if (zmq_msg_size(&m) >= 6 && zmq_msg_more(&m)) {
-			memcpy(&ev, zmq_msg_data(&m), 2);
-			memcpy(&val, (uint8_t *)zmq_msg_data(&m) + 2, 4);
-		} else
-			ev = 0;
-		while (zmq_msg_more(&m)) {	/* the endpoint frame */
-			zmq_msg_close(&m);
-			zmq_msg_init(&m);
-			if (zmq_msg_recv(&m, p->mon, ZMQ_DONTWAIT) == -1)
-				break;
-		}
-		zmq_msg_close(&m);
-		if (ev != 0 && mon_event(ps, p, ev, val, err, errlen) == -1)
-			rc = -1;
-	}
-}
-
 /*
  * One pass over every peer: monitors, then one message.  1 with *FROM and
  * *ENV, 0 when nothing is waiting, -1 (ERR, l->failed the peer).
@@ -590,7 +548,7 @@ step(struct loop *l, struct peer **from, Hoplab__Envelope **env, char *err,
 	int rc;
 
 	for (i = 0; i < ps->n; i++)
-		if (drain_monitor(ps, &ps->v[i], err, errlen) == -1) {
+		if (peers_read_monitor(ps, &ps->v[i], err, errlen) == -1) {
 			l->failed = &ps->v[i];
 			return -1;
 		}
@@ -613,9 +571,7 @@ take(struct loop *l, const struct loop_wait *w, struct peer *from,
 {
 	int rc;
 
-	if (l->handshaking && env->body_case !=
-	    HOPLAB__ENVELOPE__BODY_WELCOME && env->body_case !=
-	    HOPLAB__ENVELOPE__BODY_ERROR) {
+	if (l->handshaking && !greeting(env->body_case)) {
 		keep(l, from, env);
 		return 0;
 	}

@@ -37,12 +37,29 @@
 #define LOOP_PASS	2	/* not one of mine (kind handlers only) */
 
 /*
- * A handler: ENV from FROM, routed here by the dispatch.  Returns
- * LOOP_TAKEN, LOOP_KEPT, LOOP_PASS, or -1 with ERR to end the wait that is
- * running (a file that cannot be written, a capture that failed).
+ * A kind's handler: ENV from FROM, routed here by the dispatch because of
+ * its body.  Returns LOOP_TAKEN, LOOP_KEPT, LOOP_PASS, or -1 with ERR to
+ * end the wait that is running (a file that cannot be written).
  */
 typedef int (*loop_fn)(void *arg, struct peer *from, Hoplab__Envelope *env,
 	    char *err, size_t errlen);
+
+/*
+ * What the owner of a role does with each kind of message of that role,
+ * by agent and role id; a NULL member drops that kind (counted).  Each
+ * returns LOOP_TAKEN or -1 with ERR (a capture that failed, a file that
+ * cannot be written); BATCH may return LOOP_KEPT and keep ENV.
+ */
+struct loop_role_ops {
+	int	(*status)(void *arg, struct peer *from,
+		    const Hoplab__RoleStatus *st, char *err, size_t errlen);
+	int	(*batch)(void *arg, struct peer *from, Hoplab__Envelope *env,
+		    char *err, size_t errlen);
+	int	(*report)(void *arg, struct peer *from,
+		    const Hoplab__CaptureReport *cr, char *err, size_t errlen);
+	int	(*chunk)(void *arg, struct peer *from,
+		    const Hoplab__FileChunk *fc, char *err, size_t errlen);
+};
 
 /*
  * What a caller waits for.  CHECK is called before every step: 1 when
@@ -62,6 +79,7 @@ struct loop_wait {
 struct loop_stats {
 	uint64_t	malformed;	/* refused by msg_recv() */
 	uint64_t	unowned;	/* no handler for its role or kind */
+	uint64_t	unwanted;	/* its role's owner takes no such kind */
 	uint64_t	unexpected;	/* a body agents do not send */
 	uint64_t	other_run;	/* a batch of another run, left to it */
 };
@@ -93,12 +111,14 @@ int	loop_hello(struct peers *ps, int64_t timeout_ns, char *err,
 /* Batches of RUN_ID are this run's (copied); others are left to theirs. */
 void	loop_set_run(struct loop *l, const char *run_id);
 /*
- * Role ROLE on P is owned by FN (with ARG) until loop_disown_role():
- * its statuses, batches, capture reports and file chunks go there.  0,
- * or -1 with ERR when the role has an owner already or memory is short.
+ * Role ROLE on P is owned by OPS (with ARG; both stay the caller's) until
+ * loop_disown_role(): its statuses, batches, capture reports and file
+ * chunks go there.  0, or -1 with ERR when the role has an owner already
+ * or memory is short.
  */
 int	loop_own_role(struct loop *l, struct peer *p, uint32_t role,
-	    loop_fn fn, void *arg, char *err, size_t errlen);
+	    const struct loop_role_ops *ops, void *arg, char *err,
+	    size_t errlen);
 void	loop_disown_role(struct loop *l, const struct peer *p, uint32_t role);
 /*
  * Messages of BODY (HOPLAB__ENVELOPE__BODY_FAULT_ACK, _LINK_CONTROL_REPLY,

@@ -5,7 +5,8 @@
  * Design: a DEALER per agent rather than one ROUTER, so the controller can
  * tell peers apart by socket and a reconnecting agent needs no identity
  * bookkeeping.  Each DEALER has a monitor socket beside it, which loop.c
- * reads together with the DEALERs in one zmq_poll array.
+ * polls together with the DEALERs in one zmq_poll array and this module
+ * reads (peers_read_monitor()).
  *
  * CURVE: each DEALER is a CURVE client (ZMQ_CURVE_SERVERKEY = the agent's
  * public key from the inventory, our pair from controller_key).  The
@@ -40,6 +41,7 @@
 	ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |				\
 	ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |				\
 	ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED)
+#define HS_DROPS_MAX	2	/* closed handshakes before we say so */
 
 static int
 peer_curve(struct peers *ps, struct peer *p, const char *secret, char *err,
@@ -356,3 +358,87 @@ peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
 	return 0;
 }
 
+/* Turn one monitor event of P into state; -1 when P became unusable. */
+static int
+mon_event(struct peers *ps, struct peer *p, uint16_t ev, uint32_t val,
+    char *err, size_t errlen)
+{
+	char label[128], when[40];
+
+	peer_label(p, label, sizeof(label));
+	switch (ev) {
+	case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+		p->handshaken = 1;
+		return 0;
+	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+		snprintf(p->problem, sizeof(p->problem), "agent %s refused our "
+		    "key (status %u): its --authorized keys do not hold this "
+		    "controller's public key %.12s... from %s", label,
+		    (unsigned)val, ps->pubkey, ps->keyfile);
+		break;
+	case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+		if (val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
+			snprintf(p->problem, sizeof(p->problem), ps->insecure ?
+			    "agent %s requires CURVE; we talk plain text "
+			    "(--insecure): drop --insecure" : "agent %s runs "
+			    "without CURVE (--insecure): talk to it with "
+			    "hoplab --insecure, or restart it with keys", label);
+		else
+			snprintf(p->problem, sizeof(p->problem), "handshake "
+			    "with agent %s failed: protocol error 0x%x", label,
+			    (unsigned)val);
+		break;
+	case ZMQ_EVENT_DISCONNECTED:
+		if (p->welcomed && !p->lost) {
+			p->lost = 1;
+			snprintf(p->problem, sizeof(p->problem), "agent %s "
+			    "lost: its connection closed (agent stopped or "
+			    "killed?), last heard %s", label,
+			    clock_format_utc(p->last_heard_real, 0, when,
+			    sizeof(when)));
+			break;
+		}
+		if (!p->handshaken && p->secure && ++p->hs_drops >=
+		    HS_DROPS_MAX && p->problem[0] == '\0')
+			snprintf(p->problem, sizeof(p->problem), "agent %s "
+			    "closed the connection during the CURVE handshake "
+			    "%u times: is its public_key in the inventory "
+			    "right?", label, p->hs_drops);
+		return 0;
+	default:
+		return 0;
+	}
+	snprintf(err, errlen, "%s", p->problem);
+	return -1;
+}
+
+int
+peers_read_monitor(struct peers *ps, struct peer *p, char *err, size_t errlen)
+{
+	zmq_msg_t m;
+	uint16_t ev;
+	uint32_t val;
+	int rc = 0;
+
+	for (;;) {
+		zmq_msg_init(&m);
+		if (zmq_msg_recv(&m, p->mon, ZMQ_DONTWAIT) == -1) {
+			zmq_msg_close(&m);
+			return rc;
+		}
+		if (zmq_msg_size(&m) >= 6 && zmq_msg_more(&m)) {
+			memcpy(&ev, zmq_msg_data(&m), 2);
+			memcpy(&val, (uint8_t *)zmq_msg_data(&m) + 2, 4);
+		} else
+			ev = 0;
+		while (zmq_msg_more(&m)) {	/* the endpoint frame */
+			zmq_msg_close(&m);
+			zmq_msg_init(&m);
+			if (zmq_msg_recv(&m, p->mon, ZMQ_DONTWAIT) == -1)
+				break;
+		}
+		zmq_msg_close(&m);
+		if (ev != 0 && mon_event(ps, p, ev, val, err, errlen) == -1)
+			rc = -1;
+	}
+}

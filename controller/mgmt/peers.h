@@ -99,6 +99,15 @@ int	peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
  */
 int	peers_watch_ended(struct peers *ps, struct peer *p,
 	    const Hoplab__RoleStatus *st, char *err, size_t errlen);
+/*
+ * Read the monitor events of P that are waiting (the loop polls for
+ * them): handshakes that succeeded or failed, disconnects.  Returns -1
+ * with P's problem in ERR when one made P unusable ("agent B (...)
+ * refused our key ...", "agent B (...) lost: its connection closed ..."),
+ * else 0.
+ */
+int	peers_read_monitor(struct peers *ps, struct peer *p, char *err,
+	    size_t errlen);
 /* "B (198.19.0.12:7700)" */
 const char *peer_label(const struct peer *p, char *buf, size_t len);
 

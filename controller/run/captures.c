@@ -323,44 +323,61 @@ on_chunk(struct captures *cs, size_t i, const Hoplab__FileChunk *fc,
 	return 1;
 }
 
-/*
- * The handler of the point's capture roles while their files are
- * fetched (loop.h): reports, chunks, a failure.
- */
+/* Progress on a capture's file: the idle check starts again. */
 static int
-capture_msg(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
-    size_t errlen)
+progressed(struct captures *cs, int rc)
 {
-	struct captures *cs = arg;
-	const Hoplab__RoleStatus *st = env->role_status;
-	int i, rc = 0;
-
-	switch (env->body_case) {
-	case HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT:
-		if ((i = which(cs, from, env->capture_report->role_id)) == -1)
-			return LOOP_TAKEN;
-		rc = on_report(cs, (size_t)i, env->capture_report, err,
-		    errlen) == -1 ? -1 : 1;
-		break;
-	case HOPLAB__ENVELOPE__BODY_FILE_CHUNK:
-		if ((i = which(cs, from, env->file_chunk->role_id)) == -1)
-			return LOOP_TAKEN;
-		rc = on_chunk(cs, (size_t)i, env->file_chunk, err, errlen);
-		break;
-	case HOPLAB__ENVELOPE__BODY_ROLE_STATUS:
-		if ((i = which(cs, from, st->role_id)) == -1 ||
-		    st->state != HOPLAB__ROLE_STATUS__STATE__FAILED)
-			return LOOP_TAKEN;
-		snprintf(err, errlen, "capture on %s:%s failed: %s",
-		    cs->cf[i].host, cs->cf[i].iface, st->error);
-		return -1;
-	default:
-		return LOOP_TAKEN;
-	}
 	if (rc == 1)
 		cs->last = clock_mono_ns();
 	return rc == -1 ? -1 : LOOP_TAKEN;
 }
+
+/* The point's capture roles while their files are fetched (loop.h). */
+static int
+cap_report(void *arg, struct peer *from, const Hoplab__CaptureReport *cr,
+    char *err, size_t errlen)
+{
+	struct captures *cs = arg;
+	int i;
+
+	if ((i = which(cs, from, cr->role_id)) == -1)
+		return LOOP_TAKEN;
+	return progressed(cs, on_report(cs, (size_t)i, cr, err, errlen) ==
+	    -1 ? -1 : 1);
+}
+
+static int
+cap_chunk(void *arg, struct peer *from, const Hoplab__FileChunk *fc,
+    char *err, size_t errlen)
+{
+	struct captures *cs = arg;
+	int i;
+
+	if ((i = which(cs, from, fc->role_id)) == -1)
+		return LOOP_TAKEN;
+	return progressed(cs, on_chunk(cs, (size_t)i, fc, err, errlen));
+}
+
+static int
+cap_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
+{
+	struct captures *cs = arg;
+	int i;
+
+	if ((i = which(cs, from, st->role_id)) == -1 ||
+	    st->state != HOPLAB__ROLE_STATUS__STATE__FAILED)
+		return LOOP_TAKEN;
+	snprintf(err, errlen, "capture on %s:%s failed: %s", cs->cf[i].host,
+	    cs->cf[i].iface, st->error);
+	return -1;
+}
+
+static const struct loop_role_ops cap_ops = {
+	.status = cap_status,
+	.report = cap_report,
+	.chunk = cap_chunk,
+};
 
 static int
 all_done(const struct captures *cs)
@@ -429,7 +446,7 @@ collect(struct captures *cs, char *err, size_t errlen)
 
 	for (n = 0; rc == 0 && n < cs->n; n++)
 		rc = loop_own_role(l, cs->ws[n].peer, cs->ws[n].role_id,
-		    capture_msg, cs, err, errlen);
+		    &cap_ops, cs, err, errlen);
 	if (rc == -1)
 		n--;
 	cs->last = clock_mono_ns();

@@ -10,7 +10,7 @@
  *
  * The link roles of the point are the links' in the loop (loop.h) from
  * their StartRole until links_stop(): their statuses and reports come to
- * link_msg() whatever the run is waiting for.  A report of an earlier
+ * link_ops whatever the run is waiting for.  A report of an earlier
  * point (a resend) is acknowledged by the run's handler of unowned
  * batches (run.c).  Report rows are written and flushed as each batch
  * arrives, then the batch is acknowledged (write, then ack, like
@@ -309,26 +309,36 @@ take_status(struct lrole *l, const Hoplab__RoleStatus *st)
 		    st->exit_code, st->signal ? " (killed by a signal)" : "");
 }
 
-/* The handler of the point's link roles (loop.h): statuses, reports. */
+/* A status of one of the point's link roles (loop.h). */
 static int
-link_msg(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
-    size_t errlen)
+link_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
 {
-	struct links *lk = arg;
-	const Hoplab__ResultBatch *b;
 	struct lrole *l;
 
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
-		if ((l = find(lk, from, env->role_status->role_id)) != NULL)
-			take_status(l, env->role_status);
-		return LOOP_TAKEN;
-	}
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-		return LOOP_TAKEN;
-	b = env->result_batch;
-	l = find(lk, from, b->role_id);
-	return take_batch(lk, l, from, b, err, errlen) == -1 ? -1 : LOOP_TAKEN;
+	(void)err;
+	(void)errlen;
+	if ((l = find(arg, from, st->role_id)) != NULL)
+		take_status(l, st);
+	return LOOP_TAKEN;
 }
+
+/* A report of one of them: its rows in links.csv, then the ack. */
+static int
+link_batch(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	const Hoplab__ResultBatch *b = env->result_batch;
+	struct links *lk = arg;
+
+	return take_batch(lk, find(lk, from, b->role_id), from, b, err,
+	    errlen) == -1 ? -1 : LOOP_TAKEN;
+}
+
+static const struct loop_role_ops link_ops = {
+	.status = link_status,
+	.batch = link_batch,
+};
 
 typedef int (*lrole_done_fn)(const struct lrole *l);
 
@@ -438,7 +448,7 @@ send_link(struct links *lk, struct lrole *l, char *err, size_t errlen)
 	lp.seed = l->im->seed * 1000 + l->rep;
 	lp.report_interval_ns = LINK_REPORT_NS;
 	lp.truth = l->truth;
-	if (loop_own_role(lk->env.loop, l->peer, l->role, link_msg, lk, err,
+	if (loop_own_role(lk->env.loop, l->peer, l->role, &link_ops, lk, err,
 	    errlen) == -1)
 		return -1;
 	sr.role_id = l->role;

@@ -204,38 +204,49 @@ struct collect {
 	size_t		open;		/* points not settled yet */
 };
 
-/*
- * The handler of a role in flight (loop.h): its status settles its
- * point; its final batch is kept in GOT (the same again is dropped: one
- * ack once recorded).
- */
+/* A status of a role in flight (loop.h): its point is settled. */
 static int
-collect_msg(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
-    size_t errlen)
+collect_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
 {
 	struct collect *c = arg;
-	Hoplab__ResultBatch *rb;
 	long i;
 
 	(void)err;
 	(void)errlen;
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
-		i = point_of(c->st, from, env->role_status->role_id);
-		if (i < 0 || c->settled[i])
-			return LOOP_TAKEN;
-		c->settled[i] = 1;
-		c->open--;
+	i = point_of(c->st, from, st->role_id);
+	if (i < 0 || c->settled[i])
 		return LOOP_TAKEN;
-	}
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-		return LOOP_TAKEN;
-	rb = env->result_batch;
+	c->settled[i] = 1;
+	c->open--;
+	return LOOP_TAKEN;
+}
+
+/*
+ * A batch of a role in flight: its final one is kept in GOT (the same
+ * again is dropped: one ack once recorded).
+ */
+static int
+collect_batch(void *arg, struct peer *from, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	struct collect *c = arg;
+	const Hoplab__ResultBatch *rb = env->result_batch;
+	long i;
+
+	(void)err;
+	(void)errlen;
 	i = point_of(c->st, from, rb->role_id);
 	if (i < 0 || !rb->final || c->got[i] != NULL)
 		return LOOP_TAKEN;
 	c->got[i] = env;	/* acknowledged once recorded */
 	return LOOP_KEPT;
 }
+
+static const struct loop_role_ops collect_ops = {
+	.status = collect_status,
+	.batch = collect_batch,
+};
 
 static int
 collect_check(void *arg, int64_t *wake, char *err, size_t errlen)
@@ -263,8 +274,8 @@ collect_begin(struct loop *l, struct peers *ps, struct collect *c,
 		if (send_stop(ps, &st->points[i], err, errlen) == -1)
 			return -1;
 		p = peers_find(ps, st->points[i].agent);
-		if (loop_own_role(l, p, st->points[i].role, collect_msg, c, err,
-		    errlen) == -1)
+		if (loop_own_role(l, p, st->points[i].role, &collect_ops, c,
+		    err, errlen) == -1)
 			return -1;
 		c->open++;
 	}

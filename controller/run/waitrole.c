@@ -1,7 +1,7 @@
 /*
  * waitrole: waiting for roles.  After the runner has sent a StartRole
  * or StopRole it waits here: the roles it waits for are owned, for the
- * time of the wait, by role_msg() (the loop's dispatch hands it their
+ * time of the wait, by role_ops (the loop's dispatch hands it their
  * statuses and batches, by agent and role id), and the loop is stepped
  * until every role is done, one failed, the deadline passed or the user
  * interrupted.  What arrives meanwhile for other parts of the run goes to
@@ -134,27 +134,31 @@ final_records(struct run *r, struct wait_role *w, struct peer *from,
 	}
 }
 
+/* A status of waited-for role W (loop.h). */
+static int
+role_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
+{
+	(void)from;
+	(void)err;
+	(void)errlen;
+	note_status(arg, st);
+	return LOOP_TAKEN;
+}
+
 /*
- * The handler of a waited-for role W (loop.h): its status, its interim
- * batches, its final batch, which W keeps.  hoplab-router's counters go
- * to routers.csv (run.c).
+ * A batch of waited-for role W (loop.h): interim, or its final one,
+ * which W keeps.  hoplab-router's counters go to routers.csv (run.c).
  */
 static int
-role_msg(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+role_batch(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
     size_t errlen)
 {
 	struct wait_role *w = arg;
 	struct run *r = w->run;
-	Hoplab__ResultBatch *b;
+	Hoplab__ResultBatch *b = env->result_batch;
 	int rc;
 
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
-		note_status(w, env->role_status);
-		return LOOP_TAKEN;
-	}
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-		return LOOP_TAKEN;	/* a capture's report before its stop */
-	b = env->result_batch;
 	if ((rc = run_router_batch(r, from, b, err, errlen)) != 0)
 		return rc == -1 ? -1 : LOOP_TAKEN;
 	if (!b->final) {
@@ -174,6 +178,12 @@ role_msg(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
 	w->result_env = env;
 	return LOOP_KEPT;
 }
+
+/* What a waited-for role's messages come to; a capture's report: none. */
+static const struct loop_role_ops role_ops = {
+	.status = role_status,
+	.batch = role_batch,
+};
 
 /* One run_wait_roles(): its roles and what they must come to. */
 struct roles_wait {
@@ -257,7 +267,7 @@ run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
 	progress_enable(&r->pg, r->opts->quiet);
 	for (i = 0; i < nw; i++)
 		if (ws[i].peer != NULL && loop_own_role(r->loop, ws[i].peer,
-		    ws[i].role_id, role_msg, &ws[i], err, errlen) == -1) {
+		    ws[i].role_id, &role_ops, &ws[i], err, errlen) == -1) {
 			rc = -1;
 			break;
 		}
