@@ -137,7 +137,7 @@ int
 links_lab_topo(const char *lab, const struct plan *plan, int quiet,
     char *err, size_t errlen)
 {
-	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
+	char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
 	const char *argv[PLANTOPO_MAX_LINKS + 2];
 	const struct plantopo *t = &plan->topo;
 	const struct plantopo_link *l;
