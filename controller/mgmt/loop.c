@@ -69,6 +69,7 @@ struct loop {
 	Hoplab__Envelope *kept[KEPT_MAX];
 	size_t		kept_head, nkept;
 	struct peer	*failed;	/* the peer of the last -1, if one */
+	uint64_t	events;		/* messages taken and failures so far */
 	struct loop_stats st;
 };
 
@@ -571,6 +572,7 @@ take(struct loop *l, const struct loop_wait *w, struct peer *from,
 {
 	int rc;
 
+	l->events++;
 	if (l->handshaking && !greeting(env->body_case)) {
 		keep(l, from, env);
 		return 0;
@@ -634,8 +636,10 @@ loop_run_until(struct loop *l, const struct loop_wait *w, int64_t deadline,
 		send_heartbeats(l->ps, now);
 		if (check_liveness(l->ps, now, err, errlen) == -1)
 			return -1;
-		if ((rc = step(l, &from, &env, err, errlen)) == -1)
+		if ((rc = step(l, &from, &env, err, errlen)) == -1) {
+			l->events++;
 			return -1;
+		}
 		if (rc == 1) {
 			if (take(l, w, from, env, err, errlen) == -1)
 				return -1;
@@ -665,16 +669,33 @@ send_hello(struct peers *ps, struct peer *p, char *err, size_t errlen)
 	return peers_send(ps, p, &env, err, errlen);
 }
 
-/* Done when no peer is left that has neither answered nor failed. */
+/* The handshake's condition, and what it saw last. */
+struct hello_wait {
+	struct loop	*l;
+	uint64_t	seen;		/* l->events at the last look */
+	int		looked;
+};
+
+/*
+ * Done when no peer is left that has neither answered nor failed,
+ * looked at only after something happened (a message or a failure): a
+ * monitor event alone (a closed handshake) does not end the wait, so a
+ * later event can still say why.
+ */
 static int
 all_answered(void *arg, int64_t *wake, char *err, size_t errlen)
 {
-	const struct peers *ps = arg;
+	struct hello_wait *h = arg;
+	const struct peers *ps = h->l->ps;
 	size_t i;
 
 	(void)wake;
 	(void)err;
 	(void)errlen;
+	if (h->looked && h->seen == h->l->events)
+		return 0;
+	h->looked = 1;
+	h->seen = h->l->events;
 	for (i = 0; i < ps->n; i++)
 		if (!ps->v[i].welcomed && ps->v[i].problem[0] == '\0')
 			return 0;
@@ -714,7 +735,8 @@ int
 loop_handshake(struct loop *l, int64_t timeout_ns, char *err, size_t errlen)
 {
 	struct peers *ps = l->ps;
-	struct loop_wait w = { .check = all_answered, .arg = ps };
+	struct hello_wait h = { l, 0, 0 };
+	struct loop_wait w = { .check = all_answered, .arg = &h };
 	int64_t deadline = clock_mono_ns() + timeout_ns;
 	size_t i;
 	int rc;
