@@ -71,11 +71,13 @@ case $hosts$reps$count$idt_us in *[!0-9]*|'') usage ;; esac
     { echo "mgmt_scale: build first (make)" >&2; exit 1; }
 drive=$root/build/bench/scale_drive
 mkdir -p "$root/build/bench"
-make -s -C "$root" build/controller/mgmt/peers.o build/controller/results/records.o \
+make -s -C "$root" build/controller/mgmt/peers.o build/controller/mgmt/loop.o \
+    build/controller/results/records.o \
     build/libhoplab.a &&
     cc -I"$root" -I"$root/lib" -I"$root/build" -std=c11 -Wall -Wextra \
     -Werror -D_GNU_SOURCE -O2 -o "$drive" "$root/bench/scale_drive.c" \
-    "$root/build/controller/mgmt/peers.o" "$root/build/controller/results/records.o" \
+    "$root/build/controller/mgmt/peers.o" "$root/build/controller/mgmt/loop.o" \
+    "$root/build/controller/results/records.o" \
     "$root/build/libhoplab.a" -lzmq -lprotobuf-c -lyaml -lpcap -lm ||
     { echo "mgmt_scale: cannot build $drive" >&2; exit 1; }
 

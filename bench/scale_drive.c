@@ -2,8 +2,9 @@
  * scale_drive: bench/mgmt_scale.sh's driver.  A plan has one generator
  * host, so a run through 32 generators cannot be written as a plan yet;
  * this program drives them with the controller's own modules instead:
- * controller/mgmt/peers.c (connect, CURVE handshake, heartbeats, the event
- * loop) and controller/results/records.c (the packets/ writer a plan with
+ * controller/mgmt/peers.c (connect, CURVE), controller/mgmt/loop.c (the
+ * handshake, heartbeats, the event loop and its dispatch) and
+ * controller/results/records.c (the packets/ writer a plan with
  * `records: true` uses), so what it measures is the controller's code.
  *
  *   scale_drive -i INVENTORY -o DIR [-c COUNT] [-t IDT_US] [-f FRAME]
@@ -30,6 +31,7 @@
 #include "clock.h"
 #include "inventory.h"
 #include "log.h"
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/results/records.h"
 
@@ -44,7 +46,8 @@ struct g {
 };
 
 static struct g gs[MAXG];
-/* Acks of written batches, sent after records_sync() (as waitrole.c). */
+static struct records *rs;	/* packets/ */
+/* Acks of written batches, sent after records_sync(rs, ) (as waitrole.c). */
 static struct { struct peer *p; uint32_t role; uint64_t seq; } pend[1024];
 static size_t npend;
 static size_t ng;
@@ -88,7 +91,7 @@ start_all(struct peers *ps, int64_t start_at, uint64_t count,
 	env.start_role = &sr;
 	for (i = 0; i < ng; i++) {
 		gs[i].role = sr.role_id = base + (uint32_t)i;
-		if (records_expect(gs[i].role, gs[i].p->inv->name, dir,
+		if (records_expect(rs, gs[i].role, gs[i].p->inv->name, dir,
 		    gs[i].p->inv->name, names, 1, err, sizeof(err)) == -1 ||
 		    peers_send(ps, gs[i].p, &env, err, sizeof(err)) == -1) {
 			fprintf(stderr, "scale_drive: %s: %s\n",
@@ -137,7 +140,7 @@ flush(struct peers *ps)
 
 	if (npend == 0)
 		return;
-	if (records_sync(err, sizeof(err)) == -1) {
+	if (records_sync(rs, err, sizeof(err)) == -1) {
 		fprintf(stderr, "scale_drive: %s\n", err);
 		exit(1);
 	}
@@ -162,7 +165,7 @@ on_batch(struct peers *ps, struct peer *p, const Hoplab__ResultBatch *b)
 	if (first_batch == 0)
 		first_batch = t0;
 	if (!b->final) {
-		if (b->records.len > 0 && records_take(b->role_id,
+		if (b->records.len > 0 && records_take(rs, b->role_id,
 		    p->inv->name, b, err, sizeof(err)) == -1) {
 			fprintf(stderr, "scale_drive: %s\n", err);
 			g->failed = 1;
@@ -180,8 +183,8 @@ on_batch(struct peers *ps, struct peer *p, const Hoplab__ResultBatch *b)
 		return;
 	}
 	flush(ps);
-	g->rows = records_rows(b->role_id, p->inv->name);
-	if (records_end(b->role_id, p->inv->name, b, err, sizeof(err)) != 0)
+	g->rows = records_rows(rs, b->role_id, p->inv->name);
+	if (records_end(rs, b->role_id, p->inv->name, b, err, sizeof(err)) != 0)
 		fprintf(stderr, "scale_drive: %s: %s\n", p->inv->name, err);
 	write_ns += clock_mono_ns() - t0;
 	if (b->n_flows > 0) {
@@ -226,30 +229,68 @@ on_status(struct peer *p, const Hoplab__RoleStatus *st)
 }
 
 static int
-loop(struct peers *ps, int64_t deadline)
+role_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
 {
-	Hoplab__Envelope *env;
-	struct peer *from;
-	char err[512];
-	int rc;
+	(void)arg;
+	(void)err;
+	(void)errlen;
+	on_status(from, st);
+	return LOOP_TAKEN;
+}
 
-	while (!all_done() && clock_mono_ns() < deadline) {
-		rc = peers_recv(ps, npend > 0 ? 0 : 250000000, &from, &env,
-		    err, sizeof(err));
-		if (rc == -1) {
+static int
+role_batch(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	on_batch(arg, from, env->result_batch);
+	return LOOP_TAKEN;
+}
+
+static const struct loop_role_ops gen_ops = {
+	.status = role_status,
+	.batch = role_batch,
+};
+
+static int
+check(void *arg, int64_t *wake, char *err, size_t errlen)
+{
+	(void)arg;
+	(void)wake;
+	(void)err;
+	(void)errlen;
+	return all_done();
+}
+
+static int
+idle(void *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	flush(arg);
+	return 0;
+}
+
+static int
+loop(struct loop *l, struct peers *ps, int64_t deadline)
+{
+	struct loop_wait w = { .check = check, .idle = idle, .arg = ps };
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < ng; i++)
+		if (loop_own_role(l, gs[i].p, gs[i].role, &gen_ops, ps, err,
+		    sizeof(err)) == -1) {
 			fprintf(stderr, "scale_drive: %s\n", err);
 			return -1;
 		}
-		if (rc == 0)
-			flush(ps);
-		if (rc == 0)
-			continue;
-		if (env->body_case == HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-			on_batch(ps, from, env->result_batch);
-		else if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS)
-			on_status(from, env->role_status);
-		msg_free(env);
+	if (loop_run_until(l, &w, deadline, err, sizeof(err)) == -1) {
+		fprintf(stderr, "scale_drive: %s\n", err);
+		return -1;
 	}
+	flush(ps);
 	return all_done() ? 0 : -1;
 }
 
@@ -332,6 +373,7 @@ main(int argc, char **argv)
 	int64_t lead_ms = 2000, start_at;
 	struct inventory *inv;
 	struct peers *ps;
+	struct loop *l = NULL;
 	char err[2048], run_id[64];
 	size_t i;
 	int ch;
@@ -353,10 +395,11 @@ main(int argc, char **argv)
 	    count < 1 || idt_us < 1 || lead_ms < 100)
 		goto usage;
 	log_init("scale_drive", 0);
-	if ((inv = inventory_load(inv_path, err, sizeof(err))) == NULL ||
+	if ((rs = records_new()) == NULL ||
+	    (inv = inventory_load(inv_path, err, sizeof(err))) == NULL ||
 	    (ps = peers_connect(inv, (const char *const *)argv, (size_t)argc,
-	    err, sizeof(err))) == NULL ||
-	    peers_handshake(ps, 10 * NSEC_PER_SEC, err, sizeof(err)) == -1) {
+	    err, sizeof(err))) == NULL || (l = loop_new(ps)) == NULL ||
+	    loop_handshake(l, 10 * NSEC_PER_SEC, err, sizeof(err)) == -1) {
 		fprintf(stderr, "scale_drive: %s\n", err);
 		return 1;
 	}
@@ -364,16 +407,19 @@ main(int argc, char **argv)
 		gs[ng].p = peers_find(ps, argv[ng]);
 	snprintf(run_id, sizeof(run_id), "scale-%lld",
 	    (long long)(clock_real_ns() / NSEC_PER_SEC));
+	loop_set_run(l, run_id);
 	start_at = clock_real_ns() + lead_ms * 1000000LL;
 	if (start_all(ps, start_at, count, idt_us * 1000, frame, run_id,
 	    dir) == -1)
 		return 1;
 	i = (size_t)(lead_ms / 1000 + count * idt_us / 1000000 + 30);
-	if (loop(ps, clock_mono_ns() + (int64_t)i * NSEC_PER_SEC) == -1)
+	if (loop(l, ps, clock_mono_ns() + (int64_t)i * NSEC_PER_SEC) == -1)
 		fprintf(stderr, "scale_drive: not every generator ended "
 		    "with its results\n");
 	report(start_at, lead_ms);
+	loop_free(l);
 	peers_free(ps);
+	records_free(rs);
 	inventory_free(inv);
 	return all_done() ? 0 : 1;
 usage:

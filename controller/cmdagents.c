@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "controller/cmd.h"
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/run/links.h"
 #include "inventory.h"
@@ -96,7 +97,7 @@ agents_main(struct cmd_ctx *x, int argc, char **argv)
 		inventory_free(inv);
 		return CMD_EXIT_FAIL;
 	}
-	rc = peers_handshake(ps, 3 * NSEC_PER_SEC, err, sizeof(err));
+	rc = loop_hello(ps, 3 * NSEC_PER_SEC, err, sizeof(err));
 	agents_print(ps);
 	if (rc == -1)
 		log_error("%s", err);

@@ -15,7 +15,7 @@
  *               a manifest of everything it made, then systemd
  *               (enable + restart when something changed) or, without
  *               systemd or with --prefix, the agent's own daemon mode
- *   4. hello    peers_connect() + peers_handshake() to the agent, as
+ *   4. hello    peers_connect() + loop_hello() to the agent, as
  *               `hoplab agents` does, timed
  *
  * What is installed under PREFIX (default /): usr/local/lib/hoplab/

@@ -18,6 +18,7 @@
 #include "inventory.h"
 #include "keys.h"
 #include "log.h"
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 
 /* What may be installed; the staged name is the basename of DEST. */
@@ -460,7 +461,7 @@ dstep_hello(const struct dopts *o, const struct dhost *h, const char *pub,
 	    "%s", pub);
 	t0 = clock_mono_ns();
 	if ((ps = peers_connect_all(inv, msg, msglen)) != NULL &&
-	    peers_handshake(ps, (int64_t)o->timeout_s * NSEC_PER_SEC, msg,
+	    loop_hello(ps, (int64_t)o->timeout_s * NSEC_PER_SEC, msg,
 	    msglen) == 0) {
 		oc->hello_s = (double)(clock_mono_ns() - t0) / NSEC_PER_SEC;
 		snprintf(oc->version, sizeof(oc->version), "%s",

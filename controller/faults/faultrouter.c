@@ -39,7 +39,7 @@ send_router(struct faults *fl, size_t fi, const char *name, int start,
 		snprintf(err, errlen, "fault: no agent %s", name);
 		return -1;
 	}
-	s = faults_sent_new(fl, p, fi, action, "router", "");
+	s = sent_new(fl, p, fi, action, "router", "");
 	s->id = fl->next_id++;
 	f.fault_id = s->id;
 	f.action = start ? HOPLAB__FAULT__ACTION__ROUTER_START :

@@ -32,9 +32,13 @@
  * flow's mean gap (for a constant-rate flow, the gap's length to within
  * a packet).
  *
- * Router faults (kill, start, restart) are faultrouter.c's; the two
- * files share faultsint.h.  The FaultAck's detail, when there is one
- * (what the agent did to a router), replaces the row's target.
+ * Router faults (kill, start, restart) are faultrouter.c's; both note
+ * what they send with sent.c (sent.h), which writes the rows.  The
+ * agents' answers come from the loop (loop.h) to the handlers registered
+ * in faults_new(): a FaultAck by its fault id, a LinkControlReply or an
+ * Error as the answer to the wire agent's oldest set.  The FaultAck's
+ * detail, when there is one (what the agent did to a router), replaces
+ * the row's target.
  *
  * On a topology (plan.topo), a link's ends are the topology's hosts and
  * their interfaces (plan_fault_end); a link up puts back the kernel
@@ -42,7 +46,7 @@
  * their metrics), for kernel routers and end hosts alike.
  *
  * Deliberately not done: waiting for the agents' answers before going
- * on (they are read while the runner waits anyway, and one not read by
+ * on (they are read whenever the run waits anyway, and one not read by
  * the point's end is written as "no answer"), and telling several
  * faults' outages apart when their losses touch.
  */
@@ -56,6 +60,7 @@
 #include "controller/results/csvfile.h"
 #include "controller/faults/faults.h"
 #include "controller/faults/sent.h"
+#include "controller/mgmt/loop.h"
 #include "controller/run/links.h"
 #include "log.h"
 #include "controller/plan/topo.h"
@@ -80,9 +85,81 @@ open_csv(struct csvfile *cf, const char *dir, const char *name,
 	return csvfile_create(cf, dir, name, cols, n, err, errlen);
 }
 
+/* An answer S from FROM is in: logged if it failed; a restore's row. */
+static void
+answered(struct faults *fl, struct peer *from, struct sent *s)
+{
+	s->answered = 1;
+	if (!s->ok)
+		log_warn("fault on %s (%s %s): %s", from->inv->name, s->action,
+		    s->target, s->error);
+	if (s->fault == SIZE_MAX) {	/* a restore, after its point */
+		sent_write_row(fl, s);
+		*s = fl->s[--fl->ns];
+	}
+}
+
+/* A FaultAck (loop.h): the Fault it answers, by fault id. */
+static int
+on_fault_ack(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	const Hoplab__FaultAck *fa = env->fault_ack;
+	struct faults *fl = arg;
+	struct sent *s;
+
+	(void)err;
+	(void)errlen;
+	if ((s = sent_find(fl, from, fa->fault_id, 0)) == NULL)
+		return LOOP_TAKEN;	/* a late answer: its row is written */
+	s->ok = fa->ok;
+	s->done_ns = fa->time_ns;
+	snprintf(s->error, sizeof(s->error), "%s", fa->error);
+	if (fa->detail != NULL && fa->detail[0] != '\0')
+		snprintf(s->target, sizeof(s->target), "%s", fa->detail);
+	answered(fl, from, s);
+	return LOOP_TAKEN;
+}
+
+/* FROM's oldest unanswered set is answered OK, or not with ERROR. */
+static int
+set_answered(struct faults *fl, struct peer *from, int ok, const char *error)
+{
+	struct sent *s;
+
+	if ((s = sent_find(fl, from, 0, 1)) == NULL)
+		return LOOP_PASS;	/* not ours */
+	s->ok = ok;
+	snprintf(s->error, sizeof(s->error), "%s", error);
+	answered(fl, from, s);
+	return LOOP_TAKEN;
+}
+
+/* A LinkControlReply (loop.h): the answer to FROM's oldest set. */
+static int
+on_set_reply(void *arg, struct peer *from, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return set_answered(arg, from, env->link_control_reply->ok,
+	    env->link_control_reply->error);
+}
+
+/* An Error: a set refused, else LOOP_PASS (the loop says it aloud). */
+static int
+on_set_error(void *arg, struct peer *from, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return set_answered(arg, from, 0, env->error->text);
+}
+
 int
 faults_new(struct faults **flp, const struct plan *plan, struct peers *ps,
-    const char *dir, int append, int quiet, char *err, size_t errlen)
+    struct loop *loop, const char *dir, int append, int quiet, char *err,
+    size_t errlen)
 {
 	struct faults *fl;
 
@@ -95,6 +172,7 @@ faults_new(struct faults **flp, const struct plan *plan, struct peers *ps,
 	}
 	fl->plan = plan;
 	fl->ps = ps;
+	fl->loop = loop;
 	fl->quiet = quiet;
 	fl->next_id = 1;
 	if (open_csv(&fl->fcsv, dir, "faults.csv", fcols, sizeof(fcols) /
@@ -104,35 +182,12 @@ faults_new(struct faults **flp, const struct plan *plan, struct peers *ps,
 		faults_free(fl);
 		return -1;
 	}
+	loop_on(loop, HOPLAB__ENVELOPE__BODY_FAULT_ACK, on_fault_ack, fl);
+	loop_on(loop, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, on_set_reply,
+	    fl);
+	loop_on(loop, HOPLAB__ENVELOPE__BODY_ERROR, on_set_error, fl);
 	*flp = fl;
 	return 0;
-}
-
-/* The row of S; time from the point's first packet when known. */
-static void
-write_row(struct faults *fl, const struct sent *s)
-{
-	struct csv *c = fl->fcsv.c;
-	int64_t at = s->answered && s->done_ns ? s->done_ns : s->real_ns;
-	char err[256], res[300];
-
-	csv_u64(c, s->point + 1);
-	csv_str(c, s->variant);
-	csv_u64(c, s->frame);
-	csv_u64(c, s->rep);
-	if (s->zero > 0)
-		csv_f64(c, (double)(at - s->zero) / 1e9, 4);
-	else
-		csv_str(c, "");
-	csv_str(c, s->link);
-	csv_str(c, s->peer->inv->name);
-	csv_str(c, s->action);
-	csv_str(c, s->target);
-	snprintf(res, sizeof(res), "%s%s", !s->answered ? "no answer" :
-	    s->ok ? "ok" : "failed: ", s->answered && !s->ok ? s->error : "");
-	csv_str(c, res);
-	if (csvfile_end_row(&fl->fcsv, err, sizeof(err)) == -1)
-		log_warn("faults.csv: %s", err);
 }
 
 void
@@ -143,8 +198,14 @@ faults_free(struct faults *fl)
 
 	if (fl == NULL)
 		return;
+	if (fl->loop != NULL) {
+		loop_on(fl->loop, HOPLAB__ENVELOPE__BODY_FAULT_ACK, NULL, NULL);
+		loop_on(fl->loop, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY,
+		    NULL, NULL);
+		loop_on(fl->loop, HOPLAB__ENVELOPE__BODY_ERROR, NULL, NULL);
+	}
 	for (i = 0; i < fl->ns; i++)
-		write_row(fl, &fl->s[i]);
+		sent_write_row(fl, &fl->s[i]);
 	if (csvfile_close(&fl->fcsv, err, sizeof(err)) == -1 ||
 	    csvfile_close(&fl->ocsv, err, sizeof(err)) == -1)
 		log_warn("faults: %s", err);
@@ -209,33 +270,6 @@ faults_due(const struct faults *fl)
 		if (fl->p[i].due < due)
 			due = fl->p[i].due;
 	return due;
-}
-
-struct sent *
-faults_sent_new(struct faults *fl, struct peer *p, size_t fault,
-    const char *action, const char *target, const char *link)
-{
-	struct sent *s;
-
-	if (fl->ns == SENT_MAX) {	/* full: write the oldest now */
-		write_row(fl, &fl->s[0]);
-		memmove(&fl->s[0], &fl->s[1], (SENT_MAX - 1) * sizeof(*s));
-		fl->ns--;
-	}
-	s = &fl->s[fl->ns++];
-	memset(s, 0, sizeof(*s));
-	s->peer = p;
-	s->fault = fault;
-	s->real_ns = clock_real_ns();
-	s->point = fl->point;
-	s->variant = fl->v != NULL ? fl->v->label : "";
-	s->frame = fl->frame;
-	s->rep = fl->rep;
-	s->zero = fl->zero_real;
-	snprintf(s->action, sizeof(s->action), "%s", action);
-	snprintf(s->target, sizeof(s->target), "%s", target);
-	snprintf(s->link, sizeof(s->link), "%s", link);
-	return s;
 }
 
 /*
@@ -316,7 +350,7 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 		snprintf(err, errlen, "fault: no agent %s", name);
 		return -1;
 	}
-	s = faults_sent_new(fl, p, fi, action, iface, link);
+	s = sent_new(fl, p, fi, action, iface, link);
 	s->id = fl->next_id++;
 	f.fault_id = s->id;
 	f.action = up ? HOPLAB__FAULT__ACTION__LINK_UP :
@@ -468,7 +502,7 @@ do_set(struct faults *fl, size_t fi, char *err, size_t errlen)
 		if (strcmp(prof[i], "-") == 0)
 			continue;
 		snprintf(target, sizeof(target), "%s %s", dirs[i], prof[i]);
-		faults_sent_new(fl, p, fi, "set", target, f->link);
+		sent_new(fl, p, fi, "set", target, f->link);
 		lc.op = HOPLAB__LINK_CONTROL__OP__SET;
 		lc.dir = (char *)dirs[i];
 		lc.profile = (char *)prof[i];
@@ -537,69 +571,6 @@ faults_tick(struct faults *fl, char *err, size_t errlen)
 			return -1;
 	}
 	return faults_router_tick(fl, now, err, errlen);
-}
-
-/* The oldest unanswered message of KIND (a set: FROM's; else ID). */
-static struct sent *
-find_sent(struct faults *fl, struct peer *from, uint32_t id, int set)
-{
-	size_t i;
-
-	for (i = 0; i < fl->ns; i++)
-		if (fl->s[i].peer == from && !fl->s[i].answered &&
-		    (set ? fl->s[i].id == 0 : fl->s[i].id == id))
-			return &fl->s[i];
-	return NULL;
-}
-
-int
-faults_take(struct faults *fl, struct peer *from,
-    const Hoplab__Envelope *env)
-{
-	const Hoplab__FaultAck *fa;
-	struct sent *s;
-	int set;
-
-	if (fl == NULL)
-		return 0;
-	switch (env->body_case) {
-	case HOPLAB__ENVELOPE__BODY_FAULT_ACK:
-		fa = env->fault_ack;
-		if ((s = find_sent(fl, from, fa->fault_id, 0)) == NULL)
-			return 1;	/* a late answer: its row is written */
-		s->ok = fa->ok;
-		s->done_ns = fa->time_ns;
-		snprintf(s->error, sizeof(s->error), "%s", fa->error);
-		if (fa->detail != NULL && fa->detail[0] != '\0')
-			snprintf(s->target, sizeof(s->target), "%s",
-			    fa->detail);
-		break;
-	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
-	case HOPLAB__ENVELOPE__BODY_ERROR:
-		set = 1;
-		if ((s = find_sent(fl, from, 0, set)) == NULL)
-			return 0;	/* not ours */
-		if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
-			snprintf(s->error, sizeof(s->error), "%s",
-			    env->error->text);
-		else {
-			s->ok = env->link_control_reply->ok;
-			snprintf(s->error, sizeof(s->error), "%s",
-			    env->link_control_reply->error);
-		}
-		break;
-	default:
-		return 0;
-	}
-	s->answered = 1;
-	if (!s->ok)
-		log_warn("fault on %s (%s %s): %s", from->inv->name, s->action,
-		    s->target, s->error);
-	if (s->fault == SIZE_MAX) {	/* a restore, after its point */
-		write_row(fl, s);
-		*s = fl->s[--fl->ns];
-	}
-	return 1;
 }
 
 /* When fault FI took effect: the earliest answer, else its sending. */
@@ -733,7 +704,7 @@ faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 	for (i = 0; i < fl->ns; i++)
 		if (fl->s[i].fault != SIZE_MAX) {
 			fl->s[i].zero = fl->zero_real;
-			write_row(fl, &fl->s[i]);
+			sent_write_row(fl, &fl->s[i]);
 		} else
 			fl->s[keep++] = fl->s[i];
 	fl->ns = keep;

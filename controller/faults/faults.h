@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
 
@@ -29,11 +30,14 @@ struct faults;
 /*
  * A handle for a run of PLAN with faults (NULL, and 0, when it has none):
  * faults.csv and outages.csv are created in DIR, or kept and appended to
- * with APPEND (a resumed run).  0 or -1 with ERR.
+ * with APPEND (a resumed run).  The agents' answers (FaultAck, and the
+ * LinkControlReply or Error answering a set) are taken from LOOP, whose
+ * handlers for them are the faults' until faults_free().  0 or -1 with
+ * ERR.
  */
 int	faults_new(struct faults **fl, const struct plan *plan,
-	    struct peers *ps, const char *dir, int append, int quiet,
-	    char *err, size_t errlen);
+	    struct peers *ps, struct loop *loop, const char *dir, int append,
+	    int quiet, char *err, size_t errlen);
 /* Write what is still pending, close the files; NULL is fine. */
 void	faults_free(struct faults *fl);
 /*
@@ -51,12 +55,6 @@ void	faults_zero_at(struct faults *fl, int64_t at);
 int64_t	faults_due(const struct faults *fl);
 /* Send the faults that are due.  0 or -1 with ERR. */
 int	faults_tick(struct faults *fl, char *err, size_t errlen);
-/*
- * ENV from FROM while the runner waits: 1 if it was an answer to a
- * fault (the caller still frees ENV), else 0.
- */
-int	faults_take(struct faults *fl, struct peer *from,
-	    const Hoplab__Envelope *env);
 /*
  * The point ended with batch B (NULL: it failed): links left down are
  * brought up, faults.csv and outages.csv get the point's rows.  0 or -1

@@ -7,6 +7,8 @@
  * (a wire host, w-A-B in the lab); the agent relays it to the link role
  * it runs and answers with hoplab-link's LinkControlReply, or with an
  * Error when it runs no link role or the link did not answer.  The
+ * command's own event loop (loop.h) hands them to on_reply() and
+ * on_error(); the
  * answer is printed: both directions' profile and counters.  This is a
  * second controller beside a running `hoplab run` (its own routing id,
  * hoplab@HOST.PID); it sends no command that would make the agent hand
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "controller/mgmt/loop.h"
 #include "controller/run/links.h"
 #include "log.h"
 
@@ -110,48 +113,86 @@ usage:
 	return -1;
 }
 
+/* The command's answer: from its agent, once. */
+struct answer {
+	struct peer	*p;
+	int		done, rc;
+	char		err[1024];
+};
+
+/* A LinkControlReply (loop.h): P's answer is printed. */
+static int
+on_reply(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	const Hoplab__LinkControlReply *r = env->link_control_reply;
+	struct answer *a = arg;
+	size_t k;
+
+	(void)err;
+	(void)errlen;
+	if (from != a->p || a->done)
+		return LOOP_PASS;
+	a->done = 1;
+	a->rc = r->ok ? 0 : -1;
+	if (!r->ok)
+		snprintf(a->err, sizeof(a->err), "agent %s: hoplab-link "
+		    "refused: %s", a->p->inv->name, r->error);
+	for (k = 0; r->ok && k < r->n_links; k++)
+		print_dir(r->links[k]);
+	return LOOP_TAKEN;
+}
+
+/* An Error from P: no link role there, or the link did not answer. */
+static int
+on_error(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	struct answer *a = arg;
+
+	(void)err;
+	(void)errlen;
+	if (from != a->p || a->done)
+		return LOOP_PASS;
+	a->done = 1;
+	a->rc = -1;
+	snprintf(a->err, sizeof(a->err), "%s", env->error->text);
+	return LOOP_TAKEN;
+}
+
+static int
+answered(void *arg, int64_t *wake, char *err, size_t errlen)
+{
+	const struct answer *a = arg;
+
+	(void)wake;
+	(void)err;
+	(void)errlen;
+	return a->done;
+}
+
 /* Wait for P's answer; 0 printed, -1 with ERR. */
 static int
-answer(struct peers *ps, struct peer *p, char *err, size_t errlen)
+answer(struct loop *l, struct peer *p, char *err, size_t errlen)
 {
-	int64_t deadline = clock_mono_ns() + LINKCMD_ANSWER_NS;
-	const Hoplab__LinkControlReply *r;
-	Hoplab__Envelope *env;
-	struct peer *from;
-	size_t k;
+	struct answer a = { .p = p };
+	struct loop_wait w = { .check = answered, .arg = &a };
 	int rc;
 
-	while (clock_mono_ns() < deadline) {
-		rc = peers_recv(ps, deadline - clock_mono_ns(), &from, &env,
-		    err, errlen);
-		if (rc == -1)
-			return -1;
-		if (rc == 0 || from != p) {
-			if (rc == 1)
-				msg_free(env);
-			continue;
-		}
-		rc = -1;
-		if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR)
-			snprintf(err, errlen, "%s", env->error->text);
-		else if (env->body_case !=
-		    HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY) {
-			msg_free(env);
-			continue;	/* not the answer */
-		} else if (!(r = env->link_control_reply)->ok)
-			snprintf(err, errlen, "agent %s: hoplab-link refused: "
-			    "%s", p->inv->name, r->error);
-		else {
-			for (k = 0; k < r->n_links; k++)
-				print_dir(r->links[k]);
-			rc = 0;
-		}
-		msg_free(env);
-		return rc;
+	loop_on(l, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, on_reply, &a);
+	loop_on(l, HOPLAB__ENVELOPE__BODY_ERROR, on_error, &a);
+	rc = loop_run_until(l, &w, clock_mono_ns() + LINKCMD_ANSWER_NS, err,
+	    errlen);
+	loop_on(l, HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, NULL, NULL);
+	loop_on(l, HOPLAB__ENVELOPE__BODY_ERROR, NULL, NULL);
+	if (rc == 1) {
+		snprintf(err, errlen, "agent %s did not answer within %lld s",
+		    p->inv->name, LINKCMD_ANSWER_NS / NSEC_PER_SEC);
+		return -1;
 	}
-	snprintf(err, errlen, "agent %s did not answer within %lld s",
-	    p->inv->name, LINKCMD_ANSWER_NS / NSEC_PER_SEC);
-	return -1;
+	if (rc == 0 && a.rc == -1)
+		snprintf(err, errlen, "%s", a.err);
+	return rc == -1 ? -1 : a.rc;
 }
 
 int
@@ -161,6 +202,7 @@ links_cmd(const struct inventory *inv, int argc, char **argv)
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	const char *name;
 	struct peers *ps;
+	struct loop *l;
 	struct peer *p;
 	char err[1024];
 	int rc = 1;
@@ -180,9 +222,12 @@ links_cmd(const struct inventory *inv, int argc, char **argv)
 	p = &ps->v[0];
 	env.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL;
 	env.link_control = &lc;
-	if (peers_handshake(ps, 3 * NSEC_PER_SEC, err, sizeof(err)) == -1 ||
+	if ((l = loop_new(ps)) == NULL)
+		snprintf(err, sizeof(err), "out of memory");
+	if (l == NULL || loop_handshake(l, 3 * NSEC_PER_SEC, err,
+	    sizeof(err)) == -1 ||
 	    peers_send(ps, p, &env, err, sizeof(err)) == -1 ||
-	    answer(ps, p, err, sizeof(err)) == -1)
+	    answer(l, p, err, sizeof(err)) == -1)
 		log_error("link %s: %s", name, err);
 	else {
 		if (lc.op == HOPLAB__LINK_CONTROL__OP__SET)
@@ -190,6 +235,7 @@ links_cmd(const struct inventory *inv, int argc, char **argv)
 			    lc.profile, lc.at[0] ? "at " : "now", lc.at);
 		rc = 0;
 	}
+	loop_free(l);
 	peers_free(ps);
 	return rc;
 }

@@ -1,10 +1,11 @@
 /*
- * faultsint: what faults.c shares with faultrouter.c (the router faults:
- * kill, start, restart).  Not for use outside these two files; faults.h
- * is the module's interface.
+ * sent: the faults' state (struct faults) and the record of what they
+ * sent (struct sent, sent.c), shared by faults.c, faultrouter.c and
+ * sent.c.  Not for use outside controller/faults/; faults.h is the
+ * module's interface.
  */
-#ifndef HOPLAB_FAULTSINT_H
-#define HOPLAB_FAULTSINT_H
+#ifndef HOPLAB_SENT_H
+#define HOPLAB_SENT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -50,6 +51,7 @@ struct pend {
 struct faults {
 	const struct plan *plan;
 	struct peers	*ps;
+	struct loop	*loop;		/* where the answers come from */
 	int		 quiet;
 	struct csvfile	 fcsv, ocsv;
 	const struct plan_variant *v;
@@ -73,9 +75,15 @@ struct faults {
 					   previous point measured it */
 };
 
-/* faults.c: a message of fault FAULT (SIZE_MAX: a restore) to P. */
-struct sent *faults_sent_new(struct faults *fl, struct peer *p, size_t fault,
+/* sent.c */
+/* Note a message of fault FAULT (SIZE_MAX: a restore) to P. */
+struct sent *sent_new(struct faults *fl, struct peer *p, size_t fault,
 	    const char *action, const char *target, const char *link);
+/* The row of S in faults.csv; time from the point's first packet. */
+void	sent_write_row(struct faults *fl, const struct sent *s);
+/* The oldest unanswered message to FROM: a set (SET), else fault ID. */
+struct sent *sent_find(struct faults *fl, const struct peer *from,
+	    uint32_t id, int set);
 
 /* faultrouter.c */
 /* Router fault FI at its time; LINE gets the console's tail.  0 or -1. */

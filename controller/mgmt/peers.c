@@ -1,30 +1,29 @@
 /*
- * peers: the controller side of the management plane.
+ * peers: the controller side of the management plane, everything but
+ * receiving (loop.c receives).
  *
  * Design: a DEALER per agent rather than one ROUTER, so the controller can
  * tell peers apart by socket and a reconnecting agent needs no identity
- * bookkeeping.  All sockets sit in one zmq_poll array, each DEALER with
- * its monitor socket beside it; the timeout is the nearer of the caller's
- * deadline and the next heartbeat.  Heartbeat messages are consumed here
- * and never reach the caller; every message refreshes its sender's
- * liveness.  Malformed messages are counted, logged and dropped.
+ * bookkeeping.  Each DEALER has a monitor socket beside it, which loop.c
+ * polls together with the DEALERs in one zmq_poll array and this module
+ * reads (peers_read_monitor()).
  *
  * CURVE: each DEALER is a CURVE client (ZMQ_CURVE_SERVERKEY = the agent's
  * public key from the inventory, our pair from controller_key).  The
- * monitor reports what the handshake did: HANDSHAKE_FAILED_AUTH is the
- * agent's ZAP handler refusing our key; a mechanism mismatch is one side
- * in plain text; a connection that closes before any handshake succeeded
- * is what a CURVE client sees when the agent cannot decrypt its HELLO,
- * i.e. the public_key in the inventory is not that agent's.  A welcomed
- * agent whose connection closes is lost at once (its process or host went
- * away), without waiting for three silent heartbeats.
+ * monitor reports what the handshake did (loop.c turns its events into
+ * sentences): HANDSHAKE_FAILED_AUTH is the agent's ZAP handler refusing
+ * our key; a mechanism mismatch is one side in plain text; a connection
+ * that closes before any handshake succeeded is what a CURVE client sees
+ * when the agent cannot decrypt its HELLO, i.e. the public_key in the
+ * inventory is not that agent's.
  *
  * Standing roles: a hoplab-router must run from its StartRole until its
  * StopRole.  peers_send() notes each router it starts; a RoleStatus EXITED
- * for one of them (killed, crashed: the agent did not stop it) makes
- * peers_recv() fail at once, whatever the caller is waiting for, with the
- * agent, the role, the exit code or signal and the last lines of its log,
- * so that a run stops instead of measuring a path that is gone.
+ * for one of them (killed, crashed: the agent did not stop it) is what
+ * peers_watch_ended() turns into a sentence, which the loop's dispatch
+ * fails with at once, whatever the run is waiting for: the agent, the
+ * role, the exit code or signal and the last lines of its log, so that a
+ * run stops instead of measuring a path that is gone.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -43,13 +42,6 @@
 	ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |				\
 	ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED)
 #define HS_DROPS_MAX	2	/* closed handshakes before we say so */
-
-/* Messages read during the handshake, for peers_recv() to return first. */
-struct peers_pending {
-	struct peer	 *from[256];
-	Hoplab__Envelope *env[256];
-	size_t		  head, n;
-};
 
 static int
 peer_curve(struct peers *ps, struct peer *p, const char *secret, char *err,
@@ -154,8 +146,7 @@ peers_alloc(size_t n, char *err, size_t errlen)
 	char host[48];
 
 	ps = calloc(1, sizeof(*ps));
-	if (ps == NULL || (ps->v = calloc(n ? n : 1, sizeof(*ps->v))) == NULL ||
-	    (ps->pend = calloc(1, sizeof(*ps->pend))) == NULL) {
+	if (ps == NULL || (ps->v = calloc(n ? n : 1, sizeof(*ps->v))) == NULL) {
 		if (ps != NULL)
 			free(ps->v);
 		free(ps);
@@ -170,7 +161,6 @@ peers_alloc(size_t n, char *err, size_t errlen)
 	ps->zctx = zmq_ctx_new();
 	if (ps->zctx == NULL) {
 		snprintf(err, errlen, "zmq_ctx_new: %s", zmq_strerror(errno));
-		free(ps->pend);
 		free(ps->v);
 		free(ps);
 		return NULL;
@@ -255,13 +245,8 @@ peers_free(struct peers *ps)
 		if (ps->v[i].mon != NULL)
 			zmq_close(ps->v[i].mon);
 	}
-	while (ps->pend->n > 0) {
-		msg_free(ps->pend->env[ps->pend->head]);
-		ps->pend->head = (ps->pend->head + 1) % 256;
-		ps->pend->n--;
-	}
-	zmq_ctx_term(ps->zctx);
-	free(ps->pend);
+	if (ps->zctx != NULL)
+		zmq_ctx_term(ps->zctx);
 	free(ps->v);
 	free(ps);
 }
@@ -323,12 +308,8 @@ watch_sent(struct peers *ps, struct peer *p, const Hoplab__Envelope *env)
 	ps->nwatch++;
 }
 
-/*
- * A RoleStatus from P: if it says that a watched router ended on its own,
- * forget the watch and return -1 with the sentence in ERR; else 0.
- */
-static int
-watch_status(struct peers *ps, struct peer *p, const Hoplab__RoleStatus *st,
+int
+peers_watch_ended(struct peers *ps, struct peer *p, const Hoplab__RoleStatus *st,
     char *err, size_t errlen)
 {
 	char label[128], tail[1200];
@@ -375,126 +356,6 @@ peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
 	p->last_sent_mono = clock_mono_ns();
 	watch_sent(ps, p, env);
 	return 0;
-}
-
-static void
-send_heartbeats(struct peers *ps, int64_t now)
-{
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-	Hoplab__Heartbeat hb = HOPLAB__HEARTBEAT__INIT;
-	char err[256];
-	size_t i;
-
-	env.body_case = HOPLAB__ENVELOPE__BODY_HEARTBEAT;
-	env.heartbeat = &hb;
-	for (i = 0; i < ps->n; i++) {
-		struct peer *p = &ps->v[i];
-
-		if (!p->welcomed || p->lost ||
-		    now - p->last_sent_mono < PEERS_HEARTBEAT_NS)
-			continue;
-		hb.time_ns = clock_real_ns();
-		if (peers_send(ps, p, &env, err, sizeof(err)) == -1)
-			log_debug("heartbeat to %s: %s", p->inv->name, err);
-	}
-}
-
-/* Returns -1 and names the first welcomed peer that has gone silent. */
-static int
-check_liveness(struct peers *ps, int64_t now, char *err, size_t errlen)
-{
-	char label[128], when[40];
-	size_t i;
-
-	for (i = 0; i < ps->n; i++) {
-		struct peer *p = &ps->v[i];
-
-		if (!p->welcomed || p->lost || now - p->last_heard_mono <=
-		    PEERS_LIVENESS * PEERS_HEARTBEAT_NS)
-			continue;
-		p->lost = 1;
-		snprintf(err, errlen, "agent %s lost: silent for %d s, "
-		    "last heard %s", peer_label(p, label, sizeof(label)),
-		    PEERS_LIVENESS, clock_format_utc(p->last_heard_real, 0,
-		    when, sizeof(when)));
-		return -1;
-	}
-	return 0;
-}
-
-static void
-note_welcome(struct peer *p, const Hoplab__Welcome *w)
-{
-	size_t i, off = 0;
-
-	p->welcomed = 1;
-	snprintf(p->version, sizeof(p->version), "%s", w->software_version);
-	snprintf(p->hostname, sizeof(p->hostname), "%s", w->hostname);
-	p->ifaces[0] = '\0';
-	for (i = 0; i < w->n_ifaces && off < sizeof(p->ifaces); i++)
-		off += snprintf(p->ifaces + off, sizeof(p->ifaces) - off,
-		    "%s%s", i ? "," : "", w->ifaces[i]->name);
-	p->clock_offset_ns = w->clock_ns - clock_real_ns();
-}
-
-/* A version mismatch, said with both versions; the peer is unusable. */
-static void
-note_version(struct peers *ps, struct peer *p, const char *why)
-{
-	char label[128];
-
-	(void)ps;
-	snprintf(p->problem, sizeof(p->problem), "agent %s refused: %s "
-	    "(this controller is hoplab %s, protocol %d)",
-	    peer_label(p, label, sizeof(label)), why, HOPLAB_VERSION,
-	    HOPLAB_PROTO_VERSION);
-}
-
-/*
- * Read every waiting message of peer P.  Returns 1 with the first message
- * for the caller, 0 if there was none, -1 on a version mismatch or when a
- * watched router ended (ERR says which).
- */
-static int
-drain_peer(struct peers *ps, struct peer *p, Hoplab__Envelope **env,
-    char *err, size_t errlen)
-{
-	Hoplab__Envelope *e;
-	char why[256], label[128];
-	int rc;
-
-	for (;;) {
-		rc = msg_recv(p->sock, NULL, NULL, &e, why, sizeof(why));
-		if (rc == -1)
-			return 0;
-		if (rc == -2) {
-			ps->n_malformed++;
-			log_warn("agent %s: dropped a malformed message (%llu "
-			    "so far): %s", peer_label(p, label, sizeof(label)),
-			    (unsigned long long)ps->n_malformed, why);
-			if (errno == EPROTONOSUPPORT) {
-				note_version(ps, p, why);
-				snprintf(err, errlen, "%s", p->problem);
-				return -1;
-			}
-			continue;
-		}
-		p->last_heard_mono = clock_mono_ns();
-		p->last_heard_real = clock_real_ns();
-		if (e->body_case == HOPLAB__ENVELOPE__BODY_HEARTBEAT) {
-			msg_free(e);
-			continue;
-		}
-		if (e->body_case == HOPLAB__ENVELOPE__BODY_WELCOME)
-			note_welcome(p, e->welcome);
-		if (e->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS &&
-		    watch_status(ps, p, e->role_status, err, errlen) == -1) {
-			msg_free(e);
-			return -1;
-		}
-		*env = e;
-		return 1;
-	}
 }
 
 /* Turn one monitor event of P into state; -1 when P became unusable. */
@@ -551,9 +412,8 @@ mon_event(struct peers *ps, struct peer *p, uint16_t ev, uint32_t val,
 	return -1;
 }
 
-/* Read P's monitor events; -1 (ERR) when one made P unusable. */
-static int
-drain_monitor(struct peers *ps, struct peer *p, char *err, size_t errlen)
+int
+peers_read_monitor(struct peers *ps, struct peer *p, char *err, size_t errlen)
 {
 	zmq_msg_t m;
 	uint16_t ev;
@@ -581,219 +441,4 @@ drain_monitor(struct peers *ps, struct peer *p, char *err, size_t errlen)
 		if (ev != 0 && mon_event(ps, p, ev, val, err, errlen) == -1)
 			rc = -1;
 	}
-}
-
-/* A message kept during the handshake, if any. */
-static int
-pending_pop(struct peers *ps, struct peer **from, Hoplab__Envelope **env)
-{
-	struct peers_pending *q = ps->pend;
-
-	if (q->n == 0)
-		return 0;
-	*from = q->from[q->head];
-	*env = q->env[q->head];
-	q->head = (q->head + 1) % 256;
-	q->n--;
-	return 1;
-}
-
-static void
-pending_push(struct peers *ps, struct peer *from, Hoplab__Envelope *env)
-{
-	struct peers_pending *q = ps->pend;
-	size_t tail = (q->head + q->n) % 256;
-
-	if (q->n == 256) {
-		log_warn("agent %s: too many messages before the run began, "
-		    "dropping a %s", from->inv->name,
-		    msg_body_name(env->body_case));
-		msg_free(env);
-		return;
-	}
-	q->from[tail] = from;
-	q->env[tail] = env;
-	q->n++;
-}
-
-/* One pass over every peer: monitors, then messages. */
-static int
-step(struct peers *ps, struct peer **from, Hoplab__Envelope **env,
-    char *err, size_t errlen)
-{
-	size_t i;
-	int rc;
-
-	for (i = 0; i < ps->n; i++)
-		if (drain_monitor(ps, &ps->v[i], err, errlen) == -1) {
-			*from = &ps->v[i];
-			return -1;
-		}
-	for (i = 0; i < ps->n; i++) {
-		rc = drain_peer(ps, &ps->v[i], env, err, errlen);
-		if (rc != 0) {
-			*from = &ps->v[i];
-			return rc;
-		}
-	}
-	return 0;
-}
-
-int
-peers_recv(struct peers *ps, int64_t timeout_ns, struct peer **from,
-    Hoplab__Envelope **env, char *err, size_t errlen)
-{
-	zmq_pollitem_t items[2 * INV_MAX_AGENTS];
-	int64_t now, deadline = clock_mono_ns() + timeout_ns, wait;
-	size_t i;
-	int rc;
-
-	/* During the handshake, kept messages stay kept (see below). */
-	if (!ps->handshaking && pending_pop(ps, from, env))
-		return 1;
-	for (i = 0; i < ps->n; i++) {
-		items[2 * i].socket = ps->v[i].sock;
-		items[2 * i + 1].socket = ps->v[i].mon;
-		items[2 * i].fd = items[2 * i + 1].fd = 0;
-		items[2 * i].events = items[2 * i + 1].events = ZMQ_POLLIN;
-		items[2 * i].revents = items[2 * i + 1].revents = 0;
-	}
-	for (;;) {
-		now = clock_mono_ns();
-		send_heartbeats(ps, now);
-		if (check_liveness(ps, now, err, errlen) == -1)
-			return -1;
-		if ((rc = step(ps, from, env, err, errlen)) != 0)
-			return rc;
-		if (now >= deadline)
-			return 0;
-		wait = deadline - now;
-		if (wait > PEERS_HEARTBEAT_NS / 4)
-			wait = PEERS_HEARTBEAT_NS / 4;
-		rc = zmq_poll(items, (int)(2 * ps->n),
-		    (long)(wait / NSEC_PER_MSEC) + 1);
-		if (rc == -1 && errno == EINTR)
-			return 0;	/* the caller checks its signal flags */
-		if (rc == -1) {
-			snprintf(err, errlen, "zmq_poll: %s",
-			    zmq_strerror(errno));
-			return -1;
-		}
-	}
-}
-
-static int
-send_hello(struct peers *ps, struct peer *p, char *err, size_t errlen)
-{
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-	Hoplab__Hello hello = HOPLAB__HELLO__INIT;
-
-	hello.proto_version = HOPLAB_PROTO_VERSION;
-	hello.software_version = (char *)HOPLAB_VERSION;
-	hello.controller = ps->name;
-	env.body_case = HOPLAB__ENVELOPE__BODY_HELLO;
-	env.hello = &hello;
-	return peers_send(ps, p, &env, err, errlen);
-}
-
-/* Peers that have neither answered nor been found unusable. */
-static size_t
-count_open(const struct peers *ps)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < ps->n; i++)
-		n += !ps->v[i].welcomed && ps->v[i].problem[0] == '\0';
-	return n;
-}
-
-/* ERR: every peer's problem, or that it did not answer in time. */
-static void
-name_silent(const struct peers *ps, int64_t timeout_ns, char *err,
-    size_t errlen)
-{
-	char label[128];
-	size_t i, off = 0;
-
-	err[0] = '\0';
-	for (i = 0; i < ps->n && off < errlen; i++) {
-		const struct peer *p = &ps->v[i];
-
-		if (p->problem[0] != '\0')
-			off += snprintf(err + off, errlen - off, "%s%s",
-			    off ? "; " : "", p->problem);
-		else if (!p->welcomed && p->hs_drops > 0)
-			off += snprintf(err + off, errlen - off, "%sagent %s "
-			    "closed the connection during the CURVE handshake: "
-			    "is its public_key in the inventory right?",
-			    off ? "; " : "", peer_label(p, label,
-			    sizeof(label)));
-		else if (!p->welcomed)
-			off += snprintf(err + off, errlen - off,
-			    "%sagent %s did not answer within %.0f s",
-			    off ? "; " : "", peer_label(p, label,
-			    sizeof(label)), (double)timeout_ns / NSEC_PER_SEC);
-	}
-}
-
-/* Sort what came during the handshake: errors, welcomes, the rest kept. */
-static void
-handshake_msg(struct peers *ps, struct peer *from, Hoplab__Envelope *env)
-{
-	char label[128];
-
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR) {
-		if (!from->welcomed)
-			snprintf(from->problem, sizeof(from->problem),
-			    "agent %s refused: %s", peer_label(from, label,
-			    sizeof(label)), env->error->text);
-		else
-			log_warn("agent %s: %s", from->inv->name,
-			    env->error->text);
-		msg_free(env);
-	} else if (env->body_case == HOPLAB__ENVELOPE__BODY_WELCOME)
-		msg_free(env);
-	else
-		pending_push(ps, from, env);
-}
-
-int
-peers_handshake(struct peers *ps, int64_t timeout_ns, char *err,
-    size_t errlen)
-{
-	Hoplab__Envelope *env;
-	struct peer *from;
-	int64_t deadline = clock_mono_ns() + timeout_ns, now;
-	size_t i;
-	int rc;
-
-	for (i = 0; i < ps->n; i++) {
-		ps->v[i].last_heard_mono = clock_mono_ns();
-		if (send_hello(ps, &ps->v[i], err, errlen) == -1)
-			return -1;
-	}
-	/*
-	 * Messages other than Welcome (results an agent resends from its
-	 * spool) are kept for the caller; peers_recv() must not hand them
-	 * back here, or the handshake would spin on them.
-	 */
-	ps->handshaking = 1;
-	while (count_open(ps) > 0 && (now = clock_mono_ns()) < deadline) {
-		from = NULL;
-		rc = peers_recv(ps, deadline - now, &from, &env, err, errlen);
-		if (rc == 1)
-			handshake_msg(ps, from, env);
-		else if (rc == -1 && from != NULL && from->problem[0] == '\0')
-			snprintf(from->problem, sizeof(from->problem), "%s",
-			    err);
-		else if (rc == -1 && from == NULL)
-			break;
-	}
-	ps->handshaking = 0;
-	for (i = 0; i < ps->n; i++)
-		if (!ps->v[i].welcomed || ps->v[i].problem[0] != '\0') {
-			name_silent(ps, timeout_ns, err, errlen);
-			return -1;
-		}
-	return 0;
 }

@@ -2,11 +2,10 @@
  * peers: the controller's management connections, one per agent.
  *
  * One DEALER socket per agent, connected to tcp://ADDRESS:PORT, with the
- * controller's name as routing id.  peers_handshake() sends Hello and waits
- * for every Welcome; after that, peers_recv() is the controller's one event
- * loop step: it sends heartbeats when due (1 s), answers nothing itself, and
- * declares an agent lost after 3 silent intervals (any message counts as a
- * heartbeat, as in the ZeroMQ guide's Paranoid Pirate).
+ * controller's name as routing id.  This module connects and sends; the
+ * event loop (loop.h) receives: the handshake, heartbeats (1 s), liveness
+ * (3 silent intervals; any message counts as a heartbeat, as in the
+ * ZeroMQ guide's Paranoid Pirate) and the dispatch of every message.
  *
  * Security: every DEALER is a CURVE client with the controller's key pair
  * (the inventory's controller_key) and the agent's public key (its
@@ -32,7 +31,8 @@
 /*
  * A standing role: a hoplab-router that peers_send() started and has not
  * stopped.  It must run until it is stopped; if its agent reports that it
- * ended, peers_recv() fails with a sentence naming agent, role and cause.
+ * ended, the loop fails with a sentence naming agent, role and cause
+ * (peers_watch_ended()).
  */
 struct peers_watch {
 	struct peer	*peer;
@@ -53,12 +53,10 @@ struct peer {
 	char		hostname[64];
 	char		ifaces[256];	/* "tx,rx" as reported */
 	int64_t		clock_offset_ns; /* agent clock - ours, at welcome */
-	int64_t		last_heard_mono;
+	int64_t		last_heard_mono; /* the loop's liveness */
 	int64_t		last_heard_real;
-	int64_t		last_sent_mono;
+	int64_t		last_sent_mono;	/* heartbeats are due from here */
 };
-
-struct peers_pending;
 
 struct peers {
 	void		*zctx;
@@ -69,9 +67,6 @@ struct peers {
 	int		insecure;	/* plain text (--insecure) */
 	char		pubkey[KEYS_Z85_LEN + 1];	/* ours, for messages */
 	char		keyfile[256];	/* where our key pair came from */
-	uint64_t	n_malformed;	/* messages refused by msg_recv() */
-	struct peers_pending *pend;	/* messages read during handshake */
-	int		handshaking;	/* peers_recv() keeps pend untouched */
 	struct peers_watch watch[PEERS_WATCH_MAX];	/* standing roles */
 	size_t		nwatch;
 };
@@ -89,17 +84,6 @@ struct peers *peers_connect_all(const struct inventory *inv, char *err,
 void	peers_free(struct peers *ps);
 struct peer *peers_find(struct peers *ps, const char *name);
 /*
- * Hello to every peer, wait up to TIMEOUT_NS for all Welcomes.  Returns 0
- * when all answered; -1 otherwise, with each silent or refusing agent named
- * in ERR ("agent B (198.19.0.12:7700) did not answer within 5 s", "agent B
- * (...) refused our key ...").  Peers that answered stay usable (see
- * peer->welcomed, peer->problem) either way.  Messages other than Welcome
- * that arrive meanwhile (results an agent kept for us) are kept and
- * returned first by peers_recv().
- */
-int	peers_handshake(struct peers *ps, int64_t timeout_ns, char *err,
-	    size_t errlen);
-/*
  * Send ENV's body to P (the envelope header is filled in here).  A
  * StartRole of a hoplab-router starts watching that role; a StopRole
  * (of it, or role 0) ends the watch.
@@ -107,15 +91,23 @@ int	peers_handshake(struct peers *ps, int64_t timeout_ns, char *err,
 int	peers_send(struct peers *ps, struct peer *p, Hoplab__Envelope *env,
 	    char *err, size_t errlen);
 /*
- * Wait up to TIMEOUT_NS for one message that is not a heartbeat.  Returns
- * 1 with *FROM and *ENV (free with msg_free), 0 on timeout, -1 when a peer
- * was lost or a socket failed (ERR names the agent, its address and when it
- * was last heard), or when a watched hoplab-router ended without being
- * stopped ("hoplab-router on B (role N) was terminated by signal 9
- * (Killed) ...; last lines of role-N.log: ...").
+ * A RoleStatus ST from P: if it says that a watched hoplab-router ended
+ * on its own, forget the watch and return -1 with the sentence in ERR
+ * ("hoplab-router on B (...) was terminated by signal 9 (Killed) while
+ * the run needed it (role N, pid P); last lines of role-N.log: ..."); a
+ * stopped or failed one is forgotten; else 0.
  */
-int	peers_recv(struct peers *ps, int64_t timeout_ns, struct peer **from,
-	    Hoplab__Envelope **env, char *err, size_t errlen);
+int	peers_watch_ended(struct peers *ps, struct peer *p,
+	    const Hoplab__RoleStatus *st, char *err, size_t errlen);
+/*
+ * Read the monitor events of P that are waiting (the loop polls for
+ * them): handshakes that succeeded or failed, disconnects.  Returns -1
+ * with P's problem in ERR when one made P unusable ("agent B (...)
+ * refused our key ...", "agent B (...) lost: its connection closed ..."),
+ * else 0.
+ */
+int	peers_read_monitor(struct peers *ps, struct peer *p, char *err,
+	    size_t errlen);
 /* "B (198.19.0.12:7700)" */
 const char *peer_label(const struct peer *p, char *buf, size_t len);
 

@@ -22,8 +22,8 @@
  * not written twice.  The final batch says how many records the generator streamed
  * and how many it had to drop; records_end() compares.
  *
- * The files of up to RECORDS_ROLES roles are open at once; a controller
- * runs one plan, so the state is this module's own.
+ * The files of up to RECORDS_ROLES roles are open at once, held by a
+ * struct records that the run owns (records_new()).
  *
  * Deliberately not here: records of points in flight when a controller
  * was killed (`hoplab attach` measures such a point again, or takes its
@@ -56,7 +56,31 @@ struct rrole {
 	int		dirty;			/* written since the last sync */
 };
 
-static struct rrole roles[RECORDS_ROLES];
+static int	rrole_close(struct rrole *r, char *err, size_t errlen);
+
+struct records {
+	struct rrole	roles[RECORDS_ROLES];
+};
+
+struct records *
+records_new(void)
+{
+	return calloc(1, sizeof(struct records));
+}
+
+void
+records_free(struct records *rs)
+{
+	char err[256];
+	size_t i;
+
+	if (rs == NULL)
+		return;
+	for (i = 0; i < RECORDS_ROLES; i++)
+		if (rs->roles[i].used)
+			(void)rrole_close(&rs->roles[i], err, sizeof(err));
+	free(rs);
+}
 
 static uint64_t
 get_le(const uint8_t *b, int n)
@@ -149,8 +173,9 @@ records_label(char *buf, size_t len, const char *variant, const char *label,
 }
 
 static struct rrole *
-find(uint32_t role, const char *agent)
+find(struct records *rs, uint32_t role, const char *agent)
 {
+	struct rrole *roles = rs->roles;
 	size_t i;
 
 	for (i = 0; i < RECORDS_ROLES; i++)
@@ -183,11 +208,11 @@ rrole_close(struct rrole *r, char *err, size_t errlen)
 }
 
 int
-records_expect(uint32_t role, const char *agent, const char *dir,
-    const char *label, const char *const *names, size_t nf, char *err,
-    size_t errlen)
+records_expect(struct records *rs, uint32_t role, const char *agent,
+    const char *dir, const char *label, const char *const *names, size_t nf,
+    char *err, size_t errlen)
 {
-	struct rrole *r = NULL;
+	struct rrole *roles = rs->roles, *r = NULL;
 	char pdir[PATH_MAX];
 	size_t i;
 
@@ -258,10 +283,10 @@ rrole_sync(struct rrole *r, char *err, size_t errlen)
 }
 
 int
-records_take(uint32_t role, const char *agent, const Hoplab__ResultBatch *b,
-    char *err, size_t errlen)
+records_take(struct records *rs, uint32_t role, const char *agent,
+    const Hoplab__ResultBatch *b, char *err, size_t errlen)
 {
-	struct rrole *r = find(role, agent);
+	struct rrole *r = find(rs, role, agent);
 	struct records_rec rec;
 	char row[RECORDS_ROW_MAX];
 	size_t i, n;
@@ -295,8 +320,9 @@ records_take(uint32_t role, const char *agent, const Hoplab__ResultBatch *b,
 }
 
 int
-records_sync(char *err, size_t errlen)
+records_sync(struct records *rs, char *err, size_t errlen)
 {
+	struct rrole *roles = rs->roles;
 	size_t i;
 
 	for (i = 0; i < RECORDS_ROLES; i++) {
@@ -310,18 +336,18 @@ records_sync(char *err, size_t errlen)
 }
 
 uint64_t
-records_rows(uint32_t role, const char *agent)
+records_rows(struct records *rs, uint32_t role, const char *agent)
 {
-	struct rrole *r = find(role, agent);
+	struct rrole *r = find(rs, role, agent);
 
 	return r != NULL ? r->rows : 0;
 }
 
 int
-records_end(uint32_t role, const char *agent, const Hoplab__ResultBatch *b,
-    char *err, size_t errlen)
+records_end(struct records *rs, uint32_t role, const char *agent,
+    const Hoplab__ResultBatch *b, char *err, size_t errlen)
 {
-	struct rrole *r = find(role, agent);
+	struct rrole *r = find(rs, role, agent);
 	uint64_t rows;
 
 	if (r == NULL)

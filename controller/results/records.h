@@ -25,15 +25,21 @@ struct records_rec {
 	uint8_t		flags, ttl;
 };
 
+struct records;
+
+/* The writer of one run's packets/; records_free(NULL) does nothing. */
+struct records *records_new(void);
+/* Close every file still open (a point that failed) and free RS. */
+void	records_free(struct records *rs);
 /*
  * Role ROLE on agent AGENT streams records: write them to
  * DIR/packets/LABEL-<flow name>.csv, flow id i + 1 being NAMES[i] (NF
  * names).  A role of the same agent expected before and never ended is
  * forgotten (its point failed).  0, or -1 with ERR.
  */
-int	records_expect(uint32_t role, const char *agent, const char *dir,
-	    const char *label, const char *const *names, size_t nf,
-	    char *err, size_t errlen);
+int	records_expect(struct records *rs, uint32_t role, const char *agent,
+	    const char *dir, const char *label, const char *const *names,
+	    size_t nf, char *err, size_t errlen);
 /*
  * A non-final batch B of ROLE from AGENT: its records written and
  * flushed; acknowledge it only after records_sync().  Returns 1 when
@@ -41,20 +47,20 @@ int	records_expect(uint32_t role, const char *agent, const char *dir,
  * failed.  A batch whose seq was written before (a resend) is skipped
  * and returns 1.
  */
-int	records_take(uint32_t role, const char *agent,
+int	records_take(struct records *rs, uint32_t role, const char *agent,
 	    const Hoplab__ResultBatch *b, char *err, size_t errlen);
 /* fdatasync() every file written since the last call.  0 or -1 (ERR). */
-int	records_sync(char *err, size_t errlen);
+int	records_sync(struct records *rs, char *err, size_t errlen);
 /*
  * The final batch B of ROLE: close its files and compare the rows
  * written with B's records_total.  Returns 0; 1 when records were lost
  * (dropped by the generator or not written: ERR says how many); -1 when
  * closing failed.  Does nothing (0) for a role not expected.
  */
-int	records_end(uint32_t role, const char *agent,
+int	records_end(struct records *rs, uint32_t role, const char *agent,
 	    const Hoplab__ResultBatch *b, char *err, size_t errlen);
 /* Rows written for ROLE so far (0 if not expected). */
-uint64_t records_rows(uint32_t role, const char *agent);
+uint64_t records_rows(struct records *rs, uint32_t role, const char *agent);
 
 /* Pure helpers, for the unit suite. */
 void	records_decode(const uint8_t *b, struct records_rec *r);

@@ -14,9 +14,11 @@
  * ack lets the agent delete its copy.  A chunk out of order asks for a
  * resend from the last byte written, and so does a transfer that made no
  * progress for CAP_IDLE_NS; after CAP_TRIES such rounds the run stops.
- * Router counters, link reports and fault answers that arrive meanwhile go
- * where the runner's own loop would put them (resume.h, links.h,
- * faults.h).
+ * The roles are this file's in the event loop (loop.h) while their files
+ * are fetched; router counters, link reports and fault answers that
+ * arrive meanwhile go to their own handlers (run.c, links.c, faults.c).
+ * The state of the point being captured is a struct captures that the
+ * run owns (r->cap, captures_free()).
  *
  * The first interface of the list is where the probes leave; each later
  * one is matched against it with lib/capmatch.c (probe flow id and
@@ -53,6 +55,7 @@
 #define CAP_IDLE_NS		(5 * NSEC_PER_SEC)
 #define CAP_TRIES		4
 #define CAP_CHUNK_MAX		(512 * 1024)	/* agents send 256 KiB */
+#define CAP_LOOK_NS		(200 * NSEC_PER_MSEC)	/* idle check */
 
 /* One capture of the point. */
 struct capfile {
@@ -68,7 +71,8 @@ struct capfile {
 };
 
 /* The point being captured; one at a time, as the runner runs them. */
-static struct {
+struct captures {
+	struct run	*r;
 	int		active;
 	struct wait_role ws[PLAN_CAP_MAX_IFACES];
 	struct capfile	cf[PLAN_CAP_MAX_IFACES];
@@ -76,7 +80,9 @@ static struct {
 	char		label[300];	/* folder name under captures/ */
 	char		variant[PLAN_NAME_MAX * 2];
 	unsigned	frame, rep;
-} cs;
+	int64_t		last;		/* CLOCK_MONOTONIC of the last progress */
+	int		tries;		/* rounds of asking again */
+};
 
 static int
 started(const struct wait_role *w)
@@ -117,6 +123,19 @@ fail:
 	return -1;
 }
 
+void
+captures_free(struct captures *cs)
+{
+	size_t i;
+
+	if (cs == NULL)
+		return;
+	for (i = 0; i < cs->n; i++)
+		if (cs->cf[i].f != NULL)
+			fclose(cs->cf[i].f);
+	free(cs);
+}
+
 int
 captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
@@ -124,28 +143,35 @@ captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
 	const struct plan_capture *pc = &r->plan->capture;
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__CaptureParams cp = HOPLAB__CAPTURE_PARAMS__INIT;
+	struct captures *cs;
 	struct capfile *c;
 	size_t i;
 
 	if (!pc->enabled)
 		return 0;
-	memset(&cs, 0, sizeof(cs));
-	point_label(r, v, frame, rep, cs.label, sizeof(cs.label));
-	snprintf(cs.variant, sizeof(cs.variant), "%s", v->label);
-	cs.frame = frame;
-	cs.rep = rep;
-	if (make_dirs(results_dir(r->res), cs.label, err, errlen) == -1)
+	if (r->cap == NULL && (r->cap = malloc(sizeof(*r->cap))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cs = r->cap;
+	memset(cs, 0, sizeof(*cs));
+	cs->r = r;
+	point_label(r, v, frame, rep, cs->label, sizeof(cs->label));
+	snprintf(cs->variant, sizeof(cs->variant), "%s", v->label);
+	cs->frame = frame;
+	cs->rep = rep;
+	if (make_dirs(results_dir(r->res), cs->label, err, errlen) == -1)
 		return -1;
 	cp.snaplen = pc->snaplen;
 	cp.limit_bytes = pc->limit_bytes;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_CAPTURE;
 	sr.capture = &cp;
 	for (i = 0; i < pc->nifaces; i++) {
-		c = &cs.cf[i];
+		c = &cs->cf[i];
 		c->host = pc->host[i];
 		c->iface = pc->iface[i];
 		snprintf(c->rel, sizeof(c->rel), "captures/%s/%s-%s.pcap",
-		    cs.label, c->host, c->iface);
+		    cs->label, c->host, c->iface);
 		snprintf(c->path, sizeof(c->path), "%s/%s",
 		    results_dir(r->res), c->rel);
 		if (peers_find(r->ps, c->host) == NULL) {
@@ -154,13 +180,13 @@ captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
 			return -1;
 		}
 		cp.iface = (char *)c->iface;
-		if (run_send_start(r, &cs.ws[i], c->host, &sr, err,
+		if (run_send_start(r, &cs->ws[i], c->host, &sr, err,
 		    errlen) == -1)
 			return -1;
-		cs.n = i + 1;
-		cs.active = 1;
+		cs->n = i + 1;
+		cs->active = 1;
 	}
-	if (run_wait_roles(r, cs.ws, cs.n, started, clock_mono_ns() +
+	if (run_wait_roles(r, cs->ws, cs->n, started, clock_mono_ns() +
 	    CAP_START_TIMEOUT_NS, err, errlen) == -1) {
 		snprintf(err + strlen(err), errlen - strlen(err), " (starting "
 		    "the captures)");
@@ -188,8 +214,9 @@ send_ack(struct run *r, struct wait_role *w, uint64_t offset, int resend,
 }
 
 static void
-send_stops(struct run *r)
+send_stops(struct captures *cs)
 {
+	struct run *r = cs->r;
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
 	char err[256];
@@ -197,32 +224,32 @@ send_stops(struct run *r)
 
 	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
 	env.stop_role = &st;
-	for (i = 0; i < cs.n; i++) {
-		st.role_id = cs.ws[i].role_id;
-		if (peers_send(r->ps, cs.ws[i].peer, &env, err,
+	for (i = 0; i < cs->n; i++) {
+		st.role_id = cs->ws[i].role_id;
+		if (peers_send(r->ps, cs->ws[i].peer, &env, err,
 		    sizeof(err)) == -1)
 			log_warn("stop capture on %s: %s",
-			    cs.ws[i].peer->inv->name, err);
+			    cs->ws[i].peer->inv->name, err);
 	}
 }
 
 /* The capture of role ROLE on FROM, or -1. */
 static int
-which(const struct peer *from, uint32_t role)
+which(const struct captures *cs, const struct peer *from, uint32_t role)
 {
 	size_t i;
 
-	for (i = 0; i < cs.n; i++)
-		if (cs.ws[i].peer == from && cs.ws[i].role_id == role)
+	for (i = 0; i < cs->n; i++)
+		if (cs->ws[i].peer == from && cs->ws[i].role_id == role)
 			return (int)i;
 	return -1;
 }
 
 static int
-on_report(size_t i, const Hoplab__CaptureReport *cr, char *err,
-    size_t errlen)
+on_report(struct captures *cs, size_t i, const Hoplab__CaptureReport *cr,
+    char *err, size_t errlen)
 {
-	struct capfile *c = &cs.cf[i];
+	struct capfile *c = &cs->cf[i];
 
 	if (cr->error[0] != '\0') {
 		snprintf(err, errlen, "capture on %s:%s failed: %s", c->host,
@@ -264,16 +291,17 @@ finish_file(struct capfile *c, char *err, size_t errlen)
 }
 
 static int
-on_chunk(struct run *r, size_t i, const Hoplab__FileChunk *fc, char *err,
-    size_t errlen)
+on_chunk(struct captures *cs, size_t i, const Hoplab__FileChunk *fc,
+    char *err, size_t errlen)
 {
-	struct capfile *c = &cs.cf[i];
+	struct run *r = cs->r;
+	struct capfile *c = &cs->cf[i];
 
 	if (!c->have_report || c->done)
 		return 0;
 	if (fc->offset != c->written) {		/* a gap, or a resend */
 		if (fc->offset > c->written)
-			send_ack(r, &cs.ws[i], c->written, 1, 0);
+			send_ack(r, &cs->ws[i], c->written, 1, 0);
 		return 0;
 	}
 	if (fc->data.len > CAP_CHUNK_MAX || fc->offset + fc->data.len >
@@ -291,132 +319,145 @@ on_chunk(struct run *r, size_t i, const Hoplab__FileChunk *fc, char *err,
 	c->written += fc->data.len;
 	if (c->written == c->size && finish_file(c, err, errlen) == -1)
 		return -1;
-	send_ack(r, &cs.ws[i], c->written, 0, c->done);
+	send_ack(r, &cs->ws[i], c->written, 0, c->done);
 	return 1;
 }
 
-/* A message of no capture: where the runner's loop would put it. */
+/* Progress on a capture's file: the idle check starts again. */
 static int
-other(struct run *r, struct peer *from, const Hoplab__Envelope *env,
-    char *err, size_t errlen)
+progressed(struct captures *cs, int rc)
 {
-	const Hoplab__ResultBatch *b = env->result_batch;
-	int rc;
-
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_RESULT_BATCH) {
-		if (strcmp(b->run_id, r->run_id) != 0)
-			return 0;	/* another run's: left to it */
-		rc = resume_router_batch(r->ps, &r->st, r->res, from, b, err,
-		    errlen);
-		if (rc == 0)
-			run_send_ack(r, from, b);
-		return rc == -1 ? -1 : 0;
-	}
-	if (faults_take(r->fl, from, env) != 0)
-		return 0;
-	return links_take(r->lk, from, env, err, errlen) == -1 ? -1 : 0;
+	if (rc == 1)
+		cs->last = clock_mono_ns();
+	return rc == -1 ? -1 : LOOP_TAKEN;
 }
 
-/* One message while collecting: 1 progress, 0 nothing, -1 failure. */
+/* The point's capture roles while their files are fetched (loop.h). */
 static int
-take(struct run *r, struct peer *from, const Hoplab__Envelope *env,
+cap_report(void *arg, struct peer *from, const Hoplab__CaptureReport *cr,
     char *err, size_t errlen)
 {
-	const Hoplab__RoleStatus *st = env->role_status;
+	struct captures *cs = arg;
 	int i;
 
-	switch (env->body_case) {
-	case HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT:
-		if ((i = which(from, env->capture_report->role_id)) == -1)
-			return 0;
-		return on_report((size_t)i, env->capture_report, err,
-		    errlen) == -1 ? -1 : 1;
-	case HOPLAB__ENVELOPE__BODY_FILE_CHUNK:
-		if ((i = which(from, env->file_chunk->role_id)) == -1)
-			return 0;
-		return on_chunk(r, (size_t)i, env->file_chunk, err, errlen);
-	case HOPLAB__ENVELOPE__BODY_ROLE_STATUS:
-		if ((i = which(from, st->role_id)) == -1 ||
-		    st->state != HOPLAB__ROLE_STATUS__STATE__FAILED)
-			return 0;
-		snprintf(err, errlen, "capture on %s:%s failed: %s",
-		    cs.cf[i].host, cs.cf[i].iface, st->error);
-		return -1;
-	default:
-		return other(r, from, env, err, errlen);
-	}
+	if ((i = which(cs, from, cr->role_id)) == -1)
+		return LOOP_TAKEN;
+	return progressed(cs, on_report(cs, (size_t)i, cr, err, errlen) ==
+	    -1 ? -1 : 1);
 }
 
 static int
-all_done(void)
+cap_chunk(void *arg, struct peer *from, const Hoplab__FileChunk *fc,
+    char *err, size_t errlen)
+{
+	struct captures *cs = arg;
+	int i;
+
+	if ((i = which(cs, from, fc->role_id)) == -1)
+		return LOOP_TAKEN;
+	return progressed(cs, on_chunk(cs, (size_t)i, fc, err, errlen));
+}
+
+static int
+cap_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
+{
+	struct captures *cs = arg;
+	int i;
+
+	if ((i = which(cs, from, st->role_id)) == -1 ||
+	    st->state != HOPLAB__ROLE_STATUS__STATE__FAILED)
+		return LOOP_TAKEN;
+	snprintf(err, errlen, "capture on %s:%s failed: %s", cs->cf[i].host,
+	    cs->cf[i].iface, st->error);
+	return -1;
+}
+
+static const struct loop_role_ops cap_ops = {
+	.status = cap_status,
+	.report = cap_report,
+	.chunk = cap_chunk,
+};
+
+static int
+all_done(const struct captures *cs)
 {
 	size_t i;
 
-	for (i = 0; i < cs.n; i++)
-		if (!cs.cf[i].done && !(cs.cf[i].have_report &&
-		    cs.cf[i].size == 0))
+	for (i = 0; i < cs->n; i++)
+		if (!cs->cf[i].done && !(cs->cf[i].have_report &&
+		    cs->cf[i].size == 0))
 			return 0;
 	return 1;
 }
 
 /* No progress for a while: ask for every file again from its end. */
 static int
-ask_again(struct run *r, int tries, char *err, size_t errlen)
+ask_again(struct captures *cs, int tries, char *err, size_t errlen)
 {
 	size_t i;
 
-	for (i = 0; i < cs.n; i++) {
-		if (cs.cf[i].done)
+	for (i = 0; i < cs->n; i++) {
+		if (cs->cf[i].done)
 			continue;
 		if (tries >= CAP_TRIES) {
 			snprintf(err, errlen, "capture of %s:%s: %s after %d "
-			    "tries (%llu of %llu bytes)", cs.cf[i].host,
-			    cs.cf[i].iface, cs.cf[i].have_report ? "file not "
+			    "tries (%llu of %llu bytes)", cs->cf[i].host,
+			    cs->cf[i].iface, cs->cf[i].have_report ? "file not "
 			    "delivered" : "no report", tries,
-			    (unsigned long long)cs.cf[i].written,
-			    (unsigned long long)cs.cf[i].size);
+			    (unsigned long long)cs->cf[i].written,
+			    (unsigned long long)cs->cf[i].size);
 			return -1;
 		}
-		if (cs.cf[i].have_report)
-			send_ack(r, &cs.ws[i], cs.cf[i].written, 1, 0);
+		if (cs->cf[i].have_report)
+			send_ack(cs->r, &cs->ws[i], cs->cf[i].written, 1, 0);
 	}
+	return 0;
+}
+
+/* The collection's condition (loop.h): every file, or ask again. */
+static int
+collect_check(void *arg, int64_t *wake, char *err, size_t errlen)
+{
+	struct captures *cs = arg;
+
+	if (all_done(cs))
+		return 1;
+	if (run_interrupted(cs->r, err, errlen))
+		return -1;
+	if (clock_mono_ns() - cs->last > CAP_IDLE_NS) {
+		if (ask_again(cs, ++cs->tries, err, errlen) == -1)
+			return -1;
+		cs->last = clock_mono_ns();
+	}
+	if (*wake > clock_mono_ns() + CAP_LOOK_NS)
+		*wake = clock_mono_ns() + CAP_LOOK_NS;
 	return 0;
 }
 
 /* Stop the roles and fetch every file. */
 static int
-collect(struct run *r, char *err, size_t errlen)
+collect(struct captures *cs, char *err, size_t errlen)
 {
-	Hoplab__Envelope *env;
-	struct peer *from;
-	int64_t last = clock_mono_ns();
-	int rc, tries = 0;
+	struct loop_wait w = { .check = collect_check, .arg = cs };
+	struct loop *l = cs->r->loop;
+	size_t i, n;
+	int rc = 0;
 
-	send_stops(r);
-	while (!all_done()) {
-		if (r->opts->stop != NULL && *r->opts->stop) {
-			snprintf(err, errlen, "interrupted by the user");
-			return -1;
-		}
-		if (clock_mono_ns() - last > CAP_IDLE_NS) {
-			if (ask_again(r, ++tries, err, errlen) == -1)
-				return -1;
-			last = clock_mono_ns();
-		}
-		rc = peers_recv(r->ps, 200 * NSEC_PER_MSEC, &from, &env, err,
-		    errlen);
-		if (rc == -1)
-			return -1;
-		if (rc == 0)
-			continue;
-		rc = take(r, from, env, err, errlen);
-		msg_free(env);
-		if (rc == -1)
-			return -1;
-		if (rc == 1)
-			last = clock_mono_ns();
+	for (n = 0; rc == 0 && n < cs->n; n++)
+		rc = loop_own_role(l, cs->ws[n].peer, cs->ws[n].role_id,
+		    &cap_ops, cs, err, errlen);
+	if (rc == -1)
+		n--;
+	cs->last = clock_mono_ns();
+	cs->tries = 0;
+	if (rc == 0) {
+		send_stops(cs);
+		rc = loop_run_until(l, &w, INT64_MAX, err, errlen);
 	}
-	return 0;
+	for (i = 0; i < n; i++)
+		loop_disown_role(l, cs->ws[i].peer, cs->ws[i].role_id);
+	return rc;
 }
 
 /* Open results file NAME for appending, with HEADER when it is new. */
@@ -451,6 +492,7 @@ csv_done(FILE *f, const char *name, char *err, size_t errlen)
 static int
 write_captures_csv(struct run *r, char *err, size_t errlen)
 {
+	struct captures *cs = r->cap;
 	const struct capfile *c;
 	FILE *f;
 	size_t i;
@@ -460,10 +502,10 @@ write_captures_csv(struct run *r, char *err, size_t errlen)
 	    "if_dropped,truncated,over_limit", err, errlen);
 	if (f == NULL)
 		return -1;
-	for (i = 0; i < cs.n; i++) {
-		c = &cs.cf[i];
+	for (i = 0; i < cs->n; i++) {
+		c = &cs->cf[i];
 		fprintf(f, "%s,%u,%u,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%d,"
-		    "%llu\n", cs.variant, cs.frame, cs.rep, r->label, c->host,
+		    "%llu\n", cs->variant, cs->frame, cs->rep, r->label, c->host,
 		    c->iface, c->rel, (unsigned long long)c->frames,
 		    (unsigned long long)c->size,
 		    (unsigned long long)c->kernel_received,
@@ -490,7 +532,8 @@ static void
 delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t tx,
     size_t k, int final, const Hoplab__FlowResult *fl)
 {
-	const struct capfile *a = &cs.cf[tx], *b = &cs.cf[k];
+	struct captures *cs = r->cap;
+	const struct capfile *a = &cs->cf[tx], *b = &cs->cf[k];
 	struct capmatch_summary s;
 	double gmean = fl->delay_mean_ns / 1e3;
 	uint64_t sent = 0;
@@ -499,8 +542,8 @@ delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t tx,
 	ok = capmatch_delay(cm, (int)fl->flow_id, &s, &sent) == 0;
 	if (!ok && !final && r->plan->topo.enabled)
 		return;		/* a capture off this flow's path */
-	fprintf(out, "%s,%u,%u,%s,%s,%s:%s,%s:%s,%llu,%zu,%llu,", cs.variant,
-	    fl->frame, cs.rep, r->label, fl->name, a->host, a->iface, b->host,
+	fprintf(out, "%s,%u,%u,%s,%s,%s:%s,%s:%s,%llu,%zu,%llu,", cs->variant,
+	    fl->frame, cs->rep, r->label, fl->name, a->host, a->iface, b->host,
 	    b->iface, (unsigned long long)sent, s.n,
 	    (unsigned long long)fl->received);
 	if (ok)
@@ -529,8 +572,8 @@ delay_row(struct run *r, FILE *out, const struct capmatch *cm, size_t tx,
 
 /* Match captures TX -> K with filter FLT; NULL with ERR on failure. */
 static struct capmatch *
-match(size_t tx, size_t k, const struct capmatch_filter *flt, char *err,
-    size_t errlen)
+match(const struct captures *cs, size_t tx, size_t k,
+    const struct capmatch_filter *flt, char *err, size_t errlen)
 {
 	struct capmatch *cm;
 
@@ -538,8 +581,8 @@ match(size_t tx, size_t k, const struct capmatch_filter *flt, char *err,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (capmatch_read(cm, 1, cs.cf[tx].path, flt, err, errlen) == -1 ||
-	    capmatch_read(cm, 0, cs.cf[k].path, flt, err, errlen) == -1) {
+	if (capmatch_read(cm, 1, cs->cf[tx].path, flt, err, errlen) == -1 ||
+	    capmatch_read(cm, 0, cs->cf[k].path, flt, err, errlen) == -1) {
 		capmatch_free(cm);
 		return NULL;
 	}
@@ -554,6 +597,7 @@ static int
 topo_flow_rows(struct run *r, FILE *f, const Hoplab__FlowResult *fl,
     size_t j, char *err, size_t errlen)
 {
+	struct captures *cs = r->cap;
 	const struct plan_flow *pf = &r->plan->flows[j];
 	struct capmatch_filter flt = { (int)fl->flow_id,
 	    TOPO_PORT_BASE + (int)j };
@@ -562,20 +606,20 @@ topo_flow_rows(struct run *r, FILE *f, const Hoplab__FlowResult *fl,
 
 	if (strcmp(pf->mode, "udp") != 0)
 		return 0;
-	for (tx = 0; tx < cs.n && strcmp(cs.cf[tx].host, pf->from); tx++)
+	for (tx = 0; tx < cs->n && strcmp(cs->cf[tx].host, pf->from); tx++)
 		;
-	if (tx == cs.n) {
+	if (tx == cs->n) {
 		if (!r->opts->quiet)
 			fprintf(stderr, "      %s: no capture on its sender "
 			    "%s, no capture delay\n", fl->name, pf->from);
 		return 0;
 	}
-	for (k = 0; k < cs.n; k++) {
+	for (k = 0; k < cs->n; k++) {
 		if (k == tx)
 			continue;
-		if ((cm = match(tx, k, &flt, err, errlen)) == NULL)
+		if ((cm = match(cs, tx, k, &flt, err, errlen)) == NULL)
 			return -1;
-		delay_row(r, f, cm, tx, k, strcmp(cs.cf[k].host, pf->to) == 0,
+		delay_row(r, f, cm, tx, k, strcmp(cs->cf[k].host, pf->to) == 0,
 		    fl);
 		capmatch_free(cm);
 	}
@@ -587,6 +631,7 @@ static int
 write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
     size_t errlen)
 {
+	struct captures *cs = r->cap;
 	struct capmatch_filter flt = { CAPMATCH_ANY, GEN_DST_PORT };
 	struct capmatch *cm;
 	FILE *f;
@@ -603,11 +648,11 @@ write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 	for (j = 0; r->plan->topo.enabled && rc == 0 && j < gen->n_flows;
 	    j++)
 		rc = topo_flow_rows(r, f, gen->flows[j], j, err, errlen);
-	for (k = 1; !r->plan->topo.enabled && rc == 0 && k < cs.n; k++) {
-		if ((cm = match(0, k, &flt, err, errlen)) == NULL)
+	for (k = 1; !r->plan->topo.enabled && rc == 0 && k < cs->n; k++) {
+		if ((cm = match(cs, 0, k, &flt, err, errlen)) == NULL)
 			rc = -1;
 		for (j = 0; rc == 0 && j < gen->n_flows; j++)
-			delay_row(r, f, cm, 0, k, k + 1 == cs.n,
+			delay_row(r, f, cm, 0, k, k + 1 == cs->n,
 			    gen->flows[j]);
 		capmatch_free(cm);
 	}
@@ -620,17 +665,18 @@ int
 captures_end(struct run *r, const Hoplab__ResultBatch *gen, char *err,
     size_t errlen)
 {
+	struct captures *cs = r->cap;
 	size_t i;
 	int rc;
 
-	if (!cs.active)
+	if (cs == NULL || !cs->active)
 		return 0;
-	cs.active = 0;
-	rc = collect(r, err, errlen);
-	for (i = 0; i < cs.n; i++)
-		if (cs.cf[i].f != NULL) {
-			fclose(cs.cf[i].f);
-			cs.cf[i].f = NULL;
+	cs->active = 0;
+	rc = collect(cs, err, errlen);
+	for (i = 0; i < cs->n; i++)
+		if (cs->cf[i].f != NULL) {
+			fclose(cs->cf[i].f);
+			cs->cf[i].f = NULL;
 		}
 	if (rc == 0)
 		rc = write_captures_csv(r, err, errlen);

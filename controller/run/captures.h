@@ -12,7 +12,11 @@
 #include "msg.h"
 #include "controller/plan/plan.h"
 
+struct captures;
 struct run;
+
+/* The captures' state of a run (r->cap); NULL is fine. */
+void	captures_free(struct captures *cs);
 
 /*
  * Start a capture role on every HOST:IFACE the plan names and wait until

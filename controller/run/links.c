@@ -8,8 +8,13 @@
  * Starting a link costs the agent a fork and two packet rings, tens of
  * milliseconds.
  *
- * Report rows are written and flushed as each batch arrives, then the
- * batch is acknowledged (write, then ack, like routers.csv).  A truth
+ * The link roles of the point are the links' in the loop (loop.h) from
+ * their StartRole until links_stop(): their statuses and reports come to
+ * link_ops whatever the run is waiting for.  A report of an earlier
+ * point (a resend) is acknowledged by the run's handler of unowned
+ * batches (run.c).  Report rows are written and flushed as each batch
+ * arrives, then the batch is acknowledged (write, then ack, like
+ * routers.csv).  A truth
  * file is fetched after its role has ended: the agent reports the end
  * only after hoplab-link exited, and hoplab-link closes the file before
  * it exits.  The wire agent shares this machine when the inventory is
@@ -132,7 +137,7 @@ int
 links_lab_topo(const char *lab, const struct plan *plan, int quiet,
     char *err, size_t errlen)
 {
-	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
+	char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
 	const char *argv[PLANTOPO_MAX_LINKS + 2];
 	const struct plantopo *t = &plan->topo;
 	const struct plantopo_link *l;
@@ -158,6 +163,17 @@ links_lab_topo(const char *lab, const struct plan *plan, int quiet,
 	return lab_run(lab, -1, argv, quiet, err, errlen) == 0 ? 0 : -1;
 }
 
+/* The loop no longer hands the point's link roles to the links. */
+static void
+disown(struct links *lk)
+{
+	size_t i;
+
+	for (i = 0; i < lk->nact; i++)
+		loop_disown_role(lk->env.loop, lk->act[i].peer,
+		    lk->act[i].role);
+}
+
 struct links *
 links_new(const struct links_env *env, char *err, size_t errlen)
 {
@@ -178,6 +194,7 @@ links_free(struct links *lk)
 
 	if (lk == NULL)
 		return;
+	disown(lk);
 	if (lk->cf_open && csvfile_close(&lk->cf, err, sizeof(err)) == -1)
 		log_warn("links.csv: %s", err);
 	free(lk);
@@ -292,32 +309,36 @@ take_status(struct lrole *l, const Hoplab__RoleStatus *st)
 		    st->exit_code, st->signal ? " (killed by a signal)" : "");
 }
 
-int
-links_take(struct links *lk, struct peer *from, const Hoplab__Envelope *env,
+/* A status of one of the point's link roles (loop.h). */
+static int
+link_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
     char *err, size_t errlen)
 {
-	const Hoplab__ResultBatch *b;
 	struct lrole *l;
 
-	if (lk == NULL)
-		return 0;
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
-		if ((l = find(lk, from, env->role_status->role_id)) == NULL)
-			return 0;
-		take_status(l, env->role_status);
-		return 1;
-	}
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH)
-		return 0;
-	b = env->result_batch;
-	if (strcmp(b->run_id, lk->env.run_id) != 0)
-		return 0;
-	l = find(lk, from, b->role_id);
-	if (l == NULL && b->n_links == 0)
-		return 0;
-	/* A link's report of an earlier point (a resend): ack only. */
-	return take_batch(lk, l, from, b, err, errlen);
+	(void)err;
+	(void)errlen;
+	if ((l = find(arg, from, st->role_id)) != NULL)
+		take_status(l, st);
+	return LOOP_TAKEN;
 }
+
+/* A report of one of them: its rows in links.csv, then the ack. */
+static int
+link_batch(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
+    size_t errlen)
+{
+	const Hoplab__ResultBatch *b = env->result_batch;
+	struct links *lk = arg;
+
+	return take_batch(lk, find(lk, from, b->role_id), from, b, err,
+	    errlen) == -1 ? -1 : LOOP_TAKEN;
+}
+
+static const struct loop_role_ops link_ops = {
+	.status = link_status,
+	.batch = link_batch,
+};
 
 typedef int (*lrole_done_fn)(const struct lrole *l);
 
@@ -333,26 +354,36 @@ ended(const struct lrole *l)
 	return l->ended || l->failed;
 }
 
-/* Anything else that arrives meanwhile: as the runner would treat it. */
-static int
-other(struct links *lk, struct peer *from, const Hoplab__Envelope *env,
-    char *err, size_t errlen)
-{
-	const Hoplab__ResultBatch *b = env->result_batch;
+/* One wait_links(): what every link role must come to. */
+struct links_wait {
+	struct links	*lk;
+	lrole_done_fn	done;
+	int		fail_on_end;
+};
 
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ERROR) {
-		log_warn("agent %s: %s", from->inv->name, env->error->text);
-		return 0;
+static int
+wait_check(void *arg, int64_t *wake, char *err, size_t errlen)
+{
+	struct links_wait *lw = arg;
+	struct links *lk = lw->lk;
+	size_t i, ndone;
+
+	(void)wake;
+	for (i = ndone = 0; i < lk->nact; i++) {
+		struct lrole *l = &lk->act[i];
+
+		if (l->failed || (lw->fail_on_end && l->ended)) {
+			snprintf(err, errlen, "link %s on %s: %s",
+			    l->im->link, l->peer->inv->name, l->error);
+			return -1;
+		}
+		ndone += lw->done(l) != 0;
 	}
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH ||
-	    strcmp(b->run_id, lk->env.run_id) != 0)
-		return 0;
-	switch (resume_router_batch(lk->env.ps, lk->env.st, lk->env.res, from,
-	    b, err, errlen)) {
-	case -1:
+	if (ndone == lk->nact)
+		return 1;
+	if (lk->env.stop != NULL && *lk->env.stop) {
+		snprintf(err, errlen, "interrupted by the user");
 		return -1;
-	case 0:
-		resume_ack(lk->env.ps, from, b->role_id, b->batch_seq);
 	}
 	return 0;
 }
@@ -362,48 +393,15 @@ static int
 wait_links(struct links *lk, lrole_done_fn done, int fail_on_end,
     int64_t deadline, char *err, size_t errlen)
 {
-	Hoplab__Envelope *env;
-	struct peer *from;
-	size_t i, ndone;
+	struct links_wait lw = { lk, done, fail_on_end };
+	struct loop_wait w = { .check = wait_check, .arg = &lw };
 	int rc;
 
-	for (;;) {
-		for (i = ndone = 0; i < lk->nact; i++) {
-			struct lrole *l = &lk->act[i];
-
-			if (l->failed || (fail_on_end && l->ended)) {
-				snprintf(err, errlen, "link %s on %s: %s",
-				    l->im->link, l->peer->inv->name, l->error);
-				return -1;
-			}
-			ndone += done(l) != 0;
-		}
-		if (ndone == lk->nact)
-			return 0;
-		if (lk->env.stop != NULL && *lk->env.stop) {
-			snprintf(err, errlen, "interrupted by the user");
-			return -1;
-		}
-		if (clock_mono_ns() >= deadline) {
-			snprintf(err, errlen, "timed out waiting for the "
-			    "link roles (hoplab-link) to %s",
-			    done == started ? "start" : "stop");
-			return -1;
-		}
-		rc = peers_recv(lk->env.ps, deadline - clock_mono_ns(), &from,
-		    &env, err, errlen);
-		if (rc <= 0) {
-			if (rc == -1)
-				return -1;
-			continue;
-		}
-		rc = links_take(lk, from, env, err, errlen);
-		if (rc == 0)
-			rc = other(lk, from, env, err, errlen);
-		msg_free(env);
-		if (rc == -1)
-			return -1;
-	}
+	rc = loop_run_until(lk->env.loop, &w, deadline, err, errlen);
+	if (rc == 1)
+		snprintf(err, errlen, "timed out waiting for the link roles "
+		    "(hoplab-link) to %s", done == started ? "start" : "stop");
+	return rc == 0 ? 0 : -1;
 }
 
 /* The two interfaces of link role L: the inventory's, else wa and wb. */
@@ -450,6 +448,9 @@ send_link(struct links *lk, struct lrole *l, char *err, size_t errlen)
 	lp.seed = l->im->seed * 1000 + l->rep;
 	lp.report_interval_ns = LINK_REPORT_NS;
 	lp.truth = l->truth;
+	if (loop_own_role(lk->env.loop, l->peer, l->role, &link_ops, lk, err,
+	    errlen) == -1)
+		return -1;
 	sr.role_id = l->role;
 	sr.run_id = (char *)lk->env.run_id;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_LINK;
@@ -468,6 +469,7 @@ links_start(struct links *lk, const struct plan_variant *v, unsigned frame,
 	struct lrole *l;
 	size_t i;
 
+	disown(lk);		/* a point that failed: its roles are over */
 	lk->nact = 0;
 	for (i = 0; i < plan->nimpairs; i++) {
 		if (!plan_impair_in_variant(&plan->impairs[i], v))
@@ -635,6 +637,7 @@ links_stop(struct links *lk, char *err, size_t errlen)
 		    LINK_STOP_TIMEOUT_NS, err, errlen);
 	for (i = 0; rc == 0 && i < lk->nact; i++)
 		rc = fetch_truth(lk, &lk->act[i], err, errlen);
+	disown(lk);
 	lk->nact = 0;
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "inventory.h"
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
 #include "controller/results/results.h"
@@ -28,6 +29,7 @@ struct links_env {
 	const struct plan	*plan;
 	const struct inventory	*inv;
 	struct peers		*ps;
+	struct loop		*loop;		/* the run's (loop.h) */
 	struct results		*res;
 	struct run_state	*st;
 	uint32_t		*next_role;	/* the runner's role counter */
@@ -80,15 +82,6 @@ int	links_check(struct links *lk, char *err, size_t errlen);
  * end, then fetch their truth files.  0 or -1 with ERR.
  */
 int	links_stop(struct links *lk, char *err, size_t errlen);
-/*
- * ENV from FROM, met while the runner waits for something else: a status
- * or a report of a link role.  Returns 1 when it was taken (the caller
- * still frees ENV), 0 when it is not the links', -1 when links.csv could
- * not be written (ERR).
- */
-int	links_take(struct links *lk, struct peer *from,
-	    const Hoplab__Envelope *env, char *err, size_t errlen);
-
 /*
  * linkcmd.c: `hoplab link HOST set DIR PROFILE [--at T]` or `hoplab link
  * HOST counters` (ARGV from HOST on): the exit status, 0 answered, 1

@@ -17,6 +17,8 @@
  * estimate ("~?:??") before a quarter of a point is done, when the set-up
  * time would dominate it.
  *
+ * The bar's state is a struct progress that the run owns (run.h).
+ *
  * Deliberately not here: colours, terminal width detection (the bar is
  * short enough for 80 columns), the final tables (results.c).
  */
@@ -26,29 +28,21 @@
 
 #include "controller/run/progress.h"
 
-static struct {
-	int	on;		/* a terminal, not -q */
-	int	shown;		/* the bar is on the screen */
-	int64_t	drawn;		/* CLOCK_MONOTONIC of the last draw */
-	size_t	point, npoints;
-	int64_t	run_start, point_start, expect_ns;
-} pg;
-
 void
-progress_enable(int quiet)
+progress_enable(struct progress *pg, int quiet)
 {
-	pg.on = !quiet && isatty(STDERR_FILENO);
+	pg->on = !quiet && isatty(STDERR_FILENO);
 }
 
 void
-progress_point(size_t point, size_t npoints, int64_t run_start, int64_t now,
-    int64_t expect_ns)
+progress_point(struct progress *pg, size_t point, size_t npoints,
+    int64_t run_start, int64_t now, int64_t expect_ns)
 {
-	pg.point = point;
-	pg.npoints = npoints;
-	pg.run_start = run_start;
-	pg.point_start = now;
-	pg.expect_ns = expect_ns;
+	pg->point = point;
+	pg->npoints = npoints;
+	pg->run_start = run_start;
+	pg->point_start = now;
+	pg->expect_ns = expect_ns;
 }
 
 int64_t
@@ -95,38 +89,38 @@ progress_format(char *buf, size_t len, size_t point, size_t npoints,
 }
 
 void
-progress_draw(int64_t now)
+progress_draw(struct progress *pg, int64_t now)
 {
 	char line[128];
 	double frac = 0, done;
 
-	if (!pg.on || pg.npoints == 0 ||
-	    (pg.shown && now - pg.drawn < PROGRESS_REDRAW_NS))
+	if (!pg->on || pg->npoints == 0 ||
+	    (pg->shown && now - pg->drawn < PROGRESS_REDRAW_NS))
 		return;
-	if (pg.expect_ns > 0)
-		frac = (double)(now - pg.point_start) / (double)pg.expect_ns;
+	if (pg->expect_ns > 0)
+		frac = (double)(now - pg->point_start) / (double)pg->expect_ns;
 	if (frac > 0.95)
 		frac = 0.95;
 	if (frac < 0)
 		frac = 0;
-	done = (double)pg.point + frac;
-	progress_format(line, sizeof(line), pg.point, pg.npoints, done,
-	    now - pg.run_start, progress_left_ns(now - pg.run_start, done,
-	    pg.npoints));
+	done = (double)pg->point + frac;
+	progress_format(line, sizeof(line), pg->point, pg->npoints, done,
+	    now - pg->run_start, progress_left_ns(now - pg->run_start, done,
+	    pg->npoints));
 	fprintf(stderr, "\033[K%s\r", line);
 	fflush(stderr);
-	pg.shown = 1;
-	pg.drawn = now;
+	pg->shown = 1;
+	pg->drawn = now;
 }
 
 void
-progress_clear(void)
+progress_clear(struct progress *pg)
 {
-	if (!pg.shown)
+	if (!pg->shown)
 		return;
 	fputs("\033[K", stderr);
 	fflush(stderr);
-	pg.shown = 0;
+	pg->shown = 0;
 }
 
 void
@@ -154,14 +148,14 @@ progress_interval_line(char *buf, size_t len, const Hoplab__FlowResult *f,
 }
 
 void
-progress_intervals(const Hoplab__ResultBatch *b)
+progress_intervals(struct progress *pg, const Hoplab__ResultBatch *b)
 {
 	char line[256];
 	size_t i, k;
 
 	for (i = 0; i < b->n_flows; i++)
 		for (k = 0; k < b->flows[i]->n_intervals; k++) {
-			progress_clear();
+			progress_clear(pg);
 			progress_interval_line(line, sizeof(line),
 			    b->flows[i], b->flows[i]->intervals[k]);
 			fprintf(stderr, "%s\n", line);

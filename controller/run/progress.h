@@ -17,26 +17,35 @@
 #define PROGRESS_REDRAW_NS	(250 * 1000000LL)
 #define PROGRESS_MIN_DONE	0.25	/* points done before an estimate */
 
+/* The bar of one run (a member of struct run; zeroed: off). */
+struct progress {
+	int	on;		/* a terminal, not -q */
+	int	shown;		/* the bar is on the screen */
+	int64_t	drawn;		/* CLOCK_MONOTONIC of the last draw */
+	size_t	point, npoints;	/* the measured point, of the plan's */
+	int64_t	run_start, point_start, expect_ns;
+};
+
 /*
  * Switch the bar on (stderr is a terminal and not QUIET) or off.  Called
  * before a run; cheap to call again.
  */
-void	progress_enable(int quiet);
+void	progress_enable(struct progress *pg, int quiet);
 /*
  * Measured point POINT (from 0) of NPOINTS begins now (CLOCK_MONOTONIC
  * NOW); the plan began at RUN_START; the point should take EXPECT_NS.
  */
-void	progress_point(size_t point, size_t npoints, int64_t run_start,
-	    int64_t now, int64_t expect_ns);
+void	progress_point(struct progress *pg, size_t point, size_t npoints,
+	    int64_t run_start, int64_t now, int64_t expect_ns);
 /* Redraw the bar if it is on and not drawn since PROGRESS_REDRAW_NS. */
-void	progress_draw(int64_t now);
+void	progress_draw(struct progress *pg, int64_t now);
 /* Erase the bar (before anything else is printed on stderr). */
-void	progress_clear(void);
+void	progress_clear(struct progress *pg);
 /*
  * Print the interval lines of B (a generator's interim batch) on stderr,
  * the bar erased first.
  */
-void	progress_intervals(const Hoplab__ResultBatch *b);
+void	progress_intervals(struct progress *pg, const Hoplab__ResultBatch *b);
 
 /* Pure helpers, for the unit suite. */
 /*

@@ -20,6 +20,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "controller/mgmt/loop.h"
 #include "controller/run/resume.h"
 
 #define COLLECT_TIMEOUT_NS	(15 * NSEC_PER_SEC)
@@ -195,103 +196,117 @@ send_stop(struct peers *ps, const struct run_point *pt, char *err,
 	return peers_send(ps, p, &env, err, errlen);
 }
 
-/*
- * One message during the collection; returns 1 when it settled a point
- * (its role's status), 0 otherwise.  Keeps final batches of running
- * points in GOT, frees the rest.
- */
+/* The collection of resume_collect(): the points it waits to settle. */
+struct collect {
+	const struct run_state *st;
+	Hoplab__Envelope **got;
+	char		*settled;
+	size_t		open;		/* points not settled yet */
+};
+
+/* A status of a role in flight (loop.h): its point is settled. */
 static int
-collect_one(struct peers *ps, const struct run_state *st,
-    struct results *res, struct peer *from, Hoplab__Envelope *env,
-    Hoplab__Envelope **got, char *settled)
+collect_status(void *arg, struct peer *from, const Hoplab__RoleStatus *st,
+    char *err, size_t errlen)
 {
-	Hoplab__ResultBatch *rb;
-	char err[512];
+	struct collect *c = arg;
 	long i;
 
-	if (env->body_case == HOPLAB__ENVELOPE__BODY_ROLE_STATUS) {
-		i = point_of(st, from, env->role_status->role_id);
-		msg_free(env);
-		if (i < 0 || st->points[i].state != POINT_RUNNING ||
-		    settled[i])
-			return 0;
-		settled[i] = 1;
-		return 1;
+	(void)err;
+	(void)errlen;
+	i = point_of(c->st, from, st->role_id);
+	if (i < 0 || c->settled[i])
+		return LOOP_TAKEN;
+	c->settled[i] = 1;
+	c->open--;
+	return LOOP_TAKEN;
+}
+
+/*
+ * A batch of a role in flight: its final one is kept in GOT (the same
+ * again is dropped: one ack once recorded).
+ */
+static int
+collect_batch(void *arg, struct peer *from, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	struct collect *c = arg;
+	const Hoplab__ResultBatch *rb = env->result_batch;
+	long i;
+
+	(void)err;
+	(void)errlen;
+	i = point_of(c->st, from, rb->role_id);
+	if (i < 0 || !rb->final || c->got[i] != NULL)
+		return LOOP_TAKEN;
+	c->got[i] = env;	/* acknowledged once recorded */
+	return LOOP_KEPT;
+}
+
+static const struct loop_role_ops collect_ops = {
+	.status = collect_status,
+	.batch = collect_batch,
+};
+
+static int
+collect_check(void *arg, int64_t *wake, char *err, size_t errlen)
+{
+	const struct collect *c = arg;
+
+	(void)wake;
+	(void)err;
+	(void)errlen;
+	return c->open == 0;
+}
+
+/* Own the roles of the points in flight and ask their agents to stop. */
+static int
+collect_begin(struct loop *l, struct peers *ps, struct collect *c,
+    char *err, size_t errlen)
+{
+	const struct run_state *st = c->st;
+	struct peer *p;
+	size_t i;
+
+	for (i = 0; i < st->npoints; i++) {
+		if (st->points[i].state != POINT_RUNNING)
+			continue;
+		if (send_stop(ps, &st->points[i], err, errlen) == -1)
+			return -1;
+		p = peers_find(ps, st->points[i].agent);
+		if (loop_own_role(l, p, st->points[i].role, &collect_ops, c,
+		    err, errlen) == -1)
+			return -1;
+		c->open++;
 	}
-	if (env->body_case != HOPLAB__ENVELOPE__BODY_RESULT_BATCH) {
-		msg_free(env);
-		return 0;
-	}
-	rb = env->result_batch;
-	if (strcmp(rb->run_id, st->run_id) != 0) {
-		log_debug("agent %s: batch of run %.64s, not ours: left to it",
-		    from->inv->name, rb->run_id);
-		msg_free(env);
-		return 0;
-	}
-	switch (resume_router_batch(ps, st, res, from, rb, err,
-	    sizeof(err))) {
-	case -1:
-		log_warn("agent %s: router counters of role %u not written, "
-		    "left in its spool: %s", from->inv->name, rb->role_id, err);
-		/* FALLTHROUGH */
-	case 1:
-		msg_free(env);
-		return 0;
-	}
-	i = point_of(st, from, rb->role_id);
-	if (i >= 0 && st->points[i].state == POINT_RUNNING) {
-		if (rb->final && got[i] == NULL)
-			got[i] = env;	/* acknowledged once recorded */
-		else
-			msg_free(env);	/* the same again: one ack later */
-		return 0;
-	}
-	/* Done already, a warm-up, or a resend. */
-	resume_ack(ps, from, rb->role_id, rb->batch_seq);
-	msg_free(env);
 	return 0;
 }
 
 int
-resume_collect(struct peers *ps, const struct run_state *st,
-    struct results *res, Hoplab__Envelope **got, int quiet, char *err,
-    size_t errlen)
+resume_collect(struct loop *l, struct peers *ps, const struct run_state *st,
+    Hoplab__Envelope **got, int quiet, char *err, size_t errlen)
 {
-	int64_t deadline = clock_mono_ns() + COLLECT_TIMEOUT_NS;
-	Hoplab__Envelope *env;
-	struct peer *from;
-	size_t i, open = 0;
-	char *settled;
-	int rc = 0;
+	struct collect c = { st, got, NULL, 0 };
+	struct loop_wait w = { .check = collect_check, .arg = &c };
+	size_t i;
+	int rc;
 
-	if ((settled = calloc(st->npoints + 1, 1)) == NULL) {
+	if ((c.settled = calloc(st->npoints + 1, 1)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < st->npoints; i++) {
-		if (st->points[i].state != POINT_RUNNING)
-			continue;
-		if (send_stop(ps, &st->points[i], err, errlen) == -1) {
-			free(settled);
-			return -1;
-		}
-		open++;
-	}
-	while (open > 0 && clock_mono_ns() < deadline) {
-		rc = peers_recv(ps, deadline - clock_mono_ns(), &from, &env,
-		    err, errlen);
-		if (rc == -1)
-			break;
-		if (rc == 1)
-			open -= (size_t)collect_one(ps, st, res, from, env,
-			    got, settled);
-		rc = 0;
-	}
-	if (rc == 0 && open > 0 && !quiet)
+	rc = collect_begin(l, ps, &c, err, errlen);
+	if (rc == 0)
+		rc = loop_run_until(l, &w, clock_mono_ns() +
+		    COLLECT_TIMEOUT_NS, err, errlen);
+	if (rc == 1 && !quiet)
 		fprintf(stderr, "attach: %zu point(s) in flight not settled "
-		    "within %lld s; they are measured again\n", open,
+		    "within %lld s; they are measured again\n", c.open,
 		    COLLECT_TIMEOUT_NS / NSEC_PER_SEC);
-	free(settled);
-	return rc;
+	for (i = 0; i < st->npoints; i++)
+		if (st->points[i].state == POINT_RUNNING)
+			loop_disown_role(l, peers_find(ps, st->points[i].agent),
+			    st->points[i].role);
+	free(c.settled);
+	return rc == -1 ? -1 : 0;
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
 #include "controller/results/results.h"
@@ -50,17 +51,18 @@ size_t	resume_count_done(const struct run_state *st);
 /*
  * After an attach: ask the agents about every point still running (a
  * StopRole for its role; an agent answers STOPPED or EXITED, or STOPPED
- * for a role it no longer has) and collect the final batch each one left.
- * GOT has room for st->npoints; GOT[i] gets the envelope holding point
- * i's final ResultBatch (the caller frees it), or stays NULL: the point
- * must be measured again.  Batches of points already done are
- * acknowledged again, not returned; router counters are written to
- * routers.csv of RES (once) and acknowledged.  Returns 0, or -1 when an agent was
- * lost (ERR).
+ * for a role it no longer has) and collect the final batch each one left,
+ * stepping loop L (15 s at most).  GOT has room for st->npoints; GOT[i]
+ * gets the envelope holding point i's final ResultBatch (the caller frees
+ * it), or stays NULL: the point must be measured again.  The roles in
+ * flight are owned here for the time of the collection; batches of
+ * points already done and router counters are the run's handler of
+ * unowned batches' (run.c).  Returns 0, or -1 when an agent was lost
+ * (ERR).
  */
-int	resume_collect(struct peers *ps, const struct run_state *st,
-	    struct results *res, Hoplab__Envelope **got, int quiet, char *err,
-	    size_t errlen);
+int	resume_collect(struct loop *l, struct peers *ps,
+	    const struct run_state *st, Hoplab__Envelope **got, int quiet,
+	    char *err, size_t errlen);
 /* The router role ROLE of AGENT in ST, or NULL. */
 const struct router_role *resume_router_role(const struct run_state *st,
 	    const char *agent, uint32_t role);

@@ -1,24 +1,33 @@
 /*
- * runint: what the runner's files share (runner.c: plans point by point;
- * waitrole.c: the event-loop step that hands messages to the roles waiting
- * for them; routerrole.c: the routers of a variant; toporun.c: topology
- * plans; captures.c: a point's captures).  Not for use outside these
- * files.
+ * run: the run object and what the runner's files share (run.c: the run's
+ * connections, its event loop and the handlers of what no role owns;
+ * waitrole.c: waiting for roles; runner.c: plans point by point;
+ * routerrole.c: the routers of a variant; toporun.c: topology plans;
+ * captures.c: a point's captures; rfc2544.c).  Not for use outside
+ * controller/run/.
+ *
+ * A run is one object whose phase says where it is; its parts wait by
+ * calling the event loop (controller/mgmt/loop.h) with a condition, and
+ * receive what is theirs through the handlers they registered there.
  */
-#ifndef HOPLAB_RUNINT_H
-#define HOPLAB_RUNINT_H
+#ifndef HOPLAB_RUN_H
+#define HOPLAB_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "controller/faults/faults.h"
 #include "controller/run/links.h"
+#include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
 #include "controller/results/results.h"
+#include "controller/run/progress.h"
 #include "controller/run/resume.h"
 #include "controller/run/runner.h"
 
+struct captures;
+struct records;
 struct rfc2544;
 
 #define ROUTER_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
@@ -31,6 +40,22 @@ struct rfc2544;
 #define GEN_SRC_PORT_BASE	49152
 #define WARMUP_PACKETS		200
 #define RUN_MAX_AGENTS		(PLAN_MAX_CHAIN + 1 + PLAN_MAX_IMPAIR)
+#define RUN_ACKS_MAX		256	/* acks waiting for a records sync */
+
+/* Where a run is; the loop's handlers of unowned messages read it. */
+enum run_phase {
+	RUN_CONNECTING,		/* agents greeted, results opened */
+	RUN_SETTLING,		/* attach: what the killed controller left */
+	RUN_MEASURING,		/* variants, routers, points */
+	RUN_ENDING,		/* roles stopped, files written */
+};
+
+/* A records batch written but not yet synced: its ack waits. */
+struct run_ack {
+	struct peer	*peer;
+	uint32_t	role;
+	uint64_t	seq;
+};
 
 struct run {
 	const struct plan *plan;
@@ -54,10 +79,18 @@ struct run {
 	struct rfc2544	*rfc;		/* rfc2544.c's, NULL until used */
 	struct plan_router routers_opts; /* options the routers run with */
 	int		routers_started; /* and whether they run */
+	enum run_phase	phase;
+	struct loop	*loop;		/* receives for every part (loop.h) */
+	struct progress	pg;		/* the console's bar (progress.h) */
+	struct records	*rec;		/* packets/ (records.h) */
+	struct captures	*cap;		/* captures.c's, NULL until used */
+	struct run_ack	acks[RUN_ACKS_MAX];	/* waiting for a sync */
+	size_t		nacks;
 };
 
 /* What a point waits for from one role. */
 struct wait_role {
+	struct run	*run;		/* whose role it is */
 	struct peer	*peer;
 	uint32_t	role_id;
 	int		started, exited, failed, have_result;
@@ -72,13 +105,11 @@ struct wait_role {
 typedef int (*wait_done_fn)(const struct wait_role *w);
 
 /* waitrole.c */
-/* Acknowledge batch B to agent P (after it was written, if it counts). */
-void	run_send_ack(struct run *r, struct peer *p,
-	    const Hoplab__ResultBatch *b);
 /*
  * Step the event loop until DONE holds for every role of WS or DEADLINE
  * (CLOCK_MONOTONIC) passes; 0, or -1 with ERR (a role failed, an agent
- * was lost, the user interrupted, or the deadline passed).
+ * was lost, the user interrupted, or the deadline passed).  The roles of
+ * WS are theirs (loop_own_role) for as long as the wait lasts.
  */
 int	run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
 	    wait_done_fn done, int64_t deadline, char *err, size_t errlen);
@@ -86,7 +117,29 @@ int	run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
 int	run_send_start(struct run *r, struct wait_role *w, const char *agent,
 	    Hoplab__StartRole *sr, char *err, size_t errlen);
 
-/* runner.c, for toporun.c too */
+/* run.c */
+/*
+ * Connect to the agents NAMES (N of them), greet them (5 s), and open
+ * the run's loop with its handlers of what no role owns; R->records
+ * too.  0, or -1 with ERR.
+ */
+int	run_connect(struct run *r, const char *const *names, size_t n,
+	    char *err, size_t errlen);
+/* Free the loop, the records and the connections; NULL members are fine. */
+void	run_disconnect(struct run *r);
+/* Acknowledge batch B to agent P (after it was written, if it counts). */
+void	run_send_ack(struct run *r, struct peer *p,
+	    const Hoplab__ResultBatch *b);
+/*
+ * B from FROM is hoplab-router's counters (resume_router_batch): 1 once
+ * written to routers.csv and acknowledged, 0 if it is not one, -1 with
+ * ERR when it could not be written (while settling an attach: a warning,
+ * and 1).
+ */
+int	run_router_batch(struct run *r, struct peer *from,
+	    const Hoplab__ResultBatch *b, char *err, size_t errlen);
+/* 1 with "interrupted by the user" in ERR once SIGINT or SIGTERM came. */
+int	run_interrupted(const struct run *r, char *err, size_t errlen);
 /* Ask every agent to stop whatever it runs; best effort. */
 void	run_stop_all(struct run *r);
 /*

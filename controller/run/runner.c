@@ -1,9 +1,12 @@
 /*
  * runner: one plan, point by point.  The controller is single-threaded: it
- * sends a StartRole and then steps peers_recv() until the answers it waits
- * for arrive, the point's deadline passes, an agent is lost, or the user
- * interrupts.  Messages that belong to nothing pending (late statuses of
- * roles already done) are logged at debug level and dropped.
+ * sends a StartRole and then steps the event loop (loop.h, through
+ * run_wait_roles()) until the answers it waits for arrive, the point's
+ * deadline passes, an agent is lost, or the user interrupts.  The run's
+ * phase goes from connecting to settling (an attach) to measuring to
+ * ending.  Messages that belong to nothing pending (late statuses of
+ * roles already done) are counted by the loop, logged at debug level and
+ * dropped.
  *
  * Results are acknowledged to the agents only once they are safe: a
  * measured point's batch after its rows were written, summary.csv,
@@ -312,45 +315,6 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	return rc;
 }
 
-void
-run_stop_all(struct run *r)
-{
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
-	char err[256];
-	size_t i;
-
-	st.role_id = 0;
-	env.body_case = HOPLAB__ENVELOPE__BODY_STOP_ROLE;
-	env.stop_role = &st;
-	for (i = 0; r->ps != NULL && i < r->ps->n; i++)
-		if (r->ps->v[i].welcomed && !r->ps->v[i].lost)
-			peers_send(r->ps, &r->ps->v[i], &env, err, sizeof(err));
-}
-
-/*
- * Make R->live the plan at point PT: the plan read again with PT's sweep
- * values (plan_bind), so the generator, the deadlines and the links see
- * that point's flows and impairments.
- */
-int
-run_bind_point(struct run *r, const struct plan_point *pt, char *err,
-    size_t errlen)
-{
-	struct plan *b;
-
-	plan_point_label(r->plan, pt, r->label, sizeof(r->label));
-	if (r->plan->nsweep == 0)
-		return 0;
-	if ((b = plan_bind(r->plan, pt, err, errlen)) == NULL)
-		return -1;
-	free(b->text);
-	b->text = NULL;
-	memcpy(r->live, b, sizeof(*b));
-	free(b);
-	return 0;
-}
-
 /* The frame the runner's columns show: the swept one, or flow 0's. */
 static unsigned
 point_frame(const struct run *r)
@@ -378,28 +342,6 @@ enter_variant(struct run *r, const struct plan_variant *v,
 	if (run_start_routers(r, v, routers, err, errlen) == -1)
 		return -1;
 	return warm_up(r, v, point_frame(r), err, errlen);
-}
-
-size_t
-run_host_list(const struct run *r, struct run_host *hosts, size_t max)
-{
-	size_t i;
-
-	for (i = 0; r->ps != NULL && i < r->ps->n && i < max; i++) {
-		const struct peer *p = &r->ps->v[i];
-
-		memset(&hosts[i], 0, sizeof(hosts[i]));
-		snprintf(hosts[i].name, sizeof(hosts[i].name), "%s",
-		    p->inv->name);
-		snprintf(hosts[i].address, sizeof(hosts[i].address), "%s:%u",
-		    p->inv->address, p->inv->port);
-		snprintf(hosts[i].hostname, sizeof(hosts[i].hostname), "%s",
-		    p->hostname);
-		snprintf(hosts[i].version, sizeof(hosts[i].version), "%s",
-		    p->version);
-		hosts[i].clock_offset_ns = p->clock_offset_ns;
-	}
-	return i;
 }
 
 /*
@@ -437,6 +379,7 @@ run_all(struct run *r, char *err, size_t errlen)
 	size_t *order;
 	int rc = 0;
 
+	r->phase = RUN_MEASURING;
 	if (r->plan->rfc.enabled)
 		return run_all_rfc2544(r, err, errlen);
 	order = plan_point_order(r->plan);
@@ -495,10 +438,7 @@ connect_agents(struct run *r, char *err, size_t errlen)
 		    sizeof(wires[i]));
 		names[n++] = wires[i];
 	}
-	r->ps = peers_connect(r->inv, names, n, err, errlen);
-	if (r->ps == NULL)
-		return -1;
-	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
+	return run_connect(r, names, n, err, errlen);
 }
 
 /* The links' handle, once the peers and the results are there. */
@@ -506,11 +446,11 @@ static int
 links_init(struct run *r, char *err, size_t errlen)
 {
 	struct links_env env = { .plan = r->live, .inv = r->inv, .ps = r->ps,
-	    .res = r->res, .st = &r->st, .next_role = &r->next_role,
-	    .run_id = r->run_id, .quiet = r->opts->quiet,
-	    .stop = r->opts->stop };
+	    .loop = r->loop, .res = r->res, .st = &r->st,
+	    .next_role = &r->next_role, .run_id = r->run_id,
+	    .quiet = r->opts->quiet, .stop = r->opts->stop };
 
-	if (faults_new(&r->fl, r->plan, r->ps, results_dir(r->res),
+	if (faults_new(&r->fl, r->plan, r->ps, r->loop, results_dir(r->res),
 	    resume_count_done(&r->st) > 0, r->opts->quiet, err, errlen) == -1)
 		return -1;
 	if (r->plan->nimpairs == 0)
@@ -524,12 +464,13 @@ run_free(struct run *r)
 {
 	free(r->live);
 	r->live = NULL;
+	captures_free(r->cap);
+	r->cap = NULL;
 	links_free(r->lk);
 	r->lk = NULL;
 	faults_free(r->fl);
 	r->fl = NULL;
-	peers_free(r->ps);
-	r->ps = NULL;
+	run_disconnect(r);
 	inventory_free(r->own_inv);
 	r->own_inv = NULL;
 }
@@ -662,7 +603,8 @@ settle_in_flight(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	rc = resume_collect(r->ps, &r->st, r->res, got, r->opts->quiet, err,
+	r->phase = RUN_SETTLING;
+	rc = resume_collect(r->loop, r->ps, &r->st, got, r->opts->quiet, err,
 	    errlen);
 	for (i = 0; rc == 0 && i < r->st.npoints; i++) {
 		pt = &r->st.points[i];

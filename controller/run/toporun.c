@@ -107,10 +107,7 @@ connect_hosts(struct run *r, char *err, size_t errlen)
 		    sizeof(wires[i]));
 		names[n++] = wires[i];
 	}
-	r->ps = peers_connect(r->inv, names, n, err, errlen);
-	if (r->ps == NULL)
-		return -1;
-	return peers_handshake(r->ps, 5 * NSEC_PER_SEC, err, errlen);
+	return run_connect(r, names, n, err, errlen);
 }
 
 /* The role parameters of host H, pointing into the arrays given. */
@@ -662,6 +659,7 @@ run_all(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	r->phase = RUN_MEASURING;
 	rc = start_hosts(r, hosts, &nhosts, err, errlen);
 	for (r->point = 0; rc == 0 && r->point < r->npoints;) {
 		plan_point(r->plan, order, r->point, &pt);
@@ -696,9 +694,10 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	}
 	fflush(stdout);
 	results_free(r->res);
+	captures_free(r->cap);
 	faults_free(r->fl);
 	links_free(r->lk);
-	peers_free(r->ps);
+	run_disconnect(r);
 	inventory_free(r->own_inv);
 	results_state_free(&r->st);
 	free(r->live);
@@ -711,9 +710,9 @@ static int
 topo_links_new(struct run *r, char *err, size_t errlen)
 {
 	struct links_env env = { .plan = r->live, .inv = r->inv, .ps = r->ps,
-	    .res = r->res, .st = &r->st, .next_role = &r->next_role,
-	    .run_id = r->run_id, .quiet = r->opts->quiet,
-	    .stop = r->opts->stop };
+	    .loop = r->loop, .res = r->res, .st = &r->st,
+	    .next_role = &r->next_role, .run_id = r->run_id,
+	    .quiet = r->opts->quiet, .stop = r->opts->stop };
 
 	if (r->plan->nimpairs == 0)
 		return 0;
@@ -771,7 +770,7 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	    (r.res = results_open(opts->results_base, r.plan, err,
 	    errlen)) == NULL ||
 	    resume_save(&r.st, r.res, err, errlen) == -1 ||
-	    faults_new(&r.fl, r.plan, r.ps, results_dir(r.res), 0,
+	    faults_new(&r.fl, r.plan, r.ps, r.loop, results_dir(r.res), 0,
 	    opts->quiet, err, errlen) == -1 ||
 	    topo_links_new(&r, err, errlen) == -1) {
 		results_free(r.res);

@@ -116,9 +116,11 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	const char *names[] = { "probe", "bulk" };
 	uint8_t recs[3 * RECORDS_LEN];
 	char dir[] = "/tmp/test_ctl_records.XXXXXX", path[256], err[256];
+	struct records *rs = records_new();
 
+	CU_ASSERT_FATAL(rs != NULL);
 	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
-	CU_ASSERT_EQUAL_FATAL(records_expect(9, "gen", dir, "A_rep1", names,
+	CU_ASSERT_EQUAL_FATAL(records_expect(rs, 9, "gen", dir, "A_rep1", names,
 	    2, err, sizeof(err)), 0);
 	make_rec(recs, 100, 150, 0, 1, 64, 3, 63);
 	make_rec(recs + RECORDS_LEN, 200, 0, 1, 1, 64, 1, 0);
@@ -127,23 +129,23 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	b.batch_seq = 1;
 	b.records.data = recs;
 	b.records.len = 2 * RECORDS_LEN;
-	CU_ASSERT_EQUAL(records_take(9, "gen", &b, err, sizeof(err)), 1);
-	CU_ASSERT_EQUAL(records_take(9, "other", &b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(records_take(rs, 9, "gen", &b, err, sizeof(err)), 1);
+	CU_ASSERT_EQUAL(records_take(rs, 9, "other", &b, err, sizeof(err)), 0);
 	b.batch_seq = 2;
 	b.records.data = recs + 2 * RECORDS_LEN;
 	b.records.len = RECORDS_LEN;
-	CU_ASSERT_EQUAL(records_take(9, "gen", &b, err, sizeof(err)), 1);
+	CU_ASSERT_EQUAL(records_take(rs, 9, "gen", &b, err, sizeof(err)), 1);
 	b.batch_seq = 1;			/* resent */
 	b.records.data = recs;
 	b.records.len = 2 * RECORDS_LEN;
-	CU_ASSERT_EQUAL(records_take(9, "gen", &b, err, sizeof(err)), 1);
-	CU_ASSERT_EQUAL(records_rows(9, "gen"), 3);
-	CU_ASSERT_EQUAL(records_sync(err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(records_take(rs, 9, "gen", &b, err, sizeof(err)), 1);
+	CU_ASSERT_EQUAL(records_rows(rs, 9, "gen"), 3);
+	CU_ASSERT_EQUAL(records_sync(rs, err, sizeof(err)), 0);
 	b.final = 1;
 	b.batch_seq = 3;
 	b.records.len = 0;
 	b.records_total = 3;
-	CU_ASSERT_EQUAL(records_end(9, "gen", &b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(records_end(rs, 9, "gen", &b, err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/packets/A_rep1-probe.csv", dir);
 	CU_ASSERT_EQUAL(lines(path), 3);
 	unlink(path);
@@ -151,17 +153,17 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	CU_ASSERT_EQUAL(lines(path), 2);
 	unlink(path);
 	/* A second role: the final batch says one more than arrived. */
-	CU_ASSERT_EQUAL_FATAL(records_expect(10, "gen", dir, "A_rep2", names,
+	CU_ASSERT_EQUAL_FATAL(records_expect(rs, 10, "gen", dir, "A_rep2", names,
 	    1, err, sizeof(err)), 0);
 	b.role_id = 10;
 	b.final = 0;
 	b.batch_seq = 1;
 	b.records.len = RECORDS_LEN;
-	CU_ASSERT_EQUAL(records_take(10, "gen", &b, err, sizeof(err)), 1);
+	CU_ASSERT_EQUAL(records_take(rs, 10, "gen", &b, err, sizeof(err)), 1);
 	b.final = 1;
 	b.records_total = 2;
 	b.records_dropped = 1;
-	CU_ASSERT_EQUAL(records_end(10, "gen", &b, err, sizeof(err)), 1);
+	CU_ASSERT_EQUAL(records_end(rs, 10, "gen", &b, err, sizeof(err)), 1);
 	CU_ASSERT(strstr(err, "streamed 2 and dropped 1") != NULL);
 	CU_ASSERT(strstr(err, "1 were written") != NULL);
 	snprintf(path, sizeof(path), "%s/packets/A_rep2-probe.csv", dir);
@@ -169,6 +171,7 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	snprintf(path, sizeof(path), "%s/packets", dir);
 	CU_ASSERT_EQUAL(rmdir(path), 0);
 	rmdir(dir);
+	records_free(rs);
 }
 
 int
