@@ -717,7 +717,7 @@ name_silent(const struct peers *ps, int64_t timeout_ns, char *err,
 		if (p->problem[0] != '\0')
 			off += snprintf(err + off, errlen - off, "%s%s",
 			    off ? "; " : "", p->problem);
-		else if (!p->welcomed && p->hs_drops > 0)
+		else if (!p->welcomed && p->secure && p->hs_drops > 0)
 			off += snprintf(err + off, errlen - off, "%sagent %s "
 			    "closed the connection during the CURVE handshake: "
 			    "is its public_key in the inventory right?",
