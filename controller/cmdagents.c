@@ -12,7 +12,7 @@
 #include "controller/cmd.h"
 #include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
-#include "controller/run/links.h"
+#include "controller/faults/linkcmd.h"
 #include "inventory.h"
 #include "log.h"
 
@@ -115,7 +115,7 @@ link_args_ok(char **argv, int n, const char *at)
 	return n == 4 && strcmp(argv[1], "set") == 0;
 }
 
-/* hoplab link HOST ...: links_cmd() gets HOST ... [--at T]. */
+/* hoplab link HOST ...: linkcmd_main() gets HOST ... [--at T]. */
 static int
 link_main(struct cmd_ctx *x, int argc, char **argv)
 {
@@ -139,7 +139,7 @@ link_main(struct cmd_ctx *x, int argc, char **argv)
 	args[n] = NULL;
 	if ((inv = cmd_inventory(&x->g)) == NULL)
 		return CMD_EXIT_USAGE;
-	rc = links_cmd(inv, n, args);
+	rc = linkcmd_main(inv, n, args);
 	inventory_free(inv);
 	return rc;
 }

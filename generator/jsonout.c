@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 
 #include "json.h"
+#include "jsonout.h"
 #include "report.h"
 
 /* HIST's percentile P as integer nanoseconds. */
@@ -210,7 +211,7 @@ json_run(struct json *j, const struct gen *g, const struct gen_config *c)
 }
 
 void
-report_json(FILE *out, const struct gen *g, const struct gen_config *c)
+jsonout_print(FILE *out, const struct gen *g, const struct gen_config *c)
 {
 	const struct gen_flow *fl;
 	struct json j;

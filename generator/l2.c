@@ -39,6 +39,7 @@
 #include "genmode.h"
 #include "live.h"
 #include "mode.h"
+#include "jsonout.h"
 #include "report.h"
 #include "rx.h"
 #include "send.h"
@@ -222,7 +223,7 @@ static void
 l2_print(const struct gen_job *j, FILE *out)
 {
 	if (j->json)
-		report_json(out, j->run, &j->cfg);
+		jsonout_print(out, j->run, &j->cfg);
 	else
 		report_print_l2(out, j->run, &j->cfg, j->show);
 }

@@ -30,8 +30,6 @@ void	report_print_sender(FILE *out, const struct gen *g,
 	    const struct gen_config *c);
 void	report_print_receiver(FILE *out, const struct gen *g,
 	    const struct gen_config *c, unsigned tables);
-/* Print everything as one JSON object to OUT (jsonout.c). */
-void	report_json(FILE *out, const struct gen *g, const struct gen_config *c);
 /*
  * Connect a ZMQ_PUSH socket to ENDPOINT (a ZeroMQ context is created only
  * here, after the run) and send one Envelope with the final ResultBatch of

@@ -50,6 +50,7 @@
 #include "genmode.h"
 #include "live.h"
 #include "mode.h"
+#include "jsonout.h"
 #include "report.h"
 #include "send.h"
 
@@ -644,7 +645,7 @@ static void
 udp_print(const struct gen_job *j, FILE *out)
 {
 	if (j->json)
-		report_json(out, j->run, &j->cfg);
+		jsonout_print(out, j->run, &j->cfg);
 	else if (j->cfg.role == GEN_ROLE_SEND)
 		report_print_sender(out, j->run, &j->cfg);
 	else

@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "clock.h"
+#include "controller/faults/linkcmd.h"
 #include "controller/mgmt/loop.h"
-#include "controller/run/links.h"
 #include "log.h"
 
 #define LINKCMD_ANSWER_NS	(5 * NSEC_PER_SEC)
@@ -196,7 +196,7 @@ answer(struct loop *l, struct peer *p, char *err, size_t errlen)
 }
 
 int
-links_cmd(const struct inventory *inv, int argc, char **argv)
+linkcmd_main(const struct inventory *inv, int argc, char **argv)
 {
 	Hoplab__LinkControl lc = HOPLAB__LINK_CONTROL__INIT;
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;

@@ -6,7 +6,6 @@
  * (tables on stdout, hops.csv, summary_by_point.csv), then draw.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,7 +26,7 @@
 /* summary.csv's first columns: what makes a folder a results folder. */
 #define SUMMARY_HEAD	"variant,routers,frame_bytes,rep,flow,"
 
-static void
+void
 report_usage(FILE *f)
 {
 	fprintf(f,
@@ -119,43 +118,18 @@ report(const char *dir, int plots)
 }
 
 int
-report_main(int argc, char **argv)
+report_run(const char *dir, int plots)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "no-plots", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch, plots = 1;
 	long pid = 0;
 
-	optind = 0;		/* glibc: start getopt afresh */
-	while ((ch = getopt_long(argc, argv, "+hn", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		case 'n':
-			plots = 0;
-			break;
-		default:
-			report_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 1) {
-		report_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!is_results_dir(argv[optind])) {
+	if (!is_results_dir(dir)) {
 		log_error("report: %s is not a results folder (no summary.csv "
-		    "starting with hoplab's columns %s...)", argv[optind],
-		    SUMMARY_HEAD);
+		    "starting with hoplab's columns %s...)", dir, SUMMARY_HEAD);
 		return EXIT_USAGE;
 	}
-	if (run_in_progress(argv[optind], &pid)) {
+	if (run_in_progress(dir, &pid)) {
 		log_error("report: the run in %s is still going (controller "
-		    "pid %ld); report it when it has ended", argv[optind], pid);
+		    "pid %ld); report it when it has ended", dir, pid);
 		return EXIT_FAIL;
 	}
 	if (plots && access(FIGURE_GNUPLOT, X_OK) == -1) {
@@ -163,5 +137,5 @@ report_main(int argc, char **argv)
 		    "make deps), or use --no-plots", FIGURE_GNUPLOT);
 		return EXIT_FAIL;
 	}
-	return report(argv[optind], plots);
+	return report(dir, plots);
 }

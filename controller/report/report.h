@@ -19,11 +19,17 @@
 #ifndef HOPLAB_REPORT_H
 #define HOPLAB_REPORT_H
 
+#include <stdio.h>
+
 /*
- * hoplab report [--no-plots] DIR; ARGV[0] is "report".  Returns the exit
- * code: 0, 1 (a file could not be written, gnuplot failed or is
- * missing), 2 (usage, DIR is not a results folder).
+ * Report the results folder DIR, with the plots unless PLOTS is 0
+ * (`hoplab report [--no-plots] DIR`; controller/cmdreport.c parses the
+ * command line).  Returns the exit code: 0, 1 (a file could not be
+ * written, gnuplot failed or is missing, the run is still going), 2 (DIR
+ * is not a results folder).
  */
-int	report_main(int argc, char **argv);
+int	report_run(const char *dir, int plots);
+/* The usage text of `hoplab report`, on F. */
+void	report_usage(FILE *f);
 
 #endif

@@ -82,11 +82,5 @@ int	links_check(struct links *lk, char *err, size_t errlen);
  * end, then fetch their truth files.  0 or -1 with ERR.
  */
 int	links_stop(struct links *lk, char *err, size_t errlen);
-/*
- * linkcmd.c: `hoplab link HOST set DIR PROFILE [--at T]` or `hoplab link
- * HOST counters` (ARGV from HOST on): the exit status, 0 answered, 1
- * refused or not answered, 2 bad usage or inventory.
- */
-int	links_cmd(const struct inventory *inv, int argc, char **argv);
 
 #endif

@@ -46,5 +46,5 @@ UNIT_EXTRA_test_plantopo += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_sweep = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_gen_flowspec += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_results += $(PLAN_ASAN_OBJ)
-UNIT_EXTRA_test_loop = build/asan/controller/mgmt/loop.o build/asan/controller/mgmt/peers.o
+UNIT_EXTRA_test_loop = build/asan/controller/mgmt/loop.o build/asan/controller/mgmt/peers.o build/asan/controller/mgmt/greeting.o
 UNIT_EXTRA_test_greeting = build/asan/controller/mgmt/greeting.o
