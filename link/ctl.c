@@ -83,10 +83,10 @@ fill_dir(struct link *l, struct cstore *s, unsigned i, int64_t now,
 	c->tx_bytes = d->st.tx_bytes;
 	c->lost = d->m.st.lost;
 	c->queue_drop = d->m.st.qdrop;
-	c->policy_drop_malformed = d->st.kind_drop[TRUTH_K_MALFORMED];
-	c->policy_drop_oversize = d->st.kind_drop[TRUTH_K_OVERSIZE];
-	c->policy_drop_nonip = d->st.kind_drop[TRUTH_K_NONIP];
-	c->policy_drop_runt = d->st.kind_drop[TRUTH_K_RUNT];
+	c->policy_drop_malformed = d->st.kind_drop[TRUTHFILE_K_MALFORMED];
+	c->policy_drop_oversize = d->st.kind_drop[TRUTHFILE_K_OVERSIZE];
+	c->policy_drop_nonip = d->st.kind_drop[TRUTHFILE_K_NONIP];
+	c->policy_drop_runt = d->st.kind_drop[TRUTHFILE_K_RUNT];
 	c->pool_drop = d->st.pool_drop;
 	c->tx_drop = d->st.tx_drop;
 	c->passed = d->st.passed;

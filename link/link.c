@@ -77,7 +77,7 @@ record(struct link *l, int dir, uint32_t index, int64_t arr, int64_t dep,
     int64_t act, uint32_t len, uint16_t flags, uint8_t kind, uint16_t flow,
     uint32_t seq)
 {
-	struct truth_rec r;
+	struct truthfile_rec r;
 
 	if (l->truth == NULL)
 		return;
@@ -102,20 +102,20 @@ classify(const struct link *l, unsigned in, const uint8_t *f, uint32_t len,
 	unsigned ihl;
 
 	if (len < PKT_ETH_LEN || caplen < len)
-		return TRUTH_K_MALFORMED;
+		return TRUTHFILE_K_MALFORMED;
 	if (len > l->mtu[in] + PKT_ETH_LEN || len > LINK_PBUF)
-		return TRUTH_K_OVERSIZE;
+		return TRUTHFILE_K_OVERSIZE;
 	if (f[12] != 0x08 || f[13] != 0x00)
-		return TRUTH_K_NONIP;
+		return TRUTHFILE_K_NONIP;
 	if (len < PKT_FRAME_MIN - PKT_FCS_LEN)
-		return TRUTH_K_RUNT;
+		return TRUTHFILE_K_RUNT;
 	ihl = (f[PKT_ETH_LEN] & 0x0f) * 4u;
 	if ((f[PKT_ETH_LEN] >> 4) == 4 && ihl >= PKT_IP4_LEN &&
 	    f[PKT_ETH_LEN + 9] == 17 && len >= PKT_ETH_LEN + ihl +
 	    PKT_UDP_LEN && probe_read(f + PKT_ETH_LEN + ihl + PKT_UDP_LEN,
 	    len - PKT_ETH_LEN - ihl - PKT_UDP_LEN, pr) == 0)
-		return TRUTH_K_PROBE;
-	return TRUTH_K_IPV4;
+		return TRUTHFILE_K_PROBE;
+	return TRUTHFILE_K_IPV4;
 }
 
 /* Hold a copy of frame F until DEP (REALTIME). */
@@ -129,7 +129,7 @@ hold(struct link *l, struct ldir *d, const uint8_t *f, uint32_t len,
 	if ((p = pkt_get(l)) == NULL) {
 		d->st.pool_drop++;
 		record(l, (int)(d - l->d), index, arr, dep, 0, len,
-		    flags | LT_POOLDROP, kind, pr->flow_id, pr->seq);
+		    flags | TRUTHFILE_F_POOLDROP, kind, pr->flow_id, pr->seq);
 		return;
 	}
 	memcpy(p->data, f, len);
@@ -161,29 +161,29 @@ frame_in(struct link *l, struct ldir *d, const struct pktio_pkt *pk)
 	d->st.rx_bytes += pk->len;
 	kind = classify(l, d->in, pk->data, pk->len, pk->caplen, &pr);
 	switch (kind) {
-	case TRUTH_K_MALFORMED: pol = LPROF_DROP; break;
-	case TRUTH_K_OVERSIZE: pol = prof->oversize; break;
-	case TRUTH_K_NONIP: pol = prof->nonip; break;
-	case TRUTH_K_RUNT: pol = prof->runt; break;
+	case TRUTHFILE_K_MALFORMED: pol = LPROF_DROP; break;
+	case TRUTHFILE_K_OVERSIZE: pol = prof->oversize; break;
+	case TRUTHFILE_K_NONIP: pol = prof->nonip; break;
+	case TRUTHFILE_K_RUNT: pol = prof->runt; break;
 	default: break;
 	}
 	if (pol == LPROF_DROP) {
 		d->st.kind_drop[kind]++;
 		record(l, (int)(d - l->d), index, pk->ts_ns, 0, 0, pk->len,
-		    LT_PDROP, kind, pr.flow_id, pr.seq);
+		    TRUTHFILE_F_PDROP, kind, pr.flow_id, pr.seq);
 		return;
 	}
 	if (pol == LPROF_PASS) {
 		d->st.passed++;
 		hold(l, d, pk->data, pk->len, pk->ts_ns, pk->ts_ns, index,
-		    LT_PASS, kind, &pr);
+		    TRUTHFILE_F_PASS, kind, &pr);
 		return;
 	}
 	impair_frame(&d->m, pk->ts_ns, pk->len, &res);
 	if (res.corrupt_off >= 0)
 		pk->data[res.corrupt_off] ^= res.corrupt_mask;
 	for (k = res.n; k-- > 0;) {	/* the copy is made before the flip */
-		if (res.c[k].flags & (LT_LOST | LT_QDROP)) {
+		if (res.c[k].flags & (TRUTHFILE_F_LOST | TRUTHFILE_F_QDROP)) {
 			record(l, (int)(d - l->d), index, pk->ts_ns, 0, 0,
 			    pk->len, res.c[k].flags, kind, pr.flow_id, pr.seq);
 			continue;
@@ -217,13 +217,13 @@ flush_port(struct link *l, unsigned i)
 		if (now == 0) {
 			d->st.tx_drop++;
 			record(l, p->dir, p->index, p->arr_ns, p->dep_ns, 0,
-			    p->len, p->flags | LT_TXDROP, p->kind, p->flow,
-			    p->seq);
+			    p->len, p->flags | TRUTHFILE_F_TXDROP, p->kind,
+			    p->flow, p->seq);
 			pkt_put(l, p);
 			continue;
 		}
 		if (d->sent_any && p->index < d->max_index) {
-			p->flags |= LT_LATE;
+			p->flags |= TRUTHFILE_F_LATE;
 			d->st.late++;
 		} else {
 			d->max_index = p->index;
@@ -266,8 +266,9 @@ release(struct link *l, struct ldir *d, int64_t now)
 			if (pktio_tx(l->io[d->out], p->data, p->len) == -1) {
 				d->st.tx_drop++;
 				record(l, p->dir, p->index, p->arr_ns,
-				    p->dep_ns, 0, p->len, p->flags | LT_TXDROP,
-				    p->kind, p->flow, p->seq);
+				    p->dep_ns, 0, p->len,
+				    p->flags | TRUTHFILE_F_TXDROP, p->kind,
+				    p->flow, p->seq);
 				pkt_put(l, p);
 				continue;
 			}
@@ -403,7 +404,7 @@ setup(struct link *l, char *err, size_t errlen)
 {
 	const struct link_opts *o = l->o;
 	struct lprofile p;
-	struct truth_hdr th;
+	struct truthfile_hdr th;
 	unsigned i;
 
 	if ((l->pool = calloc(o->pool, sizeof(*l->pool))) == NULL) {

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "log.h"
 #include "msg.h"
+#include "truthfile.h"
 #include "link/link.h"
 
 static volatile sig_atomic_t quit;
@@ -175,7 +176,7 @@ export_truth(const char *path)
 {
 	char err[512];
 
-	if (truth_export_csv(path, stdout, err, sizeof(err)) < 0) {
+	if (truthfile_export_csv(path, stdout, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return 2;
 	}
