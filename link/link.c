@@ -36,6 +36,7 @@
 #include "log.h"
 #include "pkt.h"
 #include "probe.h"
+#include "link/ctl.h"
 #include "link/link.h"
 
 static const int64_t err_bounds[LINK_ERR_BUCKETS - 1] = { 1000, 2000,
@@ -352,12 +353,12 @@ loop(struct link *l)
 		flush_port(l, 0);
 		flush_port(l, 1);
 		if (now >= next_ctl) {
-			ctl_poll(l);
-			ctl_sched_run(l, now + l->off);
+			lctl_poll(l);
+			lctl_sched_run(l, now + l->off);
 			next_ctl = now + 10 * NSEC_PER_MSEC;
 		}
-		if (l->push != NULL && now >= l->next_report) {
-			ctl_report(l, 0);
+		if (l->cs.push != NULL && now >= l->next_report) {
+			lctl_report(l, 0);
 			l->next_report = now + l->o->interval_ns;
 		}
 		next = next_due(l);
@@ -368,10 +369,10 @@ loop(struct link *l)
 		t = 100 * NSEC_PER_MSEC;
 		if (next != INT64_MAX && next - link_lead(l) - now < t)
 			t = next - link_lead(l) - now;
-		if ((next = ctl_sched_next(l)) != INT64_MAX &&
+		if ((next = lctl_sched_next(l)) != INT64_MAX &&
 		    next - l->off - now < t)
 			t = next - l->off - now;
-		if (l->push != NULL && l->next_report - now < t)
+		if (l->cs.push != NULL && l->next_report - now < t)
 			t = l->next_report - now;
 		now = clock_mono_ns();
 		if (next_due(l) - link_lead(l) > now)
@@ -513,7 +514,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 	l->off = clock_real_ns() - clock_mono_ns();
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (setup(l, err, sizeof(err)) == -1 ||
-	    ctl_open(l, err, sizeof(err)) == -1 ||
+	    lctl_open(l, err, sizeof(err)) == -1 ||
 	    link_tune(l, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 2;
@@ -525,9 +526,9 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 		l->next_report = clock_mono_ns() + o->interval_ns;
 		loop(l);
 		drain(l);
-		if (l->push != NULL)
-			ctl_report(l, 1);
-		ctl_print(l, stdout);
+		if (l->cs.push != NULL)
+			lctl_report(l, 1);
+		lctl_print(l, stdout);
 		if (l->truth != NULL && truth_close(l->truth) == -1) {
 			log_error("truth file %s: write errors", o->truth);
 			rc = 2;
@@ -536,7 +537,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 	}
 	truth_close(l->truth);
 	link_untune(l);
-	ctl_close(l);
+	lctl_close(l);
 	teardown(l);
 	free(l);
 	return rc;

@@ -3,7 +3,8 @@
  *
  *   main.c      options only
  *   link.c      setup, the single loop: receive, impair, hold, release
- *   ctl.c       the control socket, scheduled profile changes, reports
+ *   ctl.c       the control socket, scheduled profile changes, reports,
+ *               on lib/ctlsock (ctl.h)
  *   profile.c   netem-style profiles        impair.c  the model
  *   heap.c      departures                  truth.c   the truth file
  *   wait.c      sleeping until a departure, CPU and scheduling settings
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "ctlsock.h"
 #include "pktio.h"
 #include "stats.h"
 #include "link/heap.h"
@@ -130,9 +132,7 @@ struct link {
 	unsigned	ntx[2];
 	struct lsched	sched[LINK_SCHED_MAX];
 	/* ctl.c */
-	void		*zctx;
-	void		*rep;
-	void		*push;
+	struct ctlsock	cs;		/* control REP and report PUSH */
 	uint64_t	seq, batch_seq;
 	int64_t		next_report;
 	char		hostname[64];
@@ -158,16 +158,5 @@ void	link_untune(struct link *l);
 int64_t	link_lead(const struct link *l);
 /* Sleep up to TIMEOUT ns, or until a frame or a control request. */
 void	link_wait(struct link *l, int64_t timeout);
-
-/* ctl.c */
-int	ctl_open(struct link *l, char *err, size_t errlen);
-void	ctl_close(struct link *l);
-void	ctl_poll(struct link *l);
-int	ctl_fd(struct link *l);
-void	ctl_report(struct link *l, int final);
-void	ctl_print(struct link *l, FILE *f);
-void	ctl_sched_run(struct link *l, int64_t now_real);
-int64_t	ctl_sched_next(const struct link *l);
-int	ctl_client(const char *endpoint, const char *command);
 
 #endif

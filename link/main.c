@@ -13,6 +13,7 @@
 #include "log.h"
 #include "msg.h"
 #include "truthfile.h"
+#include "link/ctl.h"
 #include "link/link.h"
 
 static volatile sig_atomic_t quit;
@@ -279,7 +280,7 @@ main(int argc, char **argv)
 			log_error("--ctl needs -s ENDPOINT");
 			return 1;
 		}
-		return ctl_client(o.control, ctl);
+		return lctl_client(o.control, ctl);
 	}
 	if (check_profiles(&o) != 0)
 		return 1;
