@@ -34,6 +34,7 @@
 #include "log.h"
 #include "msg.h"
 #include "link/ctl.h"
+#include "link/dir.h"
 #include "link/link.h"
 
 #define CLIENT_TIMEOUT_MS	2000
@@ -186,7 +187,7 @@ do_set(struct link *l, const Hoplab__LinkControl *rc, char *err,
 	int64_t at, now = clock_real_ns();
 	int dir, i;
 
-	if ((dir = link_dir_parse(rc->dir)) == -1) {
+	if ((dir = ldir_parse(rc->dir)) == -1) {
 		snprintf(err, errlen, "direction '%.20s': expected a-b or b-a",
 		    rc->dir);
 		return -1;
@@ -199,7 +200,7 @@ do_set(struct link *l, const Hoplab__LinkControl *rc, char *err,
 	if (lprofile_parse(&p, rc->profile, err, errlen) == -1)
 		return -1;
 	if (at <= now) {
-		link_set_profile(l, dir, &p, now);
+		ldir_set_profile(l, dir, &p, now);
 		return 0;
 	}
 	for (i = 0; i < LINK_SCHED_MAX && l->sched[i].used; i++)
@@ -274,7 +275,7 @@ lctl_sched_run(struct link *l, int64_t now_real)
 	for (i = 0; i < LINK_SCHED_MAX; i++)
 		if (l->sched[i].used && l->sched[i].at_ns <= now_real) {
 			l->sched[i].used = 0;
-			link_set_profile(l, l->sched[i].dir, &l->sched[i].prof,
+			ldir_set_profile(l, l->sched[i].dir, &l->sched[i].prof,
 			    l->sched[i].at_ns);
 		}
 }

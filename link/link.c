@@ -37,20 +37,11 @@
 #include "pkt.h"
 #include "probe.h"
 #include "link/ctl.h"
+#include "link/dir.h"
 #include "link/link.h"
 
 static const int64_t err_bounds[LINK_ERR_BUCKETS - 1] = { 1000, 2000,
     5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000, 10000000 };
-
-int
-link_dir_parse(const char *s)
-{
-	if (strcmp(s, "a-b") == 0)
-		return 0;
-	if (strcmp(s, "b-a") == 0)
-		return 1;
-	return -1;
-}
 
 static inline struct lpkt *
 pkt_get(struct link *l)
@@ -297,31 +288,6 @@ receive(struct link *l)
 	return total;
 }
 
-/* Install *P on direction DIR (taken over) and say so in the log. */
-static void
-install(struct link *l, int dir, struct lprofile *p)
-{
-	char buf[512];
-
-	impair_set(&l->d[dir].m, p);
-	log_info("%s: profile '%s' (%s)", l->d[dir].name,
-	    l->d[dir].m.prof.text, lprofile_describe(&l->d[dir].m.prof, buf,
-	    sizeof(buf)));
-}
-
-void
-link_set_profile(struct link *l, int dir, struct lprofile *p,
-    int64_t asked_ns)
-{
-	struct ldir *d = &l->d[dir];
-
-	install(l, dir, p);
-	d->profile_changes++;
-	if (l->truth != NULL)
-		truth_add_profile(l->truth, (unsigned)dir, d->next_index,
-		    asked_ns, clock_real_ns(), d->m.prof.text);
-}
-
 /* ------------------------------------------------------------ the loop */
 
 static int64_t
@@ -433,7 +399,7 @@ setup(struct link *l, char *err, size_t errlen)
 		if (lprofile_parse(&p, o->profile[i] != NULL ?
 		    o->profile[i] : "none", err, errlen) == -1)
 			return -1;
-		install(l, (int)i, &p);
+		ldir_install(l, (int)i, &p);
 	}
 	if (open_ports(l, err, errlen) == -1)
 		return -1;

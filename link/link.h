@@ -5,6 +5,7 @@
  *   link.c      setup, the single loop: receive, impair, hold, release
  *   ctl.c       the control socket, scheduled profile changes, reports,
  *               on lib/ctlsock (ctl.h)
+ *   dir.c       a direction's profile: install, change, record (dir.h)
  *   profile.c   netem-style profiles        impair.c  the model
  *   heap.c      departures                  truth.c   the truth file
  *   wait.c      sleeping until a departure, CPU and scheduling settings
@@ -140,15 +141,6 @@ struct link {
 
 /* link.c */
 int	link_run(const struct link_opts *o, volatile sig_atomic_t *stop);
-/*
- * Replace direction DIR's profile with *P (taken over), asked for at
- * ASKED_NS (CLOCK_REALTIME): counted, logged, and recorded in the truth
- * file with the arrival index it applies from.
- */
-void	link_set_profile(struct link *l, int dir, struct lprofile *p,
-	    int64_t asked_ns);
-/* Parse "a-b" / "b-a"; the index or -1. */
-int	link_dir_parse(const char *s);
 
 /* wait.c */
 /* CPU, scheduling and timer settings of the options; 0 or -1 (ERR). */
