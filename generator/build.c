@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "byteorder.h"
 
 #define OFF_IP_ID	(PKT_ETH_LEN + 4)
 #define OFF_IP_CSUM	(PKT_ETH_LEN + 10)
@@ -51,19 +52,6 @@ build_template(struct gen *g, size_t i, unsigned frame, char *err,
 	return 0;
 }
 
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 /*
  * Write probe P into frame B and update the UDP checksum incrementally
  * (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') over every changed word).
@@ -78,20 +66,21 @@ gen_put_probe(uint8_t *b, const struct probe *p)
 
 	memcpy(old, b + OFF_PROBE, PROBE_LEN);
 	probe_write(b + OFF_PROBE, p);
-	sum = (uint16_t)~get16(b + OFF_UDP_CSUM);
+	sum = (uint16_t)~be16_load(b + OFF_UDP_CSUM);
 	for (i = 0; i < PROBE_LEN; i += 2)
-		sum += (uint16_t)~get16(old + i) + get16(b + OFF_PROBE + i);
+		sum += (uint16_t)~be16_load(old + i) +
+		    be16_load(b + OFF_PROBE + i);
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	c = (uint16_t)~sum;
-	put16(b + OFF_UDP_CSUM, c == 0 ? 0xffff : c);
+	be16_store(b + OFF_UDP_CSUM, c == 0 ? 0xffff : c);
 }
 
 void
 build_stamp(uint8_t *b, uint16_t id, const struct probe *p)
 {
-	put16(b + OFF_IP_ID, id);
-	put16(b + OFF_IP_CSUM, 0);
-	put16(b + OFF_IP_CSUM, pkt_csum(b + PKT_ETH_LEN, PKT_IP4_LEN));
+	be16_store(b + OFF_IP_ID, id);
+	be16_store(b + OFF_IP_CSUM, 0);
+	be16_store(b + OFF_IP_CSUM, pkt_csum(b + PKT_ETH_LEN, PKT_IP4_LEN));
 	gen_put_probe(b, p);
 }

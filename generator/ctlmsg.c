@@ -12,29 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "byteorder.h"
 #include "ctlmsg.h"
-
-static void
-put_be(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (uint8_t)(v & 0xff);
-		v >>= 8;
-	}
-}
-
-static uint64_t
-get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
 
 int
 ctlmsg_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
@@ -50,18 +29,18 @@ ctlmsg_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
 	if (len < need)
 		return -1;
 	memset(buf, 0, need);
-	put_be(buf, CTL_MAGIC, 2);
+	be16_store(buf, CTL_MAGIC);
 	buf[2] = CTL_VERSION;
 	buf[3] = m->type;
-	put_be(buf + 4, m->n, 2);
+	be16_store(buf + 4, (uint16_t)m->n);
 	memcpy(buf + 8, m->boot_id, 16);
 	for (i = 0; i < m->n; i++) {
 		e = &m->e[i];
 		p = buf + CTL_HDR_LEN + i * CTL_ENTRY_LEN;
-		put_be(p, e->flow_id, 2);
+		be16_store(p, e->flow_id);
 		p[2] = e->flags;
-		put_be(p + 4, e->seq, 4);
-		put_be(p + 8, (uint64_t)e->value, 8);
+		be32_store(p + 4, e->seq);
+		be64_store(p + 8, (uint64_t)e->value);
 	}
 	return (int)need;
 }
@@ -74,11 +53,11 @@ ctlmsg_read(const uint8_t *buf, size_t len, struct ctl_msg *m)
 	uint64_t v;
 	size_t i, n;
 
-	if (len < CTL_HDR_LEN || get_be(buf, 2) != CTL_MAGIC ||
+	if (len < CTL_HDR_LEN || be16_load(buf) != CTL_MAGIC ||
 	    buf[2] != CTL_VERSION || (buf[3] != CTL_STAMPS &&
 	    buf[3] != CTL_END))
 		return -1;
-	n = (size_t)get_be(buf + 4, 2);
+	n = (size_t)be16_load(buf + 4);
 	if (n > CTL_MAX_ENTRIES || len != CTL_HDR_LEN + n * CTL_ENTRY_LEN)
 		return -1;
 	m->type = buf[3];
@@ -87,10 +66,10 @@ ctlmsg_read(const uint8_t *buf, size_t len, struct ctl_msg *m)
 	for (i = 0; i < n; i++) {
 		e = &m->e[i];
 		p = buf + CTL_HDR_LEN + i * CTL_ENTRY_LEN;
-		e->flow_id = (uint16_t)get_be(p, 2);
+		e->flow_id = be16_load(p);
 		e->flags = p[2];
-		e->seq = (uint32_t)get_be(p + 4, 4);
-		v = get_be(p + 8, 8);
+		e->seq = be32_load(p + 4);
+		v = be64_load(p + 8);
 		memcpy(&e->value, &v, sizeof(e->value));
 	}
 	return 0;

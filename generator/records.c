@@ -28,57 +28,19 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "byteorder.h"
 #include "clock.h"
 #include "records.h"
-
-static void
-le16(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)v;
-	b[1] = (uint8_t)(v >> 8);
-}
-
-static void
-le32(uint8_t *b, uint32_t v)
-{
-	le16(b, (uint16_t)v);
-	le16(b + 2, (uint16_t)(v >> 16));
-}
-
-static void
-le64(uint8_t *b, uint64_t v)
-{
-	le32(b, (uint32_t)v);
-	le32(b + 4, (uint32_t)(v >> 32));
-}
-
-static uint16_t
-get16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] | b[1] << 8);
-}
-
-static uint32_t
-get32(const uint8_t *b)
-{
-	return get16(b) | (uint32_t)get16(b + 2) << 16;
-}
-
-static uint64_t
-get64(const uint8_t *b)
-{
-	return get32(b) | (uint64_t)get32(b + 4) << 32;
-}
 
 void
 rec_encode(uint8_t *b, const struct rec *r)
 {
 	memset(b, 0, REC_LEN);
-	le64(b, (uint64_t)r->tx_ns);
-	le64(b + 8, (uint64_t)r->rx_ns);
-	le32(b + 16, r->seq);
-	le16(b + 20, r->flow_id);
-	le16(b + 22, r->frame);
+	le64_store(b, (uint64_t)r->tx_ns);
+	le64_store(b + 8, (uint64_t)r->rx_ns);
+	le32_store(b + 16, r->seq);
+	le16_store(b + 20, r->flow_id);
+	le16_store(b + 22, r->frame);
 	b[24] = r->flags;
 	b[25] = r->ttl;
 }
@@ -86,11 +48,11 @@ rec_encode(uint8_t *b, const struct rec *r)
 void
 rec_decode(const uint8_t *b, struct rec *r)
 {
-	r->tx_ns = (int64_t)get64(b);
-	r->rx_ns = (int64_t)get64(b + 8);
-	r->seq = get32(b + 16);
-	r->flow_id = get16(b + 20);
-	r->frame = get16(b + 22);
+	r->tx_ns = (int64_t)le64_load(b);
+	r->rx_ns = (int64_t)le64_load(b + 8);
+	r->seq = le32_load(b + 16);
+	r->flow_id = le16_load(b + 20);
+	r->frame = le16_load(b + 22);
 	r->flags = b[24];
 	r->ttl = b[25];
 }
@@ -121,16 +83,16 @@ recw_header(struct recw *w, const struct flowspec *fs, size_t n)
 
 	memset(h, 0, sizeof(h));
 	memcpy(h, REC_MAGIC, 8);
-	le32(h + 8, (uint32_t)(REC_HDR_LEN + n * REC_FLOW_LEN));
-	le32(h + 12, REC_LEN);
-	le32(h + 16, (uint32_t)n);
-	le64(h + 24, (uint64_t)clock_real_ns());
+	le32_store(h + 8, (uint32_t)(REC_HDR_LEN + n * REC_FLOW_LEN));
+	le32_store(h + 12, REC_LEN);
+	le32_store(h + 16, (uint32_t)n);
+	le64_store(h + 24, (uint64_t)clock_real_ns());
 	if (write_all(w->fd, h, sizeof(h)) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
 		memset(e, 0, sizeof(e));
-		le16(e, fs[i].id);
-		le16(e + 2, (uint16_t)fs[i].frame);
+		le16_store(e, fs[i].id);
+		le16_store(e + 2, (uint16_t)fs[i].frame);
 		e[4] = (uint8_t)fs[i].dscp;
 		strncpy((char *)e + 8, fs[i].name, REC_FLOW_LEN - 9);
 		if (write_all(w->fd, e, sizeof(e)) == -1)
@@ -190,7 +152,7 @@ recw_close(struct recw *w, const char *ts_source, char *err, size_t errlen)
 	if (w == NULL)
 		return 0;
 	recw_flush(w);
-	le64(b, w->n);
+	le64_store(b, w->n);
 	memset(b + 8, 0, REC_TS_LEN);
 	strncpy((char *)b + 8, ts_source, REC_TS_LEN - 1);
 	if (w->err == 0 && pwrite(w->fd, b, sizeof(b), 32) != sizeof(b))
@@ -238,13 +200,13 @@ rec_read_header(FILE *f, const char *path, struct rec_names *t, char *err,
 		    path);
 		return -1;
 	}
-	hlen = get32(h + 8);
-	nflows = get32(h + 16);
-	if (get32(h + 12) != REC_LEN || nflows > FLOWSPEC_MAX_FLOWS ||
+	hlen = le32_load(h + 8);
+	nflows = le32_load(h + 16);
+	if (le32_load(h + 12) != REC_LEN || nflows > FLOWSPEC_MAX_FLOWS ||
 	    hlen != REC_HDR_LEN + nflows * REC_FLOW_LEN) {
 		snprintf(err, errlen, "%s: unsupported records layout "
 		    "(record length %" PRIu32 ", %" PRIu32 " flows)", path,
-		    get32(h + 12), nflows);
+		    le32_load(h + 12), nflows);
 		return -1;
 	}
 	for (i = 0; i < nflows; i++) {
@@ -252,7 +214,7 @@ rec_read_header(FILE *f, const char *path, struct rec_names *t, char *err,
 			snprintf(err, errlen, "%s: truncated flow table", path);
 			return -1;
 		}
-		t->id[i] = get16(e);
+		t->id[i] = le16_load(e);
 		memcpy(t->name[i], e + 8, FLOWSPEC_NAME_MAX - 1);
 		t->name[i][FLOWSPEC_NAME_MAX - 1] = '\0';
 	}

@@ -32,6 +32,7 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
+#include "byteorder.h"
 #include "clock.h"
 #include "json.h"
 #include "log.h"
@@ -205,7 +206,6 @@ tcp_peer_count(struct tcp_state *s)
 	uint8_t b[8];
 	size_t got = 0;
 	ssize_t n;
-	int i;
 
 	while (got < sizeof(b) && clock_mono_ns() < end) {
 		if (tcp_poll(s->fd, POLLIN, TCP_TICK) <= 0)
@@ -217,8 +217,7 @@ tcp_peer_count(struct tcp_state *s)
 	}
 	if (got != sizeof(b))
 		return;
-	for (i = 0; i < 8; i++)
-		s->r->peer_bytes = s->r->peer_bytes << 8 | b[i];
+	s->r->peer_bytes = be64_load(b);
 	s->r->peer_known = 1;
 }
 
@@ -276,7 +275,6 @@ tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
 	uint8_t b[8];
 	int64_t now;
 	ssize_t n;
-	int i;
 
 	for (;;) {
 		now = clock_mono_ns();
@@ -301,8 +299,7 @@ tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
 		s->row_bytes += (uint64_t)n;
 	}
 	r->ended_by = TCP_END_PEER;
-	for (i = 7; i >= 0; i--)
-		b[7 - i] = (uint8_t)(r->bytes >> (8 * i));
+	be64_store(b, r->bytes);
 	if (send(s->fd, b, sizeof(b), MSG_NOSIGNAL) != (ssize_t)sizeof(b))
 		log_warn("could not tell the sender the byte count: %s",
 		    strerror(errno));

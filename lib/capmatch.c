@@ -19,6 +19,7 @@
 
 #include <pcap/pcap.h>
 
+#include "byteorder.h"
 #include "capmatch.h"
 
 #define ETH_HLEN_	14
@@ -180,25 +181,25 @@ capmatch_udp_payload(int linktype, const uint8_t *p, size_t len, int *dport)
 	case DLT_EN10MB:
 		if (len < ETH_HLEN_)
 			return -1;
-		type = (unsigned)p[12] << 8 | p[13];
+		type = be16_load(p + 12);
 		off = ETH_HLEN_;
 		if (type == ETHERTYPE_VLAN_) {
 			if (len < ETH_HLEN_ + 4)
 				return -1;
-			type = (unsigned)p[16] << 8 | p[17];
+			type = be16_load(p + 16);
 			off += 4;
 		}
 		break;
 	case DLT_LINUX_SLL:
 		if (len < SLL_HLEN)
 			return -1;
-		type = (unsigned)p[14] << 8 | p[15];
+		type = be16_load(p + 14);
 		off = SLL_HLEN;
 		break;
 	case DLT_LINUX_SLL2:
 		if (len < SLL2_HLEN)
 			return -1;
-		type = (unsigned)p[0] << 8 | p[1];
+		type = be16_load(p);
 		off = SLL2_HLEN;
 		break;
 	case DLT_RAW:
@@ -214,10 +215,10 @@ capmatch_udp_payload(int linktype, const uint8_t *p, size_t len, int *dport)
 	ihl = (size_t)(p[off] & 0x0f) * 4;
 	if (ihl < 20 || p[off + 9] != 17 || len < off + ihl + 8)
 		return -1;
-	if ((((unsigned)p[off + 6] << 8 | p[off + 7]) & 0x1fff) != 0)
+	if ((be16_load(p + off + 6) & 0x1fff) != 0)
 		return -1;		/* a later fragment: no UDP header */
 	off += ihl;
-	*dport = (int)((unsigned)p[off + 2] << 8 | p[off + 3]);
+	*dport = be16_load(p + off + 2);
 	return (long)(off + 8);
 }
 

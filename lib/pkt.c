@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "byteorder.h"
 #include "pkt.h"
 
 #define ETHERTYPE_IP4	0x0800
@@ -31,19 +32,6 @@
 #define IP4_OFFMASK	0x1fff
 
 static const uint8_t pkt_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 /* struct in_addr is already in network order: copy its bytes. */
 static void
@@ -70,7 +58,7 @@ static uint32_t
 csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
 	while (len > 1) {
-		sum += (uint32_t)(p[0] << 8 | p[1]);
+		sum += be16_load(p);
 		if (sum & 0x80000000u)
 			sum = (sum & 0xffff) + (sum >> 16);
 		p += 2;
@@ -92,7 +80,7 @@ csum_fold(uint32_t sum)
 
 /*
  * The checksum is returned as a host-order number whose big-endian bytes
- * go into the header (put16 or htons).  Over an area that already holds a
+ * go into the header (be16_store or htons).  Over an area that already holds a
  * correct checksum the result is 0.
  */
 uint16_t
@@ -112,7 +100,7 @@ udp_csum(struct in_addr src, struct in_addr dst, const uint8_t *udp,
 	put_ip(ph + 4, dst);
 	ph[8] = 0;
 	ph[9] = IPPROTO_UDP;
-	put16(ph + 10, (uint16_t)len);
+	be16_store(ph + 10, (uint16_t)len);
 	return csum_fold(csum_add(csum_add(0, ph, sizeof(ph)), udp, len));
 }
 
@@ -122,7 +110,7 @@ eth_write(uint8_t *p, const uint8_t dst[6], const uint8_t src[6],
 {
 	memcpy(p, dst, 6);
 	memcpy(p + 6, src, 6);
-	put16(p + 12, type);
+	be16_store(p + 12, type);
 }
 
 static void
@@ -130,15 +118,15 @@ ip4_write(uint8_t *ip, const struct pkt_udp4 *h, uint16_t total)
 {
 	ip[0] = 0x45;
 	ip[1] = (uint8_t)(h->dscp << 2);
-	put16(ip + 2, total);
-	put16(ip + 4, h->ip_id);
-	put16(ip + 6, IP4_DF);
+	be16_store(ip + 2, total);
+	be16_store(ip + 4, h->ip_id);
+	be16_store(ip + 6, IP4_DF);
 	ip[8] = h->ttl;
 	ip[9] = IPPROTO_UDP;
-	put16(ip + 10, 0);
+	be16_store(ip + 10, 0);
 	put_ip(ip + 12, h->src_ip);
 	put_ip(ip + 16, h->dst_ip);
-	put16(ip + 10, pkt_csum(ip, PKT_IP4_LEN));
+	be16_store(ip + 10, pkt_csum(ip, PKT_IP4_LEN));
 }
 
 int
@@ -157,16 +145,16 @@ pkt_build_udp4(uint8_t *buf, size_t buflen, unsigned frame,
 
 	eth_write(buf, h->dst_mac, h->src_mac, ETHERTYPE_IP4);
 	ip4_write(ip, h, iplen);
-	put16(udp, h->src_port);
-	put16(udp + 2, h->dst_port);
-	put16(udp + 4, udplen);
-	put16(udp + 6, 0);
+	be16_store(udp, h->src_port);
+	be16_store(udp + 2, h->dst_port);
+	be16_store(udp + 4, udplen);
+	be16_store(udp + 6, 0);
 	if (payload_len > 0)
 		memcpy(udp + PKT_UDP_LEN, payload, payload_len);
 	memset(udp + PKT_UDP_LEN + payload_len, 0,
 	    wire - PKT_HDRS_LEN - payload_len);
 	sum = udp_csum(h->src_ip, h->dst_ip, udp, udplen);
-	put16(udp + 6, sum == 0 ? 0xffff : sum);
+	be16_store(udp + 6, sum == 0 ? 0xffff : sum);
 	return (int)wire;
 }
 
@@ -200,7 +188,7 @@ ip4_check(const uint8_t *ip, size_t len, size_t *total, const char **why)
 		*why = "bad ip checksum";
 		return 0;
 	}
-	*total = get16(ip + 2);
+	*total = be16_load(ip + 2);
 	if (*total < hl) {
 		*why = "bad ip total length";
 		return 0;
@@ -209,7 +197,7 @@ ip4_check(const uint8_t *ip, size_t len, size_t *total, const char **why)
 		*why = "truncated";
 		return 0;
 	}
-	if (get16(ip + 6) & (IP4_MF | IP4_OFFMASK)) {
+	if (be16_load(ip + 6) & (IP4_MF | IP4_OFFMASK)) {
 		*why = "fragment";
 		return 0;
 	}
@@ -227,12 +215,12 @@ udp_check(const uint8_t *ip, const uint8_t *udp, size_t len,
 		*why = "truncated";
 		return -1;
 	}
-	ulen = get16(udp + 4);
+	ulen = be16_load(udp + 4);
 	if (ulen < PKT_UDP_LEN || ulen > len) {
 		*why = "bad udp length";
 		return -1;
 	}
-	if (get16(udp + 6) != 0 &&
+	if (be16_load(udp + 6) != 0 &&
 	    udp_csum(get_ip(ip + 12), get_ip(ip + 16), udp, ulen) != 0) {
 		*why = "bad udp checksum";
 		return -1;
@@ -254,7 +242,7 @@ pkt_parse_udp4(const uint8_t *buf, size_t len, struct pkt_udp4_view *v,
 		*why = "truncated";
 		return -1;
 	}
-	if (get16(buf + 12) != ETHERTYPE_IP4) {
+	if (be16_load(buf + 12) != ETHERTYPE_IP4) {
 		*why = "not ipv4";
 		return -1;
 	}
@@ -273,13 +261,13 @@ pkt_parse_udp4(const uint8_t *buf, size_t len, struct pkt_udp4_view *v,
 	memcpy(v->hdr.src_mac, buf + 6, 6);
 	v->hdr.src_ip = get_ip(ip + 12);
 	v->hdr.dst_ip = get_ip(ip + 16);
-	v->hdr.src_port = get16(udp);
-	v->hdr.dst_port = get16(udp + 2);
+	v->hdr.src_port = be16_load(udp);
+	v->hdr.dst_port = be16_load(udp + 2);
 	v->hdr.ttl = ip[8];
 	v->hdr.dscp = ip[1] >> 2;
-	v->hdr.ip_id = get16(ip + 4);
+	v->hdr.ip_id = be16_load(ip + 4);
 	v->payload = udp + PKT_UDP_LEN;
-	v->payload_len = get16(udp + 4) - PKT_UDP_LEN;
+	v->payload_len = be16_load(udp + 4) - PKT_UDP_LEN;
 	return 0;
 }
 
@@ -296,11 +284,11 @@ pkt_build_arp(uint8_t *buf, size_t buflen, const struct pkt_arp *a)
 		return -1;
 	eth_write(buf, a->op == PKT_ARP_REQUEST ? pkt_bcast : a->tha, a->sha,
 	    ETHERTYPE_ARP);
-	put16(arp, 1);			/* hardware: Ethernet */
-	put16(arp + 2, ETHERTYPE_IP4);	/* protocol: IPv4 */
+	be16_store(arp, 1);			/* hardware: Ethernet */
+	be16_store(arp + 2, ETHERTYPE_IP4);	/* protocol: IPv4 */
 	arp[4] = 6;
 	arp[5] = 4;
-	put16(arp + 6, a->op);
+	be16_store(arp + 6, a->op);
 	memcpy(arp + 8, a->sha, 6);
 	put_ip(arp + 14, a->spa);
 	memcpy(arp + 18, a->tha, 6);
@@ -317,10 +305,10 @@ pkt_parse_arp(const uint8_t *buf, size_t len, struct pkt_arp *a)
 	uint16_t op;
 
 	if (len < PKT_ETH_LEN + PKT_ARP_LEN ||
-	    get16(buf + 12) != ETHERTYPE_ARP || get16(arp) != 1 ||
-	    get16(arp + 2) != ETHERTYPE_IP4 || arp[4] != 6 || arp[5] != 4)
+	    be16_load(buf + 12) != ETHERTYPE_ARP || be16_load(arp) != 1 ||
+	    be16_load(arp + 2) != ETHERTYPE_IP4 || arp[4] != 6 || arp[5] != 4)
 		return -1;
-	op = get16(arp + 6);
+	op = be16_load(arp + 6);
 	if (op != PKT_ARP_REQUEST && op != PKT_ARP_REPLY)
 		return -1;
 	a->op = op;

@@ -12,39 +12,18 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "probe.h"
-
-static void
-put_be(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (uint8_t)(v & 0xff);
-		v >>= 8;
-	}
-}
-
-static uint64_t
-get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
 
 void
 probe_write(uint8_t *buf, const struct probe *p)
 {
-	put_be(buf + 0, PROBE_MAGIC, 2);
+	be16_store(buf + 0, PROBE_MAGIC);
 	buf[2] = PROBE_VERSION;
 	buf[3] = p->flags;
-	put_be(buf + 4, p->flow_id, 2);
-	put_be(buf + 6, p->seq, 4);
-	put_be(buf + 10, (uint64_t)p->tx_ns, 8);
+	be16_store(buf + 4, p->flow_id);
+	be32_store(buf + 6, p->seq);
+	be64_store(buf + 10, (uint64_t)p->tx_ns);
 }
 
 int
@@ -54,13 +33,13 @@ probe_read(const uint8_t *buf, size_t len, struct probe *p)
 
 	if (len < PROBE_LEN)
 		return -1;
-	if (get_be(buf, 2) != PROBE_MAGIC || buf[2] != PROBE_VERSION)
+	if (be16_load(buf) != PROBE_MAGIC || buf[2] != PROBE_VERSION)
 		return -1;
 	memset(p, 0, sizeof(*p));
 	p->flags = buf[3];
-	p->flow_id = (uint16_t)get_be(buf + 4, 2);
-	p->seq = (uint32_t)get_be(buf + 6, 4);
-	tx = get_be(buf + 10, 8);
+	p->flow_id = be16_load(buf + 4);
+	p->seq = be32_load(buf + 6);
+	tx = be64_load(buf + 10);
 	memcpy(&p->tx_ns, &tx, sizeof(p->tx_ns));	/* two's complement */
 	return 0;
 }

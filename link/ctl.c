@@ -1,12 +1,13 @@
 /*
- * ctl: hoplab-link's management side, over ZeroMQ with protobuf envelopes
- * packed by lib/msg, shaped like hoplab-router's (router/ctl.c):
+ * ctl: hoplab-link's management side (ctl.h), on the sockets of
+ * lib/ctlsock with protobuf envelopes packed by lib/msg, shaped like
+ * hoplab-router's (router/ctl.c):
  *
  * - a REP socket bound at -s ENDPOINT takes one request at a time: the
  *   counters, or a profile change for one direction, now or at a time;
  * - a PUSH socket connected to --report sends a ResultBatch with the
  *   counters every interval and a final one when the link stops;
- * - ctl_client() is `hoplab-link -s EP --ctl COMMAND`.
+ * - lctl_client() is `hoplab-link -s EP --ctl COMMAND`.
  *
  * The messages are the link's own (proto/hoplab.proto): LinkControl asks
  * for the counters (op COUNTERS) or changes one direction's profile (op
@@ -27,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zmq.h>
 
 #include "clock.h"
+#include "ctlsock.h"
 #include "log.h"
 #include "msg.h"
+#include "link/ctl.h"
+#include "link/dir.h"
 #include "link/link.h"
 
 #define CLIENT_TIMEOUT_MS	2000
@@ -83,10 +86,10 @@ fill_dir(struct link *l, struct cstore *s, unsigned i, int64_t now,
 	c->tx_bytes = d->st.tx_bytes;
 	c->lost = d->m.st.lost;
 	c->queue_drop = d->m.st.qdrop;
-	c->policy_drop_malformed = d->st.kind_drop[TRUTH_K_MALFORMED];
-	c->policy_drop_oversize = d->st.kind_drop[TRUTH_K_OVERSIZE];
-	c->policy_drop_nonip = d->st.kind_drop[TRUTH_K_NONIP];
-	c->policy_drop_runt = d->st.kind_drop[TRUTH_K_RUNT];
+	c->policy_drop_malformed = d->st.kind_drop[TRUTHFILE_K_MALFORMED];
+	c->policy_drop_oversize = d->st.kind_drop[TRUTHFILE_K_OVERSIZE];
+	c->policy_drop_nonip = d->st.kind_drop[TRUTHFILE_K_NONIP];
+	c->policy_drop_runt = d->st.kind_drop[TRUTHFILE_K_RUNT];
 	c->pool_drop = d->st.pool_drop;
 	c->tx_drop = d->st.tx_drop;
 	c->passed = d->st.passed;
@@ -128,56 +131,18 @@ fill(struct link *l, struct cstore *s, int reset)
 }
 
 int
-ctl_open(struct link *l, char *err, size_t errlen)
+lctl_open(struct link *l, char *err, size_t errlen)
 {
-	const struct link_opts *o = l->o;
-
 	if (gethostname(l->hostname, sizeof(l->hostname) - 1) == -1)
 		snprintf(l->hostname, sizeof(l->hostname), "link");
-	if (o->control == NULL && o->report == NULL)
-		return 0;
-	if ((l->zctx = zmq_ctx_new()) == NULL) {
-		snprintf(err, errlen, "zmq: %s", zmq_strerror(errno));
-		return -1;
-	}
-	if (o->control != NULL && ((l->rep = zmq_socket(l->zctx,
-	    ZMQ_REP)) == NULL || msg_sockopts(l->rep, err, errlen) == -1 ||
-	    zmq_bind(l->rep, o->control) == -1)) {
-		snprintf(err, errlen, "control socket %s: %s", o->control,
-		    zmq_strerror(errno));
-		return -1;
-	}
-	if (o->report != NULL && ((l->push = zmq_socket(l->zctx,
-	    ZMQ_PUSH)) == NULL || msg_sockopts(l->push, err, errlen) == -1 ||
-	    zmq_connect(l->push, o->report) == -1)) {
-		snprintf(err, errlen, "report socket %s: %s", o->report,
-		    zmq_strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ctlsock_open(&l->cs, l->o->control, l->o->report, err,
+	    errlen);
 }
 
 void
-ctl_close(struct link *l)
+lctl_close(struct link *l)
 {
-	if (l->rep != NULL)
-		zmq_close(l->rep);
-	if (l->push != NULL)
-		zmq_close(l->push);
-	if (l->zctx != NULL)
-		zmq_ctx_term(l->zctx);
-	l->rep = l->push = l->zctx = NULL;
-}
-
-int
-ctl_fd(struct link *l)
-{
-	int fd;
-	size_t len = sizeof(fd);
-
-	if (l->rep == NULL || zmq_getsockopt(l->rep, ZMQ_FD, &fd, &len) == -1)
-		return -1;
-	return fd;
+	ctlsock_close(&l->cs);
 }
 
 /* "", "+10s" or "@SECONDS[.FRACTION]" into a CLOCK_REALTIME instant. */
@@ -222,7 +187,7 @@ do_set(struct link *l, const Hoplab__LinkControl *rc, char *err,
 	int64_t at, now = clock_real_ns();
 	int dir, i;
 
-	if ((dir = link_dir_parse(rc->dir)) == -1) {
+	if ((dir = ldir_parse(rc->dir)) == -1) {
 		snprintf(err, errlen, "direction '%.20s': expected a-b or b-a",
 		    rc->dir);
 		return -1;
@@ -235,7 +200,7 @@ do_set(struct link *l, const Hoplab__LinkControl *rc, char *err,
 	if (lprofile_parse(&p, rc->profile, err, errlen) == -1)
 		return -1;
 	if (at <= now) {
-		link_set_profile(l, dir, &p, now);
+		ldir_set_profile(l, dir, &p, now);
 		return 0;
 	}
 	for (i = 0; i < LINK_SCHED_MAX && l->sched[i].used; i++)
@@ -265,7 +230,7 @@ handle(struct link *l)
 	char err[512] = "";
 	int rv;
 
-	if ((rv = msg_recv(l->rep, NULL, NULL, &in, err, sizeof(err))) == -1)
+	if ((rv = msg_recv(l->cs.rep, NULL, NULL, &in, err, sizeof(err))) == -1)
 		return;
 	if (rv == -2 || in->body_case != HOPLAB__ENVELOPE__BODY_LINK_CONTROL) {
 		if (rv == 0)
@@ -288,7 +253,7 @@ handle(struct link *l)
 	msg_init(&out, l->hostname, &l->seq);
 	out.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY;
 	out.link_control_reply = &rep;
-	if (msg_send(l->rep, NULL, 0, &out, err, sizeof(err)) == -1)
+	if (msg_send(l->cs.rep, NULL, 0, &out, err, sizeof(err)) == -1)
 		log_warn("control: cannot answer: %s", err);
 	free(s);
 	msg_free(in);
@@ -296,31 +261,27 @@ handle(struct link *l)
 
 /* Every request waiting on the control socket. */
 void
-ctl_poll(struct link *l)
+lctl_poll(struct link *l)
 {
-	uint32_t ev;
-	size_t len = sizeof(ev);
-
-	while (l->rep != NULL && zmq_getsockopt(l->rep, ZMQ_EVENTS, &ev,
-	    &len) == 0 && (ev & ZMQ_POLLIN))
+	while (ctlsock_pending(&l->cs))
 		handle(l);
 }
 
 void
-ctl_sched_run(struct link *l, int64_t now_real)
+lctl_sched_run(struct link *l, int64_t now_real)
 {
 	int i;
 
 	for (i = 0; i < LINK_SCHED_MAX; i++)
 		if (l->sched[i].used && l->sched[i].at_ns <= now_real) {
 			l->sched[i].used = 0;
-			link_set_profile(l, l->sched[i].dir, &l->sched[i].prof,
+			ldir_set_profile(l, l->sched[i].dir, &l->sched[i].prof,
 			    l->sched[i].at_ns);
 		}
 }
 
 int64_t
-ctl_sched_next(const struct link *l)
+lctl_sched_next(const struct link *l)
 {
 	int64_t n = INT64_MAX;
 	int i;
@@ -332,7 +293,7 @@ ctl_sched_next(const struct link *l)
 }
 
 void
-ctl_report(struct link *l, int final)
+lctl_report(struct link *l, int final)
 {
 	Hoplab__Envelope env;
 	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
@@ -351,7 +312,7 @@ ctl_report(struct link *l, int final)
 	msg_init(&env, l->hostname, &l->seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
-	if (msg_send(l->push, NULL, 0, &env, err, sizeof(err)) == -1)
+	if (msg_send(l->cs.push, NULL, 0, &env, err, sizeof(err)) == -1)
 		log_warn("report %" PRIu64 ": %s", rb.batch_seq, err);
 	free(s);
 }
@@ -362,7 +323,7 @@ static const char *bucket_names[LINK_ERR_BUCKETS] = { "<1us", "1-2us",
 
 /* The counters and the release error of the whole run, as text. */
 void
-ctl_print(struct link *l, FILE *f)
+lctl_print(struct link *l, FILE *f)
 {
 	struct ldir *d;
 	unsigned i, b;
@@ -411,7 +372,7 @@ print_time(FILE *f, const char *name, const Hoplab__LinkTimeSummary *t)
 	    t->p99_ns / 1e3, t->max_ns / 1e3);
 }
 
-/* Print one direction of a LinkControlReply, as ctl_print() does. */
+/* Print one direction of a LinkControlReply, as lctl_print() does. */
 static void
 print_answer(FILE *f, const Hoplab__LinkCounters *c)
 {
@@ -478,33 +439,34 @@ parse_command(const char *cmd, Hoplab__LinkControl *rc, char *buf,
 	return 0;
 }
 
-/* Send RC to ENDPOINT and print the answer: 0, or 3 (logged). */
-static int
-request(void *s, const char *endpoint, const char *command,
-    Hoplab__LinkControl *rc)
+/*
+ * `hoplab-link -s ENDPOINT --ctl COMMAND`: returns the exit status (0
+ * done, 1 bad command, 3 refused or no answer).
+ */
+int
+lctl_client(const char *endpoint, const char *command)
 {
+	Hoplab__LinkControl rc = HOPLAB__LINK_CONTROL__INIT;
 	Hoplab__Envelope env, *in = NULL;
-	zmq_pollitem_t it = { s, -1, ZMQ_POLLIN, 0 };
 	const Hoplab__LinkControlReply *r;
-	char err[256];
+	char buf[1024], err[512];
 	uint64_t seq = 0;
-	size_t k;
 	int status = 3;
+	size_t k;
 
+	if (parse_command(command, &rc, buf, sizeof(buf)) == -1) {
+		log_error("--ctl: unknown command '%s' (expected counters, "
+		    "set DIR PROFILE, at +DURATION|@UNIXTIME set DIR PROFILE)",
+		    command);
+		return 1;
+	}
 	msg_init(&env, "hoplab-link-ctl", &seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_LINK_CONTROL;
-	env.link_control = rc;
-	if (zmq_connect(s, endpoint) == -1)
-		log_error("%s: %s", endpoint, zmq_strerror(errno));
-	else if (msg_send(s, NULL, 0, &env, err, sizeof(err)) == -1)
-		log_error("%s: %s", endpoint, err);
-	else if (zmq_poll(&it, 1, CLIENT_TIMEOUT_MS) != 1)
-		log_error("%s: no answer within %d ms", endpoint,
-		    CLIENT_TIMEOUT_MS);
-	else if (msg_recv(s, NULL, NULL, &in, err, sizeof(err)) != 0 ||
-	    in->body_case != HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY)
-		log_error("%s: bad answer %s", endpoint, in == NULL ? err :
-		    msg_body_name(in->body_case));
+	env.link_control = &rc;
+	if (ctlsock_request(endpoint, &env,
+	    HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY, CLIENT_TIMEOUT_MS,
+	    &in, err, sizeof(err)) == -1)
+		log_error("%s", err);
 	else if (!(r = in->link_control_reply)->ok)
 		log_error("%s: refused: %s", command, r->error);
 	else {
@@ -513,36 +475,5 @@ request(void *s, const char *endpoint, const char *command,
 		status = 0;
 	}
 	msg_free(in);
-	return status;
-}
-
-/*
- * `hoplab-link -s ENDPOINT --ctl COMMAND`: returns the exit status (0
- * done, 1 bad command, 3 refused or no answer).
- */
-int
-ctl_client(const char *endpoint, const char *command)
-{
-	Hoplab__LinkControl rc = HOPLAB__LINK_CONTROL__INIT;
-	char buf[1024], err[256];
-	void *ctx, *s;
-	int status;
-
-	if (parse_command(command, &rc, buf, sizeof(buf)) == -1) {
-		log_error("--ctl: unknown command '%s' (expected counters, "
-		    "set DIR PROFILE, at +DURATION|@UNIXTIME set DIR PROFILE)",
-		    command);
-		return 1;
-	}
-	if ((ctx = zmq_ctx_new()) == NULL || (s = zmq_socket(ctx,
-	    ZMQ_REQ)) == NULL) {
-		log_error("zmq: %s", zmq_strerror(errno));
-		return 3;
-	}
-	msg_sockopts(s, err, sizeof(err));
-	status = request(s, endpoint, command, &rc);
-	zmq_setsockopt(s, ZMQ_LINGER, &(int){ 0 }, sizeof(int));
-	zmq_close(s);
-	zmq_ctx_term(ctx);
 	return status;
 }

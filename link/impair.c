@@ -147,7 +147,7 @@ impair_quantile(const struct lprofile *p, double u)
 	}
 }
 
-/* One delay sample in ns (>= 0); LT_CLAMPED into *FLAGS when cut. */
+/* One delay sample in ns (>= 0); TRUTHFILE_F_CLAMPED into *FLAGS when cut. */
 int64_t
 impair_delay(struct impair *m, uint16_t *flags)
 {
@@ -159,7 +159,7 @@ impair_delay(struct impair *m, uint16_t *flags)
 	d = (double)p->delay_ns + (double)p->jitter_ns *
 	    impair_quantile(p, cor_unit(m, IMP_COR_DELAY, p->delay_corr));
 	if (d < 0) {
-		*flags |= LT_CLAMPED;
+		*flags |= TRUTHFILE_F_CLAMPED;
 		m->st.clamped++;
 		return 0;
 	}
@@ -245,7 +245,7 @@ departure(struct impair *m, int64_t fin, uint16_t *flags)
 	    cor_unit(m, IMP_COR_REORDER, p->reorder_corr) < p->reorder_p) {
 		m->counter = 0;
 		m->st.reorder++;
-		*flags |= LT_REORDER;
+		*flags |= TRUTHFILE_F_REORDER;
 		return fin;
 	}
 	m->counter++;
@@ -273,8 +273,8 @@ impair_frame(struct impair *m, int64_t arr_ns, uint32_t len,
 	if (p->dup_p > 0 && cor_unit(m, IMP_COR_DUP, p->dup_corr) <
 	    p->dup_p) {
 		r->n = 2;
-		r->c[0].flags = LT_DUPED;
-		r->c[1].flags = LT_DUP;
+		r->c[0].flags = TRUTHFILE_F_DUPED;
+		r->c[1].flags = TRUTHFILE_F_DUP;
 		m->st.dup++;
 	}
 	if (p->corrupt_p > 0 && len > PKT_ETH_LEN && cor_unit(m,
@@ -282,27 +282,28 @@ impair_frame(struct impair *m, int64_t arr_ns, uint32_t len,
 		r->corrupt_off = PKT_ETH_LEN + (int)(dist_rng_next(&m->rng) %
 		    (len - PKT_ETH_LEN));
 		r->corrupt_mask = (uint8_t)(1u << (dist_rng_next(&m->rng) % 8));
-		r->c[0].flags |= LT_CORRUPT;
+		r->c[0].flags |= TRUTHFILE_F_CORRUPT;
 	}
 	for (k = 0; k < r->n; k++) {
 		c = &r->c[k];
 		c->dep_ns = 0;
 		if (impair_lose(m)) {
-			c->flags |= LT_LOST;
+			c->flags |= TRUTHFILE_F_LOST;
 			m->st.lost++;
 			continue;
 		}
 		if ((fin = rate_queue(m, arr_ns, len)) < 0) {
-			c->flags |= LT_QDROP;
+			c->flags |= TRUTHFILE_F_QDROP;
 			continue;
 		}
 		c->dep_ns = departure(m, fin, &c->flags);
 		if (c->dep_ns > arr_ns)
-			c->flags |= LT_DELAYED;
+			c->flags |= TRUTHFILE_F_DELAYED;
 	}
-	if (r->corrupt_off >= 0 && (r->c[0].flags & (LT_LOST | LT_QDROP))) {
+	if (r->corrupt_off >= 0 &&
+	    (r->c[0].flags & (TRUTHFILE_F_LOST | TRUTHFILE_F_QDROP))) {
 		r->corrupt_off = -1;	/* nothing left to corrupt */
-		r->c[0].flags &= (uint16_t)~LT_CORRUPT;
+		r->c[0].flags &= (uint16_t)~TRUTHFILE_F_CORRUPT;
 	} else if (r->corrupt_off >= 0)
 		m->st.corrupt++;
 }

@@ -36,22 +36,7 @@
 
 #include "dist.h"
 #include "link/profile.h"
-
-/* What happened to a frame: flags in the truth file (docs/link.md). */
-#define LT_DELAYED	0x0001	/* held: left later than it arrived */
-#define LT_LOST		0x0002	/* dropped by the loss model */
-#define LT_QDROP	0x0004	/* tail-dropped by the rate queue */
-#define LT_DUPED	0x0008	/* an original that was duplicated */
-#define LT_DUP		0x0010	/* the duplicate copy */
-#define LT_CORRUPT	0x0020	/* one bit flipped */
-#define LT_REORDER	0x0040	/* sent without its delay (reorder P) */
-#define LT_LATE		0x0080	/* left after a frame that arrived later
-				   (RFC 4737 reordered) */
-#define LT_PASS		0x0100	/* passed unimpaired by policy */
-#define LT_PDROP	0x0200	/* dropped by policy (nonip, oversize, runt) */
-#define LT_POOLDROP	0x0400	/* no packet buffer free */
-#define LT_TXDROP	0x0800	/* transmit ring full or send failed */
-#define LT_CLAMPED	0x1000	/* negative delay sample, sent at once */
+#include "truthfile.h"
 
 enum impair_cor {
 	IMP_COR_DELAY,
@@ -64,7 +49,7 @@ enum impair_cor {
 
 struct impair_copy {
 	int64_t		dep_ns;		/* intended departure (if sent) */
-	uint16_t	flags;		/* LT_* */
+	uint16_t	flags;		/* TRUTHFILE_F_* */
 };
 
 struct impair_res {

@@ -36,20 +36,12 @@
 #include "log.h"
 #include "pkt.h"
 #include "probe.h"
+#include "link/ctl.h"
+#include "link/dir.h"
 #include "link/link.h"
 
 static const int64_t err_bounds[LINK_ERR_BUCKETS - 1] = { 1000, 2000,
     5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000, 10000000 };
-
-int
-link_dir_parse(const char *s)
-{
-	if (strcmp(s, "a-b") == 0)
-		return 0;
-	if (strcmp(s, "b-a") == 0)
-		return 1;
-	return -1;
-}
 
 static inline struct lpkt *
 pkt_get(struct link *l)
@@ -77,7 +69,7 @@ record(struct link *l, int dir, uint32_t index, int64_t arr, int64_t dep,
     int64_t act, uint32_t len, uint16_t flags, uint8_t kind, uint16_t flow,
     uint32_t seq)
 {
-	struct truth_rec r;
+	struct truthfile_rec r;
 
 	if (l->truth == NULL)
 		return;
@@ -102,20 +94,20 @@ classify(const struct link *l, unsigned in, const uint8_t *f, uint32_t len,
 	unsigned ihl;
 
 	if (len < PKT_ETH_LEN || caplen < len)
-		return TRUTH_K_MALFORMED;
+		return TRUTHFILE_K_MALFORMED;
 	if (len > l->mtu[in] + PKT_ETH_LEN || len > LINK_PBUF)
-		return TRUTH_K_OVERSIZE;
+		return TRUTHFILE_K_OVERSIZE;
 	if (f[12] != 0x08 || f[13] != 0x00)
-		return TRUTH_K_NONIP;
+		return TRUTHFILE_K_NONIP;
 	if (len < PKT_FRAME_MIN - PKT_FCS_LEN)
-		return TRUTH_K_RUNT;
+		return TRUTHFILE_K_RUNT;
 	ihl = (f[PKT_ETH_LEN] & 0x0f) * 4u;
 	if ((f[PKT_ETH_LEN] >> 4) == 4 && ihl >= PKT_IP4_LEN &&
 	    f[PKT_ETH_LEN + 9] == 17 && len >= PKT_ETH_LEN + ihl +
 	    PKT_UDP_LEN && probe_read(f + PKT_ETH_LEN + ihl + PKT_UDP_LEN,
 	    len - PKT_ETH_LEN - ihl - PKT_UDP_LEN, pr) == 0)
-		return TRUTH_K_PROBE;
-	return TRUTH_K_IPV4;
+		return TRUTHFILE_K_PROBE;
+	return TRUTHFILE_K_IPV4;
 }
 
 /* Hold a copy of frame F until DEP (REALTIME). */
@@ -129,7 +121,7 @@ hold(struct link *l, struct ldir *d, const uint8_t *f, uint32_t len,
 	if ((p = pkt_get(l)) == NULL) {
 		d->st.pool_drop++;
 		record(l, (int)(d - l->d), index, arr, dep, 0, len,
-		    flags | LT_POOLDROP, kind, pr->flow_id, pr->seq);
+		    flags | TRUTHFILE_F_POOLDROP, kind, pr->flow_id, pr->seq);
 		return;
 	}
 	memcpy(p->data, f, len);
@@ -161,29 +153,29 @@ frame_in(struct link *l, struct ldir *d, const struct pktio_pkt *pk)
 	d->st.rx_bytes += pk->len;
 	kind = classify(l, d->in, pk->data, pk->len, pk->caplen, &pr);
 	switch (kind) {
-	case TRUTH_K_MALFORMED: pol = LPROF_DROP; break;
-	case TRUTH_K_OVERSIZE: pol = prof->oversize; break;
-	case TRUTH_K_NONIP: pol = prof->nonip; break;
-	case TRUTH_K_RUNT: pol = prof->runt; break;
+	case TRUTHFILE_K_MALFORMED: pol = LPROF_DROP; break;
+	case TRUTHFILE_K_OVERSIZE: pol = prof->oversize; break;
+	case TRUTHFILE_K_NONIP: pol = prof->nonip; break;
+	case TRUTHFILE_K_RUNT: pol = prof->runt; break;
 	default: break;
 	}
 	if (pol == LPROF_DROP) {
 		d->st.kind_drop[kind]++;
 		record(l, (int)(d - l->d), index, pk->ts_ns, 0, 0, pk->len,
-		    LT_PDROP, kind, pr.flow_id, pr.seq);
+		    TRUTHFILE_F_PDROP, kind, pr.flow_id, pr.seq);
 		return;
 	}
 	if (pol == LPROF_PASS) {
 		d->st.passed++;
 		hold(l, d, pk->data, pk->len, pk->ts_ns, pk->ts_ns, index,
-		    LT_PASS, kind, &pr);
+		    TRUTHFILE_F_PASS, kind, &pr);
 		return;
 	}
 	impair_frame(&d->m, pk->ts_ns, pk->len, &res);
 	if (res.corrupt_off >= 0)
 		pk->data[res.corrupt_off] ^= res.corrupt_mask;
 	for (k = res.n; k-- > 0;) {	/* the copy is made before the flip */
-		if (res.c[k].flags & (LT_LOST | LT_QDROP)) {
+		if (res.c[k].flags & (TRUTHFILE_F_LOST | TRUTHFILE_F_QDROP)) {
 			record(l, (int)(d - l->d), index, pk->ts_ns, 0, 0,
 			    pk->len, res.c[k].flags, kind, pr.flow_id, pr.seq);
 			continue;
@@ -217,13 +209,13 @@ flush_port(struct link *l, unsigned i)
 		if (now == 0) {
 			d->st.tx_drop++;
 			record(l, p->dir, p->index, p->arr_ns, p->dep_ns, 0,
-			    p->len, p->flags | LT_TXDROP, p->kind, p->flow,
-			    p->seq);
+			    p->len, p->flags | TRUTHFILE_F_TXDROP, p->kind,
+			    p->flow, p->seq);
 			pkt_put(l, p);
 			continue;
 		}
 		if (d->sent_any && p->index < d->max_index) {
-			p->flags |= LT_LATE;
+			p->flags |= TRUTHFILE_F_LATE;
 			d->st.late++;
 		} else {
 			d->max_index = p->index;
@@ -266,8 +258,9 @@ release(struct link *l, struct ldir *d, int64_t now)
 			if (pktio_tx(l->io[d->out], p->data, p->len) == -1) {
 				d->st.tx_drop++;
 				record(l, p->dir, p->index, p->arr_ns,
-				    p->dep_ns, 0, p->len, p->flags | LT_TXDROP,
-				    p->kind, p->flow, p->seq);
+				    p->dep_ns, 0, p->len,
+				    p->flags | TRUTHFILE_F_TXDROP, p->kind,
+				    p->flow, p->seq);
 				pkt_put(l, p);
 				continue;
 			}
@@ -293,31 +286,6 @@ receive(struct link *l)
 		total += n;
 	}
 	return total;
-}
-
-/* Install *P on direction DIR (taken over) and say so in the log. */
-static void
-install(struct link *l, int dir, struct lprofile *p)
-{
-	char buf[512];
-
-	impair_set(&l->d[dir].m, p);
-	log_info("%s: profile '%s' (%s)", l->d[dir].name,
-	    l->d[dir].m.prof.text, lprofile_describe(&l->d[dir].m.prof, buf,
-	    sizeof(buf)));
-}
-
-void
-link_set_profile(struct link *l, int dir, struct lprofile *p,
-    int64_t asked_ns)
-{
-	struct ldir *d = &l->d[dir];
-
-	install(l, dir, p);
-	d->profile_changes++;
-	if (l->truth != NULL)
-		truth_add_profile(l->truth, (unsigned)dir, d->next_index,
-		    asked_ns, clock_real_ns(), d->m.prof.text);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -351,12 +319,12 @@ loop(struct link *l)
 		flush_port(l, 0);
 		flush_port(l, 1);
 		if (now >= next_ctl) {
-			ctl_poll(l);
-			ctl_sched_run(l, now + l->off);
+			lctl_poll(l);
+			lctl_sched_run(l, now + l->off);
 			next_ctl = now + 10 * NSEC_PER_MSEC;
 		}
-		if (l->push != NULL && now >= l->next_report) {
-			ctl_report(l, 0);
+		if (l->cs.push != NULL && now >= l->next_report) {
+			lctl_report(l, 0);
 			l->next_report = now + l->o->interval_ns;
 		}
 		next = next_due(l);
@@ -367,10 +335,10 @@ loop(struct link *l)
 		t = 100 * NSEC_PER_MSEC;
 		if (next != INT64_MAX && next - link_lead(l) - now < t)
 			t = next - link_lead(l) - now;
-		if ((next = ctl_sched_next(l)) != INT64_MAX &&
+		if ((next = lctl_sched_next(l)) != INT64_MAX &&
 		    next - l->off - now < t)
 			t = next - l->off - now;
-		if (l->push != NULL && l->next_report - now < t)
+		if (l->cs.push != NULL && l->next_report - now < t)
 			t = l->next_report - now;
 		now = clock_mono_ns();
 		if (next_due(l) - link_lead(l) > now)
@@ -403,7 +371,7 @@ setup(struct link *l, char *err, size_t errlen)
 {
 	const struct link_opts *o = l->o;
 	struct lprofile p;
-	struct truth_hdr th;
+	struct truthfile_hdr th;
 	unsigned i;
 
 	if ((l->pool = calloc(o->pool, sizeof(*l->pool))) == NULL) {
@@ -431,7 +399,7 @@ setup(struct link *l, char *err, size_t errlen)
 		if (lprofile_parse(&p, o->profile[i] != NULL ?
 		    o->profile[i] : "none", err, errlen) == -1)
 			return -1;
-		install(l, (int)i, &p);
+		ldir_install(l, (int)i, &p);
 	}
 	if (open_ports(l, err, errlen) == -1)
 		return -1;
@@ -512,7 +480,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 	l->off = clock_real_ns() - clock_mono_ns();
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (setup(l, err, sizeof(err)) == -1 ||
-	    ctl_open(l, err, sizeof(err)) == -1 ||
+	    lctl_open(l, err, sizeof(err)) == -1 ||
 	    link_tune(l, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 2;
@@ -524,9 +492,9 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 		l->next_report = clock_mono_ns() + o->interval_ns;
 		loop(l);
 		drain(l);
-		if (l->push != NULL)
-			ctl_report(l, 1);
-		ctl_print(l, stdout);
+		if (l->cs.push != NULL)
+			lctl_report(l, 1);
+		lctl_print(l, stdout);
 		if (l->truth != NULL && truth_close(l->truth) == -1) {
 			log_error("truth file %s: write errors", o->truth);
 			rc = 2;
@@ -535,7 +503,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 	}
 	truth_close(l->truth);
 	link_untune(l);
-	ctl_close(l);
+	lctl_close(l);
 	teardown(l);
 	free(l);
 	return rc;

@@ -3,7 +3,9 @@
  *
  *   main.c      options only
  *   link.c      setup, the single loop: receive, impair, hold, release
- *   ctl.c       the control socket, scheduled profile changes, reports
+ *   ctl.c       the control socket, scheduled profile changes, reports,
+ *               on lib/ctlsock (ctl.h)
+ *   dir.c       a direction's profile: install, change, record (dir.h)
  *   profile.c   netem-style profiles        impair.c  the model
  *   heap.c      departures                  truth.c   the truth file
  *   wait.c      sleeping until a departure, CPU and scheduling settings
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "ctlsock.h"
 #include "pktio.h"
 #include "stats.h"
 #include "link/heap.h"
@@ -130,9 +133,7 @@ struct link {
 	unsigned	ntx[2];
 	struct lsched	sched[LINK_SCHED_MAX];
 	/* ctl.c */
-	void		*zctx;
-	void		*rep;
-	void		*push;
+	struct ctlsock	cs;		/* control REP and report PUSH */
 	uint64_t	seq, batch_seq;
 	int64_t		next_report;
 	char		hostname[64];
@@ -140,15 +141,6 @@ struct link {
 
 /* link.c */
 int	link_run(const struct link_opts *o, volatile sig_atomic_t *stop);
-/*
- * Replace direction DIR's profile with *P (taken over), asked for at
- * ASKED_NS (CLOCK_REALTIME): counted, logged, and recorded in the truth
- * file with the arrival index it applies from.
- */
-void	link_set_profile(struct link *l, int dir, struct lprofile *p,
-	    int64_t asked_ns);
-/* Parse "a-b" / "b-a"; the index or -1. */
-int	link_dir_parse(const char *s);
 
 /* wait.c */
 /* CPU, scheduling and timer settings of the options; 0 or -1 (ERR). */
@@ -158,16 +150,5 @@ void	link_untune(struct link *l);
 int64_t	link_lead(const struct link *l);
 /* Sleep up to TIMEOUT ns, or until a frame or a control request. */
 void	link_wait(struct link *l, int64_t timeout);
-
-/* ctl.c */
-int	ctl_open(struct link *l, char *err, size_t errlen);
-void	ctl_close(struct link *l);
-void	ctl_poll(struct link *l);
-int	ctl_fd(struct link *l);
-void	ctl_report(struct link *l, int final);
-void	ctl_print(struct link *l, FILE *f);
-void	ctl_sched_run(struct link *l, int64_t now_real);
-int64_t	ctl_sched_next(const struct link *l);
-int	ctl_client(const char *endpoint, const char *command);
 
 #endif

@@ -12,6 +12,8 @@
 #include "clock.h"
 #include "log.h"
 #include "msg.h"
+#include "truthfile.h"
+#include "link/ctl.h"
 #include "link/link.h"
 
 static volatile sig_atomic_t quit;
@@ -175,7 +177,7 @@ export_truth(const char *path)
 {
 	char err[512];
 
-	if (truth_export_csv(path, stdout, err, sizeof(err)) < 0) {
+	if (truthfile_export_csv(path, stdout, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return 2;
 	}
@@ -278,7 +280,7 @@ main(int argc, char **argv)
 			log_error("--ctl needs -s ENDPOINT");
 			return 1;
 		}
-		return ctl_client(o.control, ctl);
+		return lctl_client(o.control, ctl);
 	}
 	if (check_profiles(&o) != 0)
 		return 1;

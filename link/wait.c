@@ -35,6 +35,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "ctlsock.h"
+#include "link/ctl.h"
 #include "link/link.h"
 
 int
@@ -120,7 +122,7 @@ link_wait(struct link *l, int64_t timeout)
 	pfd[0].fd = pktio_fd(l->io[0]);
 	pfd[1].fd = pktio_fd(l->io[1]);
 	pfd[0].events = pfd[1].events = POLLIN;
-	if ((pfd[n].fd = ctl_fd(l)) != -1) {
+	if ((pfd[n].fd = ctlsock_fd(&l->cs)) != -1) {
 		pfd[n].events = POLLIN;
 		c = n++;
 	}
@@ -136,7 +138,7 @@ link_wait(struct link *l, int64_t timeout)
 	}
 	rc = ppoll(pfd, (nfds_t)n, tsp, NULL);
 	if (rc > 0 && c != -1 && (pfd[c].revents & POLLIN))
-		ctl_poll(l);
+		lctl_poll(l);
 	if (t != -1 && (pfd[t].revents & POLLIN)) {
 		if (read(l->tfd, &exp, sizeof(exp)) < 0)
 			exp = 0;

@@ -1,6 +1,6 @@
 /*
- * ctl: hoplab-router's management side, over ZeroMQ with protobuf
- * envelopes packed by lib/msg:
+ * ctl: hoplab-router's management side (ctl.h), on the sockets of
+ * lib/ctlsock with protobuf envelopes packed by lib/msg:
  *
  * - a REP socket bound at -s ENDPOINT takes one RouterControl at a time
  *   (counters, reload, route add/del, iface down/up) and answers a
@@ -8,8 +8,13 @@
  * - a PUSH socket connected to --report sends a ResultBatch whose
  *   `routers` field carries the RouterCounters every interval, and a last
  *   one with final set when the router stops (as hoplab-gen reports);
- * - ctl_client() is `hoplab-router --ctl`: a REQ socket, one request, one
+ * - rctl_client() is `hoplab-router --ctl`: a REQ socket, one request, one
  *   answer printed, within 2 s.
+ *
+ * The loop (loop.c) calls in here, never the other way: it opens and
+ * closes the sockets, hands the control socket's turn to rctl_serve() and
+ * the report's to rctl_report(); the router's CPU time for the reports is
+ * measured here too (rctl_cpu_start()).
  *
  * Counters are cumulative; sojourn times in a report cover the interval
  * since the previous snapshot (a control query also takes one), those in
@@ -22,11 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zmq.h>
+#include <sys/resource.h>
 
 #include "clock.h"
+#include "ctlsock.h"
 #include "log.h"
 #include "msg.h"
+#include "router/ctl.h"
 #include "router/router.h"
 
 #define CLIENT_TIMEOUT_MS	2000
@@ -154,45 +161,18 @@ fill(struct router *r, struct cstore *s, int total)
 }
 
 int
-ctl_open(struct router *r, char *err, size_t errlen)
+rctl_open(struct router *r, char *err, size_t errlen)
 {
-	const struct router_opts *o = r->opts;
-
 	if (gethostname(r->hostname, sizeof(r->hostname) - 1) == -1)
 		snprintf(r->hostname, sizeof(r->hostname), "router");
-	if (o->control == NULL && o->report == NULL)
-		return 0;
-	if ((r->zctx = zmq_ctx_new()) == NULL) {
-		snprintf(err, errlen, "zmq: %s", zmq_strerror(errno));
-		return -1;
-	}
-	if (o->control != NULL && ((r->rep = zmq_socket(r->zctx,
-	    ZMQ_REP)) == NULL || msg_sockopts(r->rep, err, errlen) == -1 ||
-	    zmq_bind(r->rep, o->control) == -1)) {
-		snprintf(err, errlen, "control socket %s: %s", o->control,
-		    zmq_strerror(errno));
-		return -1;
-	}
-	if (o->report != NULL && ((r->push = zmq_socket(r->zctx,
-	    ZMQ_PUSH)) == NULL || msg_sockopts(r->push, err, errlen) == -1 ||
-	    zmq_connect(r->push, o->report) == -1)) {
-		snprintf(err, errlen, "report socket %s: %s", o->report,
-		    zmq_strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ctlsock_open(&r->cs, r->opts->control, r->opts->report, err,
+	    errlen);
 }
 
 void
-ctl_close(struct router *r)
+rctl_close(struct router *r)
 {
-	if (r->rep != NULL)
-		zmq_close(r->rep);
-	if (r->push != NULL)
-		zmq_close(r->push);
-	if (r->zctx != NULL)
-		zmq_ctx_term(r->zctx);
-	r->rep = r->push = r->zctx = NULL;
+	ctlsock_close(&r->cs);
 }
 
 static int
@@ -236,8 +216,8 @@ do_control(struct router *r, const Hoplab__RouterControl *rc, char *err,
 }
 
 /* One request from the REP socket, one answer. */
-void
-ctl_handle(struct router *r)
+static void
+handle(struct router *r)
 {
 	Hoplab__Envelope *in = NULL, out;
 	Hoplab__RouterControlReply rep = HOPLAB__ROUTER_CONTROL_REPLY__INIT;
@@ -245,7 +225,7 @@ ctl_handle(struct router *r)
 	char err[256] = "";
 	int rc;
 
-	if ((rc = msg_recv(r->rep, NULL, NULL, &in, err, sizeof(err))) == -1)
+	if ((rc = msg_recv(r->cs.rep, NULL, NULL, &in, err, sizeof(err))) == -1)
 		return;		/* nothing there after all */
 	if (rc == -2 || in->body_case !=
 	    HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL) {
@@ -264,10 +244,40 @@ ctl_handle(struct router *r)
 	msg_init(&out, r->hostname, &r->seq);
 	out.body_case = HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY;
 	out.router_control_reply = &rep;
-	if (msg_send(r->rep, NULL, 0, &out, err, sizeof(err)) == -1)
+	if (msg_send(r->cs.rep, NULL, 0, &out, err, sizeof(err)) == -1)
 		log_warn("control: cannot answer: %s", err);
 	free(s);
 	msg_free(in);
+}
+
+/* Answer the control requests waiting (a few at most, then poll again). */
+void
+rctl_serve(struct router *r)
+{
+	unsigned n;
+
+	for (n = 0; n < 16 && ctlsock_pending(&r->cs); n++)
+		handle(r);
+}
+
+/* The process's CPU time, user and system, in ns. */
+static int64_t
+cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) == -1)
+		return 0;
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+	    NSEC_PER_SEC + ((int64_t)ru.ru_utime.tv_usec +
+	    ru.ru_stime.tv_usec) * 1000;
+}
+
+void
+rctl_cpu_start(struct router *r)
+{
+	r->cpu_ns = cpu_ns();
+	r->cpu_at = r->started_ns = clock_mono_ns();
 }
 
 /*
@@ -278,7 +288,7 @@ ctl_handle(struct router *r)
 static double
 cpu_interval(struct router *r)
 {
-	int64_t cpu = router_cpu_ns(), now = clock_mono_ns();
+	int64_t cpu = cpu_ns(), now = clock_mono_ns();
 	double pct = now > r->cpu_at ?
 	    100.0 * (double)(cpu - r->cpu_ns) / (double)(now - r->cpu_at) : 0;
 
@@ -290,7 +300,7 @@ cpu_interval(struct router *r)
 
 /* A ResultBatch with the counters to the agent; FINAL on the way out. */
 void
-ctl_report(struct router *r, int final)
+rctl_report(struct router *r, int final)
 {
 	Hoplab__Envelope env;
 	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
@@ -314,7 +324,7 @@ ctl_report(struct router *r, int final)
 	msg_init(&env, r->hostname, &r->seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
-	if (msg_send(r->push, NULL, 0, &env, err, sizeof(err)) == -1)
+	if (msg_send(r->cs.push, NULL, 0, &env, err, sizeof(err)) == -1)
 		log_warn("report %" PRIu64 ": %s", rb.batch_seq, err);
 	free(s);
 }
@@ -369,7 +379,7 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 
 /* The counters since start, on stdout (at exit). */
 void
-ctl_print(struct router *r)
+rctl_print(struct router *r)
 {
 	struct cstore *s;
 
@@ -378,8 +388,8 @@ ctl_print(struct router *r)
 	fill(r, s, 1);
 	print_counters(stdout, &s->c);
 	printf("cpu %.3f s (%.1f%% of a core over the run), busy poll spun "
-	    "%.3f s\n", router_cpu_ns() / 1e9, r->started_ns > 0 &&
-	    clock_mono_ns() > r->started_ns ? 100.0 * router_cpu_ns() /
+	    "%.3f s\n", cpu_ns() / 1e9, r->started_ns > 0 &&
+	    clock_mono_ns() > r->started_ns ? 100.0 * cpu_ns() /
 	    (double)(clock_mono_ns() - r->started_ns) : 0.0,
 	    r->busy.spun_ns / 1e9);
 	fflush(stdout);
@@ -422,27 +432,18 @@ parse_command(const char *cmd, Hoplab__RouterControl *rc, char *buf,
 	return 0;
 }
 
-/* Wait up to the client timeout for an answer on S; 0 or -1. */
-static int
-await(void *s)
-{
-	zmq_pollitem_t it = { s, -1, ZMQ_POLLIN, 0 };
-
-	return zmq_poll(&it, 1, CLIENT_TIMEOUT_MS) == 1 ? 0 : -1;
-}
-
 /*
  * `hoplab-router -s ENDPOINT --ctl COMMAND`: returns the exit status
  * (0 done, 1 bad command, 3 refused or no answer).
  */
 int
-ctl_client(const char *endpoint, const char *command)
+rctl_client(const char *endpoint, const char *command)
 {
 	Hoplab__RouterControl rc = HOPLAB__ROUTER_CONTROL__INIT;
 	Hoplab__Envelope env, *in = NULL;
-	char buf[256], err[256];
+	const Hoplab__RouterControlReply *rep;
+	char buf[256], err[512];
 	uint64_t seq = 0;
-	void *ctx, *s;
 	int status = 3;
 
 	if (parse_command(command, &rc, buf, sizeof(buf)) == -1) {
@@ -451,35 +452,20 @@ ctl_client(const char *endpoint, const char *command)
 		    command);
 		return 1;
 	}
-	ctx = zmq_ctx_new();
-	s = zmq_socket(ctx, ZMQ_REQ);
-	msg_sockopts(s, err, sizeof(err));
 	msg_init(&env, "hoplab-router-ctl", &seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL;
 	env.router_control = &rc;
-	if (zmq_connect(s, endpoint) == -1)
-		log_error("%s: %s", endpoint, zmq_strerror(errno));
-	else if (msg_send(s, NULL, 0, &env, err, sizeof(err)) == -1)
-		log_error("%s: %s", endpoint, err);
-	else if (await(s) == -1)
-		log_error("%s: no answer within %d ms", endpoint,
-		    CLIENT_TIMEOUT_MS);
-	else if (msg_recv(s, NULL, NULL, &in, err, sizeof(err)) != 0 ||
-	    in->body_case != HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY)
-		log_error("%s: bad answer %s", endpoint, in == NULL ? err :
-		    msg_body_name(in->body_case));
-	else if (!in->router_control_reply->ok)
-		log_error("%s: refused: %s", command,
-		    in->router_control_reply->error);
+	if (ctlsock_request(endpoint, &env,
+	    HOPLAB__ENVELOPE__BODY_ROUTER_CONTROL_REPLY, CLIENT_TIMEOUT_MS,
+	    &in, err, sizeof(err)) == -1)
+		log_error("%s", err);
+	else if (!(rep = in->router_control_reply)->ok)
+		log_error("%s: refused: %s", command, rep->error);
 	else {
-		if (in->router_control_reply->counters != NULL)
-			print_counters(stdout,
-			    in->router_control_reply->counters);
+		if (rep->counters != NULL)
+			print_counters(stdout, rep->counters);
 		status = 0;
 	}
 	msg_free(in);
-	zmq_setsockopt(s, ZMQ_LINGER, &(int){ 0 }, sizeof(int));
-	zmq_close(s);
-	zmq_ctx_term(ctx);
 	return status;
 }

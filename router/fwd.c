@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "fwd.h"
 
 size_t
@@ -29,15 +30,15 @@ fwd_fragment(const uint8_t *ip, unsigned totlen, unsigned mtu, unsigned k,
 		memcpy(out, hdr, hdrlen);
 	memcpy(out + hdrlen, ip, hl);
 	memcpy(out + hdrlen + hl, ip + hl + off, n);
-	f = rd16(ip + IP4_FRAG);
+	f = be16_load(ip + IP4_FRAG);
 	frag = (f & IP4_OFFMASK) + off / 8;
 	f = (uint16_t)((f & IP4_MF) | frag);
 	if (off + n < payload)
 		f |= IP4_MF;
-	wr16(out + hdrlen + IP4_FRAG, f);
-	wr16(out + hdrlen + IP4_TOTLEN, (uint16_t)(hl + n));
-	wr16(out + hdrlen + IP4_CSUM, 0);
-	wr16(out + hdrlen + IP4_CSUM, pkt_csum(out + hdrlen, hl));
+	be16_store(out + hdrlen + IP4_FRAG, f);
+	be16_store(out + hdrlen + IP4_TOTLEN, (uint16_t)(hl + n));
+	be16_store(out + hdrlen + IP4_CSUM, 0);
+	be16_store(out + hdrlen + IP4_CSUM, pkt_csum(out + hdrlen, hl));
 	return hdrlen + hl + n;
 }
 
@@ -49,7 +50,7 @@ fwd_l4_csum_fill(uint8_t *ip, unsigned totlen)
 	uint32_t sum = 0;
 	size_t i;
 
-	if ((rd16(ip + IP4_FRAG) & (IP4_MF | IP4_OFFMASK)) != 0)
+	if ((be16_load(ip + IP4_FRAG) & (IP4_MF | IP4_OFFMASK)) != 0)
 		return;
 	if (ip[IP4_PROTO] == 6 && len >= 20)
 		off = 16;
@@ -57,12 +58,12 @@ fwd_l4_csum_fill(uint8_t *ip, unsigned totlen)
 		off = 6;
 	else
 		return;
-	wr16(l4 + off, 0);
+	be16_store(l4 + off, 0);
 	for (i = 0; i < 8; i += 2)	/* pseudo header (RFC 768, 793) */
-		sum += rd16(ip + IP4_SRC + i);
+		sum += be16_load(ip + IP4_SRC + i);
 	sum += ip[IP4_PROTO] + len;
 	for (i = 0; i + 1 < len; i += 2)
-		sum += rd16(l4 + i);
+		sum += be16_load(l4 + i);
 	if (len & 1)
 		sum += (uint32_t)l4[len - 1] << 8;
 	while (sum >> 16)
@@ -70,7 +71,7 @@ fwd_l4_csum_fill(uint8_t *ip, unsigned totlen)
 	sum = ~sum & 0xffff;
 	if (sum == 0 && ip[IP4_PROTO] == 17)
 		sum = 0xffff;		/* RFC 768: 0 means none */
-	wr16(l4 + off, (uint16_t)sum);
+	be16_store(l4 + off, (uint16_t)sum);
 }
 
 int
@@ -81,7 +82,7 @@ fwd_l4_csum_looks_partial(const uint8_t *ip, unsigned totlen)
 	size_t i;
 
 	if (hl < PKT_IP4_LEN || totlen <= hl ||
-	    (rd16(ip + IP4_FRAG) & (IP4_MF | IP4_OFFMASK)) != 0)
+	    (be16_load(ip + IP4_FRAG) & (IP4_MF | IP4_OFFMASK)) != 0)
 		return 0;
 	len = totlen - hl;
 	if (ip[IP4_PROTO] == 6 && len >= 20)
@@ -91,11 +92,11 @@ fwd_l4_csum_looks_partial(const uint8_t *ip, unsigned totlen)
 	else
 		return 0;
 	for (i = 0; i < 8; i += 2)
-		sum += rd16(ip + IP4_SRC + i);
+		sum += be16_load(ip + IP4_SRC + i);
 	sum += ip[IP4_PROTO] + len;
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
-	return rd16(ip + hl + off) == sum;
+	return be16_load(ip + hl + off) == sum;
 }
 
 const char *

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "byteorder.h"
 #include "pkt.h"
 
 /* IPv4 header fields by offset. */
@@ -49,33 +50,6 @@ enum fwd_check {
 	FWD_OPTIONS,		/* IHL > 5: not processed */
 };
 
-static inline uint16_t
-rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline void
-wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline uint32_t
-rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void
-wr32(uint8_t *p, uint32_t v)
-{
-	wr16(p, (uint16_t)(v >> 16));
-	wr16(p + 2, (uint16_t)v);
-}
-
 /*
  * Validate the IPv4 header at IP, which has LEN bytes after the Ethernet
  * header.  On FWD_OK, *TOTLEN is the datagram's total length (bytes past
@@ -97,7 +71,7 @@ fwd_ip4_check(const uint8_t *ip, size_t len, unsigned *totlen)
 		return FWD_BAD_IHL;
 	if (hl > len)
 		return FWD_TRUNCATED;
-	tl = rd16(ip + IP4_TOTLEN);
+	tl = be16_load(ip + IP4_TOTLEN);
 	if (tl < hl)
 		return FWD_BAD_TOTLEN;
 	if (tl > len)
@@ -135,11 +109,11 @@ fwd_csum_adjust(uint16_t hc, uint16_t m, uint16_t m2)
 static inline void
 fwd_ttl_dec(uint8_t *ip)
 {
-	uint16_t m = rd16(ip + IP4_TTL);
+	uint16_t m = be16_load(ip + IP4_TTL);
 
 	ip[IP4_TTL]--;
-	wr16(ip + IP4_CSUM, fwd_csum_adjust(rd16(ip + IP4_CSUM), m,
-	    rd16(ip + IP4_TTL)));
+	be16_store(ip + IP4_CSUM, fwd_csum_adjust(be16_load(ip + IP4_CSUM), m,
+	    be16_load(ip + IP4_TTL)));
 }
 
 /*

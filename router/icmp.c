@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "fwd.h"
 #include "icmp.h"
 
@@ -42,15 +43,15 @@ icmp_echo_reply(uint8_t *ip, unsigned totlen)
 	if (icmp[0] != ICMP_ECHO || icmp[1] != 0 || pkt_csum(icmp, ilen) != 0)
 		return -1;
 	icmp[0] = ICMP_ECHOREPLY;
-	wr16(icmp + 2, fwd_csum_adjust(rd16(icmp + 2), ICMP_ECHO << 8,
-	    ICMP_ECHOREPLY << 8));
+	be16_store(icmp + 2, fwd_csum_adjust(be16_load(icmp + 2),
+	    ICMP_ECHO << 8, ICMP_ECHOREPLY << 8));
 	memcpy(a, ip + IP4_SRC, 4);
 	memcpy(ip + IP4_SRC, ip + IP4_DST, 4);
 	memcpy(ip + IP4_DST, a, 4);
 	ip[IP4_TTL] = ICMP_TTL;
-	wr16(ip + IP4_FRAG, rd16(ip + IP4_FRAG) & IP4_DF);
-	wr16(ip + IP4_CSUM, 0);
-	wr16(ip + IP4_CSUM, pkt_csum(ip, PKT_IP4_LEN));
+	be16_store(ip + IP4_FRAG, be16_load(ip + IP4_FRAG) & IP4_DF);
+	be16_store(ip + IP4_CSUM, 0);
+	be16_store(ip + IP4_CSUM, pkt_csum(ip, PKT_IP4_LEN));
 	return 0;
 }
 
@@ -61,9 +62,9 @@ may_answer(const uint8_t *orig, unsigned origlen)
 	unsigned hl = (orig[0] & 0x0f) * 4u;
 	uint8_t d0 = orig[IP4_DST], s0 = orig[IP4_SRC];
 
-	if ((rd16(orig + IP4_FRAG) & IP4_OFFMASK) != 0)
+	if ((be16_load(orig + IP4_FRAG) & IP4_OFFMASK) != 0)
 		return 0;
-	if (d0 >= 224 || rd32(orig + IP4_DST) == 0xffffffffU)
+	if (d0 >= 224 || be32_load(orig + IP4_DST) == 0xffffffffU)
 		return 0;
 	if (s0 == 0 || s0 == 127 || s0 >= 224)
 		return 0;
@@ -95,17 +96,17 @@ icmp_error(uint8_t *out, size_t outlen, uint8_t type, uint8_t code,
 	memset(out, 0, PKT_IP4_LEN + 8);
 	out[0] = 0x45;
 	out[IP4_TOS] = 0xc0;		/* CS6: network control */
-	wr16(out + IP4_TOTLEN, (uint16_t)tot);
+	be16_store(out + IP4_TOTLEN, (uint16_t)tot);
 	out[IP4_TTL] = ICMP_TTL;
 	out[IP4_PROTO] = 1;
-	wr32(out + IP4_SRC, src);
+	be32_store(out + IP4_SRC, src);
 	memcpy(out + IP4_DST, orig + IP4_SRC, 4);
-	wr16(out + IP4_CSUM, pkt_csum(out, PKT_IP4_LEN));
+	be16_store(out + IP4_CSUM, pkt_csum(out, PKT_IP4_LEN));
 	icmp[0] = type;
 	icmp[1] = code;
 	if (type == ICMP_UNREACH && code == ICMP_UNREACH_NEEDFRAG)
-		wr16(icmp + 6, mtu);
+		be16_store(icmp + 6, mtu);
 	memcpy(icmp + 8, orig, quote);
-	wr16(icmp + 2, pkt_csum(icmp, 8 + quote));
+	be16_store(icmp + 2, pkt_csum(icmp, 8 + quote));
 	return tot;
 }

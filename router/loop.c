@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/resource.h>
-#include <zmq.h>
 
 #include "clock.h"
+#include "ctlsock.h"
 #include "log.h"
+#include "router/ctl.h"
 #include "router/router.h"
 #include "router/xsk.h"
 
@@ -43,7 +43,7 @@ poll_timeout(struct router *r, int64_t arp_next)
 		if (sched_backlog(r->ports[i].q) > 0 ||
 		    pio_tx_pending(&r->ports[i]) > 0)
 			return 1;
-	if (r->push != NULL && r->next_report < next)
+	if (r->cs.push != NULL && r->next_report < next)
 		next = r->next_report;
 	ms = (next - clock_mono_ns()) / NSEC_PER_MSEC + 1;
 	if (ms > 100)
@@ -68,19 +68,6 @@ run_delay(struct router *r)
 	return (int64_t)delay;
 }
 
-/* The process's CPU time, user and system, in ns. */
-int64_t
-router_cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) == -1)
-		return 0;
-	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
-	    NSEC_PER_SEC + ((int64_t)ru.ru_utime.tv_usec +
-	    ru.ru_stime.tv_usec) * 1000;
-}
-
 static void
 busy_setup(struct router *r)
 {
@@ -89,23 +76,6 @@ busy_setup(struct router *r)
 	busy_init(&r->busy, o->busy_set ? o->busy_adaptive :
 	    r->conf->busy_adaptive, o->busy_set ? o->busy_ns :
 	    r->conf->busy_poll_ns, clock_mono_ns(), run_delay(r));
-}
-
-/* Answer the control requests waiting (a few at most, then poll again). */
-static void
-ctl_serve(struct router *r)
-{
-	uint32_t ev;
-	size_t len;
-	unsigned n;
-
-	for (n = 0; r->rep != NULL && n < 16; n++) {
-		len = sizeof(ev);
-		if (zmq_getsockopt(r->rep, ZMQ_EVENTS, &ev, &len) == -1 ||
-		    (ev & ZMQ_POLLIN) == 0)
-			return;
-		ctl_handle(r);
-	}
 }
 
 /*
@@ -121,7 +91,7 @@ spinning(struct router *r, int64_t *next_ctl)
 		return 0;
 	if (r->now_mono >= *next_ctl) {
 		*next_ctl = r->now_mono + ROUTER_CTL_SPIN_NS;
-		ctl_serve(r);
+		rctl_serve(r);
 	}
 	busy_relax();
 	return 1;
@@ -134,7 +104,6 @@ loop(struct router *r)
 	const struct rconf *busy_conf = r->conf;
 	int64_t arp_next = 0, next_ctl = 0, spin_from = -1;
 	unsigned i, n = 0;
-	size_t len = sizeof(int);
 	int rc;
 
 	for (i = 0; i < r->nports; i++) {
@@ -143,8 +112,7 @@ loop(struct router *r)
 		    pktio_fd(r->ports[i].io);
 		pfd[n++].events = POLLIN;
 	}
-	if (r->rep != NULL && zmq_getsockopt(r->rep, ZMQ_FD, &pfd[n].fd,
-	    &len) == 0) {
+	if ((pfd[n].fd = ctlsock_fd(&r->cs)) != -1) {
 		ctl = &pfd[n];
 		pfd[n++].events = POLLIN;
 	}
@@ -154,8 +122,8 @@ loop(struct router *r)
 			busy_rx(&r->busy, r->now_mono);
 		if (r->now_mono >= arp_next)
 			arp_next = router_timers(r);
-		if (r->push != NULL && r->now_mono >= r->next_report) {
-			ctl_report(r, 0);
+		if (r->cs.push != NULL && r->now_mono >= r->next_report) {
+			rctl_report(r, 0);
 			r->next_report = r->now_mono + r->opts->interval_ns;
 		}
 		if (r->conf != busy_conf) {	/* reloaded */
@@ -174,7 +142,7 @@ loop(struct router *r)
 		if (rc == -1 && errno != EINTR)
 			break;
 		if (rc == 0 || (ctl != NULL && (ctl->revents & POLLIN)))
-			ctl_serve(r);
+			rctl_serve(r);
 	}
 }
 
@@ -229,7 +197,7 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 		rc = 1;
 	} else if (pin(r, err, sizeof(err)) == -1 ||
 	    router_setup(r, err, sizeof(err)) == -1 ||
-	    ctl_open(r, err, sizeof(err)) == -1) {
+	    rctl_open(r, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 2;
 	}
@@ -247,19 +215,18 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 		log_info("busy poll: %s, up to %lld us after a frame",
 		    r->busy.adaptive ? "adaptive" : "fixed",
 		    (long long)(r->busy.max_ns / 1000));
-		r->cpu_ns = router_cpu_ns();
-		r->cpu_at = r->started_ns = clock_mono_ns();
+		rctl_cpu_start(r);
 		r->next_report = r->cpu_at + o->interval_ns;
 		loop(r);
 		log_info("busy poll: spun %.3f s, budget now %lld us, %llu "
 		    "back-offs", r->busy.spun_ns / 1e9,
 		    (long long)(r->busy.budget_ns / 1000),
 		    (unsigned long long)r->busy.backoffs);
-		if (r->push != NULL)
-			ctl_report(r, 1);
-		ctl_print(r);
+		if (r->cs.push != NULL)
+			rctl_report(r, 1);
+		rctl_print(r);
 	}
-	ctl_close(r);
+	rctl_close(r);
 	router_teardown(r);
 	if (r->schedfd != -1)
 		close(r->schedfd);

@@ -12,6 +12,7 @@
 #include "cpulist.h"
 #include "log.h"
 #include "msg.h"
+#include "router/ctl.h"
 #include "router/router.h"
 
 static volatile sig_atomic_t quit;
@@ -201,7 +202,7 @@ main(int argc, char **argv)
 			log_error("--ctl needs -s ENDPOINT");
 			return 1;
 		}
-		return ctl_client(o.control, ctl);
+		return rctl_client(o.control, ctl);
 	}
 	if (o.config == NULL) {
 		log_error("-c FILE is required");

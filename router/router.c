@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "log.h"
 #include "router/fwd.h"
 #include "router/router.h"
@@ -237,7 +238,7 @@ static void
 output_local(struct router *r, uint8_t *frame, uint32_t len, uint8_t tc,
     int64_t rx_ns)
 {
-	uint32_t dst = rd32(frame + PKT_ETH_LEN + IP4_DST), nh, gw;
+	uint32_t dst = be32_load(frame + PKT_ETH_LEN + IP4_DST), nh, gw;
 	struct nexthop *n;
 	struct port *out;
 
@@ -250,7 +251,7 @@ output_local(struct router *r, uint8_t *frame, uint32_t len, uint8_t tc,
 	frame[13] = 0x00;
 	if (len - PKT_ETH_LEN <= out->mtu)
 		output(r, out, gw, frame, len, tc, rx_ns);
-	else if ((rd16(frame + PKT_ETH_LEN + IP4_FRAG) & IP4_DF) != 0 ||
+	else if ((be16_load(frame + PKT_ETH_LEN + IP4_FRAG) & IP4_DF) != 0 ||
 	    frame == r->scratch)
 		sojourn_drop(r->soj, out->idx, SOJOURN_DROP_FRAG_NEEDED);
 	else
@@ -300,7 +301,7 @@ unreach_flush(struct router *r)
 		r->unreach = b->next;
 		ip = b->data + PKT_ETH_LEN;
 		if (b->len > PKT_ETH_LEN + PKT_IP4_LEN &&
-		    !is_local(r, rd32(ip + IP4_SRC)))
+		    !is_local(r, be32_load(ip + IP4_SRC)))
 			icmp_send(r, &r->ports[b->port], ICMP_UNREACH,
 			    ICMP_UNREACH_HOST, 0, ip, b->len - PKT_ETH_LEN,
 			    b->rx_ns);
@@ -337,7 +338,7 @@ local_input(struct router *r, struct port *in, uint8_t *f, unsigned tl,
 {
 	uint8_t *ip = f + PKT_ETH_LEN;
 
-	if (ip[IP4_PROTO] != 1 || (rd16(ip + IP4_FRAG) &
+	if (ip[IP4_PROTO] != 1 || (be16_load(ip + IP4_FRAG) &
 	    (IP4_MF | IP4_OFFMASK)) != 0 || icmp_echo_reply(ip, tl) == -1) {
 		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
 		return;
@@ -353,16 +354,16 @@ filtered(struct router *r, struct port *in, const uint8_t *ip, unsigned tl)
 	unsigned hl = (ip[0] & 0x0f) * 4u;
 
 	k.in_if = (int)in->idx;
-	k.src = rd32(ip + IP4_SRC);
-	k.dst = rd32(ip + IP4_DST);
+	k.src = be32_load(ip + IP4_SRC);
+	k.dst = be32_load(ip + IP4_DST);
 	k.proto = ip[IP4_PROTO];
 	k.dscp = ip[IP4_TOS] >> 2;
 	k.len = tl;
 	k.has_ports = (k.proto == 6 || k.proto == 17 || k.proto == 132 ||
-	    k.proto == 136) && (rd16(ip + IP4_FRAG) & IP4_OFFMASK) == 0 &&
+	    k.proto == 136) && (be16_load(ip + IP4_FRAG) & IP4_OFFMASK) == 0 &&
 	    tl >= hl + 4;
-	k.sport = k.has_ports ? rd16(ip + hl) : 0;
-	k.dport = k.has_ports ? rd16(ip + hl + 2) : 0;
+	k.sport = k.has_ports ? be16_load(ip + hl) : 0;
+	k.dport = k.has_ports ? be16_load(ip + hl + 2) : 0;
 	return filter_match(r->filter, &k, NULL) == FILTER_DENY;
 }
 
@@ -407,7 +408,7 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 		sojourn_drop(r->soj, in->idx, check_drop[c]);
 		return;
 	}
-	dst = rd32(ip + IP4_DST);
+	dst = be32_load(ip + IP4_DST);
 	if (is_local(r, dst)) {
 		local_input(r, in, f, tl, rx_ns);
 		return;
@@ -434,7 +435,7 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 	}
 	n = &r->nh[nh];
 	out = &r->ports[n->port];
-	frag = rd16(ip + IP4_FRAG);
+	frag = be16_load(ip + IP4_FRAG);
 	if ((frag & (IP4_MF | IP4_OFFMASK)) != 0)
 		r->frag_fwd++;
 	if (tl > out->mtu && (frag & IP4_DF) != 0) {
@@ -474,7 +475,7 @@ frame_input(struct router *r, struct port *in, struct pktio_pkt *pk)
 		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
 		return;		/* another host's or multicast */
 	}
-	type = rd16(f + 12);
+	type = be16_load(f + 12);
 	if (type == 0x0800)
 		ip_input(r, in, f, pk->len, pk->ts_ns, pk->csum_partial);
 	else if (type == 0x0806)

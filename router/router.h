@@ -13,7 +13,8 @@
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit
  *   config.c      the YAML configuration (config_qos.c: qos, filters)
- *   ctl.c         the control socket and the reports to the agent
+ *   ctl.c         the control socket and the reports to the agent, on
+ *                 lib/ctlsock (ctl.h; called by loop.c, calls router.c)
  *   fib.c classify.c sched.c filter.c sojourn.c   tables and queues
  *
  * One thread; the signal handlers only set flags.  Packets are processed
@@ -28,6 +29,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "ctlsock.h"
 #include "pkt.h"
 #include "pktio.h"
 #include "router/arp.h"
@@ -158,9 +160,7 @@ struct router {
 	double		cpu_pct;	/* CPU % of one core, last interval */
 	volatile sig_atomic_t *stop;
 	/* ctl.c */
-	void		*zctx;
-	void		*rep;		/* control REP, bound */
-	void		*push;		/* reports, connected */
+	struct ctlsock	cs;		/* control REP and report PUSH */
 	uint64_t	seq, batch_seq;
 	int64_t		next_report;
 	char		hostname[64];
@@ -213,7 +213,6 @@ pio_tx_flush(struct port *p)
 
 /* loop.c */
 int	router_run(const struct router_opts *o, volatile sig_atomic_t *stop);
-int64_t	router_cpu_ns(void);
 
 /* router.c */
 int	router_setup(struct router *r, char *err, size_t errlen);
@@ -243,13 +242,5 @@ void	port_arp_reply(struct router *r, struct port *p,
 	    const struct pkt_arp *a);
 struct pbuf *pbuf_get(struct router *r);
 void	pbuf_put(struct router *r, struct pbuf *b);
-
-/* ctl.c */
-int	ctl_open(struct router *r, char *err, size_t errlen);
-void	ctl_close(struct router *r);
-void	ctl_handle(struct router *r);
-void	ctl_report(struct router *r, int final);
-void	ctl_print(struct router *r);
-int	ctl_client(const char *endpoint, const char *command);
 
 #endif

@@ -50,6 +50,7 @@
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
+#include "byteorder.h"
 #include "clock.h"
 #include "log.h"
 #include "router/fwd.h"
@@ -360,9 +361,9 @@ csum_partial(const uint8_t *f, uint32_t len)
 {
 	unsigned tl;
 
-	if (len < PKT_ETH_LEN + PKT_IP4_LEN || rd16(f + 12) != 0x0800)
+	if (len < PKT_ETH_LEN + PKT_IP4_LEN || be16_load(f + 12) != 0x0800)
 		return 0;
-	tl = rd16(f + PKT_ETH_LEN + IP4_TOTLEN);
+	tl = be16_load(f + PKT_ETH_LEN + IP4_TOTLEN);
 	if (tl > len - PKT_ETH_LEN)
 		return 0;
 	return fwd_l4_csum_looks_partial(f + PKT_ETH_LEN, tl);

@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "byteorder.h"
 #include "controller/results/records.h"
 
 const char records_header[] =
@@ -82,25 +83,14 @@ records_free(struct records *rs)
 	free(rs);
 }
 
-static uint64_t
-get_le(const uint8_t *b, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = v << 8 | b[i];
-	return v;
-}
-
 void
 records_decode(const uint8_t *b, struct records_rec *r)
 {
-	r->tx_ns = (int64_t)get_le(b, 8);
-	r->rx_ns = (int64_t)get_le(b + 8, 8);
-	r->seq = (uint32_t)get_le(b + 16, 4);
-	r->flow_id = (uint16_t)get_le(b + 20, 2);
-	r->frame = (uint16_t)get_le(b + 22, 2);
+	r->tx_ns = (int64_t)le64_load(b);
+	r->rx_ns = (int64_t)le64_load(b + 8);
+	r->seq = le32_load(b + 16);
+	r->flow_id = le16_load(b + 20);
+	r->frame = le16_load(b + 22);
 	r->flags = b[24];
 	r->ttl = b[25];
 }

@@ -39,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -48,6 +47,7 @@
 #include "controller/run/links.h"
 #include "log.h"
 #include "controller/run/resume.h"
+#include "truthfile.h"
 
 #define LINK_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define LINK_STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
@@ -553,33 +553,29 @@ copy_file(const char *src, const char *dst, char *err, size_t errlen)
 	return rc;
 }
 
-/* hoplab-link --export-truth TRUTH > CSV; a warning when it fails. */
+/*
+ * Write the truth file TRUTH as CSV to CSV (truthfile.h, the same text as
+ * hoplab-link --export-truth); a warning when it fails, and then the CSV
+ * holds the rows before the bad record.
+ */
 static void
 export_csv(const char *truth, const char *csv)
 {
-	char home[PATH_MAX], bin[PATH_MAX + 32];
-	int fd, st;
-	pid_t pid;
+	char err[PATH_MAX + 128];
+	FILE *f;
+	int fd;
 
-	if (lab_home(home, sizeof(home)) == -1)
-		return;
-	snprintf(bin, sizeof(bin), "%s/bin/hoplab-link", home);
 	if ((fd = open(csv, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1) {
+	    0644)) == -1 || (f = fdopen(fd, "w")) == NULL) {
 		log_warn("%s: %s", csv, strerror(errno));
+		if (fd != -1)
+			close(fd);
 		return;
 	}
-	fflush(NULL);
-	if ((pid = fork()) == 0) {
-		dup2(fd, STDOUT_FILENO);
-		execl(bin, bin, "--export-truth", truth, (char *)NULL);
-		_exit(127);
-	}
-	close(fd);
-	if (pid == -1 || waitpid(pid, &st, 0) == -1 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0)
-		log_warn("%s --export-truth %s failed; %s is incomplete", bin,
-		    truth, csv);
+	if (truthfile_export_csv(truth, f, err, sizeof(err)) < 0)
+		log_warn("%s; %s is incomplete", err, csv);
+	if (fclose(f) != 0)
+		log_warn("%s: %s", csv, strerror(errno));
 }
 
 /* Copy L's truth file into the results' links/ (namespace lab only). */

@@ -160,7 +160,7 @@ check_tx(const struct pktio *p, const uint8_t *f, uint32_t len)
 
 	if (len < PKT_ETH_LEN || memcmp(f + 6, p->mac, 6) != 0)
 		abort();
-	type = rd16(f + 12);
+	type = be16_load(f + 12);
 	if (type == 0x0806) {
 		if (len < 42)
 			abort();
@@ -241,13 +241,13 @@ fixup(uint8_t *f, uint32_t len, unsigned port, unsigned flags)
 	if ((flags & 1) && len >= 6)
 		memcpy(f, ios[port]->mac, 6);
 	if ((flags & 2) && len >= 14)
-		wr16(f + 12, 0x0800);
+		be16_store(f + 12, 0x0800);
 	if ((flags & 4) && len >= PKT_ETH_LEN + PKT_IP4_LEN) {
 		ip[0] = 0x45;
 		hl = PKT_IP4_LEN;
-		wr16(ip + IP4_TOTLEN, (uint16_t)(len - PKT_ETH_LEN));
-		wr16(ip + IP4_CSUM, 0);
-		wr16(ip + IP4_CSUM, pkt_csum(ip, hl));
+		be16_store(ip + IP4_TOTLEN, (uint16_t)(len - PKT_ETH_LEN));
+		be16_store(ip + IP4_CSUM, 0);
+		be16_store(ip + IP4_CSUM, pkt_csum(ip, hl));
 	}
 }
 
@@ -356,13 +356,13 @@ regressions(void)
 
 	memset(in, 0, sizeof(in));
 	in[0] = 0x1c;		/* frame on fz0, fix MAC, type, header */
-	wr16(in + 1, (uint16_t)len);
+	be16_store(in + 1, (uint16_t)len);
 	ip[IP4_TTL] = 64;
 	ip[IP4_PROTO] = 1;
-	wr32(ip + IP4_SRC, 0xc6126405);		/* 198.18.100.5 */
-	wr32(ip + IP4_DST, 0xc6120001);		/* 198.18.0.1, ours */
+	be32_store(ip + IP4_SRC, 0xc6126405);		/* 198.18.100.5 */
+	be32_store(ip + IP4_DST, 0xc6120001);		/* 198.18.0.1, ours */
 	ip[PKT_IP4_LEN] = ICMP_ECHO;
-	wr16(ip + PKT_IP4_LEN + 2, pkt_csum(ip + PKT_IP4_LEN,
+	be16_store(ip + PKT_IP4_LEN + 2, pkt_csum(ip + PKT_IP4_LEN,
 	    len - PKT_ETH_LEN - PKT_IP4_LEN));
 	/* then fz1's neighbour 198.18.1.2 answers ARP */
 	memcpy(f + len, (uint8_t[12]){ 0xe1, 4, 0, 0, 0, 2, 2, 0x11, 0x22,
@@ -404,7 +404,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default:
 			if (size - i < 2)
 				return 0;
-			len = rd16(data + i) % FZ_FRAME_MAX;
+			len = be16_load(data + i) % FZ_FRAME_MAX;
 			i += 2;
 			if (len > size - i)
 				len = (unsigned)(size - i);

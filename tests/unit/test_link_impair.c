@@ -53,7 +53,7 @@ t_rate_serializes_back_to_back_frames(void)
 	/* an idle link starts at the arrival */
 	impair_frame(&m, 10000000, 1514, &r);
 	CU_ASSERT_EQUAL(r.c[0].dep_ns, 10000000 + 1214400);
-	CU_ASSERT(r.c[0].flags & LT_DELAYED);
+	CU_ASSERT(r.c[0].flags & TRUTHFILE_F_DELAYED);
 }
 
 static void
@@ -65,22 +65,22 @@ t_rate_queue_tail_drops_beyond_limit(void)
 	setup("rate 10mbit limit 3", 1);
 	for (i = 0; i < 3; i++) {
 		impair_frame(&m, 0, 1514, &r);
-		CU_ASSERT_EQUAL(r.c[0].flags & LT_QDROP, 0);
+		CU_ASSERT_EQUAL(r.c[0].flags & TRUTHFILE_F_QDROP, 0);
 	}
 	impair_frame(&m, 0, 1514, &r);
-	CU_ASSERT(r.c[0].flags & LT_QDROP);
+	CU_ASSERT(r.c[0].flags & TRUTHFILE_F_QDROP);
 	CU_ASSERT_EQUAL(m.st.qdrop, 1);
 	/* once the first has left the wire there is room for one */
 	impair_frame(&m, 1214400, 1514, &r);
-	CU_ASSERT_EQUAL(r.c[0].flags & LT_QDROP, 0);
+	CU_ASSERT_EQUAL(r.c[0].flags & TRUTHFILE_F_QDROP, 0);
 	CU_ASSERT_EQUAL(r.c[0].dep_ns, 4 * 1214400);
 	setup("rate 10mbit limit-bytes 3000", 1);
 	impair_frame(&m, 0, 1514, &r);
-	CU_ASSERT_EQUAL(r.c[0].flags & LT_QDROP, 0);
+	CU_ASSERT_EQUAL(r.c[0].flags & TRUTHFILE_F_QDROP, 0);
 	impair_frame(&m, 0, 1514, &r);		/* 3028 > 3000 */
-	CU_ASSERT(r.c[0].flags & LT_QDROP);
+	CU_ASSERT(r.c[0].flags & TRUTHFILE_F_QDROP);
 	impair_frame(&m, 0, 1000, &r);
-	CU_ASSERT_EQUAL(r.c[0].flags & LT_QDROP, 0);
+	CU_ASSERT_EQUAL(r.c[0].flags & TRUTHFILE_F_QDROP, 0);
 }
 
 static void
@@ -211,7 +211,7 @@ t_negative_delays_leave_at_once_and_are_counted(void)
 	setup("delay 1ms 5ms", 3);
 	for (i = 0; i < N; i++) {
 		fl = 0;
-		if (impair_delay(&m, &fl) == 0 && (fl & LT_CLAMPED))
+		if (impair_delay(&m, &fl) == 0 && (fl & TRUTHFILE_F_CLAMPED))
 			clamped++;
 	}
 	CU_ASSERT_DOUBLE_EQUAL((double)clamped / N, 0.4, 0.005);
@@ -227,7 +227,7 @@ t_random_loss_dup_corrupt_at_their_rates(void)
 	setup("loss 1% duplicate 2% corrupt 5%", 9);
 	for (i = 0; i < N; i++) {
 		impair_frame(&m, i, 100, &r);
-		lost += (r.c[0].flags & LT_LOST) != 0;
+		lost += (r.c[0].flags & TRUTHFILE_F_LOST) != 0;
 		dup += r.n == 2;
 		if (r.corrupt_off >= 0) {
 			cor++;
@@ -292,7 +292,7 @@ t_reorder_sends_a_fraction_without_delay(void)
 	setup("delay 10ms reorder 25%", 11);
 	for (i = 0; i < N; i++) {
 		impair_frame(&m, (int64_t)i * 1000, 100, &r);
-		if (r.c[0].flags & LT_REORDER) {
+		if (r.c[0].flags & TRUTHFILE_F_REORDER) {
 			re++;
 			wrong += r.c[0].dep_ns != (int64_t)i * 1000;
 		} else
@@ -304,7 +304,8 @@ t_reorder_sends_a_fraction_without_delay(void)
 	setup("delay 10ms reorder 100% gap 5", 11);
 	for (i = 0, wrong = 0; i < 100; i++) {
 		impair_frame(&m, i, 100, &r);
-		wrong += ((r.c[0].flags & LT_REORDER) != 0) != (i % 5 == 4);
+		wrong += ((r.c[0].flags & TRUTHFILE_F_REORDER) != 0) !=
+		    (i % 5 == 4);
 	}
 	CU_ASSERT_EQUAL(wrong, 0);
 }
@@ -344,19 +345,20 @@ t_same_seed_same_decisions(void)
 	setup(prof, 77);
 	for (i = 0; i < 1000; i++) {
 		impair_frame(&m, i, 100, &r);
-		a[i] = r.c[0].dep_ns * 4 + r.n + (r.c[0].flags & LT_LOST);
+		a[i] = r.c[0].dep_ns * 4 + r.n +
+		    (r.c[0].flags & TRUTHFILE_F_LOST);
 	}
 	setup(prof, 77);
 	for (i = 0; i < 1000; i++) {
 		impair_frame(&m, i, 100, &r);
 		same += a[i] == r.c[0].dep_ns * 4 + r.n +
-		    (r.c[0].flags & LT_LOST);
+		    (r.c[0].flags & TRUTHFILE_F_LOST);
 	}
 	setup(prof, 78);
 	for (i = 0; i < 1000; i++) {
 		impair_frame(&m, i, 100, &r);
 		diff += a[i] != r.c[0].dep_ns * 4 + r.n +
-		    (r.c[0].flags & LT_LOST);
+		    (r.c[0].flags & TRUTHFILE_F_LOST);
 	}
 	CU_ASSERT_EQUAL(same, 1000);
 	CU_ASSERT(diff > 900);

@@ -57,14 +57,14 @@ t_check_rejects_each_bad_field(void)
 	b[11] ^= 1;
 	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_BAD_CSUM);
 	b[11] ^= 1;
-	wr16(b + 2, 19);
-	wr16(b + 10, 0);
-	wr16(b + 10, pkt_csum(b, 20));
+	be16_store(b + 2, 19);
+	be16_store(b + 10, 0);
+	be16_store(b + 10, pkt_csum(b, 20));
 	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_BAD_TOTLEN);
-	wr16(b + 2, 0x73);
+	be16_store(b + 2, 0x73);
 	b[12] = 127;
-	wr16(b + 10, 0);
-	wr16(b + 10, pkt_csum(b, 20));
+	be16_store(b + 10, 0);
+	be16_store(b + 10, pkt_csum(b, 20));
 	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_MARTIAN_SRC);
 }
 
@@ -79,8 +79,8 @@ t_check_reports_options_last(void)
 	b[0] = 0x46;			/* 24-byte header, NOP options */
 	memmove(b + 24, b + 20, 4);
 	memset(b + 20, 1, 4);
-	wr16(b + 10, 0);
-	wr16(b + 10, pkt_csum(b, 24));
+	be16_store(b + 10, 0);
+	be16_store(b + 10, pkt_csum(b, 24));
 	CU_ASSERT_EQUAL(fwd_ip4_check(b, sizeof(b), &tl), FWD_OPTIONS);
 	CU_ASSERT_EQUAL(tl, 0x73);
 }
@@ -93,7 +93,7 @@ t_ttl_decrement_gives_hand_computed_checksum(void)
 	memcpy(b, hdr0, 20);
 	fwd_ttl_dec(b);
 	CU_ASSERT_EQUAL(b[8], 63);
-	CU_ASSERT_EQUAL(rd16(b + 10), 0xae8d);
+	CU_ASSERT_EQUAL(be16_load(b + 10), 0xae8d);
 	CU_ASSERT_EQUAL(pkt_csum(b, 20), 0);
 }
 
@@ -101,6 +101,7 @@ static void
 t_incremental_matches_full_recomputation_on_random_headers(void)
 {
 	uint8_t b[20], c[20];
+	uint16_t cb, cc;
 	unsigned i, k, bad = 0;
 
 	srandom(1624);
@@ -109,16 +110,17 @@ t_incremental_matches_full_recomputation_on_random_headers(void)
 			b[k] = (uint8_t)random();
 		b[0] = 0x45;
 		b[8] = (uint8_t)(2 + random() % 254);
-		wr16(b + 10, 0);
-		wr16(b + 10, pkt_csum(b, 20));
+		be16_store(b + 10, 0);
+		be16_store(b + 10, pkt_csum(b, 20));
 		memcpy(c, b, 20);
 		fwd_ttl_dec(b);
 		c[8]--;
-		wr16(c + 10, 0);
-		wr16(c + 10, pkt_csum(c, 20));
-		if (pkt_csum(b, 20) != 0 || (rd16(b + 10) != rd16(c + 10) &&
-		    !(rd16(b + 10) == 0xffff && rd16(c + 10) == 0) &&
-		    !(rd16(b + 10) == 0 && rd16(c + 10) == 0xffff)))
+		be16_store(c + 10, 0);
+		be16_store(c + 10, pkt_csum(c, 20));
+		cb = be16_load(b + 10);
+		cc = be16_load(c + 10);
+		if (pkt_csum(b, 20) != 0 || (cb != cc &&
+		    !(cb == 0xffff && cc == 0) && !(cb == 0 && cc == 0xffff)))
 			bad++;
 	}
 	CU_ASSERT_EQUAL(bad, 0);
@@ -134,16 +136,16 @@ t_fragment_offsets_flags_and_checksums(void)
 
 	memset(ip, 0xab, sizeof(ip));
 	memcpy(ip, hdr0, 20);
-	wr16(ip + 2, 1500);
-	wr16(ip + 6, 0);
+	be16_store(ip + 2, 1500);
+	be16_store(ip + 6, 0);
 	memset(eth, 0x11, sizeof(eth));
 	for (k = 0; (n = fwd_fragment(ip, 1500, 600, k, eth, 14, out,
 	    sizeof(out))) > 0; k++) {
-		uint16_t f = rd16(out + 14 + 6);
+		uint16_t f = be16_load(out + 14 + 6);
 
 		CU_ASSERT_EQUAL(memcmp(out, eth, 14), 0);
 		CU_ASSERT_EQUAL(pkt_csum(out + 14, 20), 0);
-		CU_ASSERT_EQUAL(rd16(out + 14 + 2), n - 14);
+		CU_ASSERT_EQUAL(be16_load(out + 14 + 2), n - 14);
 		CU_ASSERT_EQUAL((f & 0x1fff) * 8u, k * 576u);
 		CU_ASSERT_EQUAL((f & 0x2000) != 0, k < 2);
 		total += (unsigned)n - 34;
@@ -160,11 +162,11 @@ t_fragment_of_fragment_keeps_mf_and_offset(void)
 
 	memset(ip, 0, sizeof(ip));
 	memcpy(ip, hdr0, 20);
-	wr16(ip + 2, 100);
-	wr16(ip + 6, 0x2000 | 10);	/* MF, offset 80 bytes */
+	be16_store(ip + 2, 100);
+	be16_store(ip + 6, 0x2000 | 10);	/* MF, offset 80 bytes */
 	n = fwd_fragment(ip, 100, 68, 1, NULL, 0, out, sizeof(out));
 	CU_ASSERT_EQUAL(n, 20 + 32);
-	CU_ASSERT_EQUAL(rd16(out + 6), 0x2000 | (10 + 6));
+	CU_ASSERT_EQUAL(be16_load(out + 6), 0x2000 | (10 + 6));
 }
 
 static void
@@ -209,17 +211,17 @@ t_l4_partial_checksum_recognised_by_pseudo_header_sum(void)
 	h.ttl = 64;
 	n = pkt_build_udp4(f, sizeof(f), 64, &h, (const uint8_t *)"abc", 3);
 	CU_ASSERT_EQUAL_FATAL(n, 60);
-	CU_ASSERT_EQUAL_FATAL(rd16(f + 14 + 20 + 4), 26);
+	CU_ASSERT_EQUAL_FATAL(be16_load(f + 14 + 20 + 4), 26);
 	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
-	wr16(f + 14 + 20 + 6, 0xf053);
+	be16_store(f + 14 + 20 + 6, 0xf053);
 	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 1);
 	fwd_l4_csum_fill(f + 14, 46);
-	CU_ASSERT_NOT_EQUAL(rd16(f + 14 + 20 + 6), 0xf053);
+	CU_ASSERT_NOT_EQUAL(be16_load(f + 14 + 20 + 6), 0xf053);
 	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
-	wr16(f + 14 + 20 + 6, 0xf053);
-	wr16(f + 14 + IP4_FRAG, IP4_MF);	/* a first fragment: left */
+	be16_store(f + 14 + 20 + 6, 0xf053);
+	be16_store(f + 14 + IP4_FRAG, IP4_MF);	/* a first fragment: left */
 	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
-	wr16(f + 14 + IP4_FRAG, 0);
+	be16_store(f + 14 + IP4_FRAG, 0);
 	f[14 + IP4_PROTO] = 1;			/* ICMP: never */
 	CU_ASSERT_EQUAL(fwd_l4_csum_looks_partial(f + 14, 46), 0);
 }
@@ -231,13 +233,13 @@ t_echo_reply_swaps_and_checksums(void)
 
 	memset(ip, 0, sizeof(ip));
 	memcpy(ip, hdr0, 20);
-	wr16(ip + 2, sizeof(ip));
+	be16_store(ip + 2, sizeof(ip));
 	ip[9] = 1;
 	ip[20] = ICMP_ECHO;
 	memcpy(ip + 24, "\x12\x34\x00\x01hoplab!!", 12);
-	wr16(ip + 10, 0);
-	wr16(ip + 10, pkt_csum(ip, 20));
-	wr16(ip + 22, pkt_csum(ip + 20, 16));
+	be16_store(ip + 10, 0);
+	be16_store(ip + 10, pkt_csum(ip, 20));
+	be16_store(ip + 22, pkt_csum(ip + 20, 16));
 	CU_ASSERT_EQUAL_FATAL(icmp_echo_reply(ip, sizeof(ip)), 0);
 	CU_ASSERT_EQUAL(ip[20], ICMP_ECHOREPLY);
 	CU_ASSERT_EQUAL(ip[15], 0xc7);		/* source was the dst */
@@ -264,11 +266,11 @@ t_icmp_error_quotes_and_obeys_rfc1812_rules(void)
 	CU_ASSERT_EQUAL(memcmp(out + 28, orig, sizeof(orig)), 0);
 	n = icmp_error(out, sizeof(out), ICMP_UNREACH, ICMP_UNREACH_NEEDFRAG,
 	    1400, 0xc6120a01, orig, sizeof(orig));
-	CU_ASSERT_EQUAL(rd16(out + 26), 1400);
-	wr16(orig + 6, 0x0010);		/* not the first fragment */
+	CU_ASSERT_EQUAL(be16_load(out + 26), 1400);
+	be16_store(orig + 6, 0x0010);		/* not the first fragment */
 	CU_ASSERT_EQUAL(icmp_error(out, sizeof(out), ICMP_TIMXCEED, 0, 0, 1,
 	    orig, sizeof(orig)), 0);
-	wr16(orig + 6, 0);
+	be16_store(orig + 6, 0);
 	orig[9] = 1;
 	orig[20] = ICMP_UNREACH;	/* an error about an error */
 	CU_ASSERT_EQUAL(icmp_error(out, sizeof(out), ICMP_TIMXCEED, 0, 0, 1,
