@@ -224,7 +224,10 @@ slurp(int fd, char *buf, size_t len, size_t *used)
 	return 1;
 }
 
-/* Read both pipes to EOF or the deadline (0: none); -1 when it passed. */
+/*
+ * Read both pipes to EOF or the deadline (0: none); -1 when it passed.
+ * A pipe read to its end is closed and its FD set to -1.
+ */
 static int
 collect(int fd[2], struct spawn_result *r, int64_t deadline)
 {
@@ -249,7 +252,7 @@ collect(int fd[2], struct spawn_result *r, int64_t deadline)
 			if (!slurp(p[i].fd, i == 0 ? r->out : r->errout,
 			    i == 0 ? r->outlen : r->errlen, &used[i])) {
 				close(p[i].fd);
-				p[i].fd = -1;
+				p[i].fd = fd[i] = -1;
 			}
 		}
 	}
@@ -267,14 +270,56 @@ capture_pipe(char *buf, size_t len, int fd[2])
 	return pipe2(fd, O_CLOEXEC);
 }
 
+/* Close the fds of FD that are open. */
+static void
+close_pair(int fd[2])
+{
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
+}
+
+/*
+ * Reap PID after its output was read (LATE: the deadline passed while
+ * reading): within what is left of DEADLINE (0: none), else kill it.
+ */
+static int
+reap(const char *path, pid_t pid, struct spawn_result *r, int64_t deadline,
+    int late, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (!late && deadline != 0) {
+		int64_t left = deadline - mono_ns();
+
+		rc = spawn_wait_for(pid, &r->status, left > 0 ? left : 0);
+		late = rc == 1;
+	} else if (!late)
+		rc = spawn_wait(pid, &r->status);
+	if (late) {
+		r->timed_out = 1;
+		kill(pid, SIGKILL);
+		spawn_wait(pid, &r->status);
+		snprintf(err, errlen, "%s still ran after %g s", path,
+		    (double)r->timeout_ns / 1e9);
+		return -1;
+	}
+	if (rc == -1) {
+		snprintf(err, errlen, "waitpid %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int
 spawn_run(const char *path, char *const argv[], const struct spawn_opts *o,
     struct spawn_result *r, char *err, size_t errlen)
 {
 	int po[2], pe[2], rd[2], late = 0;
-	struct child_fds cf;
 	char dummy[1];
 	struct spawn_result none = { .out = dummy, .outlen = 0 };
+	struct child_fds cf;
 	int64_t deadline;
 	pid_t pid;
 
@@ -290,52 +335,17 @@ spawn_run(const char *path, char *const argv[], const struct spawn_opts *o,
 	cf.out = po[1];
 	cf.err = pe[1];
 	pid = start(path, argv, o, &cf, err, errlen);
-	if (po[1] >= 0)
-		close(po[1]);
-	if (pe[1] >= 0)
-		close(pe[1]);
 	rd[0] = po[0];
 	rd[1] = pe[0];
+	po[0] = pe[0] = -1;
+	close_pair(po);		/* our copies of the write ends */
+	close_pair(pe);
 	if (pid != -1 && (rd[0] >= 0 || rd[1] >= 0))
 		late = collect(rd, r, deadline) == -1;
-	if (rd[0] >= 0)
-		close(rd[0]);
-	if (rd[1] >= 0)
-		close(rd[1]);
+	close_pair(rd);
 	if (pid == -1)
 		return -1;
-	if (!late && deadline != 0) {
-		/* The pipes are closed: poll the child until the deadline. */
-		for (;;) {
-			pid_t w = waitpid(pid, &r->status, WNOHANG);
-
-			if (w == pid)
-				return 0;
-			if (w == -1 && errno != EINTR) {
-				snprintf(err, errlen, "waitpid %s: %s", path,
-				    strerror(errno));
-				return -1;
-			}
-			if (mono_ns() >= deadline) {
-				late = 1;
-				break;
-			}
-			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-		}
-	}
-	if (late) {
-		r->timed_out = 1;
-		kill(pid, SIGKILL);
-		spawn_wait(pid, &r->status);
-		snprintf(err, errlen, "%s still ran after %g s", path,
-		    (double)r->timeout_ns / 1e9);
-		return -1;
-	}
-	if (spawn_wait(pid, &r->status) == -1) {
-		snprintf(err, errlen, "waitpid %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return reap(path, pid, r, deadline, late, err, errlen);
 }
 
 const char *

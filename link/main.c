@@ -184,6 +184,63 @@ export_truth(const char *path)
 	return fflush(stdout) == 0 ? 0 : 2;
 }
 
+/* --rx-ring and --timer: one of two words each; exits on anything else. */
+static void
+word_option(struct link_opts *o, int ch, const char *arg)
+{
+	if (ch == OPT_RXRING) {
+		if (strcmp(arg, "v2") != 0 && strcmp(arg, "v3") != 0) {
+			log_error("--rx-ring: expected v2 or v3, got '%s'", arg);
+			exit(1);
+		}
+		o->rx_ring = arg;
+		return;
+	}
+	if (strcmp(arg, "ppoll") != 0 && strcmp(arg, "timerfd") != 0) {
+		log_error("--timer: expected ppoll or timerfd, got '%s'", arg);
+		exit(1);
+	}
+	o->timerfd = strcmp(arg, "timerfd") == 0;
+}
+
+/* The options with a number or a duration, each within its range. */
+static void
+number_option(struct link_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case OPT_CPU:
+		o->cpu = (int)parse_num("--cpu", arg, 0, CPU_SETSIZE - 1);
+		break;
+	case OPT_INTERVAL:
+		o->interval_ns = parse_dur("--interval", arg,
+		    100 * NSEC_PER_MSEC, 60 * NSEC_PER_SEC, "100ms..60s");
+		break;
+	case OPT_LEAD:
+		o->lead_ns = parse_dur("--lead", arg, 0, 10 * NSEC_PER_MSEC,
+		    "0us..10ms");
+		break;
+	case OPT_POOL:
+		o->pool = (unsigned)parse_num("--pool", arg, LINK_POOL_MIN,
+		    LINK_POOL_MAX);
+		break;
+	case OPT_REALTIME:
+		o->rt_prio = arg == NULL ? 10 :
+		    (int)parse_num("--realtime", arg, 1, 99);
+		break;
+	case OPT_ROLE:
+		o->role_id = (uint32_t)parse_num("--role-id", arg, 0,
+		    UINT32_MAX);
+		break;
+	case OPT_SEED:
+		o->seed = parse_num("--seed", arg, 0, UINT64_MAX / 2 - 1);
+		break;
+	default:	/* OPT_SPINMAX */
+		o->spin_max_ns = parse_dur("--spin-max", arg, 0,
+		    10 * NSEC_PER_MSEC, "0us..10ms");
+		break;
+	}
+}
+
 static void
 parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
     const char **ctl, const char **export)
@@ -199,56 +256,16 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case 'v': (*verbose)++; break;
 	case OPT_AB: o->profile[0] = optarg; break;
 	case OPT_BA: o->profile[1] = optarg; break;
-	case OPT_CPU:
-		o->cpu = (int)parse_num("--cpu", optarg, 0, CPU_SETSIZE - 1);
-		break;
 	case OPT_CTL: *ctl = optarg; break;
 	case OPT_EXPORT: *export = optarg; break;
-	case OPT_INTERVAL:
-		o->interval_ns = parse_dur("--interval", optarg,
-		    100 * NSEC_PER_MSEC, 60 * NSEC_PER_SEC, "100ms..60s");
-		break;
-	case OPT_LEAD:
-		o->lead_ns = parse_dur("--lead", optarg, 0, 10 * NSEC_PER_MSEC,
-		    "0us..10ms");
-		break;
-	case OPT_POOL:
-		o->pool = (unsigned)parse_num("--pool", optarg, LINK_POOL_MIN,
-		    LINK_POOL_MAX);
-		break;
-	case OPT_REALTIME:
-		o->rt_prio = optarg == NULL ? 10 :
-		    (int)parse_num("--realtime", optarg, 1, 99);
-		break;
 	case OPT_REPORT: o->report = optarg; break;
-	case OPT_ROLE:
-		o->role_id = (uint32_t)parse_num("--role-id", optarg, 0,
-		    UINT32_MAX);
-		break;
 	case OPT_RUN: o->run_id = optarg; break;
-	case OPT_RXRING:
-		if (strcmp(optarg, "v2") != 0 && strcmp(optarg, "v3") != 0) {
-			log_error("--rx-ring: expected v2 or v3, got '%s'",
-			    optarg);
-			exit(1);
-		}
-		o->rx_ring = optarg;
+	case OPT_RXRING: case OPT_TIMER:
+		word_option(o, ch, optarg);
 		break;
-	case OPT_SEED:
-		o->seed = parse_num("--seed", optarg, 0, UINT64_MAX / 2 - 1);
-		break;
-	case OPT_SPINMAX:
-		o->spin_max_ns = parse_dur("--spin-max", optarg, 0,
-		    10 * NSEC_PER_MSEC, "0us..10ms");
-		break;
-	case OPT_TIMER:
-		if (strcmp(optarg, "ppoll") != 0 &&
-		    strcmp(optarg, "timerfd") != 0) {
-			log_error("--timer: expected ppoll or timerfd, got "
-			    "'%s'", optarg);
-			exit(1);
-		}
-		o->timerfd = strcmp(optarg, "timerfd") == 0;
+	case OPT_CPU: case OPT_INTERVAL: case OPT_LEAD: case OPT_POOL:
+	case OPT_REALTIME: case OPT_ROLE: case OPT_SEED: case OPT_SPINMAX:
+		number_option(o, ch, optarg);
 		break;
 	default: usage(1);
 	}

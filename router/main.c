@@ -122,93 +122,120 @@ parse_num(const char *opt, const char *s, uint32_t *v)
 	*v = (uint32_t)n;
 }
 
-int
-main(int argc, char **argv)
-{
-	struct router_opts o = { .interval_ns = ROUTER_REPORT_DEF };
-	struct sigaction sa;
-	const char *ctl = NULL;
-	char err[128];
-	int ch, check = 0, verbose = 0;
+/* What the command line asks for besides the router's options. */
+struct cmdline {
+	const char	*ctl;		/* --ctl COMMAND: be a client */
+	int		 check;		/* -n: check the configuration */
+	int		 verbose;	/* -v count */
+};
 
-	log_init("hoplab-router", 0);
+/*
+ * One of the options that take a value the router parses (the I/O and
+ * timing options); 0, or -1 after saying what was expected.
+ */
+static int
+value_option(int ch, const char *arg, struct router_opts *o)
+{
+	char err[128];
+
+	switch (ch) {
+	case OPT_BUSY:
+		if (rconf_parse_busy(arg, &o->busy_adaptive, &o->busy_ns) ==
+		    -1) {
+			log_error("--busy-poll: expected adaptive, off or a "
+			    "duration 0..1s such as 50us, got '%s'", arg);
+			return -1;
+		}
+		o->busy_set = 1;
+		return 0;
+	case OPT_IO:
+		if ((o->io_backend = rconf_parse_backend(arg)) == -1) {
+			log_error("--io: expected packet or xdp, got '%s'", arg);
+			return -1;
+		}
+		o->io_set = 1;
+		return 0;
+	case OPT_CPUS:
+		if ((o->ncpus = cpulist_parse(arg, &o->cpus)) == -1) {
+			log_error("--cpus: expected a CPU list such as 1 or "
+			    "0,2-3, got '%s'", arg);
+			return -1;
+		}
+		o->cpus_text = arg;
+		return 0;
+	default:	/* OPT_INTERVAL */
+		if (clock_parse_duration(arg, &o->interval_ns, err,
+		    sizeof(err)) == -1 || o->interval_ns < 100 * NSEC_PER_MSEC ||
+		    o->interval_ns > 60 * NSEC_PER_SEC) {
+			log_error("--interval: expected 100ms..60s, got '%s'",
+			    arg);
+			return -1;
+		}
+		return 0;
+	}
+}
+
+/* Parse the command line into O and CL; exits on -h, -V and bad usage. */
+static int
+parse_args(int argc, char **argv, struct router_opts *o, struct cmdline *cl)
+{
+	uint32_t base;
+	int ch;
+
 	while ((ch = getopt_long(argc, argv, "c:hns:Vv", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
-		case 'c': o.config = optarg; break;
+		case 'c': o->config = optarg; break;
 		case 'h': usage(0);
-		case 'n': check = 1; break;
-		case 's': o.control = optarg; break;
-		case 'V': printf("hoplab-router %s\n", HOPLAB_VERSION); return 0;
-		case 'v': verbose++; break;
-		case OPT_REPORT: o.report = optarg; break;
-		case OPT_ROLE: parse_num("--role-id", optarg, &o.role_id); break;
-		case OPT_RUN: o.run_id = optarg; break;
-		case OPT_CTL: ctl = optarg; break;
-		case OPT_BATCH_BASE: {
-			uint32_t base;
-
+		case 'n': cl->check = 1; break;
+		case 's': o->control = optarg; break;
+		case 'V': printf("hoplab-router %s\n", HOPLAB_VERSION); exit(0);
+		case 'v': cl->verbose++; break;
+		case OPT_REPORT: o->report = optarg; break;
+		case OPT_ROLE: parse_num("--role-id", optarg, &o->role_id); break;
+		case OPT_RUN: o->run_id = optarg; break;
+		case OPT_CTL: cl->ctl = optarg; break;
+		case OPT_BATCH_BASE:
 			parse_num("--batch-base", optarg, &base);
-			o.batch_base = base;
+			o->batch_base = base;
 			break;
-		}
-		case OPT_BUSY:
-			if (rconf_parse_busy(optarg, &o.busy_adaptive,
-			    &o.busy_ns) == -1) {
-				log_error("--busy-poll: expected adaptive, off "
-				    "or a duration 0..1s such as 50us, got "
-				    "'%s'", optarg);
-				return 1;
-			}
-			o.busy_set = 1;
-			break;
-		case OPT_IO:
-			if ((o.io_backend = rconf_parse_backend(optarg)) ==
-			    -1) {
-				log_error("--io: expected packet or xdp, got "
-				    "'%s'", optarg);
-				return 1;
-			}
-			o.io_set = 1;
-			break;
-		case OPT_CPUS:
-			if ((o.ncpus = cpulist_parse(optarg, &o.cpus)) ==
-			    -1) {
-				log_error("--cpus: expected a CPU list such as 1 "
-				    "or 0,2-3, got '%s'", optarg);
-				return 1;
-			}
-			o.cpus_text = optarg;
-			break;
-		case OPT_INTERVAL:
-			if (clock_parse_duration(optarg, &o.interval_ns, err,
-			    sizeof(err)) == -1 || o.interval_ns < 100 *
-			    NSEC_PER_MSEC || o.interval_ns > 60 * NSEC_PER_SEC) {
-				log_error("--interval: expected 100ms..60s, got "
-				    "'%s'", optarg);
-				return 1;
-			}
+		case OPT_BUSY: case OPT_IO: case OPT_CPUS: case OPT_INTERVAL:
+			if (value_option(ch, optarg, o) == -1)
+				return -1;
 			break;
 		default: usage(1);
 		}
 	}
-	log_init("hoplab-router", verbose);
 	if (optind != argc) {
 		log_error("unexpected argument '%s'", argv[optind]);
 		usage(1);
 	}
-	if (ctl != NULL) {
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct router_opts o = { .interval_ns = ROUTER_REPORT_DEF };
+	struct cmdline cl = { NULL, 0, 0 };
+	struct sigaction sa;
+
+	log_init("hoplab-router", 0);
+	if (parse_args(argc, argv, &o, &cl) == -1)
+		return 1;
+	log_init("hoplab-router", cl.verbose);
+	if (cl.ctl != NULL) {
 		if (o.control == NULL) {
 			log_error("--ctl needs -s ENDPOINT");
 			return 1;
 		}
-		return rctl_client(o.control, ctl);
+		return rctl_client(o.control, cl.ctl);
 	}
 	if (o.config == NULL) {
 		log_error("-c FILE is required");
 		usage(1);
 	}
-	if (check)
+	if (cl.check)
 		return check_only(o.config);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
