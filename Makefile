@@ -24,8 +24,8 @@ LIB_OBJ	= $(LIB_SRC:%.c=build/%.o) build/proto/hoplab.pb-c.o
 ASAN_LIB_OBJ = $(LIB_SRC:%.c=build/asan/%.o) build/asan/proto/hoplab.pb-c.o
 
 # controller/ holds main.c and one folder per job (docs/architecture.md).
-CTL_SRC	= $(sort $(wildcard controller/*.c controller/*/*.c))
-CTL_OBJ	= $(patsubst %.c,build/%.o,$(CTL_SRC))
+CONTROLLER_SRC	= $(sort $(wildcard controller/*.c controller/*/*.c))
+CONTROLLER_OBJ	= $(patsubst %.c,build/%.o,$(CONTROLLER_SRC))
 # The plan parser, for the unit suites that load plans (ASan objects).
 PLAN_ASAN_OBJ = $(patsubst %.c,build/asan/%.o,$(sort $(wildcard controller/plan/plan*.c)))
 AGENT_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard agent/*.c)))
@@ -83,7 +83,7 @@ build/libhoplab.a: $(LIB_OBJ)
 build/asan/libhoplab.a: $(ASAN_LIB_OBJ)
 	$(AR) rcs $@ $^
 
-bin/hoplab: $(CTL_OBJ) build/libhoplab.a
+bin/hoplab: $(CONTROLLER_OBJ) build/libhoplab.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

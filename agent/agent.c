@@ -121,7 +121,7 @@ peer_gone(void *arg, const struct peer *p)
 
 /* Forget controller C, silent too long, and stop what it started. */
 static void
-ctl_lost(struct agent *ag, struct peer *c, int64_t now)
+controller_lost(struct agent *ag, struct peer *c, int64_t now)
 {
 	char when[40];
 	size_t n = supervise_owned(&ag->sv, c->id, c->idlen);
@@ -151,7 +151,7 @@ heartbeat_tick(struct agent *ag, int64_t now)
 
 	TAILQ_FOREACH_SAFE(c, &ag->peers.list, entry, next)
 		if (now - c->last_mono > LIVENESS * HB_INTERVAL)
-			ctl_lost(ag, c, now);
+			controller_lost(ag, c, now);
 	if (now < ag->next_hb)
 		return;
 	ag->next_hb += HB_INTERVAL;
@@ -212,7 +212,7 @@ recv_controllers(struct agent *ag)
 				refuse_version(ag, id, idlen, err);
 			continue;
 		}
-		dispatch_ctl(ag, id, idlen, env);
+		dispatch_controller(ag, id, idlen, env);
 		msg_free(env);
 	}
 }

@@ -248,7 +248,7 @@ on_body(struct agent *ag, struct peer *c, const uint8_t *id, size_t idlen,
 
 /* Handle ENV from the controller with routing id ID. */
 void
-dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
+dispatch_controller(struct agent *ag, const uint8_t *id, size_t idlen,
     Hoplab__Envelope *env)
 {
 	const char *name = env->sender;

@@ -11,7 +11,7 @@
 #include "agent/agent.h"
 
 /* Handle ENV from the controller with routing id ID. */
-void	dispatch_ctl(struct agent *ag, const uint8_t *id, size_t idlen,
+void	dispatch_controller(struct agent *ag, const uint8_t *id, size_t idlen,
 	    Hoplab__Envelope *env);
 /* Handle ENV from a child on the PULL socket. */
 void	dispatch_child(struct agent *ag, Hoplab__Envelope *env);

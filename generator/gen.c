@@ -238,11 +238,11 @@ gen_clock_sync(const struct gen *g)
 }
 
 void
-gen_ctl_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
+gen_followup_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
     int *end_seen)
 {
-	*ok = g->ctl_in;
-	*bad = g->ctl_bad;
+	*ok = g->fu_in;
+	*bad = g->fu_bad;
 	*end_seen = g->end_seen;
 }
 

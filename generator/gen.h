@@ -19,7 +19,7 @@
 #include "pktio.h"
 #include "probe.h"
 #include "stats.h"
-#include "ctlmsg.h"
+#include "followup.h"
 #include "flowspec.h"
 #include "l2io.h"
 #include "model.h"
@@ -169,17 +169,17 @@ struct gen {
 	/* udp mode (udp.c) */
 	struct udpsock	udp;
 	struct udp_rx	*rxb;		/* UDP_BATCH receive buffers */
-	struct ctl_msg	fu;		/* sender: follow-up stamps pending */
+	struct followup_msg	fu;		/* sender: follow-up stamps pending */
 	int64_t		fu_oldest;	/* CLOCK_MONOTONIC of the first */
-	uint64_t	ctl_errors;	/* sender: control sends refused */
+	uint64_t	fu_errors;	/* sender: control sends refused */
 	uint8_t		boot_id[16];	/* this host's, zero if unknown */
 	int		clock_same;	/* receiver: 1 one host, 0 two, -1 ? */
 	int		end_seen;	/* receiver: the end message came */
 	int64_t		end_at;		/* CLOCK_MONOTONIC it came */
 	int64_t		last_rx;	/* CLOCK_MONOTONIC of the last datagram */
 	int64_t		base_real;	/* receiver: interval 0, 0 not yet */
-	uint64_t	ctl_in;		/* receiver: control datagrams read */
-	uint64_t	ctl_bad;	/* ... refused */
+	uint64_t	fu_in;		/* receiver: control datagrams read */
+	uint64_t	fu_bad;	/* ... refused */
 };
 
 /*
@@ -248,7 +248,7 @@ const struct pace *gen_pace(const struct gen *g);
  */
 const char *gen_clock_sync(const struct gen *g);
 /* udp receiver: control datagrams read, refused; end message seen. */
-void	gen_ctl_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
+void	gen_followup_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
 	    int *end_seen);
 /* CLOCK_MONOTONIC ns the sending took (first deadline to last send). */
 int64_t	gen_send_ns(const struct gen *g);

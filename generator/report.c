@@ -323,7 +323,7 @@ print_recv_notes(FILE *out, const struct gen *g, const struct gen_flow *fl,
 	size_t i;
 	int end;
 
-	gen_ctl_counts(g, &ok, &bad, &end);
+	gen_followup_counts(g, &ok, &bad, &end);
 	for (i = 0; i < n; i++)
 		if (!fl[i].sent_known)
 			fprintf(out, "flow %s: the sender's count never came: "

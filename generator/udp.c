@@ -10,9 +10,9 @@
  * has the flow's frame length (payload = frame - 46).  Its kernel
  * transmit stamps come back on the socket's error queue: they give the
  * transmit pacing statistics and are forwarded to the receiver in
- * follow-up datagrams (ctlmsg.h, CTL_STAMPS: at most CTL_MAX_ENTRIES
+ * follow-up datagrams (followup.h, FOLLOWUP_STAMPS: at most FOLLOWUP_MAX_ENTRIES
  * stamps or UDP_FU_AGE old), a two-step scheme as in PTP.  At the end it
- * sends, UDP_END_COPIES times, an end message (CTL_END) with every flow's
+ * sends, UDP_END_COPIES times, an end message (FOLLOWUP_END) with every flow's
  * sent count and how it ended.
  *
  * The receiver computes everything the l2 mode computes (gen.c's
@@ -69,8 +69,8 @@ udp_socket(struct gen *g, char *err, size_t errlen)
 {
 	int kernel = g->cfg.tstamp == GEN_TS_KERNEL;
 
-	(void)ctlmsg_boot_id(g->boot_id);
-	g->fu.type = CTL_STAMPS;
+	(void)followup_boot_id(g->boot_id);
+	g->fu.type = FOLLOWUP_STAMPS;
 	memcpy(g->fu.boot_id, g->boot_id, sizeof(g->boot_id));
 	if (g->cfg.role == GEN_ROLE_SEND)
 		return udpio_open_send(&g->udp, &g->cfg.bind, &g->cfg.peer,
@@ -107,21 +107,21 @@ udp_build_payload(struct gen *g, size_t i, unsigned frame, char *err,
 static void
 udp_fu_flush(struct gen *g)
 {
-	uint8_t b[CTL_MAX_LEN];
+	uint8_t b[FOLLOWUP_MAX_LEN];
 	int n;
 
 	if (g->fu.n == 0)
 		return;
-	n = ctlmsg_write(b, sizeof(b), &g->fu);
+	n = followup_write(b, sizeof(b), &g->fu);
 	if (n < 0 || udpio_send(&g->udp, b, (size_t)n, 0) == -1)
-		g->ctl_errors++;
+		g->fu_errors++;
 	g->fu.n = 0;
 }
 
 static void
 udp_fu_add(struct gen *g, uint16_t id, uint32_t seq, int64_t tx_ns)
 {
-	struct ctl_entry *e;
+	struct followup_entry *e;
 
 	if (g->fu.n == 0)
 		g->fu_oldest = clock_mono_ns();
@@ -130,7 +130,7 @@ udp_fu_add(struct gen *g, uint16_t id, uint32_t seq, int64_t tx_ns)
 	e->flags = 0;
 	e->seq = seq;
 	e->value = tx_ns;
-	if (g->fu.n == CTL_MAX_ENTRIES)
+	if (g->fu.n == FOLLOWUP_MAX_ENTRIES)
 		udp_fu_flush(g);
 }
 
@@ -210,24 +210,24 @@ static int
 udp_send_end(struct gen *g)
 {
 	struct timespec pause = { 0, 10 * NSEC_PER_MSEC };
-	uint8_t b[CTL_MAX_LEN];
-	struct ctl_msg m;
+	uint8_t b[FOLLOWUP_MAX_LEN];
+	struct followup_msg m;
 	struct gen_flow *f;
 	size_t i;
 	int n, k, ok = 0;
 
 	memset(&m, 0, sizeof(m));
-	m.type = CTL_END;
+	m.type = FOLLOWUP_END;
 	memcpy(m.boot_id, g->boot_id, sizeof(m.boot_id));
-	for (i = 0; i < g->nflows && i < CTL_MAX_ENTRIES; i++) {
+	for (i = 0; i < g->nflows && i < FOLLOWUP_MAX_ENTRIES; i++) {
 		f = &g->flows[i];
 		m.e[i].flow_id = f->spec.id;
-		m.e[i].flags = f->ended_by_time ? CTL_BY_DURATION :
-		    f->next >= f->spec.count ? CTL_BY_COUNT : CTL_BY_SIGNAL;
+		m.e[i].flags = f->ended_by_time ? FOLLOWUP_BY_DURATION :
+		    f->next >= f->spec.count ? FOLLOWUP_BY_COUNT : FOLLOWUP_BY_SIGNAL;
 		m.e[i].value = (int64_t)f->sent;
 	}
 	m.n = i;
-	if ((n = ctlmsg_write(b, sizeof(b), &m)) < 0)
+	if ((n = followup_write(b, sizeof(b), &m)) < 0)
 		return -1;
 	for (k = 0; k < UDP_END_COPIES; k++) {
 		if (k > 0)
@@ -235,7 +235,7 @@ udp_send_end(struct gen *g)
 		if (udpio_send(&g->udp, b, (size_t)n, 0) == 0)
 			ok++;
 		else
-			g->ctl_errors++;
+			g->fu_errors++;
 	}
 	return ok > 0 ? 0 : -1;
 }
@@ -412,20 +412,20 @@ udp_rx_probe(struct gen *g, const struct udp_rx *r, const struct probe *p)
 }
 
 static void
-udp_rx_ctl(struct gen *g, const struct ctl_msg *m)
+udp_rx_ctl(struct gen *g, const struct followup_msg *m)
 {
 	static const uint8_t zero[16];
-	const struct ctl_entry *e;
+	const struct followup_entry *e;
 	struct gen_flow *f;
 	struct tsm_done d;
 	size_t i;
 
-	g->ctl_in++;
+	g->fu_in++;
 	g->clock_same = memcmp(g->boot_id, zero, 16) != 0 &&
 	    memcmp(g->boot_id, m->boot_id, 16) == 0;
 	for (i = 0; i < m->n; i++) {
 		e = &m->e[i];
-		if (m->type == CTL_STAMPS) {
+		if (m->type == FOLLOWUP_STAMPS) {
 			if ((f = gen_flow_by_id(g, e->flow_id)) != NULL &&
 			    tsm_tx(f->tsm, e->seq, e->value, &d) == 1)
 				gen_settle(g, f, &d);
@@ -435,10 +435,10 @@ udp_rx_ctl(struct gen *g, const struct ctl_msg *m)
 			continue;
 		f->sent = (uint64_t)e->value;
 		f->sent_known = 1;
-		f->ended_by_time = e->flags == CTL_BY_DURATION;
-		f->next = e->flags == CTL_BY_COUNT ? f->spec.count : 0;
+		f->ended_by_time = e->flags == FOLLOWUP_BY_DURATION;
+		f->next = e->flags == FOLLOWUP_BY_COUNT ? f->spec.count : 0;
 	}
-	if (m->type == CTL_END && !g->end_seen) {
+	if (m->type == FOLLOWUP_END && !g->end_seen) {
 		g->end_seen = 1;
 		g->end_at = clock_mono_ns();
 		log_debug("end message: %zu flows", m->n);
@@ -448,16 +448,16 @@ udp_rx_ctl(struct gen *g, const struct ctl_msg *m)
 static void
 udp_rx_one(struct gen *g, const struct udp_rx *r)
 {
-	struct ctl_msg m;
+	struct followup_msg m;
 	struct probe p;
 
 	if (probe_read(r->buf, r->len, &p) == 0)
 		udp_rx_probe(g, r, &p);
-	else if (ctlmsg_read(r->buf, r->len, &m) == 0)
+	else if (followup_read(r->buf, r->len, &m) == 0)
 		udp_rx_ctl(g, &m);
-	else if (r->len >= 2 && r->buf[0] == (CTL_MAGIC >> 8) &&
-	    r->buf[1] == (CTL_MAGIC & 0xff))
-		g->ctl_bad++;
+	else if (r->len >= 2 && r->buf[0] == (FOLLOWUP_MAGIC >> 8) &&
+	    r->buf[1] == (FOLLOWUP_MAGIC & 0xff))
+		g->fu_bad++;
 	else
 		g->foreign++;
 }

@@ -4,8 +4,8 @@
  * `records: true`, one CSV file per point and flow,
  * packets/<point-label>-<flow>.csv.
  */
-#ifndef HOPLAB_CTL_RECORDS_H
-#define HOPLAB_CTL_RECORDS_H
+#ifndef HOPLAB_RESULTS_RECORDS_H
+#define HOPLAB_RESULTS_RECORDS_H
 
 #include <stddef.h>
 #include <stdint.h>

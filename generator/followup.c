@@ -1,42 +1,42 @@
 /*
- * ctlmsg: encode and decode the udp mode's control datagrams (layout in
- * ctlmsg.h).  Every field is copied byte by byte in network order, never
+ * followup: encode and decode the udp mode's control datagrams (layout in
+ * followup.h).  Every field is copied byte by byte in network order, never
  * cast from the buffer.  A datagram whose length does not match the
  * number of entries it announces is refused whole.
  *
  * Deliberately not here: authentication (a forged datagram can lie about
  * a sent count or a stamp; hoplab sends only in labs it controls) and
- * retransmission (the sender repeats its CTL_END; stamps that never
+ * retransmission (the sender repeats its FOLLOWUP_END; stamps that never
  * arrive leave their packets with the probe's user-space stamp).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "byteorder.h"
-#include "ctlmsg.h"
+#include "followup.h"
 
 int
-ctlmsg_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
+followup_write(uint8_t *buf, size_t len, const struct followup_msg *m)
 {
-	const struct ctl_entry *e;
+	const struct followup_entry *e;
 	uint8_t *p;
 	size_t i, need;
 
-	if ((m->type != CTL_STAMPS && m->type != CTL_END) ||
-	    m->n > CTL_MAX_ENTRIES)
+	if ((m->type != FOLLOWUP_STAMPS && m->type != FOLLOWUP_END) ||
+	    m->n > FOLLOWUP_MAX_ENTRIES)
 		return -1;
-	need = CTL_HDR_LEN + m->n * CTL_ENTRY_LEN;
+	need = FOLLOWUP_HDR_LEN + m->n * FOLLOWUP_ENTRY_LEN;
 	if (len < need)
 		return -1;
 	memset(buf, 0, need);
-	be16_store(buf, CTL_MAGIC);
-	buf[2] = CTL_VERSION;
+	be16_store(buf, FOLLOWUP_MAGIC);
+	buf[2] = FOLLOWUP_VERSION;
 	buf[3] = m->type;
 	be16_store(buf + 4, (uint16_t)m->n);
 	memcpy(buf + 8, m->boot_id, 16);
 	for (i = 0; i < m->n; i++) {
 		e = &m->e[i];
-		p = buf + CTL_HDR_LEN + i * CTL_ENTRY_LEN;
+		p = buf + FOLLOWUP_HDR_LEN + i * FOLLOWUP_ENTRY_LEN;
 		be16_store(p, e->flow_id);
 		p[2] = e->flags;
 		be32_store(p + 4, e->seq);
@@ -46,26 +46,26 @@ ctlmsg_write(uint8_t *buf, size_t len, const struct ctl_msg *m)
 }
 
 int
-ctlmsg_read(const uint8_t *buf, size_t len, struct ctl_msg *m)
+followup_read(const uint8_t *buf, size_t len, struct followup_msg *m)
 {
-	struct ctl_entry *e;
+	struct followup_entry *e;
 	const uint8_t *p;
 	uint64_t v;
 	size_t i, n;
 
-	if (len < CTL_HDR_LEN || be16_load(buf) != CTL_MAGIC ||
-	    buf[2] != CTL_VERSION || (buf[3] != CTL_STAMPS &&
-	    buf[3] != CTL_END))
+	if (len < FOLLOWUP_HDR_LEN || be16_load(buf) != FOLLOWUP_MAGIC ||
+	    buf[2] != FOLLOWUP_VERSION || (buf[3] != FOLLOWUP_STAMPS &&
+	    buf[3] != FOLLOWUP_END))
 		return -1;
 	n = (size_t)be16_load(buf + 4);
-	if (n > CTL_MAX_ENTRIES || len != CTL_HDR_LEN + n * CTL_ENTRY_LEN)
+	if (n > FOLLOWUP_MAX_ENTRIES || len != FOLLOWUP_HDR_LEN + n * FOLLOWUP_ENTRY_LEN)
 		return -1;
 	m->type = buf[3];
 	memcpy(m->boot_id, buf + 8, 16);
 	m->n = n;
 	for (i = 0; i < n; i++) {
 		e = &m->e[i];
-		p = buf + CTL_HDR_LEN + i * CTL_ENTRY_LEN;
+		p = buf + FOLLOWUP_HDR_LEN + i * FOLLOWUP_ENTRY_LEN;
 		e->flow_id = be16_load(p);
 		e->flags = p[2];
 		e->seq = be32_load(p + 4);
@@ -88,7 +88,7 @@ hexval(int c)
 }
 
 int
-ctlmsg_boot_id(uint8_t id[16])
+followup_boot_id(uint8_t id[16])
 {
 	char line[64], *s;
 	FILE *f;

@@ -1,5 +1,5 @@
 /*
- * test_ctl_records: the controller's packets/ writer
+ * test_results_records: the controller's packets/ writer
  * (controller/results/records.c): decoding the records a generator streams at
  * their documented offsets, the CSV rows, the file names, and a role's
  * batches written once each with the final count checked.
@@ -115,7 +115,7 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	Hoplab__ResultBatch b = HOPLAB__RESULT_BATCH__INIT;
 	const char *names[] = { "probe", "bulk" };
 	uint8_t recs[3 * RECORDS_LEN];
-	char dir[] = "/tmp/test_ctl_records.XXXXXX", path[256], err[256];
+	char dir[] = "/tmp/test_results_records.XXXXXX", path[256], err[256];
 	struct records *rs = records_new();
 
 	CU_ASSERT_FATAL(rs != NULL);
@@ -190,5 +190,5 @@ main(void)
 		    t_role_writes_each_batch_once_and_checks_the_total),
 	};
 
-	return UNIT_MAIN("ctl_records", tests);
+	return UNIT_MAIN("results_records", tests);
 }
