@@ -135,9 +135,13 @@ for p in 1 2; do
 	    "$(awk -v a="$down" -v b="$up" 'BEGIN { print b - a - 0.002 }')"
 	assert_le "p${p}_outage_at_most_0.25s_more" "$est" \
 	    "$(awk -v a="$down" -v b="$up" 'BEGIN { print b - a + 0.25 }')"
+	# The first lost probe left at most one gap (1 ms) after the down,
+	# so its interval starts no later than that: a down just before a
+	# boundary loses its first probe in the next interval
+	# (docs/results.md "outages.csv").
 	assert_eq "p${p}_outage_intervals_span_down_and_up" ok \
 	    "$(echo "$o" | awk -v d="$down" -v u="$up" '{ print \
-	    ($2 <= d && $3 >= u) ? "ok" : $0 }')"
+	    ($2 <= d + 0.001 && $3 >= u) ? "ok" : $0 }')"
 	so=$(awk -F, -v rep=$p -v f="link A-B set" 'NR == 1 {
 	    for (i = 1; i <= NF; i++) c[$i] = i; next }
 	    $c["rep"] == rep && $c["fault"] == f { print $c["outage_est_s"]
