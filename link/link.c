@@ -38,6 +38,7 @@
 #include "probe.h"
 #include "link/ctl.h"
 #include "link/dir.h"
+#include "link/wait.h"
 #include "link/link.h"
 
 static const int64_t err_bounds[LINK_ERR_BUCKETS - 1] = { 1000, 2000,
@@ -328,21 +329,21 @@ loop(struct link *l)
 			l->next_report = now + l->o->interval_ns;
 		}
 		next = next_due(l);
-		if (now < busy_until || next - now <= link_lead(l))
+		if (now < busy_until || next - now <= lwait_lead(l))
 			continue;		/* spin */
 		if (l->truth != NULL)
 			truth_flush(l->truth);	/* idle: write */
 		t = 100 * NSEC_PER_MSEC;
-		if (next != INT64_MAX && next - link_lead(l) - now < t)
-			t = next - link_lead(l) - now;
+		if (next != INT64_MAX && next - lwait_lead(l) - now < t)
+			t = next - lwait_lead(l) - now;
 		if ((next = lctl_sched_next(l)) != INT64_MAX &&
 		    next - l->off - now < t)
 			t = next - l->off - now;
 		if (l->cs.push != NULL && l->next_report - now < t)
 			t = l->next_report - now;
 		now = clock_mono_ns();
-		if (next_due(l) - link_lead(l) > now)
-			link_wait(l, t);
+		if (next_due(l) - lwait_lead(l) > now)
+			lwait_sleep(l, t);
 	}
 }
 
@@ -481,7 +482,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (setup(l, err, sizeof(err)) == -1 ||
 	    lctl_open(l, err, sizeof(err)) == -1 ||
-	    link_tune(l, err, sizeof(err)) == -1) {
+	    lwait_tune(l, err, sizeof(err)) == -1) {
 		log_error("%s", err);
 		rc = 2;
 	}
@@ -502,7 +503,7 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 		l->truth = NULL;
 	}
 	truth_close(l->truth);
-	link_untune(l);
+	lwait_untune(l);
 	lctl_close(l);
 	teardown(l);
 	free(l);

@@ -142,13 +142,4 @@ struct link {
 /* link.c */
 int	link_run(const struct link_opts *o, volatile sig_atomic_t *stop);
 
-/* wait.c */
-/* CPU, scheduling and timer settings of the options; 0 or -1 (ERR). */
-int	link_tune(struct link *l, char *err, size_t errlen);
-void	link_untune(struct link *l);
-/* How long before a departure the loop stops sleeping and spins. */
-int64_t	link_lead(const struct link *l);
-/* Sleep up to TIMEOUT ns, or until a frame or a control request. */
-void	link_wait(struct link *l, int64_t timeout);
-
 #endif

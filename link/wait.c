@@ -38,9 +38,10 @@
 #include "ctlsock.h"
 #include "link/ctl.h"
 #include "link/link.h"
+#include "link/wait.h"
 
 int
-link_tune(struct link *l, char *err, size_t errlen)
+lwait_tune(struct link *l, char *err, size_t errlen)
 {
 	const struct link_opts *o = l->o;
 	struct sched_param sp;
@@ -80,7 +81,7 @@ link_tune(struct link *l, char *err, size_t errlen)
 }
 
 void
-link_untune(struct link *l)
+lwait_untune(struct link *l)
 {
 	if (l->tfd != -1)
 		close(l->tfd);
@@ -88,7 +89,7 @@ link_untune(struct link *l)
 }
 
 int64_t
-link_lead(const struct link *l)
+lwait_lead(const struct link *l)
 {
 	int64_t d = l->late_est + 20 * NSEC_PER_USEC;
 
@@ -111,7 +112,7 @@ arm(struct link *l, int64_t target)
 }
 
 void
-link_wait(struct link *l, int64_t timeout)
+lwait_sleep(struct link *l, int64_t timeout)
 {
 	struct pollfd pfd[4];
 	struct timespec ts, *tsp = &ts;

@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "controller/faults/sent.h"
+#include "controller/faults/faultrouter.h"
 #include "log.h"
 
 /* A Fault ROUTER_KILL or (START) ROUTER_START to router host NAME. */
@@ -58,7 +59,7 @@ send_router(struct faults *fl, size_t fi, const char *name, int start,
 
 /* A router fault at its time: kill, start, or a restart's kill. */
 int
-faults_router_do(struct faults *fl, size_t fi, char *line, size_t len,
+faultrouter_do(struct faults *fl, size_t fi, char *line, size_t len,
     char *err, size_t errlen)
 {
 	const struct plan_fault *f = &fl->plan->faults[fi];
@@ -76,7 +77,7 @@ faults_router_do(struct faults *fl, size_t fi, char *line, size_t len,
 
 /* The restarts' starts that are due at NOW. */
 int
-faults_router_tick(struct faults *fl, int64_t now, char *err, size_t errlen)
+faultrouter_tick(struct faults *fl, int64_t now, char *err, size_t errlen)
 {
 	const struct plan_fault *f;
 	struct pend pd;
@@ -104,7 +105,7 @@ faults_router_tick(struct faults *fl, int64_t now, char *err, size_t errlen)
 
 /* Routers the point left killed start again for the next one. */
 void
-faults_router_restore(struct faults *fl)
+faultrouter_restore(struct faults *fl)
 {
 	char serr[256];
 	struct peer *p;

@@ -59,6 +59,8 @@
 #include "clock.h"
 #include "controller/results/csvfile.h"
 #include "controller/faults/faults.h"
+#include "controller/faults/faultrouter.h"
+#include "controller/faults/outage.h"
 #include "controller/faults/sent.h"
 #include "controller/mgmt/loop.h"
 #include "controller/run/links.h"
@@ -524,7 +526,7 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 	int rc;
 
 	if (PLAN_FAULT_IS_ROUTER(f)) {
-		rc = faults_router_do(fl, fi, line, sizeof(line), err, errlen);
+		rc = faultrouter_do(fl, fi, line, sizeof(line), err, errlen);
 		if (!fl->quiet)
 			fprintf(stderr, "[t=%.3f s] fault: router %s %s%s\n",
 			    t, f->router, f->kind == PLAN_FAULT_ROUTER_START ?
@@ -570,7 +572,7 @@ faults_tick(struct faults *fl, char *err, size_t errlen)
 		if (send_fault(fl, fl->next - 1, err, errlen) == -1)
 			return -1;
 	}
-	return faults_router_tick(fl, now, err, errlen);
+	return faultrouter_tick(fl, now, err, errlen);
 }
 
 /* When fault FI took effect: the earliest answer, else its sending. */
@@ -608,11 +610,11 @@ outage_row(struct faults *fl, const Hoplab__FlowResult *fr, const char *what,
     int64_t t, int64_t u, char *err, size_t errlen)
 {
 	struct csv *c = fl->ocsv.c;
-	struct faults_outage o;
+	struct outage o;
 	uint32_t id = fr->flow_id;
 	double at = (double)(t - fl->zero_real) / 1e9;
 
-	faults_outage(fr, t, u, id >= 1 && id <= fl->plan->nflows ?
+	outage_estimate(fr, t, u, id >= 1 && id <= fl->plan->nflows ?
 	    fl->plan->flows[id - 1].idt_ns : 0, &o);
 	csv_u64(c, fl->point + 1);
 	csv_str(c, fl->v->label);
@@ -726,7 +728,7 @@ faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 			    sizeof(fl->s[0].link), "%s", fl->d[i].link);
 	}
 	fl->nd = 0;
-	faults_router_restore(fl);
+	faultrouter_restore(fl);
 	fl->started = NULL;
 	return rc;
 }

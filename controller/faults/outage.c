@@ -15,11 +15,11 @@
  */
 #include <string.h>
 
-#include "controller/faults/faults.h"
+#include "controller/faults/outage.h"
 
 void
-faults_outage(const Hoplab__FlowResult *f, int64_t fault_ns, int64_t until_ns,
-    int64_t idt_ns, struct faults_outage *o)
+outage_estimate(const Hoplab__FlowResult *f, int64_t fault_ns, int64_t until_ns,
+    int64_t idt_ns, struct outage *o)
 {
 	int64_t zero, width = (int64_t)f->interval_ns;
 	size_t k, first, end;

@@ -85,14 +85,4 @@ void	sent_write_row(struct faults *fl, const struct sent *s);
 struct sent *sent_find(struct faults *fl, const struct peer *from,
 	    uint32_t id, int set);
 
-/* faultrouter.c */
-/* Router fault FI at its time; LINE gets the console's tail.  0 or -1. */
-int	faults_router_do(struct faults *fl, size_t fi, char *line, size_t len,
-	    char *err, size_t errlen);
-/* The restarts' starts due at NOW (CLOCK_MONOTONIC).  0 or -1. */
-int	faults_router_tick(struct faults *fl, int64_t now, char *err,
-	    size_t errlen);
-/* At a point's end: routers left killed are started again. */
-void	faults_router_restore(struct faults *fl);
-
 #endif

@@ -49,6 +49,7 @@
 #include "clock.h"
 #include "log.h"
 #include "controller/run/run.h"
+#include "controller/run/waitrole.h"
 #include "controller/run/toporun.h"
 
 #define CAP_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
@@ -180,13 +181,13 @@ captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
 			return -1;
 		}
 		cp.iface = (char *)c->iface;
-		if (run_send_start(r, &cs->ws[i], c->host, &sr, err,
+		if (waitrole_send_start(r, &cs->ws[i], c->host, &sr, err,
 		    errlen) == -1)
 			return -1;
 		cs->n = i + 1;
 		cs->active = 1;
 	}
-	if (run_wait_roles(r, cs->ws, cs->n, started, clock_mono_ns() +
+	if (waitrole_wait(r, cs->ws, cs->n, started, clock_mono_ns() +
 	    CAP_START_TIMEOUT_NS, err, errlen) == -1) {
 		snprintf(err + strlen(err), errlen - strlen(err), " (starting "
 		    "the captures)");

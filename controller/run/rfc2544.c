@@ -36,6 +36,7 @@
 #include "controller/plan/plan.h"
 #include "controller/run/rfc2544.h"
 #include "controller/run/run.h"
+#include "controller/run/waitrole.h"
 #include "controller/plan/topo.h"
 
 #define RFC_MAX_RESULTS	(PLAN_MAX_CHAIN * PLAN_RFC_MAX_FRAMES)
@@ -116,7 +117,7 @@ start_trial(struct run *r, struct wait_role *w, unsigned frame, double rate,
 	gp.flows = &fsp;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	return run_send_start(r, w, "gen", &sr, err, errlen);
+	return waitrole_send_start(r, w, "gen", &sr, err, errlen);
 }
 
 /* Run COUNT frames of FRAME bytes at RATE frames/s into *T. */
@@ -138,7 +139,7 @@ trial_n(struct run *r, unsigned frame, double rate, uint64_t count,
 		return -1;
 	deadline = clock_mono_ns() + rfc->trial_ns + GEN_DRAIN_NS +
 	    GEN_SLACK_NS;
-	rc = run_wait_roles(r, &w, 1, gen_done, deadline, err, errlen);
+	rc = waitrole_wait(r, &w, 1, gen_done, deadline, err, errlen);
 	if (rc == 0 && (!w.have_result || w.stopped ||
 	    w.result->n_flows != 1)) {
 		snprintf(err, errlen, "RFC 2544 trial at %.0f frames/s: "

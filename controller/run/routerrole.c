@@ -7,7 +7,7 @@
  * With impl hoplab, the plan's router options (scheduler, busy_poll,
  * rate, qos queues and DSCP map, ...) go to every router alike, as bound
  * at the point being run (R->live: a swept "$NAME" has that point's
- * value); run_routers_stale() says when the next point's differ, so the
+ * value); routerrole_stale() says when the next point's differ, so the
  * runner can restart the routers with them.
  */
 #include <stdio.h>
@@ -17,6 +17,8 @@
 #include "clock.h"
 #include "log.h"
 #include "controller/run/run.h"
+#include "controller/run/routerrole.h"
+#include "controller/run/waitrole.h"
 #include "controller/plan/topo.h"
 
 /* The wire form of the plan's qos queues and DSCP map. */
@@ -116,7 +118,7 @@ fill_options(Hoplab__RouterParams *rp, const struct plan_router *o,
 }
 
 int
-run_routers_stale(const struct run *r)
+routerrole_stale(const struct run *r)
 {
 	return r->plan->router_impl == PLAN_ROUTER_HOPLAB &&
 	    r->routers_started && memcmp(&r->routers_opts, &r->live->router,
@@ -175,11 +177,11 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	}
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 	sr.router = &rp;
-	return run_send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
+	return waitrole_send_start(r, w, r->plan->chain[pos], &sr, err, errlen);
 }
 
 int
-run_note_router_role(struct run *r, const struct wait_role *w,
+routerrole_note(struct run *r, const struct wait_role *w,
     const struct plan_variant *v, char *err, size_t errlen)
 {
 	struct router_role *rr;
@@ -201,19 +203,19 @@ run_note_router_role(struct run *r, const struct wait_role *w,
 
 /* Configure the routers of variant V and wait until all are up. */
 int
-run_start_routers(struct run *r, const struct plan_variant *v,
+routerrole_start(struct run *r, const struct plan_variant *v,
     struct wait_role *ws, char *err, size_t errlen)
 {
 	size_t i, n = v->nrouters;
 
 	for (i = 0; i < n; i++)
 		if (start_router(r, &ws[i], i, n, err, errlen) == -1 ||
-		    run_note_router_role(r, &ws[i], v, err, errlen) == -1)
+		    routerrole_note(r, &ws[i], v, err, errlen) == -1)
 			return -1;
 	if (results_state_write(results_dir(r->res), &r->st, err,
 	    errlen) == -1)
 		return -1;
-	return run_wait_roles(r, ws, n, router_done, clock_mono_ns() +
+	return waitrole_wait(r, ws, n, router_done, clock_mono_ns() +
 	    ROUTER_START_TIMEOUT_NS, err, errlen);
 }
 
@@ -230,7 +232,7 @@ router_stopped(const struct wait_role *w)
  * within the timeout is reported and left to its agent.
  */
 void
-run_stop_routers(struct run *r, struct wait_role *ws, size_t n)
+routerrole_stop(struct run *r, struct wait_role *ws, size_t n)
 {
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__StopRole st = HOPLAB__STOP_ROLE__INIT;
@@ -246,7 +248,7 @@ run_stop_routers(struct run *r, struct wait_role *ws, size_t n)
 		if (peers_send(r->ps, ws[i].peer, &env, err, sizeof(err)) == -1)
 			ws[i].failed = 1;
 	}
-	if (run_wait_roles(r, ws, n, router_stopped, clock_mono_ns() +
+	if (waitrole_wait(r, ws, n, router_stopped, clock_mono_ns() +
 	    ROUTER_START_TIMEOUT_NS, err, sizeof(err)) == -1)
 		log_warn("stopping the routers: %s", err);
 }

@@ -1,9 +1,10 @@
 /*
- * run: the run object and what the runner's files share (run.c: the run's
- * connections, its event loop and the handlers of what no role owns;
- * waitrole.c: waiting for roles; runner.c: plans point by point;
- * routerrole.c: the routers of a variant; toporun.c: topology plans;
- * captures.c: a point's captures; rfc2544.c).  Not for use outside
+ * run: the run object and what run.c does with it: the run's
+ * connections, its event loop and the handlers of what no role owns.
+ * The parts of a run use it: runner.c (plans point by point), toporun.c
+ * (topology plans), rfc2544.c, waitrole.c (starting roles and waiting
+ * for them, waitrole.h), routerrole.c (the routers of a variant,
+ * routerrole.h), captures.c, links.c, resume.c.  Not for use outside
  * controller/run/.
  *
  * A run is one object whose phase says where it is; its parts wait by
@@ -88,35 +89,6 @@ struct run {
 	size_t		nacks;
 };
 
-/* What a point waits for from one role. */
-struct wait_role {
-	struct run	*run;		/* whose role it is */
-	struct peer	*peer;
-	uint32_t	role_id;
-	int		started, exited, failed, have_result;
-	int		stopped;	/* its agent stopped it: results partial */
-	int		record;		/* a measured point: ack once written */
-	int		exit_code, exit_signal;
-	char		error[512];
-	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
-	Hoplab__Envelope *result_env;
-};
-
-typedef int (*wait_done_fn)(const struct wait_role *w);
-
-/* waitrole.c */
-/*
- * Step the event loop until DONE holds for every role of WS or DEADLINE
- * (CLOCK_MONOTONIC) passes; 0, or -1 with ERR (a role failed, an agent
- * was lost, the user interrupted, or the deadline passed).  The roles of
- * WS are theirs (loop_own_role) for as long as the wait lasts.
- */
-int	run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
-	    wait_done_fn done, int64_t deadline, char *err, size_t errlen);
-/* Give SR (its params already set) a new role id and send it to AGENT. */
-int	run_send_start(struct run *r, struct wait_role *w, const char *agent,
-	    Hoplab__StartRole *sr, char *err, size_t errlen);
-
 /* run.c */
 /*
  * Connect to the agents NAMES (N of them), greet them (5 s), and open
@@ -151,20 +123,5 @@ int	run_bind_point(struct run *r, const struct plan_point *pt,
 /* The connected agents for run.json, at most MAX of them. */
 size_t	run_host_list(const struct run *r, struct run_host *hosts,
 	    size_t max);
-
-/* routerrole.c */
-/* Note router role W of variant V in state.json, for routers.csv. */
-int	run_note_router_role(struct run *r, const struct wait_role *w,
-	    const struct plan_variant *v, char *err, size_t errlen);
-/* Configure the routers of variant V and wait until all are up. */
-int	run_start_routers(struct run *r, const struct plan_variant *v,
-	    struct wait_role *ws, char *err, size_t errlen);
-/*
- * 1 when the routers run with other options than R's point has (a swept
- * router option): the runner must restart them.
- */
-int	run_routers_stale(const struct run *r);
-/* Stop them again before the links are rewired; best effort. */
-void	run_stop_routers(struct run *r, struct wait_role *ws, size_t n);
 
 #endif

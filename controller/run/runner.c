@@ -1,7 +1,7 @@
 /*
  * runner: one plan, point by point.  The controller is single-threaded: it
  * sends a StartRole and then steps the event loop (loop.h, through
- * run_wait_roles()) until the answers it waits for arrive, the point's
+ * waitrole_wait()) until the answers it waits for arrive, the point's
  * deadline passes, an agent is lost, or the user interrupts.  The run's
  * phase goes from connecting to settling (an attach) to measuring to
  * ending.  Messages that belong to nothing pending (late statuses of
@@ -36,6 +36,8 @@
 #include "controller/run/resume.h"
 #include "controller/run/rfc2544.h"
 #include "controller/run/run.h"
+#include "controller/run/routerrole.h"
+#include "controller/run/waitrole.h"
 #include "controller/plan/topo.h"
 #include "controller/run/toporun.h"
 
@@ -116,7 +118,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	gp.flows = fsp;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	return run_send_start(r, w, "gen", &sr, err, errlen);
+	return waitrole_send_start(r, w, "gen", &sr, err, errlen);
 }
 
 /* Every flow must have crossed exactly the variant's routers. */
@@ -182,7 +184,7 @@ static int
 wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
     size_t errlen)
 {
-	if (run_wait_roles(r, w, 1, gen_done, deadline, err, errlen) == -1)
+	if (waitrole_wait(r, w, 1, gen_done, deadline, err, errlen) == -1)
 		return -1;
 	if (w->stopped) {
 		snprintf(err, errlen, "hoplab-gen on %s was stopped by its "
@@ -339,7 +341,7 @@ enter_variant(struct run *r, const struct plan_variant *v,
 		if (links_lab_wire(r->inv->lab, r->plan, v, err, errlen) != 0)
 			return -1;
 	}
-	if (run_start_routers(r, v, routers, err, errlen) == -1)
+	if (routerrole_start(r, v, routers, err, errlen) == -1)
 		return -1;
 	return warm_up(r, v, point_frame(r), err, errlen);
 }
@@ -365,7 +367,7 @@ run_all_rfc2544(struct run *r, char *err, size_t errlen)
 		if ((rc = enter_variant(r, v, routers, err, errlen)) == -1)
 			break;
 		rc = rfc2544_variant(r, v, err, errlen);
-		run_stop_routers(r, routers, v->nrouters);
+		routerrole_stop(r, routers, v->nrouters);
 	}
 	return rc;
 }
@@ -397,9 +399,9 @@ run_all(struct run *r, char *err, size_t errlen)
 		v = &r->plan->variants[pt.variant];
 		if ((rc = run_bind_point(r, &pt, err, errlen)) == -1)
 			break;
-		if (v != cur || run_routers_stale(r)) {
+		if (v != cur || routerrole_stale(r)) {
 			if (cur != NULL)
-				run_stop_routers(r, routers, cur->nrouters);
+				routerrole_stop(r, routers, cur->nrouters);
 			cur = NULL;
 			if ((rc = enter_variant(r, v, routers, err,
 			    errlen)) == -1)
@@ -409,7 +411,7 @@ run_all(struct run *r, char *err, size_t errlen)
 		rc = run_point(r, v, point_frame(r), pt.rep, err, errlen);
 	}
 	if (rc == 0 && cur != NULL)
-		run_stop_routers(r, routers, cur->nrouters);
+		routerrole_stop(r, routers, cur->nrouters);
 	free(order);
 	return rc;
 }

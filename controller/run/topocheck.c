@@ -9,17 +9,18 @@
 #include <string.h>
 
 #include "controller/run/toporun.h"
+#include "controller/run/topocheck.h"
 
 /* Host H is an external router: no agent, no role (plantopo.h). */
 int
-toporun_is_external(const struct plantopo *t, size_t h)
+topocheck_is_external(const struct plantopo *t, size_t h)
 {
 	return t->hosts[h].kind == PLANTOPO_ROUTER &&
 	    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL;
 }
 
 size_t
-toporun_missing_hosts(const struct plan *plan, const struct inventory *inv,
+topocheck_missing_hosts(const struct plan *plan, const struct inventory *inv,
     char *missing, size_t len)
 {
 	const struct plantopo *t = &plan->topo;
@@ -28,7 +29,7 @@ toporun_missing_hosts(const struct plan *plan, const struct inventory *inv,
 	if (len > 0)
 		missing[0] = '\0';
 	for (i = 0; i < t->nhosts; i++) {
-		if (toporun_is_external(t, i) || inventory_find(inv, t->hosts[i].name) !=
+		if (topocheck_is_external(t, i) || inventory_find(inv, t->hosts[i].name) !=
 		    NULL)
 			continue;
 		if (used < len)
@@ -40,7 +41,7 @@ toporun_missing_hosts(const struct plan *plan, const struct inventory *inv,
 }
 
 int
-toporun_check(const struct plan *plan, const struct inventory *inv, char *err,
+topocheck_plan(const struct plan *plan, const struct inventory *inv, char *err,
     size_t errlen)
 {
 	const struct plantopo *t = &plan->topo;
@@ -48,7 +49,7 @@ toporun_check(const struct plan *plan, const struct inventory *inv, char *err,
 	size_t i, n;
 	int lab = inv->lab[0] != '\0';
 
-	if ((n = toporun_missing_hosts(plan, inv, missing,
+	if ((n = topocheck_missing_hosts(plan, inv, missing,
 	    sizeof(missing))) > 0) {
 		snprintf(err, errlen, "plan %s needs %zu host%s that inventory "
 		    "%s does not have: %s%s%s%s", plan->name, n, n == 1 ? "" :
@@ -65,7 +66,7 @@ toporun_check(const struct plan *plan, const struct inventory *inv, char *err,
 			continue;
 		l = &t->links[f->tlink];
 		for (n = 0; n < 2; n++)
-			if (toporun_is_external(t, l->end[n].host) && (f->end[0] == '\0' ||
+			if (topocheck_is_external(t, l->end[n].host) && (f->end[0] == '\0' ||
 			    strcmp(f->end, t->hosts[l->end[n].host].name) ==
 			    0)) {
 				snprintf(err, errlen, "fault on link %s: %s is "

@@ -53,8 +53,11 @@
 #include "controller/deploy/lab.h"
 #include "controller/run/links.h"
 #include "controller/run/run.h"
+#include "controller/run/routerrole.h"
+#include "controller/run/waitrole.h"
 #include "controller/results/starts.h"
 #include "controller/run/toporun.h"
+#include "controller/run/topocheck.h"
 
 #define TOPO_TTL	64		/* the kernel's default TTL */
 #define TOPO_SETTLE_NS	NSEC_PER_SEC	/* receivers open their sockets */
@@ -100,7 +103,7 @@ connect_hosts(struct run *r, char *err, size_t errlen)
 	size_t i, n = 0;
 
 	for (i = 0; i < t->nhosts; i++)
-		if (!toporun_is_external(t, i))
+		if (!topocheck_is_external(t, i))
 			names[n++] = t->hosts[i].name;
 	for (i = 0; i < r->plan->nimpairs; i++) {
 		links_agent_name(&r->plan->impairs[i], wires[i],
@@ -185,7 +188,7 @@ start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
 		return -1;
 	}
 	for (h = 0; rc == 0 && h < t->nhosts; h++) {
-		if (toporun_is_external(t, h)) {
+		if (topocheck_is_external(t, h)) {
 			if (!r->opts->quiet)
 				fprintf(stderr, "topology: %s is external: "
 				    "hoplab sends through it and configures "
@@ -196,10 +199,10 @@ start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
 		fill_host(t, h, hp);
 		sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
 		sr.router = &hp->rp;
-		rc = run_send_start(r, &ws[*n], t->hosts[h].name, &sr, err,
+		rc = waitrole_send_start(r, &ws[*n], t->hosts[h].name, &sr, err,
 		    errlen);
 		if (rc == 0 && t->hosts[h].kind == PLANTOPO_ROUTER)
-			rc = run_note_router_role(r, &ws[*n],
+			rc = routerrole_note(r, &ws[*n],
 			    &r->plan->variants[0], err, errlen);
 		(*n)++;
 	}
@@ -208,7 +211,7 @@ start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
 		rc = results_state_write(results_dir(r->res), &r->st, err,
 		    errlen);
 	if (rc == 0)
-		rc = run_wait_roles(r, ws, *n, role_started,
+		rc = waitrole_wait(r, ws, *n, role_started,
 		    clock_mono_ns() + ROUTER_START_TIMEOUT_NS, err, errlen);
 	if (rc == 0 && !r->opts->quiet)
 		fprintf(stderr, "topology: %zu host(s) configured, %zu "
@@ -288,7 +291,7 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 		gp.wait_ns = TOPO_RECV_WAIT_NS;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	if (run_send_start(r, w, send ? pf->from : pf->to, &sr,
+	if (waitrole_send_start(r, w, send ? pf->from : pf->to, &sr,
 	    err, errlen) == -1)
 		return -1;
 	w->record = 1;
@@ -368,7 +371,7 @@ start_flows(struct run *r, struct topo_point *tp, char *err, size_t errlen)
 	for (i = 0; i < n; i++)
 		if (start_flow_end(r, i, 0, 0, &tp->recv[i], err, errlen) == -1)
 			return -1;
-	if (run_wait_roles(r, tp->recv, n, role_started, clock_mono_ns() +
+	if (waitrole_wait(r, tp->recv, n, role_started, clock_mono_ns() +
 	    ROUTER_START_TIMEOUT_NS, err, errlen) == -1)
 		return -1;
 	pause_ns(TOPO_SETTLE_NS);
@@ -620,7 +623,7 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	deadline = clock_mono_ns() + point_duration_ns(r->live) +
 	    GEN_SLACK_NS + TOPO_RECV_WAIT_NS;
 	if (rc == 0)
-		rc = run_wait_roles(r, tp->w, 2 * n, gen_done, deadline, err,
+		rc = waitrole_wait(r, tp->w, 2 * n, gen_done, deadline, err,
 		    errlen);
 	if (rc == 0)
 		rc = check_results(tp->w, 2 * n, err, errlen);
@@ -666,7 +669,7 @@ run_all(struct run *r, char *err, size_t errlen)
 		if ((rc = run_bind_point(r, &pt, err, errlen)) == 0)
 			rc = run_point(r, pt.rep, err, errlen);
 	}
-	run_stop_routers(r, hosts, nhosts);
+	routerrole_stop(r, hosts, nhosts);
 	free(order);
 	return rc;
 }
@@ -758,7 +761,7 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	struct run_host hosts[PLANTOPO_MAX_HOSTS];
 	char ferr[256], stamp[32];
 
-	if (toporun_check(plan, inv, err, errlen) == -1 ||
+	if (topocheck_plan(plan, inv, err, errlen) == -1 ||
 	    copy_plan(&r, plan, err, errlen) == -1)
 		return -1;
 	r.npoints = plan_npoints(r.plan);

@@ -27,23 +27,6 @@
 
 #define TOPO_PORT_BASE	9000	/* flow I's receiver listens on 9000 + I */
 
-/*
- * The hosts of PLAN's topology that INV has no agent for, as "H1, R3" in
- * MISSING (empty when none); returns how many.  Pure, for the refusal
- * before a run and for tests.
- */
-size_t	toporun_missing_hosts(const struct plan *plan,
-	    const struct inventory *inv, char *missing, size_t len);
-
-/* 1 if host H of T is an external router: no agent, no role. */
-int	toporun_is_external(const struct plantopo *t, size_t h);
-/*
- * Refuse what toporun cannot do with PLAN and INV, before anything
- * starts (topocheck.c): 0, or -1 with why in ERR.
- */
-int	toporun_check(const struct plan *plan, const struct inventory *inv,
-	    char *err, size_t errlen);
-
 /* Run PLAN (plan->topo.enabled) as runner_run() does; 0 or -1 with ERR. */
 int	toporun_run(const struct plan *plan, const struct inventory *inv,
 	    const struct run_opts *opts, char *err, size_t errlen);

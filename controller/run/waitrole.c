@@ -24,6 +24,7 @@
 #include "controller/run/progress.h"
 #include "controller/results/records.h"
 #include "controller/run/run.h"
+#include "controller/run/waitrole.h"
 
 static void
 note_status(struct wait_role *w, const Hoplab__RoleStatus *st)
@@ -185,7 +186,7 @@ static const struct loop_role_ops role_ops = {
 	.batch = role_batch,
 };
 
-/* One run_wait_roles(): its roles and what they must come to. */
+/* One waitrole_wait(): its roles and what they must come to. */
 struct roles_wait {
 	struct run	*r;
 	struct wait_role *ws;
@@ -255,7 +256,7 @@ disown(struct run *r, struct wait_role *ws, size_t n)
 
 /* Step the event loop until DONE holds for every role or DEADLINE. */
 int
-run_wait_roles(struct run *r, struct wait_role *ws, size_t nw,
+waitrole_wait(struct run *r, struct wait_role *ws, size_t nw,
     wait_done_fn done, int64_t deadline, char *err, size_t errlen)
 {
 	struct roles_wait rw = { r, ws, nw, done, deadline };
@@ -333,7 +334,7 @@ point_begins(struct run *r, const struct wait_role *w, Hoplab__GenParams *gp,
 
 /* Give SR (its params already set) a new role id and send it to AGENT. */
 int
-run_send_start(struct run *r, struct wait_role *w, const char *agent,
+waitrole_send_start(struct run *r, struct wait_role *w, const char *agent,
     Hoplab__StartRole *sr, char *err, size_t errlen)
 {
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;

@@ -1,6 +1,6 @@
 /*
  * Unit tests for controller/plan/planfault.c (the faults: section of a plan) and for
- * the outage computation of controller/faults/faults.c (faults_outage), with
+ * the outage computation of controller/faults/faults.c (outage_estimate), with
  * values worked out by hand.  Topology faults are parsed against a
  * topology table filled by hand (sections.h's planfault_parse), so that
  * they are tested without the topology parser (plantopo_parse.c).
@@ -12,6 +12,7 @@
 #include <CUnit/CUnit.h>
 
 #include "controller/faults/faults.h"
+#include "controller/faults/outage.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
@@ -472,10 +473,10 @@ t_outage_spans_the_lossy_intervals_after_the_fault(void)
 {
 	/* Down at 1.499 s (one packet in flight), up at 2.5 s + re-ARP. */
 	static const unsigned lost[NIV] = { 0, 0, 1, 500, 500, 18, 0, 0 };
-	struct faults_outage o;
+	struct outage o;
 
 	flow(lost);
-	faults_outage(&fr, T(1.499), 0, 1000000, &o);
+	outage_estimate(&fr, T(1.499), 0, 1000000, &o);
 	CU_ASSERT_TRUE(o.found);
 	CU_ASSERT_DOUBLE_EQUAL(o.first_s, 1.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(o.last_s, 3.0, 1e-9);
@@ -489,15 +490,15 @@ t_outage_stops_before_the_next_faults_interval(void)
 {
 	/* A second fault at 3.1 s starts its own loss in [3.0, 3.5). */
 	static const unsigned lost[NIV] = { 0, 0, 0, 500, 500, 18, 250, 0 };
-	struct faults_outage o;
+	struct outage o;
 
 	flow(lost);
-	faults_outage(&fr, T(1.5), T(3.1), 1000000, &o);
+	outage_estimate(&fr, T(1.5), T(3.1), 1000000, &o);
 	CU_ASSERT_TRUE(o.found);
 	CU_ASSERT_DOUBLE_EQUAL(o.first_s, 1.5, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(o.last_s, 3.0, 1e-9);
 	CU_ASSERT_EQUAL(o.lost, 1018);
-	faults_outage(&fr, T(3.1), 0, 1000000, &o);
+	outage_estimate(&fr, T(3.1), 0, 1000000, &o);
 	CU_ASSERT_DOUBLE_EQUAL(o.first_s, 3.0, 1e-9);
 	CU_ASSERT_EQUAL(o.lost, 250);
 	CU_ASSERT_DOUBLE_EQUAL(o.est_s, 0.25, 1e-9);
@@ -508,10 +509,10 @@ t_no_loss_near_the_fault_is_no_outage(void)
 {
 	/* Loss two intervals after the fault is not its outage. */
 	static const unsigned lost[NIV] = { 0, 0, 0, 0, 0, 7, 0, 0 };
-	struct faults_outage o;
+	struct outage o;
 
 	flow(lost);
-	faults_outage(&fr, T(1.6), 0, 1000000, &o);
+	outage_estimate(&fr, T(1.6), 0, 1000000, &o);
 	CU_ASSERT_FALSE(o.found);
 	CU_ASSERT_EQUAL(o.lost, 0);
 	CU_ASSERT_DOUBLE_EQUAL(o.est_s, 0.0, 1e-12);

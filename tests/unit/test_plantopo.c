@@ -16,7 +16,7 @@
  * need 2 routers; the tie goes to the first link of R3 in the file
  * (R1-R3), the backup via R4 gets 1 + 2 = 3.
  *
- * Also external routers (routes, paths, and what toporun_check refuses),
+ * Also external routers (routes, paths, and what topocheck_plan refuses),
  * impairments and captures on topology links, the chain_length shorthand, the saved broken plans in
  * tests/plans/ with their expected messages, and the --dry-run listing
  * (controller/plan/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u.
@@ -30,6 +30,7 @@
 
 #include "controller/plan/dryrun.h"
 #include "controller/run/toporun.h"
+#include "controller/run/topocheck.h"
 #include "controller/plan/plan.h"
 #include "tests/unit/unit.h"
 
@@ -609,7 +610,7 @@ t_topology_captures_take_router_interfaces(void)
 }
 
 /*
- * toporun_check (controller/run/topocheck.c): an external R2 need not be in
+ * topocheck_plan (controller/run/topocheck.c): an external R2 need not be in
  * the inventory; a fault on its end of a link is refused, one at the
  * other end (end: R1) is not.
  */
@@ -631,21 +632,21 @@ t_external_router_needs_no_agent_and_no_fault_at_its_end(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(inv);
 	p = load(MINIMAL_HOSTS("external") FLOWS);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(toporun_is_external(&p->topo, 4), 1);
-	CU_ASSERT_EQUAL(toporun_is_external(&p->topo, 3), 0);
-	CU_ASSERT_EQUAL(toporun_missing_hosts(p, inv, missing,
+	CU_ASSERT_EQUAL(topocheck_is_external(&p->topo, 4), 1);
+	CU_ASSERT_EQUAL(topocheck_is_external(&p->topo, 3), 0);
+	CU_ASSERT_EQUAL(topocheck_missing_hosts(p, inv, missing,
 	    sizeof(missing)), 1);
 	CU_ASSERT_STRING_EQUAL(missing, "R4");
 	plan_free(p);
 	p = load(MINIMAL_HOSTS("external")
 	    "faults:\n  - {at: 1ms, link: R1-R2, action: down}\n" FLOWS);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(toporun_check(p, inv, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(topocheck_plan(p, inv, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err, "plan t needs 1 host that inventory "
 	    "inv.yaml does not have: R4");
 	inv->agents[inv->nagents++] = inv->agents[4];	/* R3's, as R4 */
 	snprintf(inv->agents[5].name, sizeof(inv->agents[5].name), "R4");
-	CU_ASSERT_EQUAL(toporun_check(p, inv, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(topocheck_plan(p, inv, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err, "fault on link R1-R2: R2 is an external "
 	    "router (hoplab has no agent there); cut the other end (end: R1)");
 	plan_free(p);
@@ -653,7 +654,7 @@ t_external_router_needs_no_agent_and_no_fault_at_its_end(void)
 	    "faults:\n  - {at: 1ms, link: R1-R2, action: down, end: R1}\n"
 	    FLOWS);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(toporun_check(p, inv, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(topocheck_plan(p, inv, err, sizeof(err)), 0);
 	plan_free(p);
 	inventory_free(inv);
 }
