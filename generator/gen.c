@@ -294,7 +294,7 @@ gen_ts_source(const struct gen *g)
 void
 gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
 {
-	struct rec r;
+	struct pktrec r;
 
 	if (g->rec == NULL && g->ring == NULL)
 		return;
@@ -303,7 +303,7 @@ gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
 	r.seq = (uint32_t)d->seq;
 	r.flow_id = f->spec.id;
 	r.frame = (uint16_t)d->frame;
-	r.flags = (d->ktx ? REC_F_KTX : 0) | (d->rx_ns != 0 ? REC_F_RECEIVED :
+	r.flags = (d->ktx ? PKTREC_F_KTX : 0) | (d->rx_ns != 0 ? PKTREC_F_RECEIVED :
 	    0);
 	r.ttl = (uint8_t)d->ttl;
 	if (g->rec != NULL)

@@ -127,7 +127,7 @@ send_interim(struct live *l, Hoplab__FlowResult **flows, size_t nf,
 	rb.batch_seq = n > 0 ? l->seq + 1 : 0;	/* 0: console only */
 	rb.n_flows = nf;
 	rb.flows = flows;
-	rb.records.len = n * REC_LEN;
+	rb.records.len = n * PKTREC_LEN;
 	rb.records.data = (uint8_t *)rec;
 	for (;;) {
 		msg_init(&env, "hoplab-gen", &l->env_seq);

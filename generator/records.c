@@ -32,31 +32,6 @@
 #include "clock.h"
 #include "records.h"
 
-void
-rec_encode(uint8_t *b, const struct rec *r)
-{
-	memset(b, 0, REC_LEN);
-	le64_store(b, (uint64_t)r->tx_ns);
-	le64_store(b + 8, (uint64_t)r->rx_ns);
-	le32_store(b + 16, r->seq);
-	le16_store(b + 20, r->flow_id);
-	le16_store(b + 22, r->frame);
-	b[24] = r->flags;
-	b[25] = r->ttl;
-}
-
-void
-rec_decode(const uint8_t *b, struct rec *r)
-{
-	r->tx_ns = (int64_t)le64_load(b);
-	r->rx_ns = (int64_t)le64_load(b + 8);
-	r->seq = le32_load(b + 16);
-	r->flow_id = le16_load(b + 20);
-	r->frame = le16_load(b + 22);
-	r->flags = b[24];
-	r->ttl = b[25];
-}
-
 /* Write all LEN bytes of B; -1 with errno. */
 static int
 write_all(int fd, const uint8_t *b, size_t len)
@@ -84,7 +59,7 @@ recw_header(struct recw *w, const struct flowspec *fs, size_t n)
 	memset(h, 0, sizeof(h));
 	memcpy(h, REC_MAGIC, 8);
 	le32_store(h + 8, (uint32_t)(REC_HDR_LEN + n * REC_FLOW_LEN));
-	le32_store(h + 12, REC_LEN);
+	le32_store(h + 12, PKTREC_LEN);
 	le32_store(h + 16, (uint32_t)n);
 	le64_store(h + 24, (uint64_t)clock_real_ns());
 	if (write_all(w->fd, h, sizeof(h)) == -1)
@@ -134,12 +109,12 @@ recw_flush(struct recw *w)
 }
 
 void
-recw_add(struct recw *w, const struct rec *r)
+recw_add(struct recw *w, const struct pktrec *r)
 {
-	if (w->used + REC_LEN > sizeof(w->buf))
+	if (w->used + PKTREC_LEN > sizeof(w->buf))
 		recw_flush(w);
-	rec_encode(w->buf + w->used, r);
-	w->used += REC_LEN;
+	pktrec_encode(w->buf + w->used, r);
+	w->used += PKTREC_LEN;
 	w->n++;
 }
 
@@ -202,7 +177,7 @@ rec_read_header(FILE *f, const char *path, struct rec_names *t, char *err,
 	}
 	hlen = le32_load(h + 8);
 	nflows = le32_load(h + 16);
-	if (le32_load(h + 12) != REC_LEN || nflows > FLOWSPEC_MAX_FLOWS ||
+	if (le32_load(h + 12) != PKTREC_LEN || nflows > FLOWSPEC_MAX_FLOWS ||
 	    hlen != REC_HDR_LEN + nflows * REC_FLOW_LEN) {
 		snprintf(err, errlen, "%s: unsupported records layout "
 		    "(record length %" PRIu32 ", %" PRIu32 " flows)", path,
@@ -226,8 +201,8 @@ int
 rec_export_csv(const char *path, FILE *out, char *err, size_t errlen)
 {
 	struct rec_names *t;
-	uint8_t b[REC_LEN];
-	struct rec r;
+	uint8_t b[PKTREC_LEN];
+	struct pktrec r;
 	FILE *f;
 	size_t n;
 	int rc = -1;
@@ -245,13 +220,13 @@ rec_export_csv(const char *path, FILE *out, char *err, size_t errlen)
 	fprintf(out, "flow_id,flow,seq,tx_ns,rx_ns,delay_ns,frame,ttl,"
 	    "received,tx_kernel\n");
 	while ((n = fread(b, 1, sizeof(b), f)) == sizeof(b)) {
-		rec_decode(b, &r);
+		pktrec_decode(b, &r);
 		fprintf(out, "%u,%s,%" PRIu32 ",%" PRId64 ",%" PRId64 ",",
 		    r.flow_id, rec_name(t, r.flow_id), r.seq, r.tx_ns, r.rx_ns);
-		if (r.flags & REC_F_RECEIVED)
+		if (r.flags & PKTREC_F_RECEIVED)
 			fprintf(out, "%" PRId64, r.rx_ns - r.tx_ns);
 		fprintf(out, ",%u,%u,%d,%d\n", r.frame, r.ttl,
-		    (r.flags & REC_F_RECEIVED) != 0, (r.flags & REC_F_KTX) != 0);
+		    (r.flags & PKTREC_F_RECEIVED) != 0, (r.flags & PKTREC_F_KTX) != 0);
 	}
 	if (n != 0) {
 		snprintf(err, errlen, "%s: truncated record at the end (%zu "

@@ -8,7 +8,7 @@
  *   header, REC_HDR_LEN bytes
  *     0  8  magic "HLRECS1\0"
  *     8  u32 header length: REC_HDR_LEN + nflows * REC_FLOW_LEN
- *    12  u32 record length: REC_LEN
+ *    12  u32 record length: PKTREC_LEN
  *    16  u32 number of flows
  *    20  u32 reserved, 0
  *    24  i64 CLOCK_REALTIME ns when the file was created
@@ -17,15 +17,8 @@
  *   then one entry per flow, REC_FLOW_LEN bytes
  *     0  u16 flow id, 2 u16 nominal frame, 4 u8 dscp, 5..7 reserved,
  *     8  64  flow name, NUL-padded
- *   then records, REC_LEN bytes each
- *     0  i64 tx_ns   transmit time, CLOCK_REALTIME (kernel stamp if flag 1)
- *     8  i64 rx_ns   receive time, 0 when not received
- *    16  u32 seq     sequence number in the flow, from 0
- *    20  u16 flow id
- *    22  u16 frame   Ethernet frame length incl. FCS
- *    24  u8  flags   1 kernel tx stamp, 2 received
- *    25  u8  ttl     IPv4 TTL on arrival, 0 when not received
- *    26  6   reserved, 0
+ *   then records, PKTREC_LEN bytes each, laid out as lib/pktrec.h says
+ *   (the same records the generator streams in ResultBatch.records)
  */
 #ifndef HOPLAB_GEN_RECORDS_H
 #define HOPLAB_GEN_RECORDS_H
@@ -35,26 +28,13 @@
 #include <stdio.h>
 
 #include "flowspec.h"
+#include "pktrec.h"
 
 #define REC_MAGIC	"HLRECS1"	/* with its NUL: 8 bytes */
 #define REC_HDR_LEN	80
 #define REC_FLOW_LEN	72
-#define REC_LEN		32
 #define REC_BUF		(64 * 1024)	/* records are written in chunks */
 #define REC_TS_LEN	40
-
-#define REC_F_KTX	0x01
-#define REC_F_RECEIVED	0x02
-
-struct rec {
-	int64_t		tx_ns;
-	int64_t		rx_ns;
-	uint32_t	seq;
-	uint16_t	flow_id;
-	uint16_t	frame;
-	uint8_t		flags;
-	uint8_t		ttl;
-};
 
 struct recw {
 	int		fd;
@@ -72,7 +52,7 @@ struct recw {
 struct recw *recw_open(const char *path, const struct flowspec *fs, size_t n,
 	    char *err, size_t errlen);
 /* Encode R into the buffer; a full buffer is written out.  No fail. */
-void	recw_add(struct recw *w, const struct rec *r);
+void	recw_add(struct recw *w, const struct pktrec *r);
 /*
  * Write what is buffered, the record count and TS_SOURCE into the header,
  * close and free W (NULL is fine).  Returns 0, or -1 with ERR when any
@@ -81,9 +61,6 @@ void	recw_add(struct recw *w, const struct rec *r);
 int	recw_close(struct recw *w, const char *ts_source, char *err,
 	    size_t errlen);
 
-/* Encode / decode one record (REC_LEN bytes, little-endian). */
-void	rec_encode(uint8_t *b, const struct rec *r);
-void	rec_decode(const uint8_t *b, struct rec *r);
 /*
  * Read the records file PATH and write it to OUT as CSV with a header
  * line: flow_id,flow,seq,tx_ns,rx_ns,delay_ns,frame,ttl,received,

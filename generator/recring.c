@@ -22,7 +22,7 @@ recring_init(struct recring *r, char *err, size_t errlen)
 	unsigned i;
 
 	for (i = 0; i < RECRING_CHUNKS; i++)
-		if ((r->chunk[i] = malloc(RECRING_CHUNK_RECS * REC_LEN)) ==
+		if ((r->chunk[i] = malloc(RECRING_CHUNK_RECS * PKTREC_LEN)) ==
 		    NULL) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
@@ -40,7 +40,7 @@ recring_free(struct recring *r)
 }
 
 void
-recring_add(struct recring *r, const struct rec *rec)
+recring_add(struct recring *r, const struct pktrec *rec)
 {
 	if (r->fill[r->head] == RECRING_CHUNK_RECS) {
 		if (r->full == RECRING_CHUNKS - 1) {
@@ -51,7 +51,7 @@ recring_add(struct recring *r, const struct rec *rec)
 		r->head = (r->head + 1) % RECRING_CHUNKS;
 		r->fill[r->head] = 0;
 	}
-	rec_encode(r->chunk[r->head] + r->fill[r->head] * REC_LEN, rec);
+	pktrec_encode(r->chunk[r->head] + r->fill[r->head] * PKTREC_LEN, rec);
 	r->fill[r->head]++;
 	r->rec_total++;
 }

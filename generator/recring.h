@@ -36,6 +36,6 @@ void	recring_free(struct recring *r);
  * Take one record (the per-packet path: no allocation, no system call).
  * When every chunk is full the record is dropped and counted.
  */
-void	recring_add(struct recring *r, const struct rec *rec);
+void	recring_add(struct recring *r, const struct pktrec *rec);
 
 #endif

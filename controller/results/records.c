@@ -83,18 +83,6 @@ records_free(struct records *rs)
 	free(rs);
 }
 
-void
-records_decode(const uint8_t *b, struct records_rec *r)
-{
-	r->tx_ns = (int64_t)le64_load(b);
-	r->rx_ns = (int64_t)le64_load(b + 8);
-	r->seq = le32_load(b + 16);
-	r->flow_id = le16_load(b + 20);
-	r->frame = le16_load(b + 22);
-	r->flags = b[24];
-	r->ttl = b[25];
-}
-
 /* Decimal V at P, then C (',' or '\n'); returns the end. */
 static char *
 put_i64(char *p, int64_t v, char c)
@@ -119,7 +107,7 @@ put_i64(char *p, int64_t v, char c)
 }
 
 size_t
-records_row(char *buf, const struct records_rec *r)
+records_row(char *buf, const struct pktrec *r)
 {
 	int rcvd = (r->flags & 2) != 0;
 	char *p = buf;
@@ -277,7 +265,7 @@ records_take(struct records *rs, uint32_t role, const char *agent,
     const Hoplab__ResultBatch *b, char *err, size_t errlen)
 {
 	struct rrole *r = find(rs, role, agent);
-	struct records_rec rec;
+	struct pktrec rec;
 	char row[RECORDS_ROW_MAX];
 	size_t i, n;
 	FILE *f;
@@ -286,8 +274,8 @@ records_take(struct records *rs, uint32_t role, const char *agent,
 		return 0;
 	if (b->batch_seq <= r->last_seq)
 		return 1;			/* a resend: written before */
-	for (i = 0; i + RECORDS_LEN <= b->records.len; i += RECORDS_LEN) {
-		records_decode(b->records.data + i, &rec);
+	for (i = 0; i + PKTREC_LEN <= b->records.len; i += PKTREC_LEN) {
+		pktrec_decode(b->records.data + i, &rec);
 		if ((f = flow_file(r, rec.flow_id, err, errlen)) == NULL)
 			return -1;
 		n = records_row(row, &rec);

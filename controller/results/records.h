@@ -10,21 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pktrec.h"
 #include "proto/hoplab.pb-c.h"
 
-#define RECORDS_LEN		32	/* bytes a record (ResultBatch.records) */
 #define RECORDS_ROW_MAX		128	/* bytes a CSV row, at most */
 #define RECORDS_ROLES		64	/* roles written at once */
 #define RECORDS_FLOWS		64
 
 /* One record, decoded (layout in proto/hoplab.proto, ResultBatch). */
-struct records_rec {
-	int64_t		tx_ns, rx_ns;
-	uint32_t	seq;
-	uint16_t	flow_id, frame;
-	uint8_t		flags, ttl;
-};
-
 struct records;
 
 /* The writer of one run's packets/; records_free(NULL) does nothing. */
@@ -62,10 +55,8 @@ int	records_end(struct records *rs, uint32_t role, const char *agent,
 /* Rows written for ROLE so far (0 if not expected). */
 uint64_t records_rows(struct records *rs, uint32_t role, const char *agent);
 
-/* Pure helpers, for the unit suite. */
-void	records_decode(const uint8_t *b, struct records_rec *r);
 /* The CSV row of R with its newline into BUF (RECORDS_ROW_MAX); length. */
-size_t	records_row(char *buf, const struct records_rec *r);
+size_t	records_row(char *buf, const struct pktrec *r);
 /* The header row, with its newline. */
 extern const char records_header[];
 /*

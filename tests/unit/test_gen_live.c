@@ -63,7 +63,7 @@ report_send_on(void *sock, const char *endpoint, const struct gen *g,
 static void
 add(struct live *l, size_t n)
 {
-	struct rec r;
+	struct pktrec r;
 	size_t i;
 
 	memset(&r, 0, sizeof(r));
@@ -147,7 +147,7 @@ t_batches_in_order_and_console_only_numbered_zero(void)
 		CU_ASSERT_EQUAL(e->result_batch->batch_seq, (uint64_t)i);
 		CU_ASSERT_EQUAL(e->result_batch->final, 0);
 		CU_ASSERT_EQUAL(e->result_batch->records.len, (size_t)(i < 3 ?
-		    RECRING_CHUNK_RECS : 10) * REC_LEN);
+		    RECRING_CHUNK_RECS : 10) * PKTREC_LEN);
 		CU_ASSERT_EQUAL(e->result_batch->n_flows, i < 3 ? 0 : 1);
 		if (i == 3)
 			CU_ASSERT_EQUAL(e->result_batch->flows[0]->

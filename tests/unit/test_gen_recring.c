@@ -16,7 +16,7 @@
 static void
 add(struct recring *q, uint32_t from, size_t n)
 {
-	struct rec r;
+	struct pktrec r;
 	size_t i;
 
 	memset(&r, 0, sizeof(r));
@@ -31,7 +31,7 @@ static void
 t_records_fill_the_head_chunk_in_order(void)
 {
 	struct recring q;
-	struct rec r;
+	struct pktrec r;
 	char err[64];
 
 	memset(&q, 0, sizeof(q));
@@ -41,7 +41,7 @@ t_records_fill_the_head_chunk_in_order(void)
 	CU_ASSERT_EQUAL(q.full, 0);
 	CU_ASSERT_EQUAL(q.fill[0], 3);
 	CU_ASSERT_EQUAL(q.rec_total, 3);
-	rec_decode(q.chunk[0] + 2 * REC_LEN, &r);
+	pktrec_decode(q.chunk[0] + 2 * PKTREC_LEN, &r);
 	CU_ASSERT_EQUAL(r.seq, 102);
 	CU_ASSERT_EQUAL(r.flow_id, 7);
 	recring_free(&q);
@@ -51,7 +51,7 @@ static void
 t_a_full_chunk_moves_head_and_counts_full(void)
 {
 	struct recring q;
-	struct rec r;
+	struct pktrec r;
 	char err[64];
 
 	memset(&q, 0, sizeof(q));
@@ -62,7 +62,7 @@ t_a_full_chunk_moves_head_and_counts_full(void)
 	CU_ASSERT_EQUAL(q.tail, 0);
 	CU_ASSERT_EQUAL(q.fill[0], RECRING_CHUNK_RECS);
 	CU_ASSERT_EQUAL(q.fill[1], 1);
-	rec_decode(q.chunk[1], &r);
+	pktrec_decode(q.chunk[1], &r);
 	CU_ASSERT_EQUAL(r.seq, RECRING_CHUNK_RECS);
 	recring_free(&q);
 }

@@ -89,12 +89,12 @@ t_series_width_doubles_until_total_fits(void)
 static void
 t_record_encodes_little_endian_at_documented_offsets(void)
 {
-	struct rec r = { 0x0102030405060708LL, -2, 0xA1B2C3D4u, 0x1234,
-	    1518, REC_F_KTX | REC_F_RECEIVED, 62 };
-	struct rec back;
-	uint8_t b[REC_LEN];
+	struct pktrec r = { 0x0102030405060708LL, -2, 0xA1B2C3D4u, 0x1234,
+	    1518, PKTREC_F_KTX | PKTREC_F_RECEIVED, 62 };
+	struct pktrec back;
+	uint8_t b[PKTREC_LEN];
 
-	rec_encode(b, &r);
+	pktrec_encode(b, &r);
 	CU_ASSERT_EQUAL(b[0], 0x08);
 	CU_ASSERT_EQUAL(b[7], 0x01);
 	CU_ASSERT_EQUAL(b[8], 0xfe);
@@ -108,7 +108,7 @@ t_record_encodes_little_endian_at_documented_offsets(void)
 	CU_ASSERT_EQUAL(b[24], 3);
 	CU_ASSERT_EQUAL(b[25], 62);
 	CU_ASSERT_EQUAL(b[31], 0);
-	rec_decode(b, &back);
+	pktrec_decode(b, &back);
 	CU_ASSERT_EQUAL(back.tx_ns, r.tx_ns);
 	CU_ASSERT_EQUAL(back.rx_ns, -2);
 	CU_ASSERT_EQUAL(back.seq, 0xA1B2C3D4u);
@@ -128,7 +128,7 @@ t_records_file_exports_expected_csv(void)
 	    "7,voice,0,1000,4500,3500,218,63,1,1\n"
 	    "7,voice,1,2000,0,,218,0,0,0\n";
 	struct flowspec fs;
-	struct rec r;
+	struct pktrec r;
 	struct recw *w;
 	char path[] = "/tmp/hoplab-test-rec.XXXXXX", err[256], got[512];
 	FILE *out;
@@ -143,10 +143,10 @@ t_records_file_exports_expected_csv(void)
 	close(fd);
 	w = recw_open(path, &fs, 1, err, sizeof(err));
 	CU_ASSERT_FATAL(w != NULL);
-	r = (struct rec){ 1000, 4500, 0, 7, 218, REC_F_KTX | REC_F_RECEIVED,
+	r = (struct pktrec){ 1000, 4500, 0, 7, 218, PKTREC_F_KTX | PKTREC_F_RECEIVED,
 	    63 };
 	recw_add(w, &r);
-	r = (struct rec){ 2000, 0, 1, 7, 218, 0, 0 };
+	r = (struct pktrec){ 2000, 0, 1, 7, 218, 0, 0 };
 	recw_add(w, &r);
 	CU_ASSERT_EQUAL(recw_close(w, "tx=kernel-sw,rx=kernel-sw", err,
 	    sizeof(err)), 0);

@@ -27,7 +27,7 @@ static void
 make_rec(uint8_t *b, int64_t tx, int64_t rx, uint32_t seq, uint16_t flow,
     uint16_t frame, uint8_t flags, uint8_t ttl)
 {
-	memset(b, 0, RECORDS_LEN);
+	memset(b, 0, PKTREC_LEN);
 	put_le(b, (uint64_t)tx, 8);
 	put_le(b + 8, (uint64_t)rx, 8);
 	put_le(b + 16, seq, 4);
@@ -40,12 +40,12 @@ make_rec(uint8_t *b, int64_t tx, int64_t rx, uint32_t seq, uint16_t flow,
 static void
 t_decode_reads_documented_offsets(void)
 {
-	struct records_rec r;
-	uint8_t b[RECORDS_LEN];
+	struct pktrec r;
+	uint8_t b[PKTREC_LEN];
 
 	make_rec(b, 1764470000123456789LL, 1764470000123460189LL, 70000, 3,
 	    1518, 3, 61);
-	records_decode(b, &r);
+	pktrec_decode(b, &r);
 	CU_ASSERT_EQUAL(r.tx_ns, 1764470000123456789LL);
 	CU_ASSERT_EQUAL(r.rx_ns, 1764470000123460189LL);
 	CU_ASSERT_EQUAL(r.seq, 70000);
@@ -59,7 +59,7 @@ t_decode_reads_documented_offsets(void)
 static void
 t_row_has_delay_when_received_and_blanks_when_lost(void)
 {
-	struct records_rec r = { 1000000, 1003400, 7, 1, 64, 3, 63 };
+	struct pktrec r = { 1000000, 1003400, 7, 1, 64, 3, 63 };
 	char buf[RECORDS_ROW_MAX + 1];
 	size_t n;
 
@@ -114,7 +114,7 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 {
 	Hoplab__ResultBatch b = HOPLAB__RESULT_BATCH__INIT;
 	const char *names[] = { "probe", "bulk" };
-	uint8_t recs[3 * RECORDS_LEN];
+	uint8_t recs[3 * PKTREC_LEN];
 	char dir[] = "/tmp/test_results_records.XXXXXX", path[256], err[256];
 	struct records *rs = records_new();
 
@@ -123,21 +123,21 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	CU_ASSERT_EQUAL_FATAL(records_expect(rs, 9, "gen", dir, "A_rep1", names,
 	    2, err, sizeof(err)), 0);
 	make_rec(recs, 100, 150, 0, 1, 64, 3, 63);
-	make_rec(recs + RECORDS_LEN, 200, 0, 1, 1, 64, 1, 0);
-	make_rec(recs + 2 * RECORDS_LEN, 300, 310, 0, 2, 128, 3, 63);
+	make_rec(recs + PKTREC_LEN, 200, 0, 1, 1, 64, 1, 0);
+	make_rec(recs + 2 * PKTREC_LEN, 300, 310, 0, 2, 128, 3, 63);
 	b.role_id = 9;
 	b.batch_seq = 1;
 	b.records.data = recs;
-	b.records.len = 2 * RECORDS_LEN;
+	b.records.len = 2 * PKTREC_LEN;
 	CU_ASSERT_EQUAL(records_take(rs, 9, "gen", &b, err, sizeof(err)), 1);
 	CU_ASSERT_EQUAL(records_take(rs, 9, "other", &b, err, sizeof(err)), 0);
 	b.batch_seq = 2;
-	b.records.data = recs + 2 * RECORDS_LEN;
-	b.records.len = RECORDS_LEN;
+	b.records.data = recs + 2 * PKTREC_LEN;
+	b.records.len = PKTREC_LEN;
 	CU_ASSERT_EQUAL(records_take(rs, 9, "gen", &b, err, sizeof(err)), 1);
 	b.batch_seq = 1;			/* resent */
 	b.records.data = recs;
-	b.records.len = 2 * RECORDS_LEN;
+	b.records.len = 2 * PKTREC_LEN;
 	CU_ASSERT_EQUAL(records_take(rs, 9, "gen", &b, err, sizeof(err)), 1);
 	CU_ASSERT_EQUAL(records_rows(rs, 9, "gen"), 3);
 	CU_ASSERT_EQUAL(records_sync(rs, err, sizeof(err)), 0);
@@ -158,7 +158,7 @@ t_role_writes_each_batch_once_and_checks_the_total(void)
 	b.role_id = 10;
 	b.final = 0;
 	b.batch_seq = 1;
-	b.records.len = RECORDS_LEN;
+	b.records.len = PKTREC_LEN;
 	CU_ASSERT_EQUAL(records_take(rs, 10, "gen", &b, err, sizeof(err)), 1);
 	b.final = 1;
 	b.records_total = 2;
