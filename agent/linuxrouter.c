@@ -287,4 +287,5 @@ const struct role_ops linuxrouter_ops = {
 	.restart = linuxrouter_restart,
 	.forget = linuxrouter_forget,
 	.supervised = 1,
+	.host_wide = 1,
 };

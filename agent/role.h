@@ -127,6 +127,15 @@ struct role_ops {
 	unsigned supervised:1;
 	/* Batches after a stop hold partial results: not kept (generator). */
 	unsigned partial_after_stop:1;
+	/*
+	 * The kind configures the host itself (the kernel router: addresses,
+	 * routes, forwarding), so a host holds one such role at a time: a
+	 * start of one from another controller first stops the old one (a
+	 * controller killed and attached again, before this agent declared
+	 * the old one lost 3 s later, whose stop would otherwise flush what
+	 * the new one had just configured).
+	 */
+	unsigned host_wide:1;
 };
 
 /* Tell R's controller that R is now in STATE (RoleStatus). */

@@ -168,6 +168,32 @@ kind_of(const Hoplab__StartRole *sr, char *err, size_t errlen)
 	}
 }
 
+/* Stop R as its kind does (ALL: one of many); free it once it ended. */
+static void
+stop(struct supervisor *sv, struct role *r, int all)
+{
+	if (r->ops->stop(r, all) == ROLE_ENDED)
+		role_remove(sv, r);
+}
+
+/*
+ * R, a host-wide role, is about to start: stop the host-wide roles of its
+ * kind that other controllers left (see role.h), so that their stop runs
+ * before R configures the host, not after.
+ */
+static void
+take_host(struct supervisor *sv, const struct role *r)
+{
+	struct role *o, *next;
+
+	TAILQ_FOREACH_SAFE(o, &sv->roles, entry, next)
+		if (o->ops == r->ops && !owned_by(o, r->owner, r->ownerlen)) {
+			log_warn("role %u: %s of another controller, replaced "
+			    "by role %u", o->id, o->ops->name, r->id);
+			stop(sv, o, 0);
+		}
+}
+
 /* Check the role as a whole, then start it by its kind. */
 static int
 start(struct supervisor *sv, struct role *r, const Hoplab__StartRole *sr,
@@ -185,6 +211,8 @@ start(struct supervisor *sv, struct role *r, const Hoplab__StartRole *sr,
 	}
 	if ((r->ops = kind_of(sr, err, errlen)) == NULL)
 		return -1;
+	if (r->ops->host_wide)
+		take_host(sv, r);
 	if (r->ops->start(r, sr, err, errlen) == -1)
 		return -1;
 	if (r->ops->ready != NULL && r->ops->ready(r, err, errlen) == -1)
@@ -216,14 +244,6 @@ supervise_start(struct supervisor *sv, const uint8_t *owner,
 	}
 	TAILQ_INSERT_TAIL(&sv->roles, r, entry);
 	role_report(r, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
-}
-
-/* Stop R as its kind does (ALL: one of many); free it once it ended. */
-static void
-stop(struct supervisor *sv, struct role *r, int all)
-{
-	if (r->ops->stop(r, all) == ROLE_ENDED)
-		role_remove(sv, r);
 }
 
 void

@@ -20,6 +20,9 @@
 #    per-point sums of pdf.csv's counts, which equal summary's received.
 # 5. attach again: "complete; nothing to resume"; run --resume with an
 #    edited plan is refused naming both sha256s.
+# 6. A controller killed during point 3 and attached again within 3 s,
+#    before the agents time it out: the attach measures points 4-6 (A's
+#    agent hands its kernel router to the new controller's role).
 . "$(dirname "$0")/lib.sh"
 need_root
 lab_init hlm3 237
@@ -200,4 +203,29 @@ assert_eq "resume with an edited plan: exit 2" 2 "$RC"
 assert_match "resume with an edited plan: both sha256 named" \
     "is not the plan run mgmt-resume-.* was started with \(its sha256 is [0-9a-f]{12}\.\.\., the run's [0-9a-f]{12}\.\.\." \
     "$OUT"
+
+# --- 6. attach before the agents time the killed controller out ----------
+# The generator of point 3 ends 1.5 s after its start; attach comes then,
+# before A's agent declares the killed controller lost (3 s of silence).
+# A's agent must hand the kernel router to the new controller's role
+# instead of flushing, 3 s later, the addresses that role configured:
+# before, the re-measured points' generator found no gateway (ARP).
+$HOPLAB -o "$T/take" run "$T/plan.yaml" >"$T/take.log" 2>&1 &
+RUN_PID=$!
+wait_log 30 '^\[3/6\]' "$T/take.log" ||
+    bail take_point3 "point 3 never started: $(tail -n 5 "$T/take.log")"
+TDIR=$(ls -d "$T/take"/mgmt-resume-*)
+wait_log 10 '"in_flight": \{"gen": \[[0-9]+\]\}' "$TDIR/state.json" ||
+    bail take_in_flight "state.json never had point 3 in flight"
+kill -9 "$RUN_PID"
+wait "$RUN_PID" 2>/dev/null
+RUN_PID=
+sleep 1.6	# the window itself: after point 3's end, before A's 3 s
+$HOPLAB -o "$T/take" attach "$TDIR" >"$T/take-att.log" 2>&1
+RC=$?
+assert_eq "attach within 3 s of the kill: exit 0" 0 "$RC"
+[ "$RC" = 0 ] || tail -n 3 "$T/take-att.log" | sed 's/^/    /'
+assert_match "attach within 3 s of the kill: points 4 to 6 measured" \
+    '^\[6/6\]' "$(cat "$T/take-att.log")"
+grep -h "replaced by role" "$LAB_STATE/A.log" | sed 's/^/    A: /'
 finish
