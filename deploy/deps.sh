@@ -16,7 +16,8 @@
 # (libzmq with libsodium for CURVE, protobuf-c, libpcap, libyaml/libcyaml,
 # CUnit for the unit suites), iproute2 and nftables for the namespace lab
 # and its tests, gnuplot for the result plots, tcpdump, procps (sysctl,
-# ps) and iputils-ping for the integration tests' reachability checks.
+# ps) and iputils-ping for the integration tests' reachability checks,
+# python3 for tools/callgraph.py (make check's shape part).
 
 set -u
 
@@ -24,7 +25,7 @@ pkgs="build-essential pkg-config libzmq3-dev libprotobuf-c-dev
 protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
 libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
-iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev"
+iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

@@ -2,7 +2,8 @@
 #
 # check.sh: everything `make check` runs after the build: the CUnit unit
 # suites (the programs given as arguments, through tests/run-unit.sh), the
-# fuzz targets for a bounded time (tests/fuzz/run.sh 10: the envelope
+# shape check (tools/callgraph.py: no call circles between the files of a
+# program), the fuzz targets for a bounded time (tests/fuzz/run.sh 10: the envelope
 # decoder, router frames and the router's configuration parser, 10 s
 # each), then the integration
 # scenarios (tests/integration/run.sh, root only).  It
@@ -58,6 +59,13 @@ check: $_name took $_secs s ($_p passed, $_f failed)"
 }
 
 run_part unit sh tests/run-unit.sh "$@"
+# No call circles between the files of a program (tools/callgraph.py,
+# docs/architecture.md "The pipeline").
+run_part shape sh -c 'if python3 tools/callgraph.py; then
+	echo "shape: 1 passed, 0 failed"
+else
+	echo "shape: 0 passed, 1 failed"; exit 1
+fi'
 # libFuzzer on envelope decoding (lib/msg.c), bounded to 20 s.
 run_part fuzz sh tests/fuzz/run.sh 10
 if [ "$(id -u)" = 0 ]; then
