@@ -92,15 +92,7 @@ start_trial(struct run *r, struct wait_role *w, unsigned frame, double rate,
 	const struct plan_flow *pf = &r->live->flows[0];
 	struct topo_gen t;
 
-	topo_gen(&t);
-	gp.mode = "l2";
-	gp.tx_iface = t.tx_iface;
-	gp.rx_iface = t.rx_iface;
-	gp.src_ip = t.src_ip;
-	gp.dst_ip = t.dst_ip;
-	gp.gateway_ip = t.gateway_ip;
-	gp.drain_ns = GEN_DRAIN_NS;
-	gp.ttl = TOPO_GEN_TTL;
+	run_chain_gen(&gp, &t);
 	fs.flow_id = 1;
 	fs.name = (char *)pf->name;
 	fs.frame = frame;

@@ -147,6 +147,20 @@ run_bind_point(struct run *r, const struct plan_point *pt, char *err,
 	return 0;
 }
 
+void
+run_chain_gen(Hoplab__GenParams *gp, struct topo_gen *t)
+{
+	topo_gen(t);
+	gp->mode = "l2";
+	gp->tx_iface = t->tx_iface;
+	gp->rx_iface = t->rx_iface;
+	gp->src_ip = t->src_ip;
+	gp->dst_ip = t->dst_ip;
+	gp->gateway_ip = t->gateway_ip;
+	gp->drain_ns = GEN_DRAIN_NS;
+	gp->ttl = TOPO_GEN_TTL;
+}
+
 size_t
 run_host_list(const struct run *r, struct run_host *hosts, size_t max)
 {

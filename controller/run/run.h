@@ -22,6 +22,7 @@
 #include "controller/mgmt/loop.h"
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
+#include "controller/plan/topo.h"
 #include "controller/results/results.h"
 #include "controller/run/progress.h"
 #include "controller/run/resume.h"
@@ -120,6 +121,12 @@ void	run_stop_all(struct run *r);
  */
 int	run_bind_point(struct run *r, const struct plan_point *pt,
 	    char *err, size_t errlen);
+/*
+ * GP's l2 mode, interfaces, addresses, drain and TTL for the chain lab's
+ * generator (topo.h), written into T first: GP's strings point into T,
+ * which must outlive it.  The caller adds the flows.
+ */
+void	run_chain_gen(Hoplab__GenParams *gp, struct topo_gen *t);
 /* The connected agents for run.json, at most MAX of them. */
 size_t	run_host_list(const struct run *r, struct run_host *hosts,
 	    size_t max);

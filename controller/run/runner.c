@@ -78,15 +78,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	struct topo_gen t;
 	size_t i;
 
-	topo_gen(&t);
-	gp.mode = "l2";
-	gp.tx_iface = t.tx_iface;
-	gp.rx_iface = t.rx_iface;
-	gp.src_ip = t.src_ip;
-	gp.dst_ip = t.dst_ip;
-	gp.gateway_ip = t.gateway_ip;
-	gp.drain_ns = GEN_DRAIN_NS;
-	gp.ttl = TOPO_GEN_TTL;
+	run_chain_gen(&gp, &t);
 	gp.start_at_ns = start_at;
 	for (i = 0; i < r->live->nflows; i++) {
 		const struct plan_flow *pf = &r->live->flows[i];
