@@ -97,9 +97,7 @@ report(const char *dir, int plots)
 
 	memset(&st, 0, sizeof(st));
 	st.summary_bytes = file_size(dir, "summary.csv");
-	st.intervals_bytes = file_size(dir, "intervals.csv");
-	st.pdf_bytes = file_size(dir, "pdf.csv");
-	if ((res = results_reopen(dir, &st, err, sizeof(err))) == NULL) {
+	if ((res = results_load(dir, &st, err, sizeof(err))) == NULL) {
 		log_error("%s", err);
 		return EXIT_FAIL;
 	}

@@ -85,6 +85,35 @@ csvfile_create(struct csvfile *cf, const char *dir, const char *name,
 	return 0;
 }
 
+/*
+ * 1 if OLD's first line is not the header COLS make: rows appended now
+ * would not fit it (a file of another hoplab version).  OLD is rewound.
+ */
+static int
+header_differs(FILE *old, const char *const *cols, size_t ncols)
+{
+	char line[4096];
+	size_t i, at = 0;
+	int differs = 0;
+
+	line[0] = '\0';
+	if (fgets(line, sizeof(line), old) == NULL)
+		differs = 1;
+	line[strcspn(line, "\r\n")] = '\0';
+	for (i = 0; !differs && i < ncols; i++) {
+		if (i > 0 && line[at++] != ',')
+			differs = 1;
+		else if (strncmp(line + at, cols[i], strlen(cols[i])) != 0)
+			differs = 1;
+		else
+			at += strlen(cols[i]);
+	}
+	if (line[at] != '\0')
+		differs = 1;
+	rewind(old);
+	return differs;
+}
+
 /* Copy OLD's bytes after its first line, up to BYTES, to CF's stream. */
 static int
 copy_rows(struct csvfile *cf, FILE *old, uint64_t bytes)
@@ -133,6 +162,13 @@ csvfile_reopen(struct csvfile *cf, const char *dir, const char *name,
 	snprintf(tmp, sizeof(tmp), "%s.tmp", cf->path);
 	if ((old = fopen(cf->path, "r")) == NULL)
 		return sys_err(cf->path, err, errlen);
+	if (header_differs(old, cols, ncols)) {
+		snprintf(err, errlen, "%s: its columns are not this hoplab's "
+		    "(written by another version?); attach with the hoplab "
+		    "that started the run", cf->path);
+		fclose(old);
+		return -1;
+	}
 	if (open_with_header(cf, tmp, cols, ncols, err, errlen) == -1) {
 		fclose(old);
 		return -1;

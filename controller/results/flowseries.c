@@ -18,6 +18,7 @@ const char *const flowseries_interval_cols[] = {
 	"start_s", "length_s", "sent", "received", "lost", "tx_bytes",
 	"rx_bytes", "rx_mbps", "delay_mean_us", "delay_min_us",
 	"delay_max_us",
+	"run",		/* appended: flow_row.run, rows of one run are paired */
 };
 const size_t flowseries_ninterval_cols = sizeof(flowseries_interval_cols) /
     sizeof(flowseries_interval_cols[0]);
@@ -71,6 +72,7 @@ flowseries_write_intervals(struct csvfile *ivl, const struct point_key *k,
 			csv_str(ivl->c, NULL);
 			csv_str(ivl->c, NULL);
 		}
+		csv_u64(ivl->c, k->run);
 		if (csvfile_end_row(ivl, err, errlen) == -1)
 			return -1;
 	}

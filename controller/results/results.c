@@ -24,6 +24,7 @@
 #include "controller/results/flowseries.h"
 #include "controller/results/hops.h"
 #include "controller/results/results.h"
+#include "controller/results/summary.h"
 #include "controller/results/routers.h"
 
 #define HOPS_MAX	256
@@ -38,27 +39,8 @@ struct results {
 	struct csvfile	ivl;		/* intervals.csv */
 	struct csvfile	pdf;		/* pdf.csv */
 	struct routers	*rt;		/* routers.csv */
-	int		has_point;	/* summary.csv ends with "point": the
-					   plan sweeps more than the frame */
+	struct summary_layout lay;	/* summary.csv's columns */
 };
-
-static const char *const summary_cols[] = {
-	"variant", "routers", "frame_bytes", "rep", "flow", "sent",
-	"received", "lost", "loss_pct", "duplicates", "reordered",
-	"delay_min_us", "delay_mean_us", "delay_p50_us", "delay_p90_us",
-	"delay_p99_us", "delay_p999_us", "delay_max_us", "delay_std_us",
-	"jitter_us", "throughput_mbps", "ttl_min", "ttl_max", "ts_source",
-	/* appended: readers of the first 24 columns keep working */
-	"ipdv_abs_mean_us", "ipdv_abs_p99_us", "pdv_p999_us", "idt_clamped",
-	"frame_clamped", "tx_idt_std_us", "tx_idt_err_p99_us",
-	"point",	/* the sweep values of the row's point */
-};
-#define NSUMMARY_COLS (sizeof(summary_cols) / sizeof(summary_cols[0]))
-#define NSUMMARY_COLS_V1 24	/* summary.csv before the appended ones */
-#define NSUMMARY_COLS_V2 31	/* before "point" */
-/* "point" is there only for plans that sweep more than the frame. */
-#define SUMMARY_NCOLS(res) ((res)->has_point ? NSUMMARY_COLS : \
-	NSUMMARY_COLS_V2)
 
 static const char *const hops_cols[] = {
 	"flow", "frame_bytes", "method", "variants", "t_router_us",
@@ -110,9 +92,9 @@ results_open(const char *base, const struct plan *plan, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	res->has_point = plan_sweeps_beyond_frame(plan);
-	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    SUMMARY_NCOLS(res));
+	summary_layout_all(&res->lay, plan_sweeps_beyond_frame(plan));
+	res->summary = csv_from_stream(res->summary_f, res->lay.names,
+	    res->lay.n);
 	fflush(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    flowseries_interval_cols, flowseries_ninterval_cols, err,
@@ -125,73 +107,6 @@ results_open(const char *base, const struct plan *plan, char *err,
 fail:
 	results_free(res);
 	return NULL;
-}
-
-static void write_summary_row(struct csv *c, const struct flow_row *r,
-    int has_point);
-
-static double
-num(const char *s)
-{
-	return *s == '\0' ? NAN : strtod(s, NULL);
-}
-
-/* The appended columns of a row, from F (NaN / 0 if absent). */
-static void
-row_parse_v2(struct flow_row *r, char **f, size_t n)
-{
-	int has = n >= NSUMMARY_COLS_V2;
-
-	r->ipdv_abs_mean_us = has ? num(f[24]) : NAN;
-	r->ipdv_abs_p99_us = has ? num(f[25]) : NAN;
-	r->pdv_p999_us = has ? num(f[26]) : NAN;
-	r->idt_clamped = has ? strtoull(f[27], NULL, 10) : 0;
-	r->frame_clamped = has ? strtoull(f[28], NULL, 10) : 0;
-	r->tx_idt_std_us = has ? num(f[29]) : NAN;
-	r->tx_idt_err_p99_us = has ? num(f[30]) : NAN;
-	if (n == NSUMMARY_COLS)
-		snprintf(r->point, sizeof(r->point), "%s", f[31]);
-}
-
-/*
- * One summary.csv line back into a row; -1 if it has the wrong shape.
- * A file written before the appended columns (24 of them) reads too.
- */
-static int
-row_parse(char *line, struct flow_row *r)
-{
-	char *f[NSUMMARY_COLS + 1];
-	size_t n = csvfile_split(line, f, NSUMMARY_COLS);
-
-	if (n != NSUMMARY_COLS && n != NSUMMARY_COLS_V2 &&
-	    n != NSUMMARY_COLS_V1)
-		return -1;
-	memset(r, 0, sizeof(*r));
-	row_parse_v2(r, f, n);
-	snprintf(r->variant, sizeof(r->variant), "%s", f[0]);
-	r->routers = strtoul(f[1], NULL, 10);
-	r->frame = (unsigned)strtoul(f[2], NULL, 10);
-	r->rep = (unsigned)strtoul(f[3], NULL, 10);
-	snprintf(r->flow, sizeof(r->flow), "%s", f[4]);
-	r->sent = strtoull(f[5], NULL, 10);
-	r->received = strtoull(f[6], NULL, 10);
-	r->lost = strtoull(f[7], NULL, 10);
-	r->duplicates = strtoull(f[9], NULL, 10);
-	r->reordered = strtoull(f[10], NULL, 10);
-	r->delay_min_us = num(f[11]);
-	r->delay_mean_us = num(f[12]);
-	r->delay_p50_us = num(f[13]);
-	r->delay_p90_us = num(f[14]);
-	r->delay_p99_us = num(f[15]);
-	r->delay_p999_us = num(f[16]);
-	r->delay_max_us = num(f[17]);
-	r->delay_std_us = num(f[18]);
-	r->jitter_us = num(f[19]);
-	r->throughput_mbps = num(f[20]);
-	r->ttl_min = (unsigned)strtoul(f[21], NULL, 10);
-	r->ttl_max = (unsigned)strtoul(f[22], NULL, 10);
-	snprintf(r->ts_source, sizeof(r->ts_source), "%s", f[23]);
-	return 0;
 }
 
 static int
@@ -218,20 +133,23 @@ static int
 rows_load(struct results *res, FILE *f, const char *path, char *err,
     size_t errlen)
 {
-	char line[4096];
+	char line[4096], lerr[128];
 	struct flow_row row;
 	size_t n = 0;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\r\n")] = '\0';
 		if (n++ == 0) {		/* the header */
-			res->has_point = strlen(line) > 6 &&
-			    strcmp(line + strlen(line) - 6, ",point") == 0;
+			if (summary_layout_parse(&res->lay, line, lerr,
+			    sizeof(lerr)) == -1) {
+				snprintf(err, errlen, "%s:1: %s", path, lerr);
+				return -1;
+			}
 			continue;
 		}
-		if (row_parse(line, &row) == -1) {
+		if (summary_parse(&res->lay, line, &row) == -1) {
 			snprintf(err, errlen, "%s:%zu: not a row of %zu "
-			    "columns", path, n, NSUMMARY_COLS);
+			    "columns", path, n, res->lay.n);
 			return -1;
 		}
 		if (rows_push(res, &row, err, errlen) == -1)
@@ -275,12 +193,12 @@ rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if ((res->summary_f = fopen(tmp, "w")) == NULL)
 		goto fail;
-	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    SUMMARY_NCOLS(res));
+	res->summary = csv_from_stream(res->summary_f, res->lay.names,
+	    res->lay.n);
 	if (res->summary == NULL)
 		goto fail;
 	for (i = 0; i < res->nrows; i++) {
-		write_summary_row(res->summary, &res->rows[i], res->has_point);
+		summary_write(res->summary, &res->lay, &res->rows[i]);
 		if (csv_end_row(res->summary, err, errlen) == -1)
 			return -1;
 	}
@@ -293,8 +211,9 @@ fail:
 	return -1;
 }
 
-struct results *
-results_reopen(const char *dir, const struct run_state *st, char *err,
+/* Reopen DIR (see results.h); WRITABLE: intervals.csv and pdf.csv too. */
+static struct results *
+reopen(const char *dir, const struct run_state *st, int writable, char *err,
     size_t errlen)
 {
 	struct results *res;
@@ -307,19 +226,34 @@ results_reopen(const char *dir, const struct run_state *st, char *err,
 	res->started_ns = clock_real_ns();
 	snprintf(res->dir, sizeof(res->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	summary_layout_all(&res->lay, 0);	/* an empty file: no header */
 	errno = 0;
 	if (rows_read(res, path, st->summary_bytes, err, errlen) == -1 ||
 	    rows_rewrite(res, path, err, errlen) == -1 ||
-	    csvfile_reopen(&res->ivl, dir, "intervals.csv",
+	    (writable && (csvfile_reopen(&res->ivl, dir, "intervals.csv",
 	    st->intervals_bytes, flowseries_interval_cols,
 	    flowseries_ninterval_cols, err, errlen) == -1 ||
 	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
-	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1 ||
+	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1)) ||
 	    (res->rt = routers_reopen(dir, err, errlen)) == NULL) {
 		results_free(res);
 		return NULL;
 	}
 	return res;
+}
+
+struct results *
+results_reopen(const char *dir, const struct run_state *st, char *err,
+    size_t errlen)
+{
+	return reopen(dir, st, 1, err, errlen);
+}
+
+struct results *
+results_load(const char *dir, const struct run_state *st, char *err,
+    size_t errlen)
+{
+	return reopen(dir, st, 0, err, errlen);
 }
 
 int
@@ -416,57 +350,13 @@ results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f)
 	    NAN;
 }
 
-static double
-loss_pct(const struct flow_row *r)
-{
-	return r->sent ? 100.0 * (double)r->lost / (double)r->sent : NAN;
-}
-
-static void
-write_summary_row(struct csv *c, const struct flow_row *r, int has_point)
-{
-	csv_str(c, r->variant);
-	csv_u64(c, r->routers);
-	csv_u64(c, r->frame);
-	csv_u64(c, r->rep);
-	csv_str(c, r->flow);
-	csv_u64(c, r->sent);
-	csv_u64(c, r->received);
-	csv_u64(c, r->lost);
-	csv_f64(c, loss_pct(r), 4);
-	csv_u64(c, r->duplicates);
-	csv_u64(c, r->reordered);
-	csv_f64(c, r->delay_min_us, 3);
-	csv_f64(c, r->delay_mean_us, 3);
-	csv_f64(c, r->delay_p50_us, 3);
-	csv_f64(c, r->delay_p90_us, 3);
-	csv_f64(c, r->delay_p99_us, 3);
-	csv_f64(c, r->delay_p999_us, 3);
-	csv_f64(c, r->delay_max_us, 3);
-	csv_f64(c, r->delay_std_us, 3);
-	csv_f64(c, r->jitter_us, 3);
-	csv_f64(c, r->throughput_mbps, 4);
-	csv_u64(c, r->ttl_min);
-	csv_u64(c, r->ttl_max);
-	csv_str(c, r->ts_source);
-	csv_f64(c, r->ipdv_abs_mean_us, 3);
-	csv_f64(c, r->ipdv_abs_p99_us, 3);
-	csv_f64(c, r->pdv_p999_us, 3);
-	csv_u64(c, r->idt_clamped);
-	csv_u64(c, r->frame_clamped);
-	csv_f64(c, r->tx_idt_std_us, 3);
-	csv_f64(c, r->tx_idt_err_p99_us, 3);
-	if (has_point)
-		csv_str(c, r->point);
-}
-
 int
 results_add(struct results *res, const struct flow_row *row, char *err,
     size_t errlen)
 {
 	if (rows_push(res, row, err, errlen) == -1)
 		return -1;
-	write_summary_row(res->summary, row, res->has_point);
+	summary_write(res->summary, &res->lay, row);
 	if (csv_end_row(res->summary, err, errlen) == -1)
 		return -1;
 	if (fflush(res->summary_f) == EOF) {
@@ -506,7 +396,7 @@ print_summary(FILE *out, const struct results *res)
 		    "%10.2f %10.2f %10.2f %4u\n", w, r->variant, r->frame, r->rep,
 		    r->flow, (unsigned long long)r->sent,
 		    (unsigned long long)r->received,
-		    (unsigned long long)r->lost, loss_pct(r), r->delay_mean_us,
+		    (unsigned long long)r->lost, summary_loss_pct(r), r->delay_mean_us,
 		    r->delay_p50_us, r->delay_p99_us, r->ttl_min);
 	}
 }

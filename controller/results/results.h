@@ -47,6 +47,9 @@ struct flow_row {
 	double		tx_idt_err_p99_us;
 	char		point[256];	/* the sweep values, "idt=1ms;delay=5ms"
 					   (plan_point_label), "" without */
+	unsigned	run;		/* the generator run (1-based) that
+					   measured it; rows with one run were
+					   measured together, on one clock */
 };
 
 /* Where a measured point's rows go: the point's key columns. */
@@ -54,6 +57,7 @@ struct point_key {
 	const char	*variant;
 	size_t		routers;
 	unsigned	rep;
+	unsigned	run;		/* flow_row.run */
 };
 
 struct run_host {
@@ -124,6 +128,12 @@ const char *results_dir(const struct results *res);
  * last whole batch (routers.c).
  */
 struct results *results_reopen(const char *dir, const struct run_state *st,
+	    char *err, size_t errlen);
+/*
+ * The same for `hoplab report`: summary.csv and routers.csv read back as
+ * they are, intervals.csv and pdf.csv left alone (no rows will be added).
+ */
+struct results *results_load(const char *dir, const struct run_state *st,
 	    char *err, size_t errlen);
 /*
  * Flush and fsync summary.csv, intervals.csv and pdf.csv; their sizes in

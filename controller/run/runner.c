@@ -139,7 +139,8 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
     struct run_point *pt, struct peer *p, const Hoplab__ResultBatch *b,
     char *err, size_t errlen)
 {
-	struct point_key key = { v->label, v->nrouters, rep };
+	struct point_key key = { v->label, v->nrouters, rep,
+	    (unsigned)(pt - r->st.points) + 1 };
 	struct flow_row row;
 	size_t i;
 
@@ -148,6 +149,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		snprintf(row.variant, sizeof(row.variant), "%s", v->label);
 		row.routers = v->nrouters;
 		row.rep = rep;
+		row.run = key.run;
 		results_row_from_flow(&row, b->flows[i]);
 		snprintf(row.point, sizeof(row.point), "%s", r->label);
 		if (results_add(r->res, &row, err, errlen) == -1 ||

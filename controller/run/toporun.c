@@ -536,7 +536,8 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 
 	for (i = 0; i < n; i++) {
 		const struct plan_flow *pf = &r->live->flows[i];
-		struct point_key key = { v->label, 0, rep };
+		struct point_key key = { v->label, 0, rep,
+		    (unsigned)(pt - r->st.points) + 1 };
 
 		if (flow_path(r, i, &routers, path, sizeof(path), err,
 		    errlen) == -1)
@@ -546,6 +547,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		snprintf(row.variant, sizeof(row.variant), "%s", v->label);
 		row.routers = routers;
 		row.rep = rep;
+		row.run = key.run;
 		results_row_from_flow(&row, &tp->flow[i]);
 		if (is_tcp(pf))
 			tcp_row(&row, &tp->flow[i]);

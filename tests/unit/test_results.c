@@ -149,13 +149,14 @@ static void
 record(struct results *res, const char *variant, size_t nr, unsigned rep,
     const Hoplab__FlowResult *f)
 {
-	struct point_key k = { variant, nr, rep };
+	struct point_key k = { variant, nr, rep, rep + 10 };
 	struct flow_row row;
 
 	memset(&row, 0, sizeof(row));
 	snprintf(row.variant, sizeof(row.variant), "%s", variant);
 	row.routers = nr;
 	row.rep = rep;
+	row.run = rep + 10;
 	results_row_from_flow(&row, f);
 	CU_ASSERT_EQUAL(results_add(res, &row, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(results_add_series(res, &k, f, err, sizeof(err)), 0);
@@ -184,9 +185,11 @@ t_summary_appends_ipdv_and_pacing_columns_at_the_end(void)
 	    42) == 0);
 	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 1, line, sizeof(line)), 0);
 	/* 1500 ns -> 1.500 us ... 800.6 ns -> 0.801 (rounded), 2400 -> 2.4 */
+	/* ... and the run that measured the row last. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(line,
 	    ",\"tx=kernel-sw,rx=kernel-sw\",1.500,4.250,7.125,2,3,0.801,"
-	    "2.400"));
+	    "2.400,11"));
+	CU_ASSERT_STRING_EQUAL(line + strlen(line) - 8, "2.400,11");
 	CU_ASSERT_EQUAL(results_finish(res, null, err, sizeof(err)), 0);
 	fclose(null);
 	results_free(res);
@@ -209,17 +212,17 @@ t_intervals_rows_are_relative_to_first_send_with_units(void)
 	    0);
 	CU_ASSERT_STRING_EQUAL(line, "variant,routers,frame_bytes,rep,flow,"
 	    "interval,start_s,length_s,sent,received,lost,tx_bytes,rx_bytes,"
-	    "rx_mbps,delay_mean_us,delay_min_us,delay_max_us");
+	    "rx_mbps,delay_mean_us,delay_min_us,delay_max_us,run");
 	/* 576 bytes in 0.5 s = 9216 bit/s = 0.0092 Mbit/s */
 	CU_ASSERT_EQUAL(line_of(dir, "intervals.csv", 1, line, sizeof(line)),
 	    0);
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,64,3,probe,0,-0.000250,0.500000,"
-	    "10,9,1,640,576,0.0092,12.000,10.000,15.500");
+	    "10,9,1,640,576,0.0092,12.000,10.000,15.500,13");
 	/* Nothing received: the delays are empty, not 0. */
 	CU_ASSERT_EQUAL(line_of(dir, "intervals.csv", 2, line, sizeof(line)),
 	    0);
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,64,3,probe,1,0.499750,0.500000,"
-	    "0,0,0,0,0,0.0000,,,");
+	    "0,0,0,0,0,0.0000,,,,13");
 	CU_ASSERT_EQUAL(line_of(dir, "pdf.csv", 0, line, sizeof(line)), 0);
 	CU_ASSERT_STRING_EQUAL(line, "variant,routers,frame_bytes,rep,flow,"
 	    "lo_us,hi_us,count");
@@ -267,14 +270,28 @@ t_reopen_cuts_every_file_back_to_the_done_points(void)
 	rm_tree(base);
 }
 
-/* A summary.csv of 24 columns (an older run) reads back. */
+static const char old_summary[] =
+    "variant,routers,frame_bytes,rep,flow,sent,received,lost,"
+    "loss_pct,duplicates,reordered,delay_min_us,delay_mean_us,"
+    "delay_p50_us,delay_p90_us,delay_p99_us,delay_p999_us,"
+    "delay_max_us,delay_std_us,jitter_us,throughput_mbps,ttl_min,"
+    "ttl_max,ts_source\nA,1,64,1,probe,100,100,0,0.0000,0,0,1.000,"
+    "2.000,2.000,2.500,3.000,3.000,3.000,0.500,0.100,0.0512,63,63,"
+    "tx=user\n";
+
+/*
+ * A summary.csv of 24 columns (an older run) reads back, the columns it
+ * lacks as not measured, and is rewritten with its own 24 columns: the
+ * same bytes.  A header naming a column hoplab does not know is refused
+ * with the file and line.
+ */
 static void
 t_reopen_reads_a_summary_without_the_appended_columns(void)
 {
 	struct run_state st;
 	struct results *res;
 	const struct flow_row *rows;
-	char path[600];
+	char path[600], back[sizeof(old_summary) + 64];
 	size_t n;
 	FILE *f;
 
@@ -283,13 +300,7 @@ t_reopen_reads_a_summary_without_the_appended_columns(void)
 	snprintf(path, sizeof(path), "%s/summary.csv", base);
 	f = fopen(path, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fprintf(f, "variant,routers,frame_bytes,rep,flow,sent,received,lost,"
-	    "loss_pct,duplicates,reordered,delay_min_us,delay_mean_us,"
-	    "delay_p50_us,delay_p90_us,delay_p99_us,delay_p999_us,"
-	    "delay_max_us,delay_std_us,jitter_us,throughput_mbps,ttl_min,"
-	    "ttl_max,ts_source\nA,1,64,1,probe,100,100,0,0.0000,0,0,1.000,"
-	    "2.000,2.000,2.500,3.000,3.000,3.000,0.500,0.100,0.0512,63,63,"
-	    "tx=user\n");
+	fputs(old_summary, f);
 	st.summary_bytes = (uint64_t)ftell(f);
 	fclose(f);
 	res = results_reopen(base, &st, err, sizeof(err));
@@ -298,10 +309,25 @@ t_reopen_reads_a_summary_without_the_appended_columns(void)
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_DOUBLE_EQUAL(rows[0].delay_mean_us, 2.0, 1e-9);
 	CU_ASSERT(isnan(rows[0].ipdv_abs_mean_us));
+	CU_ASSERT(isnan(rows[0].tx_idt_err_p99_us));
+	CU_ASSERT_EQUAL(rows[0].run, 0);
 	results_free(res);
-	/* Rewritten with the new header; intervals.csv made anew. */
-	CU_ASSERT_EQUAL(count_lines(base, "summary.csv"), 2);
+	f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	n = fread(back, 1, sizeof(back) - 1, f);
+	back[n] = '\0';
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(back, old_summary);
 	CU_ASSERT_EQUAL(count_lines(base, "intervals.csv"), 1);
+
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("variant,routers,frame_bytes,rep,flow,colour\n", f);
+	st.summary_bytes = (uint64_t)ftell(f);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(results_reopen(base, &st, err, sizeof(err)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "summary.csv:1: column 6 is "
+	    "\"colour\""));
 	rm_tree(base);
 }
 
