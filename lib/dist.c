@@ -228,8 +228,8 @@ static double m_prod(const struct dist *d) { return P0 * P1; }
 static double v_gamma(const struct dist *d) { return P0 * P1 * P1; }
 
 /* Regularized lower incomplete gamma P(a, x), Numerical Recipes 6.2. */
-static double
-gamma_p(double a, double x)
+double
+dist_gamma_p(double a, double x)
 {
 	double sum, del, ap, b, c, dd, h, an;
 	int i;
@@ -266,7 +266,7 @@ gamma_p(double a, double x)
 	return 1 - exp(-x + a * log(x) - lgamma(a)) * h;
 }
 static double c_gamma(const struct dist *d, double x)
-{ return gamma_p(P0, x / P1); }
+{ return dist_gamma_p(P0, x / P1); }
 
 /* weibull:SHAPE:SCALE */
 static double s_weib(struct dist *d) { return P1 * pow(-log(U), 1 / P0); }

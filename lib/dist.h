@@ -100,5 +100,7 @@ int	dist_is_const(const struct dist *d);
  * steps only, where ties make the textbook formula wrong.
  */
 double	dist_ks(const struct dist *d, double *x, size_t n);
+/* The regularized lower incomplete gamma function P(A, X). */
+double	dist_gamma_p(double a, double x);
 
 #endif

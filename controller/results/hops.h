@@ -2,13 +2,17 @@
  * hops: the processing time of one router (d_proc + d_queue), from the
  * mean one-way delay of chains of different length.
  *
- * - difference: (D(n2) - D(n1)) / (n2 - n1) for consecutive variants, with
- *   a 95 % interval from the two means' standard errors (Welch).
+ * - difference: (D(n2) - D(n1)) / (n2 - n1) for consecutive variants.
  * - mean-difference: the seed paper's T = ((D(AB) - D(A)) + (D(ABC) -
  *   D(AB))) / 2, generalised to (D(last) - D(first)) / (n_last - n_first).
- * - regression: least-squares slope of every packet's delay over the
- *   number of routers, with its 95 % confidence interval.
- * Repetitions of a variant are pooled.  Computed per flow and frame size.
+ * - regression: the slope of the variants' mean delays over the number
+ *   of routers, weighted by their variances.
+ * Computed per flow and frame size.  Each estimate's 95 % interval comes
+ * from blocks (time windows of intervals.csv within a run) and runs
+ * (hopsci.h): paired per block where the variants were measured in the
+ * same runs, else the variants' run means compared (Welch).  Beside it
+ * the per-packet interval (packets as independent samples), and the
+ * flags of the consistency check (docs/results.md).
  */
 #ifndef HOPLAB_HOPS_H
 #define HOPLAB_HOPS_H
@@ -18,6 +22,23 @@
 
 #include "controller/results/results.h"
 
+/* One intervals.csv row: a time bin of one flow of one point. */
+struct hops_bin {
+	char		variant[PLAN_NAME_MAX * 2];
+	unsigned	frame, rep, run;
+	char		flow[PLAN_NAME_MAX];
+	unsigned	index;
+	uint64_t	received;
+	double		mean_us;	/* NaN when nothing arrived */
+};
+
+#define HOPS_MAX_FLAGS	6
+
+struct hops_flag {
+	const char	*flag;		/* "inconsistent", "poor-fit", ... */
+	char		reason[200];
+};
+
 struct hops_est {
 	char		flow[PLAN_NAME_MAX];
 	unsigned	frame;
@@ -26,11 +47,22 @@ struct hops_est {
 	double		t_us;
 	double		ci95_lo_us, ci95_hi_us;	/* NaN when not defined */
 	uint64_t	samples;
+	/* appended columns of hops.csv */
+	unsigned	blocks, runs;
+	const char	*ci_method;	/* "paired-blocks", "welch-runs", ... */
+	double		pkt_ci95_lo_us, pkt_ci95_hi_us;	/* per packet */
+	struct hops_flag flag[HOPS_MAX_FLAGS];
+	size_t		nflags;
 };
 
-/* Fill OUT (room for MAX); returns how many estimates were made. */
+/*
+ * Fill OUT (room for MAX) from ROWS and the time bins BINS of their
+ * flows (NBINS may be 0: then every row is one block); returns how many
+ * estimates were made.
+ */
 size_t	hops_compute(const struct flow_row *rows, size_t nrows,
-	    struct hops_est *out, size_t max);
+	    const struct hops_bin *bins, size_t nbins, struct hops_est *out,
+	    size_t max);
 
 /*
  * The regression line of (FLOW, FRAME), the same fit as hops.csv's

@@ -22,12 +22,10 @@
 #include "csv.h"
 #include "controller/results/csvfile.h"
 #include "controller/results/flowseries.h"
-#include "controller/results/hops.h"
+#include "controller/results/hopsout.h"
 #include "controller/results/results.h"
 #include "controller/results/summary.h"
 #include "controller/results/routers.h"
-
-#define HOPS_MAX	256
 
 struct results {
 	char		dir[PATH_MAX];
@@ -40,13 +38,8 @@ struct results {
 	struct csvfile	pdf;		/* pdf.csv */
 	struct routers	*rt;		/* routers.csv */
 	struct summary_layout lay;	/* summary.csv's columns */
+	int		loaded;		/* results_load: `hoplab report` */
 };
-
-static const char *const hops_cols[] = {
-	"flow", "frame_bytes", "method", "variants", "t_router_us",
-	"ci95_lo_us", "ci95_hi_us", "samples",
-};
-#define NHOPS_COLS (sizeof(hops_cols) / sizeof(hops_cols[0]))
 
 static int
 mkdir_p(const char *path, char *err, size_t errlen)
@@ -253,7 +246,11 @@ struct results *
 results_load(const char *dir, const struct run_state *st, char *err,
     size_t errlen)
 {
-	return reopen(dir, st, 0, err, errlen);
+	struct results *res = reopen(dir, st, 0, err, errlen);
+
+	if (res != NULL)
+		res->loaded = 1;
+	return res;
 }
 
 int
@@ -401,62 +398,6 @@ print_summary(FILE *out, const struct results *res)
 	}
 }
 
-static void
-print_hops(FILE *out, const struct hops_est *h, size_t n)
-{
-	size_t i;
-	int w = 16;
-
-	if (n == 0) {
-		fprintf(out, "\nPer-router processing time: needs at least "
-		    "two variants with received packets.\n");
-		return;
-	}
-	fprintf(out, "\nPer-router processing time, d_proc + d_queue (us)\n");
-	for (i = 0; i < n; i++)
-		if ((int)strlen(h[i].variants) > w)
-			w = (int)strlen(h[i].variants);
-	fprintf(out, "%-8s %5s %-16s %-*s %10s  %s\n", "flow", "frame",
-	    "method", w, "variants", "t_router", "95% CI");
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%-8.8s %5u %-16s %-*s %10.3f  ", h[i].flow,
-		    h[i].frame, h[i].method, w, h[i].variants, h[i].t_us);
-		if (isnan(h[i].ci95_lo_us))
-			fprintf(out, "-\n");
-		else
-			fprintf(out, "[%.3f, %.3f]\n", h[i].ci95_lo_us,
-			    h[i].ci95_hi_us);
-	}
-}
-
-static int
-write_hops(const struct results *res, const struct hops_est *h, size_t n,
-    char *err, size_t errlen)
-{
-	char path[PATH_MAX + 16];
-	struct csv *c;
-	size_t i;
-
-	snprintf(path, sizeof(path), "%s/hops.csv", res->dir);
-	if ((c = csv_open(path, hops_cols, NHOPS_COLS, err, errlen)) == NULL)
-		return -1;
-	for (i = 0; i < n; i++) {
-		csv_str(c, h[i].flow);
-		csv_u64(c, h[i].frame);
-		csv_str(c, h[i].method);
-		csv_str(c, h[i].variants);
-		csv_f64(c, h[i].t_us, 4);
-		csv_f64(c, h[i].ci95_lo_us, 4);
-		csv_f64(c, h[i].ci95_hi_us, 4);
-		csv_u64(c, h[i].samples);
-		if (csv_end_row(c, err, errlen) == -1) {
-			csv_close(c, NULL, 0);
-			return -1;
-		}
-	}
-	return csv_close(c, err, errlen);
-}
-
 /* Rows of a topology plan only (toporun.c): no chain to difference. */
 static int
 topology_only(const struct results *res)
@@ -472,8 +413,7 @@ topology_only(const struct results *res)
 int
 results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 {
-	static struct hops_est hops[HOPS_MAX];
-	size_t nhops;
+	struct hopsout h = { NULL, 0 };
 	int rc = 0;
 
 	if (res->summary != NULL) {
@@ -492,16 +432,19 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	if (routers_close(res->rt, rc ? NULL : err, errlen) == -1)
 		rc = -1;
-	nhops = hops_compute(res->rows, res->nrows, hops, HOPS_MAX);
-	if (write_hops(res, hops, nhops, err, errlen) == -1)
+	if (hopsout_compute(res->dir, res->rows, res->nrows, &h, err,
+	    errlen) == -1 || hopsout_write(res->dir, &h, err, errlen) == -1 ||
+	    (res->loaded && hopsout_write_flags(res->dir, &h, err,
+	    errlen) == -1))
 		rc = -1;
 	if (aggregate_results(res->dir, NULL, err, errlen) == -1)
 		rc = -1;
 	print_summary(out, res);
-	if (nhops > 0 || !topology_only(res))
-		print_hops(out, hops, nhops);
-	routers_print(res->rt, out, hops, nhops);
+	if (h.n > 0 || !topology_only(res))
+		hopsout_print(out, &h);
+	routers_print(res->rt, out, h.est, h.n);
 	fprintf(out, "\nResults: %s/\n", res->dir);
+	hopsout_free(&h);
 	return rc;
 }
 

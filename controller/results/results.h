@@ -50,6 +50,8 @@ struct flow_row {
 	unsigned	run;		/* the generator run (1-based) that
 					   measured it; rows with one run were
 					   measured together, on one clock */
+	int		disturbed;	/* the run passed a disturbance
+					   threshold (CPU steal, ...) */
 };
 
 /* Where a measured point's rows go: the point's key columns. */

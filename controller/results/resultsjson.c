@@ -3,7 +3,11 @@
  *
  * run.json, the record of how a run was made: the plan as run (its path
  * and full text), hoplab's versions, the hosts with their software
- * versions and clock offsets, start and end times, and the outcome.
+ * versions and clock offsets, start and end times, and the outcome;
+ * "hops_flags", the consistency check's flags of hops.csv with their
+ * reasons, computed here from the rows measured so far (hopsout), so
+ * that the run.json written at a run's end holds them whether it is
+ * written before or after results_finish.
  * Written to a temporary file and renamed, so a reader never sees half
  * of it.
  *
@@ -31,6 +35,7 @@
 #include "clock.h"
 #include "json.h"
 #include "msg.h"
+#include "controller/results/hopsout.h"
 #include "controller/results/results.h"
 #include "yamldoc.h"
 
@@ -130,6 +135,7 @@ struct run_json {
 	const struct run_host	*hosts;
 	size_t			 nhosts;
 	const char		*status;
+	struct hopsout		 hops;	/* the flags' reasons */
 };
 
 static void
@@ -159,6 +165,7 @@ fill_run(struct json *j, const void *arg)
 	json_kstring(j, "path", r->plan->path);
 	json_kstring(j, "text", text != NULL ? text : "");
 	json_end(j);
+	hopsout_json(j, &r->hops);
 	json_end(j);
 	free(text);
 }
@@ -168,10 +175,20 @@ results_write_run_json(struct results *res, const struct plan *plan,
     const struct run_host *hosts, size_t nhosts, const char *status,
     char *err, size_t errlen)
 {
-	struct run_json r = { results_dir(res), plan, hosts, nhosts, status };
+	struct run_json r = { results_dir(res), plan, hosts, nhosts, status,
+	    { NULL, 0 } };
+	const struct flow_row *rows;
+	size_t nrows;
+	int rc;
 
-	return write_file(results_dir(res), "run.json", 0, fill_run, &r, err,
+	rows = results_rows(res, &nrows);
+	if (hopsout_compute(results_dir(res), rows, nrows, &r.hops, err,
+	    errlen) == -1)
+		return -1;
+	rc = write_file(results_dir(res), "run.json", 0, fill_run, &r, err,
 	    errlen);
+	hopsout_free(&r.hops);
+	return rc;
 }
 
 void

@@ -66,6 +66,7 @@ static const struct sumcol cols[] = {
 	F64("tx_idt_err_p99_us", tx_idt_err_p99_us, 3),
 	STR("point", point),	/* only for plans that sweep beyond frame */
 	UINT("run", run),
+	UINT("disturbed", disturbed),
 };
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
 

@@ -1,6 +1,6 @@
 # Program modules a unit suite links besides lib/ (ASan objects).
 # UNIT_EXTRA_test_gen_flow = build/asan/generator/flow.o
-UNIT_EXTRA_test_hops = build/asan/controller/results/hops.o build/asan/controller/plan/topo.o
+UNIT_EXTRA_test_hops = build/asan/controller/results/hops.o build/asan/controller/results/hopsci.o build/asan/controller/plan/topo.o
 UNIT_EXTRA_test_gen_flowspec = build/asan/generator/flowspec.o
 UNIT_EXTRA_test_router_fib = build/asan/router/fib.o
 UNIT_EXTRA_test_router_sched = build/asan/router/sched.o
@@ -19,7 +19,7 @@ UNIT_EXTRA_test_link_impair = build/asan/link/impair.o build/asan/link/profile.o
 UNIT_EXTRA_test_link_heap = build/asan/link/heap.o
 UNIT_EXTRA_test_link_truth = build/asan/link/truth.o
 UNIT_EXTRA_test_gen_model = build/asan/generator/model.o build/asan/generator/flowspec.o
-UNIT_EXTRA_test_results = build/asan/controller/results/results.o build/asan/controller/results/summary.o build/asan/controller/results/csvfile.o build/asan/controller/results/flowseries.o build/asan/controller/results/routers.o build/asan/controller/results/hops.o build/asan/controller/results/resultsjson.o
+UNIT_EXTRA_test_results = build/asan/controller/results/results.o build/asan/controller/results/summary.o build/asan/controller/results/csvfile.o build/asan/controller/results/flowseries.o build/asan/controller/results/routers.o build/asan/controller/results/hops.o build/asan/controller/results/hopsci.o build/asan/controller/results/hopsout.o build/asan/controller/results/resultsjson.o
 UNIT_EXTRA_test_results_routers = build/asan/controller/results/routers.o build/asan/controller/results/csvfile.o
 UNIT_EXTRA_test_gen_followup = build/asan/generator/followup.o
 UNIT_EXTRA_test_gen_udpio = build/asan/generator/udpio.o

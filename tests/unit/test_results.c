@@ -188,8 +188,9 @@ t_summary_appends_ipdv_and_pacing_columns_at_the_end(void)
 	/* ... and the run that measured the row last. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(line,
 	    ",\"tx=kernel-sw,rx=kernel-sw\",1.500,4.250,7.125,2,3,0.801,"
-	    "2.400,11"));
-	CU_ASSERT_STRING_EQUAL(line + strlen(line) - 8, "2.400,11");
+	    "2.400,11,0"));
+	/* ... then disturbed, appended after it (0: not flagged). */
+	CU_ASSERT_STRING_EQUAL(line + strlen(line) - 10, "2.400,11,0");
 	CU_ASSERT_EQUAL(results_finish(res, null, err, sizeof(err)), 0);
 	fclose(null);
 	results_free(res);
