@@ -8,7 +8,7 @@
  * paired when every variant was measured in the same runs); the
  * per-packet interval beside them pools each variant's repetitions into
  * one sample set (the exact pooled moments of all the packets).  Then
- * the consistency check (hopsflag.c) adds its flags.
+ * the consistency check adds its flags (check_*, docs/results.md).
  *
  * Every row's mean and standard deviation are first rounded to the
  * precision summary.csv holds them with (HOPS_SUMMARY_DECIMALS, 1 ns),
@@ -141,6 +141,13 @@ struct group {
 
 #define HOPS_OWN_RUN	1000000u	/* run ids of rows without one */
 
+static int
+bin_of(const struct hops_bin *b, const struct flow_row *w)
+{
+	return b->frame == w->frame && b->rep == w->rep && b->run == w->run &&
+	    strcmp(b->variant, w->variant) == 0 && strcmp(b->flow, w->flow) == 0;
+}
+
 /* ROW's bins in index order into R (allocated). 0 or -1. */
 static int
 vrun_bins(struct vrun *r, const struct hops_bin *bins, size_t nbins)
@@ -149,15 +156,15 @@ vrun_bins(struct vrun *r, const struct hops_bin *bins, size_t nbins)
 	struct hopsci_bin t;
 	size_t i, j, n = 0;
 
-	if ((r->bins = calloc(nbins + 1, sizeof(*r->bins))) == NULL ||
-	    (r->blk = calloc(nbins + 1, sizeof(*r->blk))) == NULL)
+	for (i = 0; i < nbins; i++)
+		n += bin_of(&bins[i], w);
+	if ((r->bins = calloc(n + 1, sizeof(*r->bins))) == NULL ||
+	    (r->blk = calloc(n + 1, sizeof(*r->blk))) == NULL)
 		return -1;
-	for (i = 0; i < nbins; i++) {
+	for (i = 0, n = 0; i < nbins; i++) {
 		const struct hops_bin *b = &bins[i];
 
-		if (b->frame != w->frame || b->rep != w->rep ||
-		    b->run != w->run || strcmp(b->variant, w->variant) != 0 ||
-		    strcmp(b->flow, w->flow) != 0)
+		if (!bin_of(b, w))
 			continue;
 		r->bins[n].index = b->index;
 		r->bins[n].n = b->received;
@@ -301,7 +308,7 @@ group_build(struct group *g, const struct flow_row *rows, size_t nrows,
 		if (vrun_bins(r, bins, nbins) == -1)
 			return -1;
 		pool_row(&v->pk, &rows[i]);
-		g->wcap += nbins + 1;
+		g->wcap += r->nbins + 1;
 	}
 	group_sort(g);
 	for (i = 0; i < g->nv; i++)
@@ -422,8 +429,8 @@ paired_runs(struct group *g, const struct variant *a, const struct variant *b)
 static void
 set_ci(struct hops_est *e, double half, const char *how, const char *which)
 {
-	static char methods[4][16] = { "paired-blocks", "paired-runs",
-	    "welch-blocks", "welch-runs" };
+	static const char *const methods[4] = { "paired-blocks",
+	    "paired-runs", "welch-blocks", "welch-runs" };
 
 	if (isnan(half))
 		return;
