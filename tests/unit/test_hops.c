@@ -342,15 +342,11 @@ t_paired_and_unpaired(void)
 	CU_ASSERT_EQUAL(e->blocks, 8);
 	CU_ASSERT_EQUAL(e->runs, 2);
 	CU_ASSERT_EQUAL(e->nflags, 0);
-	/* Sequential: A-B's rows in runs of their own. */
-	rows[2].run = rows[2].rep = 3;
-	rows[3].run = rows[3].rep = 4;
+	/* Sequential: A-B's rows (and bins) in runs 3 and 4 of their own. */
+	rows[2].run = 3;
+	rows[3].run = 4;
 	for (i = 8; i < 16; i++)
-		bins[i].run = bins[i].rep = bins[i].run + 2;
-	rows[2].rep = 1;
-	rows[3].rep = 2;
-	for (i = 8; i < 16; i++)
-		bins[i].rep = bins[i].run - 2;
+		bins[i].run += 2;
 	n = hops_compute(rows, 4, bins, 16, h, 8);
 	e = find(h, n, 64, "difference", "A-B - A");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
