@@ -3,6 +3,8 @@
  *
  * intervals.csv is read by column name; a folder of an older hoplab
  * without its run column reads run 0, which matches its rows' run 0.
+ * An intervals.csv that cannot be read is warned about, and hops.csv is
+ * computed without time blocks (its flags then say so).
  * hops.csv keeps its first eight columns as before (ci95 now the
  * interval over blocks and runs) and appends blocks, runs, ci_method,
  * the per-packet interval and the flags.
@@ -17,6 +19,7 @@
 
 #include "csv.h"
 #include "csvread.h"
+#include "log.h"
 #include "controller/results/hopsout.h"
 
 #define HOPSOUT_MAX	256
@@ -108,8 +111,11 @@ hopsout_compute(const char *dir, const struct flow_row *rows, size_t nrows,
 
 	h->est = NULL;
 	h->n = 0;
-	if (bins_read(dir, &bins, &nbins, err, errlen) == -1)
-		return -1;
+	if (bins_read(dir, &bins, &nbins, err, errlen) == -1) {
+		log_warn("%s: hops.csv without time blocks", err);
+		bins = NULL;
+		nbins = 0;
+	}
 	if ((h->est = calloc(HOPSOUT_MAX, sizeof(*h->est))) == NULL) {
 		free(bins);
 		snprintf(err, errlen, "out of memory");

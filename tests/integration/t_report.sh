@@ -140,8 +140,8 @@ cp -r "$D" "$C2"
 rm -rf "$C2/plots"
 cp "$C/faults.csv" "$C2/faults.csv"
 cat >>"$C2/intervals.csv" <<'CSV'
-A,1,0,1,bulk,0,0.000000,0.500000,0,0,0,125000,0,0.0000,,,
-A,1,0,1,bulk,1,0.500000,0.500000,0,0,0,250000,0,0.0000,,,
+A,1,0,1,bulk,0,0.000000,0.500000,0,0,0,125000,0,0.0000,,,,1
+A,1,0,1,bulk,1,0.500000,0.500000,0,0,0,250000,0,0.0000,,,,1
 CSV
 if $HOPLAB report "$C2" >"$T/tcp.log" 2>&1 &&
     grep -q "drew    plots/time_bulk_0.png: throughput per interval" \
