@@ -82,7 +82,7 @@ grows "$S" 1518
 H=$(dirname "$S")/hops.csv
 [ "$(col "$S" ttl_min | sort -u | tr '\n' ' ')" = "61 62 63 " ] &&
     ok "path check: TTL 63/62/61" || fail "TTLs: $(col "$S" ttl_min | tr '\n' ' ')"
-head -1 "$H" | grep -q '^flow,frame_bytes,method,variants,t_router_us,ci95_lo_us,ci95_hi_us,samples$' &&
+head -1 "$H" | grep -q '^flow,frame_bytes,method,variants,t_router_us,ci95_lo_us,ci95_hi_us,samples,blocks,runs,ci_method,pkt_ci95_lo_us,pkt_ci95_hi_us,flags$' &&
     [ "$(grep -c regression "$H")" = 2 ] && ok "hops.csv: regression per frame" ||
     fail "hops.csv unexpected: $(cat "$H")"
 grep -q '"status": "completed"' "$(dirname "$S")/run.json" &&
