@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "clock.h"
 #include "ctlsock.h"
@@ -322,6 +323,25 @@ static const char *bucket_names[LINK_ERR_BUCKETS] = { "<1us", "1-2us",
     "200-500us", "0.5-1ms", "1-10ms", ">=10ms" };
 
 /* The counters and the release error of the whole run, as text. */
+/* The busy poll's line of the exit summary: mode, budget, time, CPU. */
+static void
+print_busy(const struct link *l, FILE *f)
+{
+	const struct lbusy *b = &l->busy;
+	struct rusage ru;
+	double cpu = 0, run = (clock_real_ns() - l->start_ns) / 1e9;
+
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	fprintf(f, "busy_poll %s max_us %lld budget_us %lld backoffs %"
+	    PRIu64 " spun %.3f s cpu %.3f s (%.1f %% of a core over %.1f s)"
+	    "\n", b->adaptive ? "adaptive" : b->max_ns > 0 ? "fixed" : "off",
+	    (long long)(b->max_ns / 1000), (long long)(b->budget_ns / 1000),
+	    b->backoffs, b->spun_ns / 1e9, cpu, run > 0 ? 100 * cpu / run :
+	    0, run);
+}
+
 void
 lctl_print(struct link *l, FILE *f)
 {
@@ -359,6 +379,7 @@ lctl_print(struct link *l, FILE *f)
 			    d->st.err_bucket[b]);
 		fprintf(f, "\n");
 	}
+	print_busy(l, f);
 	fflush(f);
 }
 

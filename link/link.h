@@ -9,6 +9,7 @@
  *   profile.c   netem-style profiles        impair.c  the model
  *   heap.c      departures                  truth.c   the truth file
  *   wait.c      sleeping until a departure, CPU and scheduling settings
+ *   busy.h      when to keep polling the rings after a frame
  *
  * Interface a and interface b; direction 0 ("a-b") takes frames received
  * on a out of b, direction 1 ("b-a") the reverse.  Frames are copied out
@@ -27,6 +28,7 @@
 #include "ctlsock.h"
 #include "pktio.h"
 #include "stats.h"
+#include "link/busy.h"
 #include "link/heap.h"
 #include "link/impair.h"
 #include "link/truth.h"
@@ -39,7 +41,8 @@
 #define LINK_REPORT_DEF		(1000 * 1000000LL)
 #define LINK_LEAD_DEF		(200 * 1000LL)	/* spin this long before */
 #define LINK_SPIN_MAX_DEF	(2000 * 1000LL)	/* and at most this long */
-#define LINK_BUSY_NS		(50 * 1000LL)	/* spin after traffic */
+#define LINK_BUSY_MAX_DEF	(2000 * 1000LL)	/* adaptive poll ceiling */
+#define LINK_BUSY_LIMIT		(1000 * 1000000LL) /* --busy-poll <= 1 s */
 #define LINK_SCHED_MAX		32
 #define LINK_ERR_BUCKETS	12
 
@@ -100,6 +103,8 @@ struct link_opts {
 	unsigned	pool;
 	int64_t		lead_ns;
 	int64_t		spin_max_ns;	/* the lead never exceeds this */
+	int		busy_adaptive;	/* --busy-poll adaptive[=MAX] */
+	int64_t		busy_ns;	/* its ceiling, or the fixed budget */
 	int		timerfd;	/* sleep on a timerfd, not ppoll's */
 	int		cpu;		/* --cpu, or -1 */
 	int		rt_prio;	/* SCHED_FIFO priority, or 0 */
@@ -127,6 +132,7 @@ struct link {
 	uint64_t	ord;
 	int64_t		start_ns;
 	int64_t		late_est;	/* timer wakeup lateness, ns */
+	struct lbusy	busy;		/* polling after frames (busy.h) */
 	int		tfd;		/* --timer timerfd, or -1 */
 	volatile sig_atomic_t *stop;
 	struct lpkt	*txq[2][PKTIO_BURST_MAX];	/* sent, unflushed */

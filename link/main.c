@@ -35,6 +35,7 @@ usage(int code)
 "                   [-t FILE] [--seed N] [-s ENDPOINT]\n"
 "                   [--report ENDPOINT --role-id N --run-id S]\n"
 "                   [--interval DURATION] [--rx-ring v2|v3] [--pool N]\n"
+"                   [--busy-poll adaptive[=MAX]|off|DURATION]\n"
 "                   [--lead DURATION] [--spin-max DURATION]\n"
 "                   [--timer ppoll|timerfd] [--cpu N] [--realtime[=PRIO]]\n"
 "       hoplab-link -s ENDPOINT --ctl COMMAND\n"
@@ -54,6 +55,14 @@ usage(int code)
 "  --ab PROFILE        profile of direction a-b (default: none)\n"
 "  -b, --iface-b IF    interface b\n"
 "  --ba PROFILE        profile of direction b-a (default: none)\n"
+"  --busy-poll MODE    keep polling the receive rings after a frame instead\n"
+"                      of sleeping (a sleeping link adds its wake-up to\n"
+"                      every frame): adaptive (default, up to 2ms: poll\n"
+"                      for twice the usual gap when frames come at most\n"
+"                      MAX apart, less while polling does not keep the\n"
+"                      link on the CPU), adaptive=MAX (MAX 10us..1s), off,\n"
+"                      or a fixed DURATION 0..1s after each frame; while\n"
+"                      frames come within the budget it costs a core\n"
 "  --cpu N             run on CPU N only (sched_setaffinity)\n"
 "  --ctl COMMAND       send COMMAND to the link at -s and print the answer:\n"
 "                      counters | set a-b|b-a PROFILE |\n"
@@ -91,13 +100,14 @@ usage(int code)
 	exit(code);
 }
 
-enum { OPT_AB = 256, OPT_BA, OPT_CPU, OPT_CTL, OPT_EXPORT, OPT_INTERVAL,
+enum { OPT_AB = 256, OPT_BA, OPT_BUSY, OPT_CPU, OPT_CTL, OPT_EXPORT, OPT_INTERVAL,
     OPT_LEAD, OPT_POOL, OPT_REALTIME, OPT_REPORT, OPT_ROLE, OPT_RUN,
     OPT_RXRING, OPT_SEED, OPT_SPINMAX, OPT_TIMER };
 
 static const struct option longopts[] = {
 	{ "ab", required_argument, NULL, OPT_AB },
 	{ "ba", required_argument, NULL, OPT_BA },
+	{ "busy-poll", required_argument, NULL, OPT_BUSY },
 	{ "check", no_argument, NULL, 'n' },
 	{ "control", required_argument, NULL, 's' },
 	{ "cpu", required_argument, NULL, OPT_CPU },
@@ -184,6 +194,32 @@ export_truth(const char *path)
 	return fflush(stdout) == 0 ? 0 : 2;
 }
 
+/* --busy-poll adaptive[=MAX]|off|DURATION; exits on anything else. */
+static void
+busy_option(struct link_opts *o, const char *arg)
+{
+	char err[128];
+	int64_t v = LINK_BUSY_MAX_DEF, min = 0;
+	int ok = 1;
+
+	o->busy_adaptive = strncmp(arg, "adaptive", 8) == 0;
+	if (o->busy_adaptive && arg[8] == '=') {
+		min = LBUSY_MIN_NS;
+		ok = clock_parse_duration(arg + 9, &v, err, sizeof(err)) == 0;
+	} else if (o->busy_adaptive)
+		ok = arg[8] == '\0';
+	else if (strcmp(arg, "off") == 0 || strcmp(arg, "0") == 0)
+		v = 0;
+	else
+		ok = clock_parse_duration(arg, &v, err, sizeof(err)) == 0;
+	if (!ok || v < min || v > LINK_BUSY_LIMIT) {
+		log_error("--busy-poll: expected adaptive, adaptive=MAX "
+		    "(10us..1s), off or a duration 0..1s, got '%s'", arg);
+		exit(1);
+	}
+	o->busy_ns = v;
+}
+
 /* --rx-ring and --timer: one of two words each; exits on anything else. */
 static void
 word_option(struct link_opts *o, int ch, const char *arg)
@@ -256,6 +292,7 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case 'v': (*verbose)++; break;
 	case OPT_AB: o->profile[0] = optarg; break;
 	case OPT_BA: o->profile[1] = optarg; break;
+	case OPT_BUSY: busy_option(o, optarg); break;
 	case OPT_CTL: *ctl = optarg; break;
 	case OPT_EXPORT: *export = optarg; break;
 	case OPT_REPORT: o->report = optarg; break;
@@ -276,7 +313,8 @@ main(int argc, char **argv)
 {
 	struct link_opts o = { .interval_ns = LINK_REPORT_DEF, .rx_ring = "v2",
 	    .pool = LINK_POOL_DEF, .lead_ns = LINK_LEAD_DEF,
-	    .spin_max_ns = LINK_SPIN_MAX_DEF, .cpu = -1, .seed = 1 };
+	    .spin_max_ns = LINK_SPIN_MAX_DEF, .busy_adaptive = 1,
+	    .busy_ns = LINK_BUSY_MAX_DEF, .cpu = -1, .seed = 1 };
 	struct sigaction sa;
 	const char *ctl = NULL, *export = NULL;
 	int ch, check = 0, verbose = 0;

@@ -11,7 +11,8 @@
  * Either way the timer's wakeup lateness is observed on every timeout
  * and the lead follows it: the lateness plus 20 us, at least --lead, at
  * most --spin-max.  --spin-max 0 --lead 0 never spins: the release error
- * is then the timer's own.
+ * is then the timer's own.  Whether the loop sleeps at all after a frame
+ * is the busy poll's decision (busy.h, --busy-poll), taken in link.c.
  *
  * Opt-in, because they take a core away from everything else:
  * --realtime[=PRIO] (SCHED_FIFO at PRIO, with mlockall() so that no page
