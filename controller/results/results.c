@@ -23,6 +23,7 @@
 #include "controller/results/csvfile.h"
 #include "controller/results/flowseries.h"
 #include "controller/results/hops.h"
+#include "controller/results/residence.h"
 #include "controller/results/results.h"
 #include "controller/results/routers.h"
 
@@ -603,6 +604,7 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	if (routers_close(res->rt, rc ? NULL : err, errlen) == -1)
 		rc = -1;
 	nhops = hops_compute(res->rows, res->nrows, hops, HOPS_MAX);
+	nhops += residence_hops(res->dir, hops + nhops, HOPS_MAX - nhops);
 	if (write_hops(res, hops, nhops, err, errlen) == -1)
 		rc = -1;
 	if (aggregate_results(res->dir, NULL, err, errlen) == -1)
@@ -610,6 +612,7 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	print_summary(out, res);
 	if (nhops > 0 || !topology_only(res))
 		print_hops(out, hops, nhops);
+	residence_print(out, res->dir);
 	routers_print(res->rt, out, hops, nhops);
 	fprintf(out, "\nResults: %s/\n", res->dir);
 	return rc;
