@@ -30,7 +30,7 @@
 # (bench/lib.sh) and the hoplab lab hlbc (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
-# (480) seconds.  BENCH_PARTS (default abcdefghi) runs only the parts
+# (480) seconds.  BENCH_PARTS (default abcdefghij) runs only the parts
 # named, e.g. BENCH_PARTS=a.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -46,7 +46,7 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
-PARTS=${BENCH_PARTS:-abcdefghi}
+PARTS=${BENCH_PARTS:-abcdefghij}
 RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
@@ -405,7 +405,7 @@ else
 	    "$PARTS" >"$W/table-c"
 fi
 
-# (d)..(i): the benches of the other programs, each a script of its own
+# (d)..(j): the benches of the other programs, each a script of its own
 # that builds its own namespaces, bounds itself and cleans up.
 other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
 	tab=$1 title=$2 secs=$3 script=$4
@@ -434,6 +434,8 @@ other_bench table-h "(h) hoplab-link packet rate vs a Linux bridge, 64 bytes" \
     90 link_rate.sh
 other_bench table-i "(i) timing bounds make check does not assert (load-bound)" \
     150 timing.sh
+other_bench table-j "(j) what residence captures cost the routers (per-router delay)" \
+    400 residence_cost.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -444,7 +446,7 @@ mkdir -p "$ROOT/results"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
-	    "$W/table-i"
+	    "$W/table-i" "$W/table-j"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"
