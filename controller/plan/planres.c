@@ -13,8 +13,7 @@
  * egress capture sees what they send (docs/router.md).
  *
  * Refused with a message: topology plans (no chain of routers with in
- * and out), rfc2544 (no captures there yet), external routers (no agent
- * to capture with) and router.io xdp (AF_XDP takes the frames before any
+ * and out), rfc2544 (no captures there yet) and router.io xdp (AF_XDP takes the frames before any
  * packet tap, so the ingress capture would not see them).
  */
 #include <string.h>
@@ -43,9 +42,6 @@ planres_parse(struct parse_ctx *c, yaml_node_t *node)
 	if (p->rfc.enabled)
 		return PERR(c, node, "residence", "not available yet with "
 		    "rfc2544");
-	if (p->router_impl == PLAN_ROUTER_EXTERNAL)
-		return PERR(c, node, "residence", "needs an agent on every "
-		    "router to capture with (router impl external has none)");
 	if (strcmp(p->router.io, "xdp") == 0)
 		return PERR(c, node, "residence", "cannot be measured with "
 		    "router.io xdp: AF_XDP takes the frames before any packet "
