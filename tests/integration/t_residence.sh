@@ -10,7 +10,9 @@
 # 1. the run completes; residence.csv has a point row (block 0) per
 #    router of each variant with all 2000 probes matched, none negative,
 #    and RESIDENCE_BLOCKS (10) block rows; hops.csv has a residence row
-#    per router with an interval;
+#    per router with an interval, and `hoplab report` on the folder
+#    writes the same hops.csv again (diff -u) and prints the residence
+#    table;
 # 2. this script's own reading (tcpdump -x of ROUTER-in.pcap and
 #    ROUTER-out.pcap, probes joined by flow and sequence, stamps
 #    subtracted in whole nanoseconds) gives every router's mean residence
@@ -174,6 +176,16 @@ check()
 		transit "$C/A-in.pcap" "$C/$(last_of $v)-out.pcap" |
 		    stats >"$T/$_i.chain.$v"
 	done
+	cp "$H" "$T/$_i.hops.csv"
+	if "$HL_BIN/hoplab" report --no-plots "$R" >"$T/$_i.report" 2>&1 &&
+	    diff -u "$T/$_i.hops.csv" "$H" >&2; then
+		pass "${_i}_report_recomputes_the_same_hops_csv"
+	else
+		fail "${_i}_report_recomputes_the_same_hops_csv" \
+		    "hoplab report failed or the diff above"
+	fi
+	assert_match "${_i}_report_prints_residence_table" \
+	    'Residence time per router' "$(cat "$T/$_i.report")"
 	row=$(grep -c ',residence,' "$H")
 	assert_eq "${_i}_hops_residence_rows" 3 "$row"
 	for x in A B C; do
