@@ -19,7 +19,8 @@
  * the plan's router options (RouterParams 7..14: busy_poll, tx_batch,
  * block_timeout, arp, icmp rate, per-interface rate and mtu) become the
  * configuration keys of the same meaning, and the qos queues and DSCP
- * map (fields 16, 17) its qos: section.
+ * map (fields 16, 17) its qos: section; tx_taps (21) is
+ * io.qdisc_bypass: off.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -284,7 +285,7 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 
 	if (rp->rx_ring[0] == '\0' && rp->io_backend[0] == '\0' &&
 	    rp->cpus[0] == '\0' && rp->xdp_fill[0] == '\0' &&
-	    rp->tx_batch == 0 &&
+	    rp->tx_batch == 0 && !rp->tx_taps &&
 	    rp->block_timeout_ns == 0 && rp->busy_poll ==
 	    HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_DEFAULT)
 		return;
@@ -307,6 +308,10 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 	}
 	if (rp->tx_batch != 0) {
 		fprintf(f, "%stx_batch: %u", sep, rp->tx_batch);
+		sep = ", ";
+	}
+	if (rp->tx_taps) {
+		fprintf(f, "%sqdisc_bypass: off", sep);
 		sep = ", ";
 	}
 	if (rp->block_timeout_ns != 0) {

@@ -436,6 +436,8 @@ other_bench table-i "(i) timing bounds make check does not assert (load-bound)" 
     150 timing.sh
 other_bench table-j "(j) hoplab-link as a wire: added delay and CPU at 1000 packets/s" \
     90 link_wire.sh
+other_bench table-k "(k) what residence captures cost the routers (per-router delay)" \
+    400 residence_cost.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -446,7 +448,7 @@ mkdir -p "$ROOT/results"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
-	    "$W/table-i" "$W/table-j"
+	    "$W/table-i" "$W/table-j" "$W/table-k"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"

@@ -251,8 +251,8 @@ open_tx(struct pktio *p, const struct pktio_conf *c, char *err,
 	req.tp_block_nr = p->tx_nframes / V2_FRAMES_PER_BLOCK;
 	if (set_int(p->txfd, PACKET_VERSION, TPACKET_V2, "PACKET_VERSION",
 	    p->name, err, errlen) == -1 ||
-	    set_int(p->txfd, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS",
-	    p->name, err, errlen) == -1)
+	    (!c->qdisc && set_int(p->txfd, PACKET_QDISC_BYPASS, 1,
+	    "PACKET_QDISC_BYPASS", p->name, err, errlen) == -1))
 		return -1;
 	if (c->tx_path == PKTIO_TX_COPY) {
 		if (set_int(p->txfd, PACKET_VNET_HDR, 1, "PACKET_VNET_HDR",
@@ -286,8 +286,8 @@ open_rx_socket(struct pktio *p, const struct pktio_conf *c, int version,
 	}
 	if (set_int(p->rxfd, PACKET_VERSION, version, "PACKET_VERSION",
 	    p->name, err, errlen) == -1 ||
-	    set_int(p->rxfd, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS",
-	    p->name, err, errlen) == -1 ||
+	    (!c->qdisc && set_int(p->rxfd, PACKET_QDISC_BYPASS, 1,
+	    "PACKET_QDISC_BYPASS", p->name, err, errlen) == -1) ||
 	    set_int(p->rxfd, PACKET_IGNORE_OUTGOING, 1,
 	    "PACKET_IGNORE_OUTGOING", p->name, err, errlen) == -1)
 		return -1;

@@ -6,7 +6,9 @@
  * Each interface gets two sockets: one with a receive ring, bound to
  * ETH_P_ALL, and one with a TPACKET_V2 transmit ring (protocol 0, so it
  * receives nothing) with PACKET_QDISC_BYPASS, so frames go straight to the
- * driver.  The receive ring comes from a back end, a table of functions
+ * driver (and past the packet taps: tcpdump or a capture on the interface
+ * does not see them; pktio_conf.qdisc sends through the qdisc layer
+ * instead, where the taps see every frame).  The receive ring comes from a back end, a table of functions
  * (STYLE.md):
  *
  *   "v3"  TPACKET_V3 blocks: the kernel hands over a whole block of
@@ -55,6 +57,9 @@ struct pktio_conf {
 					   fragments; PKTIO_TX_COPY: the
 					   kernel copies each frame into a
 					   linear skb (see pktio.c) */
+	int		qdisc;		/* 1: no PACKET_QDISC_BYPASS: frames
+					   sent go through the qdisc and the
+					   packet taps (captures see them) */
 };
 
 /* One received frame, pointing into the receive ring. */

@@ -289,10 +289,10 @@ parse_icmp(struct cctx *x, yaml_node_t *n)
 }
 
 enum { IO_RX_RING, IO_TX_BATCH, IO_BUSY, IO_BTO, IO_BACKEND, IO_XDP_MODE,
-    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_NKEYS };
+    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_QDISC, IO_NKEYS };
 static const char *const io_keys[IO_NKEYS] = { "rx_ring", "tx_batch",
     "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus", "tx_path",
-    "xdp_fill" };
+    "xdp_fill", "qdisc_bypass" };
 
 /* A word a key may take, and what it sets. */
 struct word {
@@ -346,6 +346,8 @@ io_words(struct cctx *x, yaml_node_t **v)
 	    { "skb", 2 }, { NULL, 0 } };
 	static const struct word rings[] = { { "v3", 3 }, { "v2", 2 },
 	    { NULL, 0 } };
+	static const struct word bypass[] = { { "on", 0 }, { "off", 1 },
+	    { NULL, 0 } };
 	char got[64];
 	int ring;
 
@@ -353,7 +355,9 @@ io_words(struct cctx *x, yaml_node_t **v)
 	    paths, "copy or ring", &x->c->tx_path) == -1) ||
 	    (v[IO_XDP_FILL] != NULL && get_word(x, v[IO_XDP_FILL],
 	    "io.xdp_fill", fills, "adaptive or full",
-	    &x->c->xdp_fill_full) == -1))
+	    &x->c->xdp_fill_full) == -1) ||
+	    (v[IO_QDISC] != NULL && get_word(x, v[IO_QDISC],
+	    "io.qdisc_bypass", bypass, "on or off", &x->c->tx_qdisc) == -1))
 		return -1;
 	if (v[IO_BACKEND] != NULL && (x->c->backend = rconf_parse_backend(
 	    yamldoc_text(v[IO_BACKEND]))) == -1)

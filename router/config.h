@@ -84,6 +84,9 @@ struct rconf {
 	char		cpus_text[CPULIST_TEXT_MAX]; /* io.cpus as written */
 	int		tx_path;	/* io.tx_path: PKTIO_TX_COPY (copy,
 					   default) or PKTIO_TX_RING (ring) */
+	int		tx_qdisc;	/* io.qdisc_bypass off: 1, send
+					   through the qdisc, where packet
+					   taps (captures) see the frames */
 	int		busy_adaptive;	/* io.busy_poll: adaptive (default) */
 	int64_t		busy_poll_ns;	/* fixed spin after traffic; with
 					   busy_adaptive, the most it spins */

@@ -111,6 +111,7 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 		pc.rx_ring = r->conf->rx_ring;
 		pc.block_tov_ms = r->conf->block_tov_ms;
 		pc.tx_path = r->conf->tx_path;
+		pc.qdisc = r->conf->tx_qdisc;
 		if ((p->io = pktio_open(&pc, err, errlen)) == NULL)
 			return -1;
 		memcpy(p->mac, pktio_mac(p->io), 6);

@@ -557,6 +557,7 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    strcmp(c->rx_ring, r->conf->rx_ring) != 0 ||
 	    c->block_tov_ms != r->conf->block_tov_ms ||
 	    c->tx_path != r->conf->tx_path ||
+	    c->tx_qdisc != r->conf->tx_qdisc ||
 	    c->backend != r->conf->backend ||
 	    c->xdp_mode != r->conf->xdp_mode ||
 	    c->xdp_fill_full != r->conf->xdp_fill_full ||

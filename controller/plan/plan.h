@@ -338,6 +338,7 @@ struct plan {
 	struct plantopo	topo;		/* topology: {hosts:, links:} */
 	struct plan_capture capture;	/* captures: (plancap.c) */
 	int		records;	/* records: true: packets/ per point */
+	int		residence;	/* residence: true (planres.c) */
 };
 
 /*

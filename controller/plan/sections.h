@@ -2,7 +2,7 @@
  * sections: the entry point of every section parser of a plan, for
  * plan.c (docs/plans.md).  Each top-level key has its own file
  * (planflow.c flows:, planimpair.c impairments:, planfault.c faults:,
- * planrfc.c rfc2544:, plancap.c captures:, planrouter.c router:,
+ * planrfc.c rfc2544:, plancap.c captures:, planres.c residence:, planrouter.c router:,
  * plansweep.c sweep: and order:, plantopo_parse.c topology: {hosts:,
  * links:, routes:}); plan.c reads name:, topology: {chain:}, variants:,
  * repeat: and records: itself and calls these in a fixed order.
@@ -44,6 +44,8 @@ int	planfault_parse(struct parse_ctx *c, yaml_node_t *node);
 int	planrfc_parse(struct parse_ctx *c, yaml_node_t *node);
 /* captures: (plancap.c), after the chain or the topology. */
 int	plancap_parse(struct parse_ctx *c, yaml_node_t *node);
+/* residence: (planres.c), after captures:, the router and rfc2544. */
+int	planres_parse(struct parse_ctx *c, yaml_node_t *node);
 
 /* sweep: and order: (plansweep.c), after the variants and repeat:. */
 int	plansweep_parse(struct parse_ctx *c, yaml_node_t *node);

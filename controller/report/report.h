@@ -13,8 +13,12 @@
  * The plots mark faults.csv's faults on the time plots and draw the
  * RFC 2544 curves when the folder has rfc2544.csv (plot.h).
  *
- * Deliberately not here: capture-based delay and the RFC 2544 table
- * (the run prints it; rfc2544.csv holds its numbers).
+ * residence.csv, when there, is read back the same way (its rows of
+ * hops.csv and its table, controller/results/residence.c) and drawn
+ * beside the other estimates (estplot.c).
+ *
+ * Deliberately not here: capdelay.csv's capture delay and the RFC 2544
+ * table (the run prints them; the CSV files hold their numbers).
  */
 #ifndef HOPLAB_REPORT_H
 #define HOPLAB_REPORT_H

@@ -21,6 +21,7 @@
 #include "csvread.h"
 #include "log.h"
 #include "controller/results/hopsout.h"
+#include "controller/results/residence.h"
 
 #define HOPSOUT_MAX	256
 
@@ -122,6 +123,8 @@ hopsout_compute(const char *dir, const struct flow_row *rows, size_t nrows,
 		return -1;
 	}
 	h->n = hops_compute(rows, nrows, bins, nbins, h->est, HOPSOUT_MAX);
+	/* Each router's own residence, from its captures (residence.c). */
+	h->n += residence_hops(dir, h->est + h->n, HOPSOUT_MAX - h->n);
 	free(bins);
 	return 0;
 }

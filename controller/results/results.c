@@ -23,6 +23,7 @@
 #include "controller/results/csvfile.h"
 #include "controller/results/flowseries.h"
 #include "controller/results/hopsout.h"
+#include "controller/results/residence.h"
 #include "controller/results/results.h"
 #include "controller/results/summary.h"
 #include "controller/results/routers.h"
@@ -442,6 +443,7 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	print_summary(out, res);
 	if (h.n > 0 || !topology_only(res))
 		hopsout_print(out, &h);
+	residence_print(out, res->dir);
 	routers_print(res->rt, out, h.est, h.n);
 	fprintf(out, "\nResults: %s/\n", res->dir);
 	hopsout_free(&h);

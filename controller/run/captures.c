@@ -32,6 +32,14 @@
  * host is printed beside the receiver's mean (both hosts read one clock
  * in the namespace lab; across machines only as good as their sync).
  *
+ * With the plan's residence: true, every router of the variant gets a
+ * capture on each of its data interfaces (controller/plan/topo.h: "in"
+ * its ingress, every other one an egress), after the plan's own; after
+ * the point, residence.c matches each router's ingress file with its
+ * egress files (one host, one clock) into residence.csv and the
+ * console prints each router's mean residence.  These captures are not
+ * part of capdelay.csv, which matches only the plan's list.
+ *
  * Deliberately not done: captures of warm-up bursts, clock offsets
  * between hosts (a pair on two hosts is only as good as their clocks),
  * keeping the files on the agents after delivery.
@@ -51,12 +59,16 @@
 #include "controller/run/run.h"
 #include "controller/run/waitrole.h"
 #include "controller/run/toporun.h"
+#include "controller/plan/topo.h"
+#include "controller/results/residence.h"
 
 #define CAP_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define CAP_IDLE_NS		(5 * NSEC_PER_SEC)
 #define CAP_TRIES		4
 #define CAP_CHUNK_MAX		(512 * 1024)	/* agents send 256 KiB */
 #define CAP_LOOK_NS		(200 * NSEC_PER_MSEC)	/* idle check */
+/* The plan's captures, then each router's residence ones. */
+#define CAP_MAX		(PLAN_CAP_MAX_IFACES + PLAN_MAX_CHAIN * TOPO_MAX_IFACES)
 
 /* One capture of the point. */
 struct capfile {
@@ -71,13 +83,26 @@ struct capfile {
 	char		rel[400];	/* captures/LABEL/HOST-IFACE.pcap */
 };
 
+/* One router's residence captures: indices into struct captures.cf. */
+struct resrouter {
+	const char	*name;
+	size_t		in;		/* its ingress */
+	size_t		out[TOPO_MAX_IFACES];	/* its egress ones */
+	size_t		nout;
+};
+
 /* The point being captured; one at a time, as the runner runs them. */
 struct captures {
 	struct run	*r;
 	int		active;
-	struct wait_role ws[PLAN_CAP_MAX_IFACES];
-	struct capfile	cf[PLAN_CAP_MAX_IFACES];
+	struct wait_role ws[CAP_MAX];
+	struct capfile	cf[CAP_MAX];
 	size_t		n;
+	size_t		nplan;		/* cf[0..nplan): the plan's list */
+	struct resrouter rr[PLAN_MAX_CHAIN];	/* residence: true */
+	size_t		nrr;
+	char		ifname[PLAN_MAX_CHAIN][TOPO_MAX_IFACES][16];
+	size_t		routers;	/* in the variant */
 	char		label[300];	/* folder name under captures/ */
 	char		variant[PLAN_NAME_MAX * 2];
 	unsigned	frame, rep;
@@ -137,6 +162,90 @@ captures_free(struct captures *cs)
 	free(cs);
 }
 
+/* Capture HOST:IFACE as cf[cs->n] (started, not waited for); 0 or -1. */
+static int
+start_one(struct captures *cs, const char *host, const char *iface,
+    Hoplab__StartRole *sr, char *err, size_t errlen)
+{
+	struct run *r = cs->r;
+	struct capfile *c = &cs->cf[cs->n];
+	char rel[sizeof(c->rel)];
+
+	if (cs->n == CAP_MAX) {
+		snprintf(err, errlen, "captures: more than %d interfaces",
+		    CAP_MAX);
+		return -1;
+	}
+	c->host = host;
+	c->iface = iface;
+	snprintf(rel, sizeof(rel), "captures/%s/%s-%s.pcap", cs->label,
+	    c->host, c->iface);
+	snprintf(c->rel, sizeof(c->rel), "%s", rel);
+	snprintf(c->path, sizeof(c->path), "%s/%s", results_dir(r->res), rel);
+	if (peers_find(r->ps, c->host) == NULL) {
+		snprintf(err, errlen, "captures: no agent %s for %s:%s",
+		    c->host, c->host, c->iface);
+		return -1;
+	}
+	sr->capture->iface = (char *)c->iface;
+	if (waitrole_send_start(r, &cs->ws[cs->n], c->host, sr, err,
+	    errlen) == -1)
+		return -1;
+	cs->n++;
+	cs->active = 1;
+	return 0;
+}
+
+/* The index of HOST:IFACE among the captures started, or -1. */
+static int
+find_cap(const struct captures *cs, const char *host, const char *iface)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		if (strcmp(cs->cf[i].host, host) == 0 &&
+		    strcmp(cs->cf[i].iface, iface) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Residence: every data interface of each router of V (topo.h; "in" is
+ * its ingress), unless the plan's list has it already.
+ */
+static int
+start_residence(struct captures *cs, const struct plan_variant *v,
+    Hoplab__StartRole *sr, char *err, size_t errlen)
+{
+	struct topo_router t;
+	struct resrouter *rr;
+	size_t pos, i;
+	int k;
+
+	for (pos = 0; pos < v->nrouters; pos++) {
+		rr = &cs->rr[cs->nrr++];
+		memset(rr, 0, sizeof(*rr));
+		rr->name = cs->r->plan->chain[pos];
+		topo_router(pos, v->nrouters, &t);
+		for (i = 0; i < t.nifaces; i++) {
+			if ((k = find_cap(cs, rr->name, t.iface[i])) == -1) {
+				snprintf(cs->ifname[pos][i],
+				    sizeof(cs->ifname[pos][i]), "%s",
+				    t.iface[i]);
+				if (start_one(cs, rr->name, cs->ifname[pos][i],
+				    sr, err, errlen) == -1)
+					return -1;
+				k = (int)cs->n - 1;
+			}
+			if (strcmp(t.iface[i], "in") == 0)
+				rr->in = (size_t)k;
+			else if (rr->nout < TOPO_MAX_IFACES)
+				rr->out[rr->nout++] = (size_t)k;
+		}
+	}
+	return 0;
+}
+
 int
 captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
@@ -145,10 +254,9 @@ captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__CaptureParams cp = HOPLAB__CAPTURE_PARAMS__INIT;
 	struct captures *cs;
-	struct capfile *c;
 	size_t i;
 
-	if (!pc->enabled)
+	if (!pc->enabled && !r->plan->residence)
 		return 0;
 	if (r->cap == NULL && (r->cap = malloc(sizeof(*r->cap))) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -161,32 +269,22 @@ captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
 	snprintf(cs->variant, sizeof(cs->variant), "%s", v->label);
 	cs->frame = frame;
 	cs->rep = rep;
+	cs->routers = v->nrouters;
 	if (make_dirs(results_dir(r->res), cs->label, err, errlen) == -1)
 		return -1;
-	cp.snaplen = pc->snaplen;
-	cp.limit_bytes = pc->limit_bytes;
+	cp.snaplen = pc->enabled ? pc->snaplen : PLAN_CAP_SNAP_DEFAULT;
+	cp.limit_bytes = pc->enabled ? pc->limit_bytes :
+	    PLAN_CAP_LIMIT_DEFAULT;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_CAPTURE;
 	sr.capture = &cp;
-	for (i = 0; i < pc->nifaces; i++) {
-		c = &cs->cf[i];
-		c->host = pc->host[i];
-		c->iface = pc->iface[i];
-		snprintf(c->rel, sizeof(c->rel), "captures/%s/%s-%s.pcap",
-		    cs->label, c->host, c->iface);
-		snprintf(c->path, sizeof(c->path), "%s/%s",
-		    results_dir(r->res), c->rel);
-		if (peers_find(r->ps, c->host) == NULL) {
-			snprintf(err, errlen, "captures: no agent %s for %s:%s",
-			    c->host, c->host, c->iface);
-			return -1;
-		}
-		cp.iface = (char *)c->iface;
-		if (waitrole_send_start(r, &cs->ws[i], c->host, &sr, err,
+	for (i = 0; pc->enabled && i < pc->nifaces; i++)
+		if (start_one(cs, pc->host[i], pc->iface[i], &sr, err,
 		    errlen) == -1)
 			return -1;
-		cs->n = i + 1;
-		cs->active = 1;
-	}
+	cs->nplan = cs->n;
+	if (r->plan->residence && start_residence(cs, v, &sr, err,
+	    errlen) == -1)
+		return -1;
 	if (waitrole_wait(r, cs->ws, cs->n, started, clock_mono_ns() +
 	    CAP_START_TIMEOUT_NS, err, errlen) == -1) {
 		snprintf(err + strlen(err), errlen - strlen(err), " (starting "
@@ -607,15 +705,16 @@ topo_flow_rows(struct run *r, FILE *f, const Hoplab__FlowResult *fl,
 
 	if (strcmp(pf->mode, "udp") != 0)
 		return 0;
-	for (tx = 0; tx < cs->n && strcmp(cs->cf[tx].host, pf->from); tx++)
+	for (tx = 0; tx < cs->nplan && strcmp(cs->cf[tx].host, pf->from);
+	    tx++)
 		;
-	if (tx == cs->n) {
+	if (tx == cs->nplan) {
 		if (!r->opts->quiet)
 			fprintf(stderr, "      %s: no capture on its sender "
 			    "%s, no capture delay\n", fl->name, pf->from);
 		return 0;
 	}
-	for (k = 0; k < cs->n; k++) {
+	for (k = 0; k < cs->nplan; k++) {
 		if (k == tx)
 			continue;
 		if ((cm = match(cs, tx, k, &flt, err, errlen)) == NULL)
@@ -649,17 +748,79 @@ write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 	for (j = 0; r->plan->topo.enabled && rc == 0 && j < gen->n_flows;
 	    j++)
 		rc = topo_flow_rows(r, f, gen->flows[j], j, err, errlen);
-	for (k = 1; !r->plan->topo.enabled && rc == 0 && k < cs->n; k++) {
+	for (k = 1; !r->plan->topo.enabled && rc == 0 && k < cs->nplan;
+	    k++) {
 		if ((cm = match(cs, 0, k, &flt, err, errlen)) == NULL)
 			rc = -1;
 		for (j = 0; rc == 0 && j < gen->n_flows; j++)
-			delay_row(r, f, cm, 0, k, k + 1 == cs->n,
+			delay_row(r, f, cm, 0, k, k + 1 == cs->nplan,
 			    gen->flows[j]);
 		capmatch_free(cm);
 	}
 	if (csv_done(f, "capdelay.csv", err, errlen) == -1)
 		rc = -1;
 	return rc;
+}
+
+/* One console line for router RR's residence. */
+static void
+residence_line(const struct run *r, const struct resrouter *rr,
+    const struct residence_sum *sum)
+{
+	if (r->opts->quiet)
+		return;
+	if (sum->matched == 0) {
+		fprintf(stderr, "      residence %s: no probe seen both "
+		    "arriving and leaving (%llu arrived)\n", rr->name,
+		    (unsigned long long)sum->ingress);
+		return;
+	}
+	fprintf(stderr, "      residence %s: %.2f us mean (%llu of %llu "
+	    "probes seen leaving", rr->name, sum->mean_us,
+	    (unsigned long long)sum->matched,
+	    (unsigned long long)sum->ingress);
+	if (sum->negative > 0)
+		fprintf(stderr, ", %llu leaving before they arrived: not one "
+		    "clock?", (unsigned long long)sum->negative);
+	fprintf(stderr, ")\n");
+}
+
+/* residence.csv: each router's ingress against its egress captures. */
+static int
+write_residence(struct run *r, const Hoplab__ResultBatch *gen, char *err,
+    size_t errlen)
+{
+	struct captures *cs = r->cap;
+	struct residence_flow fl[PLAN_MAX_FLOWS];
+	struct residence_point rp;
+	struct residence_sum sum;
+	size_t i, k;
+
+	memset(&rp, 0, sizeof(rp));
+	for (i = 0; i < gen->n_flows && i < PLAN_MAX_FLOWS; i++) {
+		fl[i].id = gen->flows[i]->flow_id;
+		fl[i].name = gen->flows[i]->name;
+	}
+	rp.flows = fl;
+	rp.nflows = i;
+	rp.variant = cs->variant;
+	rp.routers = cs->routers;
+	rp.frame = gen->n_flows > 0 ? gen->flows[0]->frame : cs->frame;
+	rp.rep = cs->rep;
+	rp.point = r->label;
+	rp.port = GEN_DST_PORT;
+	for (i = 0; i < cs->nrr; i++) {
+		rp.router = cs->rr[i].name;
+		rp.ingress = cs->cf[cs->rr[i].in].path;
+		for (k = 0; k < cs->rr[i].nout; k++)
+			rp.egress[k] = cs->cf[cs->rr[i].out[k]].path;
+		rp.negress = cs->rr[i].nout;
+		if (residence_add(results_dir(r->res), &rp, &sum, err,
+		    errlen) == -1)
+			return -1;
+		residence_line(r, &cs->rr[i], &sum);
+	}
+	return 0;
 }
 
 int
@@ -681,7 +842,9 @@ captures_end(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 		}
 	if (rc == 0)
 		rc = write_captures_csv(r, err, errlen);
-	if (rc == 0 && gen != NULL)
+	if (rc == 0 && gen != NULL && cs->nplan > 0)
 		rc = write_capdelay(r, gen, err, errlen);
+	if (rc == 0 && gen != NULL && cs->nrr > 0)
+		rc = write_residence(r, gen, err, errlen);
 	return rc;
 }

@@ -171,6 +171,7 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	if (r->plan->router_impl == PLAN_ROUTER_HOPLAB) {
 		fill_options(&rp, &r->live->router, &t, io, iop);
 		fill_qos(&rp, &r->live->router, &qw);
+		rp.tx_taps = r->plan->residence;	/* captures see it */
 		memcpy(&r->routers_opts, &r->live->router,
 		    sizeof(r->routers_opts));
 		r->routers_started = 1;

@@ -46,6 +46,7 @@
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_results_hoplab.sh	hlt11	231
 #	t_capture.sh	hlcap	215
+#	t_residence.sh	hlres	203
 #	t_topo.sh	hlto	216
 #	t_topo_wan.sh	hltw	212
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):

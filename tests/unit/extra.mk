@@ -48,3 +48,5 @@ UNIT_EXTRA_test_gen_flowspec += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_results += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_loop = build/asan/controller/mgmt/loop.o build/asan/controller/mgmt/peers.o build/asan/controller/mgmt/greeting.o
 UNIT_EXTRA_test_greeting = build/asan/controller/mgmt/greeting.o
+UNIT_EXTRA_test_residence = build/asan/controller/results/residence.o
+UNIT_EXTRA_test_results += build/asan/controller/results/residence.o

@@ -148,7 +148,7 @@ t_unknown_key_names_line_and_expected_keys(void)
 	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
 	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows, impairments, faults, "
-	    "order, rfc2544, captures, records)");
+	    "order, rfc2544, captures, records, residence)");
 }
 
 static void
@@ -561,6 +561,27 @@ t_missing_file_names_the_file(void)
 	    "file or directory");
 }
 
+static void
+t_residence_is_a_boolean_of_chain_plans(void)
+{
+	struct plan *p;
+
+	p = load_ok(HEAD FLOW "residence: true\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->residence, 1);
+	plan_free(p);
+	p = load_ok(HEAD FLOW "residence: false\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->residence, 0);
+	plan_free(p);
+	expect_err(HEAD FLOW "residence: yes\n", "t.yaml:8: residence: "
+	    "expected true or false, got 'yes'");
+	expect_err(HEAD FLOW "router: {impl: hoplab, io: xdp}\n"
+	    "residence: true\n", "t.yaml:9: residence: cannot be measured "
+	    "with router.io xdp: AF_XDP takes the frames before any packet "
+	    "tap sees them");
+}
+
 int
 main(void)
 {
@@ -618,6 +639,8 @@ main(void)
 		    t_yaml_syntax_error_names_the_line),
 		UNIT_TEST_NAMED("missing_file_names_the_file",
 		    t_missing_file_names_the_file),
+		UNIT_TEST_NAMED("residence_is_a_boolean_of_chain_plans",
+		    t_residence_is_a_boolean_of_chain_plans),
 	};
 
 	return UNIT_MAIN("plan", tests);

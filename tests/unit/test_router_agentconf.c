@@ -129,6 +129,7 @@ params_all(void)
 	rp.busy_poll = HOPLAB__ROUTER_PARAMS__BUSY_POLL__BUSY_FIXED;
 	rp.busy_poll_ns = 50000;
 	rp.tx_batch = 8;
+	rp.tx_taps = 1;
 	rp.block_timeout_ns = 2000000;
 	rp.arp_timeout_ns = 90000000000ULL;
 	rp.arp_queue = 16;
@@ -193,6 +194,7 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_EQUAL(c->busy_adaptive, 0);
 	CU_ASSERT_EQUAL(c->busy_poll_ns, 50000);
 	CU_ASSERT_EQUAL(c->tx_batch, 8);
+	CU_ASSERT_EQUAL(c->tx_qdisc, 1);	/* io.qdisc_bypass: off */
 	CU_ASSERT_EQUAL(c->block_tov_ms, 2);
 	CU_ASSERT_EQUAL(c->arp_timeout_ns, 90000000000LL);
 	CU_ASSERT_EQUAL(c->arp_queue, 16);

@@ -225,6 +225,33 @@ t_io_tx_path_defaults_to_copy_and_reads_ring(void)
 }
 
 static void
+t_io_qdisc_bypass_defaults_to_on_and_reads_off(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	struct rconf *c;
+	char y[256];
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->tx_qdisc, 0);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {qdisc_bypass: off}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->tx_qdisc, 1);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {qdisc_bypass: on}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->tx_qdisc, 0);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {qdisc_bypass: maybe}\n", ifs);
+	expect(y, "r.yaml:3: io.qdisc_bypass: expected on or off, got "
+	    "'maybe'");
+}
+
+static void
 t_refuses_bad_io_backend_and_xdp_mode(void)
 {
 	static const char *ifs =
@@ -390,6 +417,8 @@ main(void)
 		    t_refuses_bad_io_backend_and_xdp_mode),
 		UNIT_TEST_NAMED("io_tx_path_defaults_to_copy_and_reads_ring",
 		    t_io_tx_path_defaults_to_copy_and_reads_ring),
+		UNIT_TEST_NAMED("io_qdisc_bypass_defaults_to_on_and_reads_off",
+		    t_io_qdisc_bypass_defaults_to_on_and_reads_off),
 		UNIT_TEST_NAMED("refuses_filter_on_unknown_interface",
 		    t_refuses_filter_on_unknown_interface),
 		UNIT_TEST_NAMED("check_host_names_missing_interface",
