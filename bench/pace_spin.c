@@ -36,7 +36,7 @@ main(int argc, char **argv)
 	p.est = PACE_EST_MAX;
 	start = d = clock_mono_ns() + 10 * NSEC_PER_MSEC;
 	for (i = 0; i < n; i++) {
-		(void)pace_wait(&p, d, NULL);
+		(void)pace_wait(&p, d, PACE_SPIN_AUTO, NULL);
 		d = pace_next(d, 10 * NSEC_PER_MSEC);
 	}
 	printf("pace 10 ms: %llu waits, %llu slept, spin %.1f ms of %.0f ms = "
