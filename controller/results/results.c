@@ -6,6 +6,13 @@
  * 4180 reader for the columns this file writes; the numbers then carry
  * the precision they were written with (1 ns for delays), which is what
  * hops.csv of the resumed run is computed from.
+ *
+ * summary.csv's layout is its header's: the first 31 columns always
+ * (24 in files from before the appended ones), then "point" when the
+ * plan sweeps more than the frame, then the pacing percentiles
+ * (tx_idt_err_p50_us, tx_idt_err_p999_us) in files written since they
+ * exist.  A file read back is rewritten, and continued, in the layout
+ * it was read in, so `hoplab report` leaves an older folder as it was.
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,8 +45,11 @@ struct results {
 	struct csvfile	ivl;		/* intervals.csv */
 	struct csvfile	pdf;		/* pdf.csv */
 	struct routers	*rt;		/* routers.csv */
-	int		has_point;	/* summary.csv ends with "point": the
+	int		has_point;	/* summary.csv has "point": the
 					   plan sweeps more than the frame */
+	int		has_idt_pct;	/* ... and tx_idt_err_p50_us, _p999_us */
+	const char	*cols[32 + 1 + 2];	/* its header */
+	size_t		ncols;
 };
 
 static const char *const summary_cols[] = {
@@ -51,14 +61,30 @@ static const char *const summary_cols[] = {
 	/* appended: readers of the first 24 columns keep working */
 	"ipdv_abs_mean_us", "ipdv_abs_p99_us", "pdv_p999_us", "idt_clamped",
 	"frame_clamped", "tx_idt_std_us", "tx_idt_err_p99_us",
-	"point",	/* the sweep values of the row's point */
 };
-#define NSUMMARY_COLS (sizeof(summary_cols) / sizeof(summary_cols[0]))
 #define NSUMMARY_COLS_V1 24	/* summary.csv before the appended ones */
-#define NSUMMARY_COLS_V2 31	/* before "point" */
-/* "point" is there only for plans that sweep more than the frame. */
-#define SUMMARY_NCOLS(res) ((res)->has_point ? NSUMMARY_COLS : \
-	NSUMMARY_COLS_V2)
+#define NSUMMARY_COLS_V2 31	/* the columns every newer file has */
+/* Then, each only where the layout has it (struct results). */
+static const char *const point_col = "point";
+static const char *const idt_pct_cols[] = {
+	"tx_idt_err_p50_us", "tx_idt_err_p999_us",
+};
+#define NIDT_PCT_COLS 2
+
+/* RES's header from its layout (has_point, has_idt_pct). */
+static void
+summary_layout(struct results *res)
+{
+	size_t i;
+
+	res->ncols = 0;
+	for (i = 0; i < NSUMMARY_COLS_V2; i++)
+		res->cols[res->ncols++] = summary_cols[i];
+	if (res->has_point)
+		res->cols[res->ncols++] = point_col;
+	for (i = 0; res->has_idt_pct && i < NIDT_PCT_COLS; i++)
+		res->cols[res->ncols++] = idt_pct_cols[i];
+}
 
 static const char *const hops_cols[] = {
 	"flow", "frame_bytes", "method", "variants", "t_router_us",
@@ -111,8 +137,9 @@ results_open(const char *base, const struct plan *plan, char *err,
 		goto fail;
 	}
 	res->has_point = plan_sweeps_beyond_frame(plan);
-	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    SUMMARY_NCOLS(res));
+	res->has_idt_pct = 1;
+	summary_layout(res);
+	res->summary = csv_from_stream(res->summary_f, res->cols, res->ncols);
 	fflush(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    flowseries_interval_cols, flowseries_ninterval_cols, err,
@@ -127,8 +154,8 @@ fail:
 	return NULL;
 }
 
-static void write_summary_row(struct csv *c, const struct flow_row *r,
-    int has_point);
+static void write_summary_row(const struct results *res, struct csv *c,
+    const struct flow_row *r);
 
 static double
 num(const char *s)
@@ -138,9 +165,11 @@ num(const char *s)
 
 /* The appended columns of a row, from F (NaN / 0 if absent). */
 static void
-row_parse_v2(struct flow_row *r, char **f, size_t n)
+row_parse_v2(const struct results *res, struct flow_row *r, char **f,
+    size_t n)
 {
 	int has = n >= NSUMMARY_COLS_V2;
+	size_t k = NSUMMARY_COLS_V2 + (res->has_point ? 1 : 0);
 
 	r->ipdv_abs_mean_us = has ? num(f[24]) : NAN;
 	r->ipdv_abs_p99_us = has ? num(f[25]) : NAN;
@@ -149,25 +178,27 @@ row_parse_v2(struct flow_row *r, char **f, size_t n)
 	r->frame_clamped = has ? strtoull(f[28], NULL, 10) : 0;
 	r->tx_idt_std_us = has ? num(f[29]) : NAN;
 	r->tx_idt_err_p99_us = has ? num(f[30]) : NAN;
-	if (n == NSUMMARY_COLS)
+	if (has && res->has_point)
 		snprintf(r->point, sizeof(r->point), "%s", f[31]);
+	r->tx_idt_err_p50_us = has && res->has_idt_pct ? num(f[k]) : NAN;
+	r->tx_idt_err_p999_us = has && res->has_idt_pct ? num(f[k + 1]) : NAN;
 }
 
 /*
- * One summary.csv line back into a row; -1 if it has the wrong shape.
- * A file written before the appended columns (24 of them) reads too.
+ * One summary.csv line back into a row, in RES's layout (a file written
+ * before the appended columns, 24 of them, reads too); -1 if it has
+ * another shape.
  */
 static int
-row_parse(char *line, struct flow_row *r)
+row_parse(const struct results *res, char *line, struct flow_row *r)
 {
-	char *f[NSUMMARY_COLS + 1];
-	size_t n = csvfile_split(line, f, NSUMMARY_COLS);
+	char *f[sizeof(res->cols) / sizeof(res->cols[0]) + 1];
+	size_t n = csvfile_split(line, f, res->ncols);
 
-	if (n != NSUMMARY_COLS && n != NSUMMARY_COLS_V2 &&
-	    n != NSUMMARY_COLS_V1)
+	if (n != res->ncols && n != NSUMMARY_COLS_V1)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	row_parse_v2(r, f, n);
+	row_parse_v2(res, r, f, n);
 	snprintf(r->variant, sizeof(r->variant), "%s", f[0]);
 	r->routers = strtoul(f[1], NULL, 10);
 	r->frame = (unsigned)strtoul(f[2], NULL, 10);
@@ -213,6 +244,23 @@ rows_push(struct results *res, const struct flow_row *row, char *err,
 	return 0;
 }
 
+/* The layout of summary.csv from its header LINE (written into). */
+static void
+header_layout(struct results *res, char *line)
+{
+	char *f[64];
+	size_t i, n = csvfile_split(line, f, 64);
+
+	res->has_point = res->has_idt_pct = 0;
+	for (i = NSUMMARY_COLS_V2; i < n && i < 64; i++) {
+		if (strcmp(f[i], point_col) == 0)
+			res->has_point = 1;
+		if (strcmp(f[i], idt_pct_cols[0]) == 0)
+			res->has_idt_pct = 1;
+	}
+	summary_layout(res);
+}
+
 /* Read the rows of summary.csv (open in F) after its header back. */
 static int
 rows_load(struct results *res, FILE *f, const char *path, char *err,
@@ -225,13 +273,12 @@ rows_load(struct results *res, FILE *f, const char *path, char *err,
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\r\n")] = '\0';
 		if (n++ == 0) {		/* the header */
-			res->has_point = strlen(line) > 6 &&
-			    strcmp(line + strlen(line) - 6, ",point") == 0;
+			header_layout(res, line);
 			continue;
 		}
-		if (row_parse(line, &row) == -1) {
+		if (row_parse(res, line, &row) == -1) {
 			snprintf(err, errlen, "%s:%zu: not a row of %zu "
-			    "columns", path, n, NSUMMARY_COLS);
+			    "columns", path, n, res->ncols);
 			return -1;
 		}
 		if (rows_push(res, &row, err, errlen) == -1)
@@ -275,12 +322,11 @@ rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if ((res->summary_f = fopen(tmp, "w")) == NULL)
 		goto fail;
-	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    SUMMARY_NCOLS(res));
+	res->summary = csv_from_stream(res->summary_f, res->cols, res->ncols);
 	if (res->summary == NULL)
 		goto fail;
 	for (i = 0; i < res->nrows; i++) {
-		write_summary_row(res->summary, &res->rows[i], res->has_point);
+		write_summary_row(res, res->summary, &res->rows[i]);
 		if (csv_end_row(res->summary, err, errlen) == -1)
 			return -1;
 	}
@@ -414,6 +460,10 @@ results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f)
 	row->tx_idt_std_us = f->sent > 1 ? f->tx_idt_std_ns / 1e3 : NAN;
 	row->tx_idt_err_p99_us = f->sent > 1 ? f->tx_idt_err_p99_ns / 1e3 :
 	    NAN;
+	row->tx_idt_err_p50_us = f->sent > 1 ? f->tx_idt_err_p50_ns / 1e3 :
+	    NAN;
+	row->tx_idt_err_p999_us = f->sent > 1 ? f->tx_idt_err_p999_ns / 1e3 :
+	    NAN;
 }
 
 static double
@@ -423,7 +473,8 @@ loss_pct(const struct flow_row *r)
 }
 
 static void
-write_summary_row(struct csv *c, const struct flow_row *r, int has_point)
+write_summary_row(const struct results *res, struct csv *c,
+    const struct flow_row *r)
 {
 	csv_str(c, r->variant);
 	csv_u64(c, r->routers);
@@ -456,8 +507,12 @@ write_summary_row(struct csv *c, const struct flow_row *r, int has_point)
 	csv_u64(c, r->frame_clamped);
 	csv_f64(c, r->tx_idt_std_us, 3);
 	csv_f64(c, r->tx_idt_err_p99_us, 3);
-	if (has_point)
+	if (res->has_point)
 		csv_str(c, r->point);
+	if (res->has_idt_pct) {
+		csv_f64(c, r->tx_idt_err_p50_us, 3);
+		csv_f64(c, r->tx_idt_err_p999_us, 3);
+	}
 }
 
 int
@@ -466,7 +521,7 @@ results_add(struct results *res, const struct flow_row *row, char *err,
 {
 	if (rows_push(res, row, err, errlen) == -1)
 		return -1;
-	write_summary_row(res->summary, row, res->has_point);
+	write_summary_row(res, res->summary, row);
 	if (csv_end_row(res->summary, err, errlen) == -1)
 		return -1;
 	if (fflush(res->summary_f) == EOF) {

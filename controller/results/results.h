@@ -47,6 +47,8 @@ struct flow_row {
 	double		tx_idt_err_p99_us;
 	char		point[256];	/* the sweep values, "idt=1ms;delay=5ms"
 					   (plan_point_label), "" without */
+	double		tx_idt_err_p50_us;	/* |idt error| p50, p99.9 */
+	double		tx_idt_err_p999_us;
 };
 
 /* Where a measured point's rows go: the point's key columns. */
