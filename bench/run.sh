@@ -25,12 +25,17 @@
 # (c) The per-router delay of Linux kernel forwarding: `hoplab run` of
 #     bench/plans/chain-10k.yaml (10000 packets per variant A, A-B,
 #     A-B-C) on a lab of its own; the regression slope and its 95 % CI.
+# (d)..(i) the other programs' benches (below); (j) what each --spin
+#     setting of hoplab-gen costs and buys at 10 ms (bench/pace_cost.sh:
+#     500 packets per run in l2 mode on a veth pair, |idt error| p50,
+#     p99, p99.9 and the process's CPU, ordinary and --realtime).
 #
 # Namespaces: hlb-gen, hlb-r1 (tools/genlab.sh), hlb-s, hlb-d, hlb-v
-# (bench/lib.sh) and the hoplab lab hlbc (K 249).  Everything is removed
+# (bench/lib.sh), hlbp-v (bench/pace_cost.sh) and the hoplab lab hlbc
+# (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
-# (480) seconds.  BENCH_PARTS (default abcdefghi) runs only the parts
+# (480) seconds.  BENCH_PARTS (default abcdefghij) runs only the parts
 # named, e.g. BENCH_PARTS=a.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -46,7 +51,7 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
-PARTS=${BENCH_PARTS:-abcdefghi}
+PARTS=${BENCH_PARTS:-abcdefghij}
 RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
@@ -69,7 +74,7 @@ trap 'echo "bench: interrupted"; exit 1' INT TERM HUP
 
 say() { echo "bench: $*" >&2; }
 left() { [ $(($(date +%s) - START)) -lt "$BUDGET" ]; }
-# part X: is part X (a..h) in BENCH_PARTS (default: all of them)?
+# part X: is part X (a..j) in BENCH_PARTS (default: all of them)?
 part() { case $PARTS in *"$1"*) return 0 ;; esac; return 1; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (namespaces): sudo make bench"; exit 1; }
@@ -434,6 +439,8 @@ other_bench table-h "(h) hoplab-link packet rate vs a Linux bridge, 64 bytes" \
     90 link_rate.sh
 other_bench table-i "(i) timing bounds make check does not assert (load-bound)" \
     150 timing.sh
+other_bench table-j "(j) hoplab-gen pacing at 10 ms: the cost of each --spin" \
+    150 pace_cost.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -444,7 +451,7 @@ mkdir -p "$ROOT/results"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
-	    "$W/table-i"
+	    "$W/table-i" "$W/table-j"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"
