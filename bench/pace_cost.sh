@@ -34,7 +34,8 @@ ip netns del "$NS" 2>/dev/null
 ip netns add "$NS" && ip link add name tx netns "$NS" type veth \
     peer name rx netns "$NS" || { echo "pace_cost: no veth pair" >&2; exit 1; }
 for i in tx rx; do
-	ip netns exec "$NS" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$i/disable_ipv6"
+	ip netns exec "$NS" sh -c \
+	    "echo 1 > /proc/sys/net/ipv6/conf/$i/disable_ipv6"
 	ip -n "$NS" link set dev "$i" up
 done
 
@@ -59,21 +60,24 @@ run()
 	    --flow "frame=64,count=$N,idt=10ms,dport=9,name=pace" \
 	    >"$_f" 2>&1 || { printf '%-10s %-6s  failed: %s\n' "$_t" "$_s" \
 	    "$(tail -n 1 "$_f")"; return; }
-	_over=$(sed -n 's/^pacer: [0-9]* waits, \([0-9]*\) overslept.*/\1/p' "$_f")
+	_over=$(sed -n 's/^pacer: [0-9]* waits, \([0-9]*\) overslept.*/\1/p' \
+	    "$_f")
 	_spun=$(sed -n 's/^pacer: .*(\([0-9.]*\) % of a core).*/\1/p' "$_f")
 	_cpu=$(sed -n 's/^cpu: \([0-9.]*\) % of a core.*/\1/p' "$_f")
 	_p99=$(col "$_f" '|err|p99')
 	_goal=$(awk -v p="$_p99" -v c="$_cpu" 'BEGIN {
 	    print (p + 0 < 2 && c + 0 < 5) ? "met" : "not met" }')
 	printf '%-10s %-6s %9s %9s %10s %9s %7s %7s  %-8s load %s\n' "$_t" \
-	    "$_s" "$(col "$_f" '|err|p50')" "$_p99" "$(col "$_f" '|err|p99.9')" \
-	    "$_over" "$_spun" "$_cpu" "$_goal" "$(cut -d' ' -f1 /proc/loadavg)"
+	    "$_s" "$(col "$_f" '|err|p50')" "$_p99" \
+	    "$(col "$_f" '|err|p99.9')" "$_over" "$_spun" "$_cpu" "$_goal" \
+	    "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 echo "hoplab-gen l2 on a veth pair, $N x 64-byte frames at 10 ms per run;" \
     "|err| = |idt - 10 ms| from kernel tx stamps, us; CPU in % of one core"
 printf '%-10s %-6s %9s %9s %10s %9s %7s %7s  %s\n' class spin '|err|p50' \
-    '|err|p99' '|err|p99.9' overslept 'spun%' 'cpu%' 'goal (p99 < 2 us, cpu < 5 %)'
+    '|err|p99' '|err|p99.9' overslept 'spun%' 'cpu%' \
+    'goal (p99 < 2 us, cpu < 5 %)'
 for s in $SPINS; do
 	run ordinary "$s"
 done

@@ -47,7 +47,7 @@ struct results {
 	struct routers	*rt;		/* routers.csv */
 	int		has_point;	/* summary.csv has "point": the
 					   plan sweeps more than the frame */
-	int		has_idt_pct;	/* ... and tx_idt_err_p50_us, _p999_us */
+	int		has_idt_pct;	/* ... tx_idt_err_p50_us, _p999_us */
 	const char	*cols[32 + 1 + 2];	/* its header */
 	size_t		ncols;
 };

@@ -8,8 +8,9 @@
  * wait (what the spin then costs is measured by bench/timing.sh).
  * --spin D makes the lead at least D (beyond the cap).  The percentiles
  * of |idt error| (tsm_idt_pct) are checked against values worked out
- * by hand.  Stamp pairing must settle each packet once, with the kernel stamp when
- * it came and the user stamp otherwise, in either arrival order.
+ * by hand.  Stamp pairing must settle each packet once, with the kernel
+ * stamp when it came and the user stamp otherwise, in either arrival
+ * order.
  * --cpu (tune.c) refuses a CPU the machine does not have.
  */
 #include <sched.h>

@@ -560,7 +560,8 @@ main(void)
 		UNIT_TEST(t_intervals_rows_are_relative_to_first_send_with_units),
 		UNIT_TEST(t_reopen_cuts_every_file_back_to_the_done_points),
 		UNIT_TEST(t_reopen_reads_a_summary_without_the_appended_columns),
-		UNIT_TEST(t_reopen_keeps_a_summary_with_or_without_the_percentiles),
+		UNIT_TEST(
+		    t_reopen_keeps_a_summary_with_or_without_the_percentiles),
 		UNIT_TEST(t_state_json_keeps_byte_counts_and_router_roles),
 		UNIT_TEST(t_state_json_is_indented_escaped_and_valid),
 		UNIT_TEST(t_plan_hash_matches_fips_180_2_vectors),
