@@ -14,10 +14,16 @@
 # issue sets is printed beside each row: p99 under 2 us at under 5 % of
 # a core.  Asserts nothing; the load average goes with every row.
 #
+# Then the pacer alone (bench/pace_spin.c: 300 waits of 10 ms, no packet
+# sent) with the same settings, ordinary and under chrt -f 10: how late
+# pace_wait() returns after each deadline (p50, p99, p99.9) and what it
+# spun.  What the first table has beyond the second is the send path.
+#
 # Root.  About 1 minute; every run is bounded by timeout(1), the
 # namespace is deleted on any exit.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
 GEN=$ROOT/bin/hoplab-gen
 NS=hlbp-v
 N=${PACE_COUNT:-500}
@@ -83,4 +89,29 @@ for s in $SPINS; do
 done
 for s in $SPINS; do
 	run realtime "$s" --realtime
+done
+
+# alone CLASS SPIN [PREFIX...]: one pace_spin run, one row.
+alone()
+{
+	_c=$1 _s=$2
+	shift 2
+	_o=$("$@" "$PS" 300 "$_s") || { printf '%-10s %-6s  failed\n' "$_c" \
+	    "$_s"; return; }
+	echo "$_o" | sed -n 's/.* = \([0-9.]*\) % .*p50 \([0-9.]*\) us, p99 \([0-9.]*\) us, p99.9 \([0-9.]*\) us$/\1 \2 \3 \4/p' |
+	    { read -r sp a b c; printf '%-10s %-6s %9s %9s %10s %7s  load %s\n' \
+	    "$_c" "$_s" "$a" "$b" "$c" "$sp" "$(cut -d' ' -f1 /proc/loadavg)"; }
+}
+
+echo
+echo "the pacer alone (bench/pace_spin, 300 waits of 10 ms, nothing sent):" \
+    "return after the deadline, us"
+PS=$(bench_pace_spin "$ROOT" | tail -n 1) || {
+	echo "bench/pace_spin.c did not build"; exit 0; }
+printf '%-10s %-6s %9s %9s %10s %7s\n' class spin p50 p99 p99.9 'spun%'
+for s in $SPINS; do
+	alone ordinary "$s"
+done
+for s in $SPINS; do
+	alone realtime "$s" chrt -f 10
 done
