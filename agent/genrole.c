@@ -14,7 +14,7 @@
  *   BINDIR/hoplab-gen --tx IF --rx IF --src IP --dst IP --gateway IP
  *       --flow frame=F,count=C,idt=D[,dscp=N][,id=N][,name=S][,dport=N]
  *       [,sport=N][,seed=N][,burst=B,off=O][,duration=D]
- *       [,preset=P[,rate=Rbps]] ... [--drain D] [--ttl N]
+ *       [,preset=P[,rate=Rbps]][,dst=IP][,spin=D] ... [--drain D] [--ttl N]
  *       [--start-at NS] [--stream-records]
  *
  * frame and idt are the FlowSpec's frame_dist / idt_dist when set (a
@@ -60,6 +60,7 @@
 #define IDT_MAX		60000000000ULL		/* 60 s */
 #define DRAIN_MAX	60000000000ULL		/* 60 s */
 #define RUN_MAX		86400000000000ULL	/* count * idt: 24 h */
+#define SPIN_MAX	100000000ULL	/* spin_ns: 100 ms (pace.h) */
 #define FLOWS_MAX	64
 #define RATE_MAX	10e9			/* bit/s, lib/preset.h */
 #define START_AHEAD_MAX	3600000000000LL		/* start_at_ns: 1 h ahead */
@@ -192,6 +193,9 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 	else if (f->dst_ip[0] != '\0' && inet_pton(AF_INET, f->dst_ip,
 	    &dst) != 1)
 		why = "dst_ip: expected an IPv4 address or empty";
+	else if (f->spin_ns != 0 && (f->spin_ns < 1000 ||
+	    f->spin_ns > SPIN_MAX))
+		why = "spin_ns: expected 0 (auto) or 1us..100ms";
 	if (why != NULL) {
 		snprintf(err, errlen, "flow %zu: %s", i + 1, why);
 		return -1;
@@ -257,6 +261,10 @@ add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 		spec_add(&sp, ",rate=%.0fbps", f->rate_bps);
 	if (f->dst_ip[0] != '\0')
 		spec_add(&sp, ",dst=%s", f->dst_ip);
+	if (f->spin_ns != 0) {
+		fmt_duration(f->spin_ns, d, sizeof(d));
+		spec_add(&sp, ",spin=%s", d);
+	}
 	if (sp.full)
 		return -1;
 	return argv_pair(ga, "--flow", sp.buf);

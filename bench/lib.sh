@@ -118,6 +118,19 @@ ns_stat()
 
 now_ns() { date +%s%N; }
 
+# bench_pace_spin ROOT: build bench/pace_spin.c (hoplab-gen's pacer alone)
+# into ROOT/build/bench/pace_spin and print its path; 1 if it did not build.
+bench_pace_spin()
+{
+	_d=$1/build/bench/pace_spin
+	mkdir -p "$1/build/bench" &&
+	    make -s -C "$1" build/generator/pace.o build/libhoplab.a &&
+	    cc -I"$1" -I"$1/lib" -I"$1/build" -std=c11 -Wall -Wextra -Werror \
+	    -D_GNU_SOURCE -O2 -o "$_d" "$1/bench/pace_spin.c" \
+	    "$1/build/generator/pace.o" "$1/build/libhoplab.a" -lm &&
+	    echo "$_d"
+}
+
 # gap_err PCAP PORT SKIP TARGET_NS: percentiles 50, 90, 99 of |gap -
 # TARGET_NS| in us between consecutive UDP packets to PORT in PCAP, the
 # first SKIP gaps left out (the robust view of pacing: a tool's own

@@ -25,9 +25,14 @@
 # (c) The per-router delay of Linux kernel forwarding: `hoplab run` of
 #     bench/plans/chain-10k.yaml (10000 packets per variant A, A-B,
 #     A-B-C) on a lab of its own; the regression slope and its 95 % CI.
+# (d)..(i) the other programs' benches (below); (j) what each --spin
+#     setting of hoplab-gen costs and buys at 10 ms (bench/pace_cost.sh:
+#     500 packets per run in l2 mode on a veth pair, |idt error| p50,
+#     p99, p99.9 and the process's CPU, ordinary and --realtime).
 #
 # Namespaces: hlb-gen, hlb-r1 (tools/genlab.sh), hlb-s, hlb-d, hlb-v
-# (bench/lib.sh) and the hoplab lab hlbc (K 249).  Everything is removed
+# (bench/lib.sh), hlbp-v (bench/pace_cost.sh) and the hoplab lab hlbc
+# (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
 # (480) seconds.  BENCH_PARTS (default abcdefghij) runs only the parts
@@ -69,7 +74,7 @@ trap 'echo "bench: interrupted"; exit 1' INT TERM HUP
 
 say() { echo "bench: $*" >&2; }
 left() { [ $(($(date +%s) - START)) -lt "$BUDGET" ]; }
-# part X: is part X (a..h) in BENCH_PARTS (default: all of them)?
+# part X: is part X (a..j) in BENCH_PARTS (default: all of them)?
 part() { case $PARTS in *"$1"*) return 0 ;; esac; return 1; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (namespaces): sudo make bench"; exit 1; }
@@ -438,6 +443,8 @@ other_bench table-j "(j) hoplab-link as a wire: added delay and CPU at 1000 pack
     90 link_wire.sh
 other_bench table-k "(k) what residence captures cost the routers (per-router delay)" \
     400 residence_cost.sh
+other_bench table-l "(l) hoplab-gen pacing at 10 ms: the cost of each --spin" \
+    150 pace_cost.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -448,7 +455,7 @@ mkdir -p "$ROOT/results"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
-	    "$W/table-i" "$W/table-j" "$W/table-k"
+	    "$W/table-i" "$W/table-j" "$W/table-k" "$W/table-l"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"

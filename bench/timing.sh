@@ -29,6 +29,7 @@
 # those named.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
 PARTS=${TIMING_PARTS:-pace link live faults}
 W=$(mktemp -d /tmp/hoplab-timing.XXXXXX) || exit 1
 trap 'rm -rf "$W"' EXIT
@@ -52,13 +53,7 @@ row()
 printf '%-26s %10s %12s %-4s %s\n' what bound measured unit verdict
 
 if has pace; then
-	drive=$ROOT/build/bench/pace_spin
-	mkdir -p "$ROOT/build/bench"
-	if make -s -C "$ROOT" build/generator/pace.o build/libhoplab.a &&
-	    cc -I"$ROOT" -I"$ROOT/lib" -I"$ROOT/build" -std=c11 -Wall \
-	    -Wextra -Werror -D_GNU_SOURCE -O2 -o "$drive" \
-	    "$ROOT/bench/pace_spin.c" "$ROOT/build/generator/pace.o" \
-	    "$ROOT/build/libhoplab.a" -lm; then
+	if drive=$(bench_pace_spin "$ROOT"); then
 		out=$("$drive" 200)
 		share=$(echo "$out" | sed -n 's/.* = \([0-9.]*\) %.*/\1/p')
 		row "pacer spin at 10 ms" 4 "$share" %

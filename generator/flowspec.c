@@ -13,7 +13,9 @@
  * 0..65535), name (letters, digits, '.', '_', '-'), dport and sport (UDP
  * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
  * 0xC020, destination 7); dst (l2 mode: the flow's own destination
- * address, owned by the generator on rx; default --dst).
+ * address, owned by the generator on rx; default --dst); spin (auto or
+ * 1us..100ms: the least time the pacer spins before the flow's
+ * deadlines, pace.h; default --spin's).
  *
  * duration=D (1ms..24h) bounds the flow by time: without count, the count
  * is derived from it as a bound (preset_duration_count()).  burst=DIST
@@ -42,6 +44,7 @@
 #include "dscp.h"
 #include "preset.h"
 #include "flowspec.h"
+#include "pace.h"
 
 #define FLOWSPEC_PAIR_MAX	(DIST_SPEC_MAX + 8) /* longest key=value */
 
@@ -61,6 +64,7 @@ enum {
 	KEY_PRESET = 0x1000,
 	KEY_RATE = 0x2000,
 	KEY_DST = 0x4000,
+	KEY_SPIN = 0x8000,
 };
 
 /* What a flow line is being built from: the keys met, the preset. */
@@ -344,6 +348,37 @@ parse_dst(const char *v, struct flowspec *fs, char *err, size_t errlen)
 	return 0;
 }
 
+int
+flowspec_parse_spin(const char *v, int64_t *ns, char *err, size_t errlen)
+{
+	char why[128];
+
+	if (strcmp(v, "auto") == 0) {
+		*ns = PACE_SPIN_AUTO;
+		return 0;
+	}
+	if (clock_parse_duration(v, ns, why, sizeof(why)) == -1 ||
+	    *ns < NSEC_PER_USEC || *ns > PACE_SPIN_MAX) {
+		snprintf(err, errlen, "expected auto or a duration of "
+		    "1us..100ms with its unit, got \"%s\"", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_spin(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	char why[160];
+
+	if (flowspec_parse_spin(v, &fs->spin_ns, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "spin: %s", why);
+		return -1;
+	}
+	fs->spin_given = 1;
+	return 0;
+}
+
 /* dport= or sport= (KEY, named in messages). */
 static int
 parse_port(const char *key, const char *v, uint16_t *port, char *err,
@@ -378,7 +413,7 @@ pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 		{ "sport", KEY_SPORT }, { "seed", KEY_SEED },
 		{ "duration", KEY_DURATION }, { "burst", KEY_BURST },
 		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
-		{ "dst", KEY_DST },
+		{ "dst", KEY_DST }, { "spin", KEY_SPIN },
 	};
 	size_t i;
 	unsigned bit = 0;
@@ -394,7 +429,7 @@ pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 	if (bit == 0) {
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
 		    "count, idt, dscp, id, name, dport, sport, seed, duration, "
-		    "burst, off, preset, rate or dst)", pair);
+		    "burst, off, preset, rate, dst or spin)", pair);
 		return 0;
 	}
 	if (x->seen & bit) {
@@ -446,6 +481,8 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		return parse_name(v, fs, err, errlen);
 	case KEY_DST:
 		return parse_dst(v, fs, err, errlen);
+	case KEY_SPIN:
+		return parse_spin(v, fs, err, errlen);
 	case KEY_DPORT:
 		return parse_port(pair, v, &fs->dport, err, errlen);
 	default:			/* KEY_SPORT */

@@ -2,7 +2,7 @@
  * flowspec: the value of hoplab-gen's --flow option.
  *
  *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
- *   [,seed=N][,duration=D][,burst=DIST,off=DIST][,dst=IP]
+ *   [,seed=N][,duration=D][,burst=DIST,off=DIST][,dst=IP][,spin=D|auto]
  *   preset=NAME[,rate=R][,key=value ...]
  *
  * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
@@ -13,7 +13,9 @@
  * off= make it an on/off source: BURST packets IDT apart, then a pause
  * OFF.  preset=NAME (lib/preset.h) fills in frame, idt, burst, off and
  * dscp for a real service; keys given beside it override.  dst=IP (l2
- * mode) sends the flow to its own destination address instead of --dst.  The
+ * mode) sends the flow to its own destination address instead of --dst.
+ * spin=D makes the pacer spin at least D before each of the flow's
+ * deadlines (pace.h; auto, the default, leaves the learnt lead).  The
  * parser is strict: unknown or repeated keys, missing required keys and
  * values out of range are errors whose message names the key and the value.
  */
@@ -61,6 +63,9 @@ struct flowspec {
 	char		preset[FLOWSPEC_PRESET_MAX]; /* "" or the preset */
 	double		rate_bps;	/* the preset's rate, 0 if none */
 	struct in_addr	dst;		/* l2: dst=, 0.0.0.0: the --dst */
+	int64_t		spin_ns;	/* spin=: PACE_SPIN_AUTO or the
+					   least spin before a deadline */
+	int		spin_given;	/* spin= was given (else --spin's) */
 };
 
 /*
@@ -71,6 +76,13 @@ struct flowspec {
  */
 int	flowspec_parse(const char *s, unsigned default_id, struct flowspec *fs,
 	    char *err, size_t errlen);
+/*
+ * A spin value V, of spin= and of --spin: "auto" (PACE_SPIN_AUTO) or a
+ * duration with its unit of 1us..100ms (PACE_SPIN_MAX) into *NS.
+ * Returns 0, or -1 with "expected auto or ..., got ..." in ERR.
+ */
+int	flowspec_parse_spin(const char *v, int64_t *ns, char *err,
+	    size_t errlen);
 /*
  * Check a whole set of N flows: ids and names unique, total count bounded.
  * Returns 0, or -1 with a message in ERR.

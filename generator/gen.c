@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "clock.h"
 #include "gen.h"
 
 static void
@@ -184,6 +186,26 @@ int64_t
 gen_send_ns(const struct gen *g)
 {
 	return g->send_end > g->send_start ? g->send_end - g->send_start : 0;
+}
+
+int64_t
+gen_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == -1)
+		return 0;
+	return clock_ns_from_ts(&ts);
+}
+
+double
+gen_send_cpu(const struct gen *g, int64_t *cpu_ns, int64_t *wall_ns)
+{
+	*cpu_ns = g->send_cpu_wall > 0 ? g->send_cpu_ns : 0;
+	*wall_ns = g->send_cpu_wall > 0 ? g->send_cpu_wall : 0;
+	if (*wall_ns == 0)
+		return -1;
+	return 100.0 * (double)*cpu_ns / (double)*wall_ns;
 }
 
 /*

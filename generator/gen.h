@@ -159,6 +159,8 @@ struct gen {
 	struct pace	pace;
 	int64_t		send_start;	/* first deadline, CLOCK_MONOTONIC */
 	int64_t		send_end;	/* last send */
+	int64_t		send_cpu_ns;	/* process CPU time while sending */
+	int64_t		send_cpu_wall;	/* ... over this much CLOCK_MONOTONIC */
 	char		ts_src[48];
 	uint64_t	foreign;	/* frames on rx that were not ours */
 	int64_t		interval_ns;	/* time series width in use */
@@ -252,6 +254,15 @@ void	gen_followup_counts(const struct gen *g, uint64_t *ok, uint64_t *bad,
 	    int *end_seen);
 /* CLOCK_MONOTONIC ns the sending took (first deadline to last send). */
 int64_t	gen_send_ns(const struct gen *g);
+/* The process's CPU time so far, user and system, all threads, ns. */
+int64_t	gen_cpu_ns(void);
+/*
+ * The CPU the process used while sending (send.h's send_run, from before
+ * the first deadline to after the last send: pacing, sends, stamps and
+ * the receive side together): *CPU_NS of it in *WALL_NS, and the return
+ * value in % of one core; -1 (both 0) if the sending did not end.
+ */
+double	gen_send_cpu(const struct gen *g, int64_t *cpu_ns, int64_t *wall_ns);
 /* Frames received that were not ours (other traffic, unknown flow ids). */
 uint64_t gen_foreign(const struct gen *g);
 /*

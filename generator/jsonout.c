@@ -11,6 +11,7 @@
  *
  * Deliberately not here: per-packet records (records.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <arpa/inet.h>
 
@@ -70,14 +71,18 @@ static void
 json_pacing(struct json *j, const struct gen_flow *f)
 {
 	const struct tsmatch *m = f->tsm;
+	struct tsm_idt_pct e;
 
+	tsm_idt_pct(m, &e);
 	json_key(j, "pacing");
 	json_object(j, JSON_INLINE);
 	json_kdouble(j, "idt_mean_ns", m->idt.mean, 1);
 	json_kdouble(j, "idt_std_ns", welford_std(&m->idt), 1);
 	json_kdouble(j, "err_std_ns", welford_std(&m->idt_err), 1);
-	json_pct(j, "err_abs_p50_ns", m->idt_abs, 50);
-	json_pct(j, "err_abs_p99_ns", m->idt_abs, 99);
+	json_kint(j, "err_abs_p50_ns", (long long)e.p50);
+	json_kint(j, "err_abs_p99_ns", (long long)e.p99);
+	json_kint(j, "err_abs_p999_ns", (long long)e.p999);
+	json_kint(j, "spin_ns", (long long)f->spec.spin_ns);
 	json_kdouble(j, "late_mean_ns", f->late.mean, 1);
 	json_kint(j, "late_max_ns", (long long)f->late.max);
 	json_kuint(j, "tx_kernel_stamps", m->ktx_used);
@@ -184,6 +189,8 @@ json_run(struct json *j, const struct gen *g, const struct gen_config *c)
 {
 	const struct pace *p = gen_pace(g);
 	char a[INET_ADDRSTRLEN], peer[INET_ADDRSTRLEN + 8];
+	int64_t cpu, wall;
+	double pct = gen_send_cpu(g, &cpu, &wall);
 	int l2 = c->mode == GEN_MODE_L2;
 
 	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
@@ -207,6 +214,9 @@ json_run(struct json *j, const struct gen *g, const struct gen_config *c)
 	json_kuint(j, "waits", p->waits);
 	json_kuint(j, "overslept", p->overslept);
 	json_kint(j, "spin_ns", (long long)p->spin_ns);
+	json_kint(j, "cpu_ns", (long long)cpu);
+	json_kint(j, "cpu_wall_ns", (long long)wall);
+	json_kdouble(j, "cpu_pct", pct >= 0 ? pct : NAN, 3);
 	json_end(j);
 }
 

@@ -130,19 +130,21 @@ l2_resolve(struct gen_job *j, volatile sig_atomic_t *signals)
 }
 
 /*
- * Wait for DEADLINE.  High rates: no sleep to wake from.  The rx ring
+ * Wait for DEADLINE, spinning at least SPIN before it.  High rates, and
+ * a spin that covers the whole wait: no sleep to wake from.  The rx ring
  * costs no system call to look at; the sockets are polled (without
  * waiting) every L2_SERVICE_MAX for ARP and stamps.
  */
 static int
-l2_wait(struct gen *g, int64_t deadline, volatile sig_atomic_t *signals,
-    char *err, size_t errlen)
+l2_wait(struct gen *g, int64_t deadline, int64_t spin,
+    volatile sig_atomic_t *signals, char *err, size_t errlen)
 {
 	int64_t now = clock_mono_ns();
 
-	if (deadline - now >= L2_SHORT_WAIT)
-		return send_wait(g, now, deadline, signals, rx_service, err,
-		    errlen);
+	if (deadline - now >= L2_SHORT_WAIT && deadline - now >
+	    pace_lead(&g->pace, deadline - now, spin))
+		return send_wait(g, now, deadline, spin, signals, rx_service,
+		    err, errlen);
 	if (now - g->last_service >= L2_SERVICE_MAX) {
 		if (rx_service(g, 0, err, errlen) == -1)
 			return -1;

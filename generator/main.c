@@ -35,7 +35,7 @@ enum {
 	OPT_INTERVAL, OPT_JSON, OPT_RECORDS, OPT_REPORT, OPT_ROLE_ID,
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
-	OPT_CPU, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS,
+	OPT_CPU, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS, OPT_SPIN,
 };
 
 struct opts;
@@ -64,6 +64,7 @@ struct opts {
 	int		 ttl_given;
 	int		 cpu;		/* --cpu N, or -1 */
 	int		 rt_prio;	/* --realtime: SCHED_FIFO prio, or 0 */
+	const char	*spin;		/* --spin as given, or NULL */
 };
 
 static void	check_l2(struct opts *);
@@ -389,6 +390,9 @@ parse_packets(struct opts *o, int ch, const char *v)
 	case OPT_RX:
 		opt_iface("--rx", v, c->rx);
 		break;
+	case OPT_SPIN:
+		o->spin = v;
+		break;
 	case OPT_START_AT:
 		opt_start_at(c, v);
 		break;
@@ -566,6 +570,27 @@ check_tcp(struct opts *o)
 	t->dscp = 0;
 }
 
+/* --spin: the spin of every flow without spin= of its own (senders). */
+static void
+opt_spin(struct opts *o)
+{
+	struct gen_config *c = &o->job.cfg;
+	char err[192];
+	int64_t ns;
+	size_t i;
+
+	if (o->spin == NULL)
+		return;
+	if (c->mode == GEN_MODE_TCP || c->role == GEN_ROLE_RECV)
+		usage_error("--spin: only for senders (mode l2, or udp --role "
+		    "send): it paces the sends");
+	if (flowspec_parse_spin(o->spin, &ns, err, sizeof(err)) == -1)
+		usage_error("--spin: %s", err);
+	for (i = 0; i < c->nflows; i++)
+		if (!c->flows[i].spin_given)
+			c->flows[i].spin_ns = ns;
+}
+
 /* Options that only make sense together. */
 static void
 check_opts(struct opts *o)
@@ -574,6 +599,7 @@ check_opts(struct opts *o)
 	char err[256];
 
 	o->mode->check(o);
+	opt_spin(o);
 	if (c->nflows > 0 &&
 	    flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
 		usage_error("--flow: %s", err);
@@ -613,6 +639,7 @@ static const struct option longopts[] = {
 	{ "run-id", required_argument, NULL, OPT_RUN_ID },
 	{ "rx", required_argument, NULL, OPT_RX },
 	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "spin", required_argument, NULL, OPT_SPIN },
 	{ "src", required_argument, NULL, OPT_SRC },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
 	{ "stream-records", no_argument, NULL, OPT_STREAM_RECORDS },

@@ -15,6 +15,14 @@
  * most 400 us per packet).  main.c also lowers the timer slack to 1 us
  * (PR_SET_TIMERSLACK).
  *
+ * A user who accepts the CPU cost asks for a longer spin (hoplab-gen
+ * --spin D, per flow spin=D): the pacer then wakes at least D before
+ * every deadline, which catches the wake-ups that come later than the
+ * learnt lead (a scheduler that gives the CPU to another task first, a
+ * halted virtual CPU coming back) and costs about D / interval of a core
+ * (docs/generator.md "Pacing" measures it).  The learnt lead still
+ * applies when it is the longer one.
+ *
  * What spinning cannot fix: on a virtual machine the hypervisor may take
  * the CPU away for milliseconds, spinning or not; such packets leave late
  * (the next deadline is unaffected) and show as outliers in the
@@ -43,13 +51,15 @@ pace_init(struct pace *p)
 }
 
 int64_t
-pace_lead(const struct pace *p, int64_t window)
+pace_lead(const struct pace *p, int64_t window, int64_t spin)
 {
 	int64_t lead = p->est + PACE_MARGIN, cap = window / PACE_SHARE;
 
 	if (cap < PACE_EST_MIN)
 		cap = PACE_EST_MIN;
-	return lead < cap ? lead : cap;
+	if (lead > cap)
+		lead = cap;
+	return spin > lead ? spin : lead;
 }
 
 void
@@ -87,13 +97,14 @@ pace_spin(struct pace *p, int64_t deadline, volatile sig_atomic_t *stop)
 }
 
 int64_t
-pace_wait(struct pace *p, int64_t deadline, volatile sig_atomic_t *stop)
+pace_wait(struct pace *p, int64_t deadline, int64_t spin,
+    volatile sig_atomic_t *stop)
 {
 	struct timespec ts;
 	int64_t target, now;
 
 	now = clock_mono_ns();
-	target = deadline - pace_lead(p, deadline - now);
+	target = deadline - pace_lead(p, deadline - now, spin);
 	ts = clock_ts_from_ns(target);
 	while (now < target && (stop == NULL || !*stop)) {
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,

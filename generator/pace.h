@@ -5,7 +5,8 @@
  * "now + gap"), so errors never accumulate; pace_wait() reaches one
  * deadline by sleeping with clock_nanosleep(TIMER_ABSTIME) until shortly
  * before it and spinning on the clock for the rest.  How early to wake is
- * learnt from the timer's own lateness (see pace.c).
+ * learnt from the timer's own lateness (see pace.c), or set by the user
+ * who accepts the CPU cost of a longer spin (hoplab-gen --spin).
  */
 #ifndef HOPLAB_GEN_PACE_H
 #define HOPLAB_GEN_PACE_H
@@ -18,6 +19,8 @@
 #define PACE_EST_MAX	(500 * 1000LL)	/* the longest spin we accept */
 #define PACE_MARGIN	(5 * 1000LL)	/* wake this much before the guess */
 #define PACE_SHARE	25		/* spin at most 1/25 (4 %) of a wait */
+#define PACE_SPIN_AUTO	0		/* spin: the learnt lead alone */
+#define PACE_SPIN_MAX	(100 * 1000 * 1000LL)	/* --spin at most 100 ms */
 
 struct pace {
 	int64_t		est;		/* expected timer lateness, ns */
@@ -43,19 +46,22 @@ pace_next(int64_t deadline, int64_t gap_ns)
 /*
  * Return at DEADLINE (CLOCK_MONOTONIC ns) or as soon after it as the CPU
  * allows, never before it unless *STOP became non-zero (STOP may be NULL):
- * sleep until DEADLINE - pace_lead(), then spin.  Returns how late it
+ * sleep until DEADLINE - pace_lead(SPIN), then spin.  Returns how late it
  * returned, in ns (0 or more).
  */
-int64_t	pace_wait(struct pace *p, int64_t deadline, volatile sig_atomic_t *stop);
+int64_t	pace_wait(struct pace *p, int64_t deadline, int64_t spin,
+	    volatile sig_atomic_t *stop);
 /*
  * The parts of pace_wait() for callers that sleep their own way (ppoll):
  * pace_lead() says how long before a deadline WINDOW ns away to stop
- * sleeping (the timer's expected lateness plus a margin, at most
- * WINDOW / PACE_SHARE); pace_learn() is told when a sleep that was to end
- * at TARGET really ended (WOKE); pace_spin() spins to DEADLINE and
- * returns how late it returned.
+ * sleeping: the timer's expected lateness plus a margin, at most
+ * WINDOW / PACE_SHARE, or SPIN ns when SPIN (1..PACE_SPIN_MAX, the
+ * user's --spin) is longer; SPIN 0 (PACE_SPIN_AUTO) adds nothing.  A
+ * lead of WINDOW or more means: do not sleep at all.  pace_learn() is
+ * told when a sleep that was to end at TARGET really ended (WOKE);
+ * pace_spin() spins to DEADLINE and returns how late it returned.
  */
-int64_t	pace_lead(const struct pace *p, int64_t window);
+int64_t	pace_lead(const struct pace *p, int64_t window, int64_t spin);
 void	pace_learn(struct pace *p, int64_t target, int64_t woke);
 int64_t	pace_spin(struct pace *p, int64_t deadline,
 	    volatile sig_atomic_t *stop);

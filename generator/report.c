@@ -127,41 +127,59 @@ ktx_share(const struct gen_flow *f)
 	return 100.0 * (m->ktx_stamps - m->ktx_orphans) / f->sent;
 }
 
-/* How well packets left on time: kernel tx gaps against the deadlines. */
+/* A flow's spin= for the pacing table: "auto" or microseconds. */
+static const char *
+spin_format(const struct gen_flow *f, char *buf, size_t len)
+{
+	if (f->spec.spin_ns == PACE_SPIN_AUTO)
+		return "auto";
+	snprintf(buf, len, "%.0f", US(f->spec.spin_ns));
+	return buf;
+}
+
+/*
+ * How well packets left on time: kernel tx gaps against the deadlines;
+ * then the pacer's spin and the process's CPU while sending.
+ */
 static void
 print_pacing(FILE *out, const struct gen *g, const struct gen_flow *fl,
     size_t n)
 {
 	const struct pace *p = gen_pace(g);
 	const struct tsmatch *m;
-	int64_t run = gen_send_ns(g);
+	struct tsm_idt_pct e;
+	int64_t run = gen_send_ns(g), cpu, wall;
+	double pct = gen_send_cpu(g, &cpu, &wall);
+	char spin[24];
 	size_t i;
 
 	fprintf(out, "Transmit pacing per flow in microseconds (idt from "
 	    "kernel tx stamps of consecutive packets; late = send - deadline)"
 	    "\n");
 	fprintf(out, "%5s  %-16s %10s %10s %10s %10s %10s %10s %10s %10s "
-	    "%6s\n", "id", "name", "idt_mean", "idt_std", "err_std",
+	    "%6s %7s\n", "id", "name", "idt_mean", "idt_std", "err_std",
 	    "|err|p50", "|err|p99", "|err|p99.9", "late_mean", "late_max",
-	    "ktx%");
+	    "ktx%", "spin_us");
 	for (i = 0; i < n; i++) {
 		m = fl[i].tsm;
+		tsm_idt_pct(m, &e);
 		fprintf(out, "%5u  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f "
-		    "%10.3f %10.3f %10.3f %6.1f\n", fl[i].spec.id,
+		    "%10.3f %10.3f %10.3f %6.1f %7s\n", fl[i].spec.id,
 		    fl[i].spec.name, m->idt.mean / 1000.0,
 		    welford_std(&m->idt) / 1000.0,
-		    welford_std(&m->idt_err) / 1000.0,
-		    US(hist_percentile(m->idt_abs, 50)),
-		    US(hist_percentile(m->idt_abs, 99)),
-		    US(hist_percentile(m->idt_abs, 99.9)),
-		    fl[i].late.mean / 1000.0, US(fl[i].late.max),
-		    ktx_share(&fl[i]));
+		    welford_std(&m->idt_err) / 1000.0, US(e.p50), US(e.p99),
+		    US(e.p999), fl[i].late.mean / 1000.0, US(fl[i].late.max),
+		    ktx_share(&fl[i]), spin_format(&fl[i], spin, sizeof(spin)));
 	}
 	fprintf(out, "pacer: %llu waits, %llu overslept, spun %.3f ms in "
 	    "%.3f s (%.2f %% of a core), timer lateness estimate %.1f us\n",
 	    (unsigned long long)p->waits, (unsigned long long)p->overslept,
 	    p->spin_ns / 1e6, run / 1e9, run > 0 ? 100.0 * p->spin_ns / run :
 	    0.0, p->est / 1000.0);
+	if (pct >= 0)
+		fprintf(out, "cpu: %.2f %% of a core while sending (process "
+		    "user + system, %.3f ms in %.3f s)\n", pct, cpu / 1e6,
+		    wall / 1e9);
 }
 
 /* RFC 3393 ipdv and RFC 5481 pdv per flow. */
@@ -484,6 +502,7 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
     const struct gen_flow *f, const char *ts)
 {
 	const struct gen_config *c = gen_config(g);
+	struct tsm_idt_pct e;
 
 	hoplab__flow_result__init(r);
 	r->clock_sync = (char *)gen_clock_sync(g);
@@ -516,7 +535,10 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
 	r->duration_ns = f->spec.duration_ns;
 	r->ended_by_duration = f->ended_by_time;
 	r->tx_idt_std_ns = welford_std(&f->tsm->idt);
-	r->tx_idt_err_p99_ns = hist_percentile(f->tsm->idt_abs, 99);
+	tsm_idt_pct(f->tsm, &e);
+	r->tx_idt_err_p50_ns = e.p50;
+	r->tx_idt_err_p99_ns = e.p99;
+	r->tx_idt_err_p999_ns = e.p999;
 	r->tx_bytes = f->tx_bytes;
 }
 

@@ -37,8 +37,12 @@
 
 #define SEND_INLINE	static inline __attribute__((always_inline))
 
-/* Wait for DEADLINE, serving the mode's sockets: 0, or -1 with ERR. */
-typedef int send_wait_fn(struct gen *g, int64_t deadline,
+/*
+ * Wait for DEADLINE, serving the mode's sockets, spinning at least SPIN
+ * before it (pace_lead; PACE_SPIN_AUTO: the learnt lead): 0, or -1 with
+ * ERR.
+ */
+typedef int send_wait_fn(struct gen *g, int64_t deadline, int64_t spin,
     volatile sig_atomic_t *signals, char *err, size_t errlen);
 /* Look at the mode's sockets for at most TIMEOUT_NS (rx_service()...). */
 typedef int send_service_fn(struct gen *g, int64_t timeout_ns, char *err,
@@ -70,18 +74,18 @@ send_next_flow(const struct gen *g)
 
 /*
  * Serve the sockets with SERVICE (ppoll is the sleep) from NOW until the
- * pacer's lead before DEADLINE, then spin to it.  Returns 0, or -1 on a
- * socket error.
+ * pacer's lead before DEADLINE (at least SPIN), then spin to it.
+ * Returns 0, or -1 on a socket error.
  */
 SEND_INLINE int
-send_wait(struct gen *g, int64_t now, int64_t deadline,
+send_wait(struct gen *g, int64_t now, int64_t deadline, int64_t spin,
     volatile sig_atomic_t *signals, send_service_fn *service, char *err,
     size_t errlen)
 {
 	int64_t target;
 	int n;
 
-	target = deadline - pace_lead(&g->pace, deadline - now);
+	target = deadline - pace_lead(&g->pace, deadline - now, spin);
 	while (!*signals && now < target) {
 		if ((n = service(g, target - now, err, errlen)) == -1)
 			return -1;
@@ -139,8 +143,8 @@ send_start(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
 	g->send_start = start;
 	if (base == g->cfg.start_at_ns && start - clock_mono_ns() >
 	    SEND_START_SPIN) {
-		if (wait(g, start - SEND_START_SPIN, signals, err,
-		    errlen) == -1)
+		if (wait(g, start - SEND_START_SPIN, PACE_SPIN_AUTO, signals,
+		    err, errlen) == -1)
 			return -1;
 		while (!*signals && clock_mono_ns() < start)
 			sched_yield();
@@ -180,6 +184,7 @@ send_run(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
     char *err, size_t errlen)
 {
 	struct gen_flow *f;
+	int64_t cpu0 = gen_cpu_ns(), wall0 = clock_mono_ns();
 	int k;
 
 	if (send_start(g, signals, wait, err, errlen) == -1)
@@ -191,7 +196,8 @@ send_run(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
 			flush(g);	/* full, or the next is not due */
 		if (live_due(g->live, clock_mono_ns()))
 			live_tick(g->live, g, clock_mono_ns());
-		if (wait(g, f->deadline, signals, err, errlen) == -1)
+		if (wait(g, f->deadline, f->spec.spin_ns, signals, err,
+		    errlen) == -1)
 			return -1;
 		if (*signals)
 			break;
@@ -203,6 +209,8 @@ send_run(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
 	}
 	if (flush != NULL)
 		flush(g);
+	g->send_cpu_ns = gen_cpu_ns() - cpu0;
+	g->send_cpu_wall = clock_mono_ns() - wall0;
 	return 0;
 }
 

@@ -19,7 +19,9 @@
  *
  * The same kernel stamps give the true inter-departure times: for
  * consecutive sequence numbers, the gap between kernel stamps, and its
- * error against the gap between the two deadlines the pacer aimed for.
+ * error against the gap between the two deadlines the pacer aimed for;
+ * tsm_idt_pct() gives the percentiles of its absolute value (50, 99,
+ * 99.9), which is how well the pacer kept time.
  *
  * A packet that never arrives is given up when its slot is reused or at
  * the end of the run (tsm_flush_lost), so that its per-packet record can
@@ -172,6 +174,18 @@ tsm_flush(struct tsmatch *m, struct tsm_done *out)
 		}
 	}
 	return 0;
+}
+
+void
+tsm_idt_pct(const struct tsmatch *m, struct tsm_idt_pct *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (m->idt_abs == NULL || hist_count(m->idt_abs) == 0)
+		return;
+	out->gaps = hist_count(m->idt_abs);
+	out->p50 = hist_percentile(m->idt_abs, 50);
+	out->p99 = hist_percentile(m->idt_abs, 99);
+	out->p999 = hist_percentile(m->idt_abs, 99.9);
 }
 
 int

@@ -51,6 +51,17 @@ struct tsmatch {
 	struct hist	*idt_abs;	/* |idt_err|, set and freed by caller */
 };
 
+/*
+ * The inter-departure error |idt - intended idt| of one flow, ns, at the
+ * percentiles summary.csv, the tables and --json show.
+ */
+struct tsm_idt_pct {
+	uint64_t	gaps;		/* consecutive pairs measured */
+	int64_t		p50;
+	int64_t		p99;
+	int64_t		p999;		/* 99.9 */
+};
+
 /* WANT_KTX: 1 to pair with kernel tx stamps, 0 to use the user stamps. */
 void	tsm_init(struct tsmatch *m, int want_ktx);
 /*
@@ -81,5 +92,11 @@ int	tsm_flush(struct tsmatch *m, struct tsm_done *out);
  * rx_ns 0 and its best tx stamp); 0 when none is left.
  */
 int	tsm_flush_lost(struct tsmatch *m, struct tsm_done *out);
+/*
+ * The percentiles of |idt error| so far into *OUT (lib/stats.h's rule:
+ * the ceil(q/100 * n)-th smallest, within HIST_REL_ERROR of it; the
+ * largest exactly); all 0 without a pair or without m->idt_abs.
+ */
+void	tsm_idt_pct(const struct tsmatch *m, struct tsm_idt_pct *out);
 
 #endif

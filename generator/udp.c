@@ -595,11 +595,11 @@ udp_open(struct gen_job *j)
 
 /* Sender: wait for DEADLINE serving the socket (its stamps). */
 static int
-udp_wait(struct gen *g, int64_t deadline, volatile sig_atomic_t *signals,
-    char *err, size_t errlen)
+udp_wait(struct gen *g, int64_t deadline, int64_t spin,
+    volatile sig_atomic_t *signals, char *err, size_t errlen)
 {
-	return send_wait(g, clock_mono_ns(), deadline, signals, udp_service,
-	    err, errlen);
+	return send_wait(g, clock_mono_ns(), deadline, spin, signals,
+	    udp_service, err, errlen);
 }
 
 /* Sender: after each datagram, its transmit stamp. */

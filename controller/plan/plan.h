@@ -141,6 +141,8 @@ struct plan_flow {
 					   given too */
 	char		dst[16];	/* dst: dotted quad in PLAN_DST_NET,
 					   "" for the generator's default */
+	int64_t		spin_ns;	/* spin: the least spin before each
+					   deadline, 0: auto (hoplab-gen) */
 	char		from[PLANTOPO_NAME_MAX]; /* topology plans: the end */
 	char		to[PLANTOPO_NAME_MAX];	/* hosts it goes between */
 	int		from_host;	/* index in topo.hosts, -1: chain */

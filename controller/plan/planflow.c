@@ -29,6 +29,10 @@
  * udp (the default: the same keys as l2) or tcp (one bulk transfer of a
  * duration: no frame, idt or count).
  *
+ * spin: DURATION|auto asks hoplab-gen's pacer to spin at least DURATION
+ * (1us..100ms) before each of the flow's deadlines, for a user who pays
+ * the CPU for fewer late departures (docs/generator.md "Pacing").
+ *
  * Deliberately not here: udp and tcp in chain plans, l2 in topology
  * plans (each needs what the other kind of lab has; refused with a
  * message).
@@ -51,13 +55,15 @@
 #define IDT_MAX_NS	(60 * NSEC_PER_SEC)
 #define DURATION_MAX_NS	(86400 * NSEC_PER_SEC)
 #define BURST_MAX	1000000
+#define SPIN_MAX_NS	(100 * NSEC_PER_MSEC)	/* hoplab-gen's pace.h */
 
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
-	"rate", "duration", "burst", "off", "dst", "from", "to",
+	"rate", "duration", "burst", "off", "dst", "spin", "from", "to",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
-    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_FROM, F_TO, F_NKEYS };
+    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_FROM, F_TO,
+    F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -513,6 +519,28 @@ parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 	return 0;
 }
 
+/* spin: auto (0, the default) or a duration of 1us..100ms. */
+static int
+parse_spin(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64], cerr[128];
+	const char *t;
+
+	f->spin_ns = 0;
+	if (node == NULL || yamldoc_is(node, "auto"))
+		return 0;
+	yamldoc_path_key(path, sizeof(path), fpath, "spin");
+	if ((t = yamldoc_text(node)) == NULL || node->type !=
+	    YAML_SCALAR_NODE || clock_parse_duration(t, &f->spin_ns, cerr,
+	    sizeof(cerr)) == -1 || f->spin_ns < NSEC_PER_USEC ||
+	    f->spin_ns > SPIN_MAX_NS)
+		return PERR(c, node, path, "expected auto or a duration of "
+		    "1us..100ms with its unit (the least spin before each "
+		    "deadline), got %s", yamldoc_got(node, got, sizeof(got)));
+	return 0;
+}
+
 /* from: or to: (KEY) of a topology plan's flow: an end host, into *H. */
 static int
 flow_end(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -586,7 +614,7 @@ parse_tcp(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
     const char *fpath, struct plan_flow *f)
 {
 	static const int bad[] = { F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED,
-	    F_PRESET, F_RATE, F_BURST, F_OFF, F_DST };
+	    F_PRESET, F_RATE, F_BURST, F_OFF, F_DST, F_SPIN };
 	char path[YAMLDOC_PATH_MAX];
 	size_t i;
 	int rc = 0;
@@ -631,7 +659,8 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	if (parse_preset(c, v, fpath, f, &pf) == -1 ||
 	    parse_model(c, v, node, fpath, f, &pf) == -1 ||
 	    parse_bounds(c, v, node, fpath, f) == -1 ||
-	    parse_dst(c, v[F_DST], fpath, f) == -1)
+	    parse_dst(c, v[F_DST], fpath, f) == -1 ||
+	    parse_spin(c, v[F_SPIN], fpath, f) == -1)
 		return -1;
 	if (v[F_SEED] != NULL) {
 		yamldoc_path_key(path, sizeof(path), fpath, "seed");

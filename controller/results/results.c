@@ -6,6 +6,13 @@
  * 4180 reader for the columns this file writes; the numbers then carry
  * the precision they were written with (1 ns for delays), which is what
  * hops.csv of the resumed run is computed from.
+ *
+ * summary.csv's layout is its header's: the first 31 columns always
+ * (24 in files from before the appended ones), then "point" when the
+ * plan sweeps more than the frame, then the pacing percentiles
+ * (tx_idt_err_p50_us, tx_idt_err_p999_us) in files written since they
+ * exist.  A file read back is rewritten, and continued, in the layout
+ * it was read in, so `hoplab report` leaves an older folder as it was.
  */
 #include <errno.h>
 #include <limits.h>
@@ -345,6 +352,10 @@ results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f)
 	row->frame_clamped = f->frame_clamped;
 	row->tx_idt_std_us = f->sent > 1 ? f->tx_idt_std_ns / 1e3 : NAN;
 	row->tx_idt_err_p99_us = f->sent > 1 ? f->tx_idt_err_p99_ns / 1e3 :
+	    NAN;
+	row->tx_idt_err_p50_us = f->sent > 1 ? f->tx_idt_err_p50_ns / 1e3 :
+	    NAN;
+	row->tx_idt_err_p999_us = f->sent > 1 ? f->tx_idt_err_p999_ns / 1e3 :
 	    NAN;
 }
 

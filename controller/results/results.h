@@ -52,6 +52,8 @@ struct flow_row {
 					   measured together, on one clock */
 	int		disturbed;	/* the run passed a disturbance
 					   threshold (CPU steal, ...) */
+	double		tx_idt_err_p50_us;	/* |idt error| p50, p99.9 */
+	double		tx_idt_err_p999_us;
 };
 
 /* Where a measured point's rows go: the point's key columns. */

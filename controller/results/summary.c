@@ -66,6 +66,8 @@ static const struct sumcol cols[] = {
 	F64("tx_idt_err_p99_us", tx_idt_err_p99_us, 3),
 	STR("point", point),	/* only for plans that sweep beyond frame */
 	UINT("run", run),
+	F64("tx_idt_err_p50_us", tx_idt_err_p50_us, 3),
+	F64("tx_idt_err_p999_us", tx_idt_err_p999_us, 3),
 	UINT("disturbed", disturbed),
 };
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))

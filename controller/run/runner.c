@@ -104,6 +104,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].dst_port = count ? GEN_WARMUP_PORT : GEN_DST_PORT;
 		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
 		fs[i].dst_ip = (char *)pf->dst;	/* "": gp.dst_ip */
+		fs[i].spin_ns = (uint64_t)pf->spin_ns;
 		fsp[i] = &fs[i];
 	}
 	gp.n_flows = r->live->nflows;

@@ -248,6 +248,7 @@ fill_spec(const struct plan_flow *pf, size_t i, Hoplab__FlowSpec *fs)
 	fs->preset = (char *)pf->preset;
 	fs->rate_bps = pf->rate_bps;
 	fs->duration_ns = (uint64_t)pf->duration_ns;
+	fs->spin_ns = (uint64_t)pf->spin_ns;
 }
 
 /* Start flow I's receiver (SEND 0) or sender (SEND 1). */

@@ -9,8 +9,9 @@
 # 1. `hoplab run --dry-run` prints the list saved in sweep-ok.dryrun
 #    (diff -u) and exits 0 without any agent; every broken plan in
 #    tests/plans/ is refused with exit 2 and exactly its .expected text;
-# 2. the run measures 4 points, in order, and summary.csv ends with a
-#    "point" column holding idt=...;delay=... for each row;
+# 2. the run measures 4 points, in order, and summary.csv has a "point"
+#    column holding idt=...;delay=... for each row, after the first 31
+#    and before the pacing percentiles (the columns appended since);
 # 3. each row sent 300 probes;
 # 4. the rows with delay=5ms have a median one-way delay of at least
 #    5000 us, those with delay=0ms under 5000 us: each point ran with its
@@ -62,7 +63,9 @@ pass run_with_sweep_completes
 S=$(ls -d "$T"/r/sweep-ok-*)/summary.csv
 
 # 2.
-assert_match summary_ends_with_point ',point$' "$(head -n 1 "$S")"
+assert_match summary_has_point_before_the_pacing_percentiles \
+    ',tx_idt_err_p99_us,point,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed$' \
+    "$(head -n 1 "$S")"
 assert_eq points_in_order \
     "idt=1ms;delay=0ms idt=1ms;delay=5ms idt=500us;delay=0ms idt=500us;delay=5ms" \
     "$(csv_col "$S" point | tr '\n' ' ' | sed 's/ $//')"

@@ -217,7 +217,7 @@ t_rejects_malformed_lists(void)
 	rejects("frame=,count=1,idt=1ms", "frame: empty value");
 	rejects("frame=64,size=1,count=1,idt=1ms", "unknown key \"size\" "
 	    "(expected frame, count, idt, dscp, id, name, dport, sport, "
-	    "seed, duration, burst, off, preset, rate or dst)");
+	    "seed, duration, burst, off, preset, rate, dst or spin)");
 	rejects("frame=64,frame=128,count=1,idt=1ms", "frame: given twice");
 	rejects("frame=64,count=1,idt=1ms,name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -486,6 +486,32 @@ t_plan_dst_outside_the_subnet_is_refused_at_its_line(void)
 	}
 }
 
+/* spin=: auto or 1us..100ms; not given, it is auto and not marked. */
+static void
+t_spin_is_auto_or_a_duration_in_range(void)
+{
+	struct flowspec fs;
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=1,idt=10ms", 1,
+	    &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.spin_ns, 0);
+	CU_ASSERT_EQUAL(fs.spin_given, 0);
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=1,idt=10ms,"
+	    "spin=200us", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.spin_ns, 200000);
+	CU_ASSERT_EQUAL(fs.spin_given, 1);
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=1,idt=10ms,"
+	    "spin=auto", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.spin_ns, 0);
+	CU_ASSERT_EQUAL(fs.spin_given, 1);
+	rejects("frame=64,count=1,idt=1ms,spin=0", "spin: expected auto or a "
+	    "duration of 1us..100ms with its unit, got \"0\"");
+	rejects("frame=64,count=1,idt=1ms,spin=101ms", "spin: expected auto "
+	    "or a duration of 1us..100ms with its unit, got \"101ms\"");
+	rejects("frame=64,count=1,idt=1ms,spin=fast", "spin: expected auto "
+	    "or a duration of 1us..100ms with its unit, got \"fast\"");
+}
+
 int
 main(void)
 {
@@ -539,6 +565,8 @@ main(void)
 		    t_dst_sets_the_flows_own_destination),
 		UNIT_TEST_NAMED("dst_rejects_what_is_not_a_unicast_address",
 		    t_dst_rejects_what_is_not_a_unicast_address),
+		UNIT_TEST_NAMED("spin is auto or a duration in range",
+		    t_spin_is_auto_or_a_duration_in_range),
 		UNIT_TEST_NAMED("plan_dst_within_the_labs_rx_subnet",
 		    t_plan_dst_within_the_labs_rx_subnet),
 		UNIT_TEST_NAMED(

@@ -6,8 +6,11 @@
  * sum of the gaps, however late any wait returned, and no wait returns
  * before its deadline.  The spin's lead is capped at 1/PACE_SHARE of the
  * wait (what the spin then costs is measured by bench/timing.sh).
- * Stamp pairing must settle each packet once, with the kernel stamp when
- * it came and the user stamp otherwise, in either arrival order.
+ * --spin D makes the lead at least D (beyond the cap).  The percentiles
+ * of |idt error| (tsm_idt_pct) are checked against values worked out
+ * by hand.  Stamp pairing must settle each packet once, with the kernel
+ * stamp when it came and the user stamp otherwise, in either arrival
+ * order.
  * --cpu (tune.c) refuses a CPU the machine does not have.
  */
 #include <sched.h>
@@ -57,7 +60,7 @@ t_10000_real_waits_never_early_and_last_deadline_exact(void)
 	pace_init(&p);
 	start = d = clock_mono_ns() + NSEC_PER_MSEC;
 	for (i = 0; i < 10000; i++) {
-		(void)pace_wait(&p, d, NULL);
+		(void)pace_wait(&p, d, PACE_SPIN_AUTO, NULL);
 		now = clock_mono_ns();
 		if (now < d)
 			early++;
@@ -88,10 +91,11 @@ t_waits_at_10ms_sleep_then_spin_at_most_4_percent(void)
 
 	pace_init(&p);
 	p.est = PACE_EST_MAX;		/* the worst timer: the cap applies */
-	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC), 400 * 1000LL);
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC, PACE_SPIN_AUTO),
+	    400 * 1000LL);
 	d = clock_mono_ns() + 10 * NSEC_PER_MSEC;
 	for (i = 0; i < 20; i++) {
-		(void)pace_wait(&p, d, NULL);
+		(void)pace_wait(&p, d, PACE_SPIN_AUTO, NULL);
 		d = pace_next(d, 10 * NSEC_PER_MSEC);
 	}
 	CU_ASSERT_EQUAL(p.waits, 20);
@@ -118,10 +122,53 @@ t_lead_is_capped_to_a_share_of_the_wait(void)
 	struct pace p;
 
 	pace_init(&p);
-	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC),
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC, PACE_SPIN_AUTO),
 	    PACE_EST_INIT + PACE_MARGIN);
-	CU_ASSERT_EQUAL(pace_lead(&p, NSEC_PER_MSEC), NSEC_PER_MSEC / 25);
-	CU_ASSERT_EQUAL(pace_lead(&p, 0), PACE_EST_MIN);
+	CU_ASSERT_EQUAL(pace_lead(&p, NSEC_PER_MSEC, PACE_SPIN_AUTO),
+	    NSEC_PER_MSEC / 25);
+	CU_ASSERT_EQUAL(pace_lead(&p, 0, PACE_SPIN_AUTO), PACE_EST_MIN);
+}
+
+/*
+ * --spin D: the lead is at least D, whatever the cap; the learnt lead
+ * stays when it is the longer one.  At 10 ms with the first guess (50 us
+ * + 5 us margin): spin 200 us leads by 200 us, 1 ms by 1 ms (beyond the
+ * 400 us cap), 20 us by the learnt 55 us.
+ */
+static void
+t_spin_sets_the_least_lead_beyond_the_cap(void)
+{
+	struct pace p;
+
+	pace_init(&p);
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC, 200 * 1000LL),
+	    200 * 1000LL);
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC, NSEC_PER_MSEC),
+	    NSEC_PER_MSEC);
+	CU_ASSERT_EQUAL(pace_lead(&p, 10 * NSEC_PER_MSEC, 20 * 1000LL),
+	    55 * 1000LL);
+}
+
+/*
+ * A spin that covers the whole wait (100 ms before a deadline 10 ms
+ * away) never sleeps: every wait is a spin, and none returns early.
+ */
+static void
+t_spin_longer_than_the_wait_never_sleeps(void)
+{
+	struct pace p;
+	int64_t d;
+	int i;
+
+	pace_init(&p);
+	d = clock_mono_ns() + 10 * NSEC_PER_MSEC;
+	for (i = 0; i < 3; i++) {
+		(void)pace_wait(&p, d, PACE_SPIN_MAX, NULL);
+		CU_ASSERT(clock_mono_ns() >= d);
+		d = pace_next(d, 10 * NSEC_PER_MSEC);
+	}
+	CU_ASSERT_EQUAL(p.waits, 3);
+	CU_ASSERT_EQUAL(p.sleeps, 0);
 }
 
 static void
@@ -146,7 +193,7 @@ t_stop_flag_ends_a_wait_early(void)
 	int64_t t0 = clock_mono_ns();
 
 	pace_init(&p);
-	(void)pace_wait(&p, t0 + 10 * NSEC_PER_SEC, &stop);
+	(void)pace_wait(&p, t0 + 10 * NSEC_PER_SEC, PACE_SPIN_AUTO, &stop);
 	CU_ASSERT(clock_mono_ns() - t0 < NSEC_PER_SEC);
 }
 
@@ -281,6 +328,87 @@ t_idt_error_from_consecutive_kernel_stamps(void)
 	CU_ASSERT_DOUBLE_EQUAL(m.idt_err.mean, (10 - 20) / 2.0, 1e-9);
 }
 
+/*
+ * Send N + 1 packets 10 ms apart whose kernel stamps make the I-th gap
+ * (from 1) miss its 10 ms by ERR(I), with alternating sign: the
+ * percentiles must see |err|.
+ */
+static void
+feed_gaps(struct tsmatch *m, int n, int64_t (*err)(int))
+{
+	struct tsm_done d;
+	int64_t off = 0;
+	int i;
+
+	tsm_sent(m, 0, 0, 1, 64, &d);
+	tsm_tx(m, 0, 1000000000LL, &d);
+	for (i = 1; i <= n; i++) {
+		off += i % 2 ? err(i) : -err(i);
+		tsm_sent(m, (uint64_t)i, i * 10 * NSEC_PER_MSEC, 1, 64, &d);
+		tsm_tx(m, (uint64_t)i, 1000000000LL + i * 10 * NSEC_PER_MSEC +
+		    off, &d);
+	}
+}
+
+/*
+ * 1000 gaps, by hand: 499 miss by 100 ns, 490 by 200 ns, 9 by 1540 ns,
+ * one by 5008 ns and one by 40 000 ns, spread over the run.  Sorted,
+ * ranks 1..499 are 100, 500..989 200, 990..998 1540, 999 5008, 1000
+ * 40000.  p50 is rank ceil(0.50 x 1000) = 500: 200 (not 100, rank 499);
+ * p99 rank 990: 1540 (not 200, rank 989); p99.9 rank 999: 5008 (not the
+ * maximum).  1540 and 5008 are the midpoints of their histogram buckets
+ * ([1536, 1544) and [4992, 5024)), so they come back exactly.
+ */
+static int64_t
+hand_err(int i)
+{
+	if (i == 700)
+		return 40000;
+	if (i == 333)
+		return 5008;
+	if (i % 100 == 50 && i < 950)
+		return 1540;		/* i = 50, 150, ..., 850: 9 gaps */
+	return i % 2 ? 100 : 200;	/* the rest: odd 100, even 200 */
+}
+
+static void
+t_idt_error_percentiles_by_hand(void)
+{
+	struct tsmatch m;
+	struct tsm_idt_pct e;
+
+	tsm_init(&m, 1);
+	m.idt_abs = hist_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.idt_abs);
+	feed_gaps(&m, 1000, hand_err);
+	tsm_idt_pct(&m, &e);
+	CU_ASSERT_EQUAL(e.gaps, 1000);
+	CU_ASSERT_EQUAL(e.p50, 200);
+	CU_ASSERT_EQUAL(e.p99, 1540);
+	CU_ASSERT_EQUAL(e.p999, 5008);
+	CU_ASSERT_EQUAL(hist_percentile(m.idt_abs, 100), 40000);
+	hist_free(m.idt_abs);
+}
+
+/* Without a second packet, or without the histogram, all is 0. */
+static void
+t_idt_percentiles_are_zero_without_a_gap(void)
+{
+	struct tsmatch m;
+	struct tsm_idt_pct e;
+	struct tsm_done d;
+
+	tsm_init(&m, 1);
+	tsm_idt_pct(&m, &e);		/* no histogram */
+	CU_ASSERT_EQUAL(e.gaps + e.p50 + e.p99 + e.p999, 0);
+	m.idt_abs = hist_new();
+	tsm_sent(&m, 0, 0, 1, 64, &d);
+	tsm_tx(&m, 0, 5000, &d);
+	tsm_idt_pct(&m, &e);
+	CU_ASSERT_EQUAL(e.gaps + e.p50 + e.p99 + e.p999, 0);
+	hist_free(m.idt_abs);
+}
+
 int
 main(void)
 {
@@ -317,6 +445,14 @@ main(void)
 		    t_user_mode_settles_at_rx),
 		UNIT_TEST_NAMED("idt error from consecutive kernel stamps",
 		    t_idt_error_from_consecutive_kernel_stamps),
+		UNIT_TEST_NAMED("spin sets the least lead, beyond the cap",
+		    t_spin_sets_the_least_lead_beyond_the_cap),
+		UNIT_TEST_NAMED("spin longer than the wait never sleeps",
+		    t_spin_longer_than_the_wait_never_sleeps),
+		UNIT_TEST_NAMED("idt error percentiles by hand",
+		    t_idt_error_percentiles_by_hand),
+		UNIT_TEST_NAMED("idt percentiles are zero without a gap",
+		    t_idt_percentiles_are_zero_without_a_gap),
 	};
 
 	return UNIT_MAIN("gen_pace", tests);

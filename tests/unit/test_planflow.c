@@ -138,6 +138,35 @@ t_refusals_name_line_and_key(void)
 	    "a mean of 1..1000000 packets");
 }
 
+/*
+ * spin: auto (the default, 0) or 1us..100ms; a bad value names the
+ * file, line, key and value; a tcp flow (a bulk transfer) takes none.
+ */
+static void
+t_spin_is_auto_or_a_duration_at_its_line(void)
+{
+	struct plan *p;
+
+	p = load_ok(HEAD "  - {name: a, frame: 64, idt: 10ms, count: 5}\n"
+	    "  - {name: b, frame: 64, idt: 10ms, count: 5, spin: 200us}\n"
+	    "  - {name: c, frame: 64, idt: 10ms, count: 5, spin: auto}\n");
+	if (p != NULL) {
+		CU_ASSERT_EQUAL(p->flows[0].spin_ns, 0);
+		CU_ASSERT_EQUAL(p->flows[1].spin_ns, 200000);
+		CU_ASSERT_EQUAL(p->flows[2].spin_ns, 0);
+	}
+	plan_free(p);
+	expect_err(HEAD "  - {name: a, frame: 64, idt: 10ms, count: 5}\n"
+	    "  - {name: b, frame: 64, idt: 10ms, count: 5, spin: 2s}\n",
+	    "t.yaml:5: flows[1].spin: expected auto or a duration of "
+	    "1us..100ms with its unit (the least spin before each deadline), "
+	    "got '2s'");
+	expect_err(HEAD "  - {name: a, frame: 64, idt: 10ms, count: 5, "
+	    "spin: 0}\n", "t.yaml:4: flows[0].spin: expected auto or a "
+	    "duration of 1us..100ms with its unit (the least spin before "
+	    "each deadline), got '0'");
+}
+
 int
 main(void)
 {
@@ -150,6 +179,8 @@ main(void)
 		    t_own_on_off_source_and_duration),
 		UNIT_TEST_NAMED("refusals_name_line_and_key",
 		    t_refusals_name_line_and_key),
+		UNIT_TEST_NAMED("spin is auto or a duration at its line",
+		    t_spin_is_auto_or_a_duration_at_its_line),
 	};
 
 	return UNIT_MAIN("planflow", tests);

@@ -99,6 +99,8 @@ flow_init(Hoplab__FlowResult *f)
 	f->frame_clamped = 3;
 	f->tx_idt_std_ns = 800.6;
 	f->tx_idt_err_p99_ns = 2400;
+	f->tx_idt_err_p50_ns = 700;
+	f->tx_idt_err_p999_ns = 9100;
 	hoplab__flow_interval__init(&iv[0]);
 	hoplab__flow_interval__init(&iv[1]);
 	/* interval 0 starts 250 us before the first send, 0.5 s long */
@@ -129,6 +131,15 @@ flow_init(Hoplab__FlowResult *f)
 	bins[1].count = 5;
 	f->n_delay_pdf = 2;
 	f->delay_pdf = binp;
+}
+
+/* 1 if S ends with SUFFIX. */
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 static struct results *
@@ -183,14 +194,18 @@ t_summary_appends_ipdv_and_pacing_columns_at_the_end(void)
 	    "tx_idt_err_p99_us"));
 	CU_ASSERT(strncmp(line, "variant,routers,frame_bytes,rep,flow,sent,",
 	    42) == 0);
+	/* Then run, the pacing percentiles, disturbed (no sweep: no point). */
+	CU_ASSERT(ends_with(line, ",tx_idt_err_p99_us,run,"
+	    "tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed"));
 	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 1, line, sizeof(line)), 0);
-	/* 1500 ns -> 1.500 us ... 800.6 ns -> 0.801 (rounded), 2400 -> 2.4 */
-	/* ... and the run that measured the row last. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(line,
+	/*
+	 * 1500 ns -> 1.500 us ... 800.6 ns -> 0.801 (rounded), 2400 -> 2.4;
+	 * the run that measured the row (11); p50 700 ns -> 0.700, p99.9
+	 * 9100 ns -> 9.100; disturbed 0: not flagged.
+	 */
+	CU_ASSERT(ends_with(line,
 	    ",\"tx=kernel-sw,rx=kernel-sw\",1.500,4.250,7.125,2,3,0.801,"
-	    "2.400,11,0"));
-	/* ... then disturbed, appended after it (0: not flagged). */
-	CU_ASSERT_STRING_EQUAL(line + strlen(line) - 10, "2.400,11,0");
+	    "2.400,11,0.700,9.100,0"));
 	CU_ASSERT_EQUAL(results_finish(res, null, err, sizeof(err)), 0);
 	fclose(null);
 	results_free(res);
@@ -330,6 +345,100 @@ t_reopen_reads_a_summary_without_the_appended_columns(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "summary.csv:1: column 6 is "
 	    "\"colour\""));
 	rm_tree(base);
+}
+
+/* PATH's whole text into BUF (NUL-terminated); its length. */
+static size_t
+slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+#define V2_HEADER "variant,routers,frame_bytes,rep,flow,sent,received,lost," \
+	"loss_pct,duplicates,reordered,delay_min_us,delay_mean_us," \
+	"delay_p50_us,delay_p90_us,delay_p99_us,delay_p999_us," \
+	"delay_max_us,delay_std_us,jitter_us,throughput_mbps,ttl_min," \
+	"ttl_max,ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us," \
+	"idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us"
+#define V2_ROW "A,1,64,1,probe,100,100,0,0.0000,0,0,1.000,2.000,2.000," \
+	"2.500,3.000,3.000,3.000,0.500,0.100,0.0512,63,63,tx=user,0.200," \
+	"0.900,2.000,0,0,1.250,4.500"
+
+/*
+ * summary.csv written before the pacing percentiles (31 columns, and 32
+ * with point) reads back, the new values NaN, and is rewritten byte for
+ * byte as it was; one with them reads them back, also after "point".
+ */
+/*
+ * In a fresh folder, a summary.csv holding TEXT, as a killed run left
+ * it (state.json's byte count: all of it), reopened.
+ */
+static struct results *
+reopen_text(const char *text)
+{
+	struct run_state st;
+	struct results *res;
+	char path[600];
+	FILE *f;
+
+	fresh_dir();
+	memset(&st, 0, sizeof(st));
+	snprintf(path, sizeof(path), "%s/summary.csv", base);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	st.summary_bytes = (uint64_t)ftell(f);
+	fclose(f);
+	res = results_reopen(base, &st, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	return res;
+}
+
+static void
+t_reopen_keeps_a_summary_with_or_without_the_percentiles(void)
+{
+	static const char *const files[] = {
+		V2_HEADER "\n" V2_ROW "\n",
+		V2_HEADER ",point\n" V2_ROW ",idt=1ms\n",
+		V2_HEADER ",tx_idt_err_p50_us,tx_idt_err_p999_us\n" V2_ROW
+		    ",0.700,9.100\n",
+		V2_HEADER ",point,tx_idt_err_p50_us,tx_idt_err_p999_us\n" V2_ROW
+		    ",idt=1ms,0.700,9.100\n",
+	};
+	struct results *res;
+	const struct flow_row *rows;
+	char path[600], after[2048];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		res = reopen_text(files[i]);
+		snprintf(path, sizeof(path), "%s/summary.csv", base);
+		rows = results_rows(res, &n);
+		CU_ASSERT_EQUAL_FATAL(n, 1);
+		CU_ASSERT_DOUBLE_EQUAL(rows[0].tx_idt_err_p99_us, 4.5, 1e-9);
+		CU_ASSERT_STRING_EQUAL(rows[0].point, i % 2 ? "idt=1ms" : "");
+		if (i < 2) {
+			CU_ASSERT(isnan(rows[0].tx_idt_err_p50_us));
+			CU_ASSERT(isnan(rows[0].tx_idt_err_p999_us));
+		} else {
+			CU_ASSERT_DOUBLE_EQUAL(rows[0].tx_idt_err_p50_us, 0.7,
+			    1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(rows[0].tx_idt_err_p999_us, 9.1,
+			    1e-9);
+		}
+		results_free(res);
+		slurp(path, after, sizeof(after));
+		CU_ASSERT_STRING_EQUAL(after, files[i]);
+		rm_tree(base);
+	}
 }
 
 static void
@@ -486,6 +595,8 @@ main(void)
 		UNIT_TEST(t_intervals_rows_are_relative_to_first_send_with_units),
 		UNIT_TEST(t_reopen_cuts_every_file_back_to_the_done_points),
 		UNIT_TEST(t_reopen_reads_a_summary_without_the_appended_columns),
+		UNIT_TEST(
+		    t_reopen_keeps_a_summary_with_or_without_the_percentiles),
 		UNIT_TEST(t_state_json_keeps_byte_counts_and_router_roles),
 		UNIT_TEST(t_state_json_is_indented_escaped_and_valid),
 		UNIT_TEST(t_plan_hash_matches_fips_180_2_vectors),
