@@ -3,7 +3,8 @@
  * plan.c (docs/plans.md).  Each top-level key has its own file
  * (planflow.c flows:, planimpair.c impairments:, planfault.c faults:,
  * planrfc.c rfc2544:, plancap.c captures:, planrouter.c router:,
- * plansweep.c sweep: and order:, plantopo_parse.c topology: {hosts:,
+ * plandisturb.c disturbance:, plansweep.c sweep: and order:,
+ * plantopo_parse.c topology: {hosts:,
  * links:, routes:}); plan.c reads name:, topology: {chain:}, variants:,
  * repeat: and records: itself and calls these in a fixed order.
  *
@@ -44,6 +45,9 @@ int	planfault_parse(struct parse_ctx *c, yaml_node_t *node);
 int	planrfc_parse(struct parse_ctx *c, yaml_node_t *node);
 /* captures: (plancap.c), after the chain or the topology. */
 int	plancap_parse(struct parse_ctx *c, yaml_node_t *node);
+
+/* disturbance: (plandisturb.c): its thresholds, defaults when absent. */
+int	plandisturb_parse(struct parse_ctx *c, yaml_node_t *node);
 
 /* sweep: and order: (plansweep.c), after the variants and repeat:. */
 int	plansweep_parse(struct parse_ctx *c, yaml_node_t *node);

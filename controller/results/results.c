@@ -38,8 +38,11 @@ struct results {
 	struct csvfile	ivl;		/* intervals.csv */
 	struct csvfile	pdf;		/* pdf.csv */
 	struct routers	*rt;		/* routers.csv */
-	int		has_point;	/* summary.csv ends with "point": the
+	int		has_point;	/* summary.csv has "point": the
 					   plan sweeps more than the frame */
+	int		has_disturbed;	/* and "disturbed" last (new files;
+					   older ones are read and kept
+					   without it) */
 };
 
 static const char *const summary_cols[] = {
@@ -52,19 +55,38 @@ static const char *const summary_cols[] = {
 	"ipdv_abs_mean_us", "ipdv_abs_p99_us", "pdv_p999_us", "idt_clamped",
 	"frame_clamped", "tx_idt_std_us", "tx_idt_err_p99_us",
 	"point",	/* the sweep values of the row's point */
+	"disturbed",	/* 0/1: its point was disturbed (disturbance.csv) */
 };
 #define NSUMMARY_COLS (sizeof(summary_cols) / sizeof(summary_cols[0]))
 #define NSUMMARY_COLS_V1 24	/* summary.csv before the appended ones */
 #define NSUMMARY_COLS_V2 31	/* before "point" */
-/* "point" is there only for plans that sweep more than the frame. */
-#define SUMMARY_NCOLS(res) ((res)->has_point ? NSUMMARY_COLS : \
-	NSUMMARY_COLS_V2)
+#define SUMMARY_POINT	31	/* the index of "point" */
+/*
+ * "point" is there only for plans that sweep more than the frame;
+ * "disturbed" comes last in every file written since it exists.
+ */
+#define SUMMARY_NCOLS(res) ((size_t)NSUMMARY_COLS_V2 + \
+	((res)->has_point ? 1u : 0u) + ((res)->has_disturbed ? 1u : 0u))
 
 static const char *const hops_cols[] = {
 	"flow", "frame_bytes", "method", "variants", "t_router_us",
 	"ci95_lo_us", "ci95_hi_us", "samples",
 };
 #define NHOPS_COLS (sizeof(hops_cols) / sizeof(hops_cols[0]))
+
+/* RES's columns of summary.csv into COLS (room for NSUMMARY_COLS). */
+static const char *const *
+summary_header(const struct results *res, const char **cols)
+{
+	size_t n = NSUMMARY_COLS_V2;
+
+	memcpy(cols, summary_cols, n * sizeof(*cols));
+	if (res->has_point)
+		cols[n++] = summary_cols[SUMMARY_POINT];
+	if (res->has_disturbed)
+		cols[n++] = summary_cols[SUMMARY_POINT + 1];
+	return cols;
+}
 
 static int
 mkdir_p(const char *path, char *err, size_t errlen)
@@ -94,6 +116,7 @@ results_open(const char *base, const struct plan *plan, char *err,
 {
 	struct results *res;
 	char stamp[32], path[PATH_MAX + 16];
+	const char *cols[NSUMMARY_COLS];
 
 	if ((res = calloc(1, sizeof(*res))) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -111,8 +134,9 @@ results_open(const char *base, const struct plan *plan, char *err,
 		goto fail;
 	}
 	res->has_point = plan_sweeps_beyond_frame(plan);
-	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    SUMMARY_NCOLS(res));
+	res->has_disturbed = 1;
+	res->summary = csv_from_stream(res->summary_f, summary_header(res,
+	    cols), SUMMARY_NCOLS(res));
 	fflush(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    flowseries_interval_cols, flowseries_ninterval_cols, err,
@@ -128,7 +152,7 @@ fail:
 }
 
 static void write_summary_row(struct csv *c, const struct flow_row *r,
-    int has_point);
+    const struct results *res);
 
 static double
 num(const char *s)
@@ -136,9 +160,13 @@ num(const char *s)
 	return *s == '\0' ? NAN : strtod(s, NULL);
 }
 
-/* The appended columns of a row, from F (NaN / 0 if absent). */
+/*
+ * The appended columns of a row, from F (NaN / 0 if absent); N fields,
+ * RES says which of "point" and "disturbed" its header has.
+ */
 static void
-row_parse_v2(struct flow_row *r, char **f, size_t n)
+row_parse_v2(const struct results *res, struct flow_row *r, char **f,
+    size_t n)
 {
 	int has = n >= NSUMMARY_COLS_V2;
 
@@ -149,8 +177,10 @@ row_parse_v2(struct flow_row *r, char **f, size_t n)
 	r->frame_clamped = has ? strtoull(f[28], NULL, 10) : 0;
 	r->tx_idt_std_us = has ? num(f[29]) : NAN;
 	r->tx_idt_err_p99_us = has ? num(f[30]) : NAN;
-	if (n == NSUMMARY_COLS)
-		snprintf(r->point, sizeof(r->point), "%s", f[31]);
+	if (has && res->has_point)
+		snprintf(r->point, sizeof(r->point), "%s", f[SUMMARY_POINT]);
+	if (has && res->has_disturbed)
+		r->disturbed = atoi(f[n - 1]) != 0;
 }
 
 /*
@@ -158,16 +188,15 @@ row_parse_v2(struct flow_row *r, char **f, size_t n)
  * A file written before the appended columns (24 of them) reads too.
  */
 static int
-row_parse(char *line, struct flow_row *r)
+row_parse(const struct results *res, char *line, struct flow_row *r)
 {
 	char *f[NSUMMARY_COLS + 1];
 	size_t n = csvfile_split(line, f, NSUMMARY_COLS);
 
-	if (n != NSUMMARY_COLS && n != NSUMMARY_COLS_V2 &&
-	    n != NSUMMARY_COLS_V1)
+	if (n != SUMMARY_NCOLS(res) && n != NSUMMARY_COLS_V1)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	row_parse_v2(r, f, n);
+	row_parse_v2(res, r, f, n);
 	snprintf(r->variant, sizeof(r->variant), "%s", f[0]);
 	r->routers = strtoul(f[1], NULL, 10);
 	r->frame = (unsigned)strtoul(f[2], NULL, 10);
@@ -213,6 +242,18 @@ rows_push(struct results *res, const struct flow_row *row, char *err,
 	return 0;
 }
 
+/* Whether the header LINE has "point" and ends with "disturbed". */
+static void
+header_layout(struct results *res, const char *line)
+{
+	size_t n = strlen(line);
+
+	res->has_disturbed = n > 10 && strcmp(line + n - 10, ",disturbed") == 0;
+	if (res->has_disturbed)
+		n -= 10;
+	res->has_point = n > 6 && strncmp(line + n - 6, ",point", 6) == 0;
+}
+
 /* Read the rows of summary.csv (open in F) after its header back. */
 static int
 rows_load(struct results *res, FILE *f, const char *path, char *err,
@@ -225,13 +266,12 @@ rows_load(struct results *res, FILE *f, const char *path, char *err,
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\r\n")] = '\0';
 		if (n++ == 0) {		/* the header */
-			res->has_point = strlen(line) > 6 &&
-			    strcmp(line + strlen(line) - 6, ",point") == 0;
+			header_layout(res, line);
 			continue;
 		}
-		if (row_parse(line, &row) == -1) {
+		if (row_parse(res, line, &row) == -1) {
 			snprintf(err, errlen, "%s:%zu: not a row of %zu "
-			    "columns", path, n, NSUMMARY_COLS);
+			    "columns", path, n, SUMMARY_NCOLS(res));
 			return -1;
 		}
 		if (rows_push(res, &row, err, errlen) == -1)
@@ -270,17 +310,18 @@ static int
 rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 {
 	char tmp[PATH_MAX + 32];
+	const char *cols[NSUMMARY_COLS];
 	size_t i;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if ((res->summary_f = fopen(tmp, "w")) == NULL)
 		goto fail;
-	res->summary = csv_from_stream(res->summary_f, summary_cols,
-	    SUMMARY_NCOLS(res));
+	res->summary = csv_from_stream(res->summary_f, summary_header(res,
+	    cols), SUMMARY_NCOLS(res));
 	if (res->summary == NULL)
 		goto fail;
 	for (i = 0; i < res->nrows; i++) {
-		write_summary_row(res->summary, &res->rows[i], res->has_point);
+		write_summary_row(res->summary, &res->rows[i], res);
 		if (csv_end_row(res->summary, err, errlen) == -1)
 			return -1;
 	}
@@ -423,7 +464,8 @@ loss_pct(const struct flow_row *r)
 }
 
 static void
-write_summary_row(struct csv *c, const struct flow_row *r, int has_point)
+write_summary_row(struct csv *c, const struct flow_row *r,
+    const struct results *res)
 {
 	csv_str(c, r->variant);
 	csv_u64(c, r->routers);
@@ -456,8 +498,10 @@ write_summary_row(struct csv *c, const struct flow_row *r, int has_point)
 	csv_u64(c, r->frame_clamped);
 	csv_f64(c, r->tx_idt_std_us, 3);
 	csv_f64(c, r->tx_idt_err_p99_us, 3);
-	if (has_point)
+	if (res->has_point)
 		csv_str(c, r->point);
+	if (res->has_disturbed)
+		csv_u64(c, r->disturbed != 0);
 }
 
 int
@@ -466,7 +510,7 @@ results_add(struct results *res, const struct flow_row *row, char *err,
 {
 	if (rows_push(res, row, err, errlen) == -1)
 		return -1;
-	write_summary_row(res->summary, row, res->has_point);
+	write_summary_row(res->summary, row, res);
 	if (csv_end_row(res->summary, err, errlen) == -1)
 		return -1;
 	if (fflush(res->summary_f) == EOF) {

@@ -47,6 +47,8 @@ struct flow_row {
 	double		tx_idt_err_p99_us;
 	char		point[256];	/* the sweep values, "idt=1ms;delay=5ms"
 					   (plan_point_label), "" without */
+	int		disturbed;	/* 1: a host of its point passed a
+					   disturbance threshold (disturb.c) */
 };
 
 /* Where a measured point's rows go: the point's key columns. */
