@@ -3,7 +3,8 @@
  *
  * run.json, the record of how a run was made: the plan as run (its path
  * and full text), hoplab's versions, the hosts with their software
- * versions and clock offsets, start and end times, and the outcome.
+ * versions and clock offsets, start and end times, the outcome, the
+ * manifest (manifest.c) and the disturbed points (disturbance.c).
  * Written to a temporary file and renamed, so a reader never sees half
  * of it.
  *
@@ -31,6 +32,7 @@
 #include "clock.h"
 #include "json.h"
 #include "msg.h"
+#include "controller/results/disturbance.h"
 #include "controller/results/results.h"
 #include "yamldoc.h"
 
@@ -125,12 +127,27 @@ write_hosts(struct json *j, const struct run_host *hosts, size_t nhosts)
 
 /* What run.json is written from. */
 struct run_json {
+	const struct results	*res;
 	const char		*dir;
 	const struct plan	*plan;
 	const struct run_host	*hosts;
 	size_t			 nhosts;
 	const char		*status;
 };
+
+/* "manifest", with the SHA-256 of the plan's TEXT (as "plan" holds it). */
+static void
+write_manifest(struct json *j, const struct results *res, const char *text)
+{
+	const struct manifest_host *hosts, *ctl;
+	char sha[65] = "";
+	size_t n;
+
+	if (text != NULL)
+		results_sha256_hex(text, strlen(text), sha);
+	hosts = results_manifest(res, &n, &ctl);
+	manifest_json(j, ctl, hosts, n, sha);
+}
 
 static void
 fill_run(struct json *j, const void *arg)
@@ -159,6 +176,8 @@ fill_run(struct json *j, const void *arg)
 	json_kstring(j, "path", r->plan->path);
 	json_kstring(j, "text", text != NULL ? text : "");
 	json_end(j);
+	write_manifest(j, r->res, text);
+	disturbance_json(j, r->dir);
 	json_end(j);
 	free(text);
 }
@@ -168,7 +187,8 @@ results_write_run_json(struct results *res, const struct plan *plan,
     const struct run_host *hosts, size_t nhosts, const char *status,
     char *err, size_t errlen)
 {
-	struct run_json r = { results_dir(res), plan, hosts, nhosts, status };
+	struct run_json r = { res, results_dir(res), plan, hosts, nhosts,
+	    status };
 
 	return write_file(results_dir(res), "run.json", 0, fill_run, &r, err,
 	    errlen);
