@@ -48,3 +48,5 @@ UNIT_EXTRA_test_gen_flowspec += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_results += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_loop = build/asan/controller/mgmt/loop.o build/asan/controller/mgmt/peers.o build/asan/controller/mgmt/greeting.o
 UNIT_EXTRA_test_greeting = build/asan/controller/mgmt/greeting.o
+UNIT_EXTRA_test_hostinfo = build/asan/agent/hostreport.o build/asan/agent/valid.o build/asan/agent/sender.o
+UNIT_EXTRA_test_disturbance = build/asan/controller/results/disturbance.o
