@@ -107,8 +107,8 @@ for v in A A-B A-B-C; do
 done
 [ $IOK = 6 ] && ok "intervals.csv and pdf.csv sum to summary.csv in 6 points" ||
     fail "intervals/pdf sums match summary in only $IOK of 6 points"
-head -1 "$S" | grep -q ',ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us$' &&
-    ok "summary.csv: IPDV, PDV and pacing columns appended" ||
+head -1 "$S" | grep -q ',ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us,disturbed$' &&
+    ok "summary.csv: IPDV, PDV and pacing columns appended, disturbed last" ||
     fail "summary.csv header: $(head -1 "$S")"
 [ "$(wc -l <"$D1/routers.csv")" = 1 ] &&
     ok "routers.csv: header only with kernel routers" ||

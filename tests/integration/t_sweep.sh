@@ -62,7 +62,7 @@ pass run_with_sweep_completes
 S=$(ls -d "$T"/r/sweep-ok-*)/summary.csv
 
 # 2.
-assert_match summary_ends_with_point ',point$' "$(head -n 1 "$S")"
+assert_match summary_ends_with_point_disturbed ',point,disturbed$' "$(head -n 1 "$S")"
 assert_eq points_in_order \
     "idt=1ms;delay=0ms idt=1ms;delay=5ms idt=500us;delay=0ms idt=500us;delay=5ms" \
     "$(csv_col "$S" point | tr '\n' ' ' | sed 's/ $//')"
