@@ -165,13 +165,30 @@ disturb_free(struct disturb *d)
 	free(d);
 }
 
+/* A topology host's interfaces (named after the far ends) into V. */
+static size_t
+topo_ifaces(const struct plantopo *t, const char *name, char **v)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < t->nlinks; i++)
+		for (k = 0; k < 2 && n < INV_MAX_IFACES; k++)
+			if (strcmp(t->hosts[t->links[i].end[k].host].name,
+			    name) == 0)
+				v[n++] = (char *)t->links[i].end[k].iface;
+	return n;
+}
+
 /*
- * The data interfaces of agent A: the inventory's, else the chain lab's
- * names (gen: tx, rx; a wire host w-X-Y: wa, wb; a router: in, out).
+ * The data interfaces of agent A: the inventory's, else a topology's
+ * (plantopo), else the chain lab's names (gen: tx, rx; a wire host
+ * w-X-Y: wa, wb; a router: in, out).
  */
 static size_t
-host_ifaces(const struct inv_agent *a, char **v)
+host_ifaces(const struct disturb *d, const struct inv_agent *a, char **v)
 {
+	size_t n;
+
 	static char *const gen[] = { "tx", "rx" }, *const wire[] = { "wa",
 	    "wb" }, *const router[] = { "in", "out" };
 	char *const *from = router;
@@ -182,6 +199,9 @@ host_ifaces(const struct inv_agent *a, char **v)
 			v[i] = (char *)a->ifaces[i];
 		return a->nifaces;
 	}
+	if (d->plan->topo.enabled &&
+	    (n = topo_ifaces(&d->plan->topo, a->name, v)) > 0)
+		return n;
 	if (strcmp(a->name, "gen") == 0)
 		from = gen;
 	else if (strncmp(a->name, "w-", 2) == 0)
@@ -202,7 +222,7 @@ send_query(struct disturb *d, struct dhost *h, char *err, size_t errlen)
 	h->got = 0;
 	q.facts = h->facts;
 	if (h->facts) {
-		q.n_ifaces = host_ifaces(h->p->inv, ifs);
+		q.n_ifaces = host_ifaces(d, h->p->inv, ifs);
 		q.ifaces = ifs;
 	}
 	env.body_case = HOPLAB__ENVELOPE__BODY_HOST_QUERY;
