@@ -52,11 +52,22 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
 TOOLS	= build/tools/pcapdelay
 
 .SECONDARY:
-.PHONY: all deps check unit integration demo bench clean lab-down fmt
+.PHONY: all deps check unit integration demo bench clean lab-down fmt FORCE
 all: $(PROGS) $(TOOLS)
 
 deps:
 	@sh deploy/deps.sh
+
+# The commit hoplab is built from, for run.json's manifest (lib/hostinfo):
+# build/commit.h changes only when the commit (or its dirtiness) does, so
+# only lib/hostinfo.o is built again.  Without git or .git: "unknown".
+HOPLAB_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+build/commit.h: FORCE
+	@mkdir -p build
+	@echo '#define HOPLAB_COMMIT "$(HOPLAB_COMMIT)"' > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+build/lib/hostinfo.o build/asan/lib/hostinfo.o: build/commit.h
+FORCE:
 
 $(PROTO_C) $(PROTO_H): proto/hoplab.proto
 	@mkdir -p build

@@ -365,6 +365,8 @@ turn(struct agent *ag)
 	next = supervise_timers(&ag->sv, now);
 	if (ag->next_hb < next)
 		next = ag->next_hb;
+	if (hostreport_next(&ag->hr) < next)
+		next = hostreport_next(&ag->hr);
 	if (zmq_poll(items, ag->zap != NULL ? 3 : 2,
 	    poll_timeout(now, next)) == -1 &&
 	    errno != EINTR) {
@@ -386,6 +388,7 @@ turn(struct agent *ag)
 	if (sig_quit && !ag->sv.quitting)
 		quit_begin(ag, now);
 	heartbeat_tick(ag, now);
+	hostreport_tick(&ag->hr, now);
 	supervise_timers(&ag->sv, now);
 	return quit_done(ag, now);
 }
@@ -477,6 +480,7 @@ agent_run(const struct agent_conf *conf)
 	}
 	state_init(&ag);
 	ag.next_hb = clock_mono_ns() + HB_INTERVAL;
+	hostreport_init(&ag.hr, clock_mono_ns());
 	while ((rc = turn(&ag)) == 0)
 		;
 	supervise_free(&ag.sv);

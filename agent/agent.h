@@ -13,6 +13,7 @@
  *   genrole.c linuxrouter.c hoplabrouter.c linkrole.c capture.c
  *                 the role kinds, each a `const struct role_ops`
  *   fault.c       a plan's link and router faults on this host
+ *   hostreport.c  HostQuery answers: CPU counters, run queue, host facts
  *   peer.c        the controllers that have spoken to us
  *   sender.c      every envelope to a controller
  *   spool.c       unacknowledged result batches on disk
@@ -31,6 +32,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include "agent/hostreport.h"
 #include "agent/peer.h"
 #include "agent/sender.h"
 #include "agent/spool.h"
@@ -77,6 +79,7 @@ struct agent {
 	struct spool *spool;		/* RUNDIR/spool: unacked batches */
 	uint64_t n_resent;		/* spooled batches sent again */
 	uint64_t n_spool_failed;	/* batches the spool refused */
+	struct hostreport hr;		/* run-queue samples (hostreport.h) */
 };
 
 /*

@@ -25,6 +25,8 @@
  *                  the kind that takes it)
  *   fault       -> a link down or up, a router killed or started again
  *                  on this host, answered (fault.c)
+ *   host_query  -> this host's CPU counters and run queue, and its
+ *                  facts when asked (hostreport.c)
  *   error       -> logged
  *   anything else is logged, counted and dropped, as bgpd's imsg dispatch.
  *
@@ -45,6 +47,7 @@
 #include "agent/agent.h"
 #include "agent/dispatch.h"
 #include "agent/fault.h"
+#include "agent/hostreport.h"
 #include "agent/iface.h"
 #include "clock.h"
 #include "log.h"
@@ -231,6 +234,10 @@ on_body(struct agent *ag, struct peer *c, const uint8_t *id, size_t idlen,
 		break;
 	case HOPLAB__ENVELOPE__BODY_FAULT:
 		fault_run(&ag->sv, id, idlen, env->fault);
+		break;
+	case HOPLAB__ENVELOPE__BODY_HOST_QUERY:
+		hostreport_answer(&ag->hr, &ag->out, id, idlen,
+		    env->host_query);
 		break;
 	case HOPLAB__ENVELOPE__BODY_ERROR:
 		log_warn("controller %s reports error %u: %.200s", c->name,

@@ -285,6 +285,10 @@ msg_body_name(int body_case)
 		return "file_ack";
 	case HOPLAB__ENVELOPE__BODY_CAPTURE_REPORT:
 		return "capture_report";
+	case HOPLAB__ENVELOPE__BODY_HOST_QUERY:
+		return "host_query";
+	case HOPLAB__ENVELOPE__BODY_HOST_REPORT:
+		return "host_report";
 	default:
 		return "unknown";
 	}

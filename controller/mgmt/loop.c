@@ -41,7 +41,7 @@
 #include "controller/mgmt/loop.h"
 
 #define KEPT_MAX	256	/* messages kept during the handshake */
-#define KINDS_MAX	4	/* kinds with a handler (loop_on) */
+#define KINDS_MAX	6	/* kinds with a handler (loop_on) */
 
 /* One role's owner. */
 struct owner {
@@ -388,6 +388,7 @@ dispatch(struct loop *l, struct peer *from, Hoplab__Envelope *env,
 		    errlen);
 	case HOPLAB__ENVELOPE__BODY_FAULT_ACK:
 	case HOPLAB__ENVELOPE__BODY_LINK_CONTROL_REPLY:
+	case HOPLAB__ENVELOPE__BODY_HOST_REPORT:
 		if ((rc = to_kind(l, from, env, err, errlen)) != LOOP_PASS)
 			return rc;
 		return unowned(l, from, env, 0, 0);

@@ -11,8 +11,9 @@
  *   - by agent and role id (RoleStatus, ResultBatch, CaptureReport,
  *     FileChunk) to the handler that the part of the run owning that role
  *     registered with loop_own_role();
- *   - by kind (FaultAck, LinkControlReply, Error, a ResultBatch of this run
- *     that no role owns) to the handler registered with loop_on();
+ *   - by kind (FaultAck, LinkControlReply, HostReport, Error, a ResultBatch
+ *     of this run that no role owns) to the handler registered with
+ *     loop_on();
  *   - Welcome and Heartbeat are the loop's own.
  *
  * What has no owner is counted and logged here, and nowhere else.  A part
@@ -122,8 +123,9 @@ int	loop_own_role(struct loop *l, struct peer *p, uint32_t role,
 void	loop_disown_role(struct loop *l, const struct peer *p, uint32_t role);
 /*
  * Messages of BODY (HOPLAB__ENVELOPE__BODY_FAULT_ACK, _LINK_CONTROL_REPLY,
- * _ERROR, or _RESULT_BATCH for a batch of this run no role owns) go to FN
- * with ARG; FN NULL removes the handler.  One handler per kind.
+ * _HOST_REPORT, _ERROR, or _RESULT_BATCH for a batch of this run no role
+ * owns) go to FN with ARG; FN NULL removes the handler.  One handler per
+ * kind.
  */
 void	loop_on(struct loop *l, int body, loop_fn fn, void *arg);
 /*

@@ -51,10 +51,11 @@ static const char *const top_keys[] = {
 	"name", "topology", "variants", "router", "repeat", "sweep", "flows",
 	"impairments", "faults", "order", "rfc2544", "captures", "records",
 	"residence",
+	"disturbance",
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_CAPTURES,
-    K_RECORDS, K_RESIDENCE, K_NTOP };
+    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_NTOP };
 
 
 static int
@@ -360,6 +361,7 @@ static const struct plan_section later_sections[] = {
 	{ .key = "rfc2544", .parse = planrfc_parse, .after_ok = 1 },
 	{ .key = "captures", .parse = plancap_parse },
 	{ .key = "residence", .parse = planres_parse },
+	{ .key = "disturbance", .parse = plandisturb_parse },
 };
 #define NSWEPT	(sizeof(swept_sections) / sizeof(swept_sections[0]))
 #define NLATER	(sizeof(later_sections) / sizeof(later_sections[0]))

@@ -313,6 +313,23 @@ struct plan_capture {
 	int		line;
 };
 
+/*
+ * disturbance: (docs/plans.md "Disturbance", plandisturb.c): above which
+ * share, run queue or pacing error a measured point is flagged; -1: off.
+ */
+#define PLAN_DISTURB_STEAL	5.0	/* % of all CPU time */
+#define PLAN_DISTURB_SOFTIRQ	30.0
+#define PLAN_DISTURB_IRQ	10.0
+#define PLAN_DISTURB_RUNQ	1.5	/* runnable tasks per CPU */
+#define PLAN_DISTURB_PACING_NS	20000	/* 20 us */
+
+struct plan_disturb {
+	double		steal_pct, softirq_pct, irq_pct;	/* 0..100 */
+	double		runq;		/* mean runnable tasks per CPU */
+	int64_t		pacing_p99_ns;	/* the generator's p99 |error| */
+	int		line;		/* of the key, 0: absent */
+};
+
 struct plan {
 	char		path[256];	/* file it was loaded from */
 	char		*text;		/* its text, owned: plan_bind */
@@ -341,6 +358,7 @@ struct plan {
 	struct plan_capture capture;	/* captures: (plancap.c) */
 	int		records;	/* records: true: packets/ per point */
 	int		residence;	/* residence: true (planres.c) */
+	struct plan_disturb disturb;	/* disturbance: (plandisturb.c) */
 };
 
 /*

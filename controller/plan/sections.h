@@ -3,7 +3,8 @@
  * plan.c (docs/plans.md).  Each top-level key has its own file
  * (planflow.c flows:, planimpair.c impairments:, planfault.c faults:,
  * planrfc.c rfc2544:, plancap.c captures:, planres.c residence:, planrouter.c router:,
- * plansweep.c sweep: and order:, plantopo_parse.c topology: {hosts:,
+ * plandisturb.c disturbance:, plansweep.c sweep: and order:,
+ * plantopo_parse.c topology: {hosts:,
  * links:, routes:}); plan.c reads name:, topology: {chain:}, variants:,
  * repeat: and records: itself and calls these in a fixed order.
  *
@@ -46,6 +47,9 @@ int	planrfc_parse(struct parse_ctx *c, yaml_node_t *node);
 int	plancap_parse(struct parse_ctx *c, yaml_node_t *node);
 /* residence: (planres.c), after captures:, the router and rfc2544. */
 int	planres_parse(struct parse_ctx *c, yaml_node_t *node);
+
+/* disturbance: (plandisturb.c): its thresholds, defaults when absent. */
+int	plandisturb_parse(struct parse_ctx *c, yaml_node_t *node);
 
 /* sweep: and order: (plansweep.c), after the variants and repeat:. */
 int	plansweep_parse(struct parse_ctx *c, yaml_node_t *node);

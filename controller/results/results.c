@@ -47,6 +47,9 @@ struct results {
 	struct routers	*rt;		/* routers.csv */
 	struct summary_layout lay;	/* summary.csv's columns */
 	int		loaded;		/* results_load: `hoplab report` */
+	struct manifest_host self;	/* the controller's facts */
+	struct manifest_host *mh;	/* the hosts' (results_manifest_add) */
+	size_t		nmh;
 };
 
 static int
@@ -83,6 +86,7 @@ results_open(const char *base, const struct plan *plan, char *err,
 		return NULL;
 	}
 	res->started_ns = clock_real_ns();
+	manifest_self(&res->self);
 	clock_format_utc(res->started_ns, 1, stamp, sizeof(stamp));
 	snprintf(res->dir, sizeof(res->dir), "%s/%s-%s", base, plan->name,
 	    stamp);
@@ -225,6 +229,7 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 		return NULL;
 	}
 	res->started_ns = clock_real_ns();
+	manifest_self(&res->self);
 	snprintf(res->dir, sizeof(res->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	summary_layout_all(&res->lay, 0);	/* an empty file: no header */
@@ -310,6 +315,36 @@ const char *
 results_dir(const struct results *res)
 {
 	return res->dir;
+}
+
+int
+results_manifest_add(struct results *res, const struct manifest_host *h,
+    char *err, size_t errlen)
+{
+	struct manifest_host *v;
+	size_t i;
+
+	for (i = 0; i < res->nmh; i++)
+		if (strcmp(res->mh[i].name, h->name) == 0) {
+			res->mh[i] = *h;
+			return 0;
+		}
+	if ((v = realloc(res->mh, (res->nmh + 1) * sizeof(*v))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	res->mh = v;
+	res->mh[res->nmh++] = *h;
+	return 0;
+}
+
+const struct manifest_host *
+results_manifest(const struct results *res, size_t *n,
+    const struct manifest_host **ctl)
+{
+	*n = res->nmh;
+	*ctl = &res->self;
+	return res->mh;
 }
 
 const struct flow_row *
@@ -474,5 +509,6 @@ results_free(struct results *res)
 	csvfile_close(&res->pdf, NULL, 0);
 	routers_free(res->rt);
 	free(res->rows);
+	free(res->mh);
 	free(res);
 }

@@ -24,6 +24,7 @@
 
 #include "msg.h"
 #include "controller/plan/plan.h"
+#include "controller/results/manifest.h"
 
 struct flow_row {
 	char		variant[PLAN_NAME_MAX * 2];
@@ -169,6 +170,15 @@ int	results_routers_seen(const struct results *res, const char *agent,
 int	results_routers_add(struct results *res, const char *agent,
 	    const struct router_role *rr, const Hoplab__ResultBatch *b,
 	    char *err, size_t errlen);
+/*
+ * Host H's facts for run.json's manifest (copied; one of the same name is
+ * replaced).  0, or -1 with ERR when out of memory.
+ */
+int	results_manifest_add(struct results *res, const struct manifest_host *h,
+	    char *err, size_t errlen);
+/* The hosts' facts so far (N of them) and the controller's in *CTL. */
+const struct manifest_host *results_manifest(const struct results *res,
+	    size_t *n, const struct manifest_host **ctl);
 /* Write run.json; STATUS is "running", "completed", "failed: ...". */
 int	results_write_run_json(struct results *res, const struct plan *plan,
 	    const struct run_host *hosts, size_t nhosts, const char *status,

@@ -3,7 +3,8 @@
  *
  * run.json, the record of how a run was made: the plan as run (its path
  * and full text), hoplab's versions, the hosts with their software
- * versions and clock offsets, start and end times, and the outcome;
+ * versions and clock offsets, start and end times, the outcome, the
+ * manifest (manifest.c) and the disturbed points (disturbance.c);
  * "hops_flags", the consistency check's flags of hops.csv with their
  * reasons, computed here from the rows measured so far (hopsout), so
  * that the run.json written at a run's end holds them whether it is
@@ -35,6 +36,7 @@
 #include "clock.h"
 #include "json.h"
 #include "msg.h"
+#include "controller/results/disturbance.h"
 #include "controller/results/hopsout.h"
 #include "controller/results/results.h"
 #include "yamldoc.h"
@@ -130,6 +132,7 @@ write_hosts(struct json *j, const struct run_host *hosts, size_t nhosts)
 
 /* What run.json is written from. */
 struct run_json {
+	const struct results	*res;
 	const char		*dir;
 	const struct plan	*plan;
 	const struct run_host	*hosts;
@@ -137,6 +140,20 @@ struct run_json {
 	const char		*status;
 	struct hopsout		 hops;	/* the flags' reasons */
 };
+
+/* "manifest", with the SHA-256 of the plan's TEXT (as "plan" holds it). */
+static void
+write_manifest(struct json *j, const struct results *res, const char *text)
+{
+	const struct manifest_host *hosts, *ctl;
+	char sha[65] = "";
+	size_t n;
+
+	if (text != NULL)
+		results_sha256_hex(text, strlen(text), sha);
+	hosts = results_manifest(res, &n, &ctl);
+	manifest_json(j, ctl, hosts, n, sha);
+}
 
 static void
 fill_run(struct json *j, const void *arg)
@@ -165,6 +182,8 @@ fill_run(struct json *j, const void *arg)
 	json_kstring(j, "path", r->plan->path);
 	json_kstring(j, "text", text != NULL ? text : "");
 	json_end(j);
+	write_manifest(j, r->res, text);
+	disturbance_json(j, r->dir);
 	hopsout_json(j, &r->hops);
 	json_end(j);
 	free(text);
@@ -175,8 +194,8 @@ results_write_run_json(struct results *res, const struct plan *plan,
     const struct run_host *hosts, size_t nhosts, const char *status,
     char *err, size_t errlen)
 {
-	struct run_json r = { results_dir(res), plan, hosts, nhosts, status,
-	    { NULL, 0 } };
+	struct run_json r = { res, results_dir(res), plan, hosts, nhosts,
+	    status, { NULL, 0 } };
 	const struct flow_row *rows;
 	size_t nrows;
 	int rc;

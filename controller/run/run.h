@@ -29,6 +29,7 @@
 #include "controller/run/runner.h"
 
 struct captures;
+struct disturb;
 struct records;
 struct rfc2544;
 
@@ -86,6 +87,7 @@ struct run {
 	struct progress	pg;		/* the console's bar (progress.h) */
 	struct records	*rec;		/* packets/ (records.h) */
 	struct captures	*cap;		/* captures.c's, NULL until used */
+	struct disturb	*dist;		/* disturb.c's: manifest, disturbance */
 	struct run_ack	acks[RUN_ACKS_MAX];	/* waiting for a sync */
 	size_t		nacks;
 };

@@ -29,6 +29,7 @@
 #include "controller/run/captures.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
+#include "controller/run/disturb.h"
 #include "controller/run/links.h"
 #include "log.h"
 #include "controller/mgmt/peers.h"
@@ -153,6 +154,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		row.run = key.run;
 		results_row_from_flow(&row, b->flows[i]);
 		snprintf(row.point, sizeof(row.point), "%s", r->label);
+		row.disturbed = disturb_last(r);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, b->flows[i], err,
 		    errlen) == -1)
@@ -244,6 +246,8 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	 * generator, which is then the faults' zero: the STARTED report
 	 * comes a start-up earlier, and a fault timed from it fell early.
 	 */
+	if (disturb_begin(r, v, err, errlen) == -1)
+		return -1;			/* disturb.c */
 	if (r->fl != NULL)
 		start_at = clock_real_ns() + GEN_START_AT_LEAD_NS;
 	if (start_gen(r, &w, frame, 0, start_at, err, errlen) == -1)
@@ -265,6 +269,9 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		faults_point_end(r->fl, NULL, NULL, 0);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */
 		rc = links_check(r->lk, err, errlen);
+	if (rc == 0 && disturb_end(r, v, frame, rep, w.result, err,
+	    errlen) == -1)
+		rc = -1;		/* disturbance.csv, before the rows */
 	if (rc == 0)
 		rc = record_result(r, v, rep, pt, w.peer, w.result, err,
 		    errlen);
@@ -450,6 +457,8 @@ links_init(struct run *r, char *err, size_t errlen)
 	if (faults_new(&r->fl, r->plan, r->ps, r->loop, results_dir(r->res),
 	    resume_count_done(&r->st) > 0, r->opts->quiet, err, errlen) == -1)
 		return -1;
+	if (disturb_open(r, err, errlen) == -1)	/* run.json's manifest */
+		return -1;
 	if (r->plan->nimpairs == 0)
 		return 0;
 	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
@@ -467,6 +476,7 @@ run_free(struct run *r)
 	r->lk = NULL;
 	faults_free(r->fl);
 	r->fl = NULL;
+	disturb_close(r);
 	run_disconnect(r);
 	inventory_free(r->own_inv);
 	r->own_inv = NULL;

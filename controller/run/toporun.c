@@ -49,6 +49,7 @@
 #include <time.h>
 
 #include "controller/run/captures.h"
+#include "controller/run/disturb.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/links.h"
@@ -703,6 +704,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	captures_free(r->cap);
 	faults_free(r->fl);
 	links_free(r->lk);
+	disturb_close(r);
 	run_disconnect(r);
 	inventory_free(r->own_inv);
 	results_state_free(&r->st);
@@ -720,6 +722,8 @@ topo_links_new(struct run *r, char *err, size_t errlen)
 	    .next_role = &r->next_role, .run_id = r->run_id,
 	    .quiet = r->opts->quiet, .stop = r->opts->stop };
 
+	if (disturb_open(r, err, errlen) == -1)	/* run.json's manifest */
+		return -1;
 	if (r->plan->nimpairs == 0)
 		return 0;
 	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;

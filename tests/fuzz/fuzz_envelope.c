@@ -49,6 +49,24 @@ walk(const Hoplab__Envelope *env)
 		n += strlen(env->error->text);
 	else if (env->body_case == HOPLAB__ENVELOPE__BODY_HELLO)
 		n += strlen(env->hello->controller);
+	else if (env->body_case == HOPLAB__ENVELOPE__BODY_HOST_QUERY) {
+		size_t i;
+
+		for (i = 0; i < env->host_query->n_ifaces; i++)
+			n += strlen(env->host_query->ifaces[i]);
+	} else if (env->body_case == HOPLAB__ENVELOPE__BODY_HOST_REPORT) {
+		const Hoplab__HostReport *hr = env->host_report;
+		size_t i, k;
+
+		n += strlen(hr->kernel) + strlen(hr->cpu_model) +
+		    strlen(hr->commit) + (hr->cpu != NULL ? hr->cpu->ncpus : 0);
+		for (i = 0; i < hr->n_ifaces; i++) {
+			n += strlen(hr->ifaces[i]->name) +
+			    strlen(hr->ifaces[i]->qdisc);
+			for (k = 0; k < hr->ifaces[i]->n_offloads; k++)
+				n += strlen(hr->ifaces[i]->offloads[k]->name);
+		}
+	}
 	return n;
 }
 

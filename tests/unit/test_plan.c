@@ -148,7 +148,7 @@ t_unknown_key_names_line_and_expected_keys(void)
 	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
 	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows, impairments, faults, "
-	    "order, rfc2544, captures, records, residence)");
+	    "order, rfc2544, captures, records, residence, disturbance)");
 }
 
 static void
@@ -582,10 +582,46 @@ t_residence_is_a_boolean_of_chain_plans(void)
 	    "tap sees them");
 }
 
+/* disturbance: its defaults, its values, off, and what it refuses. */
+static void
+t_disturbance_thresholds(void)
+{
+	struct plan *p;
+
+	p = load_ok("name: t\ntopology: {chain: [A]}\nflows:\n" FLOW);
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.steal_pct, 5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.softirq_pct, 30, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.irq_pct, 10, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.runq, 1.5, 1e-9);
+	CU_ASSERT_EQUAL(p->disturb.pacing_p99_ns, 20000);
+	plan_free(p);
+	p = load_ok("name: t\ntopology: {chain: [A]}\nflows:\n" FLOW
+	    "disturbance: {steal: 2.5%, irq: off, runq: 0, pacing_p99: 3us}\n");
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.steal_pct, 2.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.softirq_pct, 30, 1e-9);
+	CU_ASSERT(p->disturb.irq_pct < 0);
+	CU_ASSERT_DOUBLE_EQUAL(p->disturb.runq, 0, 1e-9);
+	CU_ASSERT_EQUAL(p->disturb.pacing_p99_ns, 3000);
+	plan_free(p);
+	p = load_ok("name: t\ntopology: {chain: [A]}\nflows:\n" FLOW
+	    "disturbance: off\n");
+	CU_ASSERT(p->disturb.steal_pct < 0 && p->disturb.runq < 0 &&
+	    p->disturb.pacing_p99_ns < 0);
+	plan_free(p);
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n" FLOW
+	    "disturbance: {steal: 101%}\n", "t.yaml:8: disturbance.steal: "
+	    "expected a percentage 0%..100% such as 5%, or off, got '101%'");
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n" FLOW
+	    "disturbance: {pacing_p99: 2s}\n", "t.yaml:8: "
+	    "disturbance.pacing_p99: expected a duration 0ns..1s such as "
+	    "20us, or off, got '2s'");
+}
+
 int
 main(void)
 {
 	static const struct unit_test tests[] = {
+		UNIT_TEST(t_disturbance_thresholds),
 		UNIT_TEST_NAMED("demo_example_loads_as_written",
 		    t_demo_example_loads_as_written),
 		UNIT_TEST_NAMED("chain_delay_example_loads_long_forms",

@@ -286,6 +286,103 @@ t_reopen_cuts_every_file_back_to_the_done_points(void)
 	rm_tree(base);
 }
 
+/* Write TEXT as DIR/summary.csv; its size into ST. */
+static void
+put_summary(const char *dir, const char *text, struct run_state *st)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	CU_ASSERT_FATAL((f = fopen(path, "w")) != NULL);
+	fputs(text, f);
+	fclose(f);
+	st->summary_bytes = strlen(text);
+}
+
+/*
+ * "disturbed" is the last column of a new summary.csv, 0/1 per row, and
+ * reads back; a file with "point" and "disturbed", and one with "point"
+ * but without "disturbed" (written before it), read back as they are.
+ */
+static void
+t_summary_disturbed_is_last_and_reads_back(void)
+{
+	Hoplab__FlowResult f;
+	struct flow_row row;
+	struct run_state st;
+	struct results *res;
+	const struct flow_row *rows;
+	char dir[600], head[4096], r1[4096], r2[4096], text[16384];
+	size_t n;
+
+	fresh_dir();
+	memset(&st, 0, sizeof(st));
+	res = open_results();
+	snprintf(dir, sizeof(dir), "%s", results_dir(res));
+	flow_init(&f);
+	memset(&row, 0, sizeof(row));
+	strcpy(row.variant, "A");
+	row.routers = 1;
+	row.rep = 1;
+	results_row_from_flow(&row, &f);
+	row.disturbed = 1;
+	CU_ASSERT_EQUAL(results_add(res, &row, err, sizeof(err)), 0);
+	row.rep = 2;
+	row.disturbed = 0;
+	CU_ASSERT_EQUAL(results_add(res, &row, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(results_sync(res, &st, err, sizeof(err)), 0);
+	results_free(res);
+	CU_ASSERT_EQUAL_FATAL(line_of(dir, "summary.csv", 0, head,
+	    sizeof(head)), 0);
+	CU_ASSERT(strstr(head, ",tx_idt_err_p999_us,disturbed") != NULL &&
+	    strcmp(head + strlen(head) - 10, ",disturbed") == 0);
+	CU_ASSERT_EQUAL_FATAL(line_of(dir, "summary.csv", 1, r1,
+	    sizeof(r1)), 0);
+	CU_ASSERT_EQUAL_FATAL(line_of(dir, "summary.csv", 2, r2,
+	    sizeof(r2)), 0);
+	CU_ASSERT(strcmp(r1 + strlen(r1) - 8, ",9.100,1") == 0);
+	CU_ASSERT(strcmp(r2 + strlen(r2) - 8, ",9.100,0") == 0);
+
+	res = results_reopen(dir, &st, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	rows = results_rows(res, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_EQUAL(rows[0].disturbed, 1);
+	CU_ASSERT_EQUAL(rows[1].disturbed, 0);
+	results_free(res);
+
+	/* With "point" before it: HEAD and R1 as the file had them. */
+	head[strlen(head) - 10] = '\0';
+	r1[strlen(r1) - 2] = '\0';
+	snprintf(text, sizeof(text), "%s,point,disturbed\n%s,idt=1ms,1\n",
+	    head, r1);
+	put_summary(dir, text, &st);
+	res = results_reopen(dir, &st, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	rows = results_rows(res, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(rows[0].point, "idt=1ms");
+	CU_ASSERT_EQUAL(rows[0].disturbed, 1);
+	results_free(res);
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 1, r2, sizeof(r2)), 0);
+	CU_ASSERT(strcmp(r2 + strlen(r2) - 10, ",idt=1ms,1") == 0);
+
+	/* "point" last, as before "disturbed" existed: kept so. */
+	snprintf(text, sizeof(text), "%s,point\n%s,idt=2ms\n", head, r1);
+	put_summary(dir, text, &st);
+	res = results_reopen(dir, &st, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	rows = results_rows(res, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(rows[0].point, "idt=2ms");
+	CU_ASSERT_EQUAL(rows[0].disturbed, 0);
+	results_free(res);
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 0, r2, sizeof(r2)), 0);
+	CU_ASSERT(strcmp(r2 + strlen(r2) - 6, ",point") == 0);
+	rm_tree(base);
+}
+
 static const char old_summary[] =
     "variant,routers,frame_bytes,rep,flow,sent,received,lost,"
     "loss_pct,duplicates,reordered,delay_min_us,delay_mean_us,"
@@ -597,6 +694,7 @@ main(void)
 		UNIT_TEST(t_reopen_reads_a_summary_without_the_appended_columns),
 		UNIT_TEST(
 		    t_reopen_keeps_a_summary_with_or_without_the_percentiles),
+		UNIT_TEST(t_summary_disturbed_is_last_and_reads_back),
 		UNIT_TEST(t_state_json_keeps_byte_counts_and_router_roles),
 		UNIT_TEST(t_state_json_is_indented_escaped_and_valid),
 		UNIT_TEST(t_plan_hash_matches_fips_180_2_vectors),
