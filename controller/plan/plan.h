@@ -321,7 +321,7 @@ struct plan_capture {
 #define PLAN_DISTURB_SOFTIRQ	30.0
 #define PLAN_DISTURB_IRQ	10.0
 #define PLAN_DISTURB_RUNQ	1.5	/* runnable tasks per CPU */
-#define PLAN_DISTURB_PACING_NS	20000	/* 20 us */
+#define PLAN_DISTURB_PACING_NS	1000000	/* 1 ms */
 
 struct plan_disturb {
 	double		steal_pct, softirq_pct, irq_pct;	/* 0..100 */

@@ -10,7 +10,7 @@
  *     irq: 10%           # hardware interrupts
  *     runq: 1.5          # mean runnable tasks per CPU, the agents' own
  *                        # sampler left out
- *     pacing_p99: 20us   # the generator's p99 |inter-departure error|
+ *     pacing_p99: 1ms    # the generator's p99 |inter-departure error|
  *
  * Every key is optional and takes `off`; an absent key keeps its
  * default (above), `disturbance: off` turns all of them off.  A point is

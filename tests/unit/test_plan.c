@@ -593,7 +593,7 @@ t_disturbance_thresholds(void)
 	CU_ASSERT_DOUBLE_EQUAL(p->disturb.softirq_pct, 30, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(p->disturb.irq_pct, 10, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(p->disturb.runq, 1.5, 1e-9);
-	CU_ASSERT_EQUAL(p->disturb.pacing_p99_ns, 20000);
+	CU_ASSERT_EQUAL(p->disturb.pacing_p99_ns, 1000000);
 	plan_free(p);
 	p = load_ok("name: t\ntopology: {chain: [A]}\nflows:\n" FLOW
 	    "disturbance: {steal: 2.5%, irq: off, runq: 0, pacing_p99: 3us}\n");
