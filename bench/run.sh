@@ -35,7 +35,7 @@
 # (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
-# (480) seconds.  BENCH_PARTS (default abcdefghij) runs only the parts
+# (480) seconds.  BENCH_PARTS (default abcdefghijklm) runs only the parts
 # named, e.g. BENCH_PARTS=a.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -51,7 +51,7 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
-PARTS=${BENCH_PARTS:-abcdefghij}
+PARTS=${BENCH_PARTS:-abcdefghijklm}
 RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
@@ -74,7 +74,7 @@ trap 'echo "bench: interrupted"; exit 1' INT TERM HUP
 
 say() { echo "bench: $*" >&2; }
 left() { [ $(($(date +%s) - START)) -lt "$BUDGET" ]; }
-# part X: is part X (a..j) in BENCH_PARTS (default: all of them)?
+# part X: is part X (a..m) in BENCH_PARTS (default: all of them)?
 part() { case $PARTS in *"$1"*) return 0 ;; esac; return 1; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (namespaces): sudo make bench"; exit 1; }
@@ -410,7 +410,7 @@ else
 	    "$PARTS" >"$W/table-c"
 fi
 
-# (d)..(j): the benches of the other programs, each a script of its own
+# (d)..(m): the benches of the other programs, each a script of its own
 # that builds its own namespaces, bounds itself and cleans up.
 other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
 	tab=$1 title=$2 secs=$3 script=$4
@@ -445,6 +445,8 @@ other_bench table-k "(k) what residence captures cost the routers (per-router de
     400 residence_cost.sh
 other_bench table-l "(l) hoplab-gen pacing at 10 ms: the cost of each --spin" \
     150 pace_cost.sh
+other_bench table-m "(m) are hops.csv's intervals honest? 10 runs per mode, concurrent and sequential" \
+    900 honest.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -455,7 +457,8 @@ mkdir -p "$ROOT/results"
 	echo
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
-	    "$W/table-i" "$W/table-j" "$W/table-k" "$W/table-l"
+	    "$W/table-i" "$W/table-j" "$W/table-k" "$W/table-l" \
+	    "$W/table-m"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"
