@@ -95,6 +95,10 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 	if (plan->order_random)
 		fprintf(out, "random order (seed %llu)\n",
 		    (unsigned long long)plan->order_seed);
+	else if (plan->nvariants > 1)	/* plan_run_order() */
+		fprintf(out, "variants sequential, interleaved (a rotation "
+		    "per repetition, seed %llu)\n",
+		    (unsigned long long)plan->order_seed);
 	else
 		fprintf(out, "in order\n");
 }
@@ -278,7 +282,7 @@ int
 dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 {
 	size_t n = plan_npoints(plan), i, prev = (size_t)-1;
-	size_t *order = plan_point_order(plan);
+	size_t *order = plan_run_order(plan);
 	int64_t total = 0, wiring = 0;
 	int rc = 0;
 
@@ -287,7 +291,7 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 		dry_rfc2544(plan, out);
 		return 0;
 	}
-	if (plan->order_random && order == NULL) {
+	if (PLAN_RUN_ORDERED(plan) && order == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -179,6 +179,7 @@ plansweep_parse_order(struct parse_ctx *c, yaml_node_t *node)
 	long long seed = 1;
 	char got[64];
 
+	c->p->order_seed = 1;		/* also the variants' rotation */
 	if (node == NULL)
 		return 0;
 	if (yamldoc_map_fields(c->yd, node, "order", keys, 2, v, c->err,
@@ -514,6 +515,48 @@ plan_point_order(const struct plan *p)
 		o[j] = t;
 	}
 	return o;
+}
+
+/*
+ * Sequential variants, interleaved: the deterministic list cut in groups
+ * (one value of every sweep key and one repetition each, in listed
+ * order), and in each group every variant once, in an order shuffled by
+ * the plan's seed (Fisher-Yates, SplitMix64), so that a rerun goes the
+ * same way: A-B, A, A-B-C, A-B-C, A, A-B, ... rather than all of A first.
+ */
+static size_t *
+rotation_order(const struct plan *p)
+{
+	size_t n = plan_npoints(p), nv = p->nvariants, g, ng, i, j, t;
+	size_t perm[PLAN_MAX_CHAIN], *o;
+	uint64_t s = p->order_seed;
+
+	if ((o = malloc(n * sizeof(*o))) == NULL)
+		return NULL;
+	ng = n / nv;
+	for (g = 0; g < ng; g++) {
+		for (i = 0; i < nv; i++)
+			perm[i] = i;
+		for (i = nv - 1; i > 0; i--) {
+			j = (size_t)(splitmix64(&s) % (i + 1));
+			t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (i = 0; i < nv; i++)
+			o[g * nv + i] = perm[i] * ng + g;
+	}
+	return o;
+}
+
+size_t *
+plan_run_order(const struct plan *p)
+{
+	if (p->order_random)
+		return plan_point_order(p);
+	if (p->nvariants < 2 || plan_npoints(p) == 0)
+		return NULL;
+	return rotation_order(p);
 }
 
 void

@@ -378,8 +378,8 @@ run_all(struct run *r, char *err, size_t errlen)
 	r->phase = RUN_MEASURING;
 	if (r->plan->rfc.enabled)
 		return run_all_rfc2544(r, err, errlen);
-	order = plan_point_order(r->plan);
-	if (r->plan->order_random && order == NULL) {
+	order = plan_run_order(r->plan);
+	if (PLAN_RUN_ORDERED(r->plan) && order == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -573,11 +573,11 @@ variant_of(const struct plan *plan, const char *label)
 static void
 label_point(struct run *r, size_t i)
 {
-	size_t *order = plan_point_order(r->plan);
+	size_t *order = plan_run_order(r->plan);
 	struct plan_point pt;
 
 	r->label[0] = '\0';
-	if ((order != NULL || !r->plan->order_random) &&
+	if ((order != NULL || !PLAN_RUN_ORDERED(r->plan)) &&
 	    plan_point(r->plan, order, i, &pt) == 0)
 		plan_point_label(r->plan, &pt, r->label, sizeof(r->label));
 	free(order);

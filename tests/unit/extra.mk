@@ -1,6 +1,7 @@
 # Program modules a unit suite links besides lib/ (ASan objects).
 # UNIT_EXTRA_test_gen_flow = build/asan/generator/flow.o
 UNIT_EXTRA_test_hops = build/asan/controller/results/hops.o build/asan/controller/plan/topo.o
+UNIT_EXTRA_test_topo = build/asan/controller/plan/topo.o
 UNIT_EXTRA_test_gen_flowspec = build/asan/generator/flowspec.o
 UNIT_EXTRA_test_router_fib = build/asan/router/fib.o
 UNIT_EXTRA_test_router_sched = build/asan/router/sched.o
