@@ -497,23 +497,32 @@ splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* A[0..N-1] = 0..N-1 shuffled (Fisher-Yates) from the state *S. */
+static void
+shuffle(size_t *a, size_t n, uint64_t *s)
+{
+	size_t i, j, t;
+
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	for (i = n; i-- > 1;) {
+		j = (size_t)(splitmix64(s) % (i + 1));
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
 size_t *
 plan_point_order(const struct plan *p)
 {
-	size_t n = plan_npoints(p), i, j, t, *o;
+	size_t n = plan_npoints(p), *o;
 	uint64_t s = p->order_seed;
 
 	if (!p->order_random || n == 0 ||
 	    (o = malloc(n * sizeof(*o))) == NULL)
 		return NULL;
-	for (i = 0; i < n; i++)
-		o[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		j = (size_t)(splitmix64(&s) % (i + 1));
-		t = o[i];
-		o[i] = o[j];
-		o[j] = t;
-	}
+	shuffle(o, n, &s);
 	return o;
 }
 
@@ -527,7 +536,7 @@ plan_point_order(const struct plan *p)
 static size_t *
 rotation_order(const struct plan *p)
 {
-	size_t n = plan_npoints(p), nv = p->nvariants, g, ng, i, j, t;
+	size_t n = plan_npoints(p), nv = p->nvariants, g, ng, i;
 	size_t perm[PLAN_MAX_CHAIN], *o;
 	uint64_t s = p->order_seed;
 
@@ -535,14 +544,7 @@ rotation_order(const struct plan *p)
 		return NULL;
 	ng = n / nv;
 	for (g = 0; g < ng; g++) {
-		for (i = 0; i < nv; i++)
-			perm[i] = i;
-		for (i = nv - 1; i > 0; i--) {
-			j = (size_t)(splitmix64(&s) % (i + 1));
-			t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
+		shuffle(perm, nv, &s);
 		for (i = 0; i < nv; i++)
 			o[g * nv + i] = perm[i] * ng + g;
 	}
