@@ -192,6 +192,8 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 	else if (f->dst_ip[0] != '\0' && inet_pton(AF_INET, f->dst_ip,
 	    &dst) != 1)
 		why = "dst_ip: expected an IPv4 address or empty";
+	else if (f->start_offset_ns > 60 * UINT64_C(1000000000))
+		why = "start_offset_ns: expected 0..60 s";
 	if (why != NULL) {
 		snprintf(err, errlen, "flow %zu: %s", i + 1, why);
 		return -1;
@@ -257,6 +259,10 @@ add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 		spec_add(&sp, ",rate=%.0fbps", f->rate_bps);
 	if (f->dst_ip[0] != '\0')
 		spec_add(&sp, ",dst=%s", f->dst_ip);
+	if (f->start_offset_ns != 0) {
+		fmt_duration(f->start_offset_ns, d, sizeof(d));
+		spec_add(&sp, ",offset=%s", d);
+	}
 	if (sp.full)
 		return -1;
 	return argv_pair(ga, "--flow", sp.buf);

@@ -13,7 +13,9 @@
  * 0..65535), name (letters, digits, '.', '_', '-'), dport and sport (UDP
  * ports 1..65535; defaults from the RFC 2544 appendix C test frame: source
  * 0xC020, destination 7); dst (l2 mode: the flow's own destination
- * address, owned by the generator on rx; default --dst).
+ * address, owned by the generator on rx; default --dst); offset (0..60s:
+ * the flow's first packet that long after the run's start, so that
+ * flows of one rate can be staggered; default 0).
  *
  * duration=D (1ms..24h) bounds the flow by time: without count, the count
  * is derived from it as a bound (preset_duration_count()).  burst=DIST
@@ -61,6 +63,7 @@ enum {
 	KEY_PRESET = 0x1000,
 	KEY_RATE = 0x2000,
 	KEY_DST = 0x4000,
+	KEY_OFFSET = 0x8000,
 };
 
 /* What a flow line is being built from: the keys met, the preset. */
@@ -344,6 +347,24 @@ parse_dst(const char *v, struct flowspec *fs, char *err, size_t errlen)
 	return 0;
 }
 
+/* offset=D: the flow's first packet D after the run's start, 0..60s. */
+static int
+parse_offset(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	char why[128];
+
+	if (clock_parse_duration(v, &fs->offset_ns, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "offset: %s", why);
+		return -1;
+	}
+	if (fs->offset_ns < 0 || fs->offset_ns > FLOWSPEC_IDT_MAX) {
+		snprintf(err, errlen, "offset: expected 0ns..60s, got \"%s\"",
+		    v);
+		return -1;
+	}
+	return 0;
+}
+
 /* dport= or sport= (KEY, named in messages). */
 static int
 parse_port(const char *key, const char *v, uint16_t *port, char *err,
@@ -378,7 +399,7 @@ pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 		{ "sport", KEY_SPORT }, { "seed", KEY_SEED },
 		{ "duration", KEY_DURATION }, { "burst", KEY_BURST },
 		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
-		{ "dst", KEY_DST },
+		{ "dst", KEY_DST }, { "offset", KEY_OFFSET },
 	};
 	size_t i;
 	unsigned bit = 0;
@@ -394,7 +415,7 @@ pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 	if (bit == 0) {
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
 		    "count, idt, dscp, id, name, dport, sport, seed, duration, "
-		    "burst, off, preset, rate or dst)", pair);
+		    "burst, off, preset, rate, dst or offset)", pair);
 		return 0;
 	}
 	if (x->seen & bit) {
@@ -446,6 +467,8 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		return parse_name(v, fs, err, errlen);
 	case KEY_DST:
 		return parse_dst(v, fs, err, errlen);
+	case KEY_OFFSET:
+		return parse_offset(v, fs, err, errlen);
 	case KEY_DPORT:
 		return parse_port(pair, v, &fs->dport, err, errlen);
 	default:			/* KEY_SPORT */

@@ -2,7 +2,7 @@
  * flowspec: the value of hoplab-gen's --flow option.
  *
  *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
- *   [,seed=N][,duration=D][,burst=DIST,off=DIST][,dst=IP]
+ *   [,seed=N][,duration=D][,burst=DIST,off=DIST][,dst=IP][,offset=D]
  *   preset=NAME[,rate=R][,key=value ...]
  *
  * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
@@ -13,7 +13,8 @@
  * off= make it an on/off source: BURST packets IDT apart, then a pause
  * OFF.  preset=NAME (lib/preset.h) fills in frame, idt, burst, off and
  * dscp for a real service; keys given beside it override.  dst=IP (l2
- * mode) sends the flow to its own destination address instead of --dst.  The
+ * mode) sends the flow to its own destination address instead of --dst.
+ * offset=D (0..60s) sends its first packet D after the run's start.  The
  * parser is strict: unknown or repeated keys, missing required keys and
  * values out of range are errors whose message names the key and the value.
  */
@@ -61,6 +62,7 @@ struct flowspec {
 	char		preset[FLOWSPEC_PRESET_MAX]; /* "" or the preset */
 	double		rate_bps;	/* the preset's rate, 0 if none */
 	struct in_addr	dst;		/* l2: dst=, 0.0.0.0: the --dst */
+	int64_t		offset_ns;	/* first packet after the start */
 };
 
 /*
