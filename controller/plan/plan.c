@@ -365,10 +365,10 @@ parse_variants_mode(struct parse_ctx *c, yaml_node_t *node)
 		c->p->variants_mode = PLAN_VARIANTS_SEQUENTIAL;
 		return 0;
 	}
-	if (yamldoc_is(node, "concurrent"))
-		return PERR(c, node, "variants_mode", "concurrent is not "
-		    "available yet (the variants run in turn, interleaved: "
-		    "write sequential)");
+	if (yamldoc_is(node, "concurrent")) {
+		c->p->variants_mode = PLAN_VARIANTS_CONCURRENT;
+		return 0;
+	}
 	return PERR(c, node, "variants_mode", "expected sequential or "
 	    "concurrent, got %s", yamldoc_got(node, got, sizeof(got)));
 }

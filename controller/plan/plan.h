@@ -216,6 +216,7 @@ struct plan_fault {
 enum plan_variants_mode {
 	PLAN_VARIANTS_DEFAULT = 0,	/* not given: sequential */
 	PLAN_VARIANTS_SEQUENTIAL,
+	PLAN_VARIANTS_CONCURRENT,	/* runner.c: where nothing stops it */
 };
 
 struct plan_variant {

@@ -309,9 +309,15 @@ t_variants_mode_key(void)
 	expect_err(CHAIN3_REP2 "variants_mode: parallel\n",
 	    "t.yaml:6: variants_mode: expected sequential or concurrent, "
 	    "got 'parallel'");
-	expect_err(CHAIN3_REP2 "variants_mode: concurrent\n",
-	    "t.yaml:6: variants_mode: concurrent is not available yet (the "
-	    "variants run in turn, interleaved: write sequential)");
+	p = load(CHAIN3_REP2 "variants_mode: concurrent\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->variants_mode, PLAN_VARIANTS_CONCURRENT);
+	plan_free(p);
+	expect_err("name: t\ntopology: {chain_length: 2}\n"
+	    "variants_mode: [concurrent]\n"
+	    "flows:\n  - {name: p, frame: 64, idt: 1ms, count: 10}\n",
+	    "t.yaml:3: variants_mode: expected sequential or concurrent, "
+	    "got a list");
 }
 
 static void
