@@ -274,7 +274,8 @@ progress(struct run *r, const struct plan_variant *v, unsigned frame,
 		snprintf(what, sizeof(what), "frame %u", frame);
 	fprintf(stderr, "[%zu/%zu] variant %s, %s, rep %u/%u "
 	    "(elapsed %.0f s, about %.0f s left)\n", r->point + 1, r->npoints,
-	    v->label, what, rep, r->plan->repeat, elapsed / 1e9,
+	    r->concurrent ? "all (concurrently)" : v->label, what, rep,
+	    r->plan->repeat, elapsed / 1e9,
 	    per * (double)(r->npoints - r->point) / 1e9);
 }
 
