@@ -196,6 +196,8 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 	else if (f->spin_ns != 0 && (f->spin_ns < 1000 ||
 	    f->spin_ns > SPIN_MAX))
 		why = "spin_ns: expected 0 (auto) or 1us..100ms";
+	else if (f->start_offset_ns > 60 * UINT64_C(1000000000))
+		why = "start_offset_ns: expected 0..60 s";
 	if (why != NULL) {
 		snprintf(err, errlen, "flow %zu: %s", i + 1, why);
 		return -1;
@@ -264,6 +266,10 @@ add_flow(struct gen_argv *ga, const Hoplab__FlowSpec *f)
 	if (f->spin_ns != 0) {
 		fmt_duration(f->spin_ns, d, sizeof(d));
 		spec_add(&sp, ",spin=%s", d);
+	}
+	if (f->start_offset_ns != 0) {
+		fmt_duration(f->start_offset_ns, d, sizeof(d));
+		spec_add(&sp, ",offset=%s", d);
 	}
 	if (sp.full)
 		return -1;

@@ -74,7 +74,7 @@ usage()
 usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
        $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up --hosts HOST...
        $prog [-p PREFIX] [-s STATEDIR] links [X:IFX-Y:IFY[/w]...]
-       $prog [-p PREFIX] [-s STATEDIR] wire N [LINK...]
+       $prog [-p PREFIX] [-s STATEDIR] wire [--exits] N [LINK...]
        $prog [-p PREFIX] [-s STATEDIR] wires LINK...
        $prog [-p PREFIX] [-s STATEDIR] status
        $prog [-p PREFIX] [-s STATEDIR] down [ROUTER...]
@@ -97,6 +97,11 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
   wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx;
           each LINK given (gen-R1, Ri-Rj or Ri-gen, in the chain's order)
           goes through its wire host: X -- wa [w-X-Y] wb -- Y
+  wire --exits N
+          the chain gen:tx -> R1 -> ... -> RN without the link back;
+          instead every router's "exit" is a port (gen:x1 .. gen:xN) of
+          the bridge "rx" in gen, so gen receives from each router on rx
+          (concurrent variants); LINKs as above, but not Ri-gen
   wires   add a wire host w-X-Y (namespace, agent, inventory entry) per
           LINK (of the chain, or X-Y of two hosts of a topology lab), for
           hoplab-link; hosts already running are kept
@@ -762,6 +767,23 @@ hop()
 	fi
 }
 
+# wire --exits: every router's exit a port of the bridge rx in gen.
+wire_exits()
+{
+	run ip -n "$prefix-gen" link add name rx type bridge stp_state 0 \
+	    forward_delay 0
+	no_ipv6 "$prefix-gen" rx
+	run ip -n "$prefix-gen" link set dev rx up
+	we_i=1
+	for we_h in "$@"; do
+		[ "$we_i" -le "$cw_n" ] || break
+		make_link "$prefix-$we_h" exit "$prefix-gen" "x$we_i"
+		run ip -n "$prefix-gen" link set dev "x$we_i" master rx
+		cw_path="$cw_path, $we_h:exit -> gen:x$we_i"
+		we_i=$((we_i + 1))
+	done
+}
+
 cmd_wire()
 {
 	need_root
@@ -769,6 +791,12 @@ cmd_wire()
 	load_state || die "no lab $prefix ($statedir/lab.env missing);" \
 	    "run: $prog -p $prefix up"
 	chain_only wire
+	cw_exits=0
+	if [ "$1" = --exits ]; then
+		cw_exits=1
+		shift
+		[ $# -ge 1 ] || usage
+	fi
 	cw_n=$1
 	shift
 	cw_links="$*"
@@ -780,6 +808,8 @@ cmd_wire()
 		    "run: $prog -p $prefix up"
 	done
 	for cw_l in $cw_links; do
+		[ "$cw_exits" = 0 ] || [ "${cw_l#*-}" != gen ] ||
+		    die "wire --exits: link $cw_l: the exits are not spliced"
 		in_list "$cw_l" $lab_wires && ns_exists "$prefix-w-$cw_l" ||
 		    die "wire: link $cw_l has no wire host;" \
 		    "run: $prog -p $prefix wires $cw_l"
@@ -789,6 +819,7 @@ cmd_wire()
 	for cw_h in "$@"; do
 		del_if "$prefix-$cw_h" in
 		del_if "$prefix-$cw_h" out
+		del_if "$prefix-$cw_h" exit
 	done
 	for cw_l in $lab_wires; do
 		if ns_exists "$prefix-w-$cw_l"; then
@@ -811,19 +842,24 @@ cmd_wire()
 		cw_path="$cw_path -> $cw_h"
 		cw_i=$((cw_i + 1))
 	done
-	hop "$cw_ns" "$cw_if" "$prefix-gen" rx "$cw_prev-gen"
+	if [ "$cw_exits" = 1 ]; then
+		wire_exits "$@"
+	else
+		hop "$cw_ns" "$cw_if" "$prefix-gen" rx "$cw_prev-gen"
+		cw_path="$cw_path -> gen:rx"
+	fi
 	for cw_l in $cw_links; do
 		in_list "$cw_l" $cw_used ||
-		    die "wire: link $cw_l is not in the chain $cw_path -> gen:rx"
+		    die "wire: link $cw_l is not in the chain $cw_path"
 	done
-	echo "wired: $cw_path -> gen:rx"
+	echo "wired: $cw_path"
 }
 
 # Print "IF -> NS:PEER STATE" for each data interface of namespace NS.
 show_links()
 {
 	ip -n "$1" -o link show 2>/dev/null | awk -F': ' '{ print $2 }' |
-	    sed -n 's/^\(tx\|rx\|in\|out\|wa\|wb\)@if\([0-9]*\)$/\1 \2/p' |
+	    sed -n 's/^\(tx\|rx\|in\|out\|exit\|x[0-9]\|wa\|wb\)@if\([0-9]*\)$/\1 \2/p' |
 	    while read -r sl_if sl_idx; do
 		sl_line=$(ip -n "$1" -o link show dev "$sl_if")
 		sl_peerns=$(echo "$sl_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')

@@ -15,7 +15,9 @@
  * 0xC020, destination 7); dst (l2 mode: the flow's own destination
  * address, owned by the generator on rx; default --dst); spin (auto or
  * 1us..100ms: the least time the pacer spins before the flow's
- * deadlines, pace.h; default --spin's).
+ * deadlines, pace.h; default --spin's); offset (0..60s:
+ * the flow's first packet that long after the run's start, so that
+ * flows of one rate can be staggered; default 0).
  *
  * duration=D (1ms..24h) bounds the flow by time: without count, the count
  * is derived from it as a bound (preset_duration_count()).  burst=DIST
@@ -65,6 +67,7 @@ enum {
 	KEY_RATE = 0x2000,
 	KEY_DST = 0x4000,
 	KEY_SPIN = 0x8000,
+	KEY_OFFSET = 0x10000,
 };
 
 /* What a flow line is being built from: the keys met, the preset. */
@@ -366,6 +369,24 @@ flowspec_parse_spin(const char *v, int64_t *ns, char *err, size_t errlen)
 	return 0;
 }
 
+/* offset=D: the flow's first packet D after the run's start, 0..60s. */
+static int
+parse_offset(const char *v, struct flowspec *fs, char *err, size_t errlen)
+{
+	char why[128];
+
+	if (clock_parse_duration(v, &fs->offset_ns, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "offset: %s", why);
+		return -1;
+	}
+	if (fs->offset_ns < 0 || fs->offset_ns > FLOWSPEC_IDT_MAX) {
+		snprintf(err, errlen, "offset: expected 0ns..60s, got \"%s\"",
+		    v);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 parse_spin(const char *v, struct flowspec *fs, char *err, size_t errlen)
 {
@@ -413,7 +434,7 @@ pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 		{ "sport", KEY_SPORT }, { "seed", KEY_SEED },
 		{ "duration", KEY_DURATION }, { "burst", KEY_BURST },
 		{ "off", KEY_OFF }, { "preset", KEY_PRESET }, { "rate", KEY_RATE },
-		{ "dst", KEY_DST }, { "spin", KEY_SPIN },
+		{ "dst", KEY_DST }, { "spin", KEY_SPIN }, { "offset", KEY_OFFSET },
 	};
 	size_t i;
 	unsigned bit = 0;
@@ -429,7 +450,7 @@ pair_key(char *pair, char **v, struct fsctx *x, char *err, size_t errlen)
 	if (bit == 0) {
 		snprintf(err, errlen, "unknown key \"%s\" (expected frame, "
 		    "count, idt, dscp, id, name, dport, sport, seed, duration, "
-		    "burst, off, preset, rate, dst or spin)", pair);
+		    "burst, off, preset, rate, dst, spin or offset)", pair);
 		return 0;
 	}
 	if (x->seen & bit) {
@@ -483,6 +504,8 @@ apply_pair(char *pair, struct flowspec *fs, struct fsctx *x, char *err,
 		return parse_dst(v, fs, err, errlen);
 	case KEY_SPIN:
 		return parse_spin(v, fs, err, errlen);
+	case KEY_OFFSET:
+		return parse_offset(v, fs, err, errlen);
 	case KEY_DPORT:
 		return parse_port(pair, v, &fs->dport, err, errlen);
 	default:			/* KEY_SPORT */

@@ -3,6 +3,7 @@
  *
  *   frame=64,count=2000,idt=1ms[,dscp=EF][,id=N][,name=S][,dport=N][,sport=N]
  *   [,seed=N][,duration=D][,burst=DIST,off=DIST][,dst=IP][,spin=D|auto]
+ *   [,offset=D]
  *   preset=NAME[,rate=R][,key=value ...]
  *
  * frame is the Ethernet frame length including the FCS (RFC 2544, 64..1518),
@@ -15,7 +16,8 @@
  * dscp for a real service; keys given beside it override.  dst=IP (l2
  * mode) sends the flow to its own destination address instead of --dst.
  * spin=D makes the pacer spin at least D before each of the flow's
- * deadlines (pace.h; auto, the default, leaves the learnt lead).  The
+ * deadlines (pace.h; auto, the default, leaves the learnt lead).
+ * offset=D (0..60s) sends its first packet D after the run's start.  The
  * parser is strict: unknown or repeated keys, missing required keys and
  * values out of range are errors whose message names the key and the value.
  */
@@ -66,6 +68,7 @@ struct flowspec {
 	int64_t		spin_ns;	/* spin=: PACE_SPIN_AUTO or the
 					   least spin before a deadline */
 	int		spin_given;	/* spin= was given (else --spin's) */
+	int64_t		offset_ns;	/* first packet after the start */
 };
 
 /*

@@ -151,9 +151,10 @@ send_start(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
 	}
 	for (i = 0; i < g->nflows; i++) {
 		f = &g->flows[i];
-		f->deadline = start;
-		f->end = f->spec.duration_ns > 0 ? start + f->spec.duration_ns :
-		    INT64_MAX;
+		/* offset= staggers a flow; its bins keep the run's base. */
+		f->deadline = start + f->spec.offset_ns;
+		f->end = f->spec.duration_ns > 0 ? f->deadline +
+		    f->spec.duration_ns : INT64_MAX;
 		series_start(&f->series, base);
 	}
 	return 0;

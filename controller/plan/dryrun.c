@@ -30,6 +30,7 @@
 #include "clock.h"
 #include "controller/plan/dryrun.h"
 #include "controller/run/run.h"
+#include "controller/plan/topo.h"
 
 #define DRY_POINT_NS	(300 * NSEC_PER_MSEC)	/* start, results, sync */
 #define DRY_LINKS_NS	(500 * NSEC_PER_MSEC)	/* link roles per run */
@@ -81,6 +82,35 @@ print_secs(FILE *out, int64_t ns)
 		fprintf(out, "%.1f s", (double)ns / 1e9);
 }
 
+/*
+ * variants_mode: concurrent: the cabling and each variant flow's path
+ * and destination (docs/architecture.md "Exit ports").
+ */
+static void
+dry_concurrent(const struct plan *plan, FILE *out)
+{
+	const struct plan_variant *v;
+	char dst[16], path[PLAN_MAX_CHAIN * (PLAN_NAME_MAX + 4)];
+	size_t i, j;
+
+	fprintf(out, "variants concurrent: one generator run per point, a "
+	    "flow per variant (namespace lab; otherwise the run says why "
+	    "not)\n  cabling: gen:tx -> %s, each router's exit -> a switch "
+	    "(lab: bridge rx) -> gen:rx\n", plan->chain[0]);
+	for (i = 0; i < plan->nvariants; i++) {
+		v = &plan->variants[i];
+		path[0] = '\0';
+		for (j = 0; j < v->nrouters; j++)
+			snprintf(path + strlen(path), sizeof(path) -
+			    strlen(path), "%s -> ", plan->chain[j]);
+		topo_variant_dst(v->nrouters, dst, sizeof(dst));
+		fprintf(out, "  variant %s: gen:tx -> %s%s:exit -> gen:rx, "
+		    "dst %s, TTL %u\n", v->label, path,
+		    plan->chain[v->nrouters - 1], dst,
+		    topo_expected_ttl(v->nrouters));
+	}
+}
+
 static void
 print_header(const struct plan *plan, FILE *out, size_t n)
 {
@@ -95,8 +125,16 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 	if (plan->order_random)
 		fprintf(out, "random order (seed %llu)\n",
 		    (unsigned long long)plan->order_seed);
+	else if (plan->nvariants > 1 &&	/* plan_run_order() */
+	    plan->variants_mode != PLAN_VARIANTS_CONCURRENT)
+		fprintf(out, "variants sequential, interleaved (a rotation "
+		    "per repetition, seed %llu)\n",
+		    (unsigned long long)plan->order_seed);
 	else
 		fprintf(out, "in order\n");
+	if (plan->variants_mode == PLAN_VARIANTS_CONCURRENT &&
+	    plan->nvariants > 1)
+		dry_concurrent(plan, out);
 }
 
 /* One run: bind it, print its line, add its time to *TOTAL. */
@@ -278,7 +316,7 @@ int
 dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 {
 	size_t n = plan_npoints(plan), i, prev = (size_t)-1;
-	size_t *order = plan_point_order(plan);
+	size_t *order = plan_run_order(plan);
 	int64_t total = 0, wiring = 0;
 	int rc = 0;
 
@@ -287,7 +325,7 @@ dryrun_print(const struct plan *plan, FILE *out, char *err, size_t errlen)
 		dry_rfc2544(plan, out);
 		return 0;
 	}
-	if (plan->order_random && order == NULL) {
+	if (PLAN_RUN_ORDERED(plan) && order == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

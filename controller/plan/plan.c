@@ -52,10 +52,11 @@ static const char *const top_keys[] = {
 	"impairments", "faults", "order", "rfc2544", "captures", "records",
 	"residence",
 	"disturbance",
+	"variants_mode",
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_CAPTURES,
-    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_NTOP };
+    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_VARIANTS_MODE, K_NTOP };
 
 
 static int
@@ -346,6 +347,35 @@ parse_records(struct parse_ctx *c, yaml_node_t *node)
 }
 
 /*
+ * variants_mode: sequential | concurrent.  Concurrent variants (one
+ * generator run with a flow per variant, each leaving the chain at its
+ * last router's exit port) need the exit cabling and the runner's
+ * concurrent mode, which are not there yet: the key is refused for it,
+ * never silently run in turn.  A topology plan has no variants.
+ */
+static int
+parse_variants_mode(struct parse_ctx *c, yaml_node_t *node)
+{
+	char got[64];
+
+	if (node == NULL)
+		return 0;
+	if (c->p->topo.enabled)
+		return PERR(c, node, "variants_mode", "a topology plan runs "
+		    "its whole topology (it has no variants)");
+	if (yamldoc_is(node, "sequential")) {
+		c->p->variants_mode = PLAN_VARIANTS_SEQUENTIAL;
+		return 0;
+	}
+	if (yamldoc_is(node, "concurrent")) {
+		c->p->variants_mode = PLAN_VARIANTS_CONCURRENT;
+		return 0;
+	}
+	return PERR(c, node, "variants_mode", "expected sequential or "
+	    "concurrent, got %s", yamldoc_got(node, got, sizeof(got)));
+}
+
+/*
  * The sections that may hold "$NAME" values, read by plansweep.c once
  * per value with them in place, in this order; then the ones that need
  * the flows (the faults their length, rfc2544 the one flow, captures
@@ -432,6 +462,8 @@ parse_sections(struct parse_ctx *c, yaml_node_t *root, yaml_node_t **v)
 	if (plansweep_parse_order(c, v[K_ORDER]) == -1)
 		rc = -1;
 	if (parse_records(c, v[K_RECORDS]) == -1)
+		rc = -1;
+	if (parse_variants_mode(c, v[K_VARIANTS_MODE]) == -1)
 		rc = -1;
 	if (v[K_FLOWS] == NULL)
 		rc = parse_missing(c, root, "", "flows");

@@ -214,6 +214,13 @@ struct plan_fault {
 /* 1 for the router kinds (router: X), 0 for the link ones. */
 #define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL)
 
+/* variants_mode: (plan.c); the default is sequential for now. */
+enum plan_variants_mode {
+	PLAN_VARIANTS_DEFAULT = 0,	/* not given: sequential */
+	PLAN_VARIANTS_SEQUENTIAL,
+	PLAN_VARIANTS_CONCURRENT,	/* runner.c: where nothing stops it */
+};
+
 struct plan_variant {
 	char		label[PLAN_NAME_MAX * 2]; /* "A-B" as written */
 	size_t		nrouters;	/* length of the chain prefix */
@@ -359,6 +366,7 @@ struct plan {
 	int		records;	/* records: true: packets/ per point */
 	int		residence;	/* residence: true (planres.c) */
 	struct plan_disturb disturb;	/* disturbance: (plandisturb.c) */
+	enum plan_variants_mode variants_mode;
 };
 
 /*
@@ -389,6 +397,17 @@ int	plan_point(const struct plan *p, const size_t *order, size_t i,
  * plan_npoints).  The caller frees it.
  */
 size_t	*plan_point_order(const struct plan *p);
+/*
+ * The order the runner goes: plan_point_order() with order: {random:
+ * true}; else, with two variants or more, interleaved: per value of the
+ * sweep keys and repetition (in listed order) every variant once, in a
+ * rotation shuffled by the plan's seed (docs/plans.md "order"); NULL
+ * (the listed order) with one variant, or when out of memory (check
+ * plan_npoints and nvariants).  The caller frees it.
+ */
+size_t	*plan_run_order(const struct plan *p);
+/* 1 when plan_run_order(P) is an array (NULL from it is out of memory). */
+#define PLAN_RUN_ORDERED(p)	((p)->order_random || (p)->nvariants > 1)
 /*
  * "frame=64;idt=1ms": the swept values of PT in file order ("" without a
  * sweep); ';' so that it is one CSV field without quotes.

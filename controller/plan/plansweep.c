@@ -179,6 +179,7 @@ plansweep_parse_order(struct parse_ctx *c, yaml_node_t *node)
 	long long seed = 1;
 	char got[64];
 
+	c->p->order_seed = 1;		/* also the variants' rotation */
 	if (node == NULL)
 		return 0;
 	if (yamldoc_map_fields(c->yd, node, "order", keys, 2, v, c->err,
@@ -496,24 +497,68 @@ splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* A[0..N-1] = 0..N-1 shuffled (Fisher-Yates) from the state *S. */
+static void
+shuffle(size_t *a, size_t n, uint64_t *s)
+{
+	size_t i, j, t;
+
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	for (i = n; i-- > 1;) {
+		j = (size_t)(splitmix64(s) % (i + 1));
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
 size_t *
 plan_point_order(const struct plan *p)
 {
-	size_t n = plan_npoints(p), i, j, t, *o;
+	size_t n = plan_npoints(p), *o;
 	uint64_t s = p->order_seed;
 
 	if (!p->order_random || n == 0 ||
 	    (o = malloc(n * sizeof(*o))) == NULL)
 		return NULL;
-	for (i = 0; i < n; i++)
-		o[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		j = (size_t)(splitmix64(&s) % (i + 1));
-		t = o[i];
-		o[i] = o[j];
-		o[j] = t;
+	shuffle(o, n, &s);
+	return o;
+}
+
+/*
+ * Sequential variants, interleaved: the deterministic list cut in groups
+ * (one value of every sweep key and one repetition each, in listed
+ * order), and in each group every variant once, in an order shuffled by
+ * the plan's seed (Fisher-Yates, SplitMix64), so that a rerun goes the
+ * same way: A-B, A, A-B-C, A-B-C, A, A-B, ... rather than all of A first.
+ */
+static size_t *
+rotation_order(const struct plan *p)
+{
+	size_t n = plan_npoints(p), nv = p->nvariants, g, ng, i;
+	size_t perm[PLAN_MAX_CHAIN], *o;
+	uint64_t s = p->order_seed;
+
+	if ((o = malloc(n * sizeof(*o))) == NULL)
+		return NULL;
+	ng = n / nv;
+	for (g = 0; g < ng; g++) {
+		shuffle(perm, nv, &s);
+		for (i = 0; i < nv; i++)
+			o[g * nv + i] = perm[i] * ng + g;
 	}
 	return o;
+}
+
+size_t *
+plan_run_order(const struct plan *p)
+{
+	if (p->order_random)
+		return plan_point_order(p);
+	if (p->nvariants < 2 || plan_npoints(p) == 0)
+		return NULL;
+	return rotation_order(p);
 }
 
 void

@@ -3,6 +3,14 @@
  * router) is 198.18.i.0/24 with the left end .1 and the right end .2; the
  * link back into the generator is 198.18.100.0/24 whatever the chain
  * length, so the generator's addresses never change between variants.
+ *
+ * With exit ports (concurrent variants, docs/architecture.md "Exit
+ * ports"), 198.18.100.0/24 is the exit LAN instead: a switch (in the lab
+ * a bridge on the generator's receive side) joins gen's rx (.2) and the
+ * exit port of the router at position p (.11 + p).  Variant k (its first
+ * k routers) has its own destination prefix 198.18.(100 + k).0/24, which
+ * router k sends out of its exit to gen's .2, and every router before it
+ * to the next router; gen owns the destinations on rx.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +18,7 @@
 #include "controller/plan/topo.h"
 
 #define TOPO_DST_NET	100
+#define TOPO_EXIT_HOST	11	/* the first router's exit on the exit LAN */
 
 static void
 add_iface(struct topo_router *r, const char *name, unsigned net,
@@ -66,4 +75,29 @@ unsigned
 topo_expected_ttl(size_t n)
 {
 	return TOPO_GEN_TTL - (unsigned)n;
+}
+
+void
+topo_router_exits(size_t position, size_t n, struct topo_router *r)
+{
+	unsigned in_net = (unsigned)position, k;
+	int last = position + 1 == n;
+
+	memset(r, 0, sizeof(*r));
+	add_iface(r, "in", in_net, 2);
+	if (!last)
+		add_iface(r, "out", in_net + 1, 1);
+	add_iface(r, "exit", TOPO_DST_NET, TOPO_EXIT_HOST + in_net);
+	/* Variant k = position + 1 leaves here; the longer ones go on. */
+	add_route(r, TOPO_DST_NET + in_net + 1, TOPO_DST_NET, 2);
+	for (k = in_net + 2; k <= n; k++)
+		add_route(r, TOPO_DST_NET + k, in_net + 1, 2);
+	if (position > 0)
+		add_route(r, 0, in_net, 1);
+}
+
+void
+topo_variant_dst(size_t k, char *buf, size_t len)
+{
+	snprintf(buf, len, "198.18.%u.2", TOPO_DST_NET + (unsigned)k);
 }

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#define TOPO_MAX_IFACES	2
-#define TOPO_MAX_ROUTES	2
+#define TOPO_MAX_IFACES	3		/* in, out, exit */
+#define TOPO_MAX_ROUTES	9		/* 8 variants' prefixes, one back */
 #define TOPO_GEN_TTL	64
 
 struct topo_router {
@@ -34,6 +34,15 @@ struct topo_gen {
 /* Router at POSITION (0-based) in a chain of N routers. */
 void	topo_router(size_t position, size_t n, struct topo_router *r);
 void	topo_gen(struct topo_gen *g);
+/*
+ * Router at POSITION in a chain of N whose routers each have an exit
+ * port on the exit LAN (concurrent variants): in, out (not the last),
+ * exit; a route per variant that crosses it, and one back to the
+ * generator.  N at most 8.
+ */
+void	topo_router_exits(size_t position, size_t n, struct topo_router *r);
+/* The destination address of variant K (its first K routers), 1..8. */
+void	topo_variant_dst(size_t k, char *buf, size_t len);
 /* TTL a probe arrives with after N routers. */
 unsigned topo_expected_ttl(size_t n);
 

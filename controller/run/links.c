@@ -116,15 +116,17 @@ links_lab_prepare(const struct plan *plan, const struct inventory *inv,
 }
 
 int
-links_lab_wire(const char *lab, const struct plan *plan,
+links_lab_wire(const char *lab, const struct plan *plan, int exits,
     const struct plan_variant *v, char *err, size_t errlen)
 {
-	const char *argv[PLAN_MAX_IMPAIR + 3];
+	const char *argv[PLAN_MAX_IMPAIR + 4];
 	char count[16];
 	size_t i, n = 0;
 
 	snprintf(count, sizeof(count), "%zu", v->nrouters);
 	argv[n++] = "wire";
+	if (exits)
+		argv[n++] = "--exits";
 	argv[n++] = count;
 	for (i = 0; i < plan->nimpairs; i++)
 		if (plan_impair_in_variant(&plan->impairs[i], v))

@@ -57,7 +57,8 @@ int	links_lab_prepare(const struct plan *plan, const struct inventory *inv,
 int	links_lab_topo(const char *lab, const struct plan *plan, int quiet,
 	    char *err, size_t errlen);
 /* Rewire lab LAB for variant V, its impaired links through their wires. */
-int	links_lab_wire(const char *lab, const struct plan *plan,
+/* EXITS: `wire --exits` (every router's exit into gen's rx bridge). */
+int	links_lab_wire(const char *lab, const struct plan *plan, int exits,
 	    const struct plan_variant *v, char *err, size_t errlen);
 
 /* A handle for the run; links.csv is created with its first row. */

@@ -31,7 +31,7 @@ resume_state_new(struct run_state *st, const struct plan *plan,
     const char *run_id, char *err, size_t errlen)
 {
 	struct plan_point pt;
-	size_t *order = plan_point_order(plan), n, k;
+	size_t *order = plan_run_order(plan), n, k;
 	uint64_t ms = (uint64_t)clock_real_ns() / 1000000;
 
 	memset(st, 0, sizeof(*st));
@@ -48,7 +48,7 @@ resume_state_new(struct run_state *st, const struct plan *plan,
 	st->role_first = st->role_reserved = (uint32_t)(ms % ROLE_BASE_SPAN) + 1;
 	st->npoints = plan_npoints(plan);
 	if ((st->points = calloc(st->npoints, sizeof(*st->points))) == NULL ||
-	    (plan->order_random && order == NULL)) {
+	    (PLAN_RUN_ORDERED(plan) && order == NULL)) {
 		free(order);
 		snprintf(err, errlen, "out of memory");
 		return -1;

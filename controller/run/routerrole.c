@@ -166,7 +166,10 @@ start_router(struct run *r, struct wait_role *w, size_t pos, size_t n,
 	struct qos_wire qw;
 	struct topo_router t;
 
-	topo_router(pos, n, &t);
+	if (r->concurrent)
+		topo_router_exits(pos, n, &t);
+	else
+		topo_router(pos, n, &t);
 	fill_router(&rp, r->plan->router_impl, &t, ia, iap, rt, rtp);
 	if (r->plan->router_impl == PLAN_ROUTER_HOPLAB) {
 		fill_options(&rp, &r->live->router, &t, io, iop);

@@ -82,6 +82,7 @@ struct run {
 	struct rfc2544	*rfc;		/* rfc2544.c's, NULL until used */
 	struct plan_router routers_opts; /* options the routers run with */
 	int		routers_started; /* and whether they run */
+	int		concurrent;	/* variants in one generator run */
 	enum run_phase	phase;
 	struct loop	*loop;		/* receives for every part (loop.h) */
 	struct progress	pg;		/* the console's bar (progress.h) */

@@ -66,6 +66,39 @@ point_duration_ns(const struct plan *plan)
 }
 
 /*
+ * Concurrent variants: flow I of N is plan flow I % nflows of variant
+ * I / nflows, to that variant's destination (topo.c), named NAME
+ * ("probe.2" for variant 2; its rows get the plan's name back), its
+ * first packet I x idt / N after the start, so that the variants'
+ * probes never queue behind each other at the first router.
+ */
+static void
+concurrent_flow(const struct run *r, Hoplab__FlowSpec *fs, size_t i,
+    size_t n, char *name, char *dst)
+{
+	const struct plan_variant *v;
+
+	v = &r->plan->variants[i / r->live->nflows];
+	snprintf(name, PLAN_NAME_MAX + 8, "%s.%zu", fs->name, v->nrouters);
+	topo_variant_dst(v->nrouters, dst, 16);
+	fs->start_offset_ns = (uint64_t)r->live->flows[i %
+	    r->live->nflows].idt_ns * i / n;
+}
+
+/* The variant of result flow F: V, or with concurrent variants its own. */
+static const struct plan_variant *
+flow_variant(const struct run *r, const struct plan_variant *v,
+    const Hoplab__FlowResult *f)
+{
+	size_t k;
+
+	if (!r->concurrent || f->flow_id == 0)
+		return v;
+	k = (f->flow_id - 1) / r->live->nflows;
+	return k < r->plan->nvariants ? &r->plan->variants[k] : v;
+}
+
+/*
  * COUNT, when not 0, replaces every flow's packet count (warm-up);
  * START_AT, when not 0, is the CLOCK_REALTIME of the first packet.
  */
@@ -76,13 +109,17 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
 	Hoplab__FlowSpec fs[PLAN_MAX_FLOWS], *fsp[PLAN_MAX_FLOWS];
+	char names[PLAN_MAX_FLOWS][PLAN_NAME_MAX + 8];
+	char dsts[PLAN_MAX_FLOWS][16];
+	size_t nv = r->concurrent ? r->plan->nvariants : 1;
+	size_t n = r->live->nflows * nv;
 	struct topo_gen t;
 	size_t i;
 
 	run_chain_gen(&gp, &t);
 	gp.start_at_ns = start_at;
-	for (i = 0; i < r->live->nflows; i++) {
-		const struct plan_flow *pf = &r->live->flows[i];
+	for (i = 0; i < n; i++) {
+		const struct plan_flow *pf = &r->live->flows[i % r->live->nflows];
 
 		hoplab__flow_spec__init(&fs[i]);
 		fs[i].flow_id = (uint32_t)i + 1;
@@ -106,9 +143,14 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
 		fs[i].dst_ip = (char *)pf->dst;	/* "": gp.dst_ip */
 		fs[i].spin_ns = (uint64_t)pf->spin_ns;
+		if (r->concurrent) {	/* flow i: variant i / nflows */
+			concurrent_flow(r, &fs[i], i, n, names[i], dsts[i]);
+			fs[i].name = names[i];
+			fs[i].dst_ip = dsts[i];
+		}
 		fsp[i] = &fs[i];
 	}
-	gp.n_flows = r->live->nflows;
+	gp.n_flows = n;
 	gp.flows = fsp;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
@@ -143,13 +185,24 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 {
 	struct point_key key = { v->label, v->nrouters, rep,
 	    (unsigned)(pt - r->st.points) + 1 };
+	const struct plan_variant *fv;
 	struct flow_row row;
-	size_t i;
+	char *fname;
+	size_t i, nv = r->concurrent ? r->plan->nvariants : 1;
 
+	if (r->concurrent)	/* the chunk's generator run (run_all) */
+		key.run = (unsigned)((pt - r->st.points) / nv) + 1;
 	for (i = 0; i < b->n_flows; i++) {
+		fv = flow_variant(r, v, b->flows[i]);
+		key.variant = fv->label;
+		key.routers = fv->nrouters;
+		fname = b->flows[i]->name;	/* "probe.2": "probe" */
+		if (r->concurrent)
+			b->flows[i]->name = (char *)r->live->flows[(b->flows[i]->
+			    flow_id - 1) % r->live->nflows].name;
 		memset(&row, 0, sizeof(row));
-		snprintf(row.variant, sizeof(row.variant), "%s", v->label);
-		row.routers = v->nrouters;
+		snprintf(row.variant, sizeof(row.variant), "%s", fv->label);
+		row.routers = fv->nrouters;
 		row.rep = rep;
 		row.run = key.run;
 		results_row_from_flow(&row, b->flows[i]);
@@ -157,21 +210,28 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		row.disturbed = disturb_last(r);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, b->flows[i], err,
-		    errlen) == -1)
+		    errlen) == -1) {
+			b->flows[i]->name = fname;
 			return -1;
+		}
+		b->flows[i]->name = fname;
 		if (!r->opts->quiet)
-			fprintf(stderr, "      %s: sent %llu, received %llu, "
-			    "lost %llu, mean delay %.2f us\n", row.flow,
+			fprintf(stderr, "      %s%s%s: sent %llu, received %llu, "
+			    "lost %llu, mean delay %.2f us\n",
+			    r->concurrent ? fv->label : "",
+			    r->concurrent ? " " : "", row.flow,
 			    (unsigned long long)row.sent,
 			    (unsigned long long)row.received,
 			    (unsigned long long)row.lost, row.delay_mean_us);
 	}
-	pt->state = POINT_DONE;
+	for (i = 0; i < nv; i++)	/* the chunk's points, all at once */
+		pt[i].state = POINT_DONE;
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
 	run_send_ack(r, p, b);
 	for (i = 0; i < b->n_flows; i++)
-		if (check_path(v, b->flows[i], err, errlen) == -1)
+		if (check_path(flow_variant(r, v, b->flows[i]), b->flows[i],
+		    err, errlen) == -1)
 			return -1;
 	return 0;
 }
@@ -217,7 +277,8 @@ progress(struct run *r, const struct plan_variant *v, unsigned frame,
 		snprintf(what, sizeof(what), "frame %u", frame);
 	fprintf(stderr, "[%zu/%zu] variant %s, %s, rep %u/%u "
 	    "(elapsed %.0f s, about %.0f s left)\n", r->point + 1, r->npoints,
-	    v->label, what, rep, r->plan->repeat, elapsed / 1e9,
+	    r->concurrent ? "all (concurrently)" : v->label, what, rep,
+	    r->plan->repeat, elapsed / 1e9,
 	    per * (double)(r->npoints - r->point) / 1e9);
 }
 
@@ -310,8 +371,14 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
 	for (i = 0; rc == 0 && i < w.result->n_flows; i++)
-		rc = check_path(v, w.result->flows[i], err, errlen);
-	if (rc == 0 && !r->opts->quiet)
+		rc = check_path(flow_variant(r, v, w.result->flows[i]),
+		    w.result->flows[i], err, errlen);
+	if (rc == 0 && !r->opts->quiet && r->concurrent)
+		fprintf(stderr, "variants: warm-up of %d packets per flow, "
+		    "every variant's path checked (TTL %u..%u)\n",
+		    WARMUP_PACKETS, topo_expected_ttl(v->nrouters),
+		    topo_expected_ttl(r->plan->variants[0].nrouters));
+	else if (rc == 0 && !r->opts->quiet)
 		fprintf(stderr, "variant %s: warm-up of %d packets, path "
 		    "checked (TTL %u)\n", v->label, WARMUP_PACKETS,
 		    topo_expected_ttl(v->nrouters));
@@ -337,10 +404,14 @@ enter_variant(struct run *r, const struct plan_variant *v,
     struct wait_role *routers, char *err, size_t errlen)
 {
 	if (r->inv->lab[0] != '\0') {
-		if (!r->opts->quiet)
+		if (!r->opts->quiet && r->concurrent)
+			fprintf(stderr, "variants: wiring gen -> %s, every "
+			    "router's exit -> gen\n", v->label);
+		else if (!r->opts->quiet)
 			fprintf(stderr, "variant %s: wiring gen -> %s -> gen\n",
 			    v->label, v->label);
-		if (links_lab_wire(r->inv->lab, r->plan, v, err, errlen) != 0)
+		if (links_lab_wire(r->inv->lab, r->plan, r->concurrent, v,
+		    err, errlen) != 0)
 			return -1;
 	}
 	if (routerrole_start(r, v, routers, err, errlen) == -1)
@@ -374,6 +445,61 @@ run_all_rfc2544(struct run *r, char *err, size_t errlen)
 	return rc;
 }
 
+/* The variant with the most routers: its routers serve every variant. */
+static const struct plan_variant *
+longest_variant(const struct plan *plan)
+{
+	const struct plan_variant *v = &plan->variants[0];
+	size_t i;
+
+	for (i = 1; i < plan->nvariants; i++)
+		if (plan->variants[i].nrouters > v->nrouters)
+			v = &plan->variants[i];
+	return v;
+}
+
+/*
+ * Concurrent variants: the lab wired with exits and the longest
+ * variant's routers started once, one warm-up for every variant's flow,
+ * then per chunk of ORDER (one value of the sweep keys and one
+ * repetition, every variant once: plan_run_order) one generator run.
+ */
+static int
+run_all_concurrent(struct run *r, const size_t *order,
+    struct wait_role *routers, char *err, size_t errlen)
+{
+	const struct plan_variant *v = longest_variant(r->plan);
+	size_t c, nv = r->plan->nvariants, i;
+	struct plan_point pt;
+	int rc = 0, entered = 0;
+
+	if (!r->opts->quiet) {
+		fprintf(stderr, "variants ");
+		for (i = 0; i < nv; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "",
+			    r->plan->variants[i].label);
+		fprintf(stderr, " measured concurrently (one run, "
+		    "interleaved)\n");
+	}
+	for (c = 0; rc == 0 && c < r->npoints / nv; c++) {
+		r->point = c * nv;
+		if (r->st.points[r->point].state == POINT_DONE)
+			continue;
+		plan_point(r->plan, order, r->point, &pt);
+		if ((rc = run_bind_point(r, &pt, err, errlen)) == -1)
+			break;
+		if (!entered && (rc = enter_variant(r, v, routers, err,
+		    errlen)) == -1)
+			break;
+		entered = 1;
+		rc = run_point(r, v, point_frame(r), pt.rep, err, errlen);
+	}
+	if (entered)
+		routerrole_stop(r, routers, v->nrouters);
+	r->point = r->npoints;
+	return rc;
+}
+
 static int
 run_all(struct run *r, char *err, size_t errlen)
 {
@@ -386,10 +512,15 @@ run_all(struct run *r, char *err, size_t errlen)
 	r->phase = RUN_MEASURING;
 	if (r->plan->rfc.enabled)
 		return run_all_rfc2544(r, err, errlen);
-	order = plan_point_order(r->plan);
-	if (r->plan->order_random && order == NULL) {
+	order = plan_run_order(r->plan);
+	if (PLAN_RUN_ORDERED(r->plan) && order == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
+	}
+	if (r->concurrent) {
+		rc = run_all_concurrent(r, order, routers, err, errlen);
+		free(order);
+		return rc;
 	}
 	r->point = 0;
 	while (rc == 0 && r->point < r->npoints) {
@@ -531,6 +662,49 @@ live_new(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Whether the plan's variants run concurrently (docs/plans.md
+ * "variants_mode"): asked for, and nothing in the way; else sequential,
+ * with a note saying why.
+ */
+static int
+resolve_concurrent(const struct plan *p, const struct inventory *inv,
+    int quiet)
+{
+	const char *why = NULL;
+	size_t i;
+
+	if (p->variants_mode != PLAN_VARIANTS_CONCURRENT)
+		return 0;
+	if (inv->lab[0] == '\0')
+		why = "real machines need the exit cabling (not yet)";
+	else if (p->nvariants < 2)
+		why = "one variant";
+	else if (p->router_impl != PLAN_ROUTER_LINUX)
+		why = "only kernel routers have exit ports so far";
+	else if (p->rfc.enabled)
+		why = "rfc2544 searches each variant on its own";
+	else if (p->nfaults > 0)
+		why = "faults are timed per variant";
+	else if (p->nimpairs > 0)
+		why = "impairments with concurrent variants are not there yet";
+	else if (p->capture.enabled)
+		why = "captures are per variant";
+	else if (p->records)
+		why = "records: are per variant";
+	else if (p->order_random)
+		why = "order: random shuffles the variants' points apart";
+	else if (p->nflows * p->nvariants > PLAN_MAX_FLOWS)
+		why = "more than 64 flows x variants";
+	for (i = 0; why == NULL && i < p->nflows; i++)
+		if (p->flows[i].dst[0] != '\0')
+			why = "a flow has its own dst";
+	if (why != NULL && !quiet)
+		fprintf(stderr, "note: variants run sequentially, not "
+		    "concurrently: %s\n", why);
+	return why == NULL;
+}
+
 int
 runner_run(const struct plan *plan, const struct inventory *inv,
     const struct run_opts *opts, char *err, size_t errlen)
@@ -542,6 +716,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	if (plan->topo.enabled)		/* hosts and links: toporun.c */
 		return toporun_run(plan, inv, opts, err, errlen);
 	r.npoints = plan_npoints(plan);
+	r.concurrent = resolve_concurrent(plan, inv, opts->quiet);
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
 	if (resume_state_new(&r.st, plan, r.run_id, err, errlen) == -1 ||
@@ -584,11 +759,11 @@ variant_of(const struct plan *plan, const char *label)
 static void
 label_point(struct run *r, size_t i)
 {
-	size_t *order = plan_point_order(r->plan);
+	size_t *order = plan_run_order(r->plan);
 	struct plan_point pt;
 
 	r->label[0] = '\0';
-	if ((order != NULL || !r->plan->order_random) &&
+	if ((order != NULL || !PLAN_RUN_ORDERED(r->plan)) &&
 	    plan_point(r->plan, order, i, &pt) == 0)
 		plan_point_label(r->plan, &pt, r->label, sizeof(r->label));
 	free(order);
@@ -650,6 +825,13 @@ runner_resume(const struct plan *plan, const char *dir,
 	if (plan->rfc.enabled) {
 		snprintf(err, errlen, "attach to an RFC 2544 run is not "
 		    "available yet; run the plan again");
+		results_state_free(&r.st);
+		return -1;
+	}
+	if (resolve_concurrent(plan, inv, 1)) {
+		snprintf(err, errlen, "attach to a run of concurrent variants "
+		    "is not available yet; run the plan again (or with "
+		    "variants_mode: sequential)");
 		results_state_free(&r.st);
 		return -1;
 	}

@@ -35,8 +35,11 @@
 #	bench/run.sh	hlb (no K), hlbc	249
 #	t_impair.sh	hlt12	229
 #	t_gen_dst.sh	hlgd	- (tools/genlab.sh, no K)
+#	t_gen_offset.sh	hlgo	- (tools/genlab.sh, no K)
 #	t_link_live.sh	hlt13	227
 #	t_mgmt_hostile.sh	hlm4	228
+#	t_exits.sh	hlt19	211
+#	t_concurrent.sh	hlt20	210
 #	t_faults.sh	hlt15	225
 #	t_sweep.sh	hlt16	219
 #	t_rfc2544.sh	hlt17	218

@@ -1,6 +1,7 @@
 # Program modules a unit suite links besides lib/ (ASan objects).
 # UNIT_EXTRA_test_gen_flow = build/asan/generator/flow.o
 UNIT_EXTRA_test_hops = build/asan/controller/results/hops.o build/asan/controller/results/hopsci.o build/asan/controller/plan/topo.o
+UNIT_EXTRA_test_topo = build/asan/controller/plan/topo.o
 UNIT_EXTRA_test_gen_flowspec = build/asan/generator/flowspec.o
 UNIT_EXTRA_test_router_fib = build/asan/router/fib.o
 UNIT_EXTRA_test_router_sched = build/asan/router/sched.o
@@ -28,7 +29,7 @@ UNIT_EXTRA_test_aggregate = build/asan/controller/results/aggregate.o
 UNIT_EXTRA_test_results += build/asan/controller/results/aggregate.o
 UNIT_EXTRA_test_planfault = build/asan/controller/faults/outage.o
 UNIT_EXTRA_test_router_agentconf = build/asan/agent/hoplabrouter.o build/asan/agent/valid.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
-UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o
+UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o build/asan/controller/plan/topo.o
 UNIT_EXTRA_test_progress = build/asan/controller/run/progress.o
 UNIT_EXTRA_test_results_records = build/asan/controller/results/records.o
 UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/recring.o build/asan/generator/records.o

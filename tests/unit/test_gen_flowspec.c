@@ -217,7 +217,7 @@ t_rejects_malformed_lists(void)
 	rejects("frame=,count=1,idt=1ms", "frame: empty value");
 	rejects("frame=64,size=1,count=1,idt=1ms", "unknown key \"size\" "
 	    "(expected frame, count, idt, dscp, id, name, dport, sport, "
-	    "seed, duration, burst, off, preset, rate, dst or spin)");
+	    "seed, duration, burst, off, preset, rate, dst, spin or offset)");
 	rejects("frame=64,frame=128,count=1,idt=1ms", "frame: given twice");
 	rejects("frame=64,count=1,idt=1ms,name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -415,6 +415,26 @@ t_set_rejects_clashes_and_bounds(void)
 	CU_ASSERT_STRING_EQUAL(err, "65 flows, at most 64 are allowed");
 }
 
+/* offset= shifts the flow's first packet; 0 by default; 0..60s. */
+static void
+t_offset_staggers_a_flow(void)
+{
+	struct flowspec fs;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=10,idt=1ms", 1,
+	    &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.offset_ns, 0);
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=10,idt=1ms,"
+	    "offset=333us", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.offset_ns, 333000);
+	CU_ASSERT_EQUAL_FATAL(flowspec_parse("frame=64,count=10,idt=1ms,"
+	    "offset=0ns", 1, &fs, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fs.offset_ns, 0);
+	rejects("frame=64,count=10,idt=1ms,offset=61s",
+	    "offset: expected 0ns..60s, got \"61s\"");
+}
+
 static void
 t_dst_sets_the_flows_own_destination(void)
 {
@@ -561,6 +581,8 @@ main(void)
 		    t_set_accepts_distinct_flows),
 		UNIT_TEST_NAMED("set_rejects_clashes_and_bounds",
 		    t_set_rejects_clashes_and_bounds),
+		UNIT_TEST_NAMED("offset_staggers_a_flow",
+		    t_offset_staggers_a_flow),
 		UNIT_TEST_NAMED("dst_sets_the_flows_own_destination",
 		    t_dst_sets_the_flows_own_destination),
 		UNIT_TEST_NAMED("dst_rejects_what_is_not_a_unicast_address",

@@ -74,7 +74,7 @@ t_demo_example_loads_as_written(void)
 	CU_ASSERT_EQUAL(p->flows[0].idt_ns, 1000000);
 	CU_ASSERT_EQUAL(p->flows[0].count, 2000);
 	CU_ASSERT_EQUAL(p->flows[0].dscp, 0);
-	CU_ASSERT_EQUAL(p->flows[0].line, 27);
+	CU_ASSERT_EQUAL(p->flows[0].line, 29);
 	plan_free(p);
 }
 
@@ -148,7 +148,7 @@ t_unknown_key_names_line_and_expected_keys(void)
 	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
 	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows, impairments, faults, "
-	    "order, rfc2544, captures, records, residence, disturbance)");
+	    "order, rfc2544, captures, records, residence, disturbance, variants_mode)");
 }
 
 static void

@@ -249,6 +249,77 @@ t_random_order_is_a_seeded_permutation(void)
 	plan_free(det);
 }
 
+#define CHAIN3_REP2							\
+	"name: r\ntopology: {chain: [A, B, C]}\nrepeat: 2\n"		\
+	"flows:\n  - {name: p, frame: 64, idt: 1ms, count: 10}\n"
+
+/*
+ * Sequential variants go in a rotation per repetition (plan_run_order):
+ * with seed 1, SplitMix64 (Steele et al. 2014, computed apart from this
+ * code) gives 0, 2, 4, 5, 3, 1: A, A-B, A-B-C rep 1, then A-B-C, A-B, A
+ * rep 2 (listed index = variant x 2 + rep - 1); the same plan, the same
+ * order; one variant keeps the listed order; random shuffles as before.
+ */
+static void
+t_variants_rotate_per_repetition(void)
+{
+	static const size_t want[6] = { 0, 2, 4, 5, 3, 1 };
+	struct plan *p = load(CHAIN3_REP2);
+	struct plan *q = load(CHAIN3_REP2);
+	struct plan *one = load("name: r\ntopology: {chain: [A, B]}\n"
+	    "variants: [A-B]\nrepeat: 3\n"
+	    "flows:\n  - {name: p, frame: 64, idt: 1ms, count: 10}\n");
+	struct plan_point pt;
+	size_t *a, *b, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+	CU_ASSERT_TRUE(PLAN_RUN_ORDERED(p));
+	CU_ASSERT_FALSE(PLAN_RUN_ORDERED(one));
+	CU_ASSERT_PTR_NULL(plan_run_order(one));
+	a = plan_run_order(p);
+	b = plan_run_order(q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(memcmp(a, want, sizeof(want)), 0);
+	CU_ASSERT_EQUAL(memcmp(a, b, sizeof(want)), 0);
+	for (i = 0; i < 6; i++) {
+		CU_ASSERT_EQUAL(plan_point(p, a, i, &pt), 0);
+		CU_ASSERT_EQUAL(pt.rep, i < 3 ? 1 : 2);
+	}
+	CU_ASSERT_EQUAL(plan_point(p, a, 3, &pt), 0);
+	CU_ASSERT_EQUAL(pt.variant, 2);		/* A-B-C opens rep 2 */
+	free(a);
+	free(b);
+	plan_free(p);
+	plan_free(q);
+	plan_free(one);
+}
+
+/* variants_mode: its values, and its mistakes with file, line and key. */
+static void
+t_variants_mode_key(void)
+{
+	struct plan *p = load(CHAIN3_REP2 "variants_mode: sequential\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->variants_mode, PLAN_VARIANTS_SEQUENTIAL);
+	plan_free(p);
+	expect_err(CHAIN3_REP2 "variants_mode: parallel\n",
+	    "t.yaml:6: variants_mode: expected sequential or concurrent, "
+	    "got 'parallel'");
+	p = load(CHAIN3_REP2 "variants_mode: concurrent\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->variants_mode, PLAN_VARIANTS_CONCURRENT);
+	plan_free(p);
+	expect_err("name: t\ntopology: {chain_length: 2}\n"
+	    "variants_mode: [concurrent]\n"
+	    "flows:\n  - {name: p, frame: 64, idt: 1ms, count: 10}\n",
+	    "t.yaml:3: variants_mode: expected sequential or concurrent, "
+	    "got a list");
+}
+
 static void
 t_sweep_mistakes_are_all_reported(void)
 {
@@ -322,6 +393,9 @@ main(void)
 		    t_router_sweep_mistakes_are_reported),
 		UNIT_TEST_NAMED("random_order_is_a_seeded_permutation",
 		    t_random_order_is_a_seeded_permutation),
+		UNIT_TEST_NAMED("variants_rotate_per_repetition",
+		    t_variants_rotate_per_repetition),
+		UNIT_TEST_NAMED("variants_mode_key", t_variants_mode_key),
 		UNIT_TEST_NAMED("sweep_mistakes_are_all_reported",
 		    t_sweep_mistakes_are_all_reported),
 		UNIT_TEST_NAMED("saved_broken_plans_match_expected_output",
