@@ -214,9 +214,12 @@ struct plan_fault {
 /* 1 for the router kinds (router: X), 0 for the link ones. */
 #define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL)
 
-/* variants_mode: (plan.c); the default is sequential for now. */
+/*
+ * variants_mode: (plan.c); not given: concurrent where the run allows it
+ * (runner.c resolve_concurrent), else sequential.
+ */
 enum plan_variants_mode {
-	PLAN_VARIANTS_DEFAULT = 0,	/* not given: sequential */
+	PLAN_VARIANTS_DEFAULT = 0,	/* not given: concurrent if it can */
 	PLAN_VARIANTS_SEQUENTIAL,
 	PLAN_VARIANTS_CONCURRENT,	/* runner.c: where nothing stops it */
 };

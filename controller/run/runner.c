@@ -664,8 +664,8 @@ live_new(struct run *r, char *err, size_t errlen)
 
 /*
  * Whether the plan's variants run concurrently (docs/plans.md
- * "variants_mode"): asked for, and nothing in the way; else sequential,
- * with a note saying why.
+ * "variants_mode"): asked for or not said, and nothing in the way; else
+ * sequential, with a note saying why when the plan asked for concurrent.
  */
 static int
 resolve_concurrent(const struct plan *p, const struct inventory *inv,
@@ -674,7 +674,7 @@ resolve_concurrent(const struct plan *p, const struct inventory *inv,
 	const char *why = NULL;
 	size_t i;
 
-	if (p->variants_mode != PLAN_VARIANTS_CONCURRENT)
+	if (p->variants_mode == PLAN_VARIANTS_SEQUENTIAL)
 		return 0;
 	if (inv->lab[0] == '\0')
 		why = "real machines need the exit cabling (not yet)";
@@ -692,6 +692,8 @@ resolve_concurrent(const struct plan *p, const struct inventory *inv,
 		why = "captures are per variant";
 	else if (p->records)
 		why = "records: are per variant";
+	else if (p->residence)
+		why = "residence: captures each variant's routers on their own";
 	else if (p->order_random)
 		why = "order: random shuffles the variants' points apart";
 	else if (p->nflows * p->nvariants > PLAN_MAX_FLOWS)
@@ -699,7 +701,8 @@ resolve_concurrent(const struct plan *p, const struct inventory *inv,
 	for (i = 0; why == NULL && i < p->nflows; i++)
 		if (p->flows[i].dst[0] != '\0')
 			why = "a flow has its own dst";
-	if (why != NULL && !quiet)
+	if (why != NULL && !quiet && p->variants_mode ==
+	    PLAN_VARIANTS_CONCURRENT)
 		fprintf(stderr, "note: variants run sequentially, not "
 		    "concurrently: %s\n", why);
 	return why == NULL;
