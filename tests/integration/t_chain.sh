@@ -6,7 +6,9 @@
 #    grows with the number of routers (median, see below);
 #    hops.csv and run.json are written.
 # 2. chain-drop: an nftables rule on router B drops every 100th probe
-#    to UDP port 9 (numgen inc mod 100; the runner's unrecorded warm-up
+#    to UDP port 9, one rule per destination (sequential variants share
+#    198.18.100.2, concurrent ones have their own, 198.18.10k.2; numgen
+#    inc mod 100 per rule, so each variant crossing B loses 10 either way; the runner's unrecorded warm-up
 #    goes to port 7 and is not counted); the loss hoplab reports in the variants that
 #    cross B equals the rule's own counter, and variant A loses nothing.
 set -u
@@ -122,6 +124,8 @@ table ip hoplab_test {
 	chain probe_drop {
 		type filter hook forward priority 0; policy accept;
 		ip daddr 198.18.100.2 udp dport 9 numgen inc mod 100 == 0 counter drop
+		ip daddr 198.18.102.2 udp dport 9 numgen inc mod 100 == 0 counter drop
+		ip daddr 198.18.103.2 udp dport 9 numgen inc mod 100 == 0 counter drop
 	}
 }
 NFT
@@ -132,7 +136,8 @@ if ! $HOPLAB -q -o "$OUT/r2" run tests/integration/plans/chain-drop.yaml \
 	exit 1
 fi
 S=$(ls -d "$OUT"/r2/chain-drop-*)/summary.csv
-truth=$(ip netns exec $P-B nft list table ip hoplab_test | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
+truth=$(ip netns exec $P-B nft list table ip hoplab_test |
+    sed -n 's/.*counter packets \([0-9]*\).*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 la=$(cell "$S" A 128 lost)
 lab=$(cell "$S" A-B 128 lost)
 labc=$(cell "$S" A-B-C 128 lost)
