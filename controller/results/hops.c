@@ -395,6 +395,16 @@ check_rest(const struct group *g, struct hops_est *e,
 		flag_add(e, "single-run", "%s measured in one run: the "
 		    "interval holds no run-to-run variation",
 		    a->nr == 1 ? a->name : b->name);
+	/*
+	 * Paired in one run: drift within it cancels, but a run's own state
+	 * (which CPU serves which queue, ...) moves the whole difference:
+	 * on the project's VM ten runs of one plan spread by 0.1 us, twice
+	 * their one-run half-widths (bench/honest.sh).  Only runs hold it.
+	 */
+	if (g->paired && e->runs == 1)
+		flag_add(e, "single-run", "measured in one run: the interval "
+		    "holds the variation within it, not from run to run "
+		    "(repeat: 3 or more)");
 	if (isnan(e->ci95_lo_us))
 		flag_add(e, "no-blocks", "no time bins (intervals.csv) and "
 		    "one run per variant: no interval over time");

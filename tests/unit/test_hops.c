@@ -342,6 +342,18 @@ t_paired_and_unpaired(void)
 	CU_ASSERT_EQUAL(e->blocks, 8);
 	CU_ASSERT_EQUAL(e->runs, 2);
 	CU_ASSERT_EQUAL(e->nflags, 0);
+	/* Run 1 alone, paired: its blocks' interval, flagged single-run. */
+	{
+		struct flow_row one[2] = { rows[0], rows[2] };
+
+		n = hops_compute(one, 2, bins, 16, h, 8);
+	}
+	e = find(h, n, 64, "difference", "A-B - A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(e->ci_method, "paired-blocks");
+	CU_ASSERT_EQUAL(e->runs, 1);
+	CU_ASSERT_EQUAL_FATAL(e->nflags, 1);
+	CU_ASSERT_STRING_EQUAL(e->flag[0].flag, "single-run");
 	/* Sequential: A-B's rows (and bins) in runs 3 and 4 of their own. */
 	rows[2].run = 3;
 	rows[3].run = 4;
