@@ -63,7 +63,7 @@ t_demo_example_loads_as_written(void)
 	CU_ASSERT_STRING_EQUAL(p->variants[2].label, "A-B-C");
 	CU_ASSERT_EQUAL(p->variants[2].nrouters, 3);
 	CU_ASSERT_EQUAL(p->router_impl, PLAN_ROUTER_LINUX);
-	CU_ASSERT_EQUAL(p->repeat, 1);
+	CU_ASSERT_EQUAL(p->repeat, 3);
 	CU_ASSERT_EQUAL(p->nsweep_frames, 2);
 	CU_ASSERT_EQUAL(p->sweep_frames[0], 64);
 	CU_ASSERT_EQUAL(p->sweep_frames[1], 1518);
