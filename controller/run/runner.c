@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "controller/run/captures.h"
+#include "controller/run/concurrent.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/disturb.h"
@@ -63,39 +64,6 @@ point_duration_ns(const struct plan *plan)
 			longest = d;
 	}
 	return longest + GEN_DRAIN_NS;
-}
-
-/*
- * Concurrent variants: flow I of N is plan flow I % nflows of variant
- * I / nflows, to that variant's destination (topo.c), named NAME
- * ("probe.2" for variant 2; its rows get the plan's name back), its
- * first packet I x idt / N after the start, so that the variants'
- * probes never queue behind each other at the first router.
- */
-static void
-concurrent_flow(const struct run *r, Hoplab__FlowSpec *fs, size_t i,
-    size_t n, char *name, char *dst)
-{
-	const struct plan_variant *v;
-
-	v = &r->plan->variants[i / r->live->nflows];
-	snprintf(name, PLAN_NAME_MAX + 8, "%s.%zu", fs->name, v->nrouters);
-	topo_variant_dst(v->nrouters, dst, 16);
-	fs->start_offset_ns = (uint64_t)r->live->flows[i %
-	    r->live->nflows].idt_ns * i / n;
-}
-
-/* The variant of result flow F: V, or with concurrent variants its own. */
-static const struct plan_variant *
-flow_variant(const struct run *r, const struct plan_variant *v,
-    const Hoplab__FlowResult *f)
-{
-	size_t k;
-
-	if (!r->concurrent || f->flow_id == 0)
-		return v;
-	k = (f->flow_id - 1) / r->live->nflows;
-	return k < r->plan->nvariants ? &r->plan->variants[k] : v;
 }
 
 /*
@@ -144,7 +112,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].dst_ip = (char *)pf->dst;	/* "": gp.dst_ip */
 		fs[i].spin_ns = (uint64_t)pf->spin_ns;
 		if (r->concurrent) {	/* flow i: variant i / nflows */
-			concurrent_flow(r, &fs[i], i, n, names[i], dsts[i]);
+			conc_flow(r, &fs[i], i, n, names[i], dsts[i]);
 			fs[i].name = names[i];
 			fs[i].dst_ip = dsts[i];
 		}
@@ -193,7 +161,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 	if (r->concurrent)	/* the chunk's generator run (run_all) */
 		key.run = (unsigned)((pt - r->st.points) / nv) + 1;
 	for (i = 0; i < b->n_flows; i++) {
-		fv = flow_variant(r, v, b->flows[i]);
+		fv = conc_flow_variant(r, v, b->flows[i]);
 		key.variant = fv->label;
 		key.routers = fv->nrouters;
 		fname = b->flows[i]->name;	/* "probe.2": "probe" */
@@ -230,7 +198,7 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		return -1;
 	run_send_ack(r, p, b);
 	for (i = 0; i < b->n_flows; i++)
-		if (check_path(flow_variant(r, v, b->flows[i]), b->flows[i],
+		if (check_path(conc_flow_variant(r, v, b->flows[i]), b->flows[i],
 		    err, errlen) == -1)
 			return -1;
 	return 0;
@@ -371,7 +339,7 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
 	for (i = 0; rc == 0 && i < w.result->n_flows; i++)
-		rc = check_path(flow_variant(r, v, w.result->flows[i]),
+		rc = check_path(conc_flow_variant(r, v, w.result->flows[i]),
 		    w.result->flows[i], err, errlen);
 	if (rc == 0 && !r->opts->quiet && r->concurrent)
 		fprintf(stderr, "variants: warm-up of %d packets per flow, "
@@ -445,19 +413,6 @@ run_all_rfc2544(struct run *r, char *err, size_t errlen)
 	return rc;
 }
 
-/* The variant with the most routers: its routers serve every variant. */
-static const struct plan_variant *
-longest_variant(const struct plan *plan)
-{
-	const struct plan_variant *v = &plan->variants[0];
-	size_t i;
-
-	for (i = 1; i < plan->nvariants; i++)
-		if (plan->variants[i].nrouters > v->nrouters)
-			v = &plan->variants[i];
-	return v;
-}
-
 /*
  * Concurrent variants: the lab wired with exits and the longest
  * variant's routers started once, one warm-up for every variant's flow,
@@ -468,7 +423,7 @@ static int
 run_all_concurrent(struct run *r, const size_t *order,
     struct wait_role *routers, char *err, size_t errlen)
 {
-	const struct plan_variant *v = longest_variant(r->plan);
+	const struct plan_variant *v = conc_longest(r->plan);
 	size_t c, nv = r->plan->nvariants, i;
 	struct plan_point pt;
 	int rc = 0, entered = 0;
@@ -662,52 +617,6 @@ live_new(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Whether the plan's variants run concurrently (docs/plans.md
- * "variants_mode"): asked for or not said, and nothing in the way; else
- * sequential, with a note saying why when the plan asked for concurrent.
- */
-static int
-resolve_concurrent(const struct plan *p, const struct inventory *inv,
-    int quiet)
-{
-	const char *why = NULL;
-	size_t i;
-
-	if (p->variants_mode == PLAN_VARIANTS_SEQUENTIAL)
-		return 0;
-	if (inv->lab[0] == '\0')
-		why = "real machines need the exit cabling (not yet)";
-	else if (p->nvariants < 2)
-		why = "one variant";
-	else if (p->router_impl != PLAN_ROUTER_LINUX)
-		why = "only kernel routers have exit ports so far";
-	else if (p->rfc.enabled)
-		why = "rfc2544 searches each variant on its own";
-	else if (p->nfaults > 0)
-		why = "faults are timed per variant";
-	else if (p->nimpairs > 0)
-		why = "impairments with concurrent variants are not there yet";
-	else if (p->capture.enabled)
-		why = "captures are per variant";
-	else if (p->records)
-		why = "records: are per variant";
-	else if (p->residence)
-		why = "residence: captures each variant's routers on their own";
-	else if (p->order_random)
-		why = "order: random shuffles the variants' points apart";
-	else if (p->nflows * p->nvariants > PLAN_MAX_FLOWS)
-		why = "more than 64 flows x variants";
-	for (i = 0; why == NULL && i < p->nflows; i++)
-		if (p->flows[i].dst[0] != '\0')
-			why = "a flow has its own dst";
-	if (why != NULL && !quiet && p->variants_mode ==
-	    PLAN_VARIANTS_CONCURRENT)
-		fprintf(stderr, "note: variants run sequentially, not "
-		    "concurrently: %s\n", why);
-	return why == NULL;
-}
-
 int
 runner_run(const struct plan *plan, const struct inventory *inv,
     const struct run_opts *opts, char *err, size_t errlen)
@@ -719,7 +628,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	if (plan->topo.enabled)		/* hosts and links: toporun.c */
 		return toporun_run(plan, inv, opts, err, errlen);
 	r.npoints = plan_npoints(plan);
-	r.concurrent = resolve_concurrent(plan, inv, opts->quiet);
+	r.concurrent = conc_resolve(plan, inv, opts->quiet);
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
 	if (resume_state_new(&r.st, plan, r.run_id, err, errlen) == -1 ||
@@ -831,7 +740,7 @@ runner_resume(const struct plan *plan, const char *dir,
 		results_state_free(&r.st);
 		return -1;
 	}
-	if (resolve_concurrent(plan, inv, 1)) {
+	if (conc_resolve(plan, inv, 1)) {
 		snprintf(err, errlen, "attach to a run of concurrent variants "
 		    "is not available yet; run the plan again (or with "
 		    "variants_mode: sequential)");
