@@ -126,13 +126,19 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 		fprintf(out, "random order (seed %llu)\n",
 		    (unsigned long long)plan->order_seed);
 	else if (plan->nvariants > 1 &&	/* plan_run_order() */
-	    plan->variants_mode != PLAN_VARIANTS_CONCURRENT)
+	    plan->variants_mode == PLAN_VARIANTS_SEQUENTIAL)
 		fprintf(out, "variants sequential, interleaved (a rotation "
 		    "per repetition, seed %llu)\n",
 		    (unsigned long long)plan->order_seed);
+	else if (plan->nvariants > 1 &&	/* runner.c conc_resolve() */
+	    plan->variants_mode == PLAN_VARIANTS_DEFAULT)
+		fprintf(out, "variants concurrent where the run allows it, "
+		    "else sequential, interleaved (a rotation per "
+		    "repetition, seed %llu)\n",
+		    (unsigned long long)plan->order_seed);
 	else
 		fprintf(out, "in order\n");
-	if (plan->variants_mode == PLAN_VARIANTS_CONCURRENT &&
+	if (plan->variants_mode != PLAN_VARIANTS_SEQUENTIAL &&
 	    plan->nvariants > 1)
 		dry_concurrent(plan, out);
 }
