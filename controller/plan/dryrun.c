@@ -143,6 +143,27 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 		dry_concurrent(plan, out);
 }
 
+/*
+ * Under a run's line, the flows that replicas: copies at that point:
+ * "copies: probe x4 (probe.1 .. probe.4, 4 of 5 flows)".
+ */
+static void
+dry_replicas(const struct plan *b, FILE *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nflows; i = j) {
+		for (j = i + 1; j < b->nflows && b->flows[i].group[0] != '\0' &&
+		    b->flows[j].written == b->flows[i].written; j++)
+			;
+		if (b->flows[i].group[0] == '\0')
+			continue;
+		fprintf(out, "        copies: %s x%zu (%s .. %s, %zu of %zu "
+		    "flows)\n", b->flows[i].group, j - i, b->flows[i].name,
+		    b->flows[j - 1].name, j - i, b->nflows);
+	}
+}
+
 /* One run: bind it, print its line, add its time to *TOTAL. */
 static int
 dry_point(const struct plan *plan, const size_t *order, size_t i,
@@ -172,6 +193,7 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	plan_point_label(plan, &pt, label, sizeof(label));
 	fprintf(out, "%6zu  %-16s %-40s %4u %8.1f s\n", i + 1, v->label,
 	    label[0] ? label : "-", pt.rep, (double)ns / 1e9);
+	dry_replicas(b, out);
 	*total += ns;
 	plan_free(b);
 	return 0;

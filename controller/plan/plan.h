@@ -147,6 +147,13 @@ struct plan_flow {
 	char		to[PLANTOPO_NAME_MAX];	/* hosts it goes between */
 	int		from_host;	/* index in topo.hosts, -1: chain */
 	int		to_host;
+	unsigned	nreplicas;	/* replicas: N of the written flow, 1
+					   without the key */
+	unsigned	replica;	/* 1..N: copy NAME.K of group; 0: the
+					   flow has no replicas: key */
+	char		group[PLAN_NAME_MAX]; /* the written name of a copy's
+					   flow, "" without replicas: */
+	size_t		written;	/* its index in the file's flows: */
 };
 
 /* The lab's subnet behind gen.rx (docs/architecture.md): 198.18.100/24. */
@@ -357,8 +364,10 @@ struct plan {
 	unsigned	repeat;		/* >= 1 */
 	unsigned	sweep_frames[PLAN_MAX_SWEEP];
 	size_t		nsweep_frames;	/* 0: no frame sweep */
-	struct plan_flow flows[PLAN_MAX_FLOWS];
+	struct plan_flow flows[PLAN_MAX_FLOWS];	/* replicas: as copies */
 	size_t		nflows;
+	size_t		nflows_max;	/* the most flows at any sweep value
+					   (each key's values in turn) */
 	struct plan_impair impairs[PLAN_MAX_IMPAIR];
 	size_t		nimpairs;
 	struct plan_fault faults[PLAN_MAX_FAULTS];	/* by at_ns */

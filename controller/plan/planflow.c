@@ -33,6 +33,14 @@
  * (1us..100ms) before each of the flow's deadlines, for a user who pays
  * the CPU for fewer late departures (docs/generator.md "Pacing").
  *
+ * replicas: N (1..64, or "$n" from the sweep) makes the flow stand for N
+ * flows NAME.1 .. NAME.N, each its own entry of plan.flows (so each has
+ * its own index, and with it its own ports wherever the runners give a
+ * flow ports), the written name kept in their group; without the key the
+ * flow is one, named as written.  The copies are made after every flow
+ * is read (expand_replicas), so errors name the flow as written; at most
+ * PLAN_MAX_FLOWS flows with the copies.
+ *
  * Deliberately not here: udp and tcp in chain plans, l2 in topology
  * plans (each needs what the other kind of lab has; refused with a
  * message).
@@ -59,11 +67,12 @@
 
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
-	"rate", "duration", "burst", "off", "dst", "spin", "from", "to",
+	"rate", "duration", "burst", "off", "dst", "spin", "replicas", "from",
+	"to",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
-    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_FROM, F_TO,
-    F_NKEYS };
+    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_REPLICAS, F_FROM,
+    F_TO, F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -633,6 +642,37 @@ parse_tcp(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	return rc;
 }
 
+/* replicas: 1..PLAN_MAX_FLOWS copies; absent: one flow, not a group. */
+static int
+parse_replicas(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX], got[64];
+	long long n;
+
+	f->nreplicas = 1;
+	f->group[0] = '\0';
+	if (node == NULL)
+		return 0;
+	yamldoc_path_key(path, sizeof(path), fpath, "replicas");
+	if (node->type != YAML_SCALAR_NODE ||
+	    yamldoc_parse_ll(yamldoc_text(node), &n) == -1)
+		return PERR(c, node, path, "expected an integer 1..%d (the "
+		    "number of copies of the flow, each with its own ports), "
+		    "got %s", PLAN_MAX_FLOWS,
+		    yamldoc_got(node, got, sizeof(got)));
+	if (yamldoc_int(c->yd, node, path, 1, PLAN_MAX_FLOWS, "copies of the "
+	    "flow, each with its own ports", &n, c->err, c->errlen) == -1)
+		return -1;
+	if (strlen(f->name) + 3 >= PLAN_NAME_MAX)
+		return PERR(c, node, path, "the flow's name is too long for "
+		    "its copies' names %s.1 .. (at most %d characters with "
+		    "replicas)", f->name, PLAN_NAME_MAX - 4);
+	f->nreplicas = (unsigned)n;
+	memcpy(f->group, f->name, sizeof(f->group));
+	return 0;
+}
+
 static int
 parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 {
@@ -650,7 +690,9 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	f->line = (int)yamldoc_line(node);
 	if (v[F_NAME] == NULL)
 		return parse_missing(c, node, fpath, "name");
+	f->written = i;
 	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
+	    parse_replicas(c, v[F_REPLICAS], fpath, f) == -1 ||
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
 	    parse_ends(c, v, node, fpath, f) == -1)
 		return -1;
@@ -675,6 +717,78 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	return parse_dscp(c, v[F_DSCP], fpath, f);
 }
 
+/* A copy's name NAME.K clashing with a written flow's name: refused. */
+static int
+replica_clash(struct parse_ctx *c, yaml_node_t *node, const struct plan_flow *w,
+    size_t n)
+{
+	char name[PLAN_NAME_MAX + 16], fpath[YAMLDOC_PATH_MAX];
+	char path[YAMLDOC_PATH_MAX];
+	size_t i, j;
+	unsigned k;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		for (k = 1; w[i].group[0] != '\0' && k <= w[i].nreplicas; k++) {
+			snprintf(name, sizeof(name), "%s.%u", w[i].name, k);
+			for (j = 0; j < n; j++) {
+				if (strcmp(w[j].name, name) != 0)
+					continue;
+				yamldoc_path_index(fpath, sizeof(fpath),
+				    "flows", j);
+				yamldoc_path_key(path, sizeof(path), fpath,
+				    "name");
+				rc = PERR(c, yamldoc_map_key(c->yd,
+				    yamldoc_item(c->yd, node, j), "name"),
+				    path, "'%s' is also the name of copy %u of "
+				    "flows[%zu] (line %d, replicas: %u); choose "
+				    "another", name, k, i, w[i].line,
+				    w[i].nreplicas);
+			}
+		}
+	return rc;
+}
+
+/*
+ * The N flows as written become their copies: flow I with replicas: R
+ * is R entries NAME.1 .. NAME.R (written I, group NAME), in file order.
+ */
+static int
+expand_replicas(struct parse_ctx *c, yaml_node_t *node, size_t n)
+{
+	struct plan *p = c->p;
+	struct plan_flow *w;
+	size_t i, total = 0, k = 0;
+	unsigned r;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		total += p->flows[i].nreplicas;
+	if (total > PLAN_MAX_FLOWS)
+		return PERR(c, node, "flows", "%zu flows with the copies that "
+		    "replicas: makes (expected at most %d in all)", total,
+		    PLAN_MAX_FLOWS);
+	if ((w = malloc(n * sizeof(*w))) == NULL)
+		return PERR(c, node, "flows", "out of memory");
+	memcpy(w, p->flows, n * sizeof(*w));
+	if ((rc = replica_clash(c, node, w, n)) == 0)
+		for (i = 0; i < n; i++)
+			for (r = 1; r <= w[i].nreplicas; r++, k++) {
+				p->flows[k] = w[i];
+				p->flows[k].replica = w[i].group[0] ? r : 0;
+				if (w[i].group[0] != '\0')
+					snprintf(p->flows[k].name,
+					    sizeof(p->flows[k].name), "%s.%u",
+					    w[i].group, r);
+			}
+	free(w);
+	if (rc == 0)
+		p->nflows = total;
+	if (p->nflows > p->nflows_max)
+		p->nflows_max = p->nflows;
+	return rc;
+}
+
 int
 planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 {
@@ -692,5 +806,7 @@ planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 			rc = -1;
 	}
 	c->p->nflows = n;
+	if (rc == 0)
+		rc = expand_replicas(c, node, (size_t)n);
 	return rc;
 }

@@ -323,13 +323,16 @@ subst_undo(struct parse_ctx *c)
 	c->nsubs = 0;
 }
 
-/* Flows whose frame is "$frame" follow the frame sweep (the runner's). */
+/*
+ * Flows whose frame is "$frame" follow the frame sweep (the runner's):
+ * PATH's index is the flow as written, every copy of it (replicas:).
+ */
 static void
 mark_frame_flows(struct parse_ctx *c)
 {
 	const struct plan_subst *s;
 	char *end;
-	size_t i;
+	size_t i, j;
 	unsigned long f;
 
 	for (i = 0; i < c->nsubs; i++) {
@@ -338,8 +341,10 @@ mark_frame_flows(struct parse_ctx *c)
 		    strncmp(s->path, "flows[", 6) != 0)
 			continue;
 		f = strtoul(s->path + 6, &end, 10);
-		if (strncmp(end, "].frame", 7) == 0 && f < c->p->nflows)
-			c->p->flows[f].frame_from_sweep = 1;
+		for (j = 0; strncmp(end, "].frame", 7) == 0 &&
+		    j < c->p->nflows; j++)	/* every copy of written flow F */
+			if (c->p->flows[j].written == f)
+				c->p->flows[j].frame_from_sweep = 1;
 	}
 }
 
@@ -417,6 +422,8 @@ check_other_values(struct parse_ctx *c, const struct swept *sw)
 			c2.bind = &pt;
 			if (read_once(&c2, sw, &used) == -1)
 				rc = -1;
+			if (c2.p->nflows_max > c->p->nflows_max)
+				c->p->nflows_max = c2.p->nflows_max;
 		}
 	free(c2.p);
 	return rc;

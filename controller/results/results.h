@@ -55,6 +55,8 @@ struct flow_row {
 					   threshold (CPU steal, ...) */
 	double		tx_idt_err_p50_us;	/* |idt error| p50, p99.9 */
 	double		tx_idt_err_p999_us;
+	char		replica_of[PLAN_NAME_MAX]; /* a copy's written flow
+					   (replicas:), "" for others */
 };
 
 /* Where a measured point's rows go: the point's key columns. */

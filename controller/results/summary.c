@@ -69,6 +69,7 @@ static const struct sumcol cols[] = {
 	F64("tx_idt_err_p50_us", tx_idt_err_p50_us, 3),
 	F64("tx_idt_err_p999_us", tx_idt_err_p999_us, 3),
 	UINT("disturbed", disturbed),
+	STR("replica_of", replica_of),
 };
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
 

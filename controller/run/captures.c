@@ -697,7 +697,7 @@ topo_flow_rows(struct run *r, FILE *f, const Hoplab__FlowResult *fl,
     size_t j, char *err, size_t errlen)
 {
 	struct captures *cs = r->cap;
-	const struct plan_flow *pf = &r->plan->flows[j];
+	const struct plan_flow *pf = &r->live->flows[j];
 	struct capmatch_filter flt = { (int)fl->flow_id,
 	    TOPO_PORT_BASE + (int)j };
 	struct capmatch *cm;

@@ -87,7 +87,8 @@ conc_resolve(const struct plan *p, const struct inventory *inv,
 		why = "residence: captures each variant's routers on their own";
 	else if (p->order_random)
 		why = "order: random shuffles the variants' points apart";
-	else if (p->nflows * p->nvariants > PLAN_MAX_FLOWS)
+	else if ((p->nflows_max > p->nflows ? p->nflows_max : p->nflows) *
+	    p->nvariants > PLAN_MAX_FLOWS)
 		why = "more than 64 flows x variants";
 	for (i = 0; why == NULL && i < p->nflows; i++)
 		if (p->flows[i].dst[0] != '\0')

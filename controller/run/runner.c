@@ -84,6 +84,12 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	struct topo_gen t;
 	size_t i;
 
+	if (n > PLAN_MAX_FLOWS) {	/* replicas: swept past conc_resolve */
+		snprintf(err, errlen, "%zu flows x %zu variants at this point: "
+		    "more than %d flows in one generator run (variants_mode: "
+		    "sequential)", r->live->nflows, nv, PLAN_MAX_FLOWS);
+		return -1;
+	}
 	run_chain_gen(&gp, &t);
 	gp.start_at_ns = start_at;
 	for (i = 0; i < n; i++) {
@@ -174,6 +180,10 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		row.rep = rep;
 		row.run = key.run;
 		results_row_from_flow(&row, b->flows[i]);
+		if (b->flows[i]->flow_id >= 1)	/* replicas: its group */
+			snprintf(row.replica_of, sizeof(row.replica_of), "%s",
+			    r->live->flows[(b->flows[i]->flow_id - 1) %
+			    r->live->nflows].group);
 		snprintf(row.point, sizeof(row.point), "%s", r->label);
 		row.disturbed = disturb_last(r);
 		if (results_add(r->res, &row, err, errlen) == -1 ||

@@ -554,6 +554,8 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		if (is_tcp(pf))
 			tcp_row(&row, &tp->flow[i]);
 		snprintf(row.point, sizeof(row.point), "%s", r->label);
+		snprintf(row.replica_of, sizeof(row.replica_of), "%s",
+		    pf->group);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, &tp->flow[i], err,
 		    errlen) == -1)

@@ -109,7 +109,7 @@ for v in A A-B A-B-C; do
 done
 [ $IOK = 6 ] && ok "intervals.csv and pdf.csv sum to summary.csv in 6 points" ||
     fail "intervals/pdf sums match summary in only $IOK of 6 points"
-head -1 "$S" | grep -q ',ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed$' &&
+head -1 "$S" | grep -q ',ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed,replica_of$' &&
     ok "summary.csv: IPDV, PDV and pacing columns appended" ||
     fail "summary.csv header: $(head -1 "$S")"
 [ "$(wc -l <"$D1/routers.csv")" = 1 ] &&

@@ -89,7 +89,7 @@ for v in A A-B; do
 	done
 done
 assert_match "summary.csv: the appended columns" \
-    'ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed$' \
+    'ts_source,ipdv_abs_mean_us,ipdv_abs_p99_us,pdv_p999_us,idt_clamped,frame_clamped,tx_idt_std_us,tx_idt_err_p99_us,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed,replica_of$' \
     "$(head -n 1 "$S")"
 assert_ge "intervals.csv: 2 or more intervals per point (0.5 s bins)" \
     "$(($(wc -l <"$D/intervals.csv") - 1))" 4

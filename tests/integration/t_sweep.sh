@@ -64,7 +64,7 @@ S=$(ls -d "$T"/r/sweep-ok-*)/summary.csv
 
 # 2.
 assert_match summary_has_point_before_the_pacing_percentiles \
-    ',tx_idt_err_p99_us,point,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed$' \
+    ',tx_idt_err_p99_us,point,run,tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed,replica_of$' \
     "$(head -n 1 "$S")"
 assert_eq points_in_order \
     "idt=1ms;delay=0ms idt=1ms;delay=5ms idt=500us;delay=0ms idt=500us;delay=5ms" \

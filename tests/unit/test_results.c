@@ -194,18 +194,21 @@ t_summary_appends_ipdv_and_pacing_columns_at_the_end(void)
 	    "tx_idt_err_p99_us"));
 	CU_ASSERT(strncmp(line, "variant,routers,frame_bytes,rep,flow,sent,",
 	    42) == 0);
-	/* Then run, the pacing percentiles, disturbed (no sweep: no point). */
+	/*
+	 * Then run, the pacing percentiles, disturbed, replica_of (no
+	 * sweep: no point).
+	 */
 	CU_ASSERT(ends_with(line, ",tx_idt_err_p99_us,run,"
-	    "tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed"));
+	    "tx_idt_err_p50_us,tx_idt_err_p999_us,disturbed,replica_of"));
 	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 1, line, sizeof(line)), 0);
 	/*
 	 * 1500 ns -> 1.500 us ... 800.6 ns -> 0.801 (rounded), 2400 -> 2.4;
 	 * the run that measured the row (11); p50 700 ns -> 0.700, p99.9
-	 * 9100 ns -> 9.100; disturbed 0: not flagged.
+	 * 9100 ns -> 9.100; disturbed 0: not flagged; replica_of empty.
 	 */
 	CU_ASSERT(ends_with(line,
 	    ",\"tx=kernel-sw,rx=kernel-sw\",1.500,4.250,7.125,2,3,0.801,"
-	    "2.400,11,0.700,9.100,0"));
+	    "2.400,11,0.700,9.100,0,"));
 	CU_ASSERT_EQUAL(results_finish(res, null, err, sizeof(err)), 0);
 	fclose(null);
 	results_free(res);
@@ -336,13 +339,13 @@ t_summary_disturbed_is_last_and_reads_back(void)
 	CU_ASSERT_EQUAL_FATAL(line_of(dir, "summary.csv", 0, head,
 	    sizeof(head)), 0);
 	CU_ASSERT(strstr(head, ",tx_idt_err_p999_us,disturbed") != NULL &&
-	    strcmp(head + strlen(head) - 10, ",disturbed") == 0);
+	    strcmp(head + strlen(head) - 21, ",disturbed,replica_of") == 0);
 	CU_ASSERT_EQUAL_FATAL(line_of(dir, "summary.csv", 1, r1,
 	    sizeof(r1)), 0);
 	CU_ASSERT_EQUAL_FATAL(line_of(dir, "summary.csv", 2, r2,
 	    sizeof(r2)), 0);
-	CU_ASSERT(strcmp(r1 + strlen(r1) - 8, ",9.100,1") == 0);
-	CU_ASSERT(strcmp(r2 + strlen(r2) - 8, ",9.100,0") == 0);
+	CU_ASSERT(strcmp(r1 + strlen(r1) - 9, ",9.100,1,") == 0);
+	CU_ASSERT(strcmp(r2 + strlen(r2) - 9, ",9.100,0,") == 0);
 
 	res = results_reopen(dir, &st, err, sizeof(err));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
@@ -353,8 +356,8 @@ t_summary_disturbed_is_last_and_reads_back(void)
 	results_free(res);
 
 	/* With "point" before it: HEAD and R1 as the file had them. */
-	head[strlen(head) - 10] = '\0';
-	r1[strlen(r1) - 2] = '\0';
+	head[strlen(head) - 21] = '\0';
+	r1[strlen(r1) - 3] = '\0';
 	snprintf(text, sizeof(text), "%s,point,disturbed\n%s,idt=1ms,1\n",
 	    head, r1);
 	put_summary(dir, text, &st);

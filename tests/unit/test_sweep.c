@@ -349,13 +349,64 @@ t_sweep_mistakes_are_all_reported(void)
 	    "values x repeat); sweep fewer values");
 }
 
+/*
+ * replicas: $n copies a flow per point: n = 3 gives probe.1 .. probe.3
+ * (group probe, each a flow of its own after which the next written
+ * flow comes), every copy following the frame sweep; without the key a
+ * flow keeps its name.  At load (n = 1) one copy; nflows_max says 4.
+ */
+static void
+t_replicas_copy_a_flow_at_each_point(void)
+{
+	struct plan *p = load("name: s\ntopology: {chain: [A]}\n"
+	    "sweep: {n: [1, 3], frame: [64, 128]}\n"
+	    "flows:\n"
+	    "  - {name: probe, frame: $frame, idt: 1ms, count: 10, "
+	    "replicas: $n}\n"
+	    "  - {name: bg, frame: 256, idt: 2ms, count: 5}\n");
+	static const char *const names[] = { "probe.1", "probe.2",
+	    "probe.3", "bg" };
+	struct plan_point pt;
+	struct plan *b;
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nflows, 2);
+	CU_ASSERT_EQUAL(p->nflows_max, 4);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].name, "probe.1");
+	CU_ASSERT_STRING_EQUAL(p->flows[1].name, "bg");
+	/* Point 3: n = 3 (index 1), frame = 128 (index 1). */
+	CU_ASSERT_EQUAL_FATAL(plan_point(p, NULL, 3, &pt), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b = plan_bind(p, &pt, err, sizeof(err)));
+	CU_ASSERT_EQUAL_FATAL(b->nflows, 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_STRING_EQUAL(b->flows[i].name, names[i]);
+		CU_ASSERT_STRING_EQUAL(b->flows[i].group, i < 3 ? "probe" :
+		    "");
+		CU_ASSERT_EQUAL(b->flows[i].replica, i < 3 ? i + 1 : 0);
+		CU_ASSERT_EQUAL(b->flows[i].written, i < 3 ? 0 : 1);
+		CU_ASSERT_EQUAL(b->flows[i].frame_from_sweep, i < 3);
+		CU_ASSERT_EQUAL(b->flows[i].count, i < 3 ? 10 : 5);
+	}
+	plan_free(b);
+	plan_free(p);
+	/* replicas: 1 written: a group of one, named probe.1. */
+	p = load("name: s\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: probe, frame: 64, idt: 1ms, count: 10, replicas: 1}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].name, "probe.1");
+	CU_ASSERT_STRING_EQUAL(p->flows[0].group, "probe");
+	plan_free(p);
+}
+
 /* The saved broken plans and their expected messages, with diff -u. */
 static void
 t_saved_broken_plans_match_expected_output(void)
 {
 	static const char *const names[] = {
 		"sweep-errors", "bad-values", "top-level", "unknown-key",
-		"router-qos-errors",
+		"router-qos-errors", "replicas-errors", "replicas-total",
+		"replicas-clash",
 	};
 	char path[256], out[256], cmd[600];
 	struct plan *p;
@@ -398,6 +449,8 @@ main(void)
 		UNIT_TEST_NAMED("variants_mode_key", t_variants_mode_key),
 		UNIT_TEST_NAMED("sweep_mistakes_are_all_reported",
 		    t_sweep_mistakes_are_all_reported),
+		UNIT_TEST_NAMED("replicas_copy_a_flow_at_each_point",
+		    t_replicas_copy_a_flow_at_each_point),
 		UNIT_TEST_NAMED("saved_broken_plans_match_expected_output",
 		    t_saved_broken_plans_match_expected_output),
 	};
