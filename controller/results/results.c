@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "controller/results/aggregate.h"
+#include "controller/results/cpufitout.h"
+#include "controller/results/flowtotal.h"
 #include "clock.h"
 #include "csv.h"
 #include "controller/results/csvfile.h"
@@ -484,13 +486,16 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	    (res->loaded && hopsout_write_flags(res->dir, &h, err,
 	    errlen) == -1))
 		rc = -1;
-	if (aggregate_results(res->dir, NULL, err, errlen) == -1)
+	if (aggregate_results(res->dir, NULL, err, errlen) == -1 ||
+	    flowtotal_results(res->dir, err, errlen) == -1)
 		rc = -1;
 	print_summary(out, res);
 	if (h.n > 0 || !topology_only(res))
 		hopsout_print(out, &h);
 	residence_print(out, res->dir);
 	routers_print(res->rt, out, h.est, h.n);
+	if (cpufitout_results(res->dir, out, err, errlen) == -1)
+		rc = -1;
 	fprintf(out, "\nResults: %s/\n", res->dir);
 	hopsout_free(&h);
 	return rc;

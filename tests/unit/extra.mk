@@ -51,6 +51,7 @@ UNIT_EXTRA_test_loop = build/asan/controller/mgmt/loop.o build/asan/controller/m
 UNIT_EXTRA_test_greeting = build/asan/controller/mgmt/greeting.o
 UNIT_EXTRA_test_residence = build/asan/controller/results/residence.o
 UNIT_EXTRA_test_results += build/asan/controller/results/residence.o
+UNIT_EXTRA_test_results += build/asan/controller/results/cpufitout.o build/asan/controller/results/cpufit.o build/asan/controller/results/flowtotal.o
 UNIT_EXTRA_test_hostinfo = build/asan/agent/hostreport.o build/asan/agent/valid.o build/asan/agent/sender.o
 UNIT_EXTRA_test_disturbance = build/asan/controller/results/disturbance.o
 UNIT_EXTRA_test_cpufit = build/asan/controller/results/cpufit.o

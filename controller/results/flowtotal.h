@@ -1,0 +1,22 @@
+/*
+ * flowtotal: flows_total.csv, the copies of each replicated flow summed
+ * (docs/results.md "flows_total.csv"): per measured run (variant,
+ * routers, frame_bytes, point, rep, run) and written flow (summary.csv's
+ * replica_of) one row: replicas (the copies measured), sent, received,
+ * lost and loss_pct over them, throughput_mbps summed, delay_mean_us
+ * weighted by each copy's received packets, delay_min_us and
+ * delay_max_us over them.  Its own file rather than rows in summary.csv
+ * or summary_by_point.csv, so that summing summary.csv by a key (as a
+ * pandas user does) never counts a flow twice.  From summary.csv as
+ * written, at the end of a run and by `hoplab report`; no file when no
+ * row has replica_of.
+ */
+#ifndef HOPLAB_FLOWTOTAL_H
+#define HOPLAB_FLOWTOTAL_H
+
+#include <stddef.h>
+
+/* Write DIR/flows_total.csv from DIR/summary.csv.  0, or -1 with ERR. */
+int	flowtotal_results(const char *dir, char *err, size_t errlen);
+
+#endif
