@@ -19,6 +19,7 @@
 #include "controller/results/hops.h"
 #include "controller/report/faultmarks.h"
 #include "controller/report/figure.h"
+#include "controller/report/cpufitplot.h"
 #include "controller/report/estplot.h"
 #include "controller/report/plot.h"
 #include "controller/report/rfc2544plot.h"
@@ -573,7 +574,7 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	if (plot_pdf(&p) == -1 || plot_time(&p) == -1 ||
 	    plot_routers(&p) == -1 || plot_hops(&p, rows, nrows) == -1 ||
 	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1 ||
-	    estplot_draw(&p) == -1)
+	    estplot_draw(&p) == -1 || cpufitplot_draw(&p) == -1)
 		return -1;
 	return p.drawn;
 }

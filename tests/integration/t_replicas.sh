@@ -1,0 +1,72 @@
+#!/bin/sh
+# t_replicas: a flow with replicas: 3, end to end (docs/plans.md
+# "replicas").  Lab prefix hlrep, management K 208; router A, kernel
+# forwarding.  Plan tests/integration/plans/replicas.yaml: p x 3 copies,
+# 500 probes of 128 bytes each at 1 ms.
+#
+# The truth is an nftables table of the test's own in A's namespace
+# (removed in a trap): a counter per source port 49152..49154 (the
+# generator's flows 1..3: GEN_SRC_PORT_BASE + index) for the measured
+# port 9, and one for all of them.  Checks:
+# 1. summary.csv has three rows p.1, p.2, p.3, replica_of p, each sent
+#    500;
+# 2. each source port's counter is 500: three copies, each with its own
+#    port, each sent its count;
+# 3. flows_total.csv has one row p, replicas 3, whose sent and received
+#    equal the sums of the three rows, and whose received equals the nft
+#    total (1500: nothing lost on the plain lab).
+# About 15 s.  Run as root; tests/integration/run.sh does.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+need_root
+for b in hoplab hoplab-agent; do
+	[ -x "$HL_BIN/$b" ] || bail "${b}_built" "$HL_BIN/$b is missing (make)"
+done
+T=$(mktemp -d /tmp/hoplab-t-replicas.XXXXXX) || bail tmp "mktemp failed"
+[ -n "${HLT_KEEP:-}" ] || at_exit "rm -rf '$T'"
+
+lab_init hlrep 208
+lab_up A
+at_exit "ip netns exec $LAB_PREFIX-A nft delete table ip hlrep_test 2>/dev/null"
+in_host A nft -f - <<'NFT' || bail nft "the nft table on A could not be added"
+table ip hlrep_test {
+	chain replica_count {
+		type filter hook forward priority 0; policy accept;
+		udp sport 49152 udp dport 9 counter
+		udp sport 49153 udp dport 9 counter
+		udp sport 49154 udp dport 9 counter
+		udp sport 49152-49154 udp dport 9 counter
+	}
+}
+NFT
+if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -q -o "$T/r" run \
+    "$HL_ROOT/tests/integration/plans/replicas.yaml" >"$T/run.log" 2>&1; then
+	sed 's/^/    /' "$T/run.log"
+	bail run "hoplab run replicas.yaml failed"
+fi
+D=$(ls -d "$T"/r/replicas-*)
+S=$D/summary.csv
+
+# 1. Three rows, one per copy.
+assert_eq three_rows "$(csv_col "$S" flow | tr '\n' ' ')" "p.1 p.2 p.3 "
+assert_eq replica_of "$(csv_col "$S" replica_of | sort -u)" p
+assert_eq each_sent_500 "$(csv_col "$S" sent | sort -u)" 500
+
+# 2. The counters, in rule order: ports 49152, 49153, 49154, all three.
+in_host A nft list table ip hlrep_test |
+    sed -n 's/.*counter packets \([0-9]*\).*/\1/p' >"$T/nft"
+assert_eq port_counters "$(head -3 "$T/nft" | tr '\n' ' ')" "500 500 500 "
+truth=$(sed -n 4p "$T/nft")
+assert_eq nft_total "$truth" 1500
+
+# 3. The total row against the three rows and the counter.
+F=$D/flows_total.csv
+assert_eq total_one_row "$(csv_col "$F" flow | tr '\n' ' ')" "p "
+assert_eq total_replicas "$(csv_col "$F" replicas)" 3
+sum_sent=$(csv_col "$S" sent | awk '{ n += $1 } END { print n }')
+sum_rx=$(csv_col "$S" received | awk '{ n += $1 } END { print n }')
+assert_eq total_sent_is_the_sum "$(csv_col "$F" sent)" "$sum_sent"
+assert_eq total_received_is_the_sum "$(csv_col "$F" received)" "$sum_rx"
+assert_eq total_received_is_the_nft_count "$(csv_col "$F" received)" "$truth"
+finish
