@@ -246,3 +246,17 @@ csvtab_num(const struct csvtab *t, size_t row, size_t col, double *v)
 	*v = x;
 	return 0;
 }
+
+const char *
+csvtab_text_at(const struct csvtab *t, size_t row, int col)
+{
+	return col < 0 ? "" : csvtab_cell(t, row, (size_t)col);
+}
+
+double
+csvtab_num_at(const struct csvtab *t, size_t row, int col)
+{
+	double v;
+
+	return col >= 0 && csvtab_num(t, row, (size_t)col, &v) == 0 ? v : NAN;
+}

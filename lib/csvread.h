@@ -42,5 +42,12 @@ const char *csvtab_cell(const struct csvtab *t, size_t row, size_t col);
  * entirely a decimal number (strtod, C locale; "nan" and "inf" refused).
  */
 int	csvtab_num(const struct csvtab *t, size_t row, size_t col, double *v);
+/*
+ * By a column index that may be -1 (csvtab_col of a column the file
+ * lacks): the cell's text, "" for -1; its number, NaN for -1, empty or
+ * not a number.
+ */
+const char *csvtab_text_at(const struct csvtab *t, size_t row, int col);
+double	csvtab_num_at(const struct csvtab *t, size_t row, int col);
 
 #endif

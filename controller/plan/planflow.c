@@ -741,8 +741,8 @@ replica_clash(struct parse_ctx *c, yaml_node_t *node, const struct plan_flow *w,
 				rc = PERR(c, yamldoc_map_key(c->yd,
 				    yamldoc_item(c->yd, node, j), "name"),
 				    path, "'%s' is also the name of copy %u of "
-				    "flows[%zu] (line %d, replicas: %u); choose "
-				    "another", name, k, i, w[i].line,
+				    "flows[%zu] (line %d, replicas: %u); "
+				    "choose another", name, k, i, w[i].line,
 				    w[i].nreplicas);
 			}
 		}

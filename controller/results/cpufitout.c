@@ -39,22 +39,8 @@ struct cf {
 	FILE		*out;
 	size_t		 nfits;
 	struct cpufit_pt *p;	/* one per summary row at most */
-	size_t		*first;	/* each point's first summary row */
+	size_t		*first;	/* each point's first row */
 };
-
-static const char *
-cell(const struct csvtab *t, size_t r, int c)
-{
-	return c < 0 ? "" : csvtab_cell(t, r, (size_t)c);
-}
-
-static double
-num(const struct csvtab *t, size_t r, int c)
-{
-	double v;
-
-	return c >= 0 && csvtab_num(t, r, (size_t)c, &v) == 0 ? v : NAN;
-}
 
 /* 1 if router R is one of the '-'-separated names of LABEL. */
 static int
@@ -90,12 +76,12 @@ routers_of(const struct cf *f, const char *variant,
 		return n;
 	}
 	for (r = 0; r < csvtab_nrows(f->cpu) && n < CF_MAX_HOSTS; r++) {
-		for (i = 0; i < n && strcmp(h[i], cell(f->cpu, r,
+		for (i = 0; i < n && strcmp(h[i], csvtab_text_at(f->cpu, r,
 		    f->c_host)) != 0; i++)
 			;
 		if (i == n)
-			snprintf(h[n++], CF_HOST_MAX, "%s", cell(f->cpu, r,
-			    f->c_host));
+			snprintf(h[n++], CF_HOST_MAX, "%s",
+			    csvtab_text_at(f->cpu, r, f->c_host));
 	}
 	return n;
 }
@@ -108,9 +94,9 @@ point_x(const struct cf *f, const char *run, const char *r)
 	size_t i;
 
 	for (i = 0; i < csvtab_nrows(f->sum); i++)
-		if (strcmp(cell(f->sum, i, f->s_run), run) == 0 &&
-		    label_has(cell(f->sum, i, f->s_var), r) &&
-		    !isnan(v = num(f->sum, i, f->s_tp)))
+		if (strcmp(csvtab_text_at(f->sum, i, f->s_run), run) == 0 &&
+		    label_has(csvtab_text_at(f->sum, i, f->s_var), r) &&
+		    !isnan(v = csvtab_num_at(f->sum, i, f->s_tp)))
 			x += v;
 	return x;
 }
@@ -119,8 +105,8 @@ point_x(const struct cf *f, const char *run, const char *r)
 static double
 metric(const struct cf *f, size_t i, size_t m)
 {
-	return m == 0 ? 100 - num(f->cpu, i, f->c_idle) :
-	    num(f->cpu, i, f->c_hop);
+	return m == 0 ? 100 - csvtab_num_at(f->cpu, i, f->c_idle) :
+	    csvtab_num_at(f->cpu, i, f->c_hop);
 }
 
 /*
@@ -135,12 +121,12 @@ point_y(const struct cf *f, const char *run, const char *r, size_t m,
 	size_t i, k = 0, lo = 0, hi = 0;
 
 	for (i = 0; i < csvtab_nrows(f->cpu); i++) {
-		if (strcmp(cell(f->cpu, i, f->c_run), run) != 0 ||
-		    strcmp(cell(f->cpu, i, f->c_host), r) != 0 ||
-		    strcmp(cell(f->cpu, i, f->c_cpu), "all") != 0 ||
+		if (strcmp(csvtab_text_at(f->cpu, i, f->c_run), run) != 0 ||
+		    strcmp(csvtab_text_at(f->cpu, i, f->c_host), r) != 0 ||
+		    strcmp(csvtab_text_at(f->cpu, i, f->c_cpu), "all") != 0 ||
 		    isnan(v = metric(f, i, m)))
 			continue;
-		t = num(f->cpu, i, f->c_time);
+		t = csvtab_num_at(f->cpu, i, f->c_time);
 		if (t < tmin) {
 			tmin = t;
 			lo = i;
@@ -171,7 +157,7 @@ fit_one(struct cf *f, const char *variant, const char *r, size_t m,
 	double y;
 
 	for (i = 0; i < np; i++) {
-		run = cell(f->sum, f->first[i], f->s_run);
+		run = csvtab_text_at(f->sum, f->first[i], f->s_run);
 		if (isnan(y = point_y(f, run, r, m, &k)))
 			continue;
 		f->p[n].x = point_x(f, run, r);
@@ -179,7 +165,8 @@ fit_one(struct cf *f, const char *variant, const char *r, size_t m,
 		csv_str(f->pts, variant);
 		csv_str(f->pts, r);
 		csv_str(f->pts, metrics[m]);
-		csv_str(f->pts, cell(f->sum, f->first[i], f->s_point));
+		csv_str(f->pts, csvtab_text_at(f->sum, f->first[i],
+		    f->s_point));
 		csv_str(f->pts, run);
 		csv_f64(f->pts, f->p[n].x, 4);
 		csv_f64(f->pts, y, 4);
@@ -222,14 +209,14 @@ static int
 fit_variant(struct cf *f, size_t row, char *err, size_t errlen)
 {
 	char hosts[CF_MAX_HOSTS][CF_HOST_MAX];
-	const char *v = cell(f->sum, row, f->s_var);
+	const char *v = csvtab_text_at(f->sum, row, f->s_var);
 	size_t i, j, np = 0, nh, h, m;
 
 	for (i = row; i < csvtab_nrows(f->sum); i++) {
-		if (strcmp(cell(f->sum, i, f->s_var), v) != 0)
+		if (strcmp(csvtab_text_at(f->sum, i, f->s_var), v) != 0)
 			continue;
-		for (j = 0; j < np && strcmp(cell(f->sum, f->first[j],
-		    f->s_run), cell(f->sum, i, f->s_run)) != 0; j++)
+		for (j = 0; j < np && strcmp(csvtab_text_at(f->sum, f->first[j],
+		    f->s_run), csvtab_text_at(f->sum, i, f->s_run)) != 0; j++)
 			;
 		if (j == np)
 			f->first[np++] = i;
@@ -307,8 +294,8 @@ fit_all(struct cf *f, const char *dir, char *err, size_t errlen)
 	    sizeof(pt_cols) / sizeof(pt_cols[0]), err, errlen)) == NULL)
 		rc = -1;
 	for (i = 0; rc == 0 && i < n; i++) {
-		for (j = 0; j < i && strcmp(cell(f->sum, j, f->s_var),
-		    cell(f->sum, i, f->s_var)) != 0; j++)
+		for (j = 0; j < i && strcmp(csvtab_text_at(f->sum, j, f->s_var),
+		    csvtab_text_at(f->sum, i, f->s_var)) != 0; j++)
 			;
 		if (j == i)	/* the variant's first row */
 			rc = fit_variant(f, i, err, errlen);

@@ -29,27 +29,14 @@ static const char *const sums[S_N] = {
 	"delay_min_us", "delay_max_us",
 };
 
-static const char *
-cell(const struct csvtab *t, size_t r, int c)
-{
-	return c < 0 ? "" : csvtab_cell(t, r, (size_t)c);
-}
-
-static double
-num(const struct csvtab *t, size_t r, int c)
-{
-	double v;
-
-	return c >= 0 && csvtab_num(t, r, (size_t)c, &v) == 0 ? v : NAN;
-}
-
 static int
 same(const struct csvtab *t, const int *k, size_t a, size_t b)
 {
 	size_t i;
 
 	for (i = 0; i < NKEYS; i++)
-		if (strcmp(cell(t, a, k[i]), cell(t, b, k[i])) != 0)
+		if (strcmp(csvtab_text_at(t, a, k[i]),
+		    csvtab_text_at(t, b, k[i])) != 0)
 			return 0;
 	return 1;
 }
@@ -67,18 +54,18 @@ write_total(struct csv *c, const struct csvtab *t, const int *k,
 			continue;
 		n++;
 		for (i = S_SENT; i <= S_TP; i++)
-			if (!isnan(x = num(t, r, s[i])))
+			if (!isnan(x = csvtab_num_at(t, r, s[i])))
 				v[i] += x;
-		rx = num(t, r, s[S_RECEIVED]);
-		if (!isnan(x = num(t, r, s[S_MEAN])) && rx > 0)
+		rx = csvtab_num_at(t, r, s[S_RECEIVED]);
+		if (!isnan(x = csvtab_num_at(t, r, s[S_MEAN])) && rx > 0)
 			v[S_MEAN] += x * rx;
-		if (!isnan(x = num(t, r, s[S_MIN])))
+		if (!isnan(x = csvtab_num_at(t, r, s[S_MIN])))
 			v[S_MIN] = fmin(v[S_MIN], x);
-		if (!isnan(x = num(t, r, s[S_MAX])))
+		if (!isnan(x = csvtab_num_at(t, r, s[S_MAX])))
 			v[S_MAX] = fmax(v[S_MAX], x);
 	}
 	for (i = 0; i < NKEYS; i++)
-		csv_str(c, cell(t, g, k[i]));
+		csv_str(c, csvtab_text_at(t, g, k[i]));
 	csv_u64(c, n);
 	csv_u64(c, (uint64_t)v[S_SENT]);
 	csv_u64(c, (uint64_t)v[S_RECEIVED]);
@@ -103,7 +90,7 @@ write_all(const struct csvtab *t, const char *path, const int *k,
 	    errlen)) == NULL)
 		return -1;
 	for (r = 0; rc == 0 && r < nr; r++) {
-		if (cell(t, r, k[NKEYS - 1])[0] == '\0')
+		if (csvtab_text_at(t, r, k[NKEYS - 1])[0] == '\0')
 			continue;
 		for (g = 0; g < r && !same(t, k, g, r); g++)
 			;
@@ -131,7 +118,7 @@ flowtotal_results(const char *dir, char *err, size_t errlen)
 	for (i = 0; i < S_N; i++)
 		s[i] = csvtab_col(t, sums[i]);
 	for (r = 0; k[NKEYS - 1] >= 0 && r < csvtab_nrows(t) &&
-	    cell(t, r, k[NKEYS - 1])[0] == '\0'; r++)
+	    csvtab_text_at(t, r, k[NKEYS - 1])[0] == '\0'; r++)
 		;
 	snprintf(path, sizeof(path), "%s/flows_total.csv", dir);
 	if (k[NKEYS - 1] >= 0 && r < csvtab_nrows(t))
