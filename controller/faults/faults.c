@@ -604,6 +604,29 @@ recovery(const struct plan_fault *f)
 	    (f->reverse[0] == '\0' || strcmp(f->reverse, "-") == 0));
 }
 
+/*
+ * The mean gap of result flow FR: its plan flow's by name, or, for a
+ * copy NAME.K of replicas: that the loaded plan does not have at this
+ * point's count, the written flow's (every copy has its idt); 0: none.
+ */
+static int64_t
+flow_idt(const struct plan *p, const Hoplab__FlowResult *fr)
+{
+	const char *dot = strrchr(fr->name, '.');
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++)
+		if (strcmp(p->flows[i].name, fr->name) == 0)
+			return p->flows[i].idt_ns;
+	for (i = 0; dot != NULL && i < p->nflows; i++)
+		if (p->flows[i].group[0] != '\0' &&
+		    strlen(p->flows[i].group) == (size_t)(dot - fr->name) &&
+		    strncmp(p->flows[i].group, fr->name, (size_t)(dot -
+		    fr->name)) == 0)
+			return p->flows[i].idt_ns;
+	return 0;
+}
+
 /* One row of outages.csv: flow FR around fault WHAT at T (until U). */
 static int
 outage_row(struct faults *fl, const Hoplab__FlowResult *fr, const char *what,
@@ -611,11 +634,9 @@ outage_row(struct faults *fl, const Hoplab__FlowResult *fr, const char *what,
 {
 	struct csv *c = fl->ocsv.c;
 	struct outage o;
-	uint32_t id = fr->flow_id;
 	double at = (double)(t - fl->zero_real) / 1e9;
 
-	outage_estimate(fr, t, u, id >= 1 && id <= fl->plan->nflows ?
-	    fl->plan->flows[id - 1].idt_ns : 0, &o);
+	outage_estimate(fr, t, u, flow_idt(fl->plan, fr), &o);
 	csv_u64(c, fl->point + 1);
 	csv_str(c, fl->v->label);
 	csv_u64(c, fl->frame);
