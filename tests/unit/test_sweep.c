@@ -399,6 +399,38 @@ t_replicas_copy_a_flow_at_each_point(void)
 	plan_free(p);
 }
 
+/*
+ * In a topology plan the copies of a udp and a tcp flow are flows of
+ * their own in file order (toporun.c gives flow I port 9000 + I), with
+ * the written flow's ends and, for tcp, its duration.
+ */
+static void
+t_replicas_in_a_topology_plan(void)
+{
+	struct plan *p = load("name: t\ntopology:\n"
+	    "  hosts: {H1: {}, R1: {router: linux}, H2: {}}\n"
+	    "  links: [[H1, R1], [R1, H2]]\n"
+	    "flows:\n"
+	    "  - {name: u, from: H1, to: H2, frame: 128, idt: 1ms, count: 10, "
+	    "replicas: 2}\n"
+	    "  - {name: t, mode: tcp, from: H2, to: H1, duration: 2s, "
+	    "replicas: 3}\n");
+	static const char *const names[] = { "u.1", "u.2", "t.1", "t.2",
+	    "t.3" };
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(p->nflows, 5);
+	for (i = 0; i < 5; i++) {
+		CU_ASSERT_STRING_EQUAL(p->flows[i].name, names[i]);
+		CU_ASSERT_STRING_EQUAL(p->flows[i].mode, i < 2 ? "udp" : "tcp");
+		CU_ASSERT_STRING_EQUAL(p->flows[i].from, i < 2 ? "H1" : "H2");
+		CU_ASSERT_EQUAL(p->flows[i].duration_ns, i < 2 ? 0 :
+		    2000000000LL);
+	}
+	plan_free(p);
+}
+
 /* The saved broken plans and their expected messages, with diff -u. */
 static void
 t_saved_broken_plans_match_expected_output(void)
@@ -451,6 +483,8 @@ main(void)
 		    t_sweep_mistakes_are_all_reported),
 		UNIT_TEST_NAMED("replicas_copy_a_flow_at_each_point",
 		    t_replicas_copy_a_flow_at_each_point),
+		UNIT_TEST_NAMED("replicas_in_a_topology_plan",
+		    t_replicas_in_a_topology_plan),
 		UNIT_TEST_NAMED("saved_broken_plans_match_expected_output",
 		    t_saved_broken_plans_match_expected_output),
 	};
