@@ -14,8 +14,13 @@
 #    port, each sent its count;
 # 3. flows_total.csv has one row p, replicas 3, whose sent and received
 #    equal the sums of the three rows, and whose received equals the nft
-#    total (1500: nothing lost on the plain lab).
-# About 15 s.  Run as root; tests/integration/run.sh does.
+#    total (1500: nothing lost on the plain lab);
+# 4. concurrent variants (plans/replicas-concurrent.yaml, A and A-B in one
+#    generator run, p x 2, 300 probes each): summary.csv has A's p.1, p.2
+#    and A-B's, flows_total.csv a row per variant with replicas 2, and
+#    A (which forwards both variants) counts 300 on each of the four
+#    source ports 49152..49155.
+# About 30 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +32,7 @@ T=$(mktemp -d /tmp/hoplab-t-replicas.XXXXXX) || bail tmp "mktemp failed"
 [ -n "${HLT_KEEP:-}" ] || at_exit "rm -rf '$T'"
 
 lab_init hlrep 208
-lab_up A
+lab_up A B
 at_exit "ip netns exec $LAB_PREFIX-A nft delete table ip hlrep_test 2>/dev/null"
 in_host A nft -f - <<'NFT' || bail nft "the nft table on A could not be added"
 table ip hlrep_test {
@@ -69,4 +74,30 @@ sum_rx=$(csv_col "$S" received | awk '{ n += $1 } END { print n }')
 assert_eq total_sent_is_the_sum "$(csv_col "$F" sent)" "$sum_sent"
 assert_eq total_received_is_the_sum "$(csv_col "$F" received)" "$sum_rx"
 assert_eq total_received_is_the_nft_count "$(csv_col "$F" received)" "$truth"
+
+# 4. Concurrent variants: a source port per copy of every variant.
+in_host A nft flush table ip hlrep_test
+in_host A nft add rule ip hlrep_test replica_count udp sport 49152-49155 \
+    udp dport 9 counter
+for port in 49152 49153 49154 49155; do
+	in_host A nft add rule ip hlrep_test replica_count udp sport $port \
+	    udp dport 9 counter
+done
+if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -q -o "$T/c" run \
+    "$HL_ROOT/tests/integration/plans/replicas-concurrent.yaml" \
+    >"$T/conc.log" 2>&1; then
+	sed 's/^/    /' "$T/conc.log"
+	bail conc_run "hoplab run replicas-concurrent.yaml failed"
+fi
+D=$(ls -d "$T"/c/replicas-concurrent-*)
+assert_eq conc_rows "$(csv_col "$D/summary.csv" variant | tr '\n' ' ')/$(
+    csv_col "$D/summary.csv" flow | tr '\n' ' ')" "A A A-B A-B /p.1 p.2 p.1 p.2 "
+assert_eq conc_one_run "$(csv_col "$D/summary.csv" run | sort -u)" 1
+assert_eq conc_totals "$(csv_col "$D/flows_total.csv" variant | tr '\n' ' ')/$(
+    csv_col "$D/flows_total.csv" replicas | tr '\n' ' ')" "A A-B /2 2 "
+in_host A nft list table ip hlrep_test |
+    sed -n 's/.*counter packets \([0-9]*\).*/\1/p' >"$T/nft2"
+assert_eq conc_nft_all "$(head -1 "$T/nft2")" 1200
+assert_eq conc_nft_per_port "$(tail -4 "$T/nft2" | tr '\n' ' ')" \
+    "300 300 300 300 "
 finish
