@@ -146,6 +146,34 @@ point_y(const struct cf *f, const char *run, const char *r, size_t m,
 	return k ? sum / (double)k : NAN;
 }
 
+/* FIT's row of cpufit.csv and its console line (a header first). */
+static int
+put_fit(struct cf *f, const char *variant, const char *r, size_t m,
+    const struct cpufit *fit, char *err, size_t errlen)
+{
+	const double v[] = { fit->k, fit->k_lo, fit->k_hi, fit->r2_origin,
+	    fit->slope, fit->slope_lo, fit->slope_hi, fit->intercept,
+	    fit->intercept_lo, fit->intercept_hi, fit->r2 };
+	size_t i;
+
+	csv_str(f->fit, variant);
+	csv_str(f->fit, r);
+	csv_str(f->fit, metrics[m]);
+	csv_u64(f->fit, fit->n);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		csv_f64(f->fit, v[i], CF_DECIMALS);
+	if (csv_end_row(f->fit, err, errlen) == -1)
+		return -1;
+	if (f->nfits++ == 0)
+		fprintf(f->out, "\nCPU against throughput (cpufit.csv; L = K "
+		    "V, %% of the host's CPU per Mbit/s forwarded):\n");
+	fprintf(f->out, "  %-12s %-8s %-6s %3zu points  K %.6f [%.6f, "
+	    "%.6f]  R2 %.4f;  L = %.6f V %+.3f, R2 %.4f\n", variant, r,
+	    metrics[m], fit->n, fit->k, fit->k_lo, fit->k_hi,
+	    fit->r2_origin, fit->slope, fit->intercept, fit->r2);
+	return 0;
+}
+
 /* The points of VARIANT (F->first[0..NP-1]) at router R for metric M. */
 static int
 fit_one(struct cf *f, const char *variant, const char *r, size_t m,
@@ -177,31 +205,7 @@ fit_one(struct cf *f, const char *variant, const char *r, size_t m,
 	}
 	if (cpufit_fit(f->p, n, &fit) == -1)
 		return 0;
-	csv_str(f->fit, variant);
-	csv_str(f->fit, r);
-	csv_str(f->fit, metrics[m]);
-	csv_u64(f->fit, n);
-	csv_f64(f->fit, fit.k, CF_DECIMALS);
-	csv_f64(f->fit, fit.k_lo, CF_DECIMALS);
-	csv_f64(f->fit, fit.k_hi, CF_DECIMALS);
-	csv_f64(f->fit, fit.r2_origin, CF_DECIMALS);
-	csv_f64(f->fit, fit.slope, CF_DECIMALS);
-	csv_f64(f->fit, fit.slope_lo, CF_DECIMALS);
-	csv_f64(f->fit, fit.slope_hi, CF_DECIMALS);
-	csv_f64(f->fit, fit.intercept, CF_DECIMALS);
-	csv_f64(f->fit, fit.intercept_lo, CF_DECIMALS);
-	csv_f64(f->fit, fit.intercept_hi, CF_DECIMALS);
-	csv_f64(f->fit, fit.r2, CF_DECIMALS);
-	if (csv_end_row(f->fit, err, errlen) == -1)
-		return -1;
-	if (f->nfits++ == 0)
-		fprintf(f->out, "\nCPU against throughput (cpufit.csv; L = K "
-		    "V, %% of the host's CPU per Mbit/s forwarded):\n");
-	fprintf(f->out, "  %-12s %-8s %-6s %3zu points  K %.6f [%.6f, "
-	    "%.6f]  R2 %.4f;  L = %.6f V %+.3f, R2 %.4f\n", variant, r,
-	    metrics[m], n, fit.k, fit.k_lo, fit.k_hi, fit.r2_origin,
-	    fit.slope, fit.intercept, fit.r2);
-	return 0;
+	return put_fit(f, variant, r, m, &fit, err, errlen);
 }
 
 /* Every variant's points, in the order summary.csv first has them. */
