@@ -355,7 +355,7 @@ t_saved_broken_plans_match_expected_output(void)
 {
 	static const char *const names[] = {
 		"sweep-errors", "bad-values", "top-level", "unknown-key",
-		"router-qos-errors",
+		"router-qos-errors", "cpu-errors",
 	};
 	char path[256], out[256], cmd[600];
 	struct plan *p;
