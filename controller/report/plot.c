@@ -17,6 +17,7 @@
 
 #include "csvread.h"
 #include "controller/results/hops.h"
+#include "controller/report/cpuplot.h"
 #include "controller/report/faultmarks.h"
 #include "controller/report/figure.h"
 #include "controller/report/estplot.h"
@@ -573,6 +574,7 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	if (plot_pdf(&p) == -1 || plot_time(&p) == -1 ||
 	    plot_routers(&p) == -1 || plot_hops(&p, rows, nrows) == -1 ||
 	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1 ||
+	    cpuplot_draw(&p) == -1 ||
 	    estplot_draw(&p) == -1)
 		return -1;
 	return p.drawn;
