@@ -304,10 +304,26 @@ spool_refused(struct agent *ag, struct role *r, const Hoplab__ResultBatch *rb,
 	supervise_stop(&ag->sv, r);
 }
 
+int
+dispatch_role_batch(struct agent *ag, struct role *r, Hoplab__ResultBatch *rb,
+    char *err, size_t errlen)
+{
+	Hoplab__Envelope out;
+
+	if (spool_put(ag->spool, rb, err, errlen) == -1)
+		return -1;
+	sender_envelope(&ag->out, &out);
+	out.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
+	out.result_batch = rb;
+	/* if not, it waits in the spool */
+	sender_to_role(&ag->out, r->owner, r->ownerlen, r->id, &out);
+	ag->n_forwarded++;
+	return 0;
+}
+
 static void
 forward_results(struct agent *ag, Hoplab__ResultBatch *rb)
 {
-	Hoplab__Envelope out;
 	struct role *r;
 	char err[512];
 
@@ -326,16 +342,10 @@ forward_results(struct agent *ag, Hoplab__ResultBatch *rb)
 			r->final_seen = 1;
 		return;
 	}
-	if (spool_put(ag->spool, rb, err, sizeof(err)) == -1) {
+	if (dispatch_role_batch(ag, r, rb, err, sizeof(err)) == -1) {
 		spool_refused(ag, r, rb, errno, err);
 		return;
 	}
-	sender_envelope(&ag->out, &out);
-	out.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
-	out.result_batch = rb;
-	/* if not, it waits in the spool */
-	sender_to_role(&ag->out, r->owner, r->ownerlen, r->id, &out);
-	ag->n_forwarded++;
 	log_debug("role %u: forwarded batch %llu%s (%zu flows)", r->id,
 	    (unsigned long long)rb->batch_seq, rb->final ? ", final" : "",
 	    rb->n_flows);

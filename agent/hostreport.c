@@ -240,6 +240,7 @@ iface_facts(const char *name, Hoplab__HostIfaceFacts *f, struct iface_buf *b)
 struct facts_buf {
 	char		kernel[128], full[512], model[128], gov[256];
 	char		host[256];
+	char		boot_id[64];
 	char		*cpuinfo;
 	Hoplab__HostIfaceFacts ifs[HR_MAX_IFACES];
 	Hoplab__HostIfaceFacts *ifp[HR_MAX_IFACES];
@@ -271,6 +272,8 @@ fill_facts(Hoplab__HostReport *hr, const Hoplab__HostQuery *q,
 	hr->version = HOPLAB_VERSION;
 	hr->commit = (char *)hostinfo_commit();
 	hr->hostname = fb->host;
+	hostinfo_boot_id(fb->boot_id, sizeof(fb->boot_id));
+	hr->boot_id = fb->boot_id;
 	for (i = 0; i < n; i++) {
 		iface_facts(q->ifaces[i], &fb->ifs[i], &fb->ib[i]);
 		fb->ifp[i] = &fb->ifs[i];

@@ -32,6 +32,8 @@
 #define ROLE_IFACES_MAX		64	/* a topology router: one per link */
 #define ROLE_ROUTES_MAX		512	/* plantopo.h: PLANTOPO_MAX_ROUTES */
 
+struct role;
+
 /* What a role kind may use of the agent; set once, shared by all roles. */
 struct role_ctx {
 	const char *agent;		/* this agent's name, in error texts */
@@ -40,6 +42,20 @@ struct role_ctx {
 	const char *endpoint;		/* ipc://RUNDIR/children.sock */
 	void	*zctx;			/* the agent's ZeroMQ context */
 	struct sender *out;		/* envelopes to controllers */
+	/*
+	 * A kind without a process that makes results itself (cpumon.c):
+	 * batch RB of R spooled and sent to R's controller like a child's
+	 * (agent.c fills it).  0, or -1 with ERR: not kept, R not stopped.
+	 */
+	int	(*put_batch)(void *arg, struct role *r,
+		    Hoplab__ResultBatch *rb, char *err, size_t errlen);
+	void	*put_batch_arg;
+	/*
+	 * The pids of every role's child still running (not reaped), at
+	 * most MAX into PIDS; how many (supervise.c fills it).
+	 */
+	size_t	(*role_pids)(void *arg, pid_t *pids, size_t max);
+	void	*role_pids_arg;
 };
 
 struct role_ops;
@@ -60,6 +76,7 @@ struct role {
 	int	status;			/* its wait status */
 	int	final_seen;		/* final ResultBatch forwarded */
 	int64_t	report_at;		/* report the exit by then at latest */
+	int64_t	tick_at;		/* next tick (CLOCK_MONOTONIC), 0: none */
 	void	*priv;			/* the kind's own state, or NULL */
 };
 
@@ -116,6 +133,13 @@ struct role_ops {
 		    Hoplab__LinkControl *lc);
 	/* A FileAck for R's file: 1 when R is over, to be freed. */
 	int	(*file_ack)(struct role *r, const Hoplab__FileAck *fa);
+	/*
+	 * Periodic work of a role (a sample, a counter read): called by
+	 * supervise_tick() once NOW (CLOCK_MONOTONIC) reached R->tick_at,
+	 * which the kind sets (at start, then in each tick; 0: no more).
+	 * R may not be freed in it.
+	 */
+	void	(*tick)(struct role *r, int64_t now);
 	/* Free R->priv and what it holds.  NULL: nothing to free. */
 	void	(*forget)(struct role *r);
 	/*

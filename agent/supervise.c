@@ -38,6 +38,7 @@
 #include <sys/wait.h>
 
 #include "agent/capture.h"
+#include "agent/cpumon.h"
 #include "agent/genrole.h"
 #include "agent/hoplabrouter.h"
 #include "agent/linkrole.h"
@@ -49,12 +50,28 @@
 #define TAIL_LINES	5	/* of a dead child's log, to the controller */
 #define TAIL_BYTES	1024	/* read from the end of that log */
 
+/* role_ctx.role_pids: the children of roles, for the cpu role. */
+static size_t
+role_pids(void *arg, pid_t *pids, size_t max)
+{
+	struct supervisor *sv = arg;
+	const struct role *r;
+	size_t n = 0;
+
+	TAILQ_FOREACH(r, &sv->roles, entry)
+		if (r->pid > 0 && !r->reaped && n < max)
+			pids[n++] = r->pid;
+	return n;
+}
+
 void
 supervise_init(struct supervisor *sv, const struct role_ctx *ctx,
     void (*drain)(void *), void *drain_arg)
 {
 	memset(sv, 0, sizeof(*sv));
 	sv->ctx = *ctx;
+	sv->ctx.role_pids = role_pids;
+	sv->ctx.role_pids_arg = sv;
 	TAILQ_INIT(&sv->roles);
 	sv->drain = drain;
 	sv->drain_arg = drain_arg;
@@ -162,6 +179,8 @@ kind_of(const Hoplab__StartRole *sr, char *err, size_t errlen)
 		return &linkrole_ops;
 	case HOPLAB__START_ROLE__PARAMS_CAPTURE:
 		return &capture_ops;
+	case HOPLAB__START_ROLE__PARAMS_CPU:
+		return &cpumon_ops;
 	default:
 		snprintf(err, errlen, "start_role without parameters");
 		return NULL;
@@ -419,6 +438,23 @@ supervise_timers(struct supervisor *sv, int64_t now)
 	TAILQ_FOREACH(r, &sv->roles, entry)
 		if (r->reaped && r->report_at < next)
 			next = r->report_at;
+	return next;
+}
+
+int64_t
+supervise_tick(struct supervisor *sv, int64_t now)
+{
+	struct role *r;
+	int64_t next = INT64_MAX;
+
+	TAILQ_FOREACH(r, &sv->roles, entry) {
+		if (r->ops->tick == NULL || r->tick_at == 0)
+			continue;
+		if (now >= r->tick_at)
+			r->ops->tick(r, now);
+		if (r->tick_at != 0 && r->tick_at < next)
+			next = r->tick_at;
+	}
 	return next;
 }
 

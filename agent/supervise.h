@@ -54,6 +54,11 @@ void	supervise_reap(struct supervisor *sv);
  * The next deadline (CLOCK_MONOTONIC), or INT64_MAX when there is none.
  */
 int64_t	supervise_timers(struct supervisor *sv, int64_t now);
+/*
+ * Each role's tick (role.h) that is due at NOW; the next deadline
+ * (CLOCK_MONOTONIC), or INT64_MAX when no role ticks.
+ */
+int64_t	supervise_tick(struct supervisor *sv, int64_t now);
 /* A LinkControl: relayed to the one running role that takes it. */
 void	supervise_control(struct supervisor *sv, const uint8_t *id,
 	    size_t idlen, Hoplab__LinkControl *lc);

@@ -10,8 +10,13 @@
  * them saved samples; the readers open the real files.  Like every
  * lib/ module it never logs and never exits.
  *
- * Deliberately not here: per-CPU counters (the "cpu" line sums them),
- * guest time (already inside user and nice), cgroup views.
+ * The same parse gives the "cpuN" lines, one struct hostinfo_ticks per
+ * core, and hostinfo_ticks_delta/_pct turn two of them into an
+ * interval's shares (cpu.csv).  A process's CPU comes from
+ * /proc/PID/stat; the boot id tells whether two hosts share a kernel.
+ *
+ * Deliberately not here: guest time (already inside user and nice),
+ * cgroup views.
  */
 #ifndef HOPLAB_HOSTINFO_H
 #define HOPLAB_HOSTINFO_H
@@ -27,6 +32,19 @@ struct hostinfo_cpu {
 					   itself included */
 };
 
+/* The counters of a "cpu" or "cpuN" line, in /proc/stat's order. */
+enum hostinfo_field {
+	HOSTINFO_USER, HOSTINFO_NICE, HOSTINFO_SYSTEM, HOSTINFO_IDLE,
+	HOSTINFO_IOWAIT, HOSTINFO_IRQ, HOSTINFO_SOFTIRQ, HOSTINFO_STEAL,
+	HOSTINFO_NFIELDS
+};
+
+/* One line's counters (ticks), or their increases over an interval. */
+struct hostinfo_ticks {
+	int		cpu;		/* N of "cpuN"; -1: the "cpu" line */
+	uint64_t	v[HOSTINFO_NFIELDS];
+};
+
 /* CPU time shares between two snapshots, in percent of all of it. */
 struct hostinfo_shares {
 	double		steal_pct, softirq_pct, irq_pct, busy_pct;
@@ -39,6 +57,46 @@ int	hostinfo_procstat_parse(const char *text, struct hostinfo_cpu *c,
 /* Read /proc/stat into *C.  0, or -1 with ERR. */
 int	hostinfo_procstat_read(struct hostinfo_cpu *c, char *err,
 	    size_t errlen);
+/*
+ * As hostinfo_procstat_parse, and the "cpuN" lines in file order into
+ * CORES (at most MAX; more are counted in C->ncpus, not kept), how many
+ * into *NCORES.  A "cpuN" line without its four first counters is an
+ * error.  0, or -1 with ERR.
+ */
+int	hostinfo_procstat_cores(const char *text, struct hostinfo_cpu *c,
+	    struct hostinfo_ticks *cores, size_t max, size_t *ncores,
+	    char *err, size_t errlen);
+/* The same from /proc/stat itself. */
+int	hostinfo_procstat_read_cores(struct hostinfo_cpu *c,
+	    struct hostinfo_ticks *cores, size_t max, size_t *ncores,
+	    char *err, size_t errlen);
+/* C's "cpu" line as ticks (cpu -1) into *T. */
+void	hostinfo_ticks_of(const struct hostinfo_cpu *c,
+	    struct hostinfo_ticks *t);
+/*
+ * B - A per counter into *D (D->cpu = B->cpu); a counter that went
+ * backwards (iowait may, proc(5); a core that was offline) gives 0, never
+ * a negative.  Returns how many went backwards.
+ */
+unsigned hostinfo_ticks_delta(const struct hostinfo_ticks *a,
+	    const struct hostinfo_ticks *b, struct hostinfo_ticks *d);
+/*
+ * Each of D's counters in percent of their sum, rounded to 0.01 so that
+ * the eight sum to exactly 100 (largest remainder).  -1 (all NaN) when D
+ * holds no tick.
+ */
+int	hostinfo_ticks_pct(const struct hostinfo_ticks *d,
+	    double pct[HOSTINFO_NFIELDS]);
+/*
+ * From the text of /proc/PID/stat: utime + stime + cutime + cstime
+ * (its own CPU and that of the children it waited for), in ticks, into
+ * *TICKS.  0, or -1 when it is not such a line.
+ */
+int	hostinfo_pidstat_parse(const char *text, uint64_t *ticks);
+/* The same for /proc/PID/stat (PID a number or "self"); 0 or -1. */
+int	hostinfo_pid_ticks(const char *pid, uint64_t *ticks);
+/* /proc/sys/kernel/random/boot_id without its newline; "" if unreadable. */
+void	hostinfo_boot_id(char *buf, size_t len);
 /*
  * The shares from A to B (B later): each counter's increase over the
  * increase of their sum; busy is everything but idle and iowait.  A

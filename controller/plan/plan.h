@@ -347,6 +347,17 @@ struct plan_disturb {
 	int		line;		/* of the key, 0: absent */
 };
 
+/* cpu: (docs/plans.md "CPU", plancpu.c): cpu.csv's sampling. */
+#define PLAN_CPU_DEFAULT_NS	(1000 * 1000000LL)	/* 1 s */
+#define PLAN_CPU_MIN_NS		(100 * 1000000LL)
+#define PLAN_CPU_MAX_NS		(60 * 1000000000LL)
+
+struct plan_cpu {
+	int		on;		/* default 1; cpu: false */
+	int64_t		interval_ns;	/* default 1 s */
+	int		line;		/* of the key, 0: absent */
+};
+
 struct plan {
 	char		path[256];	/* file it was loaded from */
 	char		*text;		/* its text, owned: plan_bind */
@@ -378,6 +389,7 @@ struct plan {
 	int		records;	/* records: true: packets/ per point */
 	int		residence;	/* residence: true (planres.c) */
 	struct plan_disturb disturb;	/* disturbance: (plandisturb.c) */
+	struct plan_cpu	cpu;		/* cpu: (plancpu.c) */
 	enum plan_variants_mode variants_mode;
 };
 

@@ -3,7 +3,7 @@
  * plan.c (docs/plans.md).  Each top-level key has its own file
  * (planflow.c flows:, planimpair.c impairments:, planfault.c faults:,
  * planrfc.c rfc2544:, plancap.c captures:, planres.c residence:, planrouter.c router:,
- * plandisturb.c disturbance:, plansweep.c sweep: and order:,
+ * plandisturb.c disturbance:, plancpu.c cpu:, plansweep.c sweep: and order:,
  * plantopo_parse.c topology: {hosts:,
  * links:, routes:}); plan.c reads name:, topology: {chain:}, variants:,
  * repeat: and records: itself and calls these in a fixed order.
@@ -50,6 +50,9 @@ int	planres_parse(struct parse_ctx *c, yaml_node_t *node);
 
 /* disturbance: (plandisturb.c): its thresholds, defaults when absent. */
 int	plandisturb_parse(struct parse_ctx *c, yaml_node_t *node);
+
+/* cpu: (plancpu.c): cpu.csv's interval, or off; default on, 1 s. */
+int	plancpu_parse(struct parse_ctx *c, yaml_node_t *node);
 
 /* sweep: and order: (plansweep.c), after the variants and repeat:. */
 int	plansweep_parse(struct parse_ctx *c, yaml_node_t *node);

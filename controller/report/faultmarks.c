@@ -106,3 +106,63 @@ faultmarks_add(struct figure_dir *p, FILE *gp, const char *frame)
 	csvtab_free(t);
 	return (int)n;
 }
+
+/* The marks of T at time_unix_s - T0, one per fault and point. */
+static size_t
+marks_at(const struct csvtab *t, double t0, struct mark *m)
+{
+	int ct = csvtab_col(t, "time_unix_s"), cp = csvtab_col(t, "point");
+	int ca = csvtab_col(t, "action"), cr = csvtab_col(t, "result");
+	char base[80], label[96];
+	size_t r, i, n = 0;
+	double at;
+
+	for (r = 0; r < csvtab_nrows(t) && n < MARKS_MAX; r++) {
+		if (strcmp(csvtab_cell(t, r, (size_t)ca), "restore") == 0 ||
+		    strcmp(csvtab_cell(t, r, (size_t)cr), "ok") != 0 ||
+		    !isfinite(at = figure_num(t, r, ct)))
+			continue;
+		mark_label(t, r, base, sizeof(base));
+		snprintf(label, sizeof(label), "%s (point %s)", base,
+		    csvtab_cell(t, r, (size_t)cp));
+		for (i = 0; i < n && strcmp(m[i].label, label) != 0; i++)
+			;
+		if (i < n)	/* the other end of the link, same point */
+			continue;
+		snprintf(m[n].label, sizeof(m[n].label), "%s", label);
+		m[n].t = at - t0;
+		n++;
+	}
+	return n;
+}
+
+int
+faultmarks_add_at(struct figure_dir *p, FILE *gp, double t0)
+{
+	static const char *const need[] = { "point", "time_unix_s", "link",
+		"host", "action", "result", NULL };
+	struct mark m[MARKS_MAX];
+	struct csvtab *t;
+	char why[600], text[96];
+	size_t i, n;
+
+	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
+		return 0;		/* a run without faults */
+	if (!figure_has_cols(t, "faults.csv", need, why, sizeof(why))) {
+		figure_skipped(p, "fault marks on cpu.png", why);
+		csvtab_free(t);
+		return 0;
+	}
+	n = marks_at(t, t0, m);
+	for (i = 0; i < n; i++) {
+		figure_text(text, sizeof(text), m[i].label);
+		fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
+		    "nohead dt 2 lw 1.5 lc rgb '#cc0000' front\n", i + 1,
+		    m[i].t, m[i].t);
+		fprintf(gp, "set label %zu '%s' at %.6g, graph 0.98 rotate by "
+		    "90 right offset -0.6,0 tc rgb '#cc0000' front\n", i + 1,
+		    text, m[i].t);
+	}
+	csvtab_free(t);
+	return (int)n;
+}

@@ -18,4 +18,12 @@
  */
 int	faultmarks_add(struct figure_dir *d, FILE *gp, const char *frame);
 
+/*
+ * The same on a figure whose x axis is CLOCK_REALTIME seconds less T0
+ * (cpu.png): every fault of faults.csv that took effect, at its
+ * time_unix_s, each distinct fault of each point once.  The number of
+ * marks (0 without faults.csv or its time_unix_s column).
+ */
+int	faultmarks_add_at(struct figure_dir *d, FILE *gp, double t0);
+
 #endif

@@ -17,6 +17,7 @@
 
 #include "csvread.h"
 #include "controller/results/hops.h"
+#include "controller/report/cpuplot.h"
 #include "controller/report/faultmarks.h"
 #include "controller/report/figure.h"
 #include "controller/report/cpufitplot.h"
@@ -574,7 +575,28 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	if (plot_pdf(&p) == -1 || plot_time(&p) == -1 ||
 	    plot_routers(&p) == -1 || plot_hops(&p, rows, nrows) == -1 ||
 	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1 ||
+	    cpuplot_draw(&p) == -1 ||
 	    estplot_draw(&p) == -1 || cpufitplot_draw(&p) == -1)
+		return -1;
+	return p.drawn;
+}
+
+int
+plot_cpu(const char *dir, FILE *out, char *err, size_t errlen)
+{
+	struct figure_dir p;
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/cpu.csv", dir);
+	if (access(path, R_OK) == -1)
+		return 0;
+	if (access(FIGURE_GNUPLOT, X_OK) == -1) {
+		fprintf(out, "cpu.png not drawn: %s is missing (make deps)\n",
+		    FIGURE_GNUPLOT);
+		return 0;
+	}
+	if (figure_dir_init(&p, dir, out, err, errlen) == -1 ||
+	    cpuplot_draw(&p) == -1)
 		return -1;
 	return p.drawn;
 }

@@ -46,6 +46,7 @@ manifest_from_report(struct manifest_host *h, const char *name,
 	snprintf(h->version, sizeof(h->version), "%s", hr->version);
 	snprintf(h->commit, sizeof(h->commit), "%s", hr->commit);
 	snprintf(h->hostname, sizeof(h->hostname), "%s", hr->hostname);
+	snprintf(h->boot_id, sizeof(h->boot_id), "%s", hr->boot_id);
 	for (i = 0; i < hr->n_ifaces && i < MANIFEST_MAX_IFACES; i++)
 		iface_from(&h->ifaces[i], hr->ifaces[i]);
 	h->nifaces = i;
@@ -73,6 +74,7 @@ manifest_self(struct manifest_host *h)
 	snprintf(h->commit, sizeof(h->commit), "%s", hostinfo_commit());
 	if (gethostname(h->hostname, sizeof(h->hostname) - 1) == -1)
 		h->hostname[0] = '\0';
+	hostinfo_boot_id(h->boot_id, sizeof(h->boot_id));
 	h->answered = 1;
 }
 
@@ -113,11 +115,76 @@ host_json(struct json *j, const struct manifest_host *h, int with_ifaces)
 	json_kstring(j, "governor", h->governor);
 	json_kstring(j, "hoplab_version", h->version);
 	json_kstring(j, "commit", h->commit);
+	if (h->boot_id[0] != '\0')
+		json_kstring(j, "boot_id", h->boot_id);
 	if (with_ifaces) {
 		json_key(j, "ifaces");
 		json_object(j, JSON_INLINE);
 		for (i = 0; i < h->nifaces; i++)
 			iface_json(j, &h->ifaces[i]);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+/* 1 when H has a boot id that HOSTS[0..I) (answered) has not. */
+static int
+first_of_kernel(const struct manifest_host *hosts, size_t i)
+{
+	size_t k;
+
+	if (!hosts[i].answered || hosts[i].boot_id[0] == '\0')
+		return 0;
+	for (k = 0; k < i; k++)
+		if (hosts[k].answered &&
+		    strcmp(hosts[k].boot_id, hosts[i].boot_id) == 0)
+			return 0;
+	return 1;
+}
+
+/* How many of HOSTS have H's boot id. */
+static size_t
+same_kernel(const struct manifest_host *hosts, size_t n,
+    const struct manifest_host *h)
+{
+	size_t k, m = 0;
+
+	for (k = 0; k < n; k++)
+		m += hosts[k].answered &&
+		    strcmp(hosts[k].boot_id, h->boot_id) == 0;
+	return m;
+}
+
+int
+manifest_shared_kernel(const struct manifest_host *hosts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (first_of_kernel(hosts, i) &&
+		    same_kernel(hosts, n, &hosts[i]) >= 2)
+			return 1;
+	return 0;
+}
+
+/* "shared_kernels": [[A, B, ...], ...]: the hosts of each shared kernel. */
+static void
+shared_json(struct json *j, const struct manifest_host *hosts, size_t n)
+{
+	size_t i, k;
+
+	json_kbool(j, "shared_kernel", manifest_shared_kernel(hosts, n));
+	json_key(j, "shared_kernels");
+	json_array(j, JSON_INLINE);
+	for (i = 0; i < n; i++) {
+		if (!first_of_kernel(hosts, i) ||
+		    same_kernel(hosts, n, &hosts[i]) < 2)
+			continue;
+		json_array(j, JSON_INLINE);
+		for (k = i; k < n; k++)
+			if (hosts[k].answered &&
+			    strcmp(hosts[k].boot_id, hosts[i].boot_id) == 0)
+				json_string(j, hosts[k].name);
 		json_end(j);
 	}
 	json_end(j);
@@ -142,6 +209,7 @@ manifest_json(struct json *j, const struct manifest_host *ctl,
 		host_json(j, &hosts[i], 1);
 	}
 	json_end(j);
+	shared_json(j, hosts, n);
 	json_kstring(j, "plan_sha256", sha);
 	json_end(j);
 }

@@ -4,6 +4,10 @@
  * frequency governor, hoplab's version and git commit) and each test
  * interface's MTU, qdiscs and offloads, as the agents answered a
  * HostQuery with facts (agent/hostreport.c), and the plan's SHA-256.
+ * Hosts whose boot ids are equal run on one kernel (the namespace lab:
+ * every host is the one machine): "shared_kernels" lists them in
+ * groups, "shared_kernel" says whether there is any such group, and
+ * cpu.csv's shared_kernel column is that.
  */
 #ifndef HOPLAB_MANIFEST_H
 #define HOPLAB_MANIFEST_H
@@ -31,6 +35,7 @@ struct manifest_host {
 	char		kernel[128], kernel_full[512], cpu_model[128];
 	char		governor[256], version[32], commit[64];
 	char		hostname[256];
+	char		boot_id[64];	/* "": unknown (an older agent) */
 	struct manifest_iface ifaces[MANIFEST_MAX_IFACES];
 	size_t		nifaces;
 	int		answered;	/* 0: the agent did not answer */
@@ -41,6 +46,11 @@ void	manifest_from_report(struct manifest_host *h, const char *name,
 	    const Hoplab__HostReport *hr);
 /* H for this process's own host: the controller (no interfaces). */
 void	manifest_self(struct manifest_host *h);
+/*
+ * 1 when two or more of HOSTS (N; the run's agents) answered with one
+ * boot id, else 0.
+ */
+int	manifest_shared_kernel(const struct manifest_host *hosts, size_t n);
 /*
  * "manifest": {"controller": {...}, "hosts": {NAME: {...}},
  * "plan_sha256": SHA} into J; CTL may be NULL (left out).

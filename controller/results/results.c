@@ -27,6 +27,7 @@
 #include "controller/results/aggregate.h"
 #include "controller/results/cpufitout.h"
 #include "controller/results/flowtotal.h"
+#include "controller/results/cpu.h"
 #include "clock.h"
 #include "csv.h"
 #include "controller/results/csvfile.h"
@@ -47,6 +48,7 @@ struct results {
 	struct csvfile	ivl;		/* intervals.csv */
 	struct csvfile	pdf;		/* pdf.csv */
 	struct routers	*rt;		/* routers.csv */
+	struct cpu_file	*cpu;		/* cpu.csv, NULL until a sample */
 	struct summary_layout lay;	/* summary.csv's columns */
 	int		loaded;		/* results_load: `hoplab report` */
 	struct manifest_host self;	/* the controller's facts */
@@ -114,6 +116,18 @@ results_open(const char *base, const struct plan *plan, char *err,
 fail:
 	results_free(res);
 	return NULL;
+}
+
+/* cpu.csv of an interrupted run, when it has one. */
+static int
+cpu_reopen_if(struct results *res, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/cpu.csv", res->dir);
+	if (access(path, F_OK) == -1)
+		return 0;
+	return (res->cpu = cpu_reopen(res->dir, err, errlen)) == NULL ? -1 : 0;
 }
 
 static int
@@ -243,7 +257,8 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	    flowseries_ninterval_cols, err, errlen) == -1 ||
 	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
 	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1)) ||
-	    (res->rt = routers_reopen(dir, err, errlen)) == NULL) {
+	    (res->rt = routers_reopen(dir, err, errlen)) == NULL ||
+	    (writable && cpu_reopen_if(res, err, errlen) == -1)) {
 		results_free(res);
 		return NULL;
 	}
@@ -311,6 +326,17 @@ results_routers_add(struct results *res, const char *agent,
     size_t errlen)
 {
 	return routers_add(res->rt, agent, rr, b, err, errlen);
+}
+
+int
+results_cpu_add(struct results *res, const struct cpu_key *k,
+    const char *host, const Hoplab__ResultBatch *b, char *err, size_t errlen)
+{
+	if (res->cpu == NULL &&
+	    (res->cpu = cpu_open(res->dir, err, errlen)) == NULL)
+		return -1;
+	return cpu_add(res->cpu, k, host, manifest_shared_kernel(res->mh,
+	    res->nmh), b, err, errlen);
 }
 
 const char *
@@ -481,6 +507,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	if (routers_close(res->rt, rc ? NULL : err, errlen) == -1)
 		rc = -1;
+	if (cpu_close(res->cpu, rc ? NULL : err, errlen) == -1)
+		rc = -1;
 	if (hopsout_compute(res->dir, res->rows, res->nrows, &h, err,
 	    errlen) == -1 || hopsout_write(res->dir, &h, err, errlen) == -1 ||
 	    (res->loaded && hopsout_write_flags(res->dir, &h, err,
@@ -513,6 +541,7 @@ results_free(struct results *res)
 	csvfile_close(&res->ivl, NULL, 0);
 	csvfile_close(&res->pdf, NULL, 0);
 	routers_free(res->rt);
+	cpu_free(res->cpu);
 	free(res->rows);
 	free(res->mh);
 	free(res);

@@ -173,6 +173,16 @@ int	results_routers_add(struct results *res, const char *agent,
 	    const struct router_role *rr, const Hoplab__ResultBatch *b,
 	    char *err, size_t errlen);
 /*
+ * cpu.c: a cpu role's batch B from HOST as rows of cpu.csv (made at the
+ * first) under K, shared_kernel from the manifest's boot ids, synced,
+ * so that B may be acknowledged; intervals already there are skipped.
+ * 0 or -1.
+ */
+struct cpu_key;
+int	results_cpu_add(struct results *res, const struct cpu_key *k,
+	    const char *host, const Hoplab__ResultBatch *b, char *err,
+	    size_t errlen);
+/*
  * Host H's facts for run.json's manifest (copied; one of the same name is
  * replaced).  0, or -1 with ERR when out of memory.
  */

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "log.h"
 #include "controller/results/records.h"
+#include "controller/results/cpu.h"
 #include "controller/run/run.h"
 
 #define RUN_HELLO_NS	(5 * NSEC_PER_SEC)
@@ -60,6 +61,33 @@ run_router_batch(struct run *r, struct peer *from,
 	return -1;
 }
 
+/*
+ * B is a cpu role's that no point owns (a resend after an attach): its
+ * rows in cpu.csv without the point's columns, then the ack.
+ */
+static int
+unowned_cpu(struct run *r, struct peer *from, const Hoplab__ResultBatch *b,
+    char *err, size_t errlen)
+{
+	static const struct cpu_key none = { "", 0, "", 0 };
+	char werr[400];
+
+	if (results_cpu_add(r->res, &none, from->inv->name, b, werr,
+	    sizeof(werr)) == -1) {
+		if (r->phase == RUN_SETTLING) {
+			log_warn("agent %s: cpu samples of role %u not "
+			    "written, left in its spool: %s", from->inv->name,
+			    b->role_id, werr);
+			return LOOP_TAKEN;
+		}
+		snprintf(err, errlen, "cpu samples from %s: %s",
+		    from->inv->name, werr);
+		return -1;
+	}
+	run_send_ack(r, from, b);
+	return LOOP_TAKEN;
+}
+
 /* A batch of this run that no role owns (loop.h, RESULT_BATCH). */
 static int
 unowned_batch(void *arg, struct peer *from, Hoplab__Envelope *env,
@@ -71,6 +99,8 @@ unowned_batch(void *arg, struct peer *from, Hoplab__Envelope *env,
 
 	if ((rc = run_router_batch(r, from, b, err, errlen)) != 0)
 		return rc == -1 ? -1 : LOOP_TAKEN;
+	if (b->n_cpu > 0 && b->batch_seq > 0)	/* a cpu role's, resent */
+		return unowned_cpu(r, from, b, err, errlen);
 	if (b->batch_seq == 0)		/* console only: never spooled */
 		return LOOP_TAKEN;
 	log_debug("agent %s: role %u batch %llu not waited for: ack",

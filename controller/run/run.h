@@ -29,6 +29,7 @@
 #include "controller/run/runner.h"
 
 struct captures;
+struct cpumon;
 struct disturb;
 struct records;
 struct rfc2544;
@@ -89,6 +90,7 @@ struct run {
 	struct records	*rec;		/* packets/ (records.h) */
 	struct captures	*cap;		/* captures.c's, NULL until used */
 	struct disturb	*dist;		/* disturb.c's: manifest, disturbance */
+	struct cpumon	*cpu;		/* cpumon.c's, NULL until used */
 	struct run_ack	acks[RUN_ACKS_MAX];	/* waiting for a sync */
 	size_t		nacks;
 };

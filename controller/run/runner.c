@@ -28,6 +28,8 @@
 
 #include "controller/run/captures.h"
 #include "controller/run/concurrent.h"
+#include "controller/run/cpumon.h"
+#include "controller/report/plot.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/disturb.h"
@@ -152,6 +154,15 @@ check_path(const struct plan_variant *v, const Hoplab__FlowResult *f,
  * forget it.  The path check comes last, so a failing check still keeps
  * what was measured.
  */
+/* summary.csv's run of point PT: its own, or its concurrent chunk's. */
+static unsigned
+point_run(const struct run *r, const struct run_point *pt)
+{
+	size_t nv = r->concurrent ? r->plan->nvariants : 1;
+
+	return (unsigned)((size_t)(pt - r->st.points) / nv) + 1;
+}
+
 static int
 record_result(struct run *r, const struct plan_variant *v, unsigned rep,
     struct run_point *pt, struct peer *p, const Hoplab__ResultBatch *b,
@@ -267,6 +278,7 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	struct run_point *pt = &r->st.points[r->point];
 	struct wait_role w;
 	int64_t deadline, start_at = 0;
+	char cerr[256];
 	int rc;
 
 	if (pt->state == POINT_DONE) {		/* before a resume */
@@ -274,6 +286,9 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		return 0;
 	}
 	progress(r, v, frame, rep);
+	if (cpumon_start(r, v->label, v->nrouters, r->label, point_run(r, pt),
+	    err, errlen) == -1)
+		return -1;			/* cpu.csv, cpumon.c */
 	if (r->lk != NULL && links_start(r->lk, v, frame, rep,
 	    plan_sweeps_beyond_frame(r->plan) ? (unsigned)r->point + 1 : 0,
 	    err, errlen) == -1)
@@ -319,6 +334,10 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	msg_free(w.result_env);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
+	if (rc == 0)
+		rc = cpumon_stop(r, err, errlen);
+	else			/* keep what was sampled; the error stays */
+		cpumon_stop(r, cerr, sizeof(cerr));
 	r->point++;
 	return rc;
 }
@@ -568,6 +587,8 @@ run_free(struct run *r)
 	r->live = NULL;
 	captures_free(r->cap);
 	r->cap = NULL;
+	cpumon_free(r->cpu);
+	r->cpu = NULL;
 	links_free(r->lk);
 	r->lk = NULL;
 	faults_free(r->fl);
@@ -607,6 +628,10 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 		rc = -1;
 	}
 	r->rfc = NULL;			/* rfc2544_finish freed it */
+	fflush(stdout);
+	if (r->res != NULL && plot_cpu(results_dir(r->res), stdout, ferr,
+	    sizeof(ferr)) == -1)		/* cpu.png, controller/report */
+		log_warn("cpu.png: %s", ferr);
 	fflush(stdout);
 	results_free(r->res);
 	run_free(r);

@@ -49,10 +49,13 @@
 #include <time.h>
 
 #include "controller/run/captures.h"
+#include "controller/run/cpumon.h"
+#include "controller/report/plot.h"
 #include "controller/run/disturb.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/links.h"
+#include "log.h"
 #include "controller/run/run.h"
 #include "controller/run/routerrole.h"
 #include "controller/run/waitrole.h"
@@ -598,6 +601,7 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	struct topo_point *tp;
 	size_t n = r->live->nflows;
 	int64_t deadline;
+	char cerr[256];
 	int rc;
 
 	if ((tp = calloc(1, sizeof(*tp))) == NULL) {
@@ -607,7 +611,11 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	tp->recv = tp->w;
 	tp->send = tp->w + n;
 	progress(r, rep);
-	rc = r->lk == NULL ? 0 : links_start(r->lk, &r->plan->variants[0],
+	rc = cpumon_start(r, r->plan->variants[0].label,
+	    r->plan->variants[0].nrouters, r->label,
+	    (unsigned)(pt - r->st.points) + 1, err, errlen);
+	if (rc == 0)
+		rc = r->lk == NULL ? 0 : links_start(r->lk, &r->plan->variants[0],
 	    r->live->flows[0].frame, rep, r->plan->nsweep > 0 ?
 	    (unsigned)r->point + 1 : 0, err, errlen);
 	if (rc == 0)		/* captures.c */
@@ -648,6 +656,10 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 		rc = captures_end(r, &tp->merged, err, errlen);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
+	if (rc == 0)
+		rc = cpumon_stop(r, err, errlen);
+	else			/* keep what was sampled; the error stays */
+		cpumon_stop(r, cerr, sizeof(cerr));
 	point_free(tp, n);
 	free(tp);
 	r->point++;
@@ -702,8 +714,13 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 		rc = -1;
 	}
 	fflush(stdout);
+	if (r->res != NULL && plot_cpu(results_dir(r->res), stdout, ferr,
+	    sizeof(ferr)) == -1)		/* cpu.png, controller/report */
+		log_warn("cpu.png: %s", ferr);
+	fflush(stdout);
 	results_free(r->res);
 	captures_free(r->cap);
+	cpumon_free(r->cpu);
 	faults_free(r->fl);
 	links_free(r->lk);
 	disturb_close(r);

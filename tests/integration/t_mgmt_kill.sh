@@ -155,8 +155,9 @@ assert_match "agent gen terminated: console names it" \
     "$(cat "$T/aterm.log")"
 assert_ok "agent gen terminated: its hoplab-gen is gone" gone "$GEN_PID"
 assert_ok "agent gen terminated: the agent exited" gone "$AG_PID"
-assert_match "agent gen terminated: it stopped its role" \
-    "signal 15: stopping 1 role and exiting" "$(cat "$LAB_STATE/gen.log")"
+# its roles: the generator and the point's cpu role (cpu.csv)
+assert_match "agent gen terminated: it stopped its roles" \
+    "signal 15: stopping 2 roles and exiting" "$(cat "$LAB_STATE/gen.log")"
 
 # --- 4. kill -9 of agent gen --------------------------------------------
 lab_up A B

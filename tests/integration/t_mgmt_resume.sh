@@ -10,10 +10,11 @@
 #    in the gen agent's spool (RUNDIR/spool/<role>-1.pb), unacknowledged.
 # 3. The gen agent gets kill -9 and is started again with the same
 #    command line: the batch must still be in the spool, and the agent
-#    must say it loaded it.
+#    must say it loaded it (and the cpu role's unacknowledged samples).
 # 4. `hoplab attach DIR` reconnects, records point 3 from the spool (the
 #    console says "1 recorded from the agents' spools"), measures points
 #    4-6, and ends with exit 0, state.json "completed", an empty spool,
+#    A's cpu samples sent after the kill in cpu.csv once each,
 #    and a summary.csv whose (variant, frame, rep, flow, sent) rows equal
 #    the reference's, in the same order, none doubled; likewise
 #    intervals.csv (variant, frame, rep, flow, interval, sent) and the
@@ -112,16 +113,19 @@ kill -9 "$AG_PID"
 # Until it is reaped: the new agent refuses a pid file whose pid exists.
 gone() { ! kill -0 "$1" 2>/dev/null; }
 wait_for 5 "the killed agent reaped" gone "$AG_PID"
+# Beside point 3's batch the spool holds the cpu role's samples the dead
+# controller did not acknowledge (cpu.csv, docs/results.md): N in all.
+N=$(ls "$SPOOL" | grep -c '\.pb$')
+[ "$N" -eq 1 ] && BATCHES="1 unacknowledged result batch" ||
+    BATCHES="$N unacknowledged result batches"
 GEN_LINE=$(($(wc -l <"$LAB_STATE/gen.log") + 1))
 # shellcheck disable=SC2086
 setsid ip netns exec hlm3-gen $AG_CMD </dev/null \
     >>"$LAB_STATE/gen.log" 2>&1 &
 echo $! >"$LAB_STATE/gen.pid"
-wait_log 5 "spool .*: 1 unacknowledged result batch" "$LAB_STATE/gen.log" \
-    "$GEN_LINE"
-assert_match "agent restarted: it loaded the spooled batch" \
-    "spool $SPOOL: 1 unacknowledged result batch" \
-    "$(cat "$LAB_STATE/gen.log")"
+wait_log 5 "spool .*: $BATCHES" "$LAB_STATE/gen.log" "$GEN_LINE"
+assert_match "agent restarted: it loaded the spooled batches ($N)" \
+    "spool $SPOOL: $BATCHES" "$(cat "$LAB_STATE/gen.log")"
 assert_ok "agent restarted: the batch is still on disk" \
     test -s "$SPOOL/$ROLE-1.pb"
 wait_listen 5 hlm3-gen 7700 ||
@@ -142,6 +146,12 @@ assert_match "attach: state.json completed" '"status": "completed"' \
 assert_match "attach: run.json completed" '"status": "completed"' \
     "$(cat "$DIR/run.json")"
 assert_eq "attach: the spool is empty" "" "$(ls "$SPOOL" 2>/dev/null)"
+# A's agent outlived the controller: its cpu samples after the kill were
+# sent again to the attach and written without their point, once each.
+assert_ge "attach: A's resent cpu samples in cpu.csv" "$(awk -F, \
+    '$1 == "" && $5 == "A" && $8 == "all"' "$DIR/cpu.csv" | wc -l)" 1
+assert_eq "attach: no cpu.csv interval doubled" "" \
+    "$(awk -F, 'NR > 1 { print $5, $6, $8 }' "$DIR/cpu.csv" | sort | uniq -d)"
 keys "$DIR/summary.csv" "$T/intk" >"$T/int.keys"
 assert_eq "attach: summary rows equal the uninterrupted run's" \
     "$(cat "$T/ref.keys")" "$(cat "$T/int.keys")"

@@ -8,6 +8,27 @@
  *   softirq 100, steal 280: 2000 ticks (guest's 50 are inside user and
  *   not counted again), so steal 14 %, softirq 5 %, irq 1 % and busy
  *   (2000 - 800 idle - 0 iowait) / 2000 = 60 %.
+ *
+ *   tests/data/cpu/procstat_a.txt -> procstat_b.txt, per core (cpu2
+ *   went offline, so b has cpu0, cpu1, cpu3), worked by hand in cpu.csv's
+ *   two decimals, largest remainder (the floors of v * 10000 / total,
+ *   then the hundredths missing to 10000 to the largest remainders):
+ *
+ *   cpu0: user 100 nice 0 system 30 idle 60 iowait 10 irq 2 softirq 5
+ *     steal 8 = 215 ticks; floors 4651 0 1395 2790 465 93 232 372 = 9998,
+ *     remainders 35 0 75 150 25 5 120 20: idle and softirq get one:
+ *     46.51 0 13.95 27.91 4.65 0.93 2.33 3.72.
+ *   cpu1: iowait 100 -> 90 went backwards: 0 (one counter); user 150,
+ *     system 20, idle 40, irq 3, softirq 4, steal 7 = 224; floors 6696
+ *     0 892 1785 0 133 178 312 = 9996, remainders 96 0 192 160 0 208
+ *     128 112: irq, system, idle, softirq get one: 66.96 0 8.93 17.86 0
+ *     1.34 1.79 3.12 (steal 3.125 rounds down: plain rounding would sum
+ *     to 100.01).
+ *   all: user 300, system 100, idle 300, iowait 300 -> 290 (0), irq 10,
+ *     softirq 20, steal 30 = 760: 39.47 0 13.16 39.47 0 1.32 2.63 3.95.
+ *
+ *   tests/data/cpu/pidstat.txt: a /proc/PID/stat line whose comm holds
+ *   ") y" itself; utime 120 + stime 30 + cutime 7 + cstime 3 = 160.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +44,7 @@
 #include "tests/unit/unit.h"
 
 #define DATA	"tests/unit/data/hostinfo/"
+#define CPUDATA	"../../../data/cpu/"	/* tests/data/cpu/, from DATA */
 
 /* The text of sample NAME (each call overwrites the last). */
 static char *
@@ -170,6 +192,150 @@ t_qdisc_kinds_from_tc(void)
 	CU_ASSERT_STRING_EQUAL(k, "");
 }
 
+/* The cores of sample NAME (tests/data/cpu/) into V, how many. */
+static size_t
+cores_of(const char *name, struct hostinfo_cpu *c, struct hostinfo_ticks *v,
+    size_t max)
+{
+	char err[128];
+	size_t n = 99;
+
+	CU_ASSERT_EQUAL_FATAL(hostinfo_procstat_cores(sample(name), c, v, max,
+	    &n, err, sizeof(err)), 0);
+	return n;
+}
+
+static void
+t_procstat_cores_every_cpuN_line(void)
+{
+	struct hostinfo_ticks v[8], all;
+	struct hostinfo_cpu c;
+	size_t n;
+
+	n = cores_of(CPUDATA "procstat_a.txt", &c, v, 8);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	CU_ASSERT_EQUAL(c.ncpus, 4);
+	CU_ASSERT_EQUAL(v[2].cpu, 2);
+	CU_ASSERT_EQUAL(v[2].v[HOSTINFO_IOWAIT], 50);
+	CU_ASSERT_EQUAL(v[1].v[HOSTINFO_IRQ], 20);
+	hostinfo_ticks_of(&c, &all);
+	CU_ASSERT_EQUAL(all.cpu, -1);
+	CU_ASSERT_EQUAL(all.v[HOSTINFO_IDLE], 20000);
+	n = cores_of(CPUDATA "procstat_b.txt", &c, v, 8);
+	CU_ASSERT_EQUAL_FATAL(n, 3);	/* cpu2 offline */
+	CU_ASSERT_EQUAL(v[0].cpu, 0);
+	CU_ASSERT_EQUAL(v[1].cpu, 1);
+	CU_ASSERT_EQUAL(v[2].cpu, 3);
+	CU_ASSERT_EQUAL(v[2].v[HOSTINFO_STEAL], 15);
+	CU_ASSERT_EQUAL(v[2].v[HOSTINFO_USER], 1050);
+	n = cores_of(CPUDATA "procstat_b.txt", &c, v, 2);	/* room: 2 */
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(c.ncpus, 3);
+}
+
+static void
+t_procstat_cores_refuses_a_short_core_line(void)
+{
+	struct hostinfo_ticks v[4];
+	struct hostinfo_cpu c;
+	char err[128];
+	size_t n;
+
+	CU_ASSERT_EQUAL(hostinfo_procstat_cores("cpu  1 2 3 4\ncpu0 1 2\n"
+	    "procs_running 1\n", &c, v, 4, &n, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "cpuN"));
+	CU_ASSERT_EQUAL(n, 0);
+}
+
+/* The shares of D must be WANT exactly (two decimals), summing to 100. */
+static void
+expect_pct(const struct hostinfo_ticks *d, const double want[8])
+{
+	double pct[HOSTINFO_NFIELDS], sum = 0;
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(hostinfo_ticks_pct(d, pct), 0);
+	for (i = 0; i < HOSTINFO_NFIELDS; i++) {
+		CU_ASSERT_DOUBLE_EQUAL(pct[i], want[i], 1e-9);
+		CU_ASSERT(pct[i] >= 0);
+		sum += pct[i];
+	}
+	CU_ASSERT_DOUBLE_EQUAL(sum, 100.0, 1e-9);
+}
+
+static void
+t_percentages_by_hand_backwards_and_offline(void)
+{
+	/* user nice system idle iowait irq softirq steal */
+	static const double cpu0[8] = { 46.51, 0, 13.95, 27.91, 4.65, 0.93,
+		2.33, 3.72 };
+	static const double cpu1[8] = { 66.96, 0, 8.93, 17.86, 0, 1.34,
+		1.79, 3.12 };
+	static const double all[8] = { 39.47, 0, 13.16, 39.47, 0, 1.32, 2.63,
+		3.95 };
+	struct hostinfo_ticks a[8], b[8], d, ta, tb;
+	struct hostinfo_cpu ca, cb;
+	size_t na, nb;
+
+	na = cores_of(CPUDATA "procstat_a.txt", &ca, a, 8);
+	nb = cores_of(CPUDATA "procstat_b.txt", &cb, b, 8);
+	CU_ASSERT_FATAL(na == 4 && nb == 3);
+	CU_ASSERT_EQUAL(hostinfo_ticks_delta(&a[0], &b[0], &d), 0);
+	CU_ASSERT_EQUAL(d.cpu, 0);
+	expect_pct(&d, cpu0);
+	CU_ASSERT_EQUAL(hostinfo_ticks_delta(&a[1], &b[1], &d), 1);
+	CU_ASSERT_EQUAL(d.v[HOSTINFO_IOWAIT], 0);
+	expect_pct(&d, cpu1);
+	hostinfo_ticks_of(&ca, &ta);
+	hostinfo_ticks_of(&cb, &tb);
+	CU_ASSERT_EQUAL(hostinfo_ticks_delta(&ta, &tb, &d), 1);
+	expect_pct(&d, all);
+	/*
+	 * Counters that all went down or stayed (a core back from offline
+	 * with its counters reset: b's cpu3 before a's cpu2): 6 went back,
+	 * nice and iowait stayed, no tick, no shares.
+	 */
+	{
+		double pct[HOSTINFO_NFIELDS];
+		int i;
+
+		CU_ASSERT_EQUAL(hostinfo_ticks_delta(&b[2], &a[2], &d), 6);
+		for (i = 0; i < HOSTINFO_NFIELDS; i++)
+			CU_ASSERT_EQUAL(d.v[i], 0);
+		CU_ASSERT_EQUAL(hostinfo_ticks_pct(&d, pct), -1);
+		CU_ASSERT(isnan(pct[0]));
+	}
+}
+
+static void
+t_percentages_of_one_tick_and_thirds(void)
+{
+	struct hostinfo_ticks d = { .cpu = 0 };
+	static const double one[8] = { 0, 0, 0, 100, 0, 0, 0, 0 };
+	/* 1/3 each of user, system, idle: 3333 3333 3333, one left to the
+	 * first of the equal remainders (user) */
+	static const double thirds[8] = { 33.34, 0, 33.33, 33.33, 0, 0, 0,
+		0 };
+
+	d.v[HOSTINFO_IDLE] = 1;
+	expect_pct(&d, one);
+	d.v[HOSTINFO_USER] = d.v[HOSTINFO_SYSTEM] = d.v[HOSTINFO_IDLE] = 1;
+	expect_pct(&d, thirds);
+}
+
+static void
+t_pidstat_sums_own_and_children_time(void)
+{
+	uint64_t t = 0;
+
+	CU_ASSERT_EQUAL(hostinfo_pidstat_parse(sample(CPUDATA "pidstat.txt"),
+	    &t), 0);
+	CU_ASSERT_EQUAL(t, 160);
+	CU_ASSERT_EQUAL(hostinfo_pidstat_parse("4242 (x) S 1 2 3", &t), -1);
+	CU_ASSERT_EQUAL(hostinfo_pidstat_parse("no parenthesis", &t), -1);
+	CU_ASSERT_EQUAL(hostinfo_pid_ticks("self", &t), 0);
+}
+
 int
 main(void)
 {
@@ -180,6 +346,11 @@ main(void)
 		UNIT_TEST(t_cpu_model_x86_and_arm),
 		UNIT_TEST(t_governors_each_once_or_none),
 		UNIT_TEST(t_qdisc_kinds_from_tc),
+		UNIT_TEST(t_procstat_cores_every_cpuN_line),
+		UNIT_TEST(t_procstat_cores_refuses_a_short_core_line),
+		UNIT_TEST(t_percentages_by_hand_backwards_and_offline),
+		UNIT_TEST(t_percentages_of_one_tick_and_thirds),
+		UNIT_TEST(t_pidstat_sums_own_and_children_time),
 	};
 
 	return UNIT_MAIN("hostinfo", tests);

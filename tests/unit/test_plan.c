@@ -148,7 +148,8 @@ t_unknown_key_names_line_and_expected_keys(void)
 	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
 	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows, impairments, faults, "
-	    "order, rfc2544, captures, records, residence, disturbance, variants_mode)");
+	    "order, rfc2544, captures, records, residence, disturbance, variants_mode, "
+	    "cpu)");
 }
 
 static void
@@ -617,6 +618,32 @@ t_disturbance_thresholds(void)
 	    "20us, or off, got '2s'");
 }
 
+static void
+t_cpu_is_on_every_second_unless_told(void)
+{
+	struct plan *p;
+
+	if ((p = load_ok(HEAD FLOW)) != NULL) {
+		CU_ASSERT_EQUAL(p->cpu.on, 1);
+		CU_ASSERT_EQUAL(p->cpu.interval_ns, 1000000000LL);
+		plan_free(p);
+	}
+	if ((p = load_ok(HEAD FLOW "cpu: false\n")) != NULL) {
+		CU_ASSERT_EQUAL(p->cpu.on, 0);
+		plan_free(p);
+	}
+	if ((p = load_ok(HEAD FLOW "cpu: {interval: 250ms}\n")) != NULL) {
+		CU_ASSERT_EQUAL(p->cpu.on, 1);
+		CU_ASSERT_EQUAL(p->cpu.interval_ns, 250000000LL);
+		plan_free(p);
+	}
+	expect_err(HEAD FLOW "cpu: sometimes\n", "t.yaml:8: cpu: expected "
+	    "{interval: DURATION}, true or false, got 'sometimes'");
+	expect_err(HEAD FLOW "cpu: {interval: 61s}\n", "t.yaml:8: "
+	    "cpu.interval: expected a duration 100ms..60s such as 1s, got "
+	    "'61s'");
+}
+
 int
 main(void)
 {
@@ -677,6 +704,8 @@ main(void)
 		    t_missing_file_names_the_file),
 		UNIT_TEST_NAMED("residence_is_a_boolean_of_chain_plans",
 		    t_residence_is_a_boolean_of_chain_plans),
+		UNIT_TEST_NAMED("cpu_is_on_every_second_unless_told",
+		    t_cpu_is_on_every_second_unless_told),
 	};
 
 	return UNIT_MAIN("plan", tests);

@@ -438,7 +438,7 @@ t_saved_broken_plans_match_expected_output(void)
 	static const char *const names[] = {
 		"sweep-errors", "bad-values", "top-level", "unknown-key",
 		"router-qos-errors", "replicas-errors", "replicas-total",
-		"replicas-clash",
+		"replicas-clash", "cpu-errors",
 	};
 	char path[256], out[256], cmd[600];
 	struct plan *p;
