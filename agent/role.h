@@ -40,6 +40,7 @@ struct role_ctx {
 	const char *endpoint;		/* ipc://RUNDIR/children.sock */
 	void	*zctx;			/* the agent's ZeroMQ context */
 	struct sender *out;		/* envelopes to controllers */
+	int	allow_exec;		/* --allow-exec: exec roles (execrole.c) */
 };
 
 struct role_ops;

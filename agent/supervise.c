@@ -38,6 +38,7 @@
 #include <sys/wait.h>
 
 #include "agent/capture.h"
+#include "agent/execrole.h"
 #include "agent/genrole.h"
 #include "agent/hoplabrouter.h"
 #include "agent/linkrole.h"
@@ -162,6 +163,8 @@ kind_of(const Hoplab__StartRole *sr, char *err, size_t errlen)
 		return &linkrole_ops;
 	case HOPLAB__START_ROLE__PARAMS_CAPTURE:
 		return &capture_ops;
+	case HOPLAB__START_ROLE__PARAMS_EXEC:	/* issue 14: a user's command */
+		return &execrole_ops;
 	default:
 		snprintf(err, errlen, "start_role without parameters");
 		return NULL;
