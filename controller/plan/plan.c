@@ -53,10 +53,11 @@ static const char *const top_keys[] = {
 	"residence",
 	"disturbance",
 	"variants_mode",
+	"exec",		/* issue 14 */
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_CAPTURES,
-    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_VARIANTS_MODE, K_NTOP };
+    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_VARIANTS_MODE, K_EXEC, K_NTOP };
 
 
 static int
@@ -392,6 +393,7 @@ static const struct plan_section later_sections[] = {
 	{ .key = "captures", .parse = plancap_parse },
 	{ .key = "residence", .parse = planres_parse },
 	{ .key = "disturbance", .parse = plandisturb_parse },
+	{ .key = "exec", .parse = planexec_parse, .after_ok = 1 },
 };
 #define NSWEPT	(sizeof(swept_sections) / sizeof(swept_sections[0]))
 #define NLATER	(sizeof(later_sections) / sizeof(later_sections[0]))
