@@ -30,6 +30,7 @@
 
 struct captures;
 struct disturb;
+struct execs;
 struct records;
 struct rfc2544;
 
@@ -89,6 +90,7 @@ struct run {
 	struct records	*rec;		/* packets/ (records.h) */
 	struct captures	*cap;		/* captures.c's, NULL until used */
 	struct disturb	*dist;		/* disturb.c's: manifest, disturbance */
+	struct execs	*ex;		/* exec: (execs.c, issue 14), or NULL */
 	struct run_ack	acks[RUN_ACKS_MAX];	/* waiting for a sync */
 	size_t		nacks;
 };

@@ -28,6 +28,7 @@
 
 #include "controller/run/captures.h"
 #include "controller/run/concurrent.h"
+#include "controller/run/execs.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/disturb.h"
@@ -251,7 +252,7 @@ progress(struct run *r, const struct plan_variant *v, unsigned frame,
 }
 
 static int
-run_point(struct run *r, const struct plan_variant *v, unsigned frame,
+measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
 {
 	struct run_point *pt = &r->st.points[r->point];
@@ -275,12 +276,16 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	 * generator, which is then the faults' zero: the STARTED report
 	 * comes a start-up earlier, and a fault timed from it fell early.
 	 */
+	if (execs_setup(r, v->nrouters, err, errlen) == -1)
+		return -1;			/* execs.c: before traffic */
 	if (disturb_begin(r, v, err, errlen) == -1)
 		return -1;			/* disturb.c */
-	if (r->fl != NULL)
+	if (r->fl != NULL || execs_has_timed(r->plan))
 		start_at = clock_real_ns() + GEN_START_AT_LEAD_NS;
 	if (start_gen(r, &w, frame, 0, start_at, err, errlen) == -1)
 		return -1;
+	if (execs_timed(r, start_at, err, errlen) == -1)
+		return -1;			/* on the faults' timeline */
 	w.record = 1;
 	pt->state = POINT_RUNNING;
 	pt->role = w.role_id;
@@ -310,6 +315,21 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
 	r->point++;
+	return rc;
+}
+
+/* A point and, whatever became of it, its exec teardown (execs.c). */
+static int
+run_point(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep, char *err, size_t errlen)
+{
+	char terr[512];
+	int rc = measure_point(r, v, frame, rep, err, errlen);
+
+	if (execs_point_end(r, terr, sizeof(terr)) == -1 && rc == 0) {
+		snprintf(err, errlen, "%s", terr);
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -383,6 +403,9 @@ enter_variant(struct run *r, const struct plan_variant *v,
 			return -1;
 	}
 	if (routerrole_start(r, v, routers, err, errlen) == -1)
+		return -1;
+	/* The warm-up is the point's first traffic: exec setup before it. */
+	if (execs_setup(r, v->nrouters, err, errlen) == -1)
 		return -1;
 	return warm_up(r, v, point_frame(r), err, errlen);
 }
@@ -545,6 +568,8 @@ links_init(struct run *r, char *err, size_t errlen)
 		return -1;
 	if (disturb_open(r, err, errlen) == -1)	/* run.json's manifest */
 		return -1;
+	if (execs_new(r, err, errlen) == -1)	/* --allow-exec, exec.csv */
+		return -1;
 	if (r->plan->nimpairs == 0)
 		return 0;
 	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
@@ -563,6 +588,7 @@ run_free(struct run *r)
 	faults_free(r->fl);
 	r->fl = NULL;
 	disturb_close(r);
+	execs_free(r);
 	run_disconnect(r);
 	inventory_free(r->own_inv);
 	r->own_inv = NULL;
@@ -573,9 +599,13 @@ static int
 run_end(struct run *r, int rc, char *err, size_t errlen)
 {
 	struct run_host hosts[RUN_MAX_AGENTS];
-	char status[600], ferr[256];
+	char status[600], ferr[512];
 
 	run_stop_all(r);
+	if (execs_point_end(r, ferr, sizeof(ferr)) == -1 && rc == 0) {
+		snprintf(err, errlen, "%s", ferr);	/* teardown after a */
+		rc = -1;				/* failure, Ctrl-C */
+	}
 	if (rc == 0)
 		snprintf(status, sizeof(status), "completed");
 	else
