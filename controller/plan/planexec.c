@@ -9,9 +9,9 @@
  *     - {host: A, at: teardown, cmd: [nft, delete, table, inet, shortcut],
  *        timeout: 5s}
  *
- * host: on a chain, gen or a router of the chain (not with router: {impl:
- * external}: hoplab has no agent there); with topology: hosts, a host of
- * the topology that is not an external router.  at: setup, teardown, or
+ * host: on a chain, gen or a router of the chain; with topology: hosts,
+ * a host of the topology that is not an external router (hoplab has no
+ * agent there).  at: setup, teardown, or
  * a time with its unit from the start of each point's traffic, before
  * its end (the longest flow, as for faults).  cmd: a non-empty list of
  * strings, argv[0] first (looked up in the agent's PATH; a shell only
@@ -82,12 +82,7 @@ known_host(const struct plan *p, const char *name, const char **why)
 		}
 		return 1;
 	}
-	i = parse_chain_index(p, name, strlen(name));
-	if (i >= 0 && p->router_impl == PLAN_ROUTER_EXTERNAL) {
-		*why = "an external router (hoplab has no agent there)";
-		return 0;
-	}
-	return i != -1;
+	return parse_chain_index(p, name, strlen(name)) != -1;
 }
 
 /* "gen, A, B, C" or the topology's hosts, into BUF. */
