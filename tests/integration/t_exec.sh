@@ -19,7 +19,8 @@
 # 2. a hanging command (`sleep 600` at 0.5 s, timeout 1s) is killed and
 #    reported: exec.csv timed_out 1, signal 15, ended 0.9..3 s after its
 #    start, and no `sleep 600` is left in B's namespace; the run itself
-#    completes;
+#    completes; `hoplab report` marks both timed commands on the time
+#    plot at their times;
 # 3. fail.yaml: a setup command that writes to stderr and exits 3 stops
 #    the run before traffic: hoplab exits non-zero naming host A, the
 #    command, "exited with 3" and its stderr; A's UDP counter did not
@@ -148,6 +149,11 @@ for pid in $(ip netns pids "$LAB_PREFIX-B"); do
 	    left=$((left + 1))
 done
 assert_eq no_sleep_left_in_B 0 "$left"
+# The time plot marks the timed commands at their times (hoplab report).
+$HOPLAB report "$D" >"$T/report.log" 2>&1
+gp=$(cat "$D"/plots/time_probe_128.gp 2>/dev/null)
+assert_match plot_marks_timed_A "label [0-9]+ 'exec A: sh' at 1," "$gp"
+assert_match plot_marks_timed_B "label [0-9]+ 'exec B: sleep' at 0.5," "$gp"
 
 # 3.
 udp0=$(field teardown 5)
