@@ -11,7 +11,8 @@
  *   supervise.c   role records by kind, reaping, stopping, timers
  *   role.c        the role kinds' table of operations and shared helpers
  *   genrole.c linuxrouter.c hoplabrouter.c linkrole.c capture.c
- *                 the role kinds, each a `const struct role_ops`
+ *   execrole.c    the role kinds, each a `const struct role_ops`
+ *                 (execrun.c: the forked runner of a plan's command)
  *   fault.c       a plan's link and router faults on this host
  *   hostreport.c  HostQuery answers: CPU counters, run queue, host facts
  *   peer.c        the controllers that have spoken to us
