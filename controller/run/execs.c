@@ -32,8 +32,10 @@
  * (it is bounded by the commands' timeouts) so that what setup did is
  * undone.
  *
- * Not done: exec in RFC 2544 plans (their trials are not points) and in
- * `hoplab attach` (a resumed run does not run the commands again).
+ * A resumed run (`hoplab attach`) appends to exec.csv and runs the
+ * commands of the points it measures; a point in flight when the
+ * controller died has its teardown run only when it is measured again.
+ * Not done: exec in RFC 2544 plans (their trials are not points).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -152,6 +154,21 @@ check_agents(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* exec.csv: new, or kept and appended to (a resumed run's). */
+static int
+open_csv(struct execs *ex, const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/exec.csv", dir);
+	if (stat(path, &sb) == 0)
+		return csvfile_reopen(&ex->csv, dir, "exec.csv",
+		    (uint64_t)sb.st_size, xcols, NXCOLS, err, errlen);
+	return csvfile_create(&ex->csv, dir, "exec.csv", xcols, NXCOLS, err,
+	    errlen);
+}
+
 int
 execs_new(struct run *r, char *err, size_t errlen)
 {
@@ -174,9 +191,10 @@ execs_new(struct run *r, char *err, size_t errlen)
 	ex->r = r;
 	ex->setup_point = SIZE_MAX;
 	snprintf(ex->dir, sizeof(ex->dir), "%s/exec", results_dir(r->res));
+	err[0] = '\0';
+	errno = 0;
 	if ((mkdir(ex->dir, 0755) == -1 && errno != EEXIST) ||
-	    csvfile_create(&ex->csv, results_dir(r->res), "exec.csv", xcols,
-	    NXCOLS, err, errlen) == -1) {
+	    open_csv(ex, results_dir(r->res), err, errlen) == -1) {
 		if (errno != 0 && err[0] == '\0')
 			snprintf(err, errlen, "%s: %s", ex->dir,
 			    strerror(errno));
