@@ -126,9 +126,8 @@ execs_has_timed(const struct plan *p)
 	return 0;
 }
 
-/* Every exec host a connected agent that allows exec. */
-static int
-check_agents(struct run *r, char *err, size_t errlen)
+int
+execs_check(struct run *r, char *err, size_t errlen)
 {
 	const struct plan_exec *e;
 	struct peer *p;
@@ -142,12 +141,12 @@ check_agents(struct run *r, char *err, size_t errlen)
 			return -1;
 		}
 		if (!p->allow_exec) {
-			snprintf(err, errlen, "plan %s runs commands on %s "
-			    "(exec[%zu], line %d), but agent %s was not "
-			    "started with --allow-exec; restart it with "
-			    "hoplab-agent --allow-exec (hoplab deploy "
-			    "--allow-exec)", r->plan->name, e->host, i,
-			    e->line, e->host);
+			snprintf(err, errlen, "%s:%d: exec[%zu].host: agent "
+			    "%s was not started with --allow-exec (expected "
+			    "an agent that runs commands: restart it with "
+			    "hoplab-agent --allow-exec, or hoplab deploy "
+			    "--allow-exec)", r->plan->path, e->line, i,
+			    e->host);
 			return -1;
 		}
 	}
@@ -182,8 +181,6 @@ execs_new(struct run *r, char *err, size_t errlen)
 		    "yet (its trials are not points)");
 		return -1;
 	}
-	if (check_agents(r, err, errlen) == -1)
-		return -1;
 	if ((ex = calloc(1, sizeof(*ex))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

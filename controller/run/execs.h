@@ -17,10 +17,15 @@
 struct run;
 
 /*
- * R->ex for R's plan (NULL when it has no exec:), once R's agents are
- * connected and its results folder open: every exec host must be a
- * connected agent that allows exec (Welcome.allow_exec), else -1 with
- * ERR naming the agent; exec.csv and exec/ are made.
+ * Once R's agents are connected, before anything else: every exec host
+ * of R's plan must be a connected agent that allows exec
+ * (Welcome.allow_exec).  0, or -1 with ERR "PLAN:LINE: exec[I].host:
+ * agent B was not started with --allow-exec (...)".
+ */
+int	execs_check(struct run *r, char *err, size_t errlen);
+/*
+ * R->ex for R's plan (NULL when it has no exec:), once its results
+ * folder is open: exec.csv (appended to when it is there) and exec/.
  */
 int	execs_new(struct run *r, char *err, size_t errlen);
 void	execs_free(struct run *r);		/* R->ex NULL is fine */

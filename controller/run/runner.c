@@ -667,6 +667,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 		return -1;
 	}
 	if (connect_agents(&r, err, errlen) == -1 ||
+	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    (r.res = results_open(opts->results_base, plan, err,
 	    errlen)) == NULL ||
 	    resume_save(&r.st, r.res, err, errlen) == -1 ||
@@ -799,6 +800,7 @@ runner_resume(const struct plan *plan, const char *dir,
 	snprintf(r.st.status, sizeof(r.st.status), "running");
 	if ((r.res = results_reopen(dir, &r.st, err, errlen)) == NULL ||
 	    connect_agents(&r, err, errlen) == -1 ||
+	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    links_init(&r, err, errlen) == -1) {
 		results_free(r.res);
 		run_free(&r);

@@ -793,6 +793,7 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	if (resume_state_new(&r.st, r.plan, r.run_id, err, errlen) == -1 ||
 	    cable_lab(&r, err, errlen) == -1 ||
 	    connect_hosts(&r, err, errlen) == -1 ||
+	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    (r.res = results_open(opts->results_base, r.plan, err,
 	    errlen)) == NULL ||
 	    resume_save(&r.st, r.res, err, errlen) == -1 ||

@@ -29,7 +29,8 @@
 #    with file:line: key;
 # 5. with B's agent restarted by hand without --allow-exec, `hoplab
 #    agents` shows EXEC no for B, and ok.yaml is refused before anything
-#    starts, naming agent B and --allow-exec (A's setup did not run).
+#    starts (no results folder, A's setup did not run) with file:line:
+#    key, naming agent B and --allow-exec.
 # About 35 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -184,9 +185,10 @@ rm -f "$T/setup.mark"
 $HOPLAB -o "$T/r3" run "$T/ok.yaml" >"$T/refused.log" 2>&1
 rc=$?
 assert_ok plan_refused_without_allow_exec assert_ne_0 "$rc"
-assert_match refusal_names_agent_b "agent B was not started with \
---allow-exec" "$(cat "$T/refused.log")"
+assert_match refusal_names_agent_b "ok.yaml:11: exec\[3\]\.host: agent B \
+was not started with --allow-exec" "$(cat "$T/refused.log")"
 assert_ok nothing_ran_when_refused test ! -e "$T/setup.mark"
+assert_ok no_results_folder_when_refused test ! -e "$T/r3"
 
 lab_down
 assert_eq lab_down_leaves_no_namespace 0 \
