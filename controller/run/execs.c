@@ -257,7 +257,7 @@ write_row(struct exec_cmd *c, const Hoplab__ExecResult *x, char *err,
     size_t errlen)
 {
 	struct csv *v = c->ex->csv.c;
-	char rel[128], cmd[PLAN_EXEC_ARGS * 64], at[32];
+	char rel[128], cmd[PLAN_EXEC_ARGS * PLAN_EXEC_ARG_MAX], at[32];
 
 	log_name(c, rel, sizeof(rel));
 	if (write_log(results_dir(c->ex->r->res), rel, "stdout",
