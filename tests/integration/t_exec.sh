@@ -30,8 +30,10 @@
 # 5. with B's agent restarted by hand without --allow-exec, `hoplab
 #    agents` shows EXEC no for B, and ok.yaml is refused before anything
 #    starts (no results folder, A's setup did not run) with file:line:
-#    key, naming agent B and --allow-exec.
-# About 35 s.  Run as root; tests/integration/run.sh does.
+#    key, naming agent B and --allow-exec;
+# 6. a topology plan (H1 - R1 - H2): setup on R1, timed on H2, teardown
+#    on H1 each ran in its host's namespace, in that order, exit 0.
+# About 30 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -189,6 +191,50 @@ assert_match refusal_names_agent_b "ok.yaml:11: exec\[3\]\.host: agent B \
 was not started with --allow-exec" "$(cat "$T/refused.log")"
 assert_ok nothing_ran_when_refused test ! -e "$T/setup.mark"
 assert_ok no_results_folder_when_refused test ! -e "$T/r3"
+
+# 6. a topology plan: the commands run on its hosts, setup, timed and
+# teardown, through the topology runner.
+lab_down
+cat >"$T/topo.yaml" <<PLAN
+name: extopo
+topology:
+  hosts:
+    H1: {}
+    H2: {}
+    R1: {router: linux}
+  links:
+    - [H1, R1]
+    - [R1, H2]
+flows:
+  - {name: f1, from: H1, to: H2, mode: udp, frame: 128, idt: 1ms, count: 1500}
+exec:
+  - {host: R1, at: setup, cmd: [sh, mark.sh, tsetup, "$T"], files: [mark.sh]}
+  - {host: H2, at: 0.5s, cmd: [sh, mark.sh, ttimed, "$T"], files: [mark.sh]}
+  - {host: H1, at: teardown, cmd: [sh, mark.sh, tteardown, "$T"], files: [mark.sh]}
+PLAN
+LAB_IS_UP=1
+if ! $HOPLAB -k "$LAB_K" lab up --plan "$T/topo.yaml" >"$T/tup.log" 2>&1; then
+	sed 's/^/    /' "$T/tup.log"
+	bail topo_lab_up "hoplab lab up --plan failed"
+fi
+if ! $HOPLAB -k "$LAB_K" -o "$T/r4" run "$T/topo.yaml" >"$T/topo.log" 2>&1
+then
+	sed 's/^/    /' "$T/topo.log"
+	fail topo_run "hoplab run topo.yaml failed"
+fi
+D=$(ls -d "$T"/r4/extopo-* 2>/dev/null)
+assert_eq topo_exec_rows 3 "$(($(wc -l <"$D/exec.csv") - 1))"
+assert_eq topo_all_exit_0 "0 0 0" "$(csv_col "$D/exec.csv" exit_code |
+    tr '\n' ' ' | sed 's/ $//')"
+assert_eq topo_setup_in_R1 "$(in_host R1 readlink /proc/self/ns/net)" \
+    "$(field tsetup 3)"
+assert_eq topo_timed_in_H2 "$(in_host H2 readlink /proc/self/ns/net)" \
+    "$(field ttimed 3)"
+assert_eq topo_teardown_in_H1 "$(in_host H1 readlink /proc/self/ns/net)" \
+    "$(field tteardown 3)"
+assert_lt topo_setup_before_timed "$(field tsetup 2)" "$(field ttimed 2)"
+assert_lt topo_timed_before_teardown "$(field ttimed 2)" \
+    "$(field tteardown 2)"
 
 lab_down
 assert_eq lab_down_leaves_no_namespace 0 \
