@@ -465,7 +465,8 @@ state_init(struct agent *ag)
 	const struct role_ctx ctx = { .agent = ag->conf->name,
 	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
 	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
-	    .put_batch = put_batch, .put_batch_arg = ag };
+	    .put_batch = put_batch, .put_batch_arg = ag,
+	    .allow_exec = ag->conf->allow_exec };
 
 	ag->out.sock = ag->router;
 	ag->out.name = ag->conf->name;

@@ -11,7 +11,8 @@
  *   supervise.c   role records by kind, reaping, stopping, timers
  *   role.c        the role kinds' table of operations and shared helpers
  *   genrole.c linuxrouter.c hoplabrouter.c linkrole.c capture.c
- *                 the role kinds, each a `const struct role_ops`
+ *   execrole.c    the role kinds, each a `const struct role_ops`
+ *                 (execrun.c: the forked runner of a plan's command)
  *   fault.c       a plan's link and router faults on this host
  *   hostreport.c  HostQuery answers: CPU counters, run queue, host facts
  *   peer.c        the controllers that have spoken to us
@@ -53,6 +54,7 @@ struct agent_conf {
 	char	keyfile[PATH_MAX];	/* -k, our CURVE key pair */
 	char	authfile[PATH_MAX];	/* -a, controllers' public keys */
 	int	insecure;		/* --insecure: no CURVE */
+	int	allow_exec;		/* --allow-exec: run a plan's commands */
 };
 
 struct agent {

@@ -72,6 +72,7 @@ send_welcome(struct agent *ag, const struct peer *c)
 	w.ifaces = ifs;
 	w.n_ifaces = n;
 	w.clock_ns = clock_real_ns();
+	w.allow_exec = ag->conf->allow_exec;
 	sender_envelope(&ag->out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_WELCOME;
 	env.welcome = &w;

@@ -31,22 +31,28 @@ usage(int code)
 	if (code != 0) {
 		fprintf(stderr, "usage: " PROG " [-dhnv] [-a authorized] "
 		    "[-b bindir] [-k keyfile] [-l addr[:port]]\n"
-		    "       [-N name] [-r rundir] [--insecure]\n"
+		    "       [-N name] [-r rundir] [--allow-exec] [--insecure]\n"
 		    "       " PROG " --help for the options\n");
 		exit(code);
 	}
 	printf(
 "usage: " PROG " [-dhnv] [-a authorized] [-b bindir] [-k keyfile]\n"
-"       [-l addr[:port]] [-N name] [-r rundir] [--insecure]\n"
+"       [-l addr[:port]] [-N name] [-r rundir] [--allow-exec]\n"
+"       [--insecure]\n"
 "\n"
 "The hoplab agent runs on every machine of a testbed.  It listens for the\n"
 "controller on a ZeroMQ ROUTER socket, starts and supervises traffic\n"
 "generators (hoplab-gen), configures the Linux kernel as a router with\n"
 "iproute2, and forwards its children's results to the controller.  It\n"
-"runs only hoplab's own programs and iproute2, with validated arguments.\n"
+"runs only hoplab's own programs and iproute2, with validated arguments,\n"
+"and a plan's own commands only when started with --allow-exec.\n"
 "Management traffic is CURVE-encrypted: the agent obeys only controllers\n"
 "whose public key it holds (make keys with `hoplab keygen`).\n"
 "\n"
+"      --allow-exec       run the commands a plan's exec: section gives\n"
+"                         (as this agent's user, root in the lab): any\n"
+"                         controller whose key it holds can then run any\n"
+"                         command here (default: exec roles are refused)\n"
 "  -a, --authorized PATH  the controllers' public keys: a .pub file, or a\n"
 "                         folder whose *.pub files are read\n"
 "  -b, --bin-dir DIR      folder holding hoplab-gen\n"
@@ -304,6 +310,7 @@ run(const struct agent_conf *cf)
 }
 
 static const struct option longopts[] = {
+	{ "allow-exec",	no_argument,		NULL, 'X' },
 	{ "authorized",	required_argument,	NULL, 'a' },
 	{ "bin-dir",	required_argument,	NULL, 'b' },
 	{ "foreground",	no_argument,		NULL, 'd' },
@@ -354,6 +361,9 @@ parse_opts(int argc, char *argv[], struct agent_conf *cf,
 			usage(0);
 		case 'I':
 			cf->insecure = 1;
+			break;
+		case 'X':
+			cf->allow_exec = 1;
 			break;
 		case 'k':
 			path_opt(cf->keyfile, sizeof(cf->keyfile), optarg);

@@ -5,8 +5,8 @@
  *
  * A kind is a `const struct role_ops` filled with designated
  * initialisers in the kind's own file (genrole.c, linuxrouter.c,
- * hoplabrouter.c, linkrole.c, capture.c); supervise.c picks it from the
- * StartRole and then calls only through it.  An operation a kind does not
+ * hoplabrouter.c, linkrole.c, capture.c, execrole.c); supervise.c picks
+ * it from the StartRole and then calls only through it.  An operation a kind does not
  * have is NULL and the caller checks: a kernel router has no process, so
  * no on_exit; only a hoplab-router and a kernel router take a plan's
  * router fault (kill, restart); only a link relays a LinkControl; only
@@ -56,6 +56,7 @@ struct role_ctx {
 	 */
 	size_t	(*role_pids)(void *arg, pid_t *pids, size_t max);
 	void	*role_pids_arg;
+	int	allow_exec;		/* --allow-exec: exec roles (execrole.c) */
 };
 
 struct role_ops;

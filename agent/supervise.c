@@ -39,6 +39,7 @@
 
 #include "agent/capture.h"
 #include "agent/cpumon.h"
+#include "agent/execrole.h"
 #include "agent/genrole.h"
 #include "agent/hoplabrouter.h"
 #include "agent/linkrole.h"
@@ -181,6 +182,8 @@ kind_of(const Hoplab__StartRole *sr, char *err, size_t errlen)
 		return &capture_ops;
 	case HOPLAB__START_ROLE__PARAMS_CPU:
 		return &cpumon_ops;
+	case HOPLAB__START_ROLE__PARAMS_EXEC:	/* a user's command */
+		return &execrole_ops;
 	default:
 		snprintf(err, errlen, "start_role without parameters");
 		return NULL;

@@ -30,8 +30,9 @@ agents_usage(FILE *f)
 "usage: hoplab agents\n"
 "\n"
 "List the inventory's agents (-i FILE, default the lab's): name, address,\n"
-"version, host name, interfaces, security (curve or PLAIN) and health;\n"
-"each agent has 3 s to answer.\n");
+"version, host name, interfaces, whether it runs a plan's commands (EXEC:\n"
+"yes when started with --allow-exec), security (curve or PLAIN) and\n"
+"health; each agent has 3 s to answer.\n");
 }
 
 static void
@@ -61,17 +62,19 @@ agents_print(const struct peers *ps)
 	char label[128];
 	size_t i;
 
-	printf("%-10s %-22s %-8s %-14s %-16s %-8s %s\n", "NAME", "ADDRESS",
-	    "VERSION", "HOSTNAME", "INTERFACES", "SECURITY", "HEALTH");
+	printf("%-10s %-22s %-8s %-14s %-16s %-5s %-8s %s\n", "NAME",
+	    "ADDRESS", "VERSION", "HOSTNAME", "INTERFACES", "EXEC",
+	    "SECURITY", "HEALTH");
 	for (i = 0; i < ps->n; i++) {
 		const struct peer *p = &ps->v[i];
 
 		snprintf(label, sizeof(label), "%s:%u", p->inv->address,
 		    p->inv->port);
-		printf("%-10s %-22s %-8s %-14s %-16s %-8s %s\n", p->inv->name,
-		    label, p->welcomed ? p->version : "-",
+		printf("%-10s %-22s %-8s %-14s %-16s %-5s %-8s %s\n",
+		    p->inv->name, label, p->welcomed ? p->version : "-",
 		    p->welcomed ? p->hostname : "-",
 		    p->welcomed ? p->ifaces : "-",
+		    !p->welcomed ? "-" : p->allow_exec ? "yes" : "no",
 		    p->secure ? "curve" : "PLAIN",
 		    p->problem[0] ? "refused (see below)" : p->welcomed ? "ok" :
 		    "no answer within 3 s");

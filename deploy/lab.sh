@@ -446,11 +446,14 @@ make_host()
 }
 
 # Start the agent of host NAME on ADDR in its namespace, in the background.
+# --allow-exec: a plan's exec: commands run in the lab's hosts (issue 14);
+# only this lab's controller key is admitted.
 start_agent()
 {
 	mkdir -p "$statedir/$1" && chmod 0700 "$statedir/$1" ||
 	    die "cannot create $statedir/$1"
 	setsid ip netns exec "$prefix-$1" "$bindir/hoplab-agent" -d -N "$1" \
+	    --allow-exec \
 	    -l "$2:$port" -r "$statedir/$1" -k "$statedir/keys/$1.key" \
 	    -a "$statedir/keys/controller.pub" \
 	    </dev/null >"$statedir/$1.log" 2>&1 &

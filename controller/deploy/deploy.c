@@ -59,6 +59,7 @@ struct deploy {
 };
 
 const struct option deploy_longopts[] = {
+	{ "allow-exec", no_argument, NULL, 'X' },	/* issue 14 */
 	{ "build-on-target", no_argument, NULL, 'b' },
 	{ "insecure", no_argument, NULL, 'I' },
 	{ "inventory", required_argument, NULL, 'i' },
@@ -74,8 +75,9 @@ void
 deploy_usage(FILE *f)
 {
 	fprintf(f,
-"usage: hoplab deploy [-bhI] [-i inventory] [-k keydir] [--prefix dir]\n"
-"                     [-P port] [-s keyfile] [-t seconds] [[user@]host ...]\n"
+"usage: hoplab deploy [-bhI] [--allow-exec] [-i inventory] [-k keydir]\n"
+"                     [--prefix dir] [-P port] [-s keyfile] [-t seconds]\n"
+"                     [[user@]host ...]\n"
 "       hoplab undeploy [-h] [-i inventory] [--prefix dir] [-P port]\n"
 "                     [-s keyfile] [[user@]host ...]\n"
 "\n"
@@ -85,6 +87,9 @@ deploy_usage(FILE *f)
 "deploy changes nothing.  undeploy stops the agent and removes all of it.\n"
 "Hosts come from the command line and/or every agent of the inventory.\n"
 "\n"
+"      --allow-exec       start the agents with --allow-exec: they run a\n"
+"                         plan's exec: commands, as root, for any\n"
+"                         controller whose key they hold\n"
 "  -b, --build-on-target  build the programs on the target with make (done\n"
 "                         anyway when its `uname -m` differs from ours)\n"
 "  -h, --help             show this help\n"
@@ -211,6 +216,9 @@ deploy_option(struct deploy *d, int ch, const char *arg)
 	switch (ch) {
 	case 'b':
 		o->build = 1;
+		return 0;
+	case 'X':
+		o->allow_exec = 1;
 		return 0;
 	case 'I':
 		o->insecure = 1;

@@ -89,8 +89,8 @@ dstep_env(const struct dopts *o, const struct dhost *h, struct local *l)
 	snprintf(text, sizeof(text),
 	    "# hoplab-agent options, written by hoplab deploy; read by\n"
 	    "# hoplab-agent.service and by deploy/remote.sh (daemon mode)\n"
-	    "HOPLAB_AGENT_OPTS=\"-N %s -l 0.0.0.0:%u %s\"\n", h->name, h->port,
-	    keys);
+	    "HOPLAB_AGENT_OPTS=\"-N %s -l 0.0.0.0:%u %s%s\"\n", h->name,
+	    h->port, keys, o->allow_exec ? " --allow-exec" : "");
 	snprintf(l->path, sizeof(l->path), "%s/agent.env", o->tmp);
 	if (write_file(l->path, 0644, text) == -1)
 		return -1;

@@ -209,6 +209,7 @@ note_welcome(struct peer *p, const Hoplab__Welcome *w)
 		off += snprintf(p->ifaces + off, sizeof(p->ifaces) - off,
 		    "%s%s", i ? "," : "", w->ifaces[i]->name);
 	p->clock_offset_ns = w->clock_ns - clock_real_ns();
+	p->allow_exec = w->allow_exec;		/* issue 14: exec */
 }
 
 /* A message nobody owns: counted, and logged at LOUD or debug level. */

@@ -53,6 +53,7 @@ struct peer {
 	char		hostname[64];
 	char		ifaces[256];	/* "tx,rx" as reported */
 	int64_t		clock_offset_ns; /* agent clock - ours, at welcome */
+	int		allow_exec;	/* Welcome: --allow-exec (exec roles) */
 	int64_t		last_heard_mono; /* the loop's liveness */
 	int64_t		last_heard_real;
 	int64_t		last_sent_mono;	/* heartbeats are due from here */

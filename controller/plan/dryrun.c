@@ -29,6 +29,7 @@
 
 #include "clock.h"
 #include "controller/plan/dryrun.h"
+#include "controller/plan/parse.h"
 #include "controller/run/run.h"
 #include "controller/plan/topo.h"
 
@@ -36,24 +37,6 @@
 #define DRY_LINKS_NS	(500 * NSEC_PER_MSEC)	/* link roles per run */
 #define DRY_WIRE_NS	(2 * NSEC_PER_SEC)	/* rewire + routers up */
 #define DRY_TOPO_RECV_NS (1 * NSEC_PER_SEC)	/* toporun: receivers' idle end */
-
-/* The traffic time of a run: its longest flow. */
-static int64_t
-traffic_ns(const struct plan *p)
-{
-	int64_t longest = 0, d;
-	size_t i;
-
-	for (i = 0; i < p->nflows; i++) {
-		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
-		if (p->flows[i].duration_ns > 0 &&
-		    (p->flows[i].duration_ns < d || d == 0))	/* tcp: 0 */
-			d = p->flows[i].duration_ns;
-		if (d > longest)
-			longest = d;
-	}
-	return longest;
-}
 
 /* The impaired links of variant V: their roles start with every run. */
 static int
@@ -180,7 +163,7 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	v = &plan->variants[pt.variant];
 	if ((b = plan_bind(plan, &pt, err, errlen)) == NULL)
 		return -1;
-	ns = traffic_ns(b) + GEN_DRAIN_NS + DRY_POINT_NS;
+	ns = parse_traffic_ns(b) + GEN_DRAIN_NS + DRY_POINT_NS;
 	if (variant_has_links(b, v))
 		ns += DRY_LINKS_NS;
 	if (plan->topo.enabled)		/* cabled and configured every run */

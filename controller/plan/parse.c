@@ -61,3 +61,20 @@ parse_chain_index(const struct plan *p, const char *name, size_t len)
 			return (int)i;
 	return -1;
 }
+
+int64_t
+parse_traffic_ns(const struct plan *p)
+{
+	int64_t longest = 0, d;
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++) {
+		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
+		if (p->flows[i].duration_ns > 0 &&
+		    (d == 0 || p->flows[i].duration_ns < d))
+			d = p->flows[i].duration_ns;
+		if (d > longest)
+			longest = d;
+	}
+	return longest;
+}

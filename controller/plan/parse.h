@@ -51,6 +51,9 @@ int	parse_name(struct parse_ctx *c, yaml_node_t *node, const char *path,
 /* Report the required KEY of mapping MAP (at PARENT) as missing: -1. */
 int	parse_missing(struct parse_ctx *c, yaml_node_t *map,
 	    const char *parent, const char *key);
+/* The traffic's length in a point: the longest flow (count x idt or its
+ * duration), the bound of every time on a point's timeline. */
+int64_t	parse_traffic_ns(const struct plan *p);
 /* Position of NAME (LEN characters) in the chain, -2 for "gen", else -1. */
 int	parse_chain_index(const struct plan *p, const char *name, size_t len);
 

@@ -53,11 +53,12 @@ static const char *const top_keys[] = {
 	"residence",
 	"disturbance",
 	"variants_mode",
-	"cpu",
+	"cpu", "exec",
 };
 enum { K_NAME, K_TOPOLOGY, K_VARIANTS, K_ROUTER, K_REPEAT, K_SWEEP,
     K_FLOWS, K_IMPAIRMENTS, K_FAULTS, K_ORDER, K_RFC2544, K_CAPTURES,
-    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_VARIANTS_MODE, K_CPU, K_NTOP };
+    K_RECORDS, K_RESIDENCE, K_DISTURBANCE, K_VARIANTS_MODE, K_CPU, K_EXEC,
+    K_NTOP };
 
 
 static int
@@ -394,6 +395,7 @@ static const struct plan_section later_sections[] = {
 	{ .key = "residence", .parse = planres_parse },
 	{ .key = "disturbance", .parse = plandisturb_parse },
 	{ .key = "cpu", .parse = plancpu_parse },
+	{ .key = "exec", .parse = planexec_parse, .after_ok = 1 },
 };
 #define NSWEPT	(sizeof(swept_sections) / sizeof(swept_sections[0]))
 #define NLATER	(sizeof(later_sections) / sizeof(later_sections[0]))

@@ -218,6 +218,38 @@ struct plan_fault {
 	int		tlink;		/* topology link index, -1: none */
 };
 
+/*
+ * issue 14 (exec): a user's command on a host (docs/plans.md "exec",
+ * planexec.c): at setup (before every point's traffic, waited for), at
+ * AT_NS on the point's timeline (like a fault), or at teardown (after
+ * every point, also after a failure).  FILES are paths resolved against
+ * the plan's folder, shipped to the agent with the command.
+ */
+#define PLAN_MAX_EXECS		32
+#define PLAN_EXEC_ARGS		32
+#define PLAN_EXEC_ARG_MAX	256
+#define PLAN_EXEC_FILES		8
+#define PLAN_EXEC_PATH_MAX	512
+#define PLAN_EXEC_FILES_BYTES	(512 * 1024)	/* all files of a command */
+
+enum plan_exec_at {
+	PLAN_EXEC_SETUP = 0,
+	PLAN_EXEC_TIMED,
+	PLAN_EXEC_TEARDOWN,
+};
+
+struct plan_exec {
+	char		host[PLAN_NAME_MAX];
+	enum plan_exec_at at;
+	int64_t		at_ns;		/* TIMED: from the traffic's start */
+	char		argv[PLAN_EXEC_ARGS][PLAN_EXEC_ARG_MAX];
+	size_t		argc;
+	char		files[PLAN_EXEC_FILES][PLAN_EXEC_PATH_MAX];
+	size_t		nfiles;
+	int64_t		timeout_ns;	/* default 30 s */
+	int		line;
+};
+
 /* 1 for the router kinds (router: X), 0 for the link ones. */
 #define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL)
 
@@ -391,6 +423,8 @@ struct plan {
 	struct plan_disturb disturb;	/* disturbance: (plandisturb.c) */
 	struct plan_cpu	cpu;		/* cpu: (plancpu.c) */
 	enum plan_variants_mode variants_mode;
+	struct plan_exec execs[PLAN_MAX_EXECS];	/* exec: in file order */
+	size_t		nexecs;			/* (issue 14, planexec.c) */
 };
 
 /*

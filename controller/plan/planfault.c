@@ -64,30 +64,12 @@ f_path(struct fctx *fc, int k, char *buf, size_t len)
 	return buf;
 }
 
-/* The traffic's length in a point: the longest flow. */
-static int64_t
-traffic_ns(const struct plan *p)
-{
-	int64_t longest = 0, d;
-	size_t i;
-
-	for (i = 0; i < p->nflows; i++) {
-		d = p->flows[i].idt_ns * (int64_t)p->flows[i].count;
-		if (p->flows[i].duration_ns > 0 &&
-		    (d == 0 || p->flows[i].duration_ns < d))
-			d = p->flows[i].duration_ns;
-		if (d > longest)
-			longest = d;
-	}
-	return longest;
-}
-
 static int
 f_at(struct fctx *fc, struct plan_fault *f)
 {
 	char path[YAMLDOC_PATH_MAX], got[64], cerr[128];
 	const char *s = yamldoc_text(fc->v[F_AT]);
-	int64_t end = traffic_ns(fc->c->p);
+	int64_t end = parse_traffic_ns(fc->c->p);
 
 	f_path(fc, F_AT, path, sizeof(path));
 	if (s == NULL || clock_parse_duration(s, &f->at_ns, cerr,
@@ -312,12 +294,12 @@ f_raction(struct fctx *fc, struct plan_fault *f)
 		return PERR(fc->c, fc->v[F_DOWN], path, "expected how long the "
 		    "router stays down, a time with its unit (500ms, 2s), "
 		    "got %s", yamldoc_got(fc->v[F_DOWN], got, sizeof(got)));
-	if (f->at_ns + f->down_ns >= traffic_ns(fc->c->p))
+	if (f->at_ns + f->down_ns >= parse_traffic_ns(fc->c->p))
 		return PERR(fc->c, fc->v[F_DOWN], path, "the restart at %.3f s "
 		    "is after the run's end: the traffic lasts %.3f s; "
 		    "expected a shorter down or an earlier at",
 		    (double)(f->at_ns + f->down_ns) / 1e9,
-		    (double)traffic_ns(fc->c->p) / 1e9);
+		    (double)parse_traffic_ns(fc->c->p) / 1e9);
 	return 0;
 }
 

@@ -48,6 +48,9 @@ int	plancap_parse(struct parse_ctx *c, yaml_node_t *node);
 /* residence: (planres.c), after captures:, the router and rfc2544. */
 int	planres_parse(struct parse_ctx *c, yaml_node_t *node);
 
+/* exec: (planexec.c, issue 14), after the flows and the topology. */
+int	planexec_parse(struct parse_ctx *c, yaml_node_t *node);
+
 /* disturbance: (plandisturb.c): its thresholds, defaults when absent. */
 int	plandisturb_parse(struct parse_ctx *c, yaml_node_t *node);
 

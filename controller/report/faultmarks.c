@@ -12,6 +12,11 @@
  * in later points, fall within a few ms of it.  A mark is a dashed
  * vertical line with its label, drawn over both panels.
  *
+ * The user's timed commands (exec.csv's rows whose `at` is a time, issue
+ * 14) are marked the same way in blue, "exec HOST: PROGRAM" at their
+ * planned time (the agent starts them at the traffic's start plus it),
+ * once each; setup and teardown commands fall outside the axis.
+ *
  * Deliberately not done: one mark per point (the lines would pile up),
  * rows that failed or were not answered (not marked: the fault did not
  * happen as planned), and the restores after a point's end.
@@ -76,8 +81,9 @@ marks_of(const struct csvtab *t, const char *frame, struct mark *m)
 	return n;
 }
 
-int
-faultmarks_add(struct figure_dir *p, FILE *gp, const char *frame)
+/* faults.csv's marks of FRAME, ids 1..: their count. */
+static int
+fault_marks(struct figure_dir *p, FILE *gp, const char *frame)
 {
 	static const char *const need[] = { "frame", "time_s", "link", "host",
 		"action", "result", NULL };
@@ -165,4 +171,60 @@ faultmarks_add_at(struct figure_dir *p, FILE *gp, double t0)
 	}
 	csvtab_free(t);
 	return (int)n;
+}
+
+/*
+ * exec.csv's timed commands (issue 14) as marks, ids FIRST + 1..: their
+ * count.  Every point runs them at the same time, so each is marked once.
+ */
+static int
+exec_marks(struct figure_dir *p, FILE *gp, int first)
+{
+	static const char *const need[] = { "host", "at", "cmd", NULL };
+	struct mark m[MARKS_MAX];
+	struct csvtab *t;
+	char why[600], text[96], prog[64];
+	size_t r, i, n = 0;
+	double at;
+
+	if ((t = figure_load(p, "exec.csv", why, sizeof(why))) == NULL)
+		return 0;		/* a run without commands */
+	if (!figure_has_cols(t, "exec.csv", need, why, sizeof(why))) {
+		figure_skipped(p, "exec marks on time_*.png", why);
+		csvtab_free(t);
+		return 0;
+	}
+	for (r = 0; r < csvtab_nrows(t) && first + (int)n < MARKS_MAX; r++) {
+		if (!isfinite(at = figure_num(t, r, csvtab_col(t, "at"))))
+			continue;	/* setup, teardown */
+		snprintf(prog, sizeof(prog), "%s", csvtab_cell(t, r,
+		    (size_t)csvtab_col(t, "cmd")));
+		prog[strcspn(prog, " ")] = '\0';
+		snprintf(m[n].label, sizeof(m[n].label), "exec %s: %s",
+		    csvtab_cell(t, r, (size_t)csvtab_col(t, "host")), prog);
+		for (i = 0; i < n && (strcmp(m[i].label, m[n].label) != 0 ||
+		    m[i].t != at); i++)
+			;
+		if (i == n)
+			m[n++].t = at;
+	}
+	for (i = 0; i < n; i++) {
+		figure_text(text, sizeof(text), m[i].label);
+		fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
+		    "nohead dt 3 lw 1.5 lc rgb '#0055cc' front\n",
+		    (size_t)first + i + 1, m[i].t, m[i].t);
+		fprintf(gp, "set label %zu '%s' at %.6g, graph 0.98 rotate by "
+		    "90 right offset -0.6,0 tc rgb '#0055cc' front\n",
+		    (size_t)first + i + 1, text, m[i].t);
+	}
+	csvtab_free(t);
+	return (int)n;
+}
+
+int
+faultmarks_add(struct figure_dir *p, FILE *gp, const char *frame)
+{
+	int n = fault_marks(p, gp, frame);
+
+	return n + exec_marks(p, gp, n);	/* issue 14: exec.csv */
 }

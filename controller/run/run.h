@@ -31,6 +31,7 @@
 struct captures;
 struct cpumon;
 struct disturb;
+struct execs;
 struct records;
 struct rfc2544;
 
@@ -91,6 +92,7 @@ struct run {
 	struct captures	*cap;		/* captures.c's, NULL until used */
 	struct disturb	*dist;		/* disturb.c's: manifest, disturbance */
 	struct cpumon	*cpu;		/* cpumon.c's, NULL until used */
+	struct execs	*ex;		/* exec: (execs.c), or NULL */
 	struct run_ack	acks[RUN_ACKS_MAX];	/* waiting for a sync */
 	size_t		nacks;
 };

@@ -29,6 +29,7 @@
 #include "controller/run/captures.h"
 #include "controller/run/concurrent.h"
 #include "controller/run/cpumon.h"
+#include "controller/run/execs.h"
 #include "controller/report/plot.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
@@ -272,7 +273,7 @@ progress(struct run *r, const struct plan_variant *v, unsigned frame,
 }
 
 static int
-run_point(struct run *r, const struct plan_variant *v, unsigned frame,
+measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
 {
 	struct run_point *pt = &r->st.points[r->point];
@@ -300,12 +301,16 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	 * generator, which is then the faults' zero: the STARTED report
 	 * comes a start-up earlier, and a fault timed from it fell early.
 	 */
+	if (execs_setup(r, v->nrouters, err, errlen) == -1)
+		return -1;			/* execs.c: before traffic */
 	if (disturb_begin(r, v, err, errlen) == -1)
 		return -1;			/* disturb.c */
-	if (r->fl != NULL)
+	if (r->fl != NULL || execs_has_timed(r->plan))
 		start_at = clock_real_ns() + GEN_START_AT_LEAD_NS;
 	if (start_gen(r, &w, frame, 0, start_at, err, errlen) == -1)
 		return -1;
+	if (execs_timed(r, start_at, err, errlen) == -1)
+		return -1;			/* on the faults' timeline */
 	w.record = 1;
 	pt->state = POINT_RUNNING;
 	pt->role = w.role_id;
@@ -339,6 +344,21 @@ run_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	else			/* keep what was sampled; the error stays */
 		cpumon_stop(r, cerr, sizeof(cerr));
 	r->point++;
+	return rc;
+}
+
+/* A point and, whatever became of it, its exec teardown (execs.c). */
+static int
+run_point(struct run *r, const struct plan_variant *v, unsigned frame,
+    unsigned rep, char *err, size_t errlen)
+{
+	char terr[512];
+	int rc = measure_point(r, v, frame, rep, err, errlen);
+
+	if (execs_point_end(r, terr, sizeof(terr)) == -1 && rc == 0) {
+		snprintf(err, errlen, "%s", terr);
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -412,6 +432,9 @@ enter_variant(struct run *r, const struct plan_variant *v,
 			return -1;
 	}
 	if (routerrole_start(r, v, routers, err, errlen) == -1)
+		return -1;
+	/* The warm-up is the point's first traffic: exec setup before it. */
+	if (execs_setup(r, v->nrouters, err, errlen) == -1)
 		return -1;
 	return warm_up(r, v, point_frame(r), err, errlen);
 }
@@ -574,6 +597,8 @@ links_init(struct run *r, char *err, size_t errlen)
 		return -1;
 	if (disturb_open(r, err, errlen) == -1)	/* run.json's manifest */
 		return -1;
+	if (execs_new(r, err, errlen) == -1)	/* --allow-exec, exec.csv */
+		return -1;
 	if (r->plan->nimpairs == 0)
 		return 0;
 	return (r->lk = links_new(&env, err, errlen)) == NULL ? -1 : 0;
@@ -594,6 +619,7 @@ run_free(struct run *r)
 	faults_free(r->fl);
 	r->fl = NULL;
 	disturb_close(r);
+	execs_free(r);
 	run_disconnect(r);
 	inventory_free(r->own_inv);
 	r->own_inv = NULL;
@@ -604,9 +630,13 @@ static int
 run_end(struct run *r, int rc, char *err, size_t errlen)
 {
 	struct run_host hosts[RUN_MAX_AGENTS];
-	char status[600], ferr[256];
+	char status[600], ferr[512];
 
 	run_stop_all(r);
+	if (execs_point_end(r, ferr, sizeof(ferr)) == -1 && rc == 0) {
+		snprintf(err, errlen, "%s", ferr);	/* teardown after a */
+		rc = -1;				/* failure, Ctrl-C */
+	}
 	if (rc == 0)
 		snprintf(status, sizeof(status), "completed");
 	else
@@ -672,6 +702,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 		return -1;
 	}
 	if (connect_agents(&r, err, errlen) == -1 ||
+	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    (r.res = results_open(opts->results_base, plan, err,
 	    errlen)) == NULL ||
 	    resume_save(&r.st, r.res, err, errlen) == -1 ||
@@ -804,6 +835,7 @@ runner_resume(const struct plan *plan, const char *dir,
 	snprintf(r.st.status, sizeof(r.st.status), "running");
 	if ((r.res = results_reopen(dir, &r.st, err, errlen)) == NULL ||
 	    connect_agents(&r, err, errlen) == -1 ||
+	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    links_init(&r, err, errlen) == -1) {
 		results_free(r.res);
 		run_free(&r);

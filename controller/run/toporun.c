@@ -48,6 +48,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "controller/run/execs.h"
 #include "controller/run/captures.h"
 #include "controller/run/cpumon.h"
 #include "controller/report/plot.h"
@@ -601,7 +602,7 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	struct topo_point *tp;
 	size_t n = r->live->nflows;
 	int64_t deadline;
-	char cerr[256];
+	char cerr[256], terr[512];
 	int rc;
 
 	if ((tp = calloc(1, sizeof(*tp))) == NULL) {
@@ -621,8 +622,13 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	if (rc == 0)		/* captures.c */
 		rc = captures_start(r, &r->plan->variants[0],
 		    r->live->flows[0].frame, rep, err, errlen);
+	if (rc == 0)		/* execs.c: before traffic */
+		rc = execs_setup(r, 0, err, errlen);
 	if (rc == 0)
 		rc = start_flows(r, tp, err, errlen);
+	if (rc == 0)		/* tcp flows only: from their start */
+		rc = execs_timed(r, tp->start_at ? tp->start_at :
+		    clock_real_ns(), err, errlen);
 	if (rc == 0) {
 		pt->state = POINT_RUNNING;
 		pt->role = tp->send[0].role_id;
@@ -656,6 +662,10 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 		rc = captures_end(r, &tp->merged, err, errlen);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
+	if (execs_point_end(r, terr, sizeof(terr)) == -1 && rc == 0) {
+		snprintf(err, errlen, "%s", terr);	/* teardown, always */
+		rc = -1;
+	}
 	if (rc == 0)
 		rc = cpumon_stop(r, err, errlen);
 	else			/* keep what was sampled; the error stays */
@@ -697,9 +707,13 @@ static int
 run_end(struct run *r, int rc, char *err, size_t errlen)
 {
 	struct run_host hosts[PLANTOPO_MAX_HOSTS];
-	char status[600], ferr[256];
+	char status[600], ferr[512];
 
 	run_stop_all(r);
+	if (execs_point_end(r, ferr, sizeof(ferr)) == -1 && rc == 0) {
+		snprintf(err, errlen, "%s", ferr);	/* teardown after a */
+		rc = -1;				/* failure, Ctrl-C */
+	}
 	snprintf(status, sizeof(status), "%s%s", rc == 0 ? "completed" :
 	    "failed: ", rc == 0 ? "" : err);
 	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
@@ -724,6 +738,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	faults_free(r->fl);
 	links_free(r->lk);
 	disturb_close(r);
+	execs_free(r);
 	run_disconnect(r);
 	inventory_free(r->own_inv);
 	results_state_free(&r->st);
@@ -796,11 +811,13 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	if (resume_state_new(&r.st, r.plan, r.run_id, err, errlen) == -1 ||
 	    cable_lab(&r, err, errlen) == -1 ||
 	    connect_hosts(&r, err, errlen) == -1 ||
+	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    (r.res = results_open(opts->results_base, r.plan, err,
 	    errlen)) == NULL ||
 	    resume_save(&r.st, r.res, err, errlen) == -1 ||
 	    faults_new(&r.fl, r.plan, r.ps, r.loop, results_dir(r.res), 0,
 	    opts->quiet, err, errlen) == -1 ||
+	    execs_new(&r, err, errlen) == -1 ||
 	    topo_links_new(&r, err, errlen) == -1) {
 		results_free(r.res);
 		r.res = NULL;

@@ -54,6 +54,7 @@
 #	t_topo_wan.sh	hltw	212
 #	t_manifest.sh	hlmf	203
 #	t_cpu.sh	hlcpu	207
+#	t_exec.sh	hlex	224
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #

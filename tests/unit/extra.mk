@@ -56,3 +56,5 @@ UNIT_EXTRA_test_hostinfo = build/asan/agent/hostreport.o build/asan/agent/valid.
 UNIT_EXTRA_test_disturbance = build/asan/controller/results/disturbance.o
 UNIT_EXTRA_test_cpufit = build/asan/controller/results/cpufit.o
 UNIT_EXTRA_test_results_cpu = build/asan/controller/results/cpu.o build/asan/controller/results/csvfile.o
+UNIT_EXTRA_test_planexec = $(PLAN_ASAN_OBJ)
+UNIT_EXTRA_test_execrun = build/asan/agent/execrun.o

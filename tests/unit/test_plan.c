@@ -148,8 +148,8 @@ t_unknown_key_names_line_and_expected_keys(void)
 	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
 	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows, impairments, faults, "
-	    "order, rfc2544, captures, records, residence, disturbance, variants_mode, "
-	    "cpu)");
+	    "order, rfc2544, captures, records, residence, disturbance, "
+	    "variants_mode, cpu, exec)");
 }
 
 static void
