@@ -317,6 +317,22 @@ fit_all(struct cf *f, const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
+/* Whether SUM holds more than one sweep point: only then is there a fit. */
+static int
+swept(const struct csvtab *sum)
+{
+	int c = csvtab_col(sum, "point");
+	size_t r;
+
+	if (c < 0)
+		return 0;
+	for (r = 1; r < csvtab_nrows(sum); r++)
+		if (strcmp(csvtab_text_at(sum, r, c),
+		    csvtab_text_at(sum, 0, c)) != 0)
+			return 1;
+	return 0;
+}
+
 int
 cpufitout_results(const char *dir, FILE *out, char *err, size_t errlen)
 {
@@ -324,14 +340,16 @@ cpufitout_results(const char *dir, FILE *out, char *err, size_t errlen)
 	char path[PATH_MAX + 32], why[256];
 	int rc = 0;
 
-	snprintf(path, sizeof(path), "%s/cpu.csv", dir);
-	if ((f.cpu = csvread_file(path, why, sizeof(why))) == NULL) {
-		fprintf(out, "\nCPU fit: nothing fitted (no cpu.csv)\n");
-		return 0;
-	}
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	if ((f.sum = csvread_file(path, err, errlen)) == NULL)
-		rc = -1;
+		return -1;
+	if (!swept(f.sum)) {	/* one load: nothing to fit, nothing to say */
+		csvtab_free(f.sum);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/cpu.csv", dir);
+	if ((f.cpu = csvread_file(path, why, sizeof(why))) == NULL)
+		fprintf(out, "\nCPU fit: nothing fitted (no cpu.csv)\n");
 	else if (find_cols(&f, why, sizeof(why)) == -1)
 		fprintf(out, "\nCPU fit: nothing fitted (%s)\n", why);
 	else if ((rc = fit_all(&f, dir, err, errlen)) == 0 && f.nfits == 0)

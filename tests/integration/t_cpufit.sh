@@ -63,4 +63,12 @@ assert_eq one_exit_0 "$?" 0
 n=$(grep -c '^CPU fit: nothing fitted (fewer than 2 points' "$T/one.out")
 assert_eq one_point_one_line "$n" 1
 assert_eq one_no_file "$(ls "$T/one" | grep -c cpufit)" 0
+# No sweep (summary.csv without point): nothing to fit and not a word.
+cp -r "$D/run" "$T/flat"
+awk -F, 'NR == 1 || $15 == 1' "$D/run/summary.csv" | cut -d, -f1-13,15- \
+    >"$T/flat/summary.csv"
+"$HL_BIN/hoplab" report --no-plots "$T/flat" >"$T/flat.out" 2>&1
+assert_eq flat_exit_0 "$?" 0
+assert_eq flat_no_line "$(grep -c 'CPU fit' "$T/flat.out")" 0
+assert_eq flat_no_file "$(ls "$T/flat" | grep -c cpufit)" 0
 finish
