@@ -454,7 +454,8 @@ state_init(struct agent *ag)
 	    .forget = peer_gone, .arg = ag };
 	const struct role_ctx ctx = { .agent = ag->conf->name,
 	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
-	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out };
+	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
+	    .spool = ag->spool };
 
 	ag->out.sock = ag->router;
 	ag->out.name = ag->conf->name;

@@ -40,9 +40,11 @@ struct role_ctx {
 	const char *endpoint;		/* ipc://RUNDIR/children.sock */
 	void	*zctx;			/* the agent's ZeroMQ context */
 	struct sender *out;		/* envelopes to controllers */
+	struct spool *spool;		/* batches a kind makes (role_results) */
 };
 
 struct role_ops;
+struct spool;
 
 /* A role started by StartRole, until its final RoleStatus is sent. */
 struct role {
@@ -60,6 +62,7 @@ struct role {
 	int	status;			/* its wait status */
 	int	final_seen;		/* final ResultBatch forwarded */
 	int64_t	report_at;		/* report the exit by then at latest */
+	int64_t	tick_at;		/* the kind's next tick, 0: none */
 	void	*priv;			/* the kind's own state, or NULL */
 };
 
@@ -116,6 +119,14 @@ struct role_ops {
 		    Hoplab__LinkControl *lc);
 	/* A FileAck for R's file: 1 when R is over, to be freed. */
 	int	(*file_ack)(struct role *r, const Hoplab__FileAck *fa);
+	/*
+	 * Timed work of a kind that has no process but reports (the kernel
+	 * router's counters, every report interval): supervise_timers()
+	 * calls it once NOW reached R->tick_at (when not 0), and the kind
+	 * sets R->tick_at to its next time (0: no more).  0, or -1 with
+	 * ERR: R failed, and is reported FAILED and stopped.  NULL: none.
+	 */
+	int	(*tick)(struct role *r, int64_t now, char *err, size_t errlen);
 	/* Free R->priv and what it holds.  NULL: nothing to free. */
 	void	(*forget)(struct role *r);
 	/*
@@ -162,6 +173,15 @@ int	role_wait_socket(const struct role *r, const char *sockpath,
  * ROLE_KILL_GRACE later (supervise.c's timers).  ROLE_ENDING.
  */
 enum role_stopped role_terminate(struct role *r, int all);
+/*
+ * A batch RB that R's kind made itself (no child sends it: the kernel
+ * router's counters) goes the way a child's does: into the spool first,
+ * then to R's controller, kept until acknowledged.  0 (sent or left in
+ * the spool for a controller that comes back), or -1 with ERR when the
+ * spool refused it.
+ */
+int	role_results(struct role *r, const Hoplab__ResultBatch *rb, char *err,
+	    size_t errlen);
 /* The forget of a kind whose state is plain memory: free(R->priv). */
 void	role_forget_priv(struct role *r);
 

@@ -53,3 +53,5 @@ UNIT_EXTRA_test_residence = build/asan/controller/results/residence.o
 UNIT_EXTRA_test_results += build/asan/controller/results/residence.o
 UNIT_EXTRA_test_hostinfo = build/asan/agent/hostreport.o build/asan/agent/valid.o build/asan/agent/sender.o
 UNIT_EXTRA_test_disturbance = build/asan/controller/results/disturbance.o
+UNIT_EXTRA_test_agent_fwdcount = build/asan/agent/fwdcount.o
+UNIT_EXTRA_test_agent_linkstats = build/asan/agent/linkstats.o
