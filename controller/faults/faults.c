@@ -68,7 +68,7 @@
 #include "controller/plan/topo.h"
 
 static const char *const fcols[] = { "point", "variant", "frame", "rep",
-    "time_s", "link", "host", "action", "target", "result" };
+    "time_s", "link", "host", "action", "target", "result", "time_unix_s" };
 static const char *const ocols[] = { "point", "variant", "frame", "rep",
     "flow", "fault", "fault_time_s", "first_loss_s", "last_loss_s",
     "outage_s", "lost", "outage_est_s", "resolution_s" };
