@@ -53,7 +53,7 @@ series_rows(FILE *dat, const struct routerfaults_series *s, double t0)
 			fputc('\n', dat);	/* counted again from 0 */
 			continue;
 		}
-		figure_put(dat, s->s[i].t - t0, " ");
+		figure_put(dat, (s->s[i - 1].t + s->s[i].t) / 2 - t0, " ");
 		figure_put(dat, pps[ROUTERFAULTS_NCLASS], "\n");
 	}
 }

@@ -53,6 +53,7 @@
 #	t_topo.sh	hlto	216
 #	t_topo_wan.sh	hltw	212
 #	t_manifest.sh	hlmf	203
+#	t_kctr.sh	hlkc	206
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
