@@ -535,6 +535,79 @@ read_back(struct routers *rt, FILE *fp)
 	return end;
 }
 
+/*
+ * How many of today's columns HEADER (one line, no newline) names, when
+ * it is an older hoplab's: a proper prefix of them.  0 otherwise.
+ */
+static size_t
+older_header(const char *header)
+{
+	size_t i, at = 0, len;
+
+	for (i = 0; i < NCOLS; i++) {
+		len = strlen(cols[i]);
+		if (strncmp(header + at, cols[i], len) != 0)
+			return 0;
+		at += len;
+		if (header[at] == '\0')
+			return i + 1 < NCOLS ? i + 1 : 0;
+		if (header[at++] != ',')
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * A routers.csv of an older hoplab (every version appended columns):
+ * rewrite PATH with today's header and each whole row padded with empty
+ * cells, so that a resumed run or `hoplab report` goes on with today's
+ * columns, as summary.csv does.  A last line cut short is kept as it
+ * is (read_back drops it).  0 (done, or nothing to do) or -1 with ERR.
+ */
+static int
+upgrade_old(const char *path, char *err, size_t errlen)
+{
+	char line[LINE_MAX_LEN], tmp[PATH_MAX + 40];
+	FILE *in, *out;
+	size_t n, i, len;
+	int rc = 0;
+
+	if ((in = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(line, sizeof(line), in) == NULL || (line[strcspn(line,
+	    "\r\n")] = '\0', n = older_header(line)) == 0) {
+		fclose(in);
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((out = fopen(tmp, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	for (i = 0; i < NCOLS; i++)
+		fprintf(out, "%s%s", cols[i], i + 1 < NCOLS ? "," : "\n");
+	while (fgets(line, sizeof(line), in) != NULL) {
+		len = strlen(line);
+		if (len == 0 || line[len - 1] != '\n') {
+			fputs(line, out);	/* cut short: as it was */
+			continue;
+		}
+		line[len - 1] = '\0';
+		fputs(line, out);
+		for (i = n; i < NCOLS; i++)
+			fputc(',', out);
+		fputc('\n', out);
+	}
+	fclose(in);
+	if (fclose(out) == EOF || rename(tmp, path) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		remove(tmp);
+		rc = -1;
+	}
+	return rc;
+}
+
 struct routers *
 routers_reopen(const char *dir, char *err, size_t errlen)
 {
@@ -546,6 +619,10 @@ routers_reopen(const char *dir, char *err, size_t errlen)
 	if (rt == NULL)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/routers.csv", dir);
+	if (upgrade_old(path, err, errlen) == -1) {
+		routers_free(rt);
+		return NULL;
+	}
 	if ((fp = fopen(path, "r")) == NULL) {
 		if (errno != ENOENT) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -367,6 +367,48 @@ t_no_rate_across_a_restarted_router(void)
 	rm_tree();
 }
 
+/*
+ * A routers.csv of the hoplab before issue 14 (58 columns, up to
+ * filter_default_hits): reopened, its header is today's and its rows
+ * are padded with the 10 new columns empty; the batch is known.
+ */
+static void
+t_an_older_file_is_padded_to_todays_columns(void)
+{
+	static const char old_row[] = "A,1,A,41,1,1,0,1764470000.250000,in,1,"
+	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
+	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,,0";
+	struct routers *rt;
+	char path[400], line[4096], head[4096];
+	FILE *f;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));	/* today's header */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	routers_free(rt);
+	CU_ASSERT_EQUAL_FATAL(line_of(0, head, sizeof(head)), 0);
+	snprintf(path, sizeof(path), "%s/routers.csv", dir);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	*strstr(head, ",impl,") = '\0';	/* the older header */
+	fprintf(f, "%s\n%s\n", head, old_row);
+	fclose(f);
+	rt = routers_reopen(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	CU_ASSERT(routers_seen(rt, "A", 41, 1));
+	CU_ASSERT_EQUAL(routers_nrows(rt), 1);
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(0, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "filter_default_hits,impl,"
+	    "rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,"
+	    "fwd_icmp,fwd_other,fwd_pps"));
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10);
+	CU_ASSERT_EQUAL(strncmp(line, old_row, strlen(old_row)), 0);
+	CU_ASSERT_STRING_EQUAL(line + strlen(old_row), ",,,,,,,,,,");
+	rm_tree();
+}
+
 int
 main(void)
 {
@@ -376,6 +418,7 @@ main(void)
 		UNIT_TEST(t_the_table_gives_each_routers_weighted_median_per_variant),
 		UNIT_TEST(t_a_kernel_router_row_has_its_own_columns_and_a_rate),
 		UNIT_TEST(t_no_rate_across_a_restarted_router),
+		UNIT_TEST(t_an_older_file_is_padded_to_todays_columns),
 	};
 
 	return UNIT_MAIN("results_routers", tests);
