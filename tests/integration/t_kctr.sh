@@ -49,19 +49,6 @@ at_exit "ip netns exec $LAB_PREFIX-A nft delete table inet hlkc_test \
 PL=$HL_ROOT/tests/integration/plans
 HL="$HL_BIN/hoplab -p $LAB_PREFIX -k $LAB_K"
 
-# run_plan NAME FILE: hoplab run; D is its results folder.
-run_plan()
-{
-	D=
-	if ! $HL -o "$T/$1" run "$2" >"$T/$1.log" 2>&1; then
-		sed 's/^/    /' "$T/$1.log"
-		fail "$1_run" "hoplab run $2 failed"
-		return 1
-	fi
-	pass "$1_run_completes"
-	D=$(ls -d "$T/$1"/*-*)
-}
-
 # final ROUTER IFACE COLUMN: COLUMN of ROUTER's final report, IFACE's row.
 final()
 {
@@ -103,7 +90,8 @@ table inet hlkc_test {
 NFT
 
 # 1.
-if run_plan kctr "$PL/kctr.yaml"; then
+if lab_run kctr "$PL/kctr.yaml" "$T"; then
+	D=$LAB_RUN
 	S=$D/summary.csv
 	assert_eq routers_rows_are_linux "A B linux" "$(csv_col \
 	    "$D/routers.csv" router | sort -u | tr '\n' ' ')$(csv_col \
@@ -139,7 +127,8 @@ in_host A nft delete table inet hlkc_test || fail own_table "not deleted"
 assert_eq agent_table_gone_after_run 0 "$(agent_tables)"
 
 # 3.
-if run_plan cut "$PL/kctr-cut.yaml"; then
+if lab_run cut "$PL/kctr-cut.yaml" "$T"; then
+	D=$LAB_RUN
 	RF=$D/router_faults.csv
 	row=$(awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) h[$k] = k; next }
 	    $h["router"] == "A" && $h["fault"] == "link A-B down" {
