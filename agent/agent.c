@@ -359,12 +359,10 @@ turn(struct agent *ag)
 		{ .socket = ag->pull, .events = ZMQ_POLLIN },
 		{ .socket = ag->zap, .events = ZMQ_POLLIN },
 	};
-	int64_t now = clock_mono_ns(), next, tick;
+	int64_t now = clock_mono_ns(), next;
 	int i;
 
 	next = supervise_timers(&ag->sv, now);
-	if ((tick = supervise_tick(&ag->sv, now)) < next)
-		next = tick;
 	if (ag->next_hb < next)
 		next = ag->next_hb;
 	if (hostreport_next(&ag->hr) < next)
@@ -448,14 +446,6 @@ log_exit(const struct agent *ag)
 		log_info("%s", line);
 }
 
-/* role_ctx.put_batch: a batch a kind made itself, as a child's. */
-static int
-put_batch(void *arg, struct role *r, Hoplab__ResultBatch *rb, char *err,
-    size_t errlen)
-{
-	return dispatch_role_batch(arg, r, rb, err, errlen);
-}
-
 /* The sender, the controllers' table and the supervisor, wired up. */
 static void
 state_init(struct agent *ag)
@@ -465,8 +455,7 @@ state_init(struct agent *ag)
 	const struct role_ctx ctx = { .agent = ag->conf->name,
 	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
 	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
-	    .put_batch = put_batch, .put_batch_arg = ag,
-	    .allow_exec = ag->conf->allow_exec };
+	    .allow_exec = ag->conf->allow_exec, .spool = ag->spool };
 
 	ag->out.sock = ag->router;
 	ag->out.name = ag->conf->name;

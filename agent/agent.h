@@ -19,6 +19,8 @@
  *   sender.c      every envelope to a controller
  *   spool.c       unacknowledged result batches on disk
  *   iproute.c     iproute2 commands;  iface.c  the Welcome's interfaces
+ *   linkstats.c   interfaces' kernel counters (rtnetlink), for a kernel
+ *                 router's reports;  fwdcount.c  its nftables counters
  *   valid.c       the alphabet of names taken from the wire
  *
  * Calls go down that list (main -> agent -> dispatch -> supervise -> the

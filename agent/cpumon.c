@@ -19,7 +19,7 @@
  * jump when a child ends: its time moves from its own line into its
  * parent's cutime.  Which pids are roles' children the agent's
  * supervisor says through role_ctx.role_pids, so that this kind does not
- * call supervise.c; batches go out through role_ctx.put_batch (spooled,
+ * call supervise.c; batches go out through role.c's role_results (spooled,
  * then sent, like a child's, so a controller killed meanwhile loses
  * none).  A batch the spool refuses fails the role (FAILED, sampling
  * ends) and the controller stops the run.
@@ -220,8 +220,7 @@ sample(struct role *r, int final)
 	sample_fill(cm, &sp);
 	rb.cpu = &spp;
 	rb.n_cpu = 1;
-	if (r->ctx->put_batch(r->ctx->put_batch_arg, r, &rb, err,
-	    sizeof(err)) == -1) {
+	if (role_results(r, &rb, err, sizeof(err)) == -1) {
 		fail(r, err);
 		return;
 	}
@@ -230,15 +229,19 @@ sample(struct role *r, int final)
 	cm->now = t;
 }
 
-static void
-cpumon_tick(struct role *r, int64_t now)
+/* A failed sample is reported by fail() and ends the sampling, not R. */
+static int
+cpumon_tick(struct role *r, int64_t now, char *err, size_t errlen)
 {
 	struct cpumon *cm = r->priv;
 
 	r->tick_at += cm->interval_ns;
 	if (r->tick_at <= now)		/* the loop was late: skip ahead */
 		r->tick_at = now + cm->interval_ns;
+	(void)err;
+	(void)errlen;
 	sample(r, 0);
+	return 0;
 }
 
 static void
@@ -288,11 +291,6 @@ cpumon_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	if (iv != 0 && (iv < CPUMON_MIN_NS || iv > CPUMON_MAX_NS)) {
 		snprintf(err, errlen, "cpu role: interval %" PRIu64 " ns: "
 		    "expected 100ms..60s (0: 1 s)", iv);
-		return -1;
-	}
-	if (r->ctx->put_batch == NULL) {
-		snprintf(err, errlen, "cpu role: this agent cannot send "
-		    "results of its own");
 		return -1;
 	}
 	if (cpumon_alloc(r, err, errlen) == -1)

@@ -305,19 +305,13 @@ spool_refused(struct agent *ag, struct role *r, const Hoplab__ResultBatch *rb,
 	supervise_stop(&ag->sv, r);
 }
 
-int
-dispatch_role_batch(struct agent *ag, struct role *r, Hoplab__ResultBatch *rb,
+/* A child's batch RB for R: spooled, then sent (role.c, as a kind's own). */
+static int
+role_batch(struct agent *ag, struct role *r, Hoplab__ResultBatch *rb,
     char *err, size_t errlen)
 {
-	Hoplab__Envelope out;
-
-	if (spool_put(ag->spool, rb, err, errlen) == -1)
+	if (role_results(r, rb, err, errlen) == -1)
 		return -1;
-	sender_envelope(&ag->out, &out);
-	out.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
-	out.result_batch = rb;
-	/* if not, it waits in the spool */
-	sender_to_role(&ag->out, r->owner, r->ownerlen, r->id, &out);
 	ag->n_forwarded++;
 	return 0;
 }
@@ -343,7 +337,7 @@ forward_results(struct agent *ag, Hoplab__ResultBatch *rb)
 			r->final_seen = 1;
 		return;
 	}
-	if (dispatch_role_batch(ag, r, rb, err, sizeof(err)) == -1) {
+	if (role_batch(ag, r, rb, err, sizeof(err)) == -1) {
 		spool_refused(ag, r, rb, errno, err);
 		return;
 	}

@@ -33,6 +33,28 @@
  * kill turns forwarding off (net.ipv4.ip_forward = 0: packets stop being
  * forwarded while addresses, routes and ARP stay), restart turns it on.
  *
+ * Counters, as hoplab-router reports them (docs/router.md, "Kernel
+ * routers"): a router (not an end host) sends a ResultBatch with one
+ * RouterCounters every report interval (RouterParams.report_interval_ns,
+ * 0: 1 s; supervise.c ticks it) and a final one when it stops, for
+ * whatever reason (a StopRole, its controller lost, the agent quitting,
+ * a failed tick), each through role_results(): spooled before it is
+ * sent, so a controller killed meanwhile gets it when it attaches.  Per
+ * interface of the role, the kernel's own counters (linkstats.c:
+ * rtnetlink's IFLA_STATS64 of the agent's namespace, which is the
+ * router's), and router-wide the packets forwarded per protocol from
+ * an nftables table of the role's own in the forward hook (fwdcount.c),
+ * installed after the routes and deleted at the stop (also when the
+ * role failed, and when its state is forgotten at the agent's exit).
+ * All of them count from the role's start: the interfaces' counters at
+ * the start are taken off (veths a topology lab kept have counted
+ * before; a counter found below its start, an interface made anew,
+ * counts from 0), the nftables counters start at 0.  Without nft, or
+ * when the table cannot be installed or read any more (a user's `nft
+ * flush ruleset`), the role goes on with the interfaces' counters and
+ * says the protocol counts are missing (fwd_valid false, a warning in
+ * the agent's log); netlink failing fails the role.
+ *
  * Deliberately not done: IPv6, rp_filter and ip_forward are left as they
  * are on stop (other roles may rely on forwarding), and no routes are
  * deleted one by one.
@@ -46,15 +68,31 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/fwdcount.h"
 #include "agent/iproute.h"
+#include "agent/linkstats.h"
 #include "agent/linuxrouter.h"
 #include "clock.h"
 #include "log.h"
 
-/* The interfaces whose addresses the role set, to flush on stop. */
+#define INTERVAL_DEFAULT_NS	(1000 * 1000000LL)	/* 1 s */
+#define INTERVAL_MIN_NS		(100 * 1000000ULL)	/* as hoplab-router */
+#define INTERVAL_MAX_NS		(60 * 1000000000ULL)
+
+/* The interfaces whose addresses the role set, and its counters. */
 struct lr_state {
 	char	ifaces[ROLE_IFACES_MAX][IF_NAMESIZE];
-	size_t	nifaces;
+	size_t	nifaces;	/* to flush on stop */
+	int	counting;	/* a router (not an end host): reports */
+	int64_t	interval_ns;	/* between reports */
+	uint64_t batch_seq;	/* the last batch's, from 1 */
+	int	failed;		/* a tick failed: no final batch */
+	char	table[FWDCOUNT_NAME_MAX];	/* its nftables table */
+	int	table_on;	/* installed, to delete */
+	int	fwd_ok;		/* its counters are read */
+	struct linkstats ls[ROLE_IFACES_MAX];	/* the last read */
+	struct linkstats ls0[ROLE_IFACES_MAX];	/* at the start */
+	size_t	nls;
 };
 
 /*
@@ -105,6 +143,14 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	    rp->n_routes > ROLE_ROUTES_MAX) {
 		snprintf(err, errlen, "at most %d interfaces and %d routes",
 		    ROLE_IFACES_MAX, ROLE_ROUTES_MAX);
+		return -1;
+	}
+	if (rp->report_interval_ns != 0 &&
+	    (rp->report_interval_ns < INTERVAL_MIN_NS ||
+	    rp->report_interval_ns > INTERVAL_MAX_NS)) {
+		snprintf(err, errlen, "linux router: report interval %llu ns "
+		    "outside 100ms..60s",
+		    (unsigned long long)rp->report_interval_ns);
 		return -1;
 	}
 	for (i = 0; i < rp->n_ifaces; i++) {
@@ -195,6 +241,150 @@ unconfigure(const struct role *r, struct lr_state *lr)
 	lr->nifaces = 0;
 }
 
+/* Counters -------------------------------------------------------------- */
+
+/* V since the start's V0; a counter below it (made anew) counts from 0. */
+static uint64_t
+since(uint64_t v, uint64_t v0)
+{
+	return v >= v0 ? v - v0 : v;
+}
+
+/* One interface's counters since the start, into IC (names point in LR). */
+static void
+fill_iface(Hoplab__RouterIfaceCounters *ic, const struct linkstats *l,
+    const struct linkstats *l0)
+{
+	hoplab__router_iface_counters__init(ic);
+	ic->name = (char *)l->name;
+	ic->up = l->found && l->up;
+	ic->rx_packets = since(l->rx_packets, l0->rx_packets);
+	ic->rx_bytes = since(l->rx_bytes, l0->rx_bytes);
+	ic->tx_packets = since(l->tx_packets, l0->tx_packets);
+	ic->tx_bytes = since(l->tx_bytes, l0->tx_bytes);
+	ic->rx_dropped = since(l->rx_dropped, l0->rx_dropped);
+	ic->tx_dropped = since(l->tx_dropped, l0->tx_dropped);
+	ic->rx_errors = since(l->rx_errors, l0->rx_errors);
+	ic->tx_errors = since(l->tx_errors, l0->tx_errors);
+}
+
+/* The table's counters into RC, or fwd_valid 0 (warned once) if lost. */
+static void
+fill_fwd(const struct role *r, struct lr_state *lr,
+    Hoplab__RouterCounters *rc)
+{
+	uint64_t pk[FWDCOUNT_NCLASS] = { 0 };
+	char err[512];
+
+	if (lr->fwd_ok && fwdcount_read(lr->table, pk, err,
+	    sizeof(err)) == -1) {
+		log_warn("role %u: forwarded packets per protocol no longer "
+		    "counted: %s", r->id, err);
+		lr->fwd_ok = 0;
+	}
+	rc->fwd_valid = lr->fwd_ok;
+	rc->fwd_tcp = pk[FWDCOUNT_TCP];
+	rc->fwd_udp = pk[FWDCOUNT_UDP];
+	rc->fwd_icmp = pk[FWDCOUNT_ICMP];
+	rc->fwd_other = pk[FWDCOUNT_OTHER];
+}
+
+/*
+ * Read the counters and send them as R's next batch (FINAL: its last).
+ * 0, or -1 with ERR (netlink failed, or the spool refused the batch).
+ */
+static int
+send_counters(struct role *r, struct lr_state *lr, int final, char *err,
+    size_t errlen)
+{
+	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
+	Hoplab__RouterCounters rc = HOPLAB__ROUTER_COUNTERS__INIT, *rcp = &rc;
+	Hoplab__RouterIfaceCounters ic[ROLE_IFACES_MAX];
+	Hoplab__RouterIfaceCounters *icp[ROLE_IFACES_MAX];
+	size_t i;
+
+	if (linkstats_read(lr->ls, lr->nls, err, errlen) == -1)
+		return -1;
+	rc.time_ns = clock_real_ns();
+	rc.router = (char *)r->ctx->agent;
+	rc.impl = "linux";
+	for (i = 0; i < lr->nls; i++) {
+		fill_iface(&ic[i], &lr->ls[i], &lr->ls0[i]);
+		icp[i] = &ic[i];
+	}
+	rc.ifaces = icp;
+	rc.n_ifaces = lr->nls;
+	fill_fwd(r, lr, &rc);
+	rb.role_id = r->id;
+	rb.run_id = r->run_id;
+	rb.batch_seq = ++lr->batch_seq;
+	rb.final = final;
+	rb.routers = &rcp;
+	rb.n_routers = 1;
+	return role_results(r, &rb, err, errlen);
+}
+
+/*
+ * Start counting for router R from RP: the interfaces' counters now (to
+ * take off later), the table installed, the first tick set.  0, or -1
+ * with ERR when netlink fails (nft failing only warns).
+ */
+static int
+count_start(struct role *r, struct lr_state *lr,
+    const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	char why[512];
+	size_t i;
+
+	for (i = 0; i < rp->n_ifaces; i++)
+		snprintf(lr->ls[i].name, sizeof(lr->ls[i].name), "%s",
+		    rp->ifaces[i]->name);
+	lr->nls = rp->n_ifaces;
+	if (linkstats_read(lr->ls, lr->nls, err, errlen) == -1)
+		return -1;
+	memcpy(lr->ls0, lr->ls, sizeof(lr->ls0));
+	fwdcount_name(lr->table, sizeof(lr->table), r->id);
+	if (fwdcount_install(lr->table, why, sizeof(why)) == -1)
+		log_warn("role %u: forwarded packets per protocol not "
+		    "counted: %s", r->id, why);
+	else
+		lr->table_on = lr->fwd_ok = 1;
+	lr->counting = 1;
+	lr->interval_ns = rp->report_interval_ns ?
+	    (int64_t)rp->report_interval_ns : INTERVAL_DEFAULT_NS;
+	r->tick_at = clock_mono_ns() + lr->interval_ns;
+	return 0;
+}
+
+/* Delete R's table if it is there; failures are logged. */
+static void
+count_stop(const struct role *r, struct lr_state *lr)
+{
+	char err[512];
+
+	if (lr->table_on && fwdcount_delete(lr->table, err,
+	    sizeof(err)) == -1)
+		log_warn("role %u: %s", r->id, err);
+	lr->table_on = lr->fwd_ok = 0;
+}
+
+/* Every report interval: the counters so far. */
+static int
+linuxrouter_tick(struct role *r, int64_t now, char *err, size_t errlen)
+{
+	struct lr_state *lr = r->priv;
+
+	if (send_counters(r, lr, 0, err, errlen) == -1) {
+		lr->failed = 1;
+		r->tick_at = 0;
+		return -1;
+	}
+	r->tick_at += lr->interval_ns;
+	if (r->tick_at <= now)		/* the loop was held up: skip */
+		r->tick_at = now + lr->interval_ns;
+	return 0;
+}
+
 /*
  * Configure the host as router R from SR->router.  Returns 0 when
  * everything is in place, or -1 with the failing step in ERR (and the
@@ -224,18 +414,33 @@ linuxrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	for (i = 0; i < rp->n_routes; i++)
 		if (add_route(rp->routes[i], err, errlen) == -1)
 			goto fail;
+	if (!rp->end_host && count_start(r, lr, rp, err, errlen) == -1)
+		goto fail;
 	return 0;
 fail:
+	count_stop(r, lr);
 	unconfigure(r, lr);
 	return -1;
 }
 
-/* Unconfigure R; it is over at once (no process to wait for). */
+/*
+ * The final counters, then unconfigure R; it is over at once (no process
+ * to wait for).
+ */
 static enum role_stopped
 linuxrouter_stop(struct role *r, int all)
 {
+	struct lr_state *lr = r->priv;
+	char err[512];
+
 	(void)all;
-	unconfigure(r, r->priv);
+	r->tick_at = 0;
+	if (lr->counting && !lr->failed && send_counters(r, lr, 1, err,
+	    sizeof(err)) == -1)
+		log_warn("role %u: final counters not sent: %s", r->id, err);
+	lr->counting = 0;
+	count_stop(r, lr);
+	unconfigure(r, lr);
 	log_info("role %u: linux router stopped", r->id);
 	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
 	return ROLE_ENDED;
@@ -273,8 +478,10 @@ linuxrouter_restart(struct role *r, int64_t *when, char *detail,
 static void
 linuxrouter_forget(struct role *r)
 {
-	if (r->priv != NULL)
+	if (r->priv != NULL) {
+		count_stop(r, r->priv);
 		unconfigure(r, r->priv);
+	}
 	free(r->priv);
 	r->priv = NULL;
 }
@@ -285,6 +492,7 @@ const struct role_ops linuxrouter_ops = {
 	.stop = linuxrouter_stop,
 	.kill = linuxrouter_kill,
 	.restart = linuxrouter_restart,
+	.tick = linuxrouter_tick,
 	.forget = linuxrouter_forget,
 	.supervised = 1,
 	.host_wide = 1,

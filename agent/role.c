@@ -12,6 +12,10 @@
  * Stopping such a role is role_terminate(): SIGTERM to the group, and
  * supervise.c's timer sends SIGKILL to the group ROLE_KILL_GRACE later
  * if the leader has not been reaped.
+ *
+ * A kind without a process that still reports (the kernel router) sends
+ * its batches with role_results(): spooled, then sent, as dispatch.c does
+ * with a child's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +30,7 @@
 #include <sys/wait.h>
 
 #include "agent/role.h"
+#include "agent/spool.h"
 #include "clock.h"
 #include "log.h"
 #include "spawn.h"
@@ -157,4 +162,22 @@ role_forget_priv(struct role *r)
 {
 	free(r->priv);
 	r->priv = NULL;
+}
+
+int
+role_results(struct role *r, const Hoplab__ResultBatch *rb, char *err,
+    size_t errlen)
+{
+	Hoplab__Envelope env;
+
+	if (spool_put(r->ctx->spool, rb, err, errlen) == -1)
+		return -1;
+	sender_envelope(r->ctx->out, &env);
+	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
+	env.result_batch = (Hoplab__ResultBatch *)rb;
+	/* if not, it waits in the spool for the controller's Hello */
+	sender_to_role(r->ctx->out, r->owner, r->ownerlen, r->id, &env);
+	log_debug("role %u: sent its batch %llu%s", r->id,
+	    (unsigned long long)rb->batch_seq, rb->final ? ", final" : "");
+	return 0;
 }

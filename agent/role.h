@@ -43,23 +43,17 @@ struct role_ctx {
 	void	*zctx;			/* the agent's ZeroMQ context */
 	struct sender *out;		/* envelopes to controllers */
 	/*
-	 * A kind without a process that makes results itself (cpumon.c):
-	 * batch RB of R spooled and sent to R's controller like a child's
-	 * (agent.c fills it).  0, or -1 with ERR: not kept, R not stopped.
-	 */
-	int	(*put_batch)(void *arg, struct role *r,
-		    Hoplab__ResultBatch *rb, char *err, size_t errlen);
-	void	*put_batch_arg;
-	/*
 	 * The pids of every role's child still running (not reaped), at
 	 * most MAX into PIDS; how many (supervise.c fills it).
 	 */
 	size_t	(*role_pids)(void *arg, pid_t *pids, size_t max);
 	void	*role_pids_arg;
 	int	allow_exec;		/* --allow-exec: exec roles (execrole.c) */
+	struct spool *spool;		/* batches a kind makes (role_results) */
 };
 
 struct role_ops;
+struct spool;
 
 /* A role started by StartRole, until its final RoleStatus is sent. */
 struct role {
@@ -77,7 +71,7 @@ struct role {
 	int	status;			/* its wait status */
 	int	final_seen;		/* final ResultBatch forwarded */
 	int64_t	report_at;		/* report the exit by then at latest */
-	int64_t	tick_at;		/* next tick (CLOCK_MONOTONIC), 0: none */
+	int64_t	tick_at;		/* the kind's next tick (CLOCK_MONOTONIC), 0: none */
 	void	*priv;			/* the kind's own state, or NULL */
 };
 
@@ -135,12 +129,14 @@ struct role_ops {
 	/* A FileAck for R's file: 1 when R is over, to be freed. */
 	int	(*file_ack)(struct role *r, const Hoplab__FileAck *fa);
 	/*
-	 * Periodic work of a role (a sample, a counter read): called by
-	 * supervise_tick() once NOW (CLOCK_MONOTONIC) reached R->tick_at,
-	 * which the kind sets (at start, then in each tick; 0: no more).
-	 * R may not be freed in it.
+	 * Timed work of a kind that has no process but reports (the kernel
+	 * router's counters every report interval, the cpu role's samples):
+	 * supervise_timers() calls it once NOW (CLOCK_MONOTONIC) reached
+	 * R->tick_at (when not 0), and the kind sets R->tick_at to its next
+	 * time (0: no more).  0, or -1 with ERR: R failed, and is reported
+	 * FAILED and stopped.  NULL: none.
 	 */
-	void	(*tick)(struct role *r, int64_t now);
+	int	(*tick)(struct role *r, int64_t now, char *err, size_t errlen);
 	/* Free R->priv and what it holds.  NULL: nothing to free. */
 	void	(*forget)(struct role *r);
 	/*
@@ -187,6 +183,15 @@ int	role_wait_socket(const struct role *r, const char *sockpath,
  * ROLE_KILL_GRACE later (supervise.c's timers).  ROLE_ENDING.
  */
 enum role_stopped role_terminate(struct role *r, int all);
+/*
+ * A batch RB that R's kind made itself (no child sends it: the kernel
+ * router's counters) goes the way a child's does: into the spool first,
+ * then to R's controller, kept until acknowledged.  0 (sent or left in
+ * the spool for a controller that comes back), or -1 with ERR when the
+ * spool refused it.
+ */
+int	role_results(struct role *r, const Hoplab__ResultBatch *rb, char *err,
+	    size_t errlen);
 /* The forget of a kind whose state is plain memory: free(R->priv). */
 void	role_forget_priv(struct role *r);
 

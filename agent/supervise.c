@@ -24,6 +24,11 @@
  * here if the leader has not been reaped, and the role then ends as
  * STOPPED), at once for a kernel router, a capture's file sent first.
  *
+ * A kind with timed work of its own (role_ops.tick: the kernel router
+ * reads its counters every report interval) is ticked from
+ * supervise_timers() when its role's tick_at is due; a failed tick fails
+ * the role.
+ *
  * Roles are removed only in supervise_timers() and by a stop that ended
  * them, never while another function walks the list.
  */
@@ -418,11 +423,40 @@ due(struct supervisor *sv, int64_t now)
 	return NULL;
 }
 
+/*
+ * The kinds' own timers (role_ops.tick: the kernel router's counters).
+ * A tick that fails ends its role: FAILED with the reason, then stopped
+ * as its kind does (which cleans up).  The earliest next tick, or NEXT.
+ */
+static int64_t
+ticks(struct supervisor *sv, int64_t now, int64_t next)
+{
+	struct role *r, *tmp;
+	char err[512];
+
+	TAILQ_FOREACH_SAFE(r, &sv->roles, entry, tmp) {
+		if (r->ops->tick == NULL || r->tick_at == 0 || r->stopping)
+			continue;
+		if (now >= r->tick_at && r->ops->tick(r, now, err,
+		    sizeof(err)) == -1) {
+			log_warn("role %u: FAILED: %s", r->id, err);
+			role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
+			stop(sv, r, 0);
+			continue;
+		}
+		if (r->tick_at != 0 && r->tick_at < next)
+			next = r->tick_at;
+	}
+	return next;
+}
+
 int64_t
 supervise_timers(struct supervisor *sv, int64_t now)
 {
 	struct role *r;
 	int64_t next = INT64_MAX;
+
+	next = ticks(sv, now, next);
 
 	TAILQ_FOREACH(r, &sv->roles, entry) {
 		if (r->kill_at == 0 || r->reaped)
@@ -441,23 +475,6 @@ supervise_timers(struct supervisor *sv, int64_t now)
 	TAILQ_FOREACH(r, &sv->roles, entry)
 		if (r->reaped && r->report_at < next)
 			next = r->report_at;
-	return next;
-}
-
-int64_t
-supervise_tick(struct supervisor *sv, int64_t now)
-{
-	struct role *r;
-	int64_t next = INT64_MAX;
-
-	TAILQ_FOREACH(r, &sv->roles, entry) {
-		if (r->ops->tick == NULL || r->tick_at == 0)
-			continue;
-		if (now >= r->tick_at)
-			r->ops->tick(r, now);
-		if (r->tick_at != 0 && r->tick_at < next)
-			next = r->tick_at;
-	}
 	return next;
 }
 

@@ -2,7 +2,8 @@
  * supervise: the agent's roles, from StartRole to their last RoleStatus
  * (supervise.c).  It picks a StartRole's kind (role.h's table of
  * operations) and from then on calls only through it; it reaps children,
- * runs the SIGKILL and exit-report timers, and stops roles.
+ * runs the SIGKILL and exit-report timers and the kinds' ticks, and stops
+ * roles.
  */
 #ifndef HOPLAB_AGENT_SUPERVISE_H
 #define HOPLAB_AGENT_SUPERVISE_H
@@ -50,15 +51,11 @@ size_t	supervise_active(const struct supervisor *sv);
 /* Collect every child that has ended; called when SIGCHLD was seen. */
 void	supervise_reap(struct supervisor *sv);
 /*
- * SIGKILL for groups that ignored SIGTERM, exit reports that are due.
+ * SIGKILL for groups that ignored SIGTERM, exit reports that are due,
+ * the kinds' ticks (role_ops.tick) that are due.
  * The next deadline (CLOCK_MONOTONIC), or INT64_MAX when there is none.
  */
 int64_t	supervise_timers(struct supervisor *sv, int64_t now);
-/*
- * Each role's tick (role.h) that is due at NOW; the next deadline
- * (CLOCK_MONOTONIC), or INT64_MAX when no role ticks.
- */
-int64_t	supervise_tick(struct supervisor *sv, int64_t now);
 /* A LinkControl: relayed to the one running role that takes it. */
 void	supervise_control(struct supervisor *sv, const uint8_t *id,
 	    size_t idlen, Hoplab__LinkControl *lc);

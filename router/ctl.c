@@ -34,6 +34,7 @@
 #include "log.h"
 #include "msg.h"
 #include "router/ctl.h"
+#include "router/fwd.h"
 #include "router/router.h"
 
 #define CLIENT_TIMEOUT_MS	2000
@@ -157,6 +158,12 @@ fill(struct router *r, struct cstore *s, int total)
 	s->c.fragments_made = r->frag_made;
 	s->c.cpu_percent = r->cpu_pct;
 	s->c.routes = (uint32_t)fib_count(r->fib);
+	s->c.impl = "hoplab";
+	s->c.fwd_valid = 1;
+	s->c.fwd_tcp = r->fwd_proto[FWD_PROTO_TCP];
+	s->c.fwd_udp = r->fwd_proto[FWD_PROTO_UDP];
+	s->c.fwd_icmp = r->fwd_proto[FWD_PROTO_ICMP];
+	s->c.fwd_other = r->fwd_proto[FWD_PROTO_OTHER];
 	fill_filters(r, s);
 }
 
@@ -369,6 +376,9 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 	    "fragments forwarded %" PRIu64 ", made %" PRIu64 "\n", c->routes,
 	    c->icmp_sent, c->icmp_rate_limited, c->arp_requests,
 	    c->arp_replies, c->fragments_forwarded, c->fragments_made);
+	fprintf(f, "forwarded tcp %" PRIu64 ", udp %" PRIu64 ", icmp %" PRIu64
+	    ", other %" PRIu64 "\n", c->fwd_tcp, c->fwd_udp, c->fwd_icmp,
+	    c->fwd_other);
 	if (c->n_filter_hits == 0 && c->filter_default_hits == 0)
 		return;
 	fprintf(f, "filter hits:");

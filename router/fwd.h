@@ -116,6 +116,26 @@ fwd_ttl_dec(uint8_t *ip)
 	    be16_load(ip + IP4_TTL)));
 }
 
+/* Forwarded packets are counted by protocol class (RouterCounters.fwd_*). */
+enum fwd_proto {
+	FWD_PROTO_TCP,
+	FWD_PROTO_UDP,
+	FWD_PROTO_ICMP,
+	FWD_PROTO_OTHER,
+	FWD_NPROTO
+};
+
+/*
+ * The class of IPv4 protocol number PROTO (6 TCP, 17 UDP, 1 ICMP, the
+ * rest other), the index of the router's per-class counter.  Per packet.
+ */
+static inline unsigned
+fwd_proto_class(uint8_t proto)
+{
+	return proto == 6 ? FWD_PROTO_TCP : proto == 17 ? FWD_PROTO_UDP :
+	    proto == 1 ? FWD_PROTO_ICMP : FWD_PROTO_OTHER;
+}
+
 /*
  * Fragment the datagram at IP (TOTLEN bytes, header without options,
  * DF clear) for MTU, writing fragment number K (0-based) into OUT after

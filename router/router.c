@@ -9,7 +9,8 @@
  * Order of the IPv4 steps: header checks (fwd.h) -> addressed to us (ICMP
  * echo answered, the rest dropped as not routed) -> input filter ->
  * TTL (time exceeded) -> longest prefix match (net unreachable) -> TTL
- * decrement with incremental checksum -> MTU (fragmentation needed, or
+ * decrement with incremental checksum (the packet is counted as
+ * forwarded there, by protocol class: fwd.h) -> MTU (fragmentation needed, or
  * fragments) -> ARP (host unreachable when it fails) -> output queue.
  *
  * Deliberately not done: reassembly, IP options (dropped and counted as
@@ -445,6 +446,7 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 		return;
 	}
 	fwd_ttl_dec(ip);
+	r->fwd_proto[fwd_proto_class(ip[IP4_PROTO])]++;
 	if (csum_partial)
 		fwd_l4_csum_fill(ip, tl);
 	if (tl > out->mtu)

@@ -152,6 +152,7 @@ struct router {
 	uint64_t	icmp_sent, icmp_limited;
 	uint64_t	arp_requests, arp_replies;
 	uint64_t	frag_fwd, frag_made;
+	uint64_t	fwd_proto[4];	/* forwarded, by fwd.h fwd_proto_class() */
 	int64_t		now_mono;	/* at the top of the loop iteration */
 	struct busy	busy;		/* spin or sleep (busy.h) */
 	int		schedfd;	/* /proc/self/schedstat, or -1 */

@@ -38,7 +38,7 @@ sent_write_row(struct faults *fl, const struct sent *s)
 	snprintf(res, sizeof(res), "%s%s", !s->answered ? "no answer" :
 	    s->ok ? "ok" : "failed: ", s->answered && !s->ok ? s->error : "");
 	csv_str(c, res);
-	csv_f64(c, (double)at / 1e9, 6);	/* cpu.png's marks */
+	csv_f64(c, (double)at / 1e9, 6);	/* cpu.png's marks, routers.csv's clock */
 	if (csvfile_end_row(&fl->fcsv, err, sizeof(err)) == -1)
 		log_warn("faults.csv: %s", err);
 }

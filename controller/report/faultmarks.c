@@ -89,7 +89,7 @@ fault_marks(struct figure_dir *p, FILE *gp, const char *frame)
 		"action", "result", NULL };
 	struct mark m[MARKS_MAX];
 	struct csvtab *t;
-	char why[600], text[96];
+	char why[600];
 	size_t i, n;
 
 	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
@@ -100,15 +100,8 @@ fault_marks(struct figure_dir *p, FILE *gp, const char *frame)
 		return 0;
 	}
 	n = marks_of(t, frame, m);
-	for (i = 0; i < n; i++) {
-		figure_text(text, sizeof(text), m[i].label);
-		fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
-		    "nohead dt 2 lw 1.5 lc rgb '#cc0000' front\n", i + 1,
-		    m[i].t, m[i].t);
-		fprintf(gp, "set label %zu '%s' at %.6g, graph 0.98 rotate by "
-		    "90 right offset -0.6,0 tc rgb '#cc0000' front\n", i + 1,
-		    text, m[i].t);
-	}
+	for (i = 0; i < n; i++)
+		faultmarks_line(gp, i + 1, m[i].t, m[i].label);
 	csvtab_free(t);
 	return (int)n;
 }
@@ -149,7 +142,7 @@ faultmarks_add_at(struct figure_dir *p, FILE *gp, double t0)
 		"host", "action", "result", NULL };
 	struct mark m[MARKS_MAX];
 	struct csvtab *t;
-	char why[600], text[96];
+	char why[600];
 	size_t i, n;
 
 	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
@@ -160,15 +153,8 @@ faultmarks_add_at(struct figure_dir *p, FILE *gp, double t0)
 		return 0;
 	}
 	n = marks_at(t, t0, m);
-	for (i = 0; i < n; i++) {
-		figure_text(text, sizeof(text), m[i].label);
-		fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
-		    "nohead dt 2 lw 1.5 lc rgb '#cc0000' front\n", i + 1,
-		    m[i].t, m[i].t);
-		fprintf(gp, "set label %zu '%s' at %.6g, graph 0.98 rotate by "
-		    "90 right offset -0.6,0 tc rgb '#cc0000' front\n", i + 1,
-		    text, m[i].t);
-	}
+	for (i = 0; i < n; i++)
+		faultmarks_line(gp, i + 1, m[i].t, m[i].label);
 	csvtab_free(t);
 	return (int)n;
 }
@@ -227,4 +213,16 @@ faultmarks_add(struct figure_dir *p, FILE *gp, const char *frame)
 	int n = fault_marks(p, gp, frame);
 
 	return n + exec_marks(p, gp, n);	/* issue 14: exec.csv */
+}
+
+void
+faultmarks_line(FILE *gp, size_t i, double x, const char *label)
+{
+	char text[96];
+
+	figure_text(text, sizeof(text), label);
+	fprintf(gp, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 "
+	    "nohead dt 2 lw 1.5 lc rgb '#cc0000' front\n", i, x, x);
+	fprintf(gp, "set label %zu '%s' at %.6g, graph 0.98 rotate by "
+	    "90 right offset -0.6,0 tc rgb '#cc0000' front\n", i, text, x);
 }

@@ -1,7 +1,7 @@
 /*
  * faultmarks: the faults of a run marked on its delay-over-time and
  * loss-over-time figures (faultmarks.c says how; docs/report.md
- * "Plots").  Called by plot.c; calls only figure.c.
+ * "Plots").  Called by plot.c and routerplot.c; calls only figure.c.
  */
 #ifndef HOPLAB_FAULTMARKS_H
 #define HOPLAB_FAULTMARKS_H
@@ -17,6 +17,12 @@
  * listed as skipped on D).
  */
 int	faultmarks_add(struct figure_dir *d, FILE *gp, const char *frame);
+/*
+ * Mark number I (from 1) at X on the figure's axis with LABEL: a dashed
+ * vertical line and its text, as faultmarks_add() draws them (also
+ * routerplot.c's marks, on its own time axis).
+ */
+void	faultmarks_line(FILE *gp, size_t i, double x, const char *label);
 
 /*
  * The same on a figure whose x axis is CLOCK_REALTIME seconds less T0

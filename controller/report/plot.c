@@ -24,6 +24,7 @@
 #include "controller/report/estplot.h"
 #include "controller/report/plot.h"
 #include "controller/report/rfc2544plot.h"
+#include "controller/report/routerplot.h"
 
 #define KEY_MAX		4	/* columns of a grouping key */
 #define BAND_STEPS	60	/* points of the regression band */
@@ -573,7 +574,8 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 		return -1;
 	fprintf(out, "\nPlots (gnuplot) in %s/:\n", p.dir);
 	if (plot_pdf(&p) == -1 || plot_time(&p) == -1 ||
-	    plot_routers(&p) == -1 || plot_hops(&p, rows, nrows) == -1 ||
+	    plot_routers(&p) == -1 || routerplot_draw(&p) == -1 ||
+	    plot_hops(&p, rows, nrows) == -1 ||
 	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1 ||
 	    cpuplot_draw(&p) == -1 ||
 	    estplot_draw(&p) == -1 || cpufitplot_draw(&p) == -1)

@@ -9,8 +9,9 @@
  * working folder plots/), never through a shell.
  *
  * The calls go one way: plot.c -> faultmarks.c (faults.csv's faults on
- * the time plots) and rfc2544plot.c (rfc2544.png) -> figure.c (the
- * figure builder and the CSV helpers, a leaf) -> lib/.
+ * the time plots), rfc2544plot.c (rfc2544.png) and routerplot.c
+ * (routers_fwd.png, through controller/results/routerfaults.c) ->
+ * figure.c (the figure builder and the CSV helpers, a leaf) -> lib/.
  *
  * Deliberately not here: any statistics of its own beyond per-interval
  * rates and the regression band of hops.c, capture-based delay.

@@ -36,6 +36,7 @@
 #include "controller/results/residence.h"
 #include "controller/results/results.h"
 #include "controller/results/summary.h"
+#include "controller/results/routerfaults.h"
 #include "controller/results/routers.h"
 
 struct results {
@@ -489,6 +490,7 @@ int
 results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 {
 	struct hopsout h = { NULL, 0 };
+	char rf_err[512];
 	int rc = 0;
 
 	if (res->summary != NULL) {
@@ -517,6 +519,11 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	if (aggregate_results(res->dir, NULL, err, errlen) == -1 ||
 	    flowtotal_results(res->dir, err, errlen) == -1)
 		rc = -1;
+	if (routerfaults_write(res->dir, rf_err, sizeof(rf_err)) == -1) {
+		if (rc == 0)
+			snprintf(err, errlen, "%s", rf_err);
+		rc = -1;
+	}
 	print_summary(out, res);
 	if (h.n > 0 || !topology_only(res))
 		hopsout_print(out, &h);

@@ -43,9 +43,15 @@ static const char *const cols[] = {
 	"tc6_packets", "tc6_sojourn_p50_us", "tc6_sojourn_p99_us",
 	"tc7_packets", "tc7_sojourn_p50_us", "tc7_sojourn_p99_us",
 	"cpu_pct", "filter_hits", "filter_default_hits",
+	"impl", "rx_dropped", "tx_dropped", "rx_errors", "tx_errors",
+	"fwd_tcp", "fwd_udp", "fwd_icmp", "fwd_other", "fwd_pps",
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
+#define COL_TIME 7		/* "time_unix_s" */
+#define COL_RING 14		/* "ring_drops", hoplab-router's first own */
 #define COL_TC0	31		/* "tc0_packets" */
+#define COL_IMPL 58		/* "impl", after its last own */
+#define COL_FWD	63		/* "fwd_tcp" */
 
 struct batch_key {
 	char		agent[64];
@@ -62,6 +68,14 @@ struct soj {
 	uint64_t	n;		/* packets */
 };
 
+/* A router role's last forwarded total, for fwd_pps. */
+struct fwd_last {
+	char		agent[64];
+	uint32_t	role;
+	double		t;		/* time_unix_s of that report */
+	uint64_t	total;		/* fwd_tcp + udp + icmp + other */
+};
+
 struct routers {
 	struct csvfile	cf;
 	char		*buf;		/* cf.f's stdio buffer */
@@ -69,6 +83,8 @@ struct routers {
 	size_t		nkeys, capkeys;
 	struct soj	*soj;
 	size_t		nsoj, capsoj;
+	struct fwd_last	*fl;		/* per router role */
+	size_t		nfl, capfl;
 	size_t		nrows;
 };
 
@@ -140,6 +156,41 @@ soj_add(struct routers *rt, const char *variant, size_t routers,
 	}
 	rt->soj[i].p50_sum += p50_us * (double)n;
 	rt->soj[i].n += n;
+	return 0;
+}
+
+/*
+ * The forwarded packets per second of AGENT's role ROLE since its
+ * previous report, now at T with TOTAL forwarded (NAN for its first
+ * report, or when the total went down: a hoplab-router started again
+ * counts from 0), and TOTAL becomes the previous.  -1: out of memory.
+ */
+static int
+fwd_rate(struct routers *rt, const char *agent, uint32_t role, double t,
+    uint64_t total, double *pps)
+{
+	struct fwd_last *f;
+	size_t i;
+
+	*pps = NAN;
+	for (i = 0; i < rt->nfl; i++)
+		if (rt->fl[i].role == role && strcmp(rt->fl[i].agent,
+		    agent) == 0)
+			break;
+	if (i == rt->nfl) {
+		if (grow((void **)&rt->fl, &rt->capfl, rt->nfl,
+		    sizeof(*rt->fl)) == -1)
+			return -1;
+		f = &rt->fl[rt->nfl++];
+		snprintf(f->agent, sizeof(f->agent), "%s", agent);
+		f->role = role;
+	} else {
+		f = &rt->fl[i];
+		if (t > f->t && total >= f->total)
+			*pps = (double)(total - f->total) / (t - f->t);
+	}
+	f->t = t;
+	f->total = total;
 	return 0;
 }
 
@@ -255,15 +306,84 @@ filter_hits(struct csv *c, const Hoplab__RouterCounters *rc)
 }
 
 static int
+is_linux(const Hoplab__RouterCounters *rc)
+{
+	return rc->impl != NULL && strcmp(rc->impl, "linux") == 0;
+}
+
+/* N empty cells: columns that do not apply to the row's router. */
+static void
+csv_empty(struct csv *c, size_t n)
+{
+	while (n-- > 0)
+		csv_str(c, NULL);
+}
+
+/* hoplab-router's own columns, ring_drops .. filter_default_hits. */
+static int
+hoplab_cols(struct routers *rt, const Hoplab__RouterCounters *rc,
+    const Hoplab__RouterIfaceCounters *ic, const char *variant,
+    size_t routers, const char *agent)
+{
+	struct csv *c = rt->cf.c;
+	uint64_t d, dm;
+
+	csv_u64(c, ic->ring_drops);
+	drops(c, ic);
+	queue_depths(ic, &d, &dm);
+	csv_u64(c, d);
+	csv_u64(c, dm);
+	if (sojourns(rt, ic, variant, routers, agent) == -1)
+		return -1;
+	csv_f64(c, rc->cpu_percent, 1);
+	filter_hits(c, rc);
+	return 0;
+}
+
+/* impl and the kernel's drops and errors (a kernel router's only). */
+static void
+kernel_cols(struct csv *c, const Hoplab__RouterCounters *rc,
+    const Hoplab__RouterIfaceCounters *ic)
+{
+	csv_str(c, rc->impl != NULL && rc->impl[0] != '\0' ? rc->impl :
+	    NULL);
+	if (!is_linux(rc)) {
+		csv_empty(c, 4);
+		return;
+	}
+	csv_u64(c, ic->rx_dropped);
+	csv_u64(c, ic->tx_dropped);
+	csv_u64(c, ic->rx_errors);
+	csv_u64(c, ic->tx_errors);
+}
+
+/* The router-wide forwarded counts and rate, empty when not counted. */
+static void
+fwd_cols(struct csv *c, const Hoplab__RouterCounters *rc, double pps)
+{
+	if (!rc->fwd_valid) {
+		csv_empty(c, 5);
+		return;
+	}
+	csv_u64(c, rc->fwd_tcp);
+	csv_u64(c, rc->fwd_udp);
+	csv_u64(c, rc->fwd_icmp);
+	csv_u64(c, rc->fwd_other);
+	if (isfinite(pps))
+		csv_f64(c, pps, 1);
+	else
+		csv_str(c, NULL);
+}
+
+static int
 write_iface(struct routers *rt, const char *agent,
     const struct router_role *rr, const Hoplab__ResultBatch *b,
     const Hoplab__RouterCounters *rc, const Hoplab__RouterIfaceCounters *ic,
-    size_t nrows, char *err, size_t errlen)
+    size_t nrows, double pps, char *err, size_t errlen)
 {
 	struct csv *c = rt->cf.c;
 	const char *variant = rr != NULL ? rr->variant : "";
 	size_t routers = rr != NULL ? rr->routers : 0;
-	uint64_t d, dm;
 
 	csv_str(c, variant);
 	if (rr != NULL)
@@ -282,17 +402,14 @@ write_iface(struct routers *rt, const char *agent,
 	csv_u64(c, ic->rx_bytes);
 	csv_u64(c, ic->tx_packets);
 	csv_u64(c, ic->tx_bytes);
-	csv_u64(c, ic->ring_drops);
-	drops(c, ic);
-	queue_depths(ic, &d, &dm);
-	csv_u64(c, d);
-	csv_u64(c, dm);
-	if (sojourns(rt, ic, variant, routers, agent) == -1) {
+	if (is_linux(rc))
+		csv_empty(c, COL_IMPL - COL_RING);
+	else if (hoplab_cols(rt, rc, ic, variant, routers, agent) == -1) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	csv_f64(c, rc->cpu_percent, 1);
-	filter_hits(c, rc);
+	kernel_cols(c, rc, ic);
+	fwd_cols(c, rc, pps);
 	return csv_end_row(c, err, errlen);
 }
 
@@ -301,18 +418,27 @@ routers_add(struct routers *rt, const char *agent,
     const struct router_role *rr, const Hoplab__ResultBatch *b, char *err,
     size_t errlen)
 {
+	const Hoplab__RouterCounters *rc;
 	size_t i, j, nrows = 0;
+	double pps = NAN;
 
 	for (i = 0; i < b->n_routers; i++)
 		nrows += b->routers[i]->n_ifaces;
 	if (nrows == 0)
 		return 0;
-	for (i = 0; i < b->n_routers; i++)
-		for (j = 0; j < b->routers[i]->n_ifaces; j++)
-			if (write_iface(rt, agent, rr, b, b->routers[i],
-			    b->routers[i]->ifaces[j], nrows, err,
-			    errlen) == -1)
+	for (i = 0; i < b->n_routers; i++) {
+		rc = b->routers[i];
+		if (rc->fwd_valid && fwd_rate(rt, agent, b->role_id,
+		    rc->time_ns / 1e9, rc->fwd_tcp + rc->fwd_udp +
+		    rc->fwd_icmp + rc->fwd_other, &pps) == -1) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (j = 0; j < rc->n_ifaces; j++)
+			if (write_iface(rt, agent, rr, b, rc, rc->ifaces[j],
+			    nrows, pps, err, errlen) == -1)
 				return -1;
+	}
 	if (csvfile_sync(&rt->cf, NULL, err, errlen) == -1)
 		return -1;
 	rt->nrows += nrows;
@@ -345,6 +471,12 @@ row_back(struct routers *rt, char *line, struct batch_key *k,
 	k->role = (uint32_t)strtoul(f[3], NULL, 10);
 	k->seq = strtoull(f[4], NULL, 10);
 	*batch_rows = strtoull(f[5], NULL, 10);
+	if (f[COL_FWD][0] != '\0' && fwd_rate(rt, k->agent, k->role,
+	    strtod(f[COL_TIME], NULL), strtoull(f[COL_FWD], NULL, 10) +
+	    strtoull(f[COL_FWD + 1], NULL, 10) + strtoull(f[COL_FWD + 2],
+	    NULL, 10) + strtoull(f[COL_FWD + 3], NULL, 10), &(double){ 0 }) ==
+	    -1)
+		return -1;
 	for (tc = 0; tc < ROUTERS_TC_MAX; tc++)
 		if (soj_add(rt, f[0], strtoul(f[1], NULL, 10), f[2],
 		    f[COL_TC0 + 3 * tc + 1][0] ? strtod(f[COL_TC0 + 3 * tc + 1],
@@ -403,6 +535,79 @@ read_back(struct routers *rt, FILE *fp)
 	return end;
 }
 
+/*
+ * How many of today's columns HEADER (one line, no newline) names, when
+ * it is an older hoplab's: a proper prefix of them.  0 otherwise.
+ */
+static size_t
+older_header(const char *header)
+{
+	size_t i, at = 0, len;
+
+	for (i = 0; i < NCOLS; i++) {
+		len = strlen(cols[i]);
+		if (strncmp(header + at, cols[i], len) != 0)
+			return 0;
+		at += len;
+		if (header[at] == '\0')
+			return i + 1 < NCOLS ? i + 1 : 0;
+		if (header[at++] != ',')
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * A routers.csv of an older hoplab (every version appended columns):
+ * rewrite PATH with today's header and each whole row padded with empty
+ * cells, so that a resumed run or `hoplab report` goes on with today's
+ * columns, as summary.csv does.  A last line cut short is kept as it
+ * is (read_back drops it).  0 (done, or nothing to do) or -1 with ERR.
+ */
+static int
+upgrade_old(const char *path, char *err, size_t errlen)
+{
+	char line[LINE_MAX_LEN], tmp[PATH_MAX + 40];
+	FILE *in, *out;
+	size_t n, i, len;
+	int rc = 0;
+
+	if ((in = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(line, sizeof(line), in) == NULL || (line[strcspn(line,
+	    "\r\n")] = '\0', n = older_header(line)) == 0) {
+		fclose(in);
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((out = fopen(tmp, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	for (i = 0; i < NCOLS; i++)
+		fprintf(out, "%s%s", cols[i], i + 1 < NCOLS ? "," : "\n");
+	while (fgets(line, sizeof(line), in) != NULL) {
+		len = strlen(line);
+		if (len == 0 || line[len - 1] != '\n') {
+			fputs(line, out);	/* cut short: as it was */
+			continue;
+		}
+		line[len - 1] = '\0';
+		fputs(line, out);
+		for (i = n; i < NCOLS; i++)
+			fputc(',', out);
+		fputc('\n', out);
+	}
+	fclose(in);
+	if (fclose(out) == EOF || rename(tmp, path) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		remove(tmp);
+		rc = -1;
+	}
+	return rc;
+}
+
 struct routers *
 routers_reopen(const char *dir, char *err, size_t errlen)
 {
@@ -414,6 +619,10 @@ routers_reopen(const char *dir, char *err, size_t errlen)
 	if (rt == NULL)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/routers.csv", dir);
+	if (upgrade_old(path, err, errlen) == -1) {
+		routers_free(rt);
+		return NULL;
+	}
 	if ((fp = fopen(path, "r")) == NULL) {
 		if (errno != ENOENT) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -510,6 +719,7 @@ routers_free(struct routers *rt)
 	csvfile_close(&rt->cf, NULL, 0);
 	free(rt->keys);
 	free(rt->soj);
+	free(rt->fl);
 	free(rt->buf);
 	free(rt);
 }

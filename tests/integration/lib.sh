@@ -55,6 +55,7 @@
 #	t_manifest.sh	hlmf	203
 #	t_cpu.sh	hlcpu	207
 #	t_exec.sh	hlex	224
+#	t_kctr.sh	hlkc	206
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
@@ -256,6 +257,23 @@ csv_col()
 	}
 	{ split_csv($0, f); print f[col] }
 	END { if (bad) exit 1 }' "$1"
+}
+
+# lab_run NAME PLAN OUTDIR: `hoplab run PLAN` on this lab into OUTDIR/NAME,
+# its console in OUTDIR/NAME.log (printed when it fails); the check
+# NAME_run_completes.  LAB_RUN is then the results folder (empty if it
+# failed: 1 is returned).
+lab_run()
+{
+	LAB_RUN=
+	if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -k "$LAB_K" -o "$3/$1" run \
+	    "$2" >"$3/$1.log" 2>&1; then
+		sed 's/^/    /' "$3/$1.log"
+		fail "$1_run" "hoplab run $2 failed"
+		return 1
+	fi
+	pass "$1_run_completes"
+	LAB_RUN=$(ls -d "$3/$1"/*-*)
 }
 
 # ---------------------------------------------------------------- asserts

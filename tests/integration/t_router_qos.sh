@@ -348,7 +348,8 @@ PLAN
 	echo "    plan: lost ${lost:-?} of 3000; A out queue_full ${qf:-?}"
 	assert_gt plan_rate_queue_full_on_A_out "${qf:-0}" 0
 	assert_match routers_csv_has_filter_columns \
-	    'cpu_pct,filter_hits,filter_default_hits$' "$(head -n 1 "$R")"
+	    'cpu_pct,filter_hits,filter_default_hits,impl,rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,fwd_icmp,fwd_other,fwd_pps$' \
+	    "$(head -n 1 "$R")"
 	weight_sweep
 fi
 finish

@@ -145,12 +145,13 @@ t_a_batch_becomes_one_row_per_interface(void)
 	/* drops: bad_frame..ttl (6th) = 3, other (14th) = 2 */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,in,1,"
 	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
-	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3");
+	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,,,,,,,,,,");
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	/* queue depth 3 + 1, max max(7, 9); class 0: 1195, 4.5, 12.25 us */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,out,1,"
 	    "0,0,1195,71700,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4,9,"
-	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3");
+	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,"
+	    ",,,,,,,,,");
 	CU_ASSERT(routers_seen(rt, "A", 41, 1));
 	CU_ASSERT(!routers_seen(rt, "A", 41, 2));
 	CU_ASSERT(!routers_seen(rt, "B", 41, 1));
@@ -263,6 +264,151 @@ t_the_table_gives_each_routers_weighted_median_per_variant(void)
 	rm_tree();
 }
 
+/*
+ * A kernel router (impl linux): hoplab-router's own columns are empty,
+ * the kernel's drops and errors and the forwarded counts are there, and
+ * fwd_pps is the forwarded total's difference over the time between two
+ * reports: (40 + 300 + 2 + 1) - (10 + 80 + 1 + 0) = 252 packets in
+ * 0.5 s = 504 per second; the first report has none.
+ */
+static void
+t_a_kernel_router_row_has_its_own_columns_and_a_rate(void)
+{
+	struct router_role rr = { 43, "B", "A-B", 2 };
+	Hoplab__RouterIfaceCounters k;
+	Hoplab__RouterIfaceCounters *kp[1] = { &k };
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char line[4096];
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 43, 1);
+	rc.impl = "linux";
+	rc.fwd_valid = 1;
+	rc.fwd_tcp = 10;
+	rc.fwd_udp = 80;
+	rc.fwd_icmp = 1;
+	hoplab__router_iface_counters__init(&k);
+	k.name = "in";
+	k.up = 1;
+	k.rx_packets = 91;
+	k.rx_bytes = 9100;
+	k.tx_packets = 2;
+	k.tx_bytes = 120;
+	k.rx_dropped = 5;
+	k.tx_dropped = 6;
+	k.rx_errors = 7;
+	k.tx_errors = 8;
+	rc.n_ifaces = 1;
+	rc.ifaces = kp;
+	CU_ASSERT_EQUAL(routers_add(rt, "B", &rr, &b, err, sizeof(err)), 0);
+	b.batch_seq = 2;
+	rc.time_ns += 500000000;
+	rc.fwd_tcp = 40;
+	rc.fwd_udp = 300;
+	rc.fwd_icmp = 2;
+	rc.fwd_other = 1;
+	CU_ASSERT_EQUAL(routers_add(rt, "B", &rr, &b, err, sizeof(err)), 0);
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	CU_ASSERT_STRING_EQUAL(line, "A-B,2,B,43,1,1,0,1764470000.250000,in,1,"
+	    "91,9100,2,120,"
+	    /* ring_drops .. filter_default_hits: 44 empty cells */
+	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+	    "linux,5,6,7,8,10,80,1,0,");
+	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",linux,5,6,7,8,40,300,2,1,504.0"));
+	/* A resumed run knows the last total: the next rate goes on. */
+	rt = routers_reopen(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	b.batch_seq = 3;
+	rc.time_ns += 1000000000;
+	rc.fwd_udp = 400;	/* 100 more in 1 s */
+	CU_ASSERT_EQUAL(routers_add(rt, "B", &rr, &b, err, sizeof(err)), 0);
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(3, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",40,400,2,1,100.0"));
+	rm_tree();
+}
+
+/* hoplab-router started again counts from 0: no rate across it. */
+static void
+t_no_rate_across_a_restarted_router(void)
+{
+	struct router_role rr = { 41, "A", "A", 1 };
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char line[4096];
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 41, 1);
+	rc.impl = "hoplab";
+	rc.fwd_valid = 1;
+	rc.fwd_udp = 1000;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	b.batch_seq = 1000001;
+	rc.time_ns += 1000000000;
+	rc.fwd_udp = 30;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	b.batch_seq = 1000002;
+	rc.time_ns += 1000000000;
+	rc.fwd_udp = 80;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(3, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",hoplab,,,,,0,30,0,0,"));
+	CU_ASSERT_EQUAL(line[strlen(line) - 1], ',');	/* fwd_pps empty */
+	CU_ASSERT_EQUAL(line_of(5, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",hoplab,,,,,0,80,0,0,50.0"));
+	rm_tree();
+}
+
+/*
+ * A routers.csv of the hoplab before issue 14 (58 columns, up to
+ * filter_default_hits): reopened, its header is today's and its rows
+ * are padded with the 10 new columns empty; the batch is known.
+ */
+static void
+t_an_older_file_is_padded_to_todays_columns(void)
+{
+	static const char old_row[] = "A,1,A,41,1,1,0,1764470000.250000,in,1,"
+	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
+	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,,0";
+	struct routers *rt;
+	char path[400], line[4096], head[4096];
+	FILE *f;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));	/* today's header */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	routers_free(rt);
+	CU_ASSERT_EQUAL_FATAL(line_of(0, head, sizeof(head)), 0);
+	snprintf(path, sizeof(path), "%s/routers.csv", dir);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	*strstr(head, ",impl,") = '\0';	/* the older header */
+	fprintf(f, "%s\n%s\n", head, old_row);
+	fclose(f);
+	rt = routers_reopen(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	CU_ASSERT(routers_seen(rt, "A", 41, 1));
+	CU_ASSERT_EQUAL(routers_nrows(rt), 1);
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(0, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "filter_default_hits,impl,"
+	    "rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,"
+	    "fwd_icmp,fwd_other,fwd_pps"));
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10);
+	CU_ASSERT_EQUAL(strncmp(line, old_row, strlen(old_row)), 0);
+	CU_ASSERT_STRING_EQUAL(line + strlen(old_row), ",,,,,,,,,,");
+	rm_tree();
+}
+
 int
 main(void)
 {
@@ -270,6 +416,9 @@ main(void)
 		UNIT_TEST(t_a_batch_becomes_one_row_per_interface),
 		UNIT_TEST(t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones),
 		UNIT_TEST(t_the_table_gives_each_routers_weighted_median_per_variant),
+		UNIT_TEST(t_a_kernel_router_row_has_its_own_columns_and_a_rate),
+		UNIT_TEST(t_no_rate_across_a_restarted_router),
+		UNIT_TEST(t_an_older_file_is_padded_to_todays_columns),
 	};
 
 	return UNIT_MAIN("results_routers", tests);

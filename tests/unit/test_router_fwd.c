@@ -297,6 +297,22 @@ t_rate_limit_allows_burst_then_refills(void)
 	CU_ASSERT_EQUAL(icmp_rl_allow(&rl, 1), 0);
 }
 
+/* IANA protocol numbers: 6 TCP, 17 UDP, 1 ICMP; the rest is other. */
+static void
+t_proto_class_by_iana_number(void)
+{
+	unsigned p, n[FWD_NPROTO] = { 0 };
+
+	CU_ASSERT_EQUAL(fwd_proto_class(6), FWD_PROTO_TCP);
+	CU_ASSERT_EQUAL(fwd_proto_class(17), FWD_PROTO_UDP);
+	CU_ASSERT_EQUAL(fwd_proto_class(1), FWD_PROTO_ICMP);
+	CU_ASSERT_EQUAL(fwd_proto_class(58), FWD_PROTO_OTHER);	/* ICMPv6 */
+	CU_ASSERT_EQUAL(fwd_proto_class(132), FWD_PROTO_OTHER);	/* SCTP */
+	for (p = 0; p < 256; p++)
+		n[fwd_proto_class((uint8_t)p)]++;
+	CU_ASSERT_EQUAL(n[FWD_PROTO_OTHER], 253);
+}
+
 int
 main(void)
 {
@@ -327,6 +343,8 @@ main(void)
 		    t_icmp_error_quotes_and_obeys_rfc1812_rules),
 		UNIT_TEST_NAMED("rate_limit_allows_burst_then_refills",
 		    t_rate_limit_allows_burst_then_refills),
+		UNIT_TEST_NAMED("proto_class_by_iana_number",
+		    t_proto_class_by_iana_number),
 	};
 
 	return UNIT_MAIN("router_fwd", tests);
