@@ -582,23 +582,3 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 		return -1;
 	return p.drawn;
 }
-
-int
-plot_cpu(const char *dir, FILE *out, char *err, size_t errlen)
-{
-	struct figure_dir p;
-	char path[PATH_MAX + 16];
-
-	snprintf(path, sizeof(path), "%s/cpu.csv", dir);
-	if (access(path, R_OK) == -1)
-		return 0;
-	if (access(FIGURE_GNUPLOT, X_OK) == -1) {
-		fprintf(out, "cpu.png not drawn: %s is missing (make deps)\n",
-		    FIGURE_GNUPLOT);
-		return 0;
-	}
-	if (figure_dir_init(&p, dir, out, err, errlen) == -1 ||
-	    cpuplot_draw(&p) == -1)
-		return -1;
-	return p.drawn;
-}

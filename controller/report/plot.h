@@ -33,11 +33,4 @@
 int	plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	    FILE *out, char *err, size_t errlen);
 
-/*
- * cpu.png alone into DIR/plots/, at the end of a run (`hoplab report`
- * draws it with the rest): 1 drawn, 0 not (no cpu.csv, no gnuplot: said
- * on OUT), -1 with ERR.
- */
-int	plot_cpu(const char *dir, FILE *out, char *err, size_t errlen);
-
 #endif

@@ -30,7 +30,6 @@
 #include "controller/run/concurrent.h"
 #include "controller/run/cpumon.h"
 #include "controller/run/execs.h"
-#include "controller/report/plot.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/disturb.h"
@@ -658,10 +657,6 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 		rc = -1;
 	}
 	r->rfc = NULL;			/* rfc2544_finish freed it */
-	fflush(stdout);
-	if (r->res != NULL && plot_cpu(results_dir(r->res), stdout, ferr,
-	    sizeof(ferr)) == -1)		/* cpu.png, controller/report */
-		log_warn("cpu.png: %s", ferr);
 	fflush(stdout);
 	results_free(r->res);
 	run_free(r);

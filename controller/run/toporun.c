@@ -51,7 +51,6 @@
 #include "controller/run/execs.h"
 #include "controller/run/captures.h"
 #include "controller/run/cpumon.h"
-#include "controller/report/plot.h"
 #include "controller/run/disturb.h"
 #include "clock.h"
 #include "controller/deploy/lab.h"
@@ -727,10 +726,6 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", ferr);
 		rc = -1;
 	}
-	fflush(stdout);
-	if (r->res != NULL && plot_cpu(results_dir(r->res), stdout, ferr,
-	    sizeof(ferr)) == -1)		/* cpu.png, controller/report */
-		log_warn("cpu.png: %s", ferr);
 	fflush(stdout);
 	results_free(r->res);
 	captures_free(r->cap);
