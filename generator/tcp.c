@@ -273,7 +273,7 @@ tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
 {
 	struct tcp_run *r = s->r;
 	uint8_t b[8];
-	int64_t now;
+	int64_t now, last = clock_mono_ns();
 	ssize_t n;
 
 	for (;;) {
@@ -281,6 +281,14 @@ tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
 		tcp_rows_due(s, now);
 		if (*signals) {
 			r->ended_by = TCP_END_SIGNAL;
+			return 0;
+		}
+		/* A sender whose path is gone never closes: end when idle. */
+		if (r->cfg.wait_ns > 0 && now - last >= r->cfg.wait_ns) {
+			log_warn("nothing received for %lld ms: the sender's "
+			    "path is gone, ending", (long long)(r->cfg.wait_ns /
+			    NSEC_PER_MSEC));
+			r->ended_by = TCP_END_IDLE;
 			return 0;
 		}
 		if (tcp_poll(s->fd, POLLIN, s->next - now < TCP_TICK ?
@@ -295,6 +303,7 @@ tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
 		}
 		if (n == 0)
 			break;
+		last = now;
 		r->bytes += (uint64_t)n;
 		s->row_bytes += (uint64_t)n;
 	}
@@ -357,9 +366,10 @@ tcp_free(struct tcp_run *r)
 static const char *
 tcp_end_word(int e)
 {
-	static const char *w[] = { "bytes", "duration", "signal", "peer" };
+	static const char *w[] = { "bytes", "duration", "signal", "peer",
+	    "idle" };
 
-	return e >= 0 && e < 4 ? w[e] : "?";
+	return e >= 0 && e < 5 ? w[e] : "?";
 }
 
 static double

@@ -22,7 +22,7 @@ struct tcp_config {
 	uint64_t	bytes;		/* send: stop after this many, 0: no */
 	int64_t		duration_ns;	/* send: stop after this long, 0: no */
 	int64_t		interval_ns;	/* width of the rows */
-	int64_t		wait_ns;	/* recv: wait this long for a sender */
+	int64_t		wait_ns;	/* recv: for a sender, then for data */
 	unsigned	dscp;
 };
 
@@ -55,6 +55,7 @@ struct tcp_run {
 #define TCP_END_DURATION	1
 #define TCP_END_SIGNAL		2
 #define TCP_END_PEER		3	/* recv: the sender closed */
+#define TCP_END_IDLE		4	/* recv: nothing for --wait (path gone) */
 
 /*
  * Run the transfer of CFG's role.  Returns 0 with *R filled (free with

@@ -356,6 +356,7 @@ struct topo_point {
 	Hoplab__FlowResult *flowp[PLAN_MAX_FLOWS];
 	Hoplab__ResultBatch merged;	/* every flow, for faults.c */
 	int64_t		start_at;	/* udp senders' first packet, 0: none */
+	Hoplab__FlowInterval **ivs[PLAN_MAX_FLOWS];	/* sent_from_sender's */
 };
 
 static void
@@ -365,6 +366,8 @@ point_free(struct topo_point *tp, size_t n)
 
 	for (i = 0; i < 2 * n; i++)
 		msg_free(tp->w[i].result_env);
+	for (i = 0; i < n; i++)
+		free(tp->ivs[i]);
 }
 
 /* Start the receivers, let them open their sockets, start the senders. */
@@ -427,6 +430,81 @@ report_starts(struct run *r, const struct topo_point *tp, unsigned rep)
 	    rows, k, r->opts->quiet);
 }
 
+/* SND's interval nearest in start to RIV (within half a width), or NULL. */
+static Hoplab__FlowInterval *
+sender_interval(const Hoplab__FlowResult *snd, const Hoplab__FlowInterval *riv)
+{
+	int64_t half = (int64_t)riv->length_ns / 2, d;
+	size_t k;
+
+	for (k = 0; k < snd->n_intervals; k++) {
+		d = snd->intervals[k]->start_ns - riv->start_ns;
+		if (d > -half && d <= half)
+			return snd->intervals[k];
+	}
+	return NULL;
+}
+
+/*
+ * A udp receiver that never got the end message (the path was gone at
+ * the end: a cut nothing reroutes around, a loop) knows only what it
+ * saw, so the sent count is the sender's and the lost one their
+ * difference: otherwise a flow that stopped arriving would show no
+ * loss.  Its intervals are right up to the one holding the last packet
+ * it received; from there on each interval's sent count is the sender's
+ * (its bins start at the run's start instant, the receiver's at the
+ * first packet's stamp, a fraction of a ms to a few ms later: an
+ * interval may be off by a packet), and the sender's intervals after
+ * the receiver's last follow, all lost.  M is the merged row, a copy of
+ * RCV; *IVS the interval array it then points to, freed with the point.
+ */
+static void
+sent_from_sender(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
+    const Hoplab__FlowResult *snd, Hoplab__FlowInterval ***ivs)
+{
+	Hoplab__FlowInterval *iv, *siv;
+	size_t k, n, from;
+
+	if (!rcv->sent_unknown || snd->sent < rcv->received)
+		return;
+	m->sent = snd->sent;
+	m->lost = snd->sent - rcv->received;
+	m->tx_bytes = snd->tx_bytes;
+	m->sent_unknown = 0;
+	if (snd->interval_ns != rcv->interval_ns || rcv->n_intervals == 0 ||
+	    (*ivs = calloc(rcv->n_intervals + snd->n_intervals,
+	    sizeof(**ivs))) == NULL)
+		return;			/* the receiver's series as it is */
+	n = rcv->n_intervals;
+	memcpy(*ivs, rcv->intervals, n * sizeof(**ivs));
+	for (from = n; from > 0 && rcv->intervals[from - 1]->received == 0;)
+		from--;
+	for (k = from > 0 ? from - 1 : 0; k < n; k++) {
+		iv = (*ivs)[k];
+		if ((siv = sender_interval(snd, iv)) != NULL &&
+		    siv->sent > iv->received) {
+			iv->sent = siv->sent;
+			iv->tx_bytes = siv->tx_bytes;
+			iv->lost = iv->sent - iv->received;
+		}
+	}
+	iv = (*ivs)[n - 1];
+	for (k = 0; k < snd->n_intervals; k++) {
+		siv = snd->intervals[k];
+		if (siv->start_ns <= iv->start_ns + (int64_t)iv->length_ns / 2)
+			continue;	/* the receiver has this one */
+		siv->index = (uint32_t)n;
+		siv->received = siv->rx_bytes = 0;
+		siv->rx_mbps = 0;
+		siv->delay_mean_ns = 0;
+		siv->delay_min_ns = siv->delay_max_ns = 0;
+		siv->lost = siv->sent;
+		(*ivs)[n++] = siv;
+	}
+	m->intervals = *ivs;
+	m->n_intervals = n;
+}
+
 /* The flows' results as one batch: udp the receiver's, tcp the sender's. */
 static void
 merge(struct run *r, struct topo_point *tp)
@@ -439,6 +517,10 @@ merge(struct run *r, struct topo_point *tp)
 		    &tp->recv[i];
 
 		tp->flow[i] = *w->result->flows[0];
+		if (!is_tcp(pf) && tp->send[i].result != NULL &&
+		    tp->send[i].result->n_flows > 0)
+			sent_from_sender(&tp->flow[i], w->result->flows[0],
+			    tp->send[i].result->flows[0], &tp->ivs[i]);
 		tp->flow[i].name = (char *)pf->name;
 		tp->flow[i].flow_id = (uint32_t)i + 1;
 		tp->flowp[i] = &tp->flow[i];
