@@ -53,3 +53,4 @@ UNIT_EXTRA_test_residence = build/asan/controller/results/residence.o
 UNIT_EXTRA_test_results += build/asan/controller/results/residence.o
 UNIT_EXTRA_test_hostinfo = build/asan/agent/hostreport.o build/asan/agent/valid.o build/asan/agent/sender.o
 UNIT_EXTRA_test_disturbance = build/asan/controller/results/disturbance.o
+UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/icmpmatch.o
