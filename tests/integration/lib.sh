@@ -53,6 +53,8 @@
 #	t_topo.sh	hlto	216
 #	t_topo_wan.sh	hltw	212
 #	t_manifest.sh	hlmf	203
+#	t_icmp.sh	hlic	- (router_lab.sh, no K)
+#	t_icmp_plan.sh	hlic	209
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
