@@ -33,7 +33,12 @@
  *
  * with PEER an IPv4 literal and a port, BIND an IPv4 literal with an
  * optional port; interfaces are the kernel's business there and are not
- * checked.
+ * checked.  Mode "icmp" (ping) is one process, no role:
+ *
+ *   hoplab-gen --mode icmp --dst PEER [--src BIND] --flow ... [--drain D]
+ *       [--ttl N] [--start-at NS] [--stream-records]
+ *
+ * with PEER and BIND IPv4 literals without a port.
  *
  * No shell ever sees these strings; the alphabet checks are there so that
  * a value cannot smuggle a second key into a comma-separated --flow value.
@@ -378,14 +383,46 @@ check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
 	return 0;
 }
 
+/* Mode icmp: an address to ping, a source or none, flows, a TTL. */
+static int
+check_icmp(const Hoplab__GenParams *gp, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (check_ip("peer", gp->peer, err, errlen) == -1 ||
+	    (gp->bind[0] != '\0' && check_ip("bind", gp->bind, err,
+	    errlen) == -1))
+		return -1;
+	if (gp->role[0] != '\0' || gp->wait_ns != 0 || gp->tcp_bytes ||
+	    gp->tcp_duration_ns) {
+		snprintf(err, errlen, "icmp: no role, wait or tcp bound (one "
+		    "process sends and reads the replies)");
+		return -1;
+	}
+	if (gp->drain_ns > DRAIN_MAX || gp->ttl > 255) {
+		snprintf(err, errlen, gp->ttl > 255 ? "ttl: expected 1..255" :
+		    "drain: expected at most 60s");
+		return -1;
+	}
+	for (i = 0; i < gp->n_flows; i++)
+		if (gp->flows[i]->dst_port || gp->flows[i]->src_port ||
+		    gp->flows[i]->dst_ip[0] != '\0') {
+			snprintf(err, errlen, "flow %zu: ports and dst_ip are "
+			    "for mode l2 (icmp flows go to peer)", i + 1);
+			return -1;
+		}
+	return check_flows(gp, 1, err, errlen);
+}
+
 static int
 check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
     char *err, size_t errlen)
 {
 	if (gp->mode[0] != '\0' && strcmp(gp->mode, "l2") != 0 &&
-	    strcmp(gp->mode, "udp") != 0 && strcmp(gp->mode, "tcp") != 0) {
-		snprintf(err, errlen, "mode: expected \"l2\", \"udp\" or "
-		    "\"tcp\", got \"%.16s\"", gp->mode);
+	    strcmp(gp->mode, "udp") != 0 && strcmp(gp->mode, "tcp") != 0 &&
+	    strcmp(gp->mode, "icmp") != 0) {
+		snprintf(err, errlen, "mode: expected \"l2\", \"udp\", "
+		    "\"tcp\" or \"icmp\", got \"%.16s\"", gp->mode);
 		return -1;
 	}
 	if (!valid_token(sr->run_id, ROLE_RUNID_MAX)) {
@@ -406,6 +443,8 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 	}
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		return check_sock(gp, err, errlen);
+	if (strcmp(gp->mode, "icmp") == 0)
+		return check_icmp(gp, err, errlen);
 	if (check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
 	    check_iface("rx_iface", gp->rx_iface, err, errlen) == -1 ||
 	    check_ip("src_ip", gp->src_ip, err, errlen) == -1 ||
@@ -428,6 +467,7 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 }
 
 static int sock_args(struct gen_argv *, const Hoplab__GenParams *);
+static int icmp_args(struct gen_argv *, const Hoplab__GenParams *);
 static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
 
 /*
@@ -451,6 +491,8 @@ gen_argv(const char *bindir, const char *endpoint,
 	rc |= argv_add(ga, "%s/hoplab-gen", bindir);
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		rc |= sock_args(ga, gp);
+	else if (strcmp(gp->mode, "icmp") == 0)
+		rc |= icmp_args(ga, gp);
 	else
 		rc |= l2_args(ga, gp);
 	rc |= argv_pair(ga, "--report", endpoint);
@@ -502,21 +544,13 @@ sock_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	return rc;
 }
 
-/* The options of mode l2. */
+/* Modes l2 and icmp: after the flows, drain, TTL, start, records. */
 static int
-l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+tail_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 {
 	char d[32];
-	size_t i;
 	int rc = 0;
 
-	rc |= argv_pair(ga, "--tx", gp->tx_iface);
-	rc |= argv_pair(ga, "--rx", gp->rx_iface);
-	rc |= argv_pair(ga, "--src", gp->src_ip);
-	rc |= argv_pair(ga, "--dst", gp->dst_ip);
-	rc |= argv_pair(ga, "--gateway", gp->gateway_ip);
-	for (i = 0; i < gp->n_flows; i++)
-		rc |= add_flow(ga, gp->flows[i]);
 	if (gp->drain_ns != 0) {
 		fmt_duration(gp->drain_ns, d, sizeof(d));
 		rc |= argv_pair(ga, "--drain", d);
@@ -532,6 +566,39 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	if (gp->records)
 		rc |= argv_add(ga, "--stream-records");
 	return rc;
+}
+
+/* The options of mode icmp. */
+static int
+icmp_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+{
+	size_t i;
+	int rc = 0;
+
+	rc |= argv_pair(ga, "--mode", "icmp");
+	rc |= argv_pair(ga, "--dst", gp->peer);
+	if (gp->bind[0] != '\0')
+		rc |= argv_pair(ga, "--src", gp->bind);
+	for (i = 0; i < gp->n_flows; i++)
+		rc |= add_flow(ga, gp->flows[i]);
+	return rc | tail_args(ga, gp);
+}
+
+/* The options of mode l2. */
+static int
+l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+{
+	size_t i;
+	int rc = 0;
+
+	rc |= argv_pair(ga, "--tx", gp->tx_iface);
+	rc |= argv_pair(ga, "--rx", gp->rx_iface);
+	rc |= argv_pair(ga, "--src", gp->src_ip);
+	rc |= argv_pair(ga, "--dst", gp->dst_ip);
+	rc |= argv_pair(ga, "--gateway", gp->gateway_ip);
+	for (i = 0; i < gp->n_flows; i++)
+		rc |= add_flow(ga, gp->flows[i]);
+	return rc | tail_args(ga, gp);
 }
 
 /* Start hoplab-gen as role R from SR->gen; 0 or -1 with ERR. */

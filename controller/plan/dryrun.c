@@ -245,9 +245,9 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 	for (i = 0; i < plan->nflows; i++) {
 		fprintf(out, "  flow  %-12s %-4s ", plan->flows[i].name,
 		    plan->flows[i].mode);
-		if (plantopo_path(t, (size_t)plan->flows[i].from_host,
-		    (size_t)plan->flows[i].to_host, hops, PLANTOPO_MAX_HOSTS,
-		    &n, why, sizeof(why)) == -1) {
+		if (plantopo_path_addr(t, (size_t)plan->flows[i].from_host,
+		    plan_flow_target(plan, &plan->flows[i]), hops,
+		    PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1) {
 			fprintf(out, "no path: %s\n", why);
 			continue;
 		}

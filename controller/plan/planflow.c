@@ -27,15 +27,20 @@
  * In a topology plan (plantopo.c) a flow goes from: one end host to:
  * another, along a path the loader checks (plantopo_path); its mode is
  * udp (the default: the same keys as l2) or tcp (one bulk transfer of a
- * duration: no frame, idt or count).
+ * duration: no frame, idt or count), or icmp: echo requests (ping) from
+ * the from: host, idt apart, to the to: host's address or to dst:, any
+ * address a route of the plan reaches (plantopo_path_addr: a router's
+ * interface, a host's), frame being the Ethernet frame of each request
+ * (ICMP message + 38 bytes); no preset or rate.
  *
  * spin: DURATION|auto asks hoplab-gen's pacer to spin at least DURATION
  * (1us..100ms) before each of the flow's deadlines, for a user who pays
  * the CPU for fewer late departures (docs/generator.md "Pacing").
  *
- * Deliberately not here: udp and tcp in chain plans, l2 in topology
- * plans (each needs what the other kind of lab has; refused with a
- * message).
+ * Deliberately not here: udp, tcp and icmp in chain plans, l2 in
+ * topology plans (each needs what the other kind of lab has: the
+ * chain's generator owns its addresses in user space, without the
+ * kernel address a socket needs; refused with a message).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,8 +237,8 @@ parse_idt(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 }
 
 /*
- * mode: l2 (the default) in a chain plan; udp (the default) or tcp in a
- * topology plan, between two end hosts.
+ * mode: l2 (the default) in a chain plan; udp (the default), tcp or icmp
+ * in a topology plan, from an end host.
  */
 static int
 parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -247,19 +252,26 @@ parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 		snprintf(f->mode, sizeof(f->mode), "udp");
 		if (node == NULL || yamldoc_is(node, "udp"))
 			return 0;
-		if (yamldoc_is(node, "tcp")) {
-			snprintf(f->mode, sizeof(f->mode), "tcp");
+		if (yamldoc_is(node, "tcp") || yamldoc_is(node, "icmp")) {
+			snprintf(f->mode, sizeof(f->mode), "%s",
+			    yamldoc_text(node));
 			return 0;
 		}
 		if (yamldoc_is(node, "l2"))
 			return PERR(c, node, path, "l2 is not available in a "
 			    "topology plan (it needs the chain's two-interface "
-			    "generator); use udp or tcp");
-		return PERR(c, node, path, "expected udp or tcp, got %s", got);
+			    "generator); use udp, tcp or icmp");
+		return PERR(c, node, path, "expected udp, tcp or icmp, got %s",
+		    got);
 	}
 	snprintf(f->mode, sizeof(f->mode), "l2");
 	if (node == NULL || yamldoc_is(node, "l2"))
 		return 0;
+	if (yamldoc_is(node, "icmp"))
+		return PERR(c, node, path, "icmp is not available in a chain "
+		    "plan yet (ping needs a kernel address, which the chain's "
+		    "generator does not have); use a topology plan with the "
+		    "flow from an end host");
 	if (yamldoc_is(node, "udp") || yamldoc_is(node, "tcp"))
 		return PERR(c, node, path, "%s is not available yet (only l2)",
 		    got);
@@ -491,6 +503,36 @@ parse_bounds(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	return 0;
 }
 
+/*
+ * An icmp flow's dst: (topology plans): any IPv4 address that a route
+ * of the plan reaches from the flow's from: host.
+ */
+static int
+parse_icmp_dst(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    struct plan_flow *f)
+{
+	size_t hops[PLANTOPO_MAX_HOSTS], n;
+	char got[64], why[128];
+	struct in_addr a;
+
+	if (yamldoc_text(node) == NULL ||
+	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
+	    a.s_addr == INADDR_ANY || IN_MULTICAST(ntohl(a.s_addr)) ||
+	    a.s_addr == INADDR_BROADCAST)
+		return PERR(c, node, path, "expected the IPv4 address to ping "
+		    "(a unicast address of the plan's address plan), got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
+	if (!c->topo_ok || f->from_host < 0)
+		return 0;
+	if (plantopo_path_addr(&c->p->topo, (size_t)f->from_host, f->dst,
+	    hops, PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1)
+		return PERR(c, node, path, "no route of the plan reaches %s "
+		    "from %s: %s (expected an address of a host or router of "
+		    "topology.links, 198.18.N.1 or .2)", f->dst, f->from, why);
+	return 0;
+}
+
 /* dst: an address of 198.18.100.2..254 (PLAN_DST_NET), or the default. */
 static int
 parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -504,9 +546,12 @@ parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 	if (node == NULL)
 		return 0;
 	yamldoc_path_key(path, sizeof(path), fpath, "dst");
+	if (c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
+		return parse_icmp_dst(c, node, path, f);
 	if (c->p->topo.enabled)
-		return PERR(c, node, path, "only in a chain plan (a topology "
-		    "plan's flow goes to the address of its to: host)");
+		return PERR(c, node, path, "only in a chain plan or for an icmp "
+		    "flow (a topology plan's udp or tcp flow goes to the "
+		    "address of its to: host)");
 	if (yamldoc_text(node) == NULL ||
 	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
 	    ((h = ntohl(a.s_addr)) & 0xffffff00U) != PLAN_DST_NET ||
@@ -587,6 +632,13 @@ parse_ends(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	else if (flow_end(c, v[F_FROM], fpath, "from", f->from,
 	    &f->from_host) == -1)
 		rc = -1;
+	if (strcmp(f->mode, "icmp") == 0 && v[F_DST] != NULL) {
+		yamldoc_path_key(path, sizeof(path), fpath, "to");
+		if (v[F_TO] != NULL)
+			return PERR(c, v[F_TO], path, "give an icmp flow to: "
+			    "(an end host) or dst: (any address), not both");
+		return rc;	/* parse_dst checks the path */
+	}
 	if (v[F_TO] == NULL)
 		rc = parse_missing(c, node, fpath, "to");
 	else if (flow_end(c, v[F_TO], fpath, "to", f->to, &f->to_host) == -1)
@@ -656,6 +708,13 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 		return -1;
 	if (strcmp(f->mode, "tcp") == 0)
 		return parse_tcp(c, v, node, fpath, f);
+	if (strcmp(f->mode, "icmp") == 0 && (v[F_PRESET] || v[F_RATE])) {
+		yamldoc_path_key(path, sizeof(path), fpath, v[F_PRESET] ?
+		    "preset" : "rate");
+		return PERR(c, v[F_PRESET] ? v[F_PRESET] : v[F_RATE], path,
+		    "not for an icmp flow (echo requests: give frame, idt and "
+		    "count or duration)");
+	}
 	if (parse_preset(c, v, fpath, f, &pf) == -1 ||
 	    parse_model(c, v, node, fpath, f, &pf) == -1 ||
 	    parse_bounds(c, v, node, fpath, f) == -1 ||

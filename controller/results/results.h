@@ -55,7 +55,17 @@ struct flow_row {
 					   threshold (CPU steal, ...) */
 	double		tx_idt_err_p50_us;	/* |idt error| p50, p99.9 */
 	double		tx_idt_err_p999_us;
+	char		delay_kind[8];	/* "one-way"; "rtt" for icmp flows
+					   (FlowResult.round_trip); the
+					   column only in a plan with one */
 };
+
+/* ROW's delays are round-trip times (an icmp flow): not differenced. */
+static inline int
+results_row_rtt(const struct flow_row *row)
+{
+	return row->delay_kind[0] == 'r';
+}
 
 /* Where a measured point's rows go: the point's key columns. */
 struct point_key {

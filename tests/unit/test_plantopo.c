@@ -335,6 +335,103 @@ t_flow_without_a_path_is_refused(void)
 	    "198.18.6.2");
 }
 
+/* The hops from FROM towards address DST as names, or the error. */
+static void
+addr_path_text(const struct plan *p, const char *from, const char *dst,
+    char *buf, size_t len)
+{
+	size_t hops[PLANTOPO_MAX_HOSTS], n, k, off = 0;
+
+	buf[0] = '\0';
+	if (plantopo_path_addr(&p->topo, (size_t)plantopo_host(&p->topo,
+	    from), dst, hops, PLANTOPO_MAX_HOSTS, &n, buf, len) == -1)
+		return;
+	for (k = 0; k < n; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+		    k ? " " : "", p->topo.hosts[hops[k]].name);
+}
+
+/*
+ * icmp flows: to: H2 pings H2's address (link 5 R4-H2, its second end:
+ * 198.18.6.2); dst: 198.18.4.2 is R4 on link 3 (R2-R4), reached over
+ * H1 R1 R2 R4; dst: 198.18.2.1 is R1 on link 1, one hop.
+ */
+static void
+t_icmp_flows_ping_a_host_or_any_address_a_route_reaches(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("hoplab")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, to: H2, mode: icmp, frame: 102, "
+	    "idt: 500ms, count: 20}\n"
+	    "  - {name: p2, from: H1, dst: 198.18.4.2, mode: icmp, "
+	    "frame: 102, idt: 500ms, duration: 10s}\n"
+	    "  - {name: p3, from: H3, dst: 198.18.2.1, mode: icmp, "
+	    "frame: 64, idt: exp:100ms, count: 5, dscp: EF}\n");
+	char buf[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "icmp");
+	CU_ASSERT_STRING_EQUAL(plan_flow_target(p, &p->flows[0]),
+	    "198.18.6.2");
+	CU_ASSERT_STRING_EQUAL(plan_flow_target(p, &p->flows[1]),
+	    "198.18.4.2");
+	CU_ASSERT_EQUAL(p->flows[1].to_host, -1);
+	/* duration alone: a count bound of 1.25 x 20 + 16 (plans.md) */
+	CU_ASSERT_EQUAL(p->flows[1].duration_ns, 10000000000LL);
+	CU_ASSERT_EQUAL(p->flows[1].count, 41);
+	addr_path_text(p, "H1", "198.18.4.2", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H1 R1 R2 R4");
+	addr_path_text(p, "H3", "198.18.2.1", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R1");
+	CU_ASSERT_STRING_EQUAL(p->flows[2].idt_dist, "exp:100ms");
+	CU_ASSERT_EQUAL(p->flows[2].dscp, 46);
+	CU_ASSERT(plan_has_mode(p, "icmp"));
+	CU_ASSERT(!plan_has_mode(p, "tcp"));
+	plan_free(p);
+}
+
+/*
+ * An address no route reaches (no link 9: H1's default goes to R1,
+ * which has no route for 198.18.9.0/24), to: and dst: together, a
+ * preset, and icmp in a chain plan: each refused with its line and key.
+ */
+static void
+t_icmp_flow_errors_name_the_key(void)
+{
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, dst: 198.18.9.9, mode: icmp, "
+	    "frame: 102, idt: 500ms, count: 20}\n",
+	    "t.yaml:20: flows[0].dst: no route of the plan reaches 198.18.9.9 "
+	    "from H1: R1 has no route to 198.18.9.9 (expected an address of a "
+	    "host or router of topology.links, 198.18.N.1 or .2)");
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, to: H2, dst: 198.18.4.2, mode: icmp, "
+	    "frame: 102, idt: 500ms, count: 20}\n",
+	    "t.yaml:20: flows[0].to: give an icmp flow to: (an end host) or "
+	    "dst: (any address), not both");
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, to: H2, mode: icmp, preset: voip-g711, "
+	    "count: 20}\n",
+	    "t.yaml:20: flows[0].preset: not for an icmp flow (echo requests: "
+	    "give frame, idt and count or duration)");
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, dst: 224.0.0.1, mode: icmp, "
+	    "frame: 102, idt: 500ms, count: 20}\n",
+	    "t.yaml:20: flows[0].dst: expected the IPv4 address to ping (a "
+	    "unicast address of the plan's address plan), got '224.0.0.1'");
+	expect_err("name: t\ntopology: {chain: [A]}\n"
+	    "flows:\n  - {name: p, mode: icmp, frame: 64, idt: 1ms, "
+	    "count: 1}\n",
+	    "t.yaml:4: flows[0].mode: icmp is not available in a chain plan "
+	    "yet (ping needs a kernel address, which the chain's generator "
+	    "does not have); use a topology plan with the flow from an end "
+	    "host");
+}
+
 static void
 t_topology_errors_are_all_reported(void)
 {
@@ -351,7 +448,8 @@ t_topology_errors_are_all_reported(void)
 	    "t.yaml:8: topology.links[3][1]: expected a host of topology.hosts,"
 	    " got 'R7'\n"
 	    "t.yaml:10: flows[0].mode: l2 is not available in a topology plan "
-	    "(it needs the chain's two-interface generator); use udp or tcp\n"
+	    "(it needs the chain's two-interface generator); use udp, tcp or "
+	    "icmp\n"
 	    "4 errors");
 }
 
@@ -680,6 +778,11 @@ main(void)
 		    t_equal_backups_get_distinct_metrics),
 		UNIT_TEST_NAMED("paths_follow_the_primary_routes",
 		    t_paths_follow_the_primary_routes),
+		UNIT_TEST_NAMED(
+		    "icmp_flows_ping_a_host_or_any_address_a_route_reaches",
+		    t_icmp_flows_ping_a_host_or_any_address_a_route_reaches),
+		UNIT_TEST_NAMED("icmp_flow_errors_name_the_key",
+		    t_icmp_flow_errors_name_the_key),
 		UNIT_TEST_NAMED("written_routes_replace_the_computed_ones",
 		    t_written_routes_replace_the_computed_ones),
 		UNIT_TEST_NAMED("flow_without_a_path_is_refused",
