@@ -71,17 +71,9 @@ routes:
 EOF
 rl_router R2 "$T/R2.yaml" || bail router_started "hoplab-router R2"
 
-rl_bg W "$T/link.log" "$HL_BIN/hoplab-link" -a a -b b \
-    -s "ipc://$T/link.sock"
-LINK=$RL_LAST
-lctl() { timeout 5 "$HL_BIN/hoplab-link" -s "ipc://$T/link.sock" --ctl "$1"; }
-i=0
-until lctl counters >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -lt 50 ] && kill -0 "$LINK" 2>/dev/null ||
-	    bail link_started "hoplab-link does not answer: $(cat "$T/link.log")"
-	sleep 0.1
-done
+rl_link W a b || bail link_started "hoplab-link W"
+LINK=$RL_PID_W
+lctl() { timeout 5 "$HL_BIN/hoplab-link" -s "ipc://$T/W.sock" --ctl "$1"; }
 assert_ok link_delay_forward lctl "set a-b delay 5ms"
 assert_ok link_delay_reverse lctl "set b-a delay 5ms"
 

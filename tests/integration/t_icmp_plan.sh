@@ -9,7 +9,7 @@
 #   R2-H2 198.18.3/24.
 #
 # 1. A plan whose icmp flow pings 198.18.9.9, which no route of the plan
-#    reaches, is refused at load (exit 1) with file:line, the key and
+#    reaches, is refused at load (exit 2) with file:line, the key and
 #    what was expected, before anything starts.
 # 2. The plan: `ping` from H1 to H2 (60 requests 50 ms apart) and
 #    `ping_r2` from H1 to dst 198.18.2.2, hoplab-router R2's own address
@@ -70,9 +70,9 @@ csv_field()
 
 # 1.
 $HL -o "$T/nowhere" run "$T/nowhere.yaml" >"$T/nowhere.log" 2>&1
-assert_eq unreachable_dst_exit_1 1 "$?"
+assert_eq unreachable_dst_exit_2 2 "$?"
 assert_match unreachable_dst_names_file_line_key \
-    "nowhere.yaml:19: flows\[1\].dst: no route of the plan reaches 198.18.9.9 from H1: R1 has no route to 198.18.9.9 \(expected an address of a host or router of topology.links" \
+    "nowhere.yaml:18: flows\[1\].dst: no route of the plan reaches 198.18.9.9 from H1: R1 has no route to 198.18.9.9 \(expected an address of a host or router of topology.links" \
     "$(cat "$T/nowhere.log")"
 assert_eq unreachable_dst_nothing_started no "$([ -e "$T/nowhere" ] &&
     echo yes || echo no)"
@@ -115,7 +115,8 @@ for f in ping ping_r2; do
 	    $c["flow"] == f { n++; sent += $c["sent"]; lost += $c["lost"]
 		if ($c["lost"] != 0 && $c["start_s"] + $c["length_s"] <= 1.0)
 			bad = bad " lost:" $c["start_s"] }
-	    END { print sent, lost, n > 0 ? "ok" : "none", bad == "" ? "ok" : bad }' \
+	    END { print sent, lost, (n > 0 ? "ok" : "none"),
+		(bad == "" ? "ok" : bad) }' \
 	    "$D/intervals.csv")
 	assert_eq "${f}_intervals_add_up_no_loss_before_the_fault" \
 	    "$(csv_field "$S" $f sent) $(csv_field "$S" $f lost) ok ok" "$r"
