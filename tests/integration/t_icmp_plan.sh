@@ -28,7 +28,7 @@
 #    restart and each icmp flow with that loss; faults.csv has the
 #    restart; hops.csv has no estimate for the icmp flows (round-trip
 #    times are not one router's).
-# About 25 s.  Run as root; tests/integration/run.sh does.
+# About 10 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
