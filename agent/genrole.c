@@ -38,7 +38,14 @@
  *   hoplab-gen --mode icmp --dst PEER [--src BIND] --flow ... [--drain D]
  *       [--ttl N] [--start-at NS] [--stream-records]
  *
- * with PEER and BIND IPv4 literals without a port.
+ * with PEER and BIND IPv4 literals without a port.  From the chain's
+ * generator (GenParams.icmp_addr, docs/generator.md "Ping from the
+ * chain's generator"), whose tx interface has no kernel address, the
+ * agent first adds icmp_addr to tx_iface and a route to 198.18.0.0/15
+ * via gateway_ip from it (ip addr / ip route replace), so that the raw
+ * socket has a source and a way; BIND is that address.  It removes both
+ * when the role is forgotten (its end, a failed start, the agent
+ * quitting), with `ip addr del`.
  *
  * No shell ever sees these strings; the alphabet checks are there so that
  * a value cannot smuggle a second key into a comma-separated --flow value.
@@ -54,6 +61,7 @@
 #include <string.h>
 
 #include "agent/genrole.h"
+#include "agent/iproute.h"
 #include "agent/valid.h"
 #include "clock.h"
 #include "log.h"
@@ -383,6 +391,38 @@ check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * icmp_addr: IP/PREFIX (8..30) on tx_iface, its IP being bind, and the
+ * gateway the route goes through.
+ */
+static int
+check_icmp_addr(const Hoplab__GenParams *gp, char *err, size_t errlen)
+{
+	char ip[INET_ADDRSTRLEN], *end;
+	const char *slash = strchr(gp->icmp_addr, '/');
+	long plen;
+
+	if (slash == NULL || (size_t)(slash - gp->icmp_addr) >= sizeof(ip) ||
+	    (plen = strtol(slash + 1, &end, 10)) < 8 || plen > 30 ||
+	    *end != '\0' || slash[1] == '\0') {
+		snprintf(err, errlen, "icmp_addr: expected IPv4/8..30, got "
+		    "\"%.32s\"", gp->icmp_addr);
+		return -1;
+	}
+	memcpy(ip, gp->icmp_addr, (size_t)(slash - gp->icmp_addr));
+	ip[slash - gp->icmp_addr] = '\0';
+	if (check_ip("icmp_addr", ip, err, errlen) == -1 ||
+	    check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
+	    check_ip("gateway_ip", gp->gateway_ip, err, errlen) == -1)
+		return -1;
+	if (strcmp(ip, gp->bind) != 0) {
+		snprintf(err, errlen, "bind: expected icmp_addr's address %s, "
+		    "got \"%.32s\"", ip, gp->bind);
+		return -1;
+	}
+	return 0;
+}
+
 /* Mode icmp: an address to ping, a source or none, flows, a TTL. */
 static int
 check_icmp(const Hoplab__GenParams *gp, char *err, size_t errlen)
@@ -391,6 +431,8 @@ check_icmp(const Hoplab__GenParams *gp, char *err, size_t errlen)
 
 	if (check_ip("peer", gp->peer, err, errlen) == -1 ||
 	    (gp->bind[0] != '\0' && check_ip("bind", gp->bind, err,
+	    errlen) == -1) ||
+	    (gp->icmp_addr[0] != '\0' && check_icmp_addr(gp, err,
 	    errlen) == -1))
 		return -1;
 	if (gp->role[0] != '\0' || gp->wait_ns != 0 || gp->tcp_bytes ||
@@ -601,6 +643,57 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	return rc | tail_args(ga, gp);
 }
 
+/* The kernel address an icmp role added (r->priv), to remove. */
+struct icmp_addr {
+	char	iface[IF_NAMESIZE];
+	char	cidr[32];
+};
+
+/* Add GP's icmp_addr to tx_iface and the route from it; R->priv. */
+static int
+icmp_addr_add(struct role *r, const Hoplab__GenParams *gp, char *err,
+    size_t errlen)
+{
+	struct icmp_addr *a;
+	char *add[] = { "ip", "addr", "replace", gp->icmp_addr, "dev",
+	    gp->tx_iface, NULL };
+	char *route[] = { "ip", "route", "replace", "198.18.0.0/15", "via",
+	    gp->gateway_ip, "dev", gp->tx_iface, "src", gp->bind, NULL };
+
+	if ((a = calloc(1, sizeof(*a))) == NULL) {
+		snprintf(err, errlen, "icmp_addr: out of memory");
+		return -1;
+	}
+	snprintf(a->iface, sizeof(a->iface), "%s", gp->tx_iface);
+	snprintf(a->cidr, sizeof(a->cidr), "%s", gp->icmp_addr);
+	r->priv = a;		/* removed by genrole_forget, also on failure */
+	if (iproute_run(add, err, errlen) == -1 ||
+	    iproute_run(route, err, errlen) == -1)
+		return -1;
+	log_info("role %u: added %s to %s for ping", r->id, a->cidr, a->iface);
+	return 0;
+}
+
+/* The role is over: remove the kernel address it added, if any. */
+static void
+genrole_forget(struct role *r)
+{
+	struct icmp_addr *a = r->priv;
+	char err[256];
+	char *del[] = { "ip", "addr", "del", NULL, "dev", NULL, NULL };
+
+	if (a == NULL)
+		return;
+	del[3] = a->cidr;
+	del[5] = a->iface;
+	if (iproute_run(del, err, sizeof(err)) == -1)
+		log_warn("role %u: %s", r->id, err);
+	else
+		log_info("role %u: removed %s from %s", r->id, a->cidr,
+		    a->iface);
+	role_forget_priv(r);
+}
+
 /* Start hoplab-gen as role R from SR->gen; 0 or -1 with ERR. */
 int
 genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
@@ -611,6 +704,9 @@ genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 
 	if (gen_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
 	    errlen) == -1)
+		return -1;
+	if (sr->gen->icmp_addr[0] != '\0' && strcmp(sr->gen->mode,
+	    "icmp") == 0 && icmp_addr_add(r, sr->gen, err, errlen) == -1)
 		return -1;
 	if (role_spawn(r, ga.argv[0], ga.argv, 0, err, errlen) == -1)
 		return -1;
@@ -624,6 +720,7 @@ const struct role_ops genrole_ops = {
 	.name = "generator",
 	.start = genrole_start,
 	.stop = role_terminate,
+	.forget = genrole_forget,
 	.supervised = 1,
 	.partial_after_stop = 1,
 };
