@@ -33,14 +33,20 @@
  * interface, a host's), frame being the Ethernet frame of each request
  * (ICMP message + 38 bytes); no preset or rate.
  *
+ * In a chain plan a flow is l2 (the default) or icmp: echo requests
+ * from the generator's own kernel address (topo.h TOPO_GEN_PING_IP),
+ * run beside the l2 flows (at least one), to dst: (default the last
+ * router's address, TOPO_PING_DEFAULT), which must be an address of a
+ * router of the shortest variant (topo_router_owning).
+ *
  * spin: DURATION|auto asks hoplab-gen's pacer to spin at least DURATION
  * (1us..100ms) before each of the flow's deadlines, for a user who pays
  * the CPU for fewer late departures (docs/generator.md "Pacing").
  *
- * Deliberately not here: udp, tcp and icmp in chain plans, l2 in
- * topology plans (each needs what the other kind of lab has: the
- * chain's generator owns its addresses in user space, without the
- * kernel address a socket needs; refused with a message).
+ * Deliberately not here: udp and tcp in chain plans, l2 in topology
+ * plans (each needs what the other kind of lab has: the chain's
+ * generator owns its addresses in user space, without the kernel
+ * address a socket needs; refused with a message).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +58,7 @@
 #include "dscp.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/sections.h"
+#include "controller/plan/topo.h"
 #include "preset.h"
 #include "yamldoc.h"
 
@@ -237,8 +244,8 @@ parse_idt(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 }
 
 /*
- * mode: l2 (the default) in a chain plan; udp (the default), tcp or icmp
- * in a topology plan, from an end host.
+ * mode: l2 (the default) or icmp in a chain plan; udp (the default), tcp
+ * or icmp in a topology plan, from an end host.
  */
 static int
 parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -267,15 +274,14 @@ parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 	snprintf(f->mode, sizeof(f->mode), "l2");
 	if (node == NULL || yamldoc_is(node, "l2"))
 		return 0;
-	if (yamldoc_is(node, "icmp"))
-		return PERR(c, node, path, "icmp is not available in a chain "
-		    "plan yet (ping needs a kernel address, which the chain's "
-		    "generator does not have); use a topology plan with the "
-		    "flow from an end host");
+	if (yamldoc_is(node, "icmp")) {
+		snprintf(f->mode, sizeof(f->mode), "icmp");
+		return 0;
+	}
 	if (yamldoc_is(node, "udp") || yamldoc_is(node, "tcp"))
-		return PERR(c, node, path, "%s is not available yet (only l2)",
-		    got);
-	return PERR(c, node, path, "expected l2, got %s", got);
+		return PERR(c, node, path, "%s is not available yet (only l2 "
+		    "or icmp)", got);
+	return PERR(c, node, path, "expected l2 or icmp, got %s", got);
 }
 
 static int
@@ -533,6 +539,57 @@ parse_icmp_dst(struct parse_ctx *c, yaml_node_t *node, const char *path,
 	return 0;
 }
 
+/* The addresses of the routers of a chain of N, "a, b, ..." in BUF. */
+static const char *
+router_addrs(size_t n, char *buf, size_t len)
+{
+	struct topo_router r;
+	size_t p, i, used = 0;
+
+	buf[0] = '\0';
+	for (p = 0; p < n; p++) {
+		topo_router(p, n, &r);
+		for (i = 0; i < r.nifaces && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used,
+			    "%s%.*s", used ? ", " : "",
+			    (int)strcspn(r.cidr[i], "/"), r.cidr[i]);
+	}
+	return buf;
+}
+
+/*
+ * A chain plan's icmp flow's dst: an address of a router of the
+ * shortest variant (the default: the last router's, TOPO_PING_DEFAULT).
+ */
+static int
+parse_chain_ping_dst(struct parse_ctx *c, yaml_node_t *node,
+    const char *path, struct plan_flow *f)
+{
+	size_t i, nmin = PLAN_MAX_CHAIN;
+	char got[PLAN_MAX_CHAIN * 2 * 18];
+	struct in_addr a;
+
+	snprintf(f->dst, sizeof(f->dst), "%s", TOPO_PING_DEFAULT);
+	if (node == NULL)
+		return 0;
+	for (i = 0; i < c->p->nvariants; i++)
+		if (c->p->variants[i].nrouters < nmin)
+			nmin = c->p->variants[i].nrouters;
+	if (yamldoc_text(node) == NULL ||
+	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1)
+		return PERR(c, node, path, "expected the IPv4 address of a "
+		    "router of the chain to ping, got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
+	if (topo_router_owning(f->dst, nmin) == -1)
+		return PERR(c, node, path, "no router of the chain owns %s in "
+		    "every variant (expected an address of a router of the "
+		    "shortest variant: %s; %s, the last router's, is the "
+		    "default)", f->dst, router_addrs(nmin, got, sizeof(got)),
+		    TOPO_PING_DEFAULT);
+	return 0;
+}
+
 /* dst: an address of 198.18.100.2..254 (PLAN_DST_NET), or the default. */
 static int
 parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -543,9 +600,11 @@ parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 	uint32_t h;
 
 	f->dst[0] = '\0';
+	yamldoc_path_key(path, sizeof(path), fpath, "dst");
+	if (!c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
+		return parse_chain_ping_dst(c, node, path, f);
 	if (node == NULL)
 		return 0;
-	yamldoc_path_key(path, sizeof(path), fpath, "dst");
 	if (c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
 		return parse_icmp_dst(c, node, path, f);
 	if (c->p->topo.enabled)
@@ -734,6 +793,38 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	return parse_dscp(c, v[F_DSCP], fpath, f);
 }
 
+/*
+ * A chain plan's icmp flows are one ping role beside the l2 generator:
+ * at least one l2 flow, and one dst for all icmp flows.
+ */
+static int
+chain_ping_flows(struct parse_ctx *c, yaml_node_t *node)
+{
+	const struct plan_flow *first = NULL, *f;
+	char path[YAMLDOC_PATH_MAX];
+	size_t i;
+
+	if (plan_has_mode(c->p, "icmp") && !plan_has_mode(c->p, "l2"))
+		return PERR(c, node, "flows", "a chain plan's icmp flows run "
+		    "beside its l2 flows (expected at least one flow of mode "
+		    "l2)");
+	for (i = 0; i < c->p->nflows; i++) {
+		f = &c->p->flows[i];
+		if (strcmp(f->mode, "icmp") != 0)
+			continue;
+		if (first == NULL)
+			first = f;
+		else if (strcmp(first->dst, f->dst) != 0) {
+			yamldoc_path_index(path, sizeof(path), "flows", (int)i);
+			return PERR(c, yamldoc_item(c->yd, node, (int)i), path,
+			    "a chain plan's icmp flows ping one address "
+			    "(expected dst %s, as flow %s, got %s)",
+			    first->dst, first->name, f->dst);
+		}
+	}
+	return 0;
+}
+
 int
 planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 {
@@ -751,5 +842,7 @@ planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 			rc = -1;
 	}
 	c->p->nflows = n;
+	if (rc == 0 && !c->p->topo.enabled)
+		return chain_ping_flows(c, node);
 	return rc;
 }

@@ -423,13 +423,55 @@ t_icmp_flow_errors_name_the_key(void)
 	    "frame: 102, idt: 500ms, count: 20}\n",
 	    "t.yaml:20: flows[0].dst: expected the IPv4 address to ping (a "
 	    "unicast address of the plan's address plan), got '224.0.0.1'");
+}
+
+/* A chain plan's icmp flows: from the generator, beside an l2 flow. */
+static void
+t_chain_icmp_flows(void)
+{
+	struct plan *p = load("name: t\ntopology: {chain: [A, B]}\n"
+	    "variants: [A, A-B]\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: q, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.100.1}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[1].mode, "icmp");
+	CU_ASSERT_STRING_EQUAL(p->flows[1].dst, "198.18.100.1");
+	CU_ASSERT_STRING_EQUAL(p->flows[2].dst, "198.18.100.1");
+	plan_free(p);
 	expect_err("name: t\ntopology: {chain: [A]}\n"
 	    "flows:\n  - {name: p, mode: icmp, frame: 64, idt: 1ms, "
 	    "count: 1}\n",
-	    "t.yaml:4: flows[0].mode: icmp is not available in a chain plan "
-	    "yet (ping needs a kernel address, which the chain's generator "
-	    "does not have); use a topology plan with the flow from an end "
-	    "host");
+	    "t.yaml:4: flows: a chain plan's icmp flows run beside its l2 "
+	    "flows (expected at least one flow of mode l2)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\n"
+	    "variants: [A, A-B]\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.1.2}\n",
+	    "t.yaml:6: flows[1].dst: no router of the chain owns 198.18.1.2 "
+	    "in every variant (expected an address of a router of the "
+	    "shortest variant: 198.18.0.2, 198.18.100.1; 198.18.100.1, the "
+	    "last router's, is the default)");
+	expect_err("name: t\ntopology: {chain: [A, B, C]}\n"
+	    "variants: [A-B, A-B-C]\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.0.1}\n",
+	    "t.yaml:6: flows[1].dst: no router of the chain owns 198.18.0.1 "
+	    "in every variant (expected an address of a router of the "
+	    "shortest variant: 198.18.0.2, 198.18.1.1, 198.18.1.2, "
+	    "198.18.100.1; 198.18.100.1, the last router's, is the "
+	    "default)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: q, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.0.2}\n",
+	    "t.yaml:6: flows[2]: a chain plan's icmp flows ping one address "
+	    "(expected dst 198.18.100.1, as flow p, got 198.18.0.2)");
 }
 
 static void
@@ -467,7 +509,8 @@ t_chain_plans_keep_l2_and_know_no_from(void)
 	plan_free(p);
 	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1, mode: udp}\n",
-	    "t.yaml:4: flows[0].mode: 'udp' is not available yet (only l2)");
+	    "t.yaml:4: flows[0].mode: 'udp' is not available yet (only l2 "
+	    "or icmp)");
 }
 
 static void
@@ -791,6 +834,7 @@ main(void)
 		    t_topology_errors_are_all_reported),
 		UNIT_TEST_NAMED("chain_plans_keep_l2_and_know_no_from",
 		    t_chain_plans_keep_l2_and_know_no_from),
+		UNIT_TEST_NAMED("chain_icmp_flows", t_chain_icmp_flows),
 		UNIT_TEST_NAMED("chain_length_range_gives_a_variant_per_length",
 		    t_chain_length_range_gives_a_variant_per_length),
 		UNIT_TEST_NAMED("chain_length_refuses_bad_ranges_and_chain",
