@@ -89,6 +89,8 @@ conc_resolve(const struct plan *p, const struct inventory *inv,
 		why = "order: random shuffles the variants' points apart";
 	else if (p->nflows * p->nvariants > PLAN_MAX_FLOWS)
 		why = "more than 64 flows x variants";
+	if (why == NULL && plan_has_mode(p, "icmp"))
+		why = "icmp flows ping from the generator beside one variant";
 	for (i = 0; why == NULL && i < p->nflows; i++)
 		if (p->flows[i].dst[0] != '\0')
 			why = "a flow has its own dst";
