@@ -20,7 +20,8 @@
 #    63 in A-B (B answers, A on the way back); probe loses nothing
 #    (TTL 63 / 62, the runner's own check); hops.csv has no ping row; the
 #    kernel address the agent gave gen:tx (198.18.0.3) is gone after the
-#    run (ip -n PREFIX-gen addr).
+#    run (ip -n PREFIX-gen addr); `hoplab report` labels ping's PDF and
+#    time figures round-trip time, probe's PDF one-way delay (the .gp).
 # 3. hoplab: the same plan with router: {impl: hoplab} and ping's dst
 #    198.18.0.2 (A's in, in both variants): reply TTL 64 in both, no
 #    loss, the address gone again.
@@ -124,6 +125,19 @@ assert_eq linux_A-B_ping_reply_ttl_63 "63 63" \
 assert_eq linux_hops_has_no_ping_estimate 0 \
     "$(grep -c '^ping,' "$(dirname "$S")/hops.csv" || true)"
 assert_eq linux_kernel_address_gone "" "$(ping_addr)"
+# `hoplab report` names ping's delays round-trip times, probe's one-way.
+P=$(dirname "$S")/plots
+if $HL report "$(dirname "$S")" >"$T/report.log" 2>&1; then
+	assert_eq report_ping_pdf_says_rtt 1 "$(grep -c \
+	    "xlabel 'round-trip time (us" "$P/delay_pdf_ping_64.gp")"
+	assert_eq report_probe_pdf_says_one_way 1 "$(grep -c \
+	    "xlabel 'one-way delay (us" "$P/delay_pdf_probe_128.gp")"
+	assert_eq report_ping_time_says_rtt 1 "$(grep -c \
+	    "ylabel 'mean round-trip time (us)'" "$P/time_ping_64.gp")"
+else
+	sed 's/^/    /' "$T/report.log"
+	fail report "hoplab report failed"
+fi
 
 # 3.
 if ! $HL -o "$T/hoplab" run "$T/hoplab.yaml" >"$T/hoplab.log" 2>&1; then
