@@ -44,12 +44,15 @@
 #include "controller/run/toporun.h"
 
 
-/* A generator is done when it exited: with results, or failing. */
+/*
+ * A generator is done when it exited: with results, or failing; a slot
+ * not used (no ping role) is done.
+ */
 static int
 gen_done(const struct wait_role *w)
 {
-	return w->exited && (w->have_result || w->exit_code != 0 ||
-	    w->exit_signal != 0);
+	return w->peer == NULL || (w->exited && (w->have_result ||
+	    w->exit_code != 0 || w->exit_signal != 0));
 }
 
 static int64_t
