@@ -180,8 +180,8 @@ check_path(const struct plan_variant *v, const Hoplab__FlowResult *f,
 
 /*
  * A ping flow's replies come from the router at position p that owns
- * its dst, sent with TTL 64 (Linux's and hoplab-router's; an external
- * router's is its own: not checked), across the p routers before it.
+ * its dst, sent with TTL 64 (Linux's and hoplab-router's, a chain's two
+ * kinds), across the p routers before it.
  */
 static int
 check_ping(const struct run *r, const struct plan_variant *v,
@@ -192,8 +192,8 @@ check_ping(const struct run *r, const struct plan_variant *v,
 	int p = topo_router_owning(pf->dst, v->nrouters);
 	unsigned want = TOPO_GEN_TTL - (unsigned)p;
 
-	if (f->received == 0 || r->plan->router_impl == PLAN_ROUTER_EXTERNAL ||
-	    (p >= 0 && f->ttl_min == want && f->ttl_max == want))
+	if (f->received == 0 || (p >= 0 && f->ttl_min == want &&
+	    f->ttl_max == want))
 		return 0;
 	snprintf(err, errlen, "path check failed for variant %s, flow %s: "
 	    "expected replies from %s with TTL %u (router %d of %zu, %d "
