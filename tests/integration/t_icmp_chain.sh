@@ -7,7 +7,8 @@
 # 1. Bad input, refused at load (exit 2) with file:line and the key,
 #    before anything starts: an icmp flow's dst that no router of the
 #    shortest variant owns (198.18.1.2 is B's in, not in variant A),
-#    and a plan whose only flow is icmp.
+#    and a plan whose only flow is icmp; the dry run shows the ping
+#    role and sequential variants.
 # 2. linux: flow `probe` (l2, 1000 packets 1 ms apart) and `ping` (icmp
 #    to the default, the last router's 198.18.100.1, 40 requests 25 ms
 #    apart).  An nftables table of the test's own on A (forward hook)
@@ -84,6 +85,10 @@ assert_match icmp_alone_names_file_line_key \
     "$(cat "$T/alone.log")"
 assert_eq bad_input_nothing_started no "$([ -e "$T/nowhere" ] ||
     [ -e "$T/alone" ] && echo yes || echo no)"
+$HL run --dry-run "$T/linux.yaml" >"$T/dry.log" 2>&1
+assert_match dry_run_shows_the_ping_role_sequential \
+    "variants sequential.*ping: hoplab-gen --mode icmp on gen from 198.18.0.3 \\(a kernel address on gen:tx for the role\\) to 198.18.100.1, beside the l2 generator" \
+    "$(tr '\n' ' ' <"$T/dry.log")"
 
 # 2.
 lab_up A B
