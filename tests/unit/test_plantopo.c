@@ -472,6 +472,14 @@ t_chain_icmp_flows(void)
 	    "dst: 198.18.0.2}\n",
 	    "t.yaml:6: flows[2]: a chain plan's icmp flows ping one address "
 	    "(expected dst 198.18.100.1, as flow p, got 198.18.0.2)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1000}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 10ms, count: 100}\n"
+	    "faults:\n  - {at: 100ms, link: gen-A, action: down}\n",
+	    "t.yaml:7: faults[0].link: a link down or up on the generator's "
+	    "own link is not available with icmp flows (the ping role's route "
+	    "on gen:tx would not come back); use another link or a router "
+	    "fault");
 }
 
 static void
