@@ -33,7 +33,19 @@
  *
  * with PEER an IPv4 literal and a port, BIND an IPv4 literal with an
  * optional port; interfaces are the kernel's business there and are not
- * checked.
+ * checked.  Mode "icmp" (ping) is one process, no role:
+ *
+ *   hoplab-gen --mode icmp --dst PEER [--src BIND] --flow ... [--drain D]
+ *       [--ttl N] [--start-at NS] [--stream-records]
+ *
+ * with PEER and BIND IPv4 literals without a port.  From the chain's
+ * generator (GenParams.icmp_addr, docs/generator.md "Ping from the
+ * chain's generator"), whose tx interface has no kernel address, the
+ * agent first adds icmp_addr to tx_iface and a route to 198.18.0.0/15
+ * via gateway_ip from it (ip addr / ip route replace), so that the raw
+ * socket has a source and a way; BIND is that address.  It removes both
+ * when the role is forgotten (its end, a failed start, the agent
+ * quitting), with `ip addr del`.
  *
  * No shell ever sees these strings; the alphabet checks are there so that
  * a value cannot smuggle a second key into a comma-separated --flow value.
@@ -49,6 +61,7 @@
 #include <string.h>
 
 #include "agent/genrole.h"
+#include "agent/iproute.h"
 #include "agent/valid.h"
 #include "clock.h"
 #include "log.h"
@@ -378,14 +391,80 @@ check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * icmp_addr: IP/PREFIX (8..30) on tx_iface, its IP being bind, and the
+ * gateway the route goes through.
+ */
+static int
+check_icmp_addr(const Hoplab__GenParams *gp, char *err, size_t errlen)
+{
+	char ip[INET_ADDRSTRLEN], *end;
+	const char *slash = strchr(gp->icmp_addr, '/');
+	long plen;
+
+	if (slash == NULL || (size_t)(slash - gp->icmp_addr) >= sizeof(ip) ||
+	    (plen = strtol(slash + 1, &end, 10)) < 8 || plen > 30 ||
+	    *end != '\0' || slash[1] == '\0') {
+		snprintf(err, errlen, "icmp_addr: expected IPv4/8..30, got "
+		    "\"%.32s\"", gp->icmp_addr);
+		return -1;
+	}
+	memcpy(ip, gp->icmp_addr, (size_t)(slash - gp->icmp_addr));
+	ip[slash - gp->icmp_addr] = '\0';
+	if (check_ip("icmp_addr", ip, err, errlen) == -1 ||
+	    check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
+	    check_ip("gateway_ip", gp->gateway_ip, err, errlen) == -1)
+		return -1;
+	if (strcmp(ip, gp->bind) != 0) {
+		snprintf(err, errlen, "bind: expected icmp_addr's address %s, "
+		    "got \"%.32s\"", ip, gp->bind);
+		return -1;
+	}
+	return 0;
+}
+
+/* Mode icmp: an address to ping, a source or none, flows, a TTL. */
+static int
+check_icmp(const Hoplab__GenParams *gp, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (check_ip("peer", gp->peer, err, errlen) == -1 ||
+	    (gp->bind[0] != '\0' && check_ip("bind", gp->bind, err,
+	    errlen) == -1) ||
+	    (gp->icmp_addr[0] != '\0' && check_icmp_addr(gp, err,
+	    errlen) == -1))
+		return -1;
+	if (gp->role[0] != '\0' || gp->wait_ns != 0 || gp->tcp_bytes ||
+	    gp->tcp_duration_ns) {
+		snprintf(err, errlen, "icmp: no role, wait or tcp bound (one "
+		    "process sends and reads the replies)");
+		return -1;
+	}
+	if (gp->drain_ns > DRAIN_MAX || gp->ttl > 255) {
+		snprintf(err, errlen, gp->ttl > 255 ? "ttl: expected 1..255" :
+		    "drain: expected at most 60s");
+		return -1;
+	}
+	for (i = 0; i < gp->n_flows; i++)
+		if (gp->flows[i]->dst_port || gp->flows[i]->src_port ||
+		    gp->flows[i]->dst_ip[0] != '\0') {
+			snprintf(err, errlen, "flow %zu: ports and dst_ip are "
+			    "for mode l2 (icmp flows go to peer)", i + 1);
+			return -1;
+		}
+	return check_flows(gp, 1, err, errlen);
+}
+
 static int
 check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
     char *err, size_t errlen)
 {
 	if (gp->mode[0] != '\0' && strcmp(gp->mode, "l2") != 0 &&
-	    strcmp(gp->mode, "udp") != 0 && strcmp(gp->mode, "tcp") != 0) {
-		snprintf(err, errlen, "mode: expected \"l2\", \"udp\" or "
-		    "\"tcp\", got \"%.16s\"", gp->mode);
+	    strcmp(gp->mode, "udp") != 0 && strcmp(gp->mode, "tcp") != 0 &&
+	    strcmp(gp->mode, "icmp") != 0) {
+		snprintf(err, errlen, "mode: expected \"l2\", \"udp\", "
+		    "\"tcp\" or \"icmp\", got \"%.16s\"", gp->mode);
 		return -1;
 	}
 	if (!valid_token(sr->run_id, ROLE_RUNID_MAX)) {
@@ -406,6 +485,8 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 	}
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		return check_sock(gp, err, errlen);
+	if (strcmp(gp->mode, "icmp") == 0)
+		return check_icmp(gp, err, errlen);
 	if (check_iface("tx_iface", gp->tx_iface, err, errlen) == -1 ||
 	    check_iface("rx_iface", gp->rx_iface, err, errlen) == -1 ||
 	    check_ip("src_ip", gp->src_ip, err, errlen) == -1 ||
@@ -428,6 +509,7 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 }
 
 static int sock_args(struct gen_argv *, const Hoplab__GenParams *);
+static int icmp_args(struct gen_argv *, const Hoplab__GenParams *);
 static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
 
 /*
@@ -451,6 +533,8 @@ gen_argv(const char *bindir, const char *endpoint,
 	rc |= argv_add(ga, "%s/hoplab-gen", bindir);
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		rc |= sock_args(ga, gp);
+	else if (strcmp(gp->mode, "icmp") == 0)
+		rc |= icmp_args(ga, gp);
 	else
 		rc |= l2_args(ga, gp);
 	rc |= argv_pair(ga, "--report", endpoint);
@@ -502,21 +586,13 @@ sock_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	return rc;
 }
 
-/* The options of mode l2. */
+/* Modes l2 and icmp: after the flows, drain, TTL, start, records. */
 static int
-l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+tail_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 {
 	char d[32];
-	size_t i;
 	int rc = 0;
 
-	rc |= argv_pair(ga, "--tx", gp->tx_iface);
-	rc |= argv_pair(ga, "--rx", gp->rx_iface);
-	rc |= argv_pair(ga, "--src", gp->src_ip);
-	rc |= argv_pair(ga, "--dst", gp->dst_ip);
-	rc |= argv_pair(ga, "--gateway", gp->gateway_ip);
-	for (i = 0; i < gp->n_flows; i++)
-		rc |= add_flow(ga, gp->flows[i]);
 	if (gp->drain_ns != 0) {
 		fmt_duration(gp->drain_ns, d, sizeof(d));
 		rc |= argv_pair(ga, "--drain", d);
@@ -534,6 +610,90 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	return rc;
 }
 
+/* The options of mode icmp. */
+static int
+icmp_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+{
+	size_t i;
+	int rc = 0;
+
+	rc |= argv_pair(ga, "--mode", "icmp");
+	rc |= argv_pair(ga, "--dst", gp->peer);
+	if (gp->bind[0] != '\0')
+		rc |= argv_pair(ga, "--src", gp->bind);
+	for (i = 0; i < gp->n_flows; i++)
+		rc |= add_flow(ga, gp->flows[i]);
+	return rc | tail_args(ga, gp);
+}
+
+/* The options of mode l2. */
+static int
+l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
+{
+	size_t i;
+	int rc = 0;
+
+	rc |= argv_pair(ga, "--tx", gp->tx_iface);
+	rc |= argv_pair(ga, "--rx", gp->rx_iface);
+	rc |= argv_pair(ga, "--src", gp->src_ip);
+	rc |= argv_pair(ga, "--dst", gp->dst_ip);
+	rc |= argv_pair(ga, "--gateway", gp->gateway_ip);
+	for (i = 0; i < gp->n_flows; i++)
+		rc |= add_flow(ga, gp->flows[i]);
+	return rc | tail_args(ga, gp);
+}
+
+/* The kernel address an icmp role added (r->priv), to remove. */
+struct icmp_addr {
+	char	iface[IF_NAMESIZE];
+	char	cidr[32];
+};
+
+/* Add GP's icmp_addr to tx_iface and the route from it; R->priv. */
+static int
+icmp_addr_add(struct role *r, const Hoplab__GenParams *gp, char *err,
+    size_t errlen)
+{
+	struct icmp_addr *a;
+	char *add[] = { "ip", "addr", "replace", gp->icmp_addr, "dev",
+	    gp->tx_iface, NULL };
+	char *route[] = { "ip", "route", "replace", "198.18.0.0/15", "via",
+	    gp->gateway_ip, "dev", gp->tx_iface, "src", gp->bind, NULL };
+
+	if ((a = calloc(1, sizeof(*a))) == NULL) {
+		snprintf(err, errlen, "icmp_addr: out of memory");
+		return -1;
+	}
+	snprintf(a->iface, sizeof(a->iface), "%s", gp->tx_iface);
+	snprintf(a->cidr, sizeof(a->cidr), "%s", gp->icmp_addr);
+	r->priv = a;		/* removed by genrole_forget, also on failure */
+	if (iproute_run(add, err, errlen) == -1 ||
+	    iproute_run(route, err, errlen) == -1)
+		return -1;
+	log_info("role %u: added %s to %s for ping", r->id, a->cidr, a->iface);
+	return 0;
+}
+
+/* The role is over: remove the kernel address it added, if any. */
+static void
+genrole_forget(struct role *r)
+{
+	struct icmp_addr *a = r->priv;
+	char err[256];
+	char *del[] = { "ip", "addr", "del", NULL, "dev", NULL, NULL };
+
+	if (a == NULL)
+		return;
+	del[3] = a->cidr;
+	del[5] = a->iface;
+	if (iproute_run(del, err, sizeof(err)) == -1)
+		log_warn("role %u: %s", r->id, err);
+	else
+		log_info("role %u: removed %s from %s", r->id, a->cidr,
+		    a->iface);
+	role_forget_priv(r);
+}
+
 /* Start hoplab-gen as role R from SR->gen; 0 or -1 with ERR. */
 int
 genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
@@ -544,6 +704,9 @@ genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 
 	if (gen_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
 	    errlen) == -1)
+		return -1;
+	if (sr->gen->icmp_addr[0] != '\0' && strcmp(sr->gen->mode,
+	    "icmp") == 0 && icmp_addr_add(r, sr->gen, err, errlen) == -1)
 		return -1;
 	if (role_spawn(r, ga.argv[0], ga.argv, 0, err, errlen) == -1)
 		return -1;
@@ -557,6 +720,7 @@ const struct role_ops genrole_ops = {
 	.name = "generator",
 	.start = genrole_start,
 	.stop = role_terminate,
+	.forget = genrole_forget,
 	.supervised = 1,
 	.partial_after_stop = 1,
 };

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "log.h"
 #include "gen.h"
 
 static void
@@ -149,6 +150,31 @@ gen_free(struct gen *g)
 	free(g->rxb);
 	free(g->tmpl);
 	free(g);
+}
+
+void
+gen_flow_sent(struct gen_flow *f, int64_t tx_ns, unsigned frame)
+{
+	f->tx_bytes += frame;
+	series_sent(&f->series, tx_ns, frame);
+	if (f->sent++ == 0)
+		f->first_tx_ns = tx_ns;
+	f->last_tx_ns = tx_ns;
+}
+
+void
+gen_flow_tx_error(struct gen_flow *f, int errnum)
+{
+	if (f->tx_errors++ == 0)
+		log_warn("flow %s: send failed: %s (counted as tx errors, not "
+		    "as sent)", f->spec.name, strerror(errnum));
+}
+
+const char *
+gen_mode_name(const struct gen_config *c)
+{
+	return c->mode == GEN_MODE_L2 ? "l2" : c->mode == GEN_MODE_UDP ?
+	    "udp" : c->mode == GEN_MODE_TCP ? "tcp" : "icmp";
 }
 
 const struct gen_config *

@@ -39,6 +39,7 @@
 #define GEN_MODE_L2	0	/* AF_PACKET, both ends in one process */
 #define GEN_MODE_UDP	1	/* UDP sockets, sender and receiver apart */
 #define GEN_MODE_TCP	2	/* bulk TCP transfer (tcp.c) */
+#define GEN_MODE_ICMP	3	/* echo requests and replies (icmp.c) */
 #define GEN_ROLE_SEND	0
 #define GEN_ROLE_RECV	1
 #define GEN_WAIT_DEFAULT (30 * 1000000000LL)	/* receiver idle limit */
@@ -105,6 +106,9 @@ struct gen_flow {
 	int		sent_known;	/* udp recv: the sender's count came */
 	struct in_addr	dst;		/* l2: its destination, owned on rx */
 	char		ts_src[48];	/* gen_flow_ts_source()'s answer */
+	uint64_t	icmp_unreach;	/* icmp: destination unreachable */
+	uint64_t	icmp_timex;	/* icmp: time exceeded (errors about
+					   the flow's requests, not replies) */
 };
 
 /* Which ends of its packets a run stamps; the mode's open() says. */
@@ -123,6 +127,7 @@ struct gen_txq {
 };
 
 struct live;
+struct icmpsock;
 
 /*
  * One run.  gen.c allocates it and the flows; the mode's open operation
@@ -182,6 +187,8 @@ struct gen {
 	int64_t		base_real;	/* receiver: interval 0, 0 not yet */
 	uint64_t	fu_in;		/* receiver: control datagrams read */
 	uint64_t	fu_bad;	/* ... refused */
+	/* icmp mode (icmp.c) */
+	struct icmpsock	*icmp;		/* its socket and matchers */
 };
 
 /*
@@ -224,6 +231,15 @@ void	gen_record(struct gen *g, const struct gen_flow *f,
  * user stamp, and give up (record) what never arrived.
  */
 void	gen_flush(struct gen *g);
+/*
+ * Flow F's packet of FRAME bytes went at TX_NS (CLOCK_REALTIME): its
+ * counts and interval (the udp sender, icmp); or the kernel refused it
+ * with ERRNUM (counted, the first one logged).
+ */
+void	gen_flow_sent(struct gen_flow *f, int64_t tx_ns, unsigned frame);
+void	gen_flow_tx_error(struct gen_flow *f, int errnum);
+/* "l2", "udp", "tcp" or "icmp": C's mode as --mode names it. */
+const char *gen_mode_name(const struct gen_config *c);
 /* The configuration G runs with. */
 const struct gen_config *gen_config(const struct gen *g);
 /* The flows, in command line order; *N gets their number. */

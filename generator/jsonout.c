@@ -173,8 +173,13 @@ json_flow(struct json *j, const struct gen *g, const struct gen_flow *f)
 	json_kint(j, "duration_ns", (long long)f->spec.duration_ns);
 	json_kstring(j, "ended_by", f->ended_by_time ? "duration" :
 	    f->next >= f->spec.count ? "count" : "signal");
+	if (gen_config(g)->mode == GEN_MODE_ICMP) {
+		json_kuint(j, "icmp_unreachable", f->icmp_unreach);
+		json_kuint(j, "icmp_time_exceeded", f->icmp_timex);
+	}
 	json_kbool(j, "sent_known", f->sent_known ||
 	    gen_config(g)->mode == GEN_MODE_L2 ||
+	    gen_config(g)->mode == GEN_MODE_ICMP ||
 	    gen_config(g)->role == GEN_ROLE_SEND);
 	json_delay(j, f);
 	json_ipdv(j, f);
@@ -197,9 +202,10 @@ json_run(struct json *j, const struct gen *g, const struct gen_config *c)
 	snprintf(peer, sizeof(peer), "%s:%u", l2 ? "" : a, l2 ? 0 :
 	    ntohs(c->peer.sin_port));
 	json_kstring(j, "generator", "hoplab-gen");
-	json_kstring(j, "mode", l2 ? "l2" : "udp");
-	json_kstring(j, "role", l2 ? "" : c->role == GEN_ROLE_SEND ? "send" :
-	    "recv");
+	json_kstring(j, "mode", gen_mode_name(c));
+	json_kstring(j, "role", l2 || c->mode == GEN_MODE_ICMP ? "" :
+	    c->role == GEN_ROLE_SEND ? "send" : "recv");
+	json_kbool(j, "round_trip", c->mode == GEN_MODE_ICMP);
 	json_kstring(j, "peer", peer);
 	json_kstring(j, "clock_sync", gen_clock_sync(g));
 	json_kstring(j, "tx", c->tx);

@@ -5,8 +5,8 @@
  * mode's operations (mode.h) in turn; the exit status tells the agent
  * what went wrong (GEN_EXIT_*).
  *
- * Modes: l2 (l2.c), udp (udp.c; both on send.h's pacing loop) and tcp
- * (tcp.c), picked by name from modes[] below, which also names the
+ * Modes: l2 (l2.c), udp (udp.c), icmp (icmp.c; the three on send.h's
+ * pacing loop) and tcp (tcp.c), picked by name from modes[] below, which also names the
  * checks each mode makes of the options.
  */
 #include <arpa/inet.h>
@@ -70,6 +70,7 @@ struct opts {
 static void	check_l2(struct opts *);
 static void	check_udp(struct opts *);
 static void	check_tcp(struct opts *);
+static void	check_icmp(struct opts *);
 
 static const struct mode_entry modes[] = {
 	{ .ops = &l2_mode, .id = GEN_MODE_L2, .check = check_l2,
@@ -77,6 +78,8 @@ static const struct mode_entry modes[] = {
 	{ .ops = &udp_mode, .id = GEN_MODE_UDP, .check = check_udp,
 	  .start_at = 1 },
 	{ .ops = &tcp_mode, .id = GEN_MODE_TCP, .check = check_tcp },
+	{ .ops = &icmp_mode, .id = GEN_MODE_ICMP, .check = check_icmp,
+	  .stream = 1, .start_at = 1 },
 };
 
 static volatile sig_atomic_t signals;
@@ -236,7 +239,7 @@ opt_mode(struct opts *o, const char *v)
 			o->job.cfg.mode = modes[i].id;
 			return;
 		}
-	usage_error("--mode: expected l2, udp or tcp, got \"%s\"", v);
+	usage_error("--mode: expected l2, udp, tcp or icmp, got \"%s\"", v);
 }
 
 static void
@@ -570,6 +573,49 @@ check_tcp(struct opts *o)
 	t->dscp = 0;
 }
 
+/*
+ * Mode icmp: echo requests to --dst IP from --src IP (or the kernel's
+ * source), flows without ports or dst=, no interfaces, no role.
+ */
+static void
+check_icmp(struct opts *o)
+{
+	struct gen_config *c = &o->job.cfg;
+	size_t i;
+
+	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
+		usage_error("%s: not for --mode icmp (one process sends the "
+		    "requests and reads the replies)", o->role_given ?
+		    "--role" : o->listen != NULL ? "--listen" : "--wait");
+	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
+		usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
+		    "--bytes" : "--duration (flows take duration=)");
+	if (c->tx[0] || c->rx[0] || c->gateway.s_addr != INADDR_ANY)
+		usage_error("%s: only for --mode l2 (in mode icmp the kernel "
+		    "routes)", c->tx[0] ? "--tx" : c->rx[0] ? "--rx" :
+		    "--gateway");
+	if (o->dst == NULL)
+		usage_error("--dst: missing (the address to ping)");
+	opt_ip("--dst", o->dst, &c->peer.sin_addr);
+	if (c->peer.sin_addr.s_addr == INADDR_ANY)
+		usage_error("--dst: 0.0.0.0 is no destination");
+	c->peer.sin_family = AF_INET;
+	memset(&c->bind, 0, sizeof(c->bind));
+	c->bind.sin_family = AF_INET;
+	if (o->src != NULL)
+		opt_ip("--src", o->src, &c->bind.sin_addr);
+	c->role = GEN_ROLE_SEND;
+	if (c->nflows == 0)
+		usage_error("--flow: at least one is required");
+	for (i = 0; i < c->nflows; i++)
+		if (c->flows[i].dport != FLOWSPEC_DPORT_DEFAULT ||
+		    c->flows[i].sport != FLOWSPEC_SPORT_DEFAULT ||
+		    c->flows[i].dst.s_addr != INADDR_ANY)
+			usage_error("--flow %s: dport=, sport= and dst= are for "
+			    "mode l2; in mode icmp every flow pings --dst",
+			    c->flows[i].name);
+}
+
 /* --spin: the spin of every flow without spin= of its own (senders). */
 static void
 opt_spin(struct opts *o)
@@ -609,7 +655,8 @@ check_opts(struct opts *o)
 		usage_error("%s: only meaningful with --report",
 		    o->role_id >= 0 ? "--role-id" : "--run-id");
 	if (o->job.stream && (o->job.report == NULL || !o->mode->stream))
-		usage_error("--stream-records: only with --report in mode l2");
+		usage_error("--stream-records: only with --report in mode l2 "
+		    "or icmp");
 	/* l2 takes no --role: its role is GEN_ROLE_SEND. */
 	if (c->start_at_ns != 0 && !(o->mode->start_at &&
 	    c->role == GEN_ROLE_SEND))

@@ -1,5 +1,5 @@
 /*
- * mode: the operations of a hoplab-gen mode (--mode l2, udp or tcp) and
+ * mode: the operations of a hoplab-gen mode (--mode l2, udp, tcp or icmp) and
  * the job they run.  main.c parses the command line into a struct
  * gen_job, picks the mode from its table by name and calls through it:
  * open, resolve, run, print, report, close, in that order.  A mode fills
@@ -66,5 +66,6 @@ struct gen_mode {
 extern const struct gen_mode l2_mode;	/* l2.c */
 extern const struct gen_mode udp_mode;	/* udp.c */
 extern const struct gen_mode tcp_mode;	/* tcp.c */
+extern const struct gen_mode icmp_mode;	/* icmp.c */
 
 #endif

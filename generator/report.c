@@ -83,13 +83,14 @@ print_counts(FILE *out, const struct gen_flow *fl, size_t n)
 }
 
 static void
-print_delay(FILE *out, const struct gen_flow *fl, size_t n, const char *ts)
+print_delay(FILE *out, const struct gen_flow *fl, size_t n, const char *ts,
+    int round_trip)
 {
 	const struct gen_flow *f;
 	size_t i;
 
-	fprintf(out, "One-way delay per flow in microseconds (timestamps %s)"
-	    "\n", ts);
+	fprintf(out, "%s per flow in microseconds (timestamps %s)\n",
+	    round_trip ? "Round-trip time" : "One-way delay", ts);
 	fprintf(out, "%5s  %-16s %10s %10s %10s %10s %10s %10s %10s %10s\n",
 	    "id", "name", "min", "mean", "p50", "p90", "p99", "max", "std",
 	    "jitter");
@@ -391,12 +392,42 @@ report_print_l2(FILE *out, const struct gen *g, const struct gen_config *c,
 	    (long long)(c->drain_ns / NSEC_PER_MSEC));
 	print_counts(out, fl, n);
 	fputc('\n', out);
-	print_delay(out, fl, n, gen_ts_source(g));
+	print_delay(out, fl, n, gen_ts_source(g), 0);
 	fputc('\n', out);
 	print_pacing(out, g, fl, n);
 	fputc('\n', out);
 	print_ipdv(out, fl, n);
 	print_tail(out, g, fl, n, c->rx, tables);
+}
+
+void
+report_print_icmp(FILE *out, const struct gen *g, const struct gen_config *c,
+    unsigned tables)
+{
+	const struct gen_flow *fl;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
+	size_t i, n;
+
+	fl = gen_flows(g, &n);
+	inet_ntop(AF_INET, &c->peer.sin_addr, a, sizeof(a));
+	inet_ntop(AF_INET, &c->bind.sin_addr, b, sizeof(b));
+	fprintf(out, "hoplab-gen icmp: echo to %s from %s, %zu flow%s, ttl %u, "
+	    "drain %lld ms\n", a, c->bind.sin_addr.s_addr != INADDR_ANY ? b :
+	    "the kernel's source", n, n == 1 ? "" : "s", c->ttl,
+	    (long long)(c->drain_ns / NSEC_PER_MSEC));
+	print_counts(out, fl, n);
+	fputc('\n', out);
+	print_delay(out, fl, n, gen_ts_source(g), 1);
+	fputc('\n', out);
+	print_ipdv(out, fl, n);
+	for (i = 0; i < n; i++)
+		if (fl[i].icmp_unreach > 0 || fl[i].icmp_timex > 0)
+			fprintf(out, "flow %s: ICMP errors about its requests: "
+			    "%llu destination unreachable, %llu time exceeded "
+			    "(not counted as replies)\n", fl[i].spec.name,
+			    (unsigned long long)fl[i].icmp_unreach,
+			    (unsigned long long)fl[i].icmp_timex);
+	print_tail(out, g, fl, n, "the ICMP socket", tables);
 }
 
 void
@@ -435,7 +466,7 @@ report_print_receiver(FILE *out, const struct gen *g,
 	    n == 1 ? "" : "s", gen_clock_sync(g));
 	print_counts(out, fl, n);
 	fputc('\n', out);
-	print_delay(out, fl, n, gen_ts_source(g));
+	print_delay(out, fl, n, gen_ts_source(g), 0);
 	fputc('\n', out);
 	print_ipdv(out, fl, n);
 	print_recv_notes(out, g, fl, n);
@@ -506,9 +537,12 @@ fill_result(Hoplab__FlowResult *r, const struct gen *g,
 
 	hoplab__flow_result__init(r);
 	r->clock_sync = (char *)gen_clock_sync(g);
-	r->mode = c->mode == GEN_MODE_L2 ? "l2" : "udp";
-	r->role = c->mode == GEN_MODE_L2 ? "" : c->role == GEN_ROLE_SEND ?
-	    "send" : "recv";
+	r->mode = (char *)gen_mode_name(c);
+	r->role = c->mode == GEN_MODE_L2 || c->mode == GEN_MODE_ICMP ? "" :
+	    c->role == GEN_ROLE_SEND ? "send" : "recv";
+	r->round_trip = c->mode == GEN_MODE_ICMP;
+	r->icmp_unreachable = f->icmp_unreach;
+	r->icmp_time_exceeded = f->icmp_timex;
 	r->sent_unknown = c->mode == GEN_MODE_UDP && c->role ==
 	    GEN_ROLE_RECV && !f->sent_known;
 	r->flow_id = f->spec.id;

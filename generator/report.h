@@ -28,6 +28,9 @@ void	report_print_l2(FILE *out, const struct gen *g,
 	    const struct gen_config *c, unsigned tables);
 void	report_print_sender(FILE *out, const struct gen *g,
 	    const struct gen_config *c);
+/* Mode icmp: counts, round-trip times, ICMP errors (both ends here). */
+void	report_print_icmp(FILE *out, const struct gen *g,
+	    const struct gen_config *c, unsigned tables);
 void	report_print_receiver(FILE *out, const struct gen *g,
 	    const struct gen_config *c, unsigned tables);
 /*

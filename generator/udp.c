@@ -159,17 +159,10 @@ udp_send_one(struct gen *g, size_t i, int64_t deadline)
 	(void)tsm_sent(f->tsm, p.seq, deadline, p.tx_ns, frame, &d);
 	if (udpio_send(&g->udp, g->tmpl[i], g->tmpl_len[i],
 	    (int)(f->spec.dscp << 2)) == -1) {
-		if (f->tx_errors++ == 0)
-			log_warn("flow %s: send failed: %s (counted as tx "
-			    "errors, not as sent)", f->spec.name,
-			    strerror(errno));
+		gen_flow_tx_error(f, errno);
 		return;
 	}
-	f->tx_bytes += frame;
-	series_sent(&f->series, p.tx_ns, frame);
-	if (f->sent++ == 0)
-		f->first_tx_ns = p.tx_ns;
-	f->last_tx_ns = p.tx_ns;
+	gen_flow_sent(f, p.tx_ns, frame);
 }
 
 /* Sender: the transmit stamps waiting on the error queue. */

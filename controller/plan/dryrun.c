@@ -94,10 +94,27 @@ dry_concurrent(const struct plan *plan, FILE *out)
 	}
 }
 
+/* A chain plan's ping role (runner.c), beside the l2 generator. */
+static void
+dry_ping(const struct plan *plan, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nflows; i++)
+		if (strcmp(plan->flows[i].mode, "icmp") == 0) {
+			fprintf(out, "ping: hoplab-gen --mode icmp on gen from "
+			    "%s (a kernel address on gen:tx for the role) to "
+			    "%s, beside the l2 generator\n", TOPO_GEN_PING_IP,
+			    plan->flows[i].dst);
+			return;
+		}
+}
+
 static void
 print_header(const struct plan *plan, FILE *out, size_t n)
 {
 	size_t k;
+	int ping = !plan->topo.enabled && plan_has_mode(plan, "icmp");
 
 	fprintf(out, "plan %s (%s): %zu run(s): %zu variant(s)", plan->name,
 	    plan->path, n, plan->nvariants);
@@ -109,7 +126,7 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 		fprintf(out, "random order (seed %llu)\n",
 		    (unsigned long long)plan->order_seed);
 	else if (plan->nvariants > 1 &&	/* plan_run_order() */
-	    plan->variants_mode == PLAN_VARIANTS_SEQUENTIAL)
+	    (plan->variants_mode == PLAN_VARIANTS_SEQUENTIAL || ping))
 		fprintf(out, "variants sequential, interleaved (a rotation "
 		    "per repetition, seed %llu)\n",
 		    (unsigned long long)plan->order_seed);
@@ -122,8 +139,10 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 	else
 		fprintf(out, "in order\n");
 	if (plan->variants_mode != PLAN_VARIANTS_SEQUENTIAL &&
-	    plan->nvariants > 1)
+	    plan->nvariants > 1 && !ping)
 		dry_concurrent(plan, out);
+	if (ping)
+		dry_ping(plan, out);
 }
 
 /*
@@ -250,9 +269,9 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 	for (i = 0; i < plan->nflows; i++) {
 		fprintf(out, "  flow  %-12s %-4s ", plan->flows[i].name,
 		    plan->flows[i].mode);
-		if (plantopo_path(t, (size_t)plan->flows[i].from_host,
-		    (size_t)plan->flows[i].to_host, hops, PLANTOPO_MAX_HOSTS,
-		    &n, why, sizeof(why)) == -1) {
+		if (plantopo_path_addr(t, (size_t)plan->flows[i].from_host,
+		    plan_flow_target(plan, &plan->flows[i]), hops,
+		    PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1) {
 			fprintf(out, "no path: %s\n", why);
 			continue;
 		}

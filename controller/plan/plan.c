@@ -575,6 +575,28 @@ plan_free(struct plan *p)
 	free(p);
 }
 
+int
+plan_has_mode(const struct plan *p, const char *mode)
+{
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++)
+		if (strcmp(p->flows[i].mode, mode) == 0)
+			return 1;
+	return 0;
+}
+
+const char *
+plan_flow_target(const struct plan *p, const struct plan_flow *f)
+{
+	int to;
+
+	if (f->dst[0] != '\0')
+		return f->dst;
+	to = plantopo_host(&p->topo, f->to);
+	return to < 0 ? NULL : plantopo_host_ip(&p->topo, (size_t)to);
+}
+
 const char *
 plan_router_impl_name(enum plan_router_impl impl)
 {

@@ -437,6 +437,15 @@ struct plan *plan_load_string(const char *yaml, const char *name, char *err,
 	    size_t errlen);
 void	plan_free(struct plan *p);		/* NULL is fine */
 
+/*
+ * A topology plan's flow F goes to: its dst: (an icmp flow's), else its
+ * to: host's address; NULL when neither is known.
+ */
+const char *plan_flow_target(const struct plan *p, const struct plan_flow *f);
+
+/* 1 if a flow of P has mode MODE ("icmp", ...). */
+int	plan_has_mode(const struct plan *p, const char *mode);
+
 /* Runs in the plan: variants x every sweep key's values x repeat. */
 size_t	plan_npoints(const struct plan *p);
 /*

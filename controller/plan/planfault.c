@@ -361,6 +361,14 @@ parse_fault(struct parse_ctx *c, yaml_node_t *node, size_t idx)
 	    f_link(&fc, f)) == -1 ||
 	    (fc.v[F_SET] != NULL ? f_set(&fc, f) : f_updown(&fc, f)) == -1)
 		return -1;
+	/* Linux drops gen:tx's routes when it goes down: the ping role's. */
+	if (!c->p->topo.enabled && f->hop == 0 && fc.v[F_SET] == NULL &&
+	    plan_has_mode(c->p, "icmp"))
+		return PERR(c, fc.v[F_LINK], f_path(&fc, F_LINK, path,
+		    sizeof(path)), "a link down or up on the generator's own "
+		    "link is not available with icmp flows (the ping role's "
+		    "route on gen:tx would not come back); use another link "
+		    "or a router fault");
 	return f_in_some_variant(&fc, f);
 }
 

@@ -27,7 +27,17 @@
  * In a topology plan (plantopo.c) a flow goes from: one end host to:
  * another, along a path the loader checks (plantopo_path); its mode is
  * udp (the default: the same keys as l2) or tcp (one bulk transfer of a
- * duration: no frame, idt or count).
+ * duration: no frame, idt or count), or icmp: echo requests (ping) from
+ * the from: host, idt apart, to the to: host's address or to dst:, any
+ * address a route of the plan reaches (plantopo_path_addr: a router's
+ * interface, a host's), frame being the Ethernet frame of each request
+ * (ICMP message + 38 bytes); no preset or rate.
+ *
+ * In a chain plan a flow is l2 (the default) or icmp: echo requests
+ * from the generator's own kernel address (topo.h TOPO_GEN_PING_IP),
+ * run beside the l2 flows (at least one), to dst: (default the last
+ * router's address, TOPO_PING_DEFAULT), which must be an address of a
+ * router of the shortest variant (topo_router_owning).
  *
  * spin: DURATION|auto asks hoplab-gen's pacer to spin at least DURATION
  * (1us..100ms) before each of the flow's deadlines, for a user who pays
@@ -42,8 +52,9 @@
  * PLAN_MAX_FLOWS flows with the copies.
  *
  * Deliberately not here: udp and tcp in chain plans, l2 in topology
- * plans (each needs what the other kind of lab has; refused with a
- * message).
+ * plans (each needs what the other kind of lab has: the chain's
+ * generator owns its addresses in user space, without the kernel
+ * address a socket needs; refused with a message).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +66,7 @@
 #include "dscp.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/sections.h"
+#include "controller/plan/topo.h"
 #include "preset.h"
 #include "yamldoc.h"
 
@@ -241,8 +253,8 @@ parse_idt(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 }
 
 /*
- * mode: l2 (the default) in a chain plan; udp (the default) or tcp in a
- * topology plan, between two end hosts.
+ * mode: l2 (the default) or icmp in a chain plan; udp (the default), tcp
+ * or icmp in a topology plan, from an end host.
  */
 static int
 parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -256,23 +268,29 @@ parse_mode(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 		snprintf(f->mode, sizeof(f->mode), "udp");
 		if (node == NULL || yamldoc_is(node, "udp"))
 			return 0;
-		if (yamldoc_is(node, "tcp")) {
-			snprintf(f->mode, sizeof(f->mode), "tcp");
+		if (yamldoc_is(node, "tcp") || yamldoc_is(node, "icmp")) {
+			snprintf(f->mode, sizeof(f->mode), "%s",
+			    yamldoc_text(node));
 			return 0;
 		}
 		if (yamldoc_is(node, "l2"))
 			return PERR(c, node, path, "l2 is not available in a "
 			    "topology plan (it needs the chain's two-interface "
-			    "generator); use udp or tcp");
-		return PERR(c, node, path, "expected udp or tcp, got %s", got);
+			    "generator); use udp, tcp or icmp");
+		return PERR(c, node, path, "expected udp, tcp or icmp, got %s",
+		    got);
 	}
 	snprintf(f->mode, sizeof(f->mode), "l2");
 	if (node == NULL || yamldoc_is(node, "l2"))
 		return 0;
+	if (yamldoc_is(node, "icmp")) {
+		snprintf(f->mode, sizeof(f->mode), "icmp");
+		return 0;
+	}
 	if (yamldoc_is(node, "udp") || yamldoc_is(node, "tcp"))
-		return PERR(c, node, path, "%s is not available yet (only l2)",
-		    got);
-	return PERR(c, node, path, "expected l2, got %s", got);
+		return PERR(c, node, path, "%s is not available yet (only l2 "
+		    "or icmp)", got);
+	return PERR(c, node, path, "expected l2 or icmp, got %s", got);
 }
 
 static int
@@ -500,6 +518,87 @@ parse_bounds(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	return 0;
 }
 
+/*
+ * An icmp flow's dst: (topology plans): any IPv4 address that a route
+ * of the plan reaches from the flow's from: host.
+ */
+static int
+parse_icmp_dst(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    struct plan_flow *f)
+{
+	size_t hops[PLANTOPO_MAX_HOSTS], n;
+	char got[64], why[128];
+	struct in_addr a;
+
+	if (yamldoc_text(node) == NULL ||
+	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
+	    a.s_addr == INADDR_ANY || IN_MULTICAST(ntohl(a.s_addr)) ||
+	    a.s_addr == INADDR_BROADCAST)
+		return PERR(c, node, path, "expected the IPv4 address to ping "
+		    "(a unicast address of the plan's address plan), got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
+	if (!c->topo_ok || f->from_host < 0)
+		return 0;
+	if (plantopo_path_addr(&c->p->topo, (size_t)f->from_host, f->dst,
+	    hops, PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1)
+		return PERR(c, node, path, "no route of the plan reaches %s "
+		    "from %s: %s (expected an address of a host or router of "
+		    "topology.links, 198.18.N.1 or .2)", f->dst, f->from, why);
+	return 0;
+}
+
+/* The addresses of the routers of a chain of N, "a, b, ..." in BUF. */
+static const char *
+router_addrs(size_t n, char *buf, size_t len)
+{
+	struct topo_router r;
+	size_t p, i, used = 0;
+
+	buf[0] = '\0';
+	for (p = 0; p < n; p++) {
+		topo_router(p, n, &r);
+		for (i = 0; i < r.nifaces && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used,
+			    "%s%.*s", used ? ", " : "",
+			    (int)strcspn(r.cidr[i], "/"), r.cidr[i]);
+	}
+	return buf;
+}
+
+/*
+ * A chain plan's icmp flow's dst: an address of a router of the
+ * shortest variant (the default: the last router's, TOPO_PING_DEFAULT).
+ */
+static int
+parse_chain_ping_dst(struct parse_ctx *c, yaml_node_t *node,
+    const char *path, struct plan_flow *f)
+{
+	size_t i, nmin = PLAN_MAX_CHAIN;
+	char got[PLAN_MAX_CHAIN * 2 * 18];
+	struct in_addr a;
+
+	snprintf(f->dst, sizeof(f->dst), "%s", TOPO_PING_DEFAULT);
+	if (node == NULL)
+		return 0;
+	for (i = 0; i < c->p->nvariants; i++)
+		if (c->p->variants[i].nrouters < nmin)
+			nmin = c->p->variants[i].nrouters;
+	if (yamldoc_text(node) == NULL ||
+	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1)
+		return PERR(c, node, path, "expected the IPv4 address of a "
+		    "router of the chain to ping, got %s",
+		    yamldoc_got(node, got, sizeof(got)));
+	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
+	if (topo_router_owning(f->dst, nmin) == -1)
+		return PERR(c, node, path, "no router of the chain owns %s in "
+		    "every variant (expected an address of a router of the "
+		    "shortest variant: %s; %s, the last router's, is the "
+		    "default)", f->dst, router_addrs(nmin, got, sizeof(got)),
+		    TOPO_PING_DEFAULT);
+	return 0;
+}
+
 /* dst: an address of 198.18.100.2..254 (PLAN_DST_NET), or the default. */
 static int
 parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -510,12 +609,17 @@ parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 	uint32_t h;
 
 	f->dst[0] = '\0';
+	yamldoc_path_key(path, sizeof(path), fpath, "dst");
+	if (!c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
+		return parse_chain_ping_dst(c, node, path, f);
 	if (node == NULL)
 		return 0;
-	yamldoc_path_key(path, sizeof(path), fpath, "dst");
+	if (c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
+		return parse_icmp_dst(c, node, path, f);
 	if (c->p->topo.enabled)
-		return PERR(c, node, path, "only in a chain plan (a topology "
-		    "plan's flow goes to the address of its to: host)");
+		return PERR(c, node, path, "only in a chain plan or for an icmp "
+		    "flow (a topology plan's udp or tcp flow goes to the "
+		    "address of its to: host)");
 	if (yamldoc_text(node) == NULL ||
 	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
 	    ((h = ntohl(a.s_addr)) & 0xffffff00U) != PLAN_DST_NET ||
@@ -596,6 +700,13 @@ parse_ends(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	else if (flow_end(c, v[F_FROM], fpath, "from", f->from,
 	    &f->from_host) == -1)
 		rc = -1;
+	if (strcmp(f->mode, "icmp") == 0 && v[F_DST] != NULL) {
+		yamldoc_path_key(path, sizeof(path), fpath, "to");
+		if (v[F_TO] != NULL)
+			return PERR(c, v[F_TO], path, "give an icmp flow to: "
+			    "(an end host) or dst: (any address), not both");
+		return rc;	/* parse_dst checks the path */
+	}
 	if (v[F_TO] == NULL)
 		rc = parse_missing(c, node, fpath, "to");
 	else if (flow_end(c, v[F_TO], fpath, "to", f->to, &f->to_host) == -1)
@@ -698,6 +809,13 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 		return -1;
 	if (strcmp(f->mode, "tcp") == 0)
 		return parse_tcp(c, v, node, fpath, f);
+	if (strcmp(f->mode, "icmp") == 0 && (v[F_PRESET] || v[F_RATE])) {
+		yamldoc_path_key(path, sizeof(path), fpath, v[F_PRESET] ?
+		    "preset" : "rate");
+		return PERR(c, v[F_PRESET] ? v[F_PRESET] : v[F_RATE], path,
+		    "not for an icmp flow (echo requests: give frame, idt and "
+		    "count or duration)");
+	}
 	if (parse_preset(c, v, fpath, f, &pf) == -1 ||
 	    parse_model(c, v, node, fpath, f, &pf) == -1 ||
 	    parse_bounds(c, v, node, fpath, f) == -1 ||
@@ -789,6 +907,38 @@ expand_replicas(struct parse_ctx *c, yaml_node_t *node, size_t n)
 	return rc;
 }
 
+/*
+ * A chain plan's icmp flows are one ping role beside the l2 generator:
+ * at least one l2 flow, and one dst for all icmp flows.
+ */
+static int
+chain_ping_flows(struct parse_ctx *c, yaml_node_t *node)
+{
+	const struct plan_flow *first = NULL, *f;
+	char path[YAMLDOC_PATH_MAX];
+	size_t i;
+
+	if (plan_has_mode(c->p, "icmp") && !plan_has_mode(c->p, "l2"))
+		return PERR(c, node, "flows", "a chain plan's icmp flows run "
+		    "beside its l2 flows (expected at least one flow of mode "
+		    "l2)");
+	for (i = 0; i < c->p->nflows; i++) {
+		f = &c->p->flows[i];
+		if (strcmp(f->mode, "icmp") != 0)
+			continue;
+		if (first == NULL)
+			first = f;
+		else if (strcmp(first->dst, f->dst) != 0) {
+			yamldoc_path_index(path, sizeof(path), "flows", (int)i);
+			return PERR(c, yamldoc_item(c->yd, node, (int)i), path,
+			    "a chain plan's icmp flows ping one address "
+			    "(expected dst %s, as flow %s, got %s)",
+			    first->dst, first->name, f->dst);
+		}
+	}
+	return 0;
+}
+
 int
 planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 {
@@ -808,5 +958,7 @@ planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 	c->p->nflows = n;
 	if (rc == 0)
 		rc = expand_replicas(c, node, (size_t)n);
+	if (rc == 0 && !c->p->topo.enabled)
+		rc = chain_ping_flows(c, node);
 	return rc;
 }

@@ -152,15 +152,30 @@ next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
 	return -1;
 }
 
+/* Whether host H has address A on one of its links. */
+static int
+owns(const struct plantopo *t, size_t h, uint32_t a)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; e < 2; e++)
+			if (t->links[i].end[e].host == h &&
+			    plantopo_addr(t->links[i].end[e].ip) == a)
+				return 1;
+	return 0;
+}
+
 int
-plantopo_path(const struct plantopo *t, size_t from, size_t to,
+plantopo_path_addr(const struct plantopo *t, size_t from, const char *dst,
     size_t *hops, size_t maxhops, size_t *n, char *err, size_t errlen)
 {
-	const char *dst = to < t->nhosts ? plantopo_host_ip(t, to) : NULL;
+	uint32_t a = plantopo_addr(dst);
 	size_t cur = from, next, k = 0, j;
 
-	if (from >= t->nhosts || dst == NULL) {
-		snprintf(err, errlen, "no such end host");
+	if (from >= t->nhosts || a == 0) {
+		snprintf(err, errlen, "no such host or address");
 		return -1;
 	}
 	for (;;) {
@@ -169,14 +184,14 @@ plantopo_path(const struct plantopo *t, size_t from, size_t to,
 			return -1;
 		}
 		hops[k++] = cur;
-		if (cur == to)
+		if (owns(t, cur, a))
 			break;
 		if (k > 1 && t->hosts[cur].kind == PLANTOPO_END) {
 			snprintf(err, errlen, "%s is an end host and does not "
 			    "forward (towards %s)", t->hosts[cur].name, dst);
 			return -1;
 		}
-		if (next_hop(t, cur, plantopo_addr(dst), &next) == -1) {
+		if (next_hop(t, cur, a, &next) == -1) {
 			snprintf(err, errlen, "%s has no route to %s",
 			    t->hosts[cur].name, dst);
 			return -1;
@@ -191,6 +206,19 @@ plantopo_path(const struct plantopo *t, size_t from, size_t to,
 	}
 	*n = k;
 	return 0;
+}
+
+int
+plantopo_path(const struct plantopo *t, size_t from, size_t to,
+    size_t *hops, size_t maxhops, size_t *n, char *err, size_t errlen)
+{
+	const char *dst = to < t->nhosts ? plantopo_host_ip(t, to) : NULL;
+
+	if (from >= t->nhosts || dst == NULL) {
+		snprintf(err, errlen, "no such end host");
+		return -1;
+	}
+	return plantopo_path_addr(t, from, dst, hops, maxhops, n, err, errlen);
 }
 
 void

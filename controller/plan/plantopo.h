@@ -127,6 +127,14 @@ const char *plantopo_host_ip(const struct plantopo *t, size_t h);
  */
 int	plantopo_path(const struct plantopo *t, size_t from, size_t to,
 	    size_t *hops, size_t maxhops, size_t *n, char *err, size_t errlen);
+/*
+ * The same towards any address DST (an icmp flow's dst:): the hosts up
+ * to the one that has DST on one of its links; -1 with why in ERR when
+ * no route of the plan reaches it.
+ */
+int	plantopo_path_addr(const struct plantopo *t, size_t from,
+	    const char *dst, size_t *hops, size_t maxhops, size_t *n,
+	    char *err, size_t errlen);
 /* The names of the hosts of KIND, ", " between them, cut to fit LEN. */
 void	plantopo_names(const struct plantopo *t, enum plantopo_kind kind,
 	    char *buf, size_t len);

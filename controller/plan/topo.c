@@ -11,6 +11,11 @@
  * k routers) has its own destination prefix 198.18.(100 + k).0/24, which
  * router k sends out of its exit to gen's .2, and every router before it
  * to the next router; gen owns the destinations on rx.
+ *
+ * Ping from the generator (icmp flows of a chain plan) leaves from a
+ * kernel address of its own on gen's tx, 198.18.0.3 (the l2 generator
+ * answers ARP for .1 only; .2 is the first router's), which every
+ * router reaches by its route back to 198.18.0.0/24.
  */
 #include <stdio.h>
 #include <string.h>
@@ -100,4 +105,20 @@ void
 topo_variant_dst(size_t k, char *buf, size_t len)
 {
 	snprintf(buf, len, "198.18.%u.2", TOPO_DST_NET + (unsigned)k);
+}
+
+int
+topo_router_owning(const char *ip, size_t n)
+{
+	struct topo_router r;
+	size_t p, i, len = strlen(ip);
+
+	for (p = 0; p < n; p++) {
+		topo_router(p, n, &r);
+		for (i = 0; i < r.nifaces; i++)
+			if (strncmp(r.cidr[i], ip, len) == 0 &&
+			    r.cidr[i][len] == '/')
+				return (int)p;
+	}
+	return -1;
 }

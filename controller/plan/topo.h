@@ -46,4 +46,19 @@ void	topo_variant_dst(size_t k, char *buf, size_t len);
 /* TTL a probe arrives with after N routers. */
 unsigned topo_expected_ttl(size_t n);
 
+/*
+ * Ping from the chain's generator (docs/generator.md "Ping from the
+ * chain's generator"): the kernel address the agent gives gen's tx for
+ * an icmp role (.3: .1 is the l2 generator's, .2 the first router's),
+ * and an icmp flow's default destination, the last router's out.
+ */
+#define TOPO_GEN_PING_CIDR	"198.18.0.3/24"
+#define TOPO_GEN_PING_IP	"198.18.0.3"
+#define TOPO_PING_DEFAULT	"198.18.100.1"
+/*
+ * The position (0-based) of the router of a chain of N that owns IP on
+ * an interface (sequential variants' plan, topo_router), or -1.
+ */
+int	topo_router_owning(const char *ip, size_t n);
+
 #endif

@@ -112,6 +112,30 @@ ff_names(const struct csvtab *t, size_t r, const char *prefix, char *name,
 	snprintf(title, tlen, "flow %s, frame %s B incl. FCS", flow, frame);
 }
 
+/*
+ * What FLOW's delays are, from summary.csv's delay_kind (in plans with
+ * icmp flows only): "round-trip time" for a ping flow, else "one-way
+ * delay" (docs/results.md).
+ */
+static const char *
+delay_word(struct figure_dir *p, const char *flow)
+{
+	char why[600];
+	struct csvtab *s = figure_load(p, "summary.csv", why, sizeof(why));
+	int f, k, rtt = 0;
+	size_t r;
+
+	if (s == NULL)
+		return "one-way delay";
+	f = csvtab_col(s, "flow");
+	k = csvtab_col(s, "delay_kind");
+	for (r = 0; f >= 0 && k >= 0 && r < csvtab_nrows(s) && !rtt; r++)
+		rtt = strcmp(csvtab_cell(s, r, (size_t)f), flow) == 0 &&
+		    strcmp(csvtab_cell(s, r, (size_t)k), "rtt") == 0;
+	csvtab_free(s);
+	return rtt ? "round-trip time" : "one-way delay";
+}
+
 /* Delay PDF ------------------------------------------------------------ */
 
 /* One repetition's bins (rows like ROW on IN) as density per us. */
@@ -145,6 +169,8 @@ pdf_figure(struct figure_dir *p, const struct csvtab *t, size_t row)
 	char name[128], title[160], what[256];
 	size_t r, r2, nr = csvtab_nrows(t);
 	struct figure f;
+	const char *kind = delay_word(p, csvtab_cell(t, row,
+	    (size_t)csvtab_col(t, "flow")));
 
 	key_of(t, &in, K_FLOW_FRAME);
 	key_of(t, &var, K_VARIANT);
@@ -152,12 +178,11 @@ pdf_figure(struct figure_dir *p, const struct csvtab *t, size_t row)
 	key_of(t, &rep, (const char *const[]){ "rep", NULL });
 	key_of(t, &pt, K_POINT);
 	ff_names(t, row, "delay_pdf", name, sizeof(name), title, sizeof(title));
-	snprintf(what, sizeof(what), "one-way delay PDF per variant, %s",
-	    title);
+	snprintf(what, sizeof(what), "%s PDF per variant, %s", kind, title);
 	if (figure_open(p, &f, name, what) == -1)
 		return -1;
-	fprintf(f.gp, "set logscale x\nset xlabel 'one-way delay (us, log "
-	    "scale)'\nset ylabel 'density (1/us), every repetition'\n");
+	fprintf(f.gp, "set logscale x\nset xlabel '%s (us, log scale)'\n"
+	    "set ylabel 'density (1/us), every repetition'\n", kind);
 	for (r = 0; r < nr; r++) {
 		if (!first_of(t, &in, row, &var, r) || figure_series(&f,
 		    csvtab_cell(t, r, (size_t)var.col[0])) == -1)
@@ -235,14 +260,15 @@ time_figure(struct figure_dir *p, const struct csvtab *t, size_t row)
 	size_t r, nr = csvtab_nrows(t);
 	double max = 0, m, nsent = 0;
 	struct figure f;
-	int marks;
+	int marks, rtt = strcmp(delay_word(p, csvtab_cell(t, row,
+	    (size_t)csvtab_col(t, "flow"))), "round-trip time") == 0;
 
 	key_of(t, &in, K_FLOW_FRAME);
 	key_of(t, &vr, K_VARIANT_REP);
 	key_of(t, &pt, K_POINT);
 	ff_names(t, row, "time", name, sizeof(name), title, sizeof(title));
-	snprintf(what, sizeof(what), "mean delay and loss per interval, %s",
-	    title);
+	snprintf(what, sizeof(what), "mean %s and loss per interval, %s",
+	    rtt ? "round-trip time" : "delay", title);
 	if (figure_open(p, &f, name, what) == -1)
 		return -1;
 	for (r = 0; r < nr; r++) {
@@ -262,8 +288,8 @@ time_figure(struct figure_dir *p, const struct csvtab *t, size_t row)
 	if (marks > 0)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
 		    ", faults marked");
-	fprintf(f.gp, "set multiplot layout 2,1\nset ylabel 'mean delay "
-	    "(us)'\nset xlabel ''\n");
+	fprintf(f.gp, "set multiplot layout 2,1\nset ylabel 'mean %s (us)'\n"
+	    "set xlabel ''\n", rtt ? "round-trip time" : "delay");
 	figure_plot(&f, "1:2", "linespoints pt 7 ps 0.5");
 	fprintf(f.gp, "set title ''\nset ylabel 'loss (%% of sent)'\n"
 	    "set yrange [0:%.6g]\n", ymax(max));

@@ -493,7 +493,8 @@ fit_groups(const struct flow_row *rows, size_t nrows,
 	double sd;
 
 	for (i = 0; i < nrows && ng < HOPS_MAX_POINTS; i++) {
-		if (!same_key(&rows[i], key) || rows[i].received == 0)
+		if (!same_key(&rows[i], key) || rows[i].received == 0 ||
+		    results_row_rtt(&rows[i]))
 			continue;
 		sd = as_written(rows[i].delay_std_us);
 		g[ng].x = (double)rows[i].routers;
@@ -671,8 +672,8 @@ hops_compute(const struct flow_row *rows, size_t nrows,
 	size_t i, nout = 0;
 
 	for (i = 0; i < nrows; i++) {
-		if (key_seen(rows, i))
-			continue;
+		if (key_seen(rows, i) || results_row_rtt(&rows[i]))
+			continue;	/* round-trip times: not one router's */
 		if (group_build(&g, rows, nrows, &rows[i], bins, nbins) == 0)
 			nout += group_estimates(&g, rows, nrows, out + nout,
 			    max - nout);

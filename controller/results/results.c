@@ -102,7 +102,8 @@ results_open(const char *base, const struct plan *plan, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	summary_layout_all(&res->lay, plan_sweeps_beyond_frame(plan));
+	summary_layout_all(&res->lay, plan_sweeps_beyond_frame(plan),
+	    plan_has_mode(plan, "icmp"));
 	res->summary = csv_from_stream(res->summary_f, res->lay.names,
 	    res->lay.n);
 	fflush(res->summary_f);
@@ -249,7 +250,7 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	manifest_self(&res->self);
 	snprintf(res->dir, sizeof(res->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	summary_layout_all(&res->lay, 0);	/* an empty file: no header */
+	summary_layout_all(&res->lay, 0, 0);	/* an empty file: no header */
 	errno = 0;
 	if (rows_read(res, path, st->summary_bytes, err, errlen) == -1 ||
 	    rows_rewrite(res, path, err, errlen) == -1 ||
@@ -421,6 +422,8 @@ results_row_from_flow(struct flow_row *row, const Hoplab__FlowResult *f)
 	    NAN;
 	row->tx_idt_err_p999_us = f->sent > 1 ? f->tx_idt_err_p999_ns / 1e3 :
 	    NAN;
+	snprintf(row->delay_kind, sizeof(row->delay_kind), "%s",
+	    f->round_trip ? "rtt" : "one-way");
 }
 
 int

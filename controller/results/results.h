@@ -57,7 +57,17 @@ struct flow_row {
 	double		tx_idt_err_p999_us;
 	char		replica_of[PLAN_NAME_MAX]; /* a copy's written flow
 					   (replicas:), "" for others */
+	char		delay_kind[8];	/* "one-way"; "rtt" for icmp flows
+					   (FlowResult.round_trip); the
+					   column only in a plan with one */
 };
+
+/* ROW's delays are round-trip times (an icmp flow): not differenced. */
+static inline int
+results_row_rtt(const struct flow_row *row)
+{
+	return row->delay_kind[0] == 'r';
+}
 
 /* Where a measured point's rows go: the point's key columns. */
 struct point_key {

@@ -70,6 +70,7 @@ static const struct sumcol cols[] = {
 	F64("tx_idt_err_p999_us", tx_idt_err_p999_us, 3),
 	UINT("disturbed", disturbed),
 	STR("replica_of", replica_of),
+	STR("delay_kind", delay_kind),	/* only for plans with icmp flows */
 };
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
 
@@ -82,13 +83,14 @@ layout_add(struct summary_layout *l, size_t i)
 }
 
 void
-summary_layout_all(struct summary_layout *l, int has_point)
+summary_layout_all(struct summary_layout *l, int has_point, int has_kind)
 {
 	size_t i;
 
 	l->n = 0;
 	for (i = 0; i < NCOLS; i++)
-		if (has_point || strcmp(cols[i].name, "point") != 0)
+		if ((has_point || strcmp(cols[i].name, "point") != 0) &&
+		    (has_kind || strcmp(cols[i].name, "delay_kind") != 0))
 			layout_add(l, i);
 }
 

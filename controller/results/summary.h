@@ -26,8 +26,12 @@ struct summary_layout {
 	const char	*names[SUMMARY_MAX_COLS];	/* for csv_open */
 };
 
-/* Every column; "point" only if HAS_POINT. */
-void	summary_layout_all(struct summary_layout *l, int has_point);
+/*
+ * Every column; "point" only if HAS_POINT, "delay_kind" only if HAS_KIND
+ * (a plan with icmp flows), so other files keep their header.
+ */
+void	summary_layout_all(struct summary_layout *l, int has_point,
+	    int has_kind);
 /*
  * The layout of HEADER (summary.csv's first line, without its line end):
  * 0, or -1 with ERR naming a column this hoplab does not know.

@@ -90,6 +90,8 @@ conc_resolve(const struct plan *p, const struct inventory *inv,
 	else if ((p->nflows_max > p->nflows ? p->nflows_max : p->nflows) *
 	    p->nvariants > PLAN_MAX_FLOWS)
 		why = "more than 64 flows x variants";
+	if (why == NULL && plan_has_mode(p, "icmp"))
+		why = "icmp flows ping from the generator beside one variant";
 	for (i = 0; why == NULL && i < p->nflows; i++)
 		if (p->flows[i].dst[0] != '\0')
 			why = "a flow has its own dst";

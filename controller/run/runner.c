@@ -46,12 +46,15 @@
 #include "controller/run/toporun.h"
 
 
-/* A generator is done when it exited: with results, or failing. */
+/*
+ * A generator is done when it exited: with results, or failing; a slot
+ * not used (no ping role) is done.
+ */
 static int
 gen_done(const struct wait_role *w)
 {
-	return w->exited && (w->have_result || w->exit_code != 0 ||
-	    w->exit_signal != 0);
+	return w->peer == NULL || (w->exited && (w->have_result ||
+	    w->exit_code != 0 || w->exit_signal != 0));
 }
 
 static int64_t
@@ -68,13 +71,43 @@ point_duration_ns(const struct plan *plan)
 	return longest + GEN_DRAIN_NS;
 }
 
+/* A chain plan's icmp flow: ping from the generator, not l2. */
+static int
+is_ping(const struct plan_flow *pf)
+{
+	return strcmp(pf->mode, "icmp") == 0;
+}
+
+/*
+ * The ping role beside the l2 generator (docs/generator.md "Ping from
+ * the chain's generator"): hoplab-gen --mode icmp from a kernel address
+ * the agent adds to gen's tx for it, to the icmp flows' dst (one for
+ * all, planflow.c), leaving from the same gateway.
+ */
+static void
+ping_params(Hoplab__GenParams *gp, struct topo_gen *t, const struct plan *p)
+{
+	size_t i;
+
+	gp->mode = "icmp";
+	gp->icmp_addr = TOPO_GEN_PING_CIDR;
+	gp->bind = TOPO_GEN_PING_IP;
+	gp->tx_iface = t->tx_iface;
+	gp->gateway_ip = t->gateway_ip;
+	gp->src_ip = gp->dst_ip = gp->rx_iface = "";
+	for (i = 0; i < p->nflows; i++)
+		if (is_ping(&p->flows[i]))
+			gp->peer = (char *)p->flows[i].dst;
+}
+
 /*
  * COUNT, when not 0, replaces every flow's packet count (warm-up);
  * START_AT, when not 0, is the CLOCK_REALTIME of the first packet.
+ * PING: the plan's icmp flows (the ping role), else the others.
  */
 static int
 start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
-    int64_t start_at, char *err, size_t errlen)
+    int64_t start_at, int ping, char *err, size_t errlen)
 {
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
@@ -84,7 +117,7 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 	size_t nv = r->concurrent ? r->plan->nvariants : 1;
 	size_t n = r->live->nflows * nv;
 	struct topo_gen t;
-	size_t i;
+	size_t i, j;
 
 	if (n > PLAN_MAX_FLOWS) {	/* replicas: swept past conc_resolve */
 		snprintf(err, errlen, "%zu flows x %zu variants at this point: "
@@ -93,10 +126,14 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		return -1;
 	}
 	run_chain_gen(&gp, &t);
+	if (ping)
+		ping_params(&gp, &t, r->live);
 	gp.start_at_ns = start_at;
-	for (i = 0; i < n; i++) {
+	for (i = j = 0; i < n; i++) {
 		const struct plan_flow *pf = &r->live->flows[i % r->live->nflows];
 
+		if (is_ping(pf) != ping)
+			continue;
 		hoplab__flow_spec__init(&fs[i]);
 		fs[i].flow_id = (uint32_t)i + 1;
 		fs[i].name = (char *)pf->name;
@@ -115,18 +152,19 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].rate_bps = pf->rate_bps;
 		/* The warm-up is bounded by its count alone. */
 		fs[i].duration_ns = count ? 0 : (uint64_t)pf->duration_ns;
-		fs[i].dst_port = count ? GEN_WARMUP_PORT : GEN_DST_PORT;
-		fs[i].src_port = GEN_SRC_PORT_BASE + (uint32_t)i;
-		fs[i].dst_ip = (char *)pf->dst;	/* "": gp.dst_ip */
+		fs[i].dst_port = ping ? 0 : count ? GEN_WARMUP_PORT :
+		    GEN_DST_PORT;
+		fs[i].src_port = ping ? 0 : GEN_SRC_PORT_BASE + (uint32_t)i;
+		fs[i].dst_ip = ping ? "" : (char *)pf->dst;	/* "": gp.dst_ip */
 		fs[i].spin_ns = (uint64_t)pf->spin_ns;
 		if (r->concurrent) {	/* flow i: variant i / nflows */
 			conc_flow(r, &fs[i], i, n, names[i], dsts[i]);
 			fs[i].name = names[i];
 			fs[i].dst_ip = dsts[i];
 		}
-		fsp[i] = &fs[i];
+		fsp[j++] = &fs[i];
 	}
-	gp.n_flows = n;
+	gp.n_flows = j;
 	gp.flows = fsp;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
@@ -149,10 +187,9 @@ check_path(const struct plan_variant *v, const Hoplab__FlowResult *f,
 }
 
 /*
- * Record B, the final batch of point PT (measured by P): its rows, then
- * the point marked done in state.json, then the ack that lets the agent
- * forget it.  The path check comes last, so a failing check still keeps
- * what was measured.
+ * A ping flow's replies come from the router at position p that owns
+ * its dst, sent with TTL 64 (Linux's and hoplab-router's, a chain's two
+ * kinds), across the p routers before it.
  */
 /* summary.csv's run of point PT: its own, or its concurrent chunk's. */
 static unsigned
@@ -164,9 +201,29 @@ point_run(const struct run *r, const struct run_point *pt)
 }
 
 static int
-record_result(struct run *r, const struct plan_variant *v, unsigned rep,
-    struct run_point *pt, struct peer *p, const Hoplab__ResultBatch *b,
-    char *err, size_t errlen)
+check_ping(const struct run *r, const struct plan_variant *v,
+    const Hoplab__FlowResult *f, char *err, size_t errlen)
+{
+	const struct plan_flow *pf = &r->live->flows[(f->flow_id - 1) %
+	    r->live->nflows];
+	int p = topo_router_owning(pf->dst, v->nrouters);
+	unsigned want = TOPO_GEN_TTL - (unsigned)p;
+
+	if (f->received == 0 || (p >= 0 && f->ttl_min == want &&
+	    f->ttl_max == want))
+		return 0;
+	snprintf(err, errlen, "path check failed for variant %s, flow %s: "
+	    "expected replies from %s with TTL %u (router %d of %zu, %d "
+	    "router(s) back), received TTL %u..%u", v->label, f->name,
+	    pf->dst, want, p + 1, v->nrouters, p, f->ttl_min, f->ttl_max);
+	return -1;
+}
+
+/* B's rows (summary.csv, intervals.csv, pdf.csv) for point PT. */
+static int
+record_rows(struct run *r, const struct plan_variant *v, unsigned rep,
+    struct run_point *pt, const Hoplab__ResultBatch *b, char *err,
+    size_t errlen)
 {
 	struct point_key key = { v->label, v->nrouters, rep,
 	    (unsigned)(pt - r->st.points) + 1 };
@@ -206,32 +263,57 @@ record_result(struct run *r, const struct plan_variant *v, unsigned rep,
 		b->flows[i]->name = fname;
 		if (!r->opts->quiet)
 			fprintf(stderr, "      %s%s%s: sent %llu, received %llu, "
-			    "lost %llu, mean delay %.2f us\n",
+			    "lost %llu, mean %s %.2f us\n",
 			    r->concurrent ? fv->label : "",
 			    r->concurrent ? " " : "", row.flow,
 			    (unsigned long long)row.sent,
 			    (unsigned long long)row.received,
-			    (unsigned long long)row.lost, row.delay_mean_us);
+			    (unsigned long long)row.lost, results_row_rtt(&row) ?
+			    "RTT" : "delay", row.delay_mean_us);
 	}
+	return 0;
+}
+
+/*
+ * Record WS[0].result, the final batch of point PT, and WS[1]'s (the
+ * ping role's, when it ran): their rows, then the point marked done in
+ * state.json, then the acks that let the agents forget them.  The path
+ * checks come last, so a failing check still keeps what was measured.
+ */
+static int
+record_result(struct run *r, const struct plan_variant *v, unsigned rep,
+    struct run_point *pt, const struct wait_role *ws, char *err,
+    size_t errlen)
+{
+	const Hoplab__ResultBatch *b = ws[0].result, *pb = ws[1].result;
+	size_t i, nv = r->concurrent ? r->plan->nvariants : 1;
+
+	if (record_rows(r, v, rep, pt, b, err, errlen) == -1 ||
+	    (pb != NULL && record_rows(r, v, rep, pt, pb, err, errlen) == -1))
+		return -1;
 	for (i = 0; i < nv; i++)	/* the chunk's points, all at once */
 		pt[i].state = POINT_DONE;
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
-	run_send_ack(r, p, b);
+	run_send_ack(r, ws[0].peer, b);
+	if (pb != NULL)
+		run_send_ack(r, ws[1].peer, pb);
 	for (i = 0; i < b->n_flows; i++)
 		if (check_path(conc_flow_variant(r, v, b->flows[i]), b->flows[i],
 		    err, errlen) == -1)
 			return -1;
+	for (i = 0; pb != NULL && i < pb->n_flows; i++)
+		if (check_ping(r, v, pb->flows[i], err, errlen) == -1)
+			return -1;
 	return 0;
 }
 
-/* Wait for a generator role to end with its results. */
+/* Did generator role W end with its results?  0, or -1 with ERR. */
 static int
-wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
-    size_t errlen)
+gen_ended(const struct wait_role *w, char *err, size_t errlen)
 {
-	if (waitrole_wait(r, w, 1, gen_done, deadline, err, errlen) == -1)
-		return -1;
+	if (w->peer == NULL)	/* a slot not used (no ping role) */
+		return 0;
 	if (w->stopped) {
 		snprintf(err, errlen, "hoplab-gen on %s was stopped by its "
 		    "agent before it finished (agent shutting down?); its "
@@ -248,6 +330,21 @@ wait_gen(struct run *r, struct wait_role *w, int64_t deadline, char *err,
 	    w->error[0] ? "; " : "");
 	snprintf(err + strlen(err), errlen - strlen(err), "%s", w->error);
 	return -1;
+}
+
+/* Wait for the generator roles WS[0..N) to end with their results. */
+static int
+wait_gen(struct run *r, struct wait_role *ws, size_t n, int64_t deadline,
+    char *err, size_t errlen)
+{
+	size_t i;
+
+	if (waitrole_wait(r, ws, n, gen_done, deadline, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (gen_ended(&ws[i], err, errlen) == -1)
+			return -1;
+	return 0;
 }
 
 static void
@@ -276,10 +373,10 @@ measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
 {
 	struct run_point *pt = &r->st.points[r->point];
-	struct wait_role w;
+	struct wait_role ws[2];		/* the l2 generator, the ping role */
 	int64_t deadline, start_at = 0;
 	char cerr[256];
-	int rc;
+	int rc, ping = plan_has_mode(r->live, "icmp");
 
 	if (pt->state == POINT_DONE) {		/* before a resume */
 		r->point++;
@@ -304,38 +401,42 @@ measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		return -1;			/* execs.c: before traffic */
 	if (disturb_begin(r, v, err, errlen) == -1)
 		return -1;			/* disturb.c */
-	if (r->fl != NULL || execs_has_timed(r->plan))
+	memset(&ws[1], 0, sizeof(ws[1]));
+	/* ping starts with the l2 flows; timed commands need the instant */
+	if (r->fl != NULL || ping || execs_has_timed(r->plan))
 		start_at = clock_real_ns() + GEN_START_AT_LEAD_NS;
-	if (start_gen(r, &w, frame, 0, start_at, err, errlen) == -1)
+	if (start_gen(r, &ws[0], frame, 0, start_at, 0, err, errlen) == -1 ||
+	    (ping && start_gen(r, &ws[1], frame, 0, start_at, 1, err,
+	    errlen) == -1))
 		return -1;
 	if (execs_timed(r, start_at, err, errlen) == -1)
 		return -1;			/* on the faults' timeline */
-	w.record = 1;
+	ws[0].record = ws[1].record = 1;
 	pt->state = POINT_RUNNING;
-	pt->role = w.role_id;
-	faults_point(r->fl, v, r->point, frame, rep, &w.started);
+	pt->role = ws[0].role_id;
+	faults_point(r->fl, v, r->point, frame, rep, &ws[0].started);
 	if (start_at != 0)
 		faults_zero_at(r->fl, start_at);
-	snprintf(pt->agent, sizeof(pt->agent), "%s", w.peer->inv->name);
+	snprintf(pt->agent, sizeof(pt->agent), "%s", ws[0].peer->inv->name);
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + point_duration_ns(r->live) + GEN_SLACK_NS;
-	rc = wait_gen(r, &w, deadline, err, errlen);
+	rc = wait_gen(r, ws, 2, deadline, err, errlen);
 	if (rc == 0)			/* faults.csv, outages.csv */
-		rc = faults_point_end(r->fl, w.result, err, errlen);
+		rc = faults_point_end(r->fl, ws[0].result, err, errlen);
 	else
 		faults_point_end(r->fl, NULL, NULL, 0);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */
 		rc = links_check(r->lk, err, errlen);
-	if (rc == 0 && disturb_end(r, v, frame, rep, w.result, err,
+	if (rc == 0 && disturb_end(r, v, frame, rep, ws[0].result, err,
 	    errlen) == -1)
 		rc = -1;		/* disturbance.csv, before the rows */
 	if (rc == 0)
-		rc = record_result(r, v, rep, pt, w.peer, w.result, err,
-		    errlen);
+		rc = record_result(r, v, rep, pt, ws, err, errlen);
 	if (rc == 0)			/* captures/, capdelay.csv */
-		rc = captures_end(r, w.result, err, errlen);
-	msg_free(w.result_env);
+		rc = captures_end(r, ws[0].result, err, errlen);
+	msg_free(ws[0].result_env);
+	msg_free(ws[1].result_env);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
 	if (rc == 0)
@@ -379,11 +480,11 @@ warm_up(struct run *r, const struct plan_variant *v, unsigned frame,
 	if (r->lk != NULL && links_start(r->lk, v, frame, 0, 0, err,
 	    errlen) == -1)
 		return -1;
-	if (start_gen(r, &w, frame, WARMUP_PACKETS, 0, err, errlen) == -1)
+	if (start_gen(r, &w, frame, WARMUP_PACKETS, 0, 0, err, errlen) == -1)
 		return -1;
 	deadline = clock_mono_ns() + GEN_DRAIN_NS + GEN_SLACK_NS +
 	    WARMUP_PACKETS * r->live->flows[0].idt_ns;
-	rc = wait_gen(r, &w, deadline, err, errlen);
+	rc = wait_gen(r, &w, 1, deadline, err, errlen);
 	if (rc == 0 && r->lk != NULL)
 		rc = links_stop(r->lk, err, errlen);
 	for (i = 0; rc == 0 && i < w.result->n_flows; i++)
@@ -750,6 +851,7 @@ static int
 settle_in_flight(struct run *r, char *err, size_t errlen)
 {
 	Hoplab__Envelope **got;
+	struct wait_role ws[2];
 	struct run_point *pt;
 	size_t i, kept = 0, again = 0;
 	int rc;
@@ -765,7 +867,9 @@ settle_in_flight(struct run *r, char *err, size_t errlen)
 		pt = &r->st.points[i];
 		if (pt->state != POINT_RUNNING)
 			continue;
-		if (got[i] == NULL) {
+		/* A ping role's batch is not in the spools' index: again. */
+		if (got[i] == NULL || (!r->plan->topo.enabled &&
+		    plan_has_mode(r->plan, "icmp"))) {
 			pt->state = POINT_PENDING;
 			pt->role = 0;
 			again++;
@@ -773,9 +877,11 @@ settle_in_flight(struct run *r, char *err, size_t errlen)
 		}
 		kept++;
 		label_point(r, i);
+		memset(ws, 0, sizeof(ws));
+		ws[0].peer = peers_find(r->ps, pt->agent);
+		ws[0].result = got[i]->result_batch;
 		rc = record_result(r, variant_of(r->plan, pt->variant),
-		    pt->rep, pt, peers_find(r->ps, pt->agent),
-		    got[i]->result_batch, err, errlen);
+		    pt->rep, pt, ws, err, errlen);
 	}
 	for (i = 0; i < r->st.npoints; i++)
 		msg_free(got[i]);

@@ -2,7 +2,7 @@
  * topocheck: what toporun.c refuses before anything starts (toporun.h):
  * hosts the inventory lacks (external routers need no agent), faults at
  * an external router's end of a link (hoplab has no agent there to cut
- * it), RFC 2544 on a topology, flow modes other than udp and tcp.
+ * it), RFC 2544 on a topology, flow modes other than udp, tcp and icmp.
  * Pure: no message is printed, nothing is started.
  */
 #include <stdio.h>
@@ -84,9 +84,10 @@ topocheck_plan(const struct plan *plan, const struct inventory *inv, char *err,
 	}
 	for (i = 0; i < plan->nflows; i++)
 		if (strcmp(plan->flows[i].mode, "udp") != 0 &&
-		    strcmp(plan->flows[i].mode, "tcp") != 0) {
+		    strcmp(plan->flows[i].mode, "tcp") != 0 &&
+		    strcmp(plan->flows[i].mode, "icmp") != 0) {
 			snprintf(err, errlen, "flow %s: mode %s on a topology "
-			    "is not available; use udp or tcp",
+			    "is not available; use udp, tcp or icmp",
 			    plan->flows[i].name, plan->flows[i].mode);
 			return -1;
 		}

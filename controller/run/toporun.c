@@ -75,6 +75,20 @@ is_tcp(const struct plan_flow *f)
 	return strcmp(f->mode, "tcp") == 0;
 }
 
+/* An icmp flow has a sender only: it reads its own replies. */
+static int
+is_icmp(const struct plan_flow *f)
+{
+	return strcmp(f->mode, "icmp") == 0;
+}
+
+/* A role slot a point never started (an icmp flow's receiver). */
+static int
+unused(const struct wait_role *w)
+{
+	return w->run == NULL;
+}
+
 /*
  * In the namespace lab: add a wire host per impaired link (the lab's
  * inventory read again into R->own_inv), then recable the data links to
@@ -265,18 +279,20 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
 	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
 	Hoplab__FlowSpec fs, *fsp = &fs;
-	const char *ip;
+	const char *ip = plan_flow_target(r->live, pf);
 	char peer[32];
-	int to = plantopo_host(t, pf->to);
 
-	ip = to < 0 ? NULL : plantopo_host_ip(t, (size_t)to);
+	(void)t;
 	if (ip == NULL) {
 		snprintf(err, errlen, "flow %s: host %s has no address",
 		    pf->name, pf->to);
 		return -1;
 	}
-	snprintf(peer, sizeof(peer), "%s:%u", ip, TOPO_PORT_BASE +
-	    (unsigned)i);
+	if (is_icmp(pf))	/* echo requests to an address, no port */
+		snprintf(peer, sizeof(peer), "%s", ip);
+	else
+		snprintf(peer, sizeof(peer), "%s:%u", ip, TOPO_PORT_BASE +
+		    (unsigned)i);
 	gp.mode = (char *)pf->mode;
 	gp.role = send ? "send" : "recv";
 	gp.peer = peer;
@@ -287,11 +303,13 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 		fill_spec(pf, i, &fs);
 		gp.n_flows = 1;
 		gp.flows = &fsp;
-		if (!send)
+		if (!send || is_icmp(pf))
 			gp.drain_ns = GEN_DRAIN_NS;
-		else
+		if (send)
 			gp.start_at_ns = start_at;
 	}
+	if (is_icmp(pf))
+		gp.role = "";
 	if (!send)
 		gp.wait_ns = TOPO_RECV_WAIT_NS;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
@@ -307,8 +325,15 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 static int
 gen_done(const struct wait_role *w)
 {
-	return w->exited && (w->have_result || w->exit_code != 0 ||
-	    w->exit_signal != 0);
+	return unused(w) || (w->exited && (w->have_result ||
+	    w->exit_code != 0 || w->exit_signal != 0));
+}
+
+/* A receiver is up (or the flow has none). */
+static int
+recv_started(const struct wait_role *w)
+{
+	return unused(w) || role_started(w);
 }
 
 /* Every role of WS (N) ended with a result, or ERR says which did not. */
@@ -321,7 +346,7 @@ check_results(const struct wait_role *ws, size_t n, char *err,
 	for (i = 0; i < n; i++) {
 		const struct wait_role *w = &ws[i];
 
-		if (w->have_result && w->result->n_flows == 1)
+		if (unused(w) || (w->have_result && w->result->n_flows == 1))
 			continue;
 		snprintf(err, errlen, "hoplab-gen on %s %s%d%s%s",
 		    w->peer->inv->name, w->have_result ? "reported flows: " :
@@ -374,15 +399,20 @@ point_free(struct topo_point *tp, size_t n)
 static int
 start_flows(struct run *r, struct topo_point *tp, char *err, size_t errlen)
 {
-	size_t i, n = r->live->nflows;
+	size_t i, n = r->live->nflows, nrecv = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (is_icmp(&r->live->flows[i]))
+			continue;
 		if (start_flow_end(r, i, 0, 0, &tp->recv[i], err, errlen) == -1)
 			return -1;
-	if (waitrole_wait(r, tp->recv, n, role_started, clock_mono_ns() +
-	    ROUTER_START_TIMEOUT_NS, err, errlen) == -1)
+		nrecv++;
+	}
+	if (nrecv > 0 && waitrole_wait(r, tp->recv, n, recv_started,
+	    clock_mono_ns() + ROUTER_START_TIMEOUT_NS, err, errlen) == -1)
 		return -1;
-	pause_ns(TOPO_SETTLE_NS);
+	if (nrecv > 0)
+		pause_ns(TOPO_SETTLE_NS);
 	for (i = 0; i < n; i++)
 		if (!is_tcp(&r->live->flows[i]))
 			tp->start_at = clock_real_ns() + TOPO_START_LEAD_NS +
@@ -505,7 +535,10 @@ sent_from_sender(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
 	m->n_intervals = n;
 }
 
-/* The flows' results as one batch: udp the receiver's, tcp the sender's. */
+/*
+ * The flows' results as one batch: udp the receiver's, tcp and icmp the
+ * sender's.
+ */
 static void
 merge(struct run *r, struct topo_point *tp)
 {
@@ -513,11 +546,11 @@ merge(struct run *r, struct topo_point *tp)
 
 	for (i = 0; i < r->live->nflows; i++) {
 		const struct plan_flow *pf = &r->live->flows[i];
-		struct wait_role *w = is_tcp(pf) ? &tp->send[i] :
-		    &tp->recv[i];
+		struct wait_role *w = is_tcp(pf) || is_icmp(pf) ?
+		    &tp->send[i] : &tp->recv[i];
 
 		tp->flow[i] = *w->result->flows[0];
-		if (!is_tcp(pf) && tp->send[i].result != NULL &&
+		if (!is_tcp(pf) && !is_icmp(pf) && tp->send[i].result != NULL &&
 		    tp->send[i].result->n_flows > 0)
 			sent_from_sender(&tp->flow[i], w->result->flows[0],
 			    tp->send[i].result->flows[0], &tp->ivs[i]);
@@ -534,23 +567,25 @@ merge(struct run *r, struct topo_point *tp)
 
 /* The routers flow I's primary path crosses, and its hosts as text. */
 static int
-flow_path(const struct run *r, size_t i, size_t *routers, char *text,
-    size_t len, char *err, size_t errlen)
+flow_path(const struct run *r, size_t i, size_t *routers, size_t *target,
+    char *text, size_t len, char *err, size_t errlen)
 {
 	const struct plantopo *t = &r->plan->topo;
 	const struct plan_flow *pf = &r->live->flows[i];
 	size_t hops[PLANTOPO_MAX_HOSTS], n, k, used = 0;
 	int from = plantopo_host(t, pf->from);
-	int to = plantopo_host(t, pf->to);
+	const char *dst = plan_flow_target(r->live, pf);
 	char why[256];
 
-	if (from < 0 || to < 0 || plantopo_path(t, (size_t)from, (size_t)to,
-	    hops, PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1 || n < 2) {
+	if (from < 0 || dst == NULL || plantopo_path_addr(t, (size_t)from,
+	    dst, hops, PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1 ||
+	    n < 2) {
 		snprintf(err, errlen, "flow %s: no path from %s to %s: %s",
-		    pf->name, pf->from, pf->to, from < 0 || to < 0 ?
-		    "unknown host" : why);
+		    pf->name, pf->from, dst ? dst : pf->to, from < 0 ||
+		    dst == NULL ? "unknown host" : why);
 		return -1;
 	}
+	*target = hops[n - 1];
 	text[0] = '\0';
 	for (k = 0; k < n && used < len; k++)
 		used += snprintf(text + used, len - used, "%s%s", k ? " " : "",
@@ -582,6 +617,14 @@ print_row(const struct run *r, const struct plan_flow *pf,
 		    f->tcp_peer_bytes : f->tx_bytes) / 1e6,
 		    f->duration_ns / 1e9, row->throughput_mbps,
 		    (unsigned long long)f->tcp_retransmits);
+	else if (is_icmp(pf))
+		fprintf(stderr, "      %s (icmp %s): sent %llu, replies %llu, "
+		    "lost %llu, mean RTT %.2f us, reply TTL %u..%u%s\n",
+		    row->flow, path, (unsigned long long)row->sent,
+		    (unsigned long long)row->received,
+		    (unsigned long long)row->lost, row->delay_mean_us,
+		    row->ttl_min, row->ttl_max, f->icmp_unreachable ||
+		    f->icmp_time_exceeded ? " (ICMP errors came back)" : "");
 	else
 		fprintf(stderr, "      %s (udp %s): sent %llu, received %llu, "
 		    "lost %llu, mean delay %.2f us, TTL %u..%u\n", row->flow,
@@ -591,18 +634,29 @@ print_row(const struct run *r, const struct plan_flow *pf,
 		    row->ttl_min, row->ttl_max);
 }
 
-/* A udp flow's highest TTL must be that of its primary path. */
+/*
+ * A udp flow's highest TTL must be that of its primary path; an icmp
+ * flow's replies, sent with TTL 64 by the host or router that has the
+ * address (an external router's choice is its own: not checked), cross
+ * the same routers back (the plan's routes are symmetric by
+ * construction; a reply's highest TTL is the shortest way back).
+ */
 static int
-check_ttl(const struct plan_flow *pf, const struct flow_row *row,
-    size_t routers, const char *path, char *err, size_t errlen)
+check_ttl(const struct run *r, const struct plan_flow *pf,
+    const struct flow_row *row, size_t routers, size_t target,
+    const char *path, char *err, size_t errlen)
 {
+	const struct plantopo_host *h = &r->plan->topo.hosts[target];
 	unsigned want = TOPO_TTL - (unsigned)routers;
 
-	if (is_tcp(pf) || row->received == 0 || row->ttl_max == want)
+	if (is_tcp(pf) || row->received == 0 || row->ttl_max == want ||
+	    (is_icmp(pf) && h->kind == PLANTOPO_ROUTER &&
+	    h->impl == PLAN_ROUTER_EXTERNAL))
 		return 0;
 	snprintf(err, errlen, "path check failed for flow %s: expected TTL "
-	    "%u after %zu router(s) (%s), received TTL %u..%u", pf->name,
-	    want, routers, path, row->ttl_min, row->ttl_max);
+	    "%u after %zu router(s) (%s), received TTL %u..%u%s", pf->name,
+	    want, routers, path, row->ttl_min, row->ttl_max, is_icmp(pf) ?
+	    " in the replies" : "");
 	return -1;
 }
 
@@ -618,7 +672,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 	const struct plan_variant *v = &r->plan->variants[0];
 	struct flow_row row;
 	char path[PLANTOPO_MAX_HOSTS * PLANTOPO_NAME_MAX];
-	size_t i, n = r->live->nflows, routers;
+	size_t i, n = r->live->nflows, routers, target;
 	int bad = 0;
 
 	for (i = 0; i < n; i++) {
@@ -626,7 +680,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		struct point_key key = { v->label, 0, rep,
 		    (unsigned)(pt - r->st.points) + 1 };
 
-		if (flow_path(r, i, &routers, path, sizeof(path), err,
+		if (flow_path(r, i, &routers, &target, path, sizeof(path), err,
 		    errlen) == -1)
 			return -1;
 		key.routers = routers;
@@ -646,7 +700,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		    errlen) == -1)
 			return -1;
 		print_row(r, pf, &row, &tp->flow[i], path);
-		if (!bad && check_ttl(pf, &row, routers, path, err,
+		if (!bad && check_ttl(r, pf, &row, routers, target, path, err,
 		    errlen) == -1)
 			bad = 1;
 	}
@@ -654,7 +708,8 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
-		run_send_ack(r, tp->recv[i].peer, tp->recv[i].result);
+		if (!unused(&tp->recv[i]))
+			run_send_ack(r, tp->recv[i].peer, tp->recv[i].result);
 		run_send_ack(r, tp->send[i].peer, tp->send[i].result);
 	}
 	return bad ? -1 : 0;

@@ -254,6 +254,18 @@ disown(struct run *r, struct wait_role *ws, size_t n)
 			loop_disown_role(r->loop, ws[i].peer, ws[i].role_id);
 }
 
+/* The agent of the first role of WS not DONE (slots unused: skipped). */
+static const char *
+waiting_for(const struct wait_role *ws, size_t nw, wait_done_fn done)
+{
+	size_t i;
+
+	for (i = 0; i < nw; i++)
+		if (ws[i].peer != NULL && !done(&ws[i]))
+			return ws[i].peer->inv->name;
+	return nw > 0 && ws[0].peer != NULL ? ws[0].peer->inv->name : "?";
+}
+
 /* Step the event loop until DONE holds for every role or DEADLINE. */
 int
 waitrole_wait(struct run *r, struct wait_role *ws, size_t nw,
@@ -276,7 +288,7 @@ waitrole_wait(struct run *r, struct wait_role *ws, size_t nw,
 		rc = loop_run_until(r->loop, &w, deadline, err, errlen);
 	if (rc == 1) {
 		snprintf(err, errlen, "timed out waiting for %s",
-		    ws[0].peer->inv->name);
+		    waiting_for(ws, nw, done));
 		rc = -1;
 	}
 	disown(r, ws, i);

@@ -56,6 +56,9 @@
 #	t_cpu.sh	hlcpu	207
 #	t_exec.sh	hlex	224
 #	t_kctr.sh	hlkc	206
+#	t_icmp.sh	hlic	- (router_lab.sh, no K)
+#	t_icmp_plan.sh	hlic	209
+#	t_icmp_chain.sh	hlic2	223
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #

@@ -29,7 +29,7 @@ UNIT_EXTRA_test_aggregate = build/asan/controller/results/aggregate.o
 UNIT_EXTRA_test_results += build/asan/controller/results/aggregate.o build/asan/controller/results/cpu.o build/asan/controller/results/routerfaults.o
 UNIT_EXTRA_test_planfault = build/asan/controller/faults/outage.o
 UNIT_EXTRA_test_router_agentconf = build/asan/agent/hoplabrouter.o build/asan/agent/valid.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
-UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o build/asan/controller/plan/topo.o
+UNIT_EXTRA_test_plantopo = build/asan/controller/plan/dryrun.o
 UNIT_EXTRA_test_progress = build/asan/controller/run/progress.o
 UNIT_EXTRA_test_results_records = build/asan/controller/results/records.o
 UNIT_EXTRA_test_gen_live = build/asan/generator/live.o build/asan/generator/recring.o build/asan/generator/records.o
@@ -38,6 +38,8 @@ UNIT_EXTRA_test_plantopo += build/asan/controller/run/topocheck.o
 # Suites that load plans link the plan parser (controller/plan/plan*.c
 # and the parse context its sections share, controller/plan/parse.c).
 PLAN_ASAN_OBJ += build/asan/controller/plan/parse.o
+# planflow.c checks a chain ping flow's dst against the address plan.
+PLAN_ASAN_OBJ += build/asan/controller/plan/topo.o
 UNIT_EXTRA_test_plan = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planfault += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planflow = $(PLAN_ASAN_OBJ)
@@ -61,3 +63,4 @@ UNIT_EXTRA_test_execrun = build/asan/agent/execrun.o
 UNIT_EXTRA_test_agent_fwdcount = build/asan/agent/fwdcount.o
 UNIT_EXTRA_test_agent_linkstats = build/asan/agent/linkstats.o
 UNIT_EXTRA_test_routerfaults = build/asan/controller/results/routerfaults.o
+UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/icmpmatch.o

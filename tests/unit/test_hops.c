@@ -78,6 +78,37 @@ t_differences_and_paper_formula(void)
 	CU_ASSERT_EQUAL(e->samples, 3000);
 }
 
+/*
+ * The same three variants, and beside them a ping flow's round-trip
+ * rows (delay_kind rtt: 40, 46, 56 us, whose differences would be 6 and
+ * 10): only the one-way flow's 4 estimates come out.
+ */
+static void
+t_round_trip_rows_are_not_differenced(void)
+{
+	struct flow_row rows[6] = {
+		row("A", 1, 64, 1, 1000, 20.0, 0.0),
+		row("A-B", 2, 64, 1, 1000, 23.0, 0.0),
+		row("A-B-C", 3, 64, 1, 1000, 28.0, 0.0),
+		row("A", 1, 64, 1, 100, 40.0, 0.0),
+		row("A-B", 2, 64, 1, 100, 46.0, 0.0),
+		row("A-B-C", 3, 64, 1, 100, 56.0, 0.0),
+	};
+	struct hops_est h[16];
+	struct hops_line l;
+	size_t i, n;
+
+	for (i = 3; i < 6; i++) {
+		strcpy(rows[i].flow, "ping");
+		strcpy(rows[i].delay_kind, "rtt");
+	}
+	n = hops_compute(rows, 6, NULL, 0, h, 16);
+	CU_ASSERT_EQUAL(n, 4);
+	for (i = 0; i < n; i++)
+		CU_ASSERT_STRING_EQUAL(h[i].flow, "probe");
+	CU_ASSERT_EQUAL(hops_fit(rows, 6, "ping", 64, &l), -1);
+}
+
 /* Repetitions pool: reps of 10 and 14 us with n equal give 12 us. */
 static void
 t_repetitions_are_pooled(void)
@@ -548,6 +579,7 @@ main(void)
 {
 	static const struct unit_test tests[] = {
 		UNIT_TEST(t_differences_and_paper_formula),
+		UNIT_TEST(t_round_trip_rows_are_not_differenced),
 		UNIT_TEST(t_repetitions_are_pooled),
 		UNIT_TEST(t_frames_are_separate_and_single_variant_gives_nothing),
 		UNIT_TEST(t_topo_chain_of_three),

@@ -398,7 +398,8 @@ t_unavailable_features_say_so(void)
 	    "t.yaml:1: router.impl: expected linux, hoplab or external, got "
 	    "'vpp'");
 	expect_err(HEAD "  - name: probe\n    mode: udp\n",
-	    "t.yaml:5: flows[0].mode: 'udp' is not available yet (only l2)");
+	    "t.yaml:5: flows[0].mode: 'udp' is not available yet (only l2 "
+	    "or icmp)");
 	expect_err(HEAD "  - name: probe\n    frame: 64\n"
 	    "    idt: {dist: zipf, value: 1ms}\n",
 	    "t.yaml:6: flows[0].idt.dist: expected const, uniform, exp, "

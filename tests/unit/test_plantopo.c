@@ -335,6 +335,153 @@ t_flow_without_a_path_is_refused(void)
 	    "198.18.6.2");
 }
 
+/* The hops from FROM towards address DST as names, or the error. */
+static void
+addr_path_text(const struct plan *p, const char *from, const char *dst,
+    char *buf, size_t len)
+{
+	size_t hops[PLANTOPO_MAX_HOSTS], n, k, off = 0;
+
+	buf[0] = '\0';
+	if (plantopo_path_addr(&p->topo, (size_t)plantopo_host(&p->topo,
+	    from), dst, hops, PLANTOPO_MAX_HOSTS, &n, buf, len) == -1)
+		return;
+	for (k = 0; k < n; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+		    k ? " " : "", p->topo.hosts[hops[k]].name);
+}
+
+/*
+ * icmp flows: to: H2 pings H2's address (link 5 R4-H2, its second end:
+ * 198.18.6.2); dst: 198.18.4.2 is R4 on link 3 (R2-R4), reached over
+ * H1 R1 R2 R4; dst: 198.18.2.1 is R1 on link 1, one hop.
+ */
+static void
+t_icmp_flows_ping_a_host_or_any_address_a_route_reaches(void)
+{
+	struct plan *p = load(MINIMAL_HOSTS("hoplab")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, to: H2, mode: icmp, frame: 102, "
+	    "idt: 500ms, count: 20}\n"
+	    "  - {name: p2, from: H1, dst: 198.18.4.2, mode: icmp, "
+	    "frame: 102, idt: 500ms, duration: 10s}\n"
+	    "  - {name: p3, from: H3, dst: 198.18.2.1, mode: icmp, "
+	    "frame: 64, idt: exp:100ms, count: 5, dscp: EF}\n");
+	char buf[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "icmp");
+	CU_ASSERT_STRING_EQUAL(plan_flow_target(p, &p->flows[0]),
+	    "198.18.6.2");
+	CU_ASSERT_STRING_EQUAL(plan_flow_target(p, &p->flows[1]),
+	    "198.18.4.2");
+	CU_ASSERT_EQUAL(p->flows[1].to_host, -1);
+	/* duration alone: a count bound of 1.25 x 20 + 16 (plans.md) */
+	CU_ASSERT_EQUAL(p->flows[1].duration_ns, 10000000000LL);
+	CU_ASSERT_EQUAL(p->flows[1].count, 41);
+	addr_path_text(p, "H1", "198.18.4.2", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H1 R1 R2 R4");
+	addr_path_text(p, "H3", "198.18.2.1", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R1");
+	CU_ASSERT_STRING_EQUAL(p->flows[2].idt_dist, "exp:100ms");
+	CU_ASSERT_EQUAL(p->flows[2].dscp, 46);
+	CU_ASSERT(plan_has_mode(p, "icmp"));
+	CU_ASSERT(!plan_has_mode(p, "tcp"));
+	plan_free(p);
+}
+
+/*
+ * An address no route reaches (no link 9: H1's default goes to R1,
+ * which has no route for 198.18.9.0/24), to: and dst: together, a
+ * preset, and icmp in a chain plan: each refused with its line and key.
+ */
+static void
+t_icmp_flow_errors_name_the_key(void)
+{
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, dst: 198.18.9.9, mode: icmp, "
+	    "frame: 102, idt: 500ms, count: 20}\n",
+	    "t.yaml:20: flows[0].dst: no route of the plan reaches 198.18.9.9 "
+	    "from H1: R1 has no route to 198.18.9.9 (expected an address of a "
+	    "host or router of topology.links, 198.18.N.1 or .2)");
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, to: H2, dst: 198.18.4.2, mode: icmp, "
+	    "frame: 102, idt: 500ms, count: 20}\n",
+	    "t.yaml:20: flows[0].to: give an icmp flow to: (an end host) or "
+	    "dst: (any address), not both");
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, to: H2, mode: icmp, preset: voip-g711, "
+	    "count: 20}\n",
+	    "t.yaml:20: flows[0].preset: not for an icmp flow (echo requests: "
+	    "give frame, idt and count or duration)");
+	expect_err(MINIMAL_HOSTS("linux")
+	    "flows:\n"
+	    "  - {name: p1, from: H1, dst: 224.0.0.1, mode: icmp, "
+	    "frame: 102, idt: 500ms, count: 20}\n",
+	    "t.yaml:20: flows[0].dst: expected the IPv4 address to ping (a "
+	    "unicast address of the plan's address plan), got '224.0.0.1'");
+}
+
+/* A chain plan's icmp flows: from the generator, beside an l2 flow. */
+static void
+t_chain_icmp_flows(void)
+{
+	struct plan *p = load("name: t\ntopology: {chain: [A, B]}\n"
+	    "variants: [A, A-B]\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: q, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.100.1}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[1].mode, "icmp");
+	CU_ASSERT_STRING_EQUAL(p->flows[1].dst, "198.18.100.1");
+	CU_ASSERT_STRING_EQUAL(p->flows[2].dst, "198.18.100.1");
+	plan_free(p);
+	expect_err("name: t\ntopology: {chain: [A]}\n"
+	    "flows:\n  - {name: p, mode: icmp, frame: 64, idt: 1ms, "
+	    "count: 1}\n",
+	    "t.yaml:4: flows: a chain plan's icmp flows run beside its l2 "
+	    "flows (expected at least one flow of mode l2)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\n"
+	    "variants: [A, A-B]\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.1.2}\n",
+	    "t.yaml:6: flows[1].dst: no router of the chain owns 198.18.1.2 "
+	    "in every variant (expected an address of a router of the "
+	    "shortest variant: 198.18.0.2, 198.18.100.1; 198.18.100.1, the "
+	    "last router's, is the default)");
+	expect_err("name: t\ntopology: {chain: [A, B, C]}\n"
+	    "variants: [A-B, A-B-C]\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.0.1}\n",
+	    "t.yaml:6: flows[1].dst: no router of the chain owns 198.18.0.1 "
+	    "in every variant (expected an address of a router of the "
+	    "shortest variant: 198.18.0.2, 198.18.1.1, 198.18.1.2, "
+	    "198.18.100.1; 198.18.100.1, the last router's, is the "
+	    "default)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1}\n"
+	    "  - {name: q, mode: icmp, frame: 64, idt: 1ms, count: 1, "
+	    "dst: 198.18.0.2}\n",
+	    "t.yaml:6: flows[2]: a chain plan's icmp flows ping one address "
+	    "(expected dst 198.18.100.1, as flow p, got 198.18.0.2)");
+	expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	    "  - {name: f, frame: 64, idt: 1ms, count: 1000}\n"
+	    "  - {name: p, mode: icmp, frame: 64, idt: 10ms, count: 100}\n"
+	    "faults:\n  - {at: 100ms, link: gen-A, action: down}\n",
+	    "t.yaml:7: faults[0].link: a link down or up on the generator's "
+	    "own link is not available with icmp flows (the ping role's route "
+	    "on gen:tx would not come back); use another link or a router "
+	    "fault");
+}
+
 static void
 t_topology_errors_are_all_reported(void)
 {
@@ -351,7 +498,8 @@ t_topology_errors_are_all_reported(void)
 	    "t.yaml:8: topology.links[3][1]: expected a host of topology.hosts,"
 	    " got 'R7'\n"
 	    "t.yaml:10: flows[0].mode: l2 is not available in a topology plan "
-	    "(it needs the chain's two-interface generator); use udp or tcp\n"
+	    "(it needs the chain's two-interface generator); use udp, tcp or "
+	    "icmp\n"
 	    "4 errors");
 }
 
@@ -369,7 +517,8 @@ t_chain_plans_keep_l2_and_know_no_from(void)
 	plan_free(p);
 	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1, mode: udp}\n",
-	    "t.yaml:4: flows[0].mode: 'udp' is not available yet (only l2)");
+	    "t.yaml:4: flows[0].mode: 'udp' is not available yet (only l2 "
+	    "or icmp)");
 }
 
 static void
@@ -680,6 +829,11 @@ main(void)
 		    t_equal_backups_get_distinct_metrics),
 		UNIT_TEST_NAMED("paths_follow_the_primary_routes",
 		    t_paths_follow_the_primary_routes),
+		UNIT_TEST_NAMED(
+		    "icmp_flows_ping_a_host_or_any_address_a_route_reaches",
+		    t_icmp_flows_ping_a_host_or_any_address_a_route_reaches),
+		UNIT_TEST_NAMED("icmp_flow_errors_name_the_key",
+		    t_icmp_flow_errors_name_the_key),
 		UNIT_TEST_NAMED("written_routes_replace_the_computed_ones",
 		    t_written_routes_replace_the_computed_ones),
 		UNIT_TEST_NAMED("flow_without_a_path_is_refused",
@@ -688,6 +842,7 @@ main(void)
 		    t_topology_errors_are_all_reported),
 		UNIT_TEST_NAMED("chain_plans_keep_l2_and_know_no_from",
 		    t_chain_plans_keep_l2_and_know_no_from),
+		UNIT_TEST_NAMED("chain_icmp_flows", t_chain_icmp_flows),
 		UNIT_TEST_NAMED("chain_length_range_gives_a_variant_per_length",
 		    t_chain_length_range_gives_a_variant_per_length),
 		UNIT_TEST_NAMED("chain_length_refuses_bad_ranges_and_chain",

@@ -215,6 +215,46 @@ t_summary_appends_ipdv_and_pacing_columns_at_the_end(void)
 	rm_tree(base);
 }
 
+/*
+ * A plan with an icmp flow gets delay_kind after disturbed: "rtt" for
+ * the ping's row (FlowResult.round_trip), "one-way" for the other.
+ */
+static void
+t_summary_says_the_delay_kind_in_plans_with_ping(void)
+{
+	static struct plan plan;
+	Hoplab__FlowResult f;
+	struct results *res;
+	char line[4096], dir[600];
+	FILE *null = fopen("/dev/null", "w");
+
+	fresh_dir();
+	memset(&plan, 0, sizeof(plan));
+	strcpy(plan.name, "unit");
+	plan.nflows = 2;
+	strcpy(plan.flows[0].mode, "udp");
+	strcpy(plan.flows[1].mode, "icmp");
+	res = results_open(base, &plan, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	snprintf(dir, sizeof(dir), "%s", results_dir(res));
+	flow_init(&f);
+	record(res, "topology", 2, 1, &f);
+	f.round_trip = 1;
+	f.name = "ping";
+	record(res, "topology", 2, 1, &f);
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 0, line, sizeof(line)), 0);
+	CU_ASSERT(ends_with(line, ",tx_idt_err_p999_us,disturbed,replica_of,delay_kind"));
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 1, line, sizeof(line)), 0);
+	CU_ASSERT(ends_with(line, ",9.100,0,,one-way"));
+	CU_ASSERT_EQUAL(line_of(dir, "summary.csv", 2, line, sizeof(line)), 0);
+	CU_ASSERT(strncmp(line, "topology,2,64,1,ping,", 21) == 0);
+	CU_ASSERT(ends_with(line, ",9.100,0,,rtt"));
+	CU_ASSERT_EQUAL(results_finish(res, null, err, sizeof(err)), 0);
+	fclose(null);
+	results_free(res);
+	rm_tree(base);
+}
+
 static void
 t_intervals_rows_are_relative_to_first_send_with_units(void)
 {
@@ -692,6 +732,7 @@ main(void)
 {
 	static const struct unit_test tests[] = {
 		UNIT_TEST(t_summary_appends_ipdv_and_pacing_columns_at_the_end),
+		UNIT_TEST(t_summary_says_the_delay_kind_in_plans_with_ping),
 		UNIT_TEST(t_intervals_rows_are_relative_to_first_send_with_units),
 		UNIT_TEST(t_reopen_cuts_every_file_back_to_the_done_points),
 		UNIT_TEST(t_reopen_reads_a_summary_without_the_appended_columns),

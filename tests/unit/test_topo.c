@@ -108,6 +108,29 @@ t_variant_destinations(void)
 	CU_ASSERT_EQUAL(topo_expected_ttl(3), 61);
 }
 
+/*
+ * Which router owns an address, worked out from the plan in topo.c's
+ * comment: link i is 198.18.i.0/24, left .1, right .2; the last
+ * router's out is 198.18.100.1; 198.18.0.1 and .3 are the generator's.
+ */
+static void
+t_router_owning(void)
+{
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.0.2", 1), 0);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.100.1", 1), 0);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.100.1", 3), 2);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.1.1", 3), 0);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.1.2", 3), 1);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.2.2", 3), 2);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.1.2", 1), -1);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.1.1", 1), -1);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.0.1", 3), -1);
+	CU_ASSERT_EQUAL(topo_router_owning(TOPO_GEN_PING_IP, 3), -1);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.100.2", 3), -1);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.0.21", 3), -1);
+	CU_ASSERT_EQUAL(topo_router_owning("198.18.0.2", 0), -1);
+}
+
 int
 main(void)
 {
@@ -118,6 +141,7 @@ main(void)
 		UNIT_TEST_NAMED("chain_of_eight_fits", t_chain_of_eight_fits),
 		UNIT_TEST_NAMED("variant_destinations",
 		    t_variant_destinations),
+		UNIT_TEST_NAMED("router_owning", t_router_owning),
 	};
 
 	return UNIT_MAIN("topo", tests);
