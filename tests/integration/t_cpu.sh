@@ -3,9 +3,9 @@
 # knows itself.
 #
 # cpu.yaml runs one 9 s point through router A with a cpu role on gen
-# and A, sampling every second.  While it runs, the script starts a busy
-# loop of its own in A's namespace (`timeout 4 sh -c 'while :; do :;
-# done'`, killed by its pid at exit), 2 s after the first sample.  Then:
+# and A, sampling every second, and starts a busy loop on A through the
+# plan's exec (`timeout 4 sh -c 'while :; do :; done'` at 3 s; its start
+# and end from exec.csv).  Then:
 #   - every row's eight *_pct columns sum to 100 +- 0.05;
 #   - gen and A have `all` rows whose intervals follow each other
 #     without a gap, covering the point, and every `all` row has one
@@ -17,41 +17,28 @@
 #     (100 - idle_pct of `all`) above the others' by at least half of
 #     one core of N (100 / N * 0.5): the loop keeps one core busy;
 #   - hoplab_pct of gen is above 0 while hoplab-gen sends;
+#   - A's hoplab_pct (the loop is a child of A's agent) is above half a
+#     core inside the loop's time, and above gen's there;
 #   - plots/cpu.png is drawn by `hoplab report` (a run draws no plots).
 . "$(dirname "$0")/lib.sh"
 need_root
 T=$(mktemp -d /tmp/hoplab-t-cpu.XXXXXX) || bail tmp "mktemp failed"
 at_exit "rm -rf '$T'"
-BUSY=
-at_exit '[ -n "$BUSY" ] && kill "$BUSY" 2>/dev/null; :'
 lab_init hlcpu 207
 lab_up A
 NCPU=$(nproc)
 
-(cd "$HL_ROOT" && "$HL_BIN/hoplab" -p "$LAB_PREFIX" -o "$T/out" \
-    run tests/integration/plans/cpu.yaml) >"$T/run.log" 2>&1 &
-RUN=$!
-at_exit 'kill "$RUN" 2>/dev/null; :'
-found_rows()
-{
-	f=$(ls "$T"/out/cpu-*/cpu.csv 2>/dev/null) &&
-	    [ "$(grep -c ',all,' "$f")" -ge 4 ]
-}
-# two seconds of samples of both hosts before the loop
-wait_for 30 "cpu.csv with 2 s of samples" found_rows ||
-    { sed 's/^/    /' "$T/run.log"; bail cpu_rows "no samples"; }
-B0=$(date +%s.%N)
-in_host A timeout 4 sh -c 'while :; do :; done' &
-BUSY=$!
-wait "$BUSY"
-BUSY=
-B1=$(date +%s.%N)
-if ! wait "$RUN"; then
+if ! (cd "$HL_ROOT" && "$HL_BIN/hoplab" -p "$LAB_PREFIX" -o "$T/out" \
+    run tests/integration/plans/cpu.yaml) >"$T/run.log" 2>&1; then
 	sed 's/^/    /' "$T/run.log"
 	bail run "hoplab run cpu.yaml failed"
 fi
 D=$(ls -d "$T"/out/cpu-*)
 C=$D/cpu.csv
+# the loop's time, as the agent saw it (exec.csv)
+B0=$(awk -F, 'NR == 2 { print $8 }' "$D/exec.csv")
+B1=$(awk -F, 'NR == 2 { print $9 }' "$D/exec.csv")
+[ -n "$B0" ] && [ -n "$B1" ] || bail exec_csv "no command in exec.csv"
 
 python3 - "$C" "$NCPU" "$B0" "$B1" "$D/run.json" >"$T/check.txt" <<'PY'
 import csv, json, sys
@@ -112,6 +99,14 @@ else:
         (len(inside), len(outside)))
 gh = [float(r["hoplab_pct"]) for r in rows if r["host"] == "gen" and r["cpu"] == "all"]
 out("hoplab_pct_gen max %.2f > 0" % max(gh or [0]), max(gh or [0]) > 0, str(gh))
+def hp_in(h):
+    return [float(r["hoplab_pct"]) for r in rows if r["host"] == h and
+            r["cpu"] == "all" and float(r["time_unix_s"]) >= b0 and
+            float(r["time_unix_s"]) + float(r["interval_s"]) <= b1]
+ha, hg = hp_in("A"), hp_in("gen")
+ok = bool(ha) and min(ha) >= need and min(ha) > max(hg or [0])
+out("hoplab_pct_A_busy min %.1f >= %.1f, gen max %.1f" % (min(ha or [0]),
+    need, max(hg or [0])), ok, "A %s gen %s" % (ha, hg))
 PY
 [ $? -eq 0 ] || fail check_script "the python check failed"
 while read -r v name; do
