@@ -34,7 +34,7 @@
 # Those in SOLO, the link emulator's delay checks, also never run beside
 # a lane-2 scenario: t_link_basic read its 5 ms emulated delay 55-90 us
 # short with t_scale, then t_sweep, beside it.
-NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_gen_pcap t_impair t_residence t_cpu t_icmp "
+NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_gen_pcap t_impair t_residence t_cpu t_icmp t_rfc2544 "
 SOLO=" t_calibrate t_link_basic t_link_impair t_impair "
 QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_mgmt_kill
     t_mgmt_resume t_report t_sweep t_usage t_hops_flags t_cpufit"
