@@ -48,7 +48,7 @@
  * its own index, and with it its own ports wherever the runners give a
  * flow ports), the written name kept in their group; without the key the
  * flow is one, named as written.  The copies are made after every flow
- * is read (expand_replicas), so errors name the flow as written; at most
+ * is read (planreplica.c), so errors name the flow as written; at most
  * PLAN_MAX_FLOWS flows with the copies.
  *
  * Deliberately not here: udp and tcp in chain plans, l2 in topology
@@ -65,6 +65,8 @@
 #include "dist.h"
 #include "dscp.h"
 #include "controller/plan/plan.h"
+#include "controller/plan/planping.h"
+#include "controller/plan/planreplica.h"
 #include "controller/plan/sections.h"
 #include "controller/plan/topo.h"
 #include "preset.h"
@@ -518,87 +520,6 @@ parse_bounds(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	return 0;
 }
 
-/*
- * An icmp flow's dst: (topology plans): any IPv4 address that a route
- * of the plan reaches from the flow's from: host.
- */
-static int
-parse_icmp_dst(struct parse_ctx *c, yaml_node_t *node, const char *path,
-    struct plan_flow *f)
-{
-	size_t hops[PLANTOPO_MAX_HOSTS], n;
-	char got[64], why[128];
-	struct in_addr a;
-
-	if (yamldoc_text(node) == NULL ||
-	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1 ||
-	    a.s_addr == INADDR_ANY || IN_MULTICAST(ntohl(a.s_addr)) ||
-	    a.s_addr == INADDR_BROADCAST)
-		return PERR(c, node, path, "expected the IPv4 address to ping "
-		    "(a unicast address of the plan's address plan), got %s",
-		    yamldoc_got(node, got, sizeof(got)));
-	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
-	if (!c->topo_ok || f->from_host < 0)
-		return 0;
-	if (plantopo_path_addr(&c->p->topo, (size_t)f->from_host, f->dst,
-	    hops, PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1)
-		return PERR(c, node, path, "no route of the plan reaches %s "
-		    "from %s: %s (expected an address of a host or router of "
-		    "topology.links, 198.18.N.1 or .2)", f->dst, f->from, why);
-	return 0;
-}
-
-/* The addresses of the routers of a chain of N, "a, b, ..." in BUF. */
-static const char *
-router_addrs(size_t n, char *buf, size_t len)
-{
-	struct topo_router r;
-	size_t p, i, used = 0;
-
-	buf[0] = '\0';
-	for (p = 0; p < n; p++) {
-		topo_router(p, n, &r);
-		for (i = 0; i < r.nifaces && used < len; i++)
-			used += (size_t)snprintf(buf + used, len - used,
-			    "%s%.*s", used ? ", " : "",
-			    (int)strcspn(r.cidr[i], "/"), r.cidr[i]);
-	}
-	return buf;
-}
-
-/*
- * A chain plan's icmp flow's dst: an address of a router of the
- * shortest variant (the default: the last router's, TOPO_PING_DEFAULT).
- */
-static int
-parse_chain_ping_dst(struct parse_ctx *c, yaml_node_t *node,
-    const char *path, struct plan_flow *f)
-{
-	size_t i, nmin = PLAN_MAX_CHAIN;
-	char got[PLAN_MAX_CHAIN * 2 * 18];
-	struct in_addr a;
-
-	snprintf(f->dst, sizeof(f->dst), "%s", TOPO_PING_DEFAULT);
-	if (node == NULL)
-		return 0;
-	for (i = 0; i < c->p->nvariants; i++)
-		if (c->p->variants[i].nrouters < nmin)
-			nmin = c->p->variants[i].nrouters;
-	if (yamldoc_text(node) == NULL ||
-	    inet_pton(AF_INET, yamldoc_text(node), &a) != 1)
-		return PERR(c, node, path, "expected the IPv4 address of a "
-		    "router of the chain to ping, got %s",
-		    yamldoc_got(node, got, sizeof(got)));
-	inet_ntop(AF_INET, &a, f->dst, sizeof(f->dst));
-	if (topo_router_owning(f->dst, nmin) == -1)
-		return PERR(c, node, path, "no router of the chain owns %s in "
-		    "every variant (expected an address of a router of the "
-		    "shortest variant: %s; %s, the last router's, is the "
-		    "default)", f->dst, router_addrs(nmin, got, sizeof(got)),
-		    TOPO_PING_DEFAULT);
-	return 0;
-}
-
 /* dst: an address of 198.18.100.2..254 (PLAN_DST_NET), or the default. */
 static int
 parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
@@ -611,11 +532,11 @@ parse_dst(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 	f->dst[0] = '\0';
 	yamldoc_path_key(path, sizeof(path), fpath, "dst");
 	if (!c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
-		return parse_chain_ping_dst(c, node, path, f);
+		return planping_dst_chain(c, node, path, f);
 	if (node == NULL)
 		return 0;
 	if (c->p->topo.enabled && strcmp(f->mode, "icmp") == 0)
-		return parse_icmp_dst(c, node, path, f);
+		return planping_dst_topo(c, node, path, f);
 	if (c->p->topo.enabled)
 		return PERR(c, node, path, "only in a chain plan or for an icmp "
 		    "flow (a topology plan's udp or tcp flow goes to the "
@@ -753,37 +674,6 @@ parse_tcp(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	return rc;
 }
 
-/* replicas: 1..PLAN_MAX_FLOWS copies; absent: one flow, not a group. */
-static int
-parse_replicas(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
-    struct plan_flow *f)
-{
-	char path[YAMLDOC_PATH_MAX], got[64];
-	long long n;
-
-	f->nreplicas = 1;
-	f->group[0] = '\0';
-	if (node == NULL)
-		return 0;
-	yamldoc_path_key(path, sizeof(path), fpath, "replicas");
-	if (node->type != YAML_SCALAR_NODE ||
-	    yamldoc_parse_ll(yamldoc_text(node), &n) == -1)
-		return PERR(c, node, path, "expected an integer 1..%d (the "
-		    "number of copies of the flow, each with its own ports), "
-		    "got %s", PLAN_MAX_FLOWS,
-		    yamldoc_got(node, got, sizeof(got)));
-	if (yamldoc_int(c->yd, node, path, 1, PLAN_MAX_FLOWS, "copies of the "
-	    "flow, each with its own ports", &n, c->err, c->errlen) == -1)
-		return -1;
-	if (strlen(f->name) + 3 >= PLAN_NAME_MAX)
-		return PERR(c, node, path, "the flow's name is too long for "
-		    "its copies' names %s.1 .. (at most %d characters with "
-		    "replicas)", f->name, PLAN_NAME_MAX - 4);
-	f->nreplicas = (unsigned)n;
-	memcpy(f->group, f->name, sizeof(f->group));
-	return 0;
-}
-
 static int
 parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 {
@@ -803,7 +693,7 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 		return parse_missing(c, node, fpath, "name");
 	f->written = i;
 	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
-	    parse_replicas(c, v[F_REPLICAS], fpath, f) == -1 ||
+	    planreplica_parse(c, v[F_REPLICAS], fpath, f) == -1 ||
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
 	    parse_ends(c, v, node, fpath, f) == -1)
 		return -1;
@@ -835,110 +725,6 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	return parse_dscp(c, v[F_DSCP], fpath, f);
 }
 
-/* A copy's name NAME.K clashing with a written flow's name: refused. */
-static int
-replica_clash(struct parse_ctx *c, yaml_node_t *node, const struct plan_flow *w,
-    size_t n)
-{
-	char name[PLAN_NAME_MAX + 16], fpath[YAMLDOC_PATH_MAX];
-	char path[YAMLDOC_PATH_MAX];
-	size_t i, j;
-	unsigned k;
-	int rc = 0;
-
-	for (i = 0; i < n; i++)
-		for (k = 1; w[i].group[0] != '\0' && k <= w[i].nreplicas; k++) {
-			snprintf(name, sizeof(name), "%s.%u", w[i].name, k);
-			for (j = 0; j < n; j++) {
-				if (strcmp(w[j].name, name) != 0)
-					continue;
-				yamldoc_path_index(fpath, sizeof(fpath),
-				    "flows", j);
-				yamldoc_path_key(path, sizeof(path), fpath,
-				    "name");
-				rc = PERR(c, yamldoc_map_key(c->yd,
-				    yamldoc_item(c->yd, node, j), "name"),
-				    path, "'%s' is also the name of copy %u of "
-				    "flows[%zu] (line %d, replicas: %u); "
-				    "choose another", name, k, i, w[i].line,
-				    w[i].nreplicas);
-			}
-		}
-	return rc;
-}
-
-/*
- * The N flows as written become their copies: flow I with replicas: R
- * is R entries NAME.1 .. NAME.R (written I, group NAME), in file order.
- */
-static int
-expand_replicas(struct parse_ctx *c, yaml_node_t *node, size_t n)
-{
-	struct plan *p = c->p;
-	struct plan_flow *w;
-	size_t i, total = 0, k = 0;
-	unsigned r;
-	int rc;
-
-	for (i = 0; i < n; i++)
-		total += p->flows[i].nreplicas;
-	if (total > PLAN_MAX_FLOWS)
-		return PERR(c, node, "flows", "%zu flows with the copies that "
-		    "replicas: makes (expected at most %d in all)", total,
-		    PLAN_MAX_FLOWS);
-	if ((w = malloc(n * sizeof(*w))) == NULL)
-		return PERR(c, node, "flows", "out of memory");
-	memcpy(w, p->flows, n * sizeof(*w));
-	if ((rc = replica_clash(c, node, w, n)) == 0)
-		for (i = 0; i < n; i++)
-			for (r = 1; r <= w[i].nreplicas; r++, k++) {
-				p->flows[k] = w[i];
-				p->flows[k].replica = w[i].group[0] ? r : 0;
-				if (w[i].group[0] != '\0')
-					snprintf(p->flows[k].name,
-					    sizeof(p->flows[k].name), "%s.%u",
-					    w[i].group, r);
-			}
-	free(w);
-	if (rc == 0)
-		p->nflows = total;
-	if (p->nflows > p->nflows_max)
-		p->nflows_max = p->nflows;
-	return rc;
-}
-
-/*
- * A chain plan's icmp flows are one ping role beside the l2 generator:
- * at least one l2 flow, and one dst for all icmp flows.
- */
-static int
-chain_ping_flows(struct parse_ctx *c, yaml_node_t *node)
-{
-	const struct plan_flow *first = NULL, *f;
-	char path[YAMLDOC_PATH_MAX];
-	size_t i;
-
-	if (plan_has_mode(c->p, "icmp") && !plan_has_mode(c->p, "l2"))
-		return PERR(c, node, "flows", "a chain plan's icmp flows run "
-		    "beside its l2 flows (expected at least one flow of mode "
-		    "l2)");
-	for (i = 0; i < c->p->nflows; i++) {
-		f = &c->p->flows[i];
-		if (strcmp(f->mode, "icmp") != 0)
-			continue;
-		if (first == NULL)
-			first = f;
-		else if (strcmp(first->dst, f->dst) != 0) {
-			yamldoc_path_index(path, sizeof(path), "flows", (int)i);
-			return PERR(c, yamldoc_item(c->yd, node, (int)i), path,
-			    "a chain plan's icmp flows ping one address "
-			    "(expected dst %s, as flow %s, got %s)",
-			    first->dst, first->name, f->dst);
-		}
-	}
-	return 0;
-}
-
 int
 planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 {
@@ -957,8 +743,8 @@ planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 	}
 	c->p->nflows = n;
 	if (rc == 0)
-		rc = expand_replicas(c, node, (size_t)n);
+		rc = planreplica_expand(c, node, (size_t)n);
 	if (rc == 0 && !c->p->topo.enabled)
-		rc = chain_ping_flows(c, node);
+		rc = planping_chain_flows(c, node);
 	return rc;
 }

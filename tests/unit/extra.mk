@@ -38,7 +38,7 @@ UNIT_EXTRA_test_plantopo += build/asan/controller/run/topocheck.o
 # Suites that load plans link the plan parser (controller/plan/plan*.c
 # and the parse context its sections share, controller/plan/parse.c).
 PLAN_ASAN_OBJ += build/asan/controller/plan/parse.o
-# planflow.c checks a chain ping flow's dst against the address plan.
+# planping.c checks a chain ping flow's dst against the address plan.
 PLAN_ASAN_OBJ += build/asan/controller/plan/topo.o
 UNIT_EXTRA_test_plan = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planfault += $(PLAN_ASAN_OBJ)
@@ -64,3 +64,4 @@ UNIT_EXTRA_test_agent_fwdcount = build/asan/agent/fwdcount.o
 UNIT_EXTRA_test_agent_linkstats = build/asan/agent/linkstats.o
 UNIT_EXTRA_test_routerfaults = build/asan/controller/results/routerfaults.o
 UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/icmpmatch.o
+UNIT_EXTRA_test_flowmerge = build/asan/controller/run/flowmerge.o
