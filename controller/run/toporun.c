@@ -49,6 +49,7 @@
 #include <time.h>
 
 #include "controller/run/execs.h"
+#include "controller/run/flowmerge.h"
 #include "controller/run/captures.h"
 #include "controller/run/cpumon.h"
 #include "controller/run/disturb.h"
@@ -60,6 +61,7 @@
 #include "controller/run/routerrole.h"
 #include "controller/run/waitrole.h"
 #include "controller/results/starts.h"
+#include "controller/run/topohosts.h"
 #include "controller/run/toporun.h"
 #include "controller/run/topocheck.h"
 
@@ -87,155 +89,6 @@ static int
 unused(const struct wait_role *w)
 {
 	return w->run == NULL;
-}
-
-/*
- * In the namespace lab: add a wire host per impaired link (the lab's
- * inventory read again into R->own_inv), then recable the data links to
- * the plan's, the impaired ones through their wire hosts (links.c).
- */
-static int
-cable_lab(struct run *r, char *err, size_t errlen)
-{
-	const struct plan *plan = r->plan;
-
-	if (r->inv->lab[0] == '\0')
-		return 0;
-	if (links_lab_prepare(plan, r->inv, &r->own_inv, err, errlen) == -1)
-		return -1;
-	if (r->own_inv != NULL)
-		r->inv = r->own_inv;
-	if (!r->opts->quiet)
-		fprintf(stderr, "topology: cabling %zu link(s) in lab %s\n",
-		    plan->topo.nlinks, r->inv->lab);
-	return links_lab_topo(r->inv->lab, plan, 1, err, errlen);
-}
-
-/* The agents: every host of the topology, a wire per impaired link. */
-static int
-connect_hosts(struct run *r, char *err, size_t errlen)
-{
-	const struct plantopo *t = &r->plan->topo;
-	const char *names[PLANTOPO_MAX_HOSTS + PLAN_MAX_IMPAIR];
-	char wires[PLAN_MAX_IMPAIR][INV_NAME_MAX];
-	size_t i, n = 0;
-
-	for (i = 0; i < t->nhosts; i++)
-		if (!topocheck_is_external(t, i))
-			names[n++] = t->hosts[i].name;
-	for (i = 0; i < r->plan->nimpairs; i++) {
-		links_agent_name(&r->plan->impairs[i], wires[i],
-		    sizeof(wires[i]));
-		names[n++] = wires[i];
-	}
-	return run_connect(r, names, n, err, errlen);
-}
-
-/* The role parameters of host H, pointing into the arrays given. */
-struct host_params {
-	Hoplab__RouterParams rp;
-	Hoplab__IfaceAddr ia[PLANTOPO_MAX_LINKS], *iap[PLANTOPO_MAX_LINKS];
-	Hoplab__Route	rt[PLANTOPO_MAX_ROUTES], *rtp[PLANTOPO_MAX_ROUTES];
-};
-
-static void
-fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
-{
-	const struct plantopo_host *host = &t->hosts[h];
-	Hoplab__RouterParams *rp = &hp->rp;
-	size_t i, e;
-
-	hoplab__router_params__init(rp);
-	rp->impl = host->kind == PLANTOPO_ROUTER &&
-	    host->impl == PLAN_ROUTER_HOPLAB ?
-	    HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB :
-	    HOPLAB__ROUTER_PARAMS__IMPL__LINUX;
-	rp->end_host = host->kind == PLANTOPO_END;
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++) {
-			const struct plantopo_end *pe = &t->links[i].end[e];
-
-			if (pe->host != h)
-				continue;
-			hoplab__iface_addr__init(&hp->ia[rp->n_ifaces]);
-			hp->ia[rp->n_ifaces].name = (char *)pe->iface;
-			hp->ia[rp->n_ifaces].cidr = (char *)pe->cidr;
-			hp->iap[rp->n_ifaces] = &hp->ia[rp->n_ifaces];
-			rp->n_ifaces++;
-		}
-	for (i = 0; i < t->nroutes; i++) {
-		const struct plantopo_route *pr = &t->routes[i];
-
-		if (pr->host != h || (rp->impl ==
-		    HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB && pr->metric > 1))
-			continue;
-		hoplab__route__init(&hp->rt[rp->n_routes]);
-		hp->rt[rp->n_routes].prefix = (char *)pr->prefix;
-		hp->rt[rp->n_routes].via = (char *)pr->via;
-		hp->rt[rp->n_routes].metric = pr->metric;
-		hp->rtp[rp->n_routes] = &hp->rt[rp->n_routes];
-		rp->n_routes++;
-	}
-	rp->ifaces = hp->iap;
-	rp->routes = hp->rtp;
-}
-
-static int
-role_started(const struct wait_role *w)
-{
-	return w->started;
-}
-
-/*
- * Configure every host but the external routers (routers and end hosts,
- * their roles in WS, how many in *N); wait until all are up.
- */
-static int
-start_hosts(struct run *r, struct wait_role *ws, size_t *n, char *err,
-    size_t errlen)
-{
-	const struct plantopo *t = &r->plan->topo;
-	struct host_params *hp;
-	Hoplab__StartRole sr;
-	size_t h;
-	int rc = 0;
-
-	*n = 0;
-	if ((hp = malloc(sizeof(*hp))) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (h = 0; rc == 0 && h < t->nhosts; h++) {
-		if (topocheck_is_external(t, h)) {
-			if (!r->opts->quiet)
-				fprintf(stderr, "topology: %s is external: "
-				    "hoplab sends through it and configures "
-				    "nothing there\n", t->hosts[h].name);
-			continue;
-		}
-		hoplab__start_role__init(&sr);
-		fill_host(t, h, hp);
-		sr.params_case = HOPLAB__START_ROLE__PARAMS_ROUTER;
-		sr.router = &hp->rp;
-		rc = waitrole_send_start(r, &ws[*n], t->hosts[h].name, &sr, err,
-		    errlen);
-		if (rc == 0 && t->hosts[h].kind == PLANTOPO_ROUTER)
-			rc = routerrole_note(r, &ws[*n],
-			    &r->plan->variants[0], err, errlen);
-		(*n)++;
-	}
-	free(hp);
-	if (rc == 0)
-		rc = results_state_write(results_dir(r->res), &r->st, err,
-		    errlen);
-	if (rc == 0)
-		rc = waitrole_wait(r, ws, *n, role_started,
-		    clock_mono_ns() + ROUTER_START_TIMEOUT_NS, err, errlen);
-	if (rc == 0 && !r->opts->quiet)
-		fprintf(stderr, "topology: %zu host(s) configured, %zu "
-		    "link(s), %zu route(s)\n", t->nhosts, t->nlinks,
-		    t->nroutes);
-	return rc;
 }
 
 /* How long a flow sends: its duration, else count x mean gap. */
@@ -333,7 +186,7 @@ gen_done(const struct wait_role *w)
 static int
 recv_started(const struct wait_role *w)
 {
-	return unused(w) || role_started(w);
+	return unused(w) || w->started;
 }
 
 /* Every role of WS (N) ended with a result, or ERR says which did not. */
@@ -381,7 +234,7 @@ struct topo_point {
 	Hoplab__FlowResult *flowp[PLAN_MAX_FLOWS];
 	Hoplab__ResultBatch merged;	/* every flow, for faults.c */
 	int64_t		start_at;	/* udp senders' first packet, 0: none */
-	Hoplab__FlowInterval **ivs[PLAN_MAX_FLOWS];	/* sent_from_sender's */
+	Hoplab__FlowInterval **ivs[PLAN_MAX_FLOWS];	/* flowmerge_sent's */
 };
 
 static void
@@ -460,81 +313,6 @@ report_starts(struct run *r, const struct topo_point *tp, unsigned rep)
 	    rows, k, r->opts->quiet);
 }
 
-/* SND's interval nearest in start to RIV (within half a width), or NULL. */
-static Hoplab__FlowInterval *
-sender_interval(const Hoplab__FlowResult *snd, const Hoplab__FlowInterval *riv)
-{
-	int64_t half = (int64_t)riv->length_ns / 2, d;
-	size_t k;
-
-	for (k = 0; k < snd->n_intervals; k++) {
-		d = snd->intervals[k]->start_ns - riv->start_ns;
-		if (d > -half && d <= half)
-			return snd->intervals[k];
-	}
-	return NULL;
-}
-
-/*
- * A udp receiver that never got the end message (the path was gone at
- * the end: a cut nothing reroutes around, a loop) knows only what it
- * saw, so the sent count is the sender's and the lost one their
- * difference: otherwise a flow that stopped arriving would show no
- * loss.  Its intervals are right up to the one holding the last packet
- * it received; from there on each interval's sent count is the sender's
- * (its bins start at the run's start instant, the receiver's at the
- * first packet's stamp, a fraction of a ms to a few ms later: an
- * interval may be off by a packet), and the sender's intervals after
- * the receiver's last follow, all lost.  M is the merged row, a copy of
- * RCV; *IVS the interval array it then points to, freed with the point.
- */
-static void
-sent_from_sender(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
-    const Hoplab__FlowResult *snd, Hoplab__FlowInterval ***ivs)
-{
-	Hoplab__FlowInterval *iv, *siv;
-	size_t k, n, from;
-
-	if (!rcv->sent_unknown || snd->sent < rcv->received)
-		return;
-	m->sent = snd->sent;
-	m->lost = snd->sent - rcv->received;
-	m->tx_bytes = snd->tx_bytes;
-	m->sent_unknown = 0;
-	if (snd->interval_ns != rcv->interval_ns || rcv->n_intervals == 0 ||
-	    (*ivs = calloc(rcv->n_intervals + snd->n_intervals,
-	    sizeof(**ivs))) == NULL)
-		return;			/* the receiver's series as it is */
-	n = rcv->n_intervals;
-	memcpy(*ivs, rcv->intervals, n * sizeof(**ivs));
-	for (from = n; from > 0 && rcv->intervals[from - 1]->received == 0;)
-		from--;
-	for (k = from > 0 ? from - 1 : 0; k < n; k++) {
-		iv = (*ivs)[k];
-		if ((siv = sender_interval(snd, iv)) != NULL &&
-		    siv->sent > iv->received) {
-			iv->sent = siv->sent;
-			iv->tx_bytes = siv->tx_bytes;
-			iv->lost = iv->sent - iv->received;
-		}
-	}
-	iv = (*ivs)[n - 1];
-	for (k = 0; k < snd->n_intervals; k++) {
-		siv = snd->intervals[k];
-		if (siv->start_ns <= iv->start_ns + (int64_t)iv->length_ns / 2)
-			continue;	/* the receiver has this one */
-		siv->index = (uint32_t)n;
-		siv->received = siv->rx_bytes = 0;
-		siv->rx_mbps = 0;
-		siv->delay_mean_ns = 0;
-		siv->delay_min_ns = siv->delay_max_ns = 0;
-		siv->lost = siv->sent;
-		(*ivs)[n++] = siv;
-	}
-	m->intervals = *ivs;
-	m->n_intervals = n;
-}
-
 /*
  * The flows' results as one batch: udp the receiver's, tcp and icmp the
  * sender's.
@@ -552,7 +330,7 @@ merge(struct run *r, struct topo_point *tp)
 		tp->flow[i] = *w->result->flows[0];
 		if (!is_tcp(pf) && !is_icmp(pf) && tp->send[i].result != NULL &&
 		    tp->send[i].result->n_flows > 0)
-			sent_from_sender(&tp->flow[i], w->result->flows[0],
+			flowmerge_sent(&tp->flow[i], w->result->flows[0],
 			    tp->send[i].result->flows[0], &tp->ivs[i]);
 		tp->flow[i].name = (char *)pf->name;
 		tp->flow[i].flow_id = (uint32_t)i + 1;
@@ -827,7 +605,7 @@ run_all(struct run *r, char *err, size_t errlen)
 		return -1;
 	}
 	r->phase = RUN_MEASURING;
-	rc = start_hosts(r, hosts, &nhosts, err, errlen);
+	rc = topohosts_start(r, hosts, &nhosts, err, errlen);
 	for (r->point = 0; rc == 0 && r->point < r->npoints;) {
 		plan_point(r->plan, order, r->point, &pt);
 		if ((rc = run_bind_point(r, &pt, err, errlen)) == 0)
@@ -941,8 +719,8 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	snprintf(r.run_id, sizeof(r.run_id), "%s-%s", plan->name,
 	    clock_format_utc(clock_real_ns(), 1, stamp, sizeof(stamp)));
 	if (resume_state_new(&r.st, r.plan, r.run_id, err, errlen) == -1 ||
-	    cable_lab(&r, err, errlen) == -1 ||
-	    connect_hosts(&r, err, errlen) == -1 ||
+	    topohosts_cable(&r, err, errlen) == -1 ||
+	    topohosts_connect(&r, err, errlen) == -1 ||
 	    execs_check(&r, err, errlen) == -1 ||	/* --allow-exec */
 	    (r.res = results_open(opts->results_base, r.plan, err,
 	    errlen)) == NULL ||
