@@ -368,12 +368,39 @@ progress(struct run *r, const struct plan_variant *v, unsigned frame,
 	    per * (double)(r->npoints - r->point) / 1e9);
 }
 
+/*
+ * The l2 generator's batch, with the ping role's flows after its own when
+ * there is one (WS[1]), so that outages.csv has the ping flows' rows too:
+ * in *BOTH, its flows in FP.
+ */
+static const Hoplab__ResultBatch *
+ping_too(const struct wait_role *ws, Hoplab__ResultBatch *both,
+    Hoplab__FlowResult **fp)
+{
+	const Hoplab__ResultBatch *a = ws[0].result, *b = ws[1].result;
+	size_t i, n = 0;
+
+	if (a == NULL || b == NULL || a->n_flows + b->n_flows >
+	    2 * PLAN_MAX_FLOWS)
+		return a;
+	for (i = 0; i < a->n_flows; i++)
+		fp[n++] = a->flows[i];
+	for (i = 0; i < b->n_flows; i++)
+		fp[n++] = b->flows[i];
+	*both = *a;
+	both->flows = fp;
+	both->n_flows = n;
+	return both;
+}
+
 static int
 measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
     unsigned rep, char *err, size_t errlen)
 {
 	struct run_point *pt = &r->st.points[r->point];
 	struct wait_role ws[2];		/* the l2 generator, the ping role */
+	Hoplab__FlowResult *fp[2 * PLAN_MAX_FLOWS];
+	Hoplab__ResultBatch both;
 	int64_t deadline, start_at = 0;
 	char cerr[256];
 	int rc, ping = plan_has_mode(r->live, "icmp");
@@ -423,7 +450,8 @@ measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	deadline = clock_mono_ns() + point_duration_ns(r->live) + GEN_SLACK_NS;
 	rc = wait_gen(r, ws, 2, deadline, err, errlen);
 	if (rc == 0)			/* faults.csv, outages.csv */
-		rc = faults_point_end(r->fl, ws[0].result, err, errlen);
+		rc = faults_point_end(r->fl, ping_too(ws, &both, fp), err,
+		    errlen);
 	else
 		faults_point_end(r->fl, NULL, NULL, 0);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */
