@@ -402,11 +402,12 @@ yamldoc_map_fields(struct yamldoc *yd, yaml_node_t *node, const char *path,
 	char got[64], kpath[YAMLDOC_PATH_MAX];
 	int i, rc = 0;
 
+	/* cleared first: callers read VALS after a failure too */
+	memset(vals, 0, nkeys * sizeof(*vals));
 	if (node == NULL || node->type != YAML_MAPPING_NODE)
 		return yamldoc_err(yd, node, path, err, errlen,
 		    "expected a mapping (key: value lines), got %s",
 		    yamldoc_got(node, got, sizeof(got)));
-	memset(vals, 0, nkeys * sizeof(*vals));
 	/* Every bad key is reported; the good ones are filled in. */
 	for (pair = node->data.mapping.pairs.start;
 	    pair < node->data.mapping.pairs.top; pair++) {

@@ -106,7 +106,8 @@ void	yamldoc_path_index(char *buf, size_t len, const char *parent,
  * when absent).  An unknown key is reported as
  * "PATH.key: unknown key (expected one of: a, b, c)".  Every bad key is
  * reported (then -1), and VALS is filled for the good ones all the same,
- * so that a loader may go on checking them.
+ * so that a loader may go on checking them; when NODE is not a mapping,
+ * VALS is all NULL.
  */
 int	yamldoc_map_fields(struct yamldoc *yd, yaml_node_t *node,
 	    const char *path, const char *const *keys, size_t nkeys,
