@@ -12,6 +12,9 @@
 #   fuzz_router_config hoplab-router's configuration parser (router/
 #                      config*.c), default 10 s (third argument), from
 #                      seeds_router_config/ with router_config.dict
+#   fuzz_plan          the plan loader (controller/plan/*.c), default 10 s
+#                      (fourth argument), from the plans of tests/plans/
+#                      and examples/
 #
 # Prints one summary line for tests/check.sh:
 #
@@ -24,13 +27,15 @@ root=$here/../..
 secs=${1:-20}
 rsecs=${2:-10}
 csecs=${3:-10}
+psecs=${4:-10}
 out=$root/build/fuzz
 pass=0
 fail=0
-mkdir -p "$out/corpus" "$out/corpus_router" "$out/corpus_config" || exit 1
+mkdir -p "$out/corpus" "$out/corpus_router" "$out/corpus_config" \
+    "$out/corpus_plan" || exit 1
 if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang not found (apt-get install clang)"
-	echo "fuzz: 0 passed, 3 failed"
+	echo "fuzz: 0 passed, 4 failed"
 	exit 1
 fi
 [ -f "$root/build/proto/hoplab.pb-c.c" ] ||
@@ -97,6 +102,17 @@ if build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
 	cp "$here"/seeds_router_config/* "$out/corpus_config/"
 	run fuzz_router_config "$csecs" "$out/corpus_config" 4096 \
 	    "-dict=$here/router_config.dict"
+else
+	fail=$((fail + 1))
+fi
+
+# The plan loader with every module it calls (lib/ whole: it is small).
+if build fuzz_plan "$here/fuzz_plan.c" "$root"/controller/plan/*.c \
+    "$root"/lib/*.c "$root/build/proto/hoplab.pb-c.c" \
+    -lzmq -lsodium -lprotobuf-c -lyaml -lpcap -lm; then
+	cp "$root"/tests/plans/*.yaml "$root"/examples/*.yaml \
+	    "$out/corpus_plan/" 2>/dev/null
+	run fuzz_plan "$psecs" "$out/corpus_plan" 8192
 else
 	fail=$((fail + 1))
 fi
