@@ -16,6 +16,9 @@
 #                      (fourth argument), from the plans of tests/plans/
 #                      and examples/
 #
+# The four build at once and run two at a time (each is one process; the
+# machine has two cores), so the part takes about the two longest times.
+#
 # Prints one summary line for tests/check.sh:
 #
 #   fuzz: N passed, M failed
@@ -41,81 +44,87 @@ fi
 [ -f "$root/build/proto/hoplab.pb-c.c" ] ||
     make -C "$root" build/proto/hoplab.pb-c.c >/dev/null || exit 1
 
-# build NAME SOURCES... (then -l flags): build/fuzz/NAME, 0 or 1.
+# build NAME SOURCES... (then -l flags): build/fuzz/NAME; its status in
+# build/fuzz/NAME.built (0: built).  Run in the background, all at once.
 build()
 {
 	_name=$1
 	shift
-	if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -I"$root" -I"$root/lib" \
+	if clang -g -O1 -std=c11 -D_GNU_SOURCE -I"$root" -I"$root/lib" \
 	    -I"$root/build" -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=undefined -o "$out/$_name" "$@" \
 	    2>"$out/$_name.build.log"; then
-		cat "$out/$_name.build.log"
-		echo "fuzz: $_name does not build"
-		return 1
+		echo 0 >"$out/$_name.built"
+	else
+		echo 1 >"$out/$_name.built"
 	fi
 }
 
-# run NAME SECS CORPUS MAXLEN [FLAGS]: run it; count a pass or a failure.
+# run NAME SECS CORPUS MAXLEN [FLAGS]: run it if it built; its verdict
+# in build/fuzz/NAME.verdict (pass or fail), its lines in NAME.out.
 run()
 {
-	if "$out/$1" -max_total_time="$2" -max_len="$4" -rss_limit_mb=2048 \
+	if [ "$(cat "$out/$1.built")" != 0 ]; then
+		{ cat "$out/$1.build.log"; echo "fuzz: $1 does not build"; } \
+		    >"$out/$1.out"
+		echo fail >"$out/$1.verdict"
+	elif "$out/$1" -max_total_time="$2" -max_len="$4" -rss_limit_mb=2048 \
 	    ${5:-} \
 	    -print_final_stats=1 -artifact_prefix="$out/$1-" "$3" \
 	    >"$out/$1.log" 2>&1; then
 		grep -E "stat::number_of_executed_units|^#[0-9]+ *DONE" \
-		    "$out/$1.log" | sed "s/^/fuzz: $1: /"
-		pass=$((pass + 1))
+		    "$out/$1.log" | sed "s/^/fuzz: $1: /" >"$out/$1.out"
+		echo pass >"$out/$1.verdict"
 	else
-		tail -n 40 "$out/$1.log"
-		echo "fuzz: $1 failed (crash input in $out/$1-*)"
-		fail=$((fail + 1))
+		{ tail -n 40 "$out/$1.log"
+		  echo "fuzz: $1 failed (crash input in $out/$1-*)"; } \
+		    >"$out/$1.out"
+		echo fail >"$out/$1.verdict"
 	fi
 }
 
-if build fuzz_envelope "$here/fuzz_envelope.c" "$root/lib/msg.c" \
-    "$root/build/proto/hoplab.pb-c.c" -lzmq -lprotobuf-c; then
-	cp "$here"/seeds/* "$out/corpus/" 2>/dev/null
-	run fuzz_envelope "$secs" "$out/corpus" 4096
-else
-	fail=$((fail + 1))
-fi
-
 r=$root/router
-if build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
+rm -f "$out"/*.built "$out"/*.verdict
+build fuzz_envelope "$here/fuzz_envelope.c" "$root/lib/msg.c" \
+    "$root/build/proto/hoplab.pb-c.c" -lzmq -lprotobuf-c &
+build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
     "$r/port.c" "$r/arp.c" "$r/icmp.c" "$r/fwd.c" "$r/fib.c" \
     "$r/classify.c" "$r/filter.c" "$r/sched.c" "$r/sojourn.c" \
     "$r/config.c" "$r/config_qos.c" "$r/config_value.c" \
     "$root/lib/yamldoc.c" \
     "$root/lib/clock.c" "$root/lib/log.c" "$root/lib/stats.c" \
-    "$root/lib/pkt.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" -lyaml -lm; then
-	run fuzz_router_frame "$rsecs" "$out/corpus_router" 8192
-else
-	fail=$((fail + 1))
-fi
-
-if build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
+    "$root/lib/pkt.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" -lyaml -lm &
+build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
     "$r/config_qos.c" "$r/config_value.c" "$r/classify.c" "$r/filter.c" \
     "$r/sched.c" \
     "$root/lib/yamldoc.c" "$root/lib/clock.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" \
-    -lyaml -lm; then
-	cp "$here"/seeds_router_config/* "$out/corpus_config/"
-	run fuzz_router_config "$csecs" "$out/corpus_config" 4096 \
-	    "-dict=$here/router_config.dict"
-else
-	fail=$((fail + 1))
-fi
-
+    -lyaml -lm &
 # The plan loader with every module it calls (lib/ whole: it is small).
-if build fuzz_plan "$here/fuzz_plan.c" "$root"/controller/plan/*.c \
+build fuzz_plan "$here/fuzz_plan.c" "$root"/controller/plan/*.c \
     "$root"/lib/*.c "$root/build/proto/hoplab.pb-c.c" \
-    -lzmq -lsodium -lprotobuf-c -lyaml -lpcap -lm; then
-	cp "$root"/tests/plans/*.yaml "$root"/examples/*.yaml \
-	    "$out/corpus_plan/" 2>/dev/null
-	run fuzz_plan "$psecs" "$out/corpus_plan" 8192
-else
-	fail=$((fail + 1))
-fi
+    -lzmq -lsodium -lprotobuf-c -lyaml -lpcap -lm &
+wait
+
+cp "$here"/seeds/* "$out/corpus/" 2>/dev/null
+cp "$here"/seeds_router_config/* "$out/corpus_config/"
+cp "$root"/tests/plans/*.yaml "$root"/examples/*.yaml "$out/corpus_plan/" \
+    2>/dev/null
+# two at a time: each target is one process, and there are two cores
+run fuzz_envelope "$secs" "$out/corpus" 4096 &
+run fuzz_router_frame "$rsecs" "$out/corpus_router" 8192 &
+wait
+run fuzz_router_config "$csecs" "$out/corpus_config" 4096 \
+    "-dict=$here/router_config.dict" &
+run fuzz_plan "$psecs" "$out/corpus_plan" 8192 &
+wait
+for t in fuzz_envelope fuzz_router_frame fuzz_router_config fuzz_plan; do
+	cat "$out/$t.out"
+	if [ "$(cat "$out/$t.verdict" 2>/dev/null)" = pass ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+done
 
 echo "fuzz: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
