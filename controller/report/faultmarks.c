@@ -81,6 +81,37 @@ marks_of(const struct csvtab *t, const char *frame, struct mark *m)
 	return n;
 }
 
+/*
+ * faults.csv with the columns NEED, or NULL: none (a run without
+ * faults), or without them (said as PLOT's marks skipped).
+ */
+static struct csvtab *
+faults_table(struct figure_dir *p, const char *const *need, const char *plot)
+{
+	struct csvtab *t;
+	char why[600];
+
+	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
+		return NULL;
+	if (!figure_has_cols(t, "faults.csv", need, why, sizeof(why))) {
+		figure_skipped(p, plot, why);
+		csvtab_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The N marks M as lines with ids 1..N: N. */
+static int
+draw_marks(FILE *gp, const struct mark *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		faultmarks_line(gp, i + 1, m[i].t, m[i].label);
+	return (int)n;
+}
+
 /* faults.csv's marks of FRAME, ids 1..: their count. */
 static int
 fault_marks(struct figure_dir *p, FILE *gp, const char *frame)
@@ -89,21 +120,13 @@ fault_marks(struct figure_dir *p, FILE *gp, const char *frame)
 		"action", "result", NULL };
 	struct mark m[MARKS_MAX];
 	struct csvtab *t;
-	char why[600];
-	size_t i, n;
+	size_t n;
 
-	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
-		return 0;		/* a run without faults */
-	if (!figure_has_cols(t, "faults.csv", need, why, sizeof(why))) {
-		figure_skipped(p, "fault marks on time_*.png", why);
-		csvtab_free(t);
+	if ((t = faults_table(p, need, "fault marks on time_*.png")) == NULL)
 		return 0;
-	}
 	n = marks_of(t, frame, m);
-	for (i = 0; i < n; i++)
-		faultmarks_line(gp, i + 1, m[i].t, m[i].label);
 	csvtab_free(t);
-	return (int)n;
+	return draw_marks(gp, m, n);
 }
 
 /* The marks of T at time_unix_s - T0, one per fault and point. */
@@ -142,21 +165,13 @@ faultmarks_add_at(struct figure_dir *p, FILE *gp, double t0)
 		"host", "action", "result", NULL };
 	struct mark m[MARKS_MAX];
 	struct csvtab *t;
-	char why[600];
-	size_t i, n;
+	size_t n;
 
-	if ((t = figure_load(p, "faults.csv", why, sizeof(why))) == NULL)
-		return 0;		/* a run without faults */
-	if (!figure_has_cols(t, "faults.csv", need, why, sizeof(why))) {
-		figure_skipped(p, "fault marks on cpu.png", why);
-		csvtab_free(t);
+	if ((t = faults_table(p, need, "fault marks on cpu.png")) == NULL)
 		return 0;
-	}
 	n = marks_at(t, t0, m);
-	for (i = 0; i < n; i++)
-		faultmarks_line(gp, i + 1, m[i].t, m[i].label);
 	csvtab_free(t);
-	return (int)n;
+	return draw_marks(gp, m, n);
 }
 
 /*
