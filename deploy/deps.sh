@@ -17,7 +17,8 @@
 # CUnit for the unit suites), iproute2 and nftables for the namespace lab
 # and its tests, gnuplot for the result plots, tcpdump, procps (sysctl,
 # ps) and iputils-ping for the integration tests' reachability checks,
-# python3 for tools/callgraph.py (make check's shape part).
+# python3 for tools/callgraph.py (make check's shape part), bird2 for the
+# routing daemons of kernel routers (issue 15).
 
 set -u
 
@@ -25,7 +26,8 @@ pkgs="build-essential pkg-config libzmq3-dev libprotobuf-c-dev
 protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
 libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
-iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3"
+iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3
+bird2"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()
