@@ -192,6 +192,22 @@ int	plantopo_dynamic(const struct plantopo *t, size_t h);
  */
 size_t	plantopo_active_ifaces(const struct plantopo *t, size_t h,
 	    const char **ifaces, size_t max);
+/*
+ * The to: of a route of router H (routes:, a route fault): S an end
+ * host (its first link's /24) or a prefix inside 198.18.0.0/15 (or
+ * 0.0.0.0/0), not a subnet H is on, as "198.18.6.0/24" in PREFIX.  0, or
+ * -1 with why in WHY (GOT: S as the user wrote it, for the message).
+ */
+int	plantopo_route_to(const struct plantopo *t, size_t h, const char *s,
+	    const char *got, char *prefix, size_t len, char *why,
+	    size_t whylen);
+/*
+ * The via: of a route of router H: S a router H has a link with; the
+ * link in *L and S's end of it in *VIA_END.  0, or -1 with WHY naming
+ * H's neighbouring routers.
+ */
+int	plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
+	    const char *got, int *l, int *via_end, char *why, size_t whylen);
 /* Parse "A.B.C.D/LEN" into host-order *NET and *LEN: 0 or -1. */
 int	plantopo_prefix(const char *s, uint32_t *net, int *len);
 /* Dotted quad IP in host order; 0 when IP is NULL or not an address. */

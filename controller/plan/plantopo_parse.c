@@ -50,8 +50,6 @@
 
 #define NOWHERE		UINT_MAX	/* a subnet a router cannot reach */
 #define METRIC_MAX	1000		/* routes: metric */
-#define BENCH_NET	0xc6120000U	/* 198.18.0.0/15 (RFC 2544) */
-#define BENCH_MASK	0xfffe0000U
 
 static const char *const host_keys[] = { "router", "routing" };
 enum { H_ROUTER, H_ROUTING, H_NKEYS };
@@ -351,81 +349,31 @@ route_at(const struct plantopo *t, size_t h, const char *prefix,
 	return NULL;
 }
 
-/*
- * to: of a route of router H: an end host (its first link's subnet) or
- * a prefix of 198.18.0.0/15 or 0.0.0.0/0, not a subnet H is on.
- */
+/* to: of a route of router H (plantopo_route_to), as PREFIX. */
 static int
 route_to(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h,
     char *prefix, size_t len)
 {
-	const struct plantopo *t = &c->p->topo;
-	const char *s = yamldoc_text(node);
-	struct in_addr in;
-	uint32_t net;
-	char got[64];
-	size_t i;
-	int j, plen;
+	char got[64], why[160];
 
 	yamldoc_got(node, got, sizeof(got));
-	if (s != NULL && (j = plantopo_host(t, s)) != -1) {
-		if (t->hosts[j].kind != PLANTOPO_END)
-			return PERR(c, node, path, "%s is a router (expected "
-			    "an end host or a prefix such as 198.18.4.0/24)",
-			    s);
-		if (plantopo_host_ip(t, (size_t)j) == NULL)
-			return PERR(c, node, path, "%s has no link", s);
-		net = plantopo_addr(plantopo_host_ip(t, (size_t)j)) &
-		    0xffffff00U;
-		plen = 24;
-	} else if (s == NULL || plantopo_prefix(s, &net, &plen) == -1 ||
-	    (net & ~plantopo_mask(plen)) != 0)
-		return PERR(c, node, path, "expected an end host or a prefix "
-		    "such as 198.18.4.0/24, got %s", got);
-	else if (plen != 0 && (plen < 15 || (net & BENCH_MASK) != BENCH_NET))
-		return PERR(c, node, path, "expected a prefix inside "
-		    "198.18.0.0/15 (the lab's addresses) or 0.0.0.0/0, got %s",
-		    got);
-	in.s_addr = htonl(net);
-	inet_ntop(AF_INET, &in, prefix, (socklen_t)len);
-	snprintf(prefix + strlen(prefix), len - strlen(prefix), "/%d", plen);
-	for (i = 0; i < t->nlinks; i++)
-		if (plen == 24 && plantopo_link_net(&t->links[i]) == net &&
-		    (t->links[i].end[0].host == h ||
-		    t->links[i].end[1].host == h))
-			return PERR(c, node, path, "%s is on %s itself (a "
-			    "connected subnet needs no route)",
-			    t->hosts[h].name, prefix);
+	if (plantopo_route_to(&c->p->topo, h, yamldoc_text(node), got, prefix,
+	    len, why, sizeof(why)) == -1)
+		return PERR(c, node, path, "%s", why);
 	return 0;
 }
 
-/* via: of a route of router H: a neighbouring router; its link in *L. */
+/* via: of a route of router H (plantopo_route_via); its link in *L. */
 static int
 route_via(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h,
     int *l, int *via_end)
 {
-	const struct plantopo *t = &c->p->topo;
-	const char *s = yamldoc_text(node);
-	char got[64], list[256];
-	size_t i, off = 0;
-	int j, e;
+	char got[64], why[384];
 
-	list[0] = '\0';
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == h && t->hosts[t->links[
-			    i].end[!e].host].kind == PLANTOPO_ROUTER &&
-			    off + 20 < sizeof(list))
-				off += (size_t)snprintf(list + off,
-				    sizeof(list) - off, "%s%s", off ? ", " : "",
-				    t->links[i].end[e].iface);
-	if (s == NULL || (j = plantopo_host(t, s)) == -1 ||
-	    (*l = plantopo_link_between(t, h, (size_t)j)) == -1 ||
-	    t->hosts[j].kind != PLANTOPO_ROUTER)
-		return PERR(c, node, path, "%s is not a neighbouring router of "
-		    "%s (expected one of: %s)", yamldoc_got(node, got,
-		    sizeof(got)), t->hosts[h].name, list[0] ? list : "none");
-	*via_end = t->links[*l].end[0].host == (size_t)j ? 0 : 1;
+	yamldoc_got(node, got, sizeof(got));
+	if (plantopo_route_via(&c->p->topo, h, yamldoc_text(node), got, l,
+	    via_end, why, sizeof(why)) == -1)
+		return PERR(c, node, path, "%s", why);
 	return 0;
 }
 
