@@ -586,6 +586,7 @@ t_saved_broken_plans_match_expected_output(void)
 		"chain-length-errors", "chain-length-variants",
 		"topo-wan-errors", "topo-cap-errors",
 		"topo-routing-errors", "topo-routing-unused",
+		"topo-route-fault-errors",
 	};
 	char path[256], exp[256], out[256];
 	struct plan *p;
