@@ -3,8 +3,12 @@
  * (docs/plans.md "Faults") and answer the controller with a FaultAck.
  *
  *   LINK_DOWN   ip link set dev IFACE down
- *   LINK_UP     ip link set dev IFACE up, then for each route of the
+ *   LINK_UP     the blackhole of IFACE removed, if it has one, and
+ *               ip link set dev IFACE up, then for each route of the
  *               Fault: ip route replace PREFIX via VIA
+ *   LINK_BLACKHOLE  IFACE drops every frame it receives and keeps its
+ *               carrier (blackhole.c): a failure only the protocols'
+ *               hellos or BFD see
  *
  * Linux drops every IPv4 route through an interface that goes down, so
  * a kernel router would stay cut off after LINK_UP; the controller
@@ -54,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/blackhole.h"
 #include "agent/fault.h"
 #include "agent/hoplabrouter.h"
 #include "agent/iproute.h"
@@ -122,7 +127,8 @@ check_fault(const Hoplab__Fault *f, char *err, size_t errlen)
 	size_t i;
 
 	if (f->action != HOPLAB__FAULT__ACTION__LINK_DOWN &&
-	    f->action != HOPLAB__FAULT__ACTION__LINK_UP) {
+	    f->action != HOPLAB__FAULT__ACTION__LINK_UP &&
+	    f->action != HOPLAB__FAULT__ACTION__LINK_BLACKHOLE) {
 		snprintf(err, errlen, "fault action %d: expected link down "
 		    "or up, or a router kill or start", (int)f->action);
 		return -1;
@@ -156,6 +162,14 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 	size_t i;
 
 	if (check_fault(f, err, errlen) == -1)
+		return -1;
+	if (f->action == HOPLAB__FAULT__ACTION__LINK_BLACKHOLE) {
+		if (blackhole_on(f->iface, err, errlen) == -1)
+			return -1;
+		*when = clock_real_ns();
+		return 0;
+	}
+	if (up && blackhole_off(f->iface, err, errlen) == -1)
 		return -1;
 	if (iproute_run(link, err, errlen) == -1)
 		return -1;
@@ -266,7 +280,9 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 	else if (fa.ok)
 		log_info("fault %u: link %.16s %s%s", f->fault_id, f->iface,
 		    f->action == HOPLAB__FAULT__ACTION__LINK_UP ? "up" :
-		    "down", f->n_routes ? ", routes put back" : "");
+		    f->action == HOPLAB__FAULT__ACTION__LINK_BLACKHOLE ?
+		    "blackhole" : "down", f->n_routes ? ", routes put back" :
+		    "");
 	else
 		log_warn("fault %u: %s", f->fault_id, err);
 	sender_envelope(sv->ctx.out, &env);

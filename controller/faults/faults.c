@@ -342,8 +342,10 @@ routes_for(const struct faults *fl, const char *name, size_t pos,
 /* Send one link down/up to host NAME's IFACE. */
 static int
 send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
-    const char *iface, int up, const char *action, char *err, size_t errlen)
+    const char *iface, Hoplab__Fault__Action act, const char *action,
+    char *err, size_t errlen)
 {
+	int up = act == HOPLAB__FAULT__ACTION__LINK_UP;
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__Fault f = HOPLAB__FAULT__INIT;
 	Hoplab__Route rt[FAULT_ROUTES], *rtp[FAULT_ROUTES];
@@ -359,8 +361,7 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 	s = sent_new(fl, p, fi, action, iface, link);
 	s->id = fl->next_id++;
 	f.fault_id = s->id;
-	f.action = up ? HOPLAB__FAULT__ACTION__LINK_UP :
-	    HOPLAB__FAULT__ACTION__LINK_DOWN;
+	f.action = act;
 	f.iface = (char *)iface;
 	if (up)
 		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, &t);
@@ -437,8 +438,9 @@ wire_updown(struct faults *fl, size_t fi, const struct plan_impair *im,
 	size_t off = strlen(line);
 
 	links_agent_name(im, name, sizeof(name));
-	if (send_updown(fl, fi, name, SIZE_MAX, iface, up, up ? "up" :
-	    "down", err, errlen) == -1)
+	if (send_updown(fl, fi, name, SIZE_MAX, iface, up ?
+	    HOPLAB__FAULT__ACTION__LINK_UP : HOPLAB__FAULT__ACTION__LINK_DOWN,
+	    up ? "up" : "down", err, errlen) == -1)
 		return -1;
 	note_down(fl, fl->s[fl->ns - 1].peer, iface, SIZE_MAX,
 	    fl->plan->faults[fi].link, up);
@@ -455,6 +457,10 @@ do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
 	const struct plan_impair *im = fault_impair(fl->plan, f);
 	char host[PLAN_NAME_MAX], iface[16];
 	int up = f->kind == PLAN_FAULT_LINK_UP, i;
+	int hole = f->kind == PLAN_FAULT_LINK_BLACKHOLE;
+	Hoplab__Fault__Action act = up ? HOPLAB__FAULT__ACTION__LINK_UP :
+	    hole ? HOPLAB__FAULT__ACTION__LINK_BLACKHOLE :
+	    HOPLAB__FAULT__ACTION__LINK_DOWN;
 	size_t pos, off = strlen(line);
 
 	for (i = 0; i < 2; i++) {
@@ -467,14 +473,15 @@ do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
 		if (f->end[0] != '\0' && strcmp(f->end, host) != 0)
 			continue;
 		pos = end_pos(f, host, i);
-		if (send_updown(fl, fi, host, pos, iface, up, up ? "up" :
-		    "down", err, errlen) == -1)
+		if (send_updown(fl, fi, host, pos, iface, act, up ? "up" :
+		    hole ? "blackhole" : "down", err, errlen) == -1)
 			return -1;
 		note_down(fl, fl->s[fl->ns - 1].peer, iface, pos, f->link, up);
 		off += (size_t)snprintf(line + off, len > off ? len - off : 0,
 		    "%s%s:%s", off > 0 ? ", " : "", host, iface);
-		if (im != NULL && wire_updown(fl, fi, im, host, up, line, len,
-		    err, errlen) == -1)
+		/* A blackhole keeps the carrier: the wire stays as it is. */
+		if (im != NULL && !hole && wire_updown(fl, fi, im, host, up,
+		    line, len, err, errlen) == -1)
 			return -1;
 		off = strlen(line);
 	}
@@ -559,7 +566,9 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 	if (!fl->quiet)
 		fprintf(stderr, "[t=%.3f s] fault: link %s %s %s\n", t,
 		    f->link, f->kind == PLAN_FAULT_LINK_SET ? "set" :
-		    f->kind == PLAN_FAULT_LINK_UP ? "up" : "down", line);
+		    f->kind == PLAN_FAULT_LINK_UP ? "up" :
+		    f->kind == PLAN_FAULT_LINK_BLACKHOLE ? "blackhole" : "down",
+		    line);
 	return rc;
 }
 
@@ -696,7 +705,9 @@ outage_rows(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 			    f->kind == PLAN_FAULT_ROUTE_SET ? "route" : "kill");
 		else
 			snprintf(what, sizeof(what), "link %s %s", f->link,
-			    f->kind == PLAN_FAULT_LINK_SET ? "set" : "down");
+			    f->kind == PLAN_FAULT_LINK_SET ? "set" :
+			    f->kind == PLAN_FAULT_LINK_BLACKHOLE ? "blackhole" :
+			    "down");
 		for (j = 0; j < b->n_flows; j++)
 			if (outage_row(fl, b->flows[j], what, t, u, err,
 			    errlen) == -1)

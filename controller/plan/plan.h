@@ -202,6 +202,7 @@ enum plan_fault_kind {
 	PLAN_FAULT_ROUTER_RESTART,	/* KILL, then START DOWN_NS later */
 	PLAN_FAULT_ROUTE_SET,		/* router's route to PREFIX via VIA
 					   (topology plans, issue 15) */
+	PLAN_FAULT_LINK_BLACKHOLE,	/* drops all, carrier up; up ends it */
 };
 
 struct plan_fault {

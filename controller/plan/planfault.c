@@ -155,7 +155,7 @@ f_link(struct fctx *fc, struct plan_fault *f)
 	return 0;
 }
 
-/* action: down|up, with end: X for one side only. */
+/* action: down|up|blackhole, with end: X for one side only. */
 static int
 f_updown(struct fctx *fc, struct plan_fault *f)
 {
@@ -168,10 +168,13 @@ f_updown(struct fctx *fc, struct plan_fault *f)
 		f->kind = PLAN_FAULT_LINK_DOWN;
 	else if (yamldoc_is(fc->v[F_ACTION], "up"))
 		f->kind = PLAN_FAULT_LINK_UP;
+	else if (yamldoc_is(fc->v[F_ACTION], "blackhole"))
+		f->kind = PLAN_FAULT_LINK_BLACKHOLE;
 	else
 		return PERR(fc->c, fc->v[F_ACTION], f_path(fc, F_ACTION, path,
-		    sizeof(path)), "expected down or up (or set: a profile "
-		    "instead of action), got %s", yamldoc_got(fc->v[F_ACTION],
+		    sizeof(path)), "expected down, up or blackhole (or set: a "
+		    "profile instead of action), got %s",
+		    yamldoc_got(fc->v[F_ACTION],
 		    got, sizeof(got)));
 	if (fc->v[F_END] == NULL)
 		return 0;

@@ -77,6 +77,23 @@ t_faults_load_sorted_by_time_with_their_ends(void)
 }
 
 static void
+t_blackhole_is_a_link_fault_with_an_end(void)
+{
+	struct plan *p = load(HEAD "faults:\n"
+	    "  - {at: 1s, link: B-C, action: blackhole, end: B}\n"
+	    "  - {at: 2s, link: B-C, action: up}\n");
+
+	if (p == NULL)
+		fprintf(stderr, "\n  unexpected error: %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->faults[0].kind, PLAN_FAULT_LINK_BLACKHOLE);
+	CU_ASSERT_STRING_EQUAL(p->faults[0].end, "B");
+	CU_ASSERT_EQUAL(p->faults[0].hop, 2);
+	CU_ASSERT_EQUAL(p->faults[1].kind, PLAN_FAULT_LINK_UP);
+	plan_free(p);
+}
+
+static void
 t_equal_times_keep_the_files_order(void)
 {
 	struct plan *p = load(HEAD "faults: [{at: 2s, link: B-C, action: "
@@ -148,8 +165,8 @@ t_bad_faults_are_refused_with_line_and_key(void)
 	    "(expected gen-A, two neighbours X-Y in the chain's order, or "
 	    "X-gen)");
 	expect_err(HEAD "faults:\n  - {at: 1s, link: B-C, action: flap}\n",
-	    "t.yaml:10: faults[0].action: expected down or up (or set: a "
-	    "profile instead of action), got 'flap'");
+	    "t.yaml:10: faults[0].action: expected down, up or blackhole "
+	    "(or set: a profile instead of action), got 'flap'");
 	expect_err(HEAD "faults:\n  - {at: 1s, link: B-C, action: down, "
 	    "end: A}\n",
 	    "t.yaml:10: faults[0].end: expected B or C (an end of B-C), got "
@@ -659,6 +676,7 @@ main(void)
 		UNIT_TEST_NAMED("bad_topology_faults_are_refused",
 		    t_bad_topology_faults_are_refused),
 		UNIT_TEST(t_route_fault_names_prefix_via_and_the_route_it_replaces),
+		UNIT_TEST(t_blackhole_is_a_link_fault_with_an_end),
 		UNIT_TEST(t_bad_route_faults_are_refused),
 		UNIT_TEST_NAMED("a_link_in_no_variant_is_refused",
 		    t_a_link_in_no_variant_is_refused),
