@@ -130,8 +130,11 @@ settled(void *arg, int64_t *wake, char *err, size_t errlen)
 	struct routing *rt = r->routing;
 	int64_t next = clock_mono_ns() + ROUTING_POLL_NS;
 
-	if (run_interrupted(r, err, errlen))
+	if (r->opts->stop != NULL && *r->opts->stop) {
+		/* run_interrupted()'s words; run.c calls in here */
+		snprintf(err, errlen, "interrupted by the user");
 		return -1;
+	}
 	if (next < *wake)
 		*wake = next;
 	if (!rt->waited)
