@@ -1,0 +1,62 @@
+/*
+ * recovery: how a run recovered from each link cut and router failure
+ * (recovery.c, recoveryrt.c; docs/results.md "recovery.csv"):
+ *
+ *   recovery.csv          fault x flow: the outage (outages.csv's) and
+ *                         the first probe of a new path (a TTL change,
+ *                         ttl_changes.csv)
+ *   recovery_routes.csv   fault x router: its first route change after
+ *                         the fault (routes.csv) and its forwarded
+ *                         packets per second before and after
+ *                         (router_faults.csv's, joined)
+ *   recovery_summary.csv  fault x flow or router x metric: n, mean, std,
+ *                         min, p50, p90, max over the points and
+ *                         repetitions
+ *
+ * From the results folder's files only: `hoplab report DIR` makes the
+ * same files as the run.
+ */
+#ifndef HOPLAB_RECOVERY_H
+#define HOPLAB_RECOVERY_H
+
+#include <stddef.h>
+
+#include "controller/results/pathdata.h"
+
+/* A value of one fault kind and subject, for recovery_summary.csv. */
+struct recovery_value {
+	char		fault[PATHDATA_LABEL];	/* "link B-C down" */
+	const char	*kind;			/* "flow" or "router" */
+	char		name[64];		/* the flow or the router */
+	const char	*metric;		/* "outage_ms", ... */
+	double		v;			/* NaN: not measured */
+};
+
+/* The values gathered while the rows are written. */
+struct recovery_values {
+	struct recovery_value *v;
+	size_t		n;
+};
+
+/* Add one value; 0 or -1 when out of memory. */
+int	recovery_value_add(struct recovery_values *vs, const char *fault,
+	    const char *kind, const char *name, const char *metric, double v);
+
+/*
+ * recoveryrt.c: DIR/recovery_routes.csv for PD's cuts and failures,
+ * from DIR/routes.csv and DIR/router_faults.csv (missing: no routes, no
+ * rates), each route change time added to VS.  No fault, no router: no
+ * file.  0, or -1 with ERR.
+ */
+int	recovery_routes_write(const char *dir, const struct pathdata *pd,
+	    struct recovery_values *vs, char *err, size_t errlen);
+/* Is fault F a cut or failure (link down, router kill)? */
+int	recovery_is_cut(const struct pathdata_fault *f);
+/*
+ * Write DIR/recovery.csv, recovery_routes.csv and recovery_summary.csv
+ * (docs/results.md); without a cut or failure in outages.csv or
+ * faults.csv, none (old ones removed).  0, or -1 with ERR.
+ */
+int	recovery_write(const char *dir, char *err, size_t errlen);
+
+#endif
