@@ -116,6 +116,29 @@ rate_row(const struct csvtab *t, const struct pathdata_fault *f,
 	return -1;
 }
 
+/*
+ * F's name as outages.csv has it: a kill followed by a start of the
+ * same router in the same point is a restart.
+ */
+static void
+cut_name(const struct pathdata *pd, const struct pathdata_fault *f,
+    char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", f->label);
+	if (strcmp(f->action, "kill") != 0)
+		return;
+	for (i = 0; i < pd->nfaults; i++)
+		if (pd->faults[i].point == f->point &&
+		    pd->faults[i].t_ns > f->t_ns &&
+		    strcmp(pd->faults[i].action, "start") == 0 &&
+		    strcmp(pd->faults[i].host, f->host) == 0) {
+			snprintf(buf, len, "router %s restart", f->host);
+			return;
+		}
+}
+
 static int
 rt_row(struct csv *c, const struct rt_in *in, const struct pathdata *pd,
     const struct pathdata_fault *f, const char *name,
@@ -127,15 +150,16 @@ rt_row(struct csv *c, const struct rt_in *in, const struct pathdata *pd,
 	size_t first = 0, n, k;
 	long rr = rate_row(in->rates, f, name);
 	double ms = NAN;
-	char tb[32];
+	char tb[32], label[PATHDATA_LABEL];
 
+	cut_name(pd, f, label, sizeof(label));
 	n = changes_in(in->routes, name, f->t_ns, u, &first, &first_ns);
 	if (n > 0)
 		ms = (double)(first_ns - f->t_ns) / 1e6;
 	csv_u64(c, f->point);
 	csv_str(c, f->variant);
 	csv_u64(c, f->rep);
-	csv_str(c, f->label);
+	csv_str(c, label);
 	csv_str(c, ttlchanges_unix_s(f->t_ns, tb, sizeof(tb)));
 	csv_str(c, name);
 	csv_f64(c, ms, 3);
@@ -149,7 +173,7 @@ rt_row(struct csv *c, const struct rt_in *in, const struct pathdata *pd,
 	csv_str(c, rr >= 0 ? cell(in->rates, (size_t)rr, "fwd_ratio") : NULL);
 	csv_str(c, n > 0 ? NULL : in->routes == NULL ? "no routes.csv" :
 	    "no route change before the next fault's row (or the end)");
-	if (recovery_value_add(vs, f->label, "router", name,
+	if (recovery_value_add(vs, label, "router", name,
 	    "route_change_ms", ms) == -1) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
