@@ -310,6 +310,7 @@ pathdata_first_new(const struct pathdata_flow *fl, int64_t t_ns,
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
+	t_ns -= PATHDATA_EARLY_NS;
 	for (i = 0; i < fl->n; i++)
 		if (fl->c[i].tx_ns < t_ns && (before == NULL ||
 		    fl->c[i].tx_ns > before->tx_ns))

@@ -86,6 +86,14 @@ int64_t	pathdata_until(const struct pathdata *pd,
 const struct pathdata_fault *pathdata_fault(const struct pathdata *pd,
 	    size_t point, const char *label);
 
+/*
+ * faults.csv's time is the agent's answer, stamped after it made the
+ * change: a probe sent while the command ran may already take the new
+ * path.  Probes sent up to this long before the fault's time count as
+ * after it (switch_ms, first_new_path_ms may be negative by as much).
+ */
+#define PATHDATA_EARLY_NS	(20 * 1000000LL)	/* 20 ms */
+
 /* The first probe of a new path after a fault (pathdata_first_new). */
 struct pathdata_switch {
 	int		found;
@@ -95,10 +103,11 @@ struct pathdata_switch {
 };
 
 /*
- * Of FL's changes: the TTL in effect for the probes sent before T_NS
- * (the last change sent before it), and the first probe sent in
- * [T_NS, UNTIL_NS) (UNTIL_NS 0: no end) with another TTL, the earliest
- * by send time (arrival order may differ: reordering).  Into *S.
+ * Of FL's changes: the TTL in effect for the probes sent before
+ * T_NS - PATHDATA_EARLY_NS (the last change sent before it), and the
+ * first probe sent in [T_NS - PATHDATA_EARLY_NS, UNTIL_NS) (UNTIL_NS 0:
+ * no end) with another TTL, the earliest by send time (arrival order
+ * may differ: reordering).  Into *S.
  */
 void	pathdata_first_new(const struct pathdata_flow *fl, int64_t t_ns,
 	    int64_t until_ns, struct pathdata_switch *s);

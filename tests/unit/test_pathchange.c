@@ -17,7 +17,10 @@
  *     -> 30 ms, gap 0.
  * f2 keeps TTL 63 in every point (a path of the same length): empty
  * rows with the reason; its change at 1001.95 is after the restore at
- * 1001.9 that ends point 1's fault.  f3 began after the fault.
+ * 1001.9 that ends point 1's fault.  f3 began after the fault.  f4's
+ * first probe of TTL 61 in point 2 left 0.6 ms before the command's
+ * time (the agent stamps its answer after the change: up to 20 ms
+ * before counts): -0.600 ms, arrived -0.500 ms.
  * Summary of f1: 12, 20, 30: mean 62 / 3 = 20.667, sample std
  * sqrt(((8.667)^2 + (0.667)^2 + (9.333)^2) / 2) = 9.018, p50 20, p90 at
  * rank 0.9 x 2 = 1.8: 20 + 0.8 x 10 = 28.
