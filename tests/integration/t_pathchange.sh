@@ -23,7 +23,9 @@
 # 3. ttl_changes.csv has per point the first packet (0 -> 62) and the
 #    change 62 -> 60 at that same sequence number; recovery_summary.csv
 #    has n = 3 for first_new_path_ms;
-# 4. `hoplab report` makes recovery.csv again, the same bytes.
+# 4. `hoplab report` makes recovery.csv again, the same bytes, and
+#    draws plots/recovery_cdf.png, whose first_new_path_ms series holds
+#    recovery.csv's 3 values.
 # About 20 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -128,6 +130,17 @@ assert_eq summary_n_3 3 "$(awk -F, '$4 == "first_new_path_ms" &&
 cp "$R" "$T/recovery.first"
 if $HL report "$D" >"$T/report.log" 2>&1; then
 	assert_ok report_same_recovery cmp "$T/recovery.first" "$R"
+	assert_ok report_drew_recovery_cdf test -s "$D/plots/recovery_cdf.png"
+	# The .dat's second block (outage_ms first): a start at 0, a step
+	# up at each value.
+	v=$(csv_col "$R" first_new_path_ms |
+	    sort -n | awk '{ printf "%s%.3f", (NR > 1 ? " " : ""), $1 }')
+	[ -n "$v" ] || fail cdf_values "recovery.csv has no first_new_path_ms"
+	assert_eq cdf_holds_the_values "$v" "$(awk 'BEGIN { RS = "" }
+	    NR == 2 { n = split($0, l, "\n")
+		for (i = 2; i <= n; i++) { split(l[i], f, " ")
+		    printf "%s%.3f", (i > 2 ? " " : ""), f[1] } }' \
+	    "$D/plots/recovery_cdf.dat")"
 else
 	sed 's/^/    /' "$T/report.log"
 	fail report "hoplab report failed"
