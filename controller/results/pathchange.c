@@ -6,17 +6,21 @@
  * answer: the route was in the table then).  For each flow of its
  * point, the TTL before it is that of the probes sent before it, and
  * the first probe of the new path is the earliest sent one after it,
- * before the point's next fault, that arrived with another TTL
+ * before the next row of another fault, that arrived with another TTL
  * (pathdata_first_new): switch_ms is that probe's transmit stamp minus
  * the command time, so it includes the time the router took to use the
  * new route and up to one probe gap (a 1 ms flow measures to 1 ms).
  * A path of the same length as the old one does not show in the TTL:
  * such a row is empty, with the reason.
  *
- * Deliberately not done: telling whether a flow crosses the router
- * (the folder has no paths; every flow of the point gets a row, and one
- * that does not cross it says so through its reason), and captures
- * (captures/ holds the truth where the plan asked for it).
+ * The flows: those of the fault's point whose primary path crosses the
+ * router (flow_paths.csv, written with the folder for topology plans);
+ * in a chain, those whose variant holds it; where neither says (an
+ * older folder), every flow, and one that does not cross the router
+ * shows no change, with the reason.
+ *
+ * Deliberately not done: captures (captures/ holds the truth where the
+ * plan asked for it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +80,9 @@ pathchange_rows(const struct pathdata *pd, struct pathchange_row **rows,
 			continue;
 		for (j = 0; j < pd->nflows; j++) {
 			if (pd->flows[j].point != f->point ||
-			    !in_variant(&pd->flows[j], f->host))
+			    !in_variant(&pd->flows[j], f->host) ||
+			    pathdata_crosses(pd, pd->flows[j].name,
+			    f->host) == 0)
 				continue;
 			if (k == cap) {
 				cap = cap ? 2 * cap : 16;
@@ -93,6 +99,13 @@ pathchange_rows(const struct pathdata *pd, struct pathchange_row **rows,
 			pathdata_first_new(r->fl, f->t_ns,
 			    pathdata_until(pd, f), &r->sw);
 			r->switch_ms = r->first_rx_ms = NAN;
+			if (!r->sw.found && r->sw.ttl_old > 0 &&
+			    r->fl->dropped == 0 && pathdata_crosses(pd,
+			    r->fl->name, f->host) == 1)
+				r->sw.reason = "no TTL change after the "
+				    "command: the new path has the same length "
+				    "(not measurable from TTL), or no probe took "
+				    "it";
 			if (r->sw.found) {
 				r->switch_ms = (double)(r->sw.c->tx_ns -
 				    f->t_ns) / 1e6;

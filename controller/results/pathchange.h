@@ -28,8 +28,9 @@ struct pathchange_row {
 
 /*
  * The rows of PD's route faults into *ROWS (the caller frees), *N of
- * them: every flow of the fault's point (of a chain variant: those
- * whose variant holds the router).  0, or -1 when out of memory.
+ * them: every flow of the fault's point whose path crosses the router
+ * (flow_paths.csv; of a chain variant: those whose variant holds the
+ * router; unknown: every flow).  0, or -1 when out of memory.
  */
 int	pathchange_rows(const struct pathdata *pd, struct pathchange_row **rows,
 	    size_t *n);

@@ -225,6 +225,53 @@ take_change(struct pathdata *pd, const struct csvtab *t, size_t r)
 	return 0;
 }
 
+/* flow_paths.csv's row R. */
+static int
+take_path(struct pathdata *pd, const struct csvtab *t, size_t r)
+{
+	struct pathdata_path *p;
+
+	if (room((void **)&pd->paths, pd->npaths, sizeof(*p)) == -1)
+		return -1;
+	p = &pd->paths[pd->npaths++];
+	snprintf(p->flow, sizeof(p->flow), "%s", cell(t, r, "flow"));
+	snprintf(p->hosts, sizeof(p->hosts), "%s", cell(t, r, "path"));
+	return 0;
+}
+
+/* The path row of FLOW, of its first LEN characters (-1: all), or NULL. */
+static const struct pathdata_path *
+path_of(const struct pathdata *pd, const char *flow, int len)
+{
+	size_t i;
+
+	for (i = 0; i < pd->npaths; i++)
+		if (len < 0 ? strcmp(pd->paths[i].flow, flow) == 0 :
+		    strlen(pd->paths[i].flow) == (size_t)len &&
+		    strncmp(pd->paths[i].flow, flow, (size_t)len) == 0)
+			return &pd->paths[i];
+	return NULL;
+}
+
+int
+pathdata_crosses(const struct pathdata *pd, const char *flow,
+    const char *host)
+{
+	const struct pathdata_path *p = path_of(pd, flow, -1);
+	const char *dot = strrchr(flow, '.'), *h;
+	size_t n = strlen(host);
+
+	if (p == NULL && dot != NULL)
+		p = path_of(pd, flow, (int)(dot - flow));
+	if (p == NULL || p->hosts[0] == '\0')
+		return -1;
+	for (h = p->hosts; (h = strstr(h, host)) != NULL; h += n)
+		if ((h == p->hosts || h[-1] == ' ') &&
+		    (h[n] == '\0' || h[n] == ' '))
+			return 1;
+	return 0;
+}
+
 /* Each row of DIR/NAME through TAKE; a missing file is no row. */
 static int
 load_rows(const char *dir, const char *name, struct pathdata *pd,
@@ -252,7 +299,8 @@ pathdata_load(const char *dir, struct pathdata *pd, char *err, size_t errlen)
 {
 	if (load_rows(dir, "faults.csv", pd, take_fault, err, errlen) == -1 ||
 	    load_rows(dir, "ttl_changes.csv", pd, take_change, err,
-	    errlen) == -1)
+	    errlen) == -1 ||
+	    load_rows(dir, "flow_paths.csv", pd, take_path, err, errlen) == -1)
 		return -1;
 	if (pd->nfaults > 0)
 		qsort(pd->faults, pd->nfaults, sizeof(*pd->faults), by_time);
@@ -269,6 +317,7 @@ pathdata_free(struct pathdata *pd)
 	free(pd->flows);
 	free(pd->faults);
 	free(pd->marks);
+	free(pd->paths);
 	memset(pd, 0, sizeof(*pd));
 }
 

@@ -54,18 +54,26 @@ struct pathdata_mark {
 	int64_t		t_ns;
 };
 
+/* A flow's primary path, from flow_paths.csv (flowpaths.c). */
+struct pathdata_path {
+	char		flow[64];
+	char		hosts[640];	/* "H1 R1 R4 H2"; "": not known */
+};
+
 struct pathdata {
 	struct pathdata_fault *faults;	/* in time order */
 	size_t		nfaults;
 	struct pathdata_mark *marks;	/* in file order */
 	size_t		nmarks;
+	struct pathdata_path *paths;	/* flow_paths.csv, if any */
+	size_t		npaths;
 	struct pathdata_flow *flows;	/* in file order */
 	size_t		nflows;
 };
 
 /*
- * Load DIR/faults.csv (rows with result ok, restores left out) and
- * DIR/ttl_changes.csv into PD (zeroed by the caller); a missing file
+ * Load DIR/faults.csv (rows with result ok, restores left out),
+ * DIR/ttl_changes.csv and DIR/flow_paths.csv into PD (zeroed by the caller); a missing file
  * adds nothing.  A flow's rows from a point measured again (a resumed
  * run) replace the earlier ones.  0, or -1 with ERR; free PD with
  * pathdata_free() either way.
@@ -73,6 +81,13 @@ struct pathdata {
 int	pathdata_load(const char *dir, struct pathdata *pd, char *err,
 	    size_t errlen);
 void	pathdata_free(struct pathdata *pd);
+/*
+ * Does flow FLOW's primary path cross host HOST?  1 or 0 from
+ * flow_paths.csv (a copy "f.2" of replicas: as f), -1 when unknown (no
+ * such file or row, or no path).
+ */
+int	pathdata_crosses(const struct pathdata *pd, const char *flow,
+	    const char *host);
 /* "123.456789" (seconds, up to 9 decimals) as ns into *NS: 0 or -1. */
 int	pathdata_unix_ns(const char *text, int64_t *ns);
 /*

@@ -39,6 +39,7 @@
 #include "controller/results/routerfaults.h"
 #include "controller/results/routers.h"
 #include "controller/results/ttlchanges.h"
+#include "controller/results/flowpaths.h"
 #include "controller/results/pathchange.h"
 #include "controller/results/recovery.h"
 
@@ -118,7 +119,8 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    flowseries_npdf_cols, err, errlen) == -1 ||
 	    (res->rt = routers_open(res->dir, err, errlen)) == NULL ||
 	    csvfile_create(&res->ttl, res->dir, "ttl_changes.csv",
-	    ttlchanges_cols, ttlchanges_ncols, err, errlen) == -1)
+	    ttlchanges_cols, ttlchanges_ncols, err, errlen) == -1 ||
+	    flowpaths_write(res->dir, plan, err, errlen) == -1)
 		goto fail;
 	return res;
 fail:

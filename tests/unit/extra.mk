@@ -66,6 +66,6 @@ UNIT_EXTRA_test_routerfaults = build/asan/controller/results/routerfaults.o
 UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/icmpmatch.o
 UNIT_EXTRA_test_flowmerge = build/asan/controller/run/flowmerge.o
 UNIT_EXTRA_test_gen_ttltrack = build/asan/generator/ttltrack.o
-UNIT_EXTRA_test_results += build/asan/controller/results/ttlchanges.o build/asan/controller/results/pathdata.o build/asan/controller/results/pathchange.o build/asan/controller/results/recovery.o build/asan/controller/results/recoveryrt.o
+UNIT_EXTRA_test_results += build/asan/controller/results/flowpaths.o build/asan/controller/results/ttlchanges.o build/asan/controller/results/pathdata.o build/asan/controller/results/pathchange.o build/asan/controller/results/recovery.o build/asan/controller/results/recoveryrt.o
 UNIT_EXTRA_test_pathchange = build/asan/controller/results/pathdata.o build/asan/controller/results/pathchange.o build/asan/controller/results/ttlchanges.o build/asan/controller/results/csvfile.o
 UNIT_EXTRA_test_recovery = build/asan/controller/results/pathdata.o build/asan/controller/results/recovery.o build/asan/controller/results/recoveryrt.o build/asan/controller/results/ttlchanges.o build/asan/controller/results/csvfile.o

@@ -20,7 +20,10 @@
  * 1001.9 that ends point 1's fault.  f3 began after the fault.  f4's
  * first probe of TTL 61 in point 2 left 0.6 ms before the command's
  * time (the agent stamps its answer after the change: up to 20 ms
- * before counts): -0.600 ms, arrived -0.500 ms.
+ * before counts): -0.600 ms, arrived -0.500 ms.  flow_paths.csv: f5's
+ * path crosses R10, not R1, so its TTL change in point 1 is not R1's
+ * doing and it has no row; f2.1, a copy of f2 (replicas:), has f2's
+ * path; f3 and f4 have no path there: unknown, they have rows.
  * Summary of f1: 12, 20, 30: mean 62 / 3 = 20.667, sample std
  * sqrt(((8.667)^2 + (0.667)^2 + (9.333)^2) / 2) = 9.018, p50 20, p90 at
  * rank 0.9 x 2 = 1.8: 20 + 0.8 x 10 = 28.
@@ -82,9 +85,10 @@ same_as(const char *data, const char *name, const char *expected)
 static void
 t_switch_ms_is_the_first_new_ttl_probe_after_the_command(void)
 {
-	static const char *const in[] = { "faults.csv", "ttl_changes.csv" };
+	static const char *const in[] = { "faults.csv", "ttl_changes.csv",
+	    "flow_paths.csv" };
 
-	fresh_dir(DATA, in, 2);
+	fresh_dir(DATA, in, 3);
 	CU_ASSERT_EQUAL(pathchange_write(dir, err, sizeof(err)), 0);
 	CU_ASSERT(same_as(DATA, "path_changes.csv", "path_changes.expected"));
 	CU_ASSERT(same_as(DATA, "path_changes_summary.csv",
