@@ -264,3 +264,15 @@ pathchange_write(const char *dir, char *err, size_t errlen)
 	pathdata_free(&pd);
 	return rc;
 }
+
+void
+pathchange_print(const char *dir, FILE *out)
+{
+	static const char *const cols[] = { "fault", "target", "flow", "n",
+	    "mean_ms", "std_ms", "p50_ms", "p90_ms", "max_ms", NULL };
+	static const int widths[] = { -16, -32, -10, 4, 9, 9, 9, 9, 9 };
+
+	pathdata_print(out, dir, "path_changes_summary.csv", "Path changes "
+	    "(path_changes_summary.csv: ms from the command to the first "
+	    "probe with the new TTL)", cols, widths);
+}

@@ -39,5 +39,7 @@ int	pathchange_rows(const struct pathdata *pd, struct pathchange_row **rows,
  * a route fault, neither (old ones removed).  0, or -1 with ERR.
  */
 int	pathchange_write(const char *dir, char *err, size_t errlen);
+/* Print DIR/path_changes_summary.csv as a table to OUT (none: nothing). */
+void	pathchange_print(const char *dir, FILE *out);
 
 #endif

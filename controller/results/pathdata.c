@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "controller/results/pathdata.h"
 #include "csv.h"
@@ -467,4 +468,35 @@ pathdata_out_remove(const char *dir, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	remove(path);
+}
+
+void
+pathdata_print(FILE *out, const char *dir, const char *name,
+    const char *title, const char *const *cols, const int *widths)
+{
+	char path[PATH_MAX + 32], err[256];
+	struct csvtab *t;
+	const char *v;
+	size_t r, k;
+	int w;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (access(path, F_OK) == -1 ||
+	    (t = csvread_file(path, err, sizeof(err))) == NULL)
+		return;
+	fprintf(out, "\n%s\n", title);
+	for (k = 0; cols[k] != NULL; k++)
+		fprintf(out, "%s%*.*s", k ? " " : "", widths[k],
+		    widths[k] < 0 ? -widths[k] : widths[k], cols[k]);
+	fputc('\n', out);
+	for (r = 0; r < csvtab_nrows(t); r++) {
+		for (k = 0; cols[k] != NULL; k++) {
+			v = csvtab_text_at(t, r, csvtab_col(t, cols[k]));
+			w = widths[k];
+			fprintf(out, "%s%*.*s", k ? " " : "", w, w < 0 ? -w : w,
+			    v[0] != '\0' ? v : "-");
+		}
+		fputc('\n', out);
+	}
+	csvtab_free(t);
 }

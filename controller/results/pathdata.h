@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PATHDATA_LABEL	128
 
@@ -150,3 +151,11 @@ int	pathdata_out_close(struct csv *c, const char *dir, const char *name,
 	    int rc, char *err, size_t errlen);
 /* Remove DIR/NAME (a file an older report left); no error if missing. */
 void	pathdata_out_remove(const char *dir, const char *name);
+
+/*
+ * Print DIR/NAME's rows under TITLE to OUT, the columns COLS (NULL-
+ * ended) in WIDTHS characters each (negative: left-aligned text); no
+ * file, no table.  For the summaries at a run's end.
+ */
+void	pathdata_print(FILE *out, const char *dir, const char *name,
+	    const char *title, const char *const *cols, const int *widths);

@@ -311,3 +311,15 @@ recovery_write(const char *dir, char *err, size_t errlen)
 	pathdata_free(&pd);
 	return rc;
 }
+
+void
+recovery_print(const char *dir, FILE *out)
+{
+	static const char *const cols[] = { "fault", "kind", "name",
+	    "metric", "n", "p50", "p90", "mean", "max", NULL };
+	static const int widths[] = { -20, -6, -10, -17, 4, 9, 9, 9, 9 };
+
+	pathdata_print(out, dir, "recovery_summary.csv", "Recovery "
+	    "(recovery_summary.csv: ms after the fault, over the "
+	    "repetitions; p50 is the median)", cols, widths);
+}

@@ -20,6 +20,7 @@
 #define HOPLAB_RECOVERY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "controller/results/pathdata.h"
 
@@ -58,5 +59,7 @@ int	recovery_is_cut(const struct pathdata_fault *f);
  * faults.csv, none (old ones removed).  0, or -1 with ERR.
  */
 int	recovery_write(const char *dir, char *err, size_t errlen);
+/* Print DIR/recovery_summary.csv as a table to OUT (none: nothing). */
+void	recovery_print(const char *dir, FILE *out);
 
 #endif

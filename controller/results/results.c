@@ -568,6 +568,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 	if (h.n > 0 || !topology_only(res))
 		hopsout_print(out, &h);
 	residence_print(out, res->dir);
+	pathchange_print(res->dir, out);
+	recovery_print(res->dir, out);
 	routers_print(res->rt, out, h.est, h.n);
 	if (cpufitout_results(res->dir, out, err, errlen) == -1)
 		rc = -1;
