@@ -66,23 +66,45 @@ in_variant(const struct pathdata_flow *fl, const char *host)
 	return 0;
 }
 
+/* Row R: route fault F, flow FL of its point. */
+static void
+measure(const struct pathdata *pd, const struct pathdata_fault *f,
+    const struct pathdata_flow *fl, struct pathchange_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	r->fl = fl;
+	pathdata_first_new(fl, f->t_ns, pathdata_until(pd, f), &r->sw);
+	r->switch_ms = r->first_rx_ms = NAN;
+	if (r->sw.found) {
+		r->switch_ms = (double)(r->sw.c->tx_ns - f->t_ns) / 1e6;
+		r->first_rx_ms = (double)(r->sw.c->rx_ns - f->t_ns) / 1e6;
+	} else if (r->sw.ttl_old > 0 && fl->dropped == 0 &&
+	    pathdata_crosses(pd, fl->name, f->host) == 1)
+		r->sw.reason = "no TTL change after the command: the new "
+		    "path has the same length (not measurable from TTL), or "
+		    "no probe took it";	/* it does cross the router */
+}
+
+/* Is flow FL one that route fault F may move? */
+static int
+concerned(const struct pathdata *pd, const struct pathdata_fault *f,
+    const struct pathdata_flow *fl)
+{
+	return fl->point == f->point && in_variant(fl, f->host) &&
+	    pathdata_crosses(pd, fl->name, f->host) != 0;
+}
+
 int
 pathchange_rows(const struct pathdata *pd, struct pathchange_row **rows,
     size_t *n)
 {
-	const struct pathdata_fault *f;
 	struct pathchange_row *r, *v = NULL;
 	size_t i, j, k = 0, cap = 0;
 
-	for (i = 0; i < pd->nfaults; i++) {
-		f = &pd->faults[i];
-		if (!is_route(f))
-			continue;
-		for (j = 0; j < pd->nflows; j++) {
-			if (pd->flows[j].point != f->point ||
-			    !in_variant(&pd->flows[j], f->host) ||
-			    pathdata_crosses(pd, pd->flows[j].name,
-			    f->host) == 0)
+	for (i = 0; i < pd->nfaults; i++)
+		for (j = 0; is_route(&pd->faults[i]) && j < pd->nflows; j++) {
+			if (!concerned(pd, &pd->faults[i], &pd->flows[j]))
 				continue;
 			if (k == cap) {
 				cap = cap ? 2 * cap : 16;
@@ -92,28 +114,8 @@ pathchange_rows(const struct pathdata *pd, struct pathchange_row **rows,
 				}
 				v = r;
 			}
-			r = &v[k++];
-			memset(r, 0, sizeof(*r));
-			r->f = f;
-			r->fl = &pd->flows[j];
-			pathdata_first_new(r->fl, f->t_ns,
-			    pathdata_until(pd, f), &r->sw);
-			r->switch_ms = r->first_rx_ms = NAN;
-			if (!r->sw.found && r->sw.ttl_old > 0 &&
-			    r->fl->dropped == 0 && pathdata_crosses(pd,
-			    r->fl->name, f->host) == 1)
-				r->sw.reason = "no TTL change after the "
-				    "command: the new path has the same length "
-				    "(not measurable from TTL), or no probe took "
-				    "it";
-			if (r->sw.found) {
-				r->switch_ms = (double)(r->sw.c->tx_ns -
-				    f->t_ns) / 1e6;
-				r->first_rx_ms = (double)(r->sw.c->rx_ns -
-				    f->t_ns) / 1e6;
-			}
+			measure(pd, &pd->faults[i], &pd->flows[j], &v[k++]);
 		}
-	}
 	*rows = v;
 	*n = k;
 	return 0;
