@@ -387,6 +387,33 @@ pathdata_first_new(const struct pathdata_flow *fl, int64_t t_ns,
 		    "it, or no probe took a new path";
 }
 
+int
+pathdata_is_cut(const struct pathdata_fault *f)
+{
+	return strcmp(f->action, "down") == 0 || strcmp(f->action,
+	    "kill") == 0;
+}
+
+int
+pathdata_value_add(struct pathdata_values *vs, const char *fault,
+    const char *kind, const char *name, const char *metric, double v)
+{
+	struct pathdata_value *p;
+
+	if ((vs->n & 63) == 0) {
+		if ((p = realloc(vs->v, (vs->n + 64) * sizeof(*p))) == NULL)
+			return -1;
+		vs->v = p;
+	}
+	p = &vs->v[vs->n++];
+	snprintf(p->fault, sizeof(p->fault), "%s", fault);
+	p->kind = kind;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->metric = metric;
+	p->v = v;
+	return 0;
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {

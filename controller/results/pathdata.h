@@ -128,6 +128,28 @@ struct pathdata_switch {
 void	pathdata_first_new(const struct pathdata_flow *fl, int64_t t_ns,
 	    int64_t until_ns, struct pathdata_switch *s);
 
+/* A value of one fault kind and subject, for recovery_summary.csv. */
+struct pathdata_value {
+	char		fault[PATHDATA_LABEL];	/* "link B-C down" */
+	const char	*kind;			/* "flow" or "router" */
+	char		name[64];		/* the flow or the router */
+	const char	*metric;		/* "outage_ms", ... */
+	double		v;			/* NaN: not measured */
+};
+
+/* The values gathered while the rows are written. */
+struct pathdata_values {
+	struct pathdata_value *v;
+	size_t		n;
+};
+
+/* Add one value; 0 or -1 when out of memory. */
+int	pathdata_value_add(struct pathdata_values *vs, const char *fault,
+	    const char *kind, const char *name, const char *metric, double v);
+
+/* Is fault F a cut or failure (link down, router kill)? */
+int	pathdata_is_cut(const struct pathdata_fault *f);
+
 /* Statistics of N values (sorted here, in place), for the summaries. */
 struct pathdata_stats {
 	size_t		n;

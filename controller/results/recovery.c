@@ -39,33 +39,6 @@ static const char *const sum_cols[] = {
 #define NREC	(sizeof(rec_cols) / sizeof(rec_cols[0]))
 #define NSUM	(sizeof(sum_cols) / sizeof(sum_cols[0]))
 
-int
-recovery_is_cut(const struct pathdata_fault *f)
-{
-	return strcmp(f->action, "down") == 0 || strcmp(f->action,
-	    "kill") == 0;
-}
-
-int
-recovery_value_add(struct recovery_values *vs, const char *fault,
-    const char *kind, const char *name, const char *metric, double v)
-{
-	struct recovery_value *p;
-
-	if ((vs->n & 63) == 0) {
-		if ((p = realloc(vs->v, (vs->n + 64) * sizeof(*p))) == NULL)
-			return -1;
-		vs->v = p;
-	}
-	p = &vs->v[vs->n++];
-	snprintf(p->fault, sizeof(p->fault), "%s", fault);
-	p->kind = kind;
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->metric = metric;
-	p->v = v;
-	return 0;
-}
-
 /* outages.csv's fault LABEL as faults.csv names it: a restart its kill. */
 static void
 fault_label(const char *label, char *buf, size_t len)
@@ -141,7 +114,7 @@ num(const struct csvtab *t, size_t r, const char *name, double scale)
 /* Row R of outages.csv T, if a cut's, as a row of C; its values to VS. */
 static int
 rec_row(struct csv *c, const struct pathdata *pd, const struct csvtab *t,
-    size_t r, struct recovery_values *vs, char *err, size_t errlen)
+    size_t r, struct pathdata_values *vs, char *err, size_t errlen)
 {
 	const char *label = csvtab_text_at(t, r, csvtab_col(t, "fault"));
 	const char *name = csvtab_text_at(t, r, csvtab_col(t, "flow"));
@@ -173,8 +146,8 @@ rec_row(struct csv *c, const struct pathdata *pd, const struct csvtab *t,
 	ttl_cols(c, &s, f ? f->t_ns : 0, f == NULL ? "the fault is not in "
 	    "faults.csv (no time_unix_s)" : fl == NULL ? "the flow has no "
 	    "TTL in ttl_changes.csv (nothing received)" : NULL);
-	if (recovery_value_add(vs, label, "flow", name, "outage_ms",
-	    out_ms) == -1 || recovery_value_add(vs, label, "flow", name,
+	if (pathdata_value_add(vs, label, "flow", name, "outage_ms",
+	    out_ms) == -1 || pathdata_value_add(vs, label, "flow", name,
 	    "first_new_path_ms", s.found ? (double)(s.c->tx_ns - f->t_ns) /
 	    1e6 : NAN) == -1) {
 		snprintf(err, errlen, "out of memory");
@@ -186,7 +159,7 @@ rec_row(struct csv *c, const struct pathdata *pd, const struct csvtab *t,
 /* recovery.csv from DIR/outages.csv (none without it). */
 static int
 write_rec(const char *dir, const struct pathdata *pd,
-    struct recovery_values *vs, char *err, size_t errlen)
+    struct pathdata_values *vs, char *err, size_t errlen)
 {
 	char path[4200];
 	struct csvtab *t;
@@ -214,7 +187,7 @@ write_rec(const char *dir, const struct pathdata *pd,
 
 /* Are A and B of one fault, subject and metric? */
 static int
-same(const struct recovery_value *a, const struct recovery_value *b)
+same(const struct pathdata_value *a, const struct pathdata_value *b)
 {
 	return strcmp(a->fault, b->fault) == 0 && strcmp(a->kind,
 	    b->kind) == 0 && strcmp(a->name, b->name) == 0 &&
@@ -222,7 +195,7 @@ same(const struct recovery_value *a, const struct recovery_value *b)
 }
 
 static int
-sum_row(struct csv *c, const struct recovery_values *vs, size_t i,
+sum_row(struct csv *c, const struct pathdata_values *vs, size_t i,
     double *tmp, char *err, size_t errlen)
 {
 	struct pathdata_stats st;
@@ -253,7 +226,7 @@ sum_row(struct csv *c, const struct recovery_values *vs, size_t i,
 }
 
 static int
-write_sum(const char *dir, const struct recovery_values *vs, char *err,
+write_sum(const char *dir, const struct pathdata_values *vs, char *err,
     size_t errlen)
 {
 	struct csv *c;
@@ -284,7 +257,7 @@ write_sum(const char *dir, const struct recovery_values *vs, char *err,
 int
 recovery_write(const char *dir, char *err, size_t errlen)
 {
-	struct recovery_values vs = { NULL, 0 };
+	struct pathdata_values vs = { NULL, 0 };
 	struct pathdata pd;
 	size_t k;
 	int rc;
@@ -292,7 +265,7 @@ recovery_write(const char *dir, char *err, size_t errlen)
 	memset(&pd, 0, sizeof(pd));
 	rc = pathdata_load(dir, &pd, err, errlen);
 	for (k = 0; rc == 0 && k < pd.nfaults &&
-	    !recovery_is_cut(&pd.faults[k]);)
+	    !pathdata_is_cut(&pd.faults[k]);)
 		k++;
 	if (rc == 0 && k == pd.nfaults) {	/* no cut, no failure */
 		pathdata_out_remove(dir, "recovery.csv");

@@ -24,25 +24,6 @@
 
 #include "controller/results/pathdata.h"
 
-/* A value of one fault kind and subject, for recovery_summary.csv. */
-struct recovery_value {
-	char		fault[PATHDATA_LABEL];	/* "link B-C down" */
-	const char	*kind;			/* "flow" or "router" */
-	char		name[64];		/* the flow or the router */
-	const char	*metric;		/* "outage_ms", ... */
-	double		v;			/* NaN: not measured */
-};
-
-/* The values gathered while the rows are written. */
-struct recovery_values {
-	struct recovery_value *v;
-	size_t		n;
-};
-
-/* Add one value; 0 or -1 when out of memory. */
-int	recovery_value_add(struct recovery_values *vs, const char *fault,
-	    const char *kind, const char *name, const char *metric, double v);
-
 /*
  * recoveryrt.c: DIR/recovery_routes.csv for PD's cuts and failures,
  * from DIR/routes.csv and DIR/router_faults.csv (missing: no routes, no
@@ -50,9 +31,7 @@ int	recovery_value_add(struct recovery_values *vs, const char *fault,
  * file.  0, or -1 with ERR.
  */
 int	recovery_routes_write(const char *dir, const struct pathdata *pd,
-	    struct recovery_values *vs, char *err, size_t errlen);
-/* Is fault F a cut or failure (link down, router kill)? */
-int	recovery_is_cut(const struct pathdata_fault *f);
+	    struct pathdata_values *vs, char *err, size_t errlen);
 /*
  * Write DIR/recovery.csv, recovery_routes.csv and recovery_summary.csv
  * (docs/results.md); without a cut or failure in outages.csv or

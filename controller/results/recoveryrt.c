@@ -142,7 +142,7 @@ cut_name(const struct pathdata *pd, const struct pathdata_fault *f,
 static int
 rt_row(struct csv *c, const struct rt_in *in, const struct pathdata *pd,
     const struct pathdata_fault *f, const char *name,
-    struct recovery_values *vs, char *err, size_t errlen)
+    struct pathdata_values *vs, char *err, size_t errlen)
 {
 	static const char *const rcols[] = { "event", "prefix", "via", "dev",
 	    "metric", "proto" };
@@ -173,7 +173,7 @@ rt_row(struct csv *c, const struct rt_in *in, const struct pathdata *pd,
 	csv_str(c, rr >= 0 ? cell(in->rates, (size_t)rr, "fwd_ratio") : NULL);
 	csv_str(c, n > 0 ? NULL : in->routes == NULL ? "no routes.csv" :
 	    "no route change before the next fault's row (or the end)");
-	if (recovery_value_add(vs, label, "router", name,
+	if (pathdata_value_add(vs, label, "router", name,
 	    "route_change_ms", ms) == -1) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -183,7 +183,7 @@ rt_row(struct csv *c, const struct rt_in *in, const struct pathdata *pd,
 
 int
 recovery_routes_write(const char *dir, const struct pathdata *pd,
-    struct recovery_values *vs, char *err, size_t errlen)
+    struct pathdata_values *vs, char *err, size_t errlen)
 {
 	struct rt_in in;
 	struct csv *c = NULL;
@@ -202,7 +202,7 @@ recovery_routes_write(const char *dir, const struct pathdata *pd,
 	    rt_cols, NRT, err, errlen)) == NULL)
 		rc = -1;
 	for (i = 0; c != NULL && rc == 0 && i < pd->nfaults; i++)
-		for (k = 0; rc == 0 && recovery_is_cut(&pd->faults[i]) &&
+		for (k = 0; rc == 0 && pathdata_is_cut(&pd->faults[i]) &&
 		    k < in.n; k++)
 			rc = rt_row(c, &in, pd, &pd->faults[i], in.names[k], vs,
 			    err, errlen);
