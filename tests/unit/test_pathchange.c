@@ -27,6 +27,8 @@
  * Summary of f1: 12, 20, 30: mean 62 / 3 = 20.667, sample std
  * sqrt(((8.667)^2 + (0.667)^2 + (9.333)^2) / 2) = 9.018, p50 20, p90 at
  * rank 0.9 x 2 = 1.8: 20 + 0.8 x 10 = 28.
+ * Also: ttlchanges.c's rows from a FlowResult (times to the ns), and
+ * pathdata.c's time parsing and statistics.
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +38,10 @@
 
 #include <CUnit/CUnit.h>
 
+#include "controller/results/csvfile.h"
 #include "controller/results/pathchange.h"
 #include "controller/results/pathdata.h"
+#include "controller/results/ttlchanges.h"
 #include "tests/unit/unit.h"
 
 #define DATA	"tests/unit/data/pathchange/"
@@ -152,6 +156,59 @@ t_stats_are_linear_between_ranks(void)
 	CU_ASSERT(isnan(st.mean));
 }
 
+/* ttl_changes.csv's rows from a FlowResult, times exact to the ns. */
+static void
+t_ttl_changes_rows_are_the_flows_changes(void)
+{
+	static const char *const none[] = { NULL };
+	Hoplab__TtlChange c[2], *cp[2] = { &c[0], &c[1] };
+	Hoplab__FlowResult f;
+	struct point_key k = { "topology", 2, 3, 7 };
+	struct csvfile cf;
+	char path[400], buf[1024], t[32];
+	size_t n;
+	FILE *in;
+
+	fresh_dir(DATA, none, 0);
+	memset(&cf, 0, sizeof(cf));
+	CU_ASSERT_FATAL(csvfile_create(&cf, dir, "ttl_changes.csv",
+	    ttlchanges_cols, ttlchanges_ncols, err, sizeof(err)) == 0);
+	hoplab__flow_result__init(&f);
+	hoplab__ttl_change__init(&c[0]);
+	hoplab__ttl_change__init(&c[1]);
+	f.name = "probe";
+	f.frame = 128;
+	c[0].tx_ns = 1764650000000000001LL;
+	c[0].rx_ns = 1764650000000050000LL;
+	c[0].ttl_to = 62;
+	c[1].seq = 603;
+	c[1].prev_seq = 602;
+	c[1].tx_ns = 1764650000603123456LL;
+	c[1].rx_ns = 1764650000603200000LL;
+	c[1].ttl_from = 62;
+	c[1].ttl_to = 60;
+	f.n_ttl_changes = 2;
+	f.ttl_changes = cp;
+	f.ttl_changes_dropped = 4;
+	CU_ASSERT(ttlchanges_write(&cf, &k, &f, err, sizeof(err)) == 0);
+	CU_ASSERT(csvfile_close(&cf, err, sizeof(err)) == 0);
+	snprintf(path, sizeof(path), "%s/ttl_changes.csv", dir);
+	CU_ASSERT_FATAL((in = fopen(path, "r")) != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, in);
+	buf[n] = '\0';
+	fclose(in);
+	CU_ASSERT_STRING_EQUAL(buf, "point,variant,routers,frame_bytes,rep,"
+	    "flow,seq,prev_seq,tx_time_unix_s,rx_time_unix_s,ttl_from,ttl_to,"
+	    "changes_dropped\n"
+	    "7,topology,2,128,3,probe,0,0,1764650000.000000001,"
+	    "1764650000.000050000,0,62,4\n"
+	    "7,topology,2,128,3,probe,603,602,1764650000.603123456,"
+	    "1764650000.603200000,62,60,4\n");
+	CU_ASSERT_STRING_EQUAL(ttlchanges_unix_s(-1250000000LL, t,
+	    sizeof(t)), "-1.250000000");
+	rm_tree();
+}
+
 int
 main(void)
 {
@@ -160,6 +217,7 @@ main(void)
 		UNIT_TEST(t_no_route_fault_no_file),
 		UNIT_TEST(t_unix_times_parse_to_the_nanosecond),
 		UNIT_TEST(t_stats_are_linear_between_ranks),
+		UNIT_TEST(t_ttl_changes_rows_are_the_flows_changes),
 	};
 
 	return UNIT_MAIN("pathchange", tests);
