@@ -57,6 +57,7 @@
 
 #include "agent/agent.h"
 #include "agent/auth.h"
+#include "agent/blackhole.h"
 #include "agent/dispatch.h"
 #include "clock.h"
 #include "log.h"
@@ -133,6 +134,7 @@ controller_lost(struct agent *ag, struct peer *c, int64_t now)
 		    (double)(now - c->last_mono) / NSEC_PER_SEC, when, n,
 		    n == 1 ? "" : "s");
 		supervise_stop_owner(&ag->sv, c->id, c->idlen);
+		blackhole_clear_all();	/* no run ends them now */
 	} else
 		log_info("controller %s lost (last heard %.1f s ago, %s)",
 		    c->name, (double)(now - c->last_mono) / NSEC_PER_SEC,
@@ -485,6 +487,7 @@ agent_run(const struct agent_conf *conf)
 	while ((rc = turn(&ag)) == 0)
 		;
 	supervise_free(&ag.sv);
+	blackhole_clear_all();
 	peer_free(&ag.peers);
 	log_exit(&ag);
 	sockets_close(&ag);

@@ -3,8 +3,12 @@
  * (docs/plans.md "Faults") and answer the controller with a FaultAck.
  *
  *   LINK_DOWN   ip link set dev IFACE down
- *   LINK_UP     ip link set dev IFACE up, then for each route of the
+ *   LINK_UP     the blackhole of IFACE removed, if it has one, and
+ *               ip link set dev IFACE up, then for each route of the
  *               Fault: ip route replace PREFIX via VIA
+ *   LINK_BLACKHOLE  IFACE drops every frame it receives and keeps its
+ *               carrier (blackhole.c): a failure only the protocols'
+ *               hellos or BFD see
  *
  * Linux drops every IPv4 route through an interface that goes down, so
  * a kernel router would stay cut off after LINK_UP; the controller
@@ -29,8 +33,18 @@
  *                log appended to), answered once it forwards again; a
  *                kernel router gets net.ipv4.ip_forward = 1
  *
+ *   ROUTE_SET    this host's router role's route to routes[0].prefix
+ *                goes via routes[0].via, metric 1: a kernel router runs
+ *                ip route replace PREFIX via VIA metric 1 (the plan's
+ *                primary routes have metric 1, its backups stay), a
+ *                hoplab-router gets ROUTE_ADD on its control socket
+ *                (routerctl.c); via "" removes it (ip route del PREFIX
+ *                metric 1, ROUTE_DEL): the restore on a router whose
+ *                daemon owns its routes
+ *
  * The FaultAck's detail says what was done ("pid 4242 SIGKILL",
- * "ip_forward 0 (reboot emulated)"), for faults.csv.
+ * "ip_forward 0 (reboot emulated)", "ip route replace 198.18.6.0/24 via
+ * 198.18.5.2 metric 1"), for faults.csv.
  *
  * Deliberately not done: IPv6 routes, emulating a kernel router's lost
  * state (its ARP cache and routes survive the "reboot"), and changing a
@@ -44,8 +58,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/blackhole.h"
 #include "agent/fault.h"
+#include "agent/hoplabrouter.h"
 #include "agent/iproute.h"
+#include "agent/routerctl.h"
 #include "clock.h"
 #include "log.h"
 
@@ -110,7 +127,8 @@ check_fault(const Hoplab__Fault *f, char *err, size_t errlen)
 	size_t i;
 
 	if (f->action != HOPLAB__FAULT__ACTION__LINK_DOWN &&
-	    f->action != HOPLAB__FAULT__ACTION__LINK_UP) {
+	    f->action != HOPLAB__FAULT__ACTION__LINK_UP &&
+	    f->action != HOPLAB__FAULT__ACTION__LINK_BLACKHOLE) {
 		snprintf(err, errlen, "fault action %d: expected link down "
 		    "or up, or a router kill or start", (int)f->action);
 		return -1;
@@ -145,6 +163,14 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 
 	if (check_fault(f, err, errlen) == -1)
 		return -1;
+	if (f->action == HOPLAB__FAULT__ACTION__LINK_BLACKHOLE) {
+		if (blackhole_on(f->iface, err, errlen) == -1)
+			return -1;
+		*when = clock_real_ns();
+		return 0;
+	}
+	if (up && blackhole_off(f->iface, err, errlen) == -1)
+		return -1;
 	if (iproute_run(link, err, errlen) == -1)
 		return -1;
 	*when = clock_real_ns();
@@ -155,6 +181,52 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * ROUTE_SET: this host's router role's route to routes[0].prefix goes via
+ * routes[0].via at metric 1 (via "": the fault's route is removed, a
+ * restore where the plan has none or a daemon owns the prefix).  *WHEN
+ * is taken just before the change is made: the probes that take the new
+ * path all come after it.
+ */
+static int
+apply_route(struct supervisor *sv, const Hoplab__Fault *f, int64_t *when,
+    char *detail, size_t dlen, char *err, size_t errlen)
+{
+	char *rep[] = { "ip", "route", "replace", NULL, "via", NULL, "metric",
+	    "1", NULL };
+	char *del[] = { "ip", "route", "del", NULL, "metric", "1", NULL };
+	const Hoplab__Route *rt;
+	struct role *r;
+	int add;
+
+	if (f->n_routes != 1 || check_addr(f->routes[0]->prefix, 1) == -1 ||
+	    (f->routes[0]->via[0] != '\0' &&
+	    check_addr(f->routes[0]->via, 0) == -1)) {
+		snprintf(err, errlen, "route change: expected one route "
+		    "A.B.C.D/N (no host bits) via A.B.C.D or \"\"");
+		return -1;
+	}
+	rt = f->routes[0];
+	add = rt->via[0] != '\0';
+	if ((r = supervise_router(sv, f->role_id, err, errlen)) == NULL)
+		return -1;
+	*when = clock_real_ns();
+	if (r->ops == &hoplabrouter_ops) {
+		snprintf(detail, dlen, "hoplab-router %s %s%s%s", add ?
+		    "ROUTE_ADD" : "ROUTE_DEL", rt->prefix, add ? " via " : "",
+		    rt->via);
+		return routerctl_route(r, rt->prefix, rt->via, err, errlen);
+	}
+	rep[3] = del[3] = rt->prefix;
+	rep[5] = rt->via;
+	if (add)
+		snprintf(detail, dlen, "ip route replace %s via %s metric 1",
+		    rt->prefix, rt->via);
+	else
+		snprintf(detail, dlen, "ip route del %s metric 1", rt->prefix);
+	return iproute_run(add ? rep : del, err, errlen);
 }
 
 /* ROUTER_KILL or ROUTER_START by the role's kind; DETAIL what was done. */
@@ -184,11 +256,14 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 {
 	Hoplab__Envelope env;
 	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
-	char err[600] = "", detail[64] = "";
+	char err[600] = "", detail[96] = "";
 	int64_t when = 0;
 
 	fa.fault_id = f->fault_id;
-	if (is_router(f))
+	if (f->action == HOPLAB__FAULT__ACTION__ROUTE_SET)
+		fa.ok = apply_route(sv, f, &when, detail, sizeof(detail), err,
+		    sizeof(err)) == 0;
+	else if (is_router(f))
 		fa.ok = apply_router(sv, f, &when, detail, sizeof(detail), err,
 		    sizeof(err)) == 0;
 	else
@@ -196,14 +271,18 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 	fa.time_ns = when ? when : clock_real_ns();
 	fa.error = err;
 	fa.detail = detail;
-	if (fa.ok && is_router(f))
+	if (fa.ok && f->action == HOPLAB__FAULT__ACTION__ROUTE_SET)
+		log_info("fault %u: route: %s", f->fault_id, detail);
+	else if (fa.ok && is_router(f))
 		log_info("fault %u: router %s: %s", f->fault_id,
 		    f->action == HOPLAB__FAULT__ACTION__ROUTER_START ?
 		    "start" : "kill", detail);
 	else if (fa.ok)
 		log_info("fault %u: link %.16s %s%s", f->fault_id, f->iface,
 		    f->action == HOPLAB__FAULT__ACTION__LINK_UP ? "up" :
-		    "down", f->n_routes ? ", routes put back" : "");
+		    f->action == HOPLAB__FAULT__ACTION__LINK_BLACKHOLE ?
+		    "blackhole" : "down", f->n_routes ? ", routes put back" :
+		    "");
 	else
 		log_warn("fault %u: %s", f->fault_id, err);
 	sender_envelope(sv->ctx.out, &env);

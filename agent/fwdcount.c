@@ -21,7 +21,7 @@
  * which first adds and deletes a table of the same name (left by an
  * agent that was killed), so a start never doubles rules.  nft runs
  * with its text as one argument (nft reads its argv as commands), no
- * shell and no file, killed after NFT_TIMEOUT_MS.
+ * shell and no file (nft.c), killed after NFT_TIMEOUT_MS.
  *
  * `nft -j` prints JSON, which is YAML's flow style: lib/yamldoc (libyaml,
  * which every program links already) reads it into a tree and the rules
@@ -35,17 +35,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
 #include "agent/fwdcount.h"
+#include "agent/nft.h"
 #include "clock.h"
-#include "spawn.h"
 #include "yamldoc.h"
 
-#define NFT_TIMEOUT_MS	5000	/* an nft that hangs is killed */
 #define NFT_OUT_MAX	65536	/* `nft -j list table` of our four rules */
-#define NFT_ERR_MAX	512
 
 static const char *const class_name[FWDCOUNT_NCLASS] = {
 	"tcp", "udp", "icmp", "other",
@@ -55,51 +51,6 @@ void
 fwdcount_name(char *buf, size_t len, uint32_t role)
 {
 	snprintf(buf, len, "hoplab_fwd_r%" PRIu32, role);
-}
-
-static const char *
-nft_path(void)
-{
-	if (access("/usr/sbin/nft", X_OK) == 0)
-		return "/usr/sbin/nft";
-	if (access("/sbin/nft", X_OK) == 0)
-		return "/sbin/nft";
-	return NULL;
-}
-
-/*
- * nft with ARGV (ARGV[0] "nft"); its stdout into OUT (OUTLEN, may be
- * NULL).  0 when it exited with 0, else -1 with ERR naming WHAT.
- */
-static int
-nft_run(char *const argv[], const char *what, char *out, size_t outlen,
-    char *err, size_t errlen)
-{
-	static const struct spawn_opts o = { .die_with_parent = 1 };
-	const char *path = nft_path();
-	char text[NFT_ERR_MAX] = "", why[256], st[64], *nl;
-	struct spawn_result r = { .out = out, .outlen = outlen,
-	    .errout = text, .errlen = sizeof(text),
-	    .timeout_ns = NFT_TIMEOUT_MS * NSEC_PER_MSEC };
-
-	if (path == NULL) {
-		snprintf(err, errlen, "nft %s: nftables (nft) not found in "
-		    "/usr/sbin or /sbin", what);
-		return -1;
-	}
-	if (spawn_run(path, argv, &o, &r, why, sizeof(why)) == -1) {
-		snprintf(err, errlen, "nft %s: %s", what, r.timed_out ?
-		    "no answer in 5 s, killed" : why);
-		return -1;
-	}
-	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
-		return 0;
-	if ((nl = strchr(text, '\n')) != NULL)
-		*nl = '\0';		/* nft's first line says it */
-	snprintf(err, errlen, "nft %s: %s%s%s", what,
-	    spawn_status_text(r.status, st, sizeof(st)), text[0] ? ": " : "",
-	    text);
-	return -1;
 }
 
 int

@@ -32,7 +32,8 @@
  * flow's mean gap (for a constant-rate flow, the gap's length to within
  * a packet).
  *
- * Router faults (kill, start, restart) are faultrouter.c's; both note
+ * Router faults (kill, start, restart) are faultrouter.c's, route
+ * changes faultroute.c's; all note
  * what they send with sent.c (sent.h), which writes the rows.  The
  * agents' answers come from the loop (loop.h) to the handlers registered
  * in faults_new(): a FaultAck by its fault id, a LinkControlReply or an
@@ -60,6 +61,7 @@
 #include "controller/results/csvfile.h"
 #include "controller/faults/faults.h"
 #include "controller/faults/faultrouter.h"
+#include "controller/faults/faultroute.h"
 #include "controller/faults/outage.h"
 #include "controller/faults/sent.h"
 #include "controller/mgmt/loop.h"
@@ -234,6 +236,7 @@ faults_point(struct faults *fl, const struct plan_variant *v, size_t point,
 	fl->nd = 0;
 	fl->np = 0;
 	fl->nkilled = 0;
+	fl->nrouted = 0;
 }
 
 void
@@ -279,7 +282,8 @@ faults_due(const struct faults *fl)
  * for a link up on a kernel host: on a chain the kernel router's static
  * routes whose next hop is on IFACE's /24; on a topology that host's
  * routes out of IFACE (not for a hoplab-router host, whose interfaces
- * carry no kernel routes).
+ * carry no kernel routes, nor for a router with routing: rip or ospf,
+ * whose daemon puts its routes back itself).
  */
 static size_t
 routes_for(const struct faults *fl, const char *name, size_t pos,
@@ -295,7 +299,7 @@ routes_for(const struct faults *fl, const char *name, size_t pos,
 		for (h = (int)tp->nhosts - 1; h >= 0; h--)
 			if (strcmp(tp->hosts[h].name, name) == 0)
 				break;
-		if (h < 0 ||
+		if (h < 0 || plantopo_dynamic(tp, (size_t)h) ||
 		    (tp->hosts[h].kind == PLANTOPO_ROUTER &&
 		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
 			return 0;
@@ -338,8 +342,10 @@ routes_for(const struct faults *fl, const char *name, size_t pos,
 /* Send one link down/up to host NAME's IFACE. */
 static int
 send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
-    const char *iface, int up, const char *action, char *err, size_t errlen)
+    const char *iface, Hoplab__Fault__Action act, const char *action,
+    char *err, size_t errlen)
 {
+	int up = act == HOPLAB__FAULT__ACTION__LINK_UP;
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__Fault f = HOPLAB__FAULT__INIT;
 	Hoplab__Route rt[FAULT_ROUTES], *rtp[FAULT_ROUTES];
@@ -355,8 +361,7 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 	s = sent_new(fl, p, fi, action, iface, link);
 	s->id = fl->next_id++;
 	f.fault_id = s->id;
-	f.action = up ? HOPLAB__FAULT__ACTION__LINK_UP :
-	    HOPLAB__FAULT__ACTION__LINK_DOWN;
+	f.action = act;
 	f.iface = (char *)iface;
 	if (up)
 		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, &t);
@@ -433,8 +438,9 @@ wire_updown(struct faults *fl, size_t fi, const struct plan_impair *im,
 	size_t off = strlen(line);
 
 	links_agent_name(im, name, sizeof(name));
-	if (send_updown(fl, fi, name, SIZE_MAX, iface, up, up ? "up" :
-	    "down", err, errlen) == -1)
+	if (send_updown(fl, fi, name, SIZE_MAX, iface, up ?
+	    HOPLAB__FAULT__ACTION__LINK_UP : HOPLAB__FAULT__ACTION__LINK_DOWN,
+	    up ? "up" : "down", err, errlen) == -1)
 		return -1;
 	note_down(fl, fl->s[fl->ns - 1].peer, iface, SIZE_MAX,
 	    fl->plan->faults[fi].link, up);
@@ -451,6 +457,10 @@ do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
 	const struct plan_impair *im = fault_impair(fl->plan, f);
 	char host[PLAN_NAME_MAX], iface[16];
 	int up = f->kind == PLAN_FAULT_LINK_UP, i;
+	int hole = f->kind == PLAN_FAULT_LINK_BLACKHOLE;
+	Hoplab__Fault__Action act = up ? HOPLAB__FAULT__ACTION__LINK_UP :
+	    hole ? HOPLAB__FAULT__ACTION__LINK_BLACKHOLE :
+	    HOPLAB__FAULT__ACTION__LINK_DOWN;
 	size_t pos, off = strlen(line);
 
 	for (i = 0; i < 2; i++) {
@@ -463,14 +473,15 @@ do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
 		if (f->end[0] != '\0' && strcmp(f->end, host) != 0)
 			continue;
 		pos = end_pos(f, host, i);
-		if (send_updown(fl, fi, host, pos, iface, up, up ? "up" :
-		    "down", err, errlen) == -1)
+		if (send_updown(fl, fi, host, pos, iface, act, up ? "up" :
+		    hole ? "blackhole" : "down", err, errlen) == -1)
 			return -1;
 		note_down(fl, fl->s[fl->ns - 1].peer, iface, pos, f->link, up);
 		off += (size_t)snprintf(line + off, len > off ? len - off : 0,
 		    "%s%s:%s", off > 0 ? ", " : "", host, iface);
-		if (im != NULL && wire_updown(fl, fi, im, host, up, line, len,
-		    err, errlen) == -1)
+		/* A blackhole keeps the carrier: the wire stays as it is. */
+		if (im != NULL && !hole && wire_updown(fl, fi, im, host, up,
+		    line, len, err, errlen) == -1)
 			return -1;
 		off = strlen(line);
 	}
@@ -525,6 +536,13 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 	double t = (double)(clock_mono_ns() - fl->t0_mono) / 1e9;
 	int rc;
 
+	if (f->kind == PLAN_FAULT_ROUTE_SET) {
+		rc = faultroute_do(fl, fi, line, sizeof(line), err, errlen);
+		if (!fl->quiet)
+			fprintf(stderr, "[t=%.3f s] fault: router %s route "
+			    "%s\n", t, f->router, line);
+		return rc;
+	}
 	if (PLAN_FAULT_IS_ROUTER(f)) {
 		rc = faultrouter_do(fl, fi, line, sizeof(line), err, errlen);
 		if (!fl->quiet)
@@ -548,7 +566,9 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 	if (!fl->quiet)
 		fprintf(stderr, "[t=%.3f s] fault: link %s %s %s\n", t,
 		    f->link, f->kind == PLAN_FAULT_LINK_SET ? "set" :
-		    f->kind == PLAN_FAULT_LINK_UP ? "up" : "down", line);
+		    f->kind == PLAN_FAULT_LINK_UP ? "up" :
+		    f->kind == PLAN_FAULT_LINK_BLACKHOLE ? "blackhole" : "down",
+		    line);
 	return rc;
 }
 
@@ -682,10 +702,12 @@ outage_rows(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 		if (PLAN_FAULT_IS_ROUTER(f))
 			snprintf(what, sizeof(what), "router %s %s", f->router,
 			    f->kind == PLAN_FAULT_ROUTER_RESTART ? "restart" :
-			    "kill");
+			    f->kind == PLAN_FAULT_ROUTE_SET ? "route" : "kill");
 		else
 			snprintf(what, sizeof(what), "link %s %s", f->link,
-			    f->kind == PLAN_FAULT_LINK_SET ? "set" : "down");
+			    f->kind == PLAN_FAULT_LINK_SET ? "set" :
+			    f->kind == PLAN_FAULT_LINK_BLACKHOLE ? "blackhole" :
+			    "down");
 		for (j = 0; j < b->n_flows; j++)
 			if (outage_row(fl, b->flows[j], what, t, u, err,
 			    errlen) == -1)
@@ -750,6 +772,7 @@ faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 	}
 	fl->nd = 0;
 	faultrouter_restore(fl);
+	faultroute_restore(fl);
 	fl->started = NULL;
 	return rc;
 }

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "controller/results/records.h"
 #include "controller/results/cpu.h"
+#include "controller/run/routing.h"
 #include "controller/run/run.h"
 
 #define RUN_HELLO_NS	(5 * NSEC_PER_SEC)
@@ -47,6 +48,7 @@ run_router_batch(struct run *r, struct peer *from,
 	char werr[400];
 	int rc;
 
+	routing_feed(r, from->inv->name, b);	/* before the ack */
 	rc = resume_router_batch(r->ps, &r->st, r->res, from, b, werr,
 	    sizeof(werr));
 	if (rc != -1)

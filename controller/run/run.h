@@ -93,6 +93,7 @@ struct run {
 	struct disturb	*dist;		/* disturb.c's: manifest, disturbance */
 	struct cpumon	*cpu;		/* cpumon.c's, NULL until used */
 	struct execs	*ex;		/* exec: (execs.c), or NULL */
+	struct routing	*routing;	/* dynamic routers (routing.c), or NULL */
 	struct run_ack	acks[RUN_ACKS_MAX];	/* waiting for a sync */
 	size_t		nacks;
 };

@@ -59,6 +59,7 @@
 #include "log.h"
 #include "controller/run/run.h"
 #include "controller/run/routerrole.h"
+#include "controller/run/routing.h"
 #include "controller/run/waitrole.h"
 #include "controller/results/starts.h"
 #include "controller/run/topohosts.h"
@@ -526,7 +527,9 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	tp->recv = tp->w;
 	tp->send = tp->w + n;
 	progress(r, rep);
-	rc = cpumon_start(r, r->plan->variants[0].label,
+	rc = routing_wait(r, err, errlen);	/* routing.c: settled */
+	if (rc == 0)
+		rc = cpumon_start(r, r->plan->variants[0].label,
 	    r->plan->variants[0].nrouters, r->label,
 	    (unsigned)(pt - r->st.points) + 1, err, errlen);
 	if (rc == 0)
@@ -605,7 +608,9 @@ run_all(struct run *r, char *err, size_t errlen)
 		return -1;
 	}
 	r->phase = RUN_MEASURING;
-	rc = topohosts_start(r, hosts, &nhosts, err, errlen);
+	rc = routing_setup(r, err, errlen);
+	if (rc == 0)
+		rc = topohosts_start(r, hosts, &nhosts, err, errlen);
 	for (r->point = 0; rc == 0 && r->point < r->npoints;) {
 		plan_point(r->plan, order, r->point, &pt);
 		if ((rc = run_bind_point(r, &pt, err, errlen)) == 0)
@@ -649,6 +654,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	links_free(r->lk);
 	disturb_close(r);
 	execs_free(r);
+	routing_free(r);
 	run_disconnect(r);
 	inventory_free(r->own_inv);
 	results_state_free(&r->st);
