@@ -391,7 +391,7 @@ int
 pathdata_is_cut(const struct pathdata_fault *f)
 {
 	return strcmp(f->action, "down") == 0 || strcmp(f->action,
-	    "kill") == 0;
+	    "kill") == 0 || strcmp(f->action, "blackhole") == 0;
 }
 
 int

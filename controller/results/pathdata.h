@@ -147,7 +147,7 @@ struct pathdata_values {
 int	pathdata_value_add(struct pathdata_values *vs, const char *fault,
 	    const char *kind, const char *name, const char *metric, double v);
 
-/* Is fault F a cut or failure (link down, router kill)? */
+/* Is fault F a cut or failure (link down or blackhole, router kill)? */
 int	pathdata_is_cut(const struct pathdata_fault *f);
 
 /* Statistics of N values (sorted here, in place), for the summaries. */

@@ -3,8 +3,8 @@
  * docs/results.md "recovery.csv"); recovery_routes.csv is recoveryrt.c's.
  *
  * A row per outages.csv row of a cut or failure (`link B-C down`,
- * `router B kill`, `router B restart`; a `set` is an impairment, not a
- * cut): its outage as outages.csv has it (outage_est_s, lost x the
+ * `link B-C blackhole`, `router B kill`, `router B restart`; a `set`
+ * is an impairment, not a cut): its outage as outages.csv has it (outage_est_s, lost x the
  * flow's gap, as outage_ms; outage_s, the intervals' bound, as
  * outage_bound_ms), and the first probe after the fault that arrived
  * with another TTL than the probes before it (pathdata_first_new), up
@@ -51,7 +51,7 @@ fault_label(const char *label, char *buf, size_t len)
 		snprintf(buf, len, "%s", label);
 }
 
-/* Is outages.csv's LABEL a cut or failure (not a set)? */
+/* Is outages.csv's LABEL a cut or failure (not a set, not a route)? */
 static int
 cut_label(const char *label)
 {
@@ -59,6 +59,7 @@ cut_label(const char *label)
 
 	return (n > 5 && strcmp(label + n - 5, " down") == 0) ||
 	    (n > 5 && strcmp(label + n - 5, " kill") == 0) ||
+	    (n > 10 && strcmp(label + n - 10, " blackhole") == 0) ||
 	    (n > 8 && strcmp(label + n - 8, " restart") == 0);
 }
 

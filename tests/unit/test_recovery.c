@@ -17,6 +17,10 @@
  * Point 2: router R2 killed at 2000.5 and started at 2001.0 (a
  * restart, as outages.csv names it): f1 kept TTL 62 (the reason says
  * why), R1 changed at 2000.7 (200 ms), R3 not at all.
+ * Point 3: link R1-R2 blackholed at 3000.5 (the carrier stays: only the
+ * routing protocol's hellos notice): R1 changed its route at 3000.88
+ * (380 ms), f1's first probe of TTL 61 is 900 at 3000.9 (400 ms), 50
+ * after 849, the last one received; its outage 50 ms.
  */
 #include <stdio.h>
 #include <stdlib.h>
