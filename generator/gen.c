@@ -64,7 +64,7 @@ gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
 	f->hist = hist_new();
 	f->ipdv_hist = hist_new();
 	f->tsm = malloc(sizeof(*f->tsm));
-	if (f->seq == NULL || f->hist == NULL || f->tsm == NULL ||
+	if (ttltrack_init(&f->ttlc) == -1 || f->seq == NULL || f->hist == NULL || f->tsm == NULL ||
 	    f->ipdv_hist == NULL || series_init(&f->series, g->interval_ns,
 	    series_nbins(span_ns, g->interval_ns)) == -1) {
 		snprintf(err, errlen, "out of memory");
@@ -133,6 +133,7 @@ gen_free(struct gen *g)
 		return;
 	for (i = 0; i < g->nflows; i++) {
 		seqtrack_free(g->flows[i].seq);
+		ttltrack_free(&g->flows[i].ttlc);
 		hist_free(g->flows[i].hist);
 		hist_free(g->flows[i].ipdv_hist);
 		series_free(&g->flows[i].series);

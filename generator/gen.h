@@ -28,6 +28,7 @@
 #include "recring.h"
 #include "series.h"
 #include "tsmatch.h"
+#include "ttltrack.h"
 #include "udpio.h"
 
 #define GEN_DRAIN_DEFAULT	(500 * 1000000LL)	/* 500 ms */
@@ -109,6 +110,7 @@ struct gen_flow {
 	uint64_t	icmp_unreach;	/* icmp: destination unreachable */
 	uint64_t	icmp_timex;	/* icmp: time exceeded (errors about
 					   the flow's requests, not replies) */
+	struct ttltrack	ttlc;		/* received TTL's changes */
 };
 
 /* Which ends of its packets a run stamps; the mode's open() says. */

@@ -213,6 +213,7 @@ icmp_answered(struct gen *g, struct gen_flow *f,
 		f->ttl_min = ttl;
 	if (ttl > f->ttl_max)
 		f->ttl_max = ttl;
+	ttltrack_add(&f->ttlc, ttl, h->seq, h->tx_ns, h->rx_ns);
 	if (f->first_rx_ns == 0)
 		f->first_rx_ns = h->rx_ns;
 	f->last_rx_ns = h->rx_ns;

@@ -157,6 +157,30 @@ json_counts(struct json *j, const struct gen_flow *f)
 	json_kuint(j, "ttl_max", f->ttl_max);
 }
 
+/* The received TTL's changes (ttltrack.h), in arrival order. */
+static void
+json_ttl_changes(struct json *j, const struct gen_flow *f)
+{
+	const struct ttltrack_change *c;
+	size_t k;
+
+	json_key(j, "ttl_changes");
+	json_array(j, JSON_INLINE);
+	for (k = 0; k < f->ttlc.n; k++) {
+		c = &f->ttlc.c[k];
+		json_object(j, JSON_INLINE);
+		json_kuint(j, "seq", c->seq);
+		json_kuint(j, "prev_seq", c->prev_seq);
+		json_kint(j, "tx_ns", (long long)c->tx_ns);
+		json_kint(j, "rx_ns", (long long)c->rx_ns);
+		json_kuint(j, "ttl_from", c->from);
+		json_kuint(j, "ttl_to", c->to);
+		json_end(j);
+	}
+	json_end(j);
+	json_kuint(j, "ttl_changes_dropped", f->ttlc.dropped);
+}
+
 static void
 json_flow(struct json *j, const struct gen *g, const struct gen_flow *f)
 {
@@ -181,6 +205,7 @@ json_flow(struct json *j, const struct gen *g, const struct gen_flow *f)
 	    gen_config(g)->mode == GEN_MODE_L2 ||
 	    gen_config(g)->mode == GEN_MODE_ICMP ||
 	    gen_config(g)->role == GEN_ROLE_SEND);
+	json_ttl_changes(j, f);
 	json_delay(j, f);
 	json_ipdv(j, f);
 	json_pacing(j, f);

@@ -608,6 +608,33 @@ fill_series(Hoplab__FlowResult *r, const struct gen_flow *f, int64_t width,
 	r->delay_pdf = pbp;
 }
 
+/*
+ * F's TTL changes (ttltrack.h) into R, in the caller's arrays TC, TCP
+ * with room for F's kept changes.
+ */
+static void
+fill_ttl_changes(Hoplab__FlowResult *r, const struct gen_flow *f,
+    Hoplab__TtlChange *tc, Hoplab__TtlChange **tcp)
+{
+	const struct ttltrack_change *c;
+	size_t k;
+
+	for (k = 0; k < f->ttlc.n; k++) {
+		c = &f->ttlc.c[k];
+		hoplab__ttl_change__init(&tc[k]);
+		tc[k].seq = c->seq;
+		tc[k].prev_seq = c->prev_seq;
+		tc[k].tx_ns = c->tx_ns;
+		tc[k].rx_ns = c->rx_ns;
+		tc[k].ttl_from = c->from;
+		tc[k].ttl_to = c->to;
+		tcp[k] = &tc[k];
+	}
+	r->n_ttl_changes = f->ttlc.n;
+	r->ttl_changes = tcp;
+	r->ttl_changes_dropped = f->ttlc.dropped;
+}
+
 /* Send ENV on SOCK, retrying while no connection is up yet. */
 static int
 send_when_connected(void *sock, const Hoplab__Envelope *env,
@@ -635,20 +662,26 @@ struct batch_pool {
 	Hoplab__FlowInterval	**ivp;
 	Hoplab__DelayBin	*pb;
 	Hoplab__DelayBin	**pbp;
+	Hoplab__TtlChange	*tc;	/* every flow's TTL changes */
+	Hoplab__TtlChange	**tcp;
 };
 
 static int
 pool_new(struct batch_pool *p, const struct gen_flow *fl, size_t n)
 {
-	size_t i, niv = 0, npb = n * REPORT_PDF_ROWS;
+	size_t i, niv = 0, npb = n * REPORT_PDF_ROWS, ntc = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		niv += fl[i].series.used;
+		ntc += fl[i].ttlc.n;
+	}
+	p->tc = calloc(ntc + 1, sizeof(*p->tc));
+	p->tcp = calloc(ntc + 1, sizeof(*p->tcp));
 	p->iv = calloc(niv + 1, sizeof(*p->iv));
 	p->ivp = calloc(niv + 1, sizeof(*p->ivp));
 	p->pb = calloc(npb + 1, sizeof(*p->pb));
 	p->pbp = calloc(npb + 1, sizeof(*p->pbp));
-	return p->iv && p->ivp && p->pb && p->pbp ? 0 : -1;
+	return p->iv && p->ivp && p->pb && p->pbp && p->tc && p->tcp ? 0 : -1;
 }
 
 static void
@@ -658,6 +691,8 @@ pool_free(struct batch_pool *p)
 	free(p->ivp);
 	free(p->pb);
 	free(p->pbp);
+	free(p->tc);
+	free(p->tcp);
 }
 
 /*
@@ -675,7 +710,7 @@ send_batch(const struct gen *g, const char *endpoint, void *sock,
 	const struct gen_flow *fl;
 	struct batch_pool pool;
 	uint64_t seq = 0;
-	size_t i, n, iv = 0;
+	size_t i, n, iv = 0, tc = 0;
 	int rc;
 
 	fl = gen_flows(g, &n);
@@ -690,6 +725,8 @@ send_batch(const struct gen *g, const char *endpoint, void *sock,
 		    pool.ivp + iv, pool.pb + i * REPORT_PDF_ROWS,
 		    pool.pbp + i * REPORT_PDF_ROWS);
 		iv += fl[i].series.used;
+		fill_ttl_changes(&res[i], &fl[i], pool.tc + tc, pool.tcp + tc);
+		tc += fl[i].ttlc.n;
 		resp[i] = &res[i];
 	}
 	hoplab__result_batch__init(&rb);

@@ -127,6 +127,7 @@ rx_account(struct gen *g, struct gen_flow *f, const struct pkt_udp4_view *v,
 		f->ttl_min = v->hdr.ttl;
 	if (v->hdr.ttl > f->ttl_max)
 		f->ttl_max = v->hdr.ttl;
+	ttltrack_add(&f->ttlc, v->hdr.ttl, p->seq, p->tx_ns, rx_ns);
 	if (f->first_rx_ns == 0)
 		f->first_rx_ns = rx_ns;
 	f->last_rx_ns = rx_ns;

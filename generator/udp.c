@@ -395,6 +395,7 @@ udp_rx_probe(struct gen *g, const struct udp_rx *r, const struct probe *p)
 		f->ttl_min = ttl;
 	if (ttl > f->ttl_max)
 		f->ttl_max = ttl;
+	ttltrack_add(&f->ttlc, ttl, p->seq, p->tx_ns, rx_ns);
 	if (f->first_rx_ns == 0)
 		f->first_rx_ns = rx_ns;
 	f->last_rx_ns = rx_ns;

@@ -25,6 +25,7 @@
 #include "controller/report/plot.h"
 #include "controller/report/rfc2544plot.h"
 #include "controller/report/routerplot.h"
+#include "controller/report/recoveryplot.h"
 
 #define KEY_MAX		4	/* columns of a grouping key */
 #define BAND_STEPS	60	/* points of the regression band */
@@ -604,7 +605,8 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	    plot_hops(&p, rows, nrows) == -1 ||
 	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1 ||
 	    cpuplot_draw(&p) == -1 ||
-	    estplot_draw(&p) == -1 || cpufitplot_draw(&p) == -1)
+	    estplot_draw(&p) == -1 || cpufitplot_draw(&p) == -1 ||
+	    recoveryplot_draw(&p) == -1)
 		return -1;
 	return p.drawn;
 }

@@ -38,6 +38,10 @@
 #include "controller/results/summary.h"
 #include "controller/results/routerfaults.h"
 #include "controller/results/routers.h"
+#include "controller/results/ttlchanges.h"
+#include "controller/results/flowpaths.h"
+#include "controller/results/pathchange.h"
+#include "controller/results/recovery.h"
 
 struct results {
 	char		dir[PATH_MAX];
@@ -55,6 +59,7 @@ struct results {
 	struct manifest_host self;	/* the controller's facts */
 	struct manifest_host *mh;	/* the hosts' (results_manifest_add) */
 	size_t		nmh;
+	struct csvfile	ttl;		/* ttl_changes.csv (ttlchanges.c) */
 };
 
 static int
@@ -112,7 +117,10 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    errlen) == -1 ||
 	    csvfile_create(&res->pdf, res->dir, "pdf.csv", flowseries_pdf_cols,
 	    flowseries_npdf_cols, err, errlen) == -1 ||
-	    (res->rt = routers_open(res->dir, err, errlen)) == NULL)
+	    (res->rt = routers_open(res->dir, err, errlen)) == NULL ||
+	    csvfile_create(&res->ttl, res->dir, "ttl_changes.csv",
+	    ttlchanges_cols, ttlchanges_ncols, err, errlen) == -1 ||
+	    flowpaths_write(res->dir, plan, err, errlen) == -1)
 		goto fail;
 	return res;
 fail:
@@ -234,6 +242,23 @@ fail:
 	return -1;
 }
 
+/*
+ * ttl_changes.csv of an interrupted run, kept whole (state.json has no
+ * size for it): a point measured again appends its rows anew, and the
+ * readers keep a flow's last rows (ttlchanges.c).
+ */
+static int
+ttl_reopen(struct results *res, char *err, size_t errlen)
+{
+	struct stat st;
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/ttl_changes.csv", res->dir);
+	return csvfile_reopen(&res->ttl, res->dir, "ttl_changes.csv",
+	    stat(path, &st) == 0 ? (uint64_t)st.st_size : 0, ttlchanges_cols,
+	    ttlchanges_ncols, err, errlen);
+}
+
 /* Reopen DIR (see results.h); WRITABLE: intervals.csv and pdf.csv too. */
 static struct results *
 reopen(const char *dir, const struct run_state *st, int writable, char *err,
@@ -260,7 +285,8 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
 	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1)) ||
 	    (res->rt = routers_reopen(dir, err, errlen)) == NULL ||
-	    (writable && cpu_reopen_if(res, err, errlen) == -1)) {
+	    (writable && cpu_reopen_if(res, err, errlen) == -1) ||
+	    (writable && ttl_reopen(res, err, errlen) == -1)) {
 		results_free(res);
 		return NULL;
 	}
@@ -301,7 +327,9 @@ results_sync(struct results *res, struct run_state *st, char *err,
 	}
 	st->summary_bytes = (uint64_t)off;
 	if (csvfile_sync(&res->ivl, &st->intervals_bytes, err, errlen) == -1 ||
-	    csvfile_sync(&res->pdf, &st->pdf_bytes, err, errlen) == -1)
+	    csvfile_sync(&res->pdf, &st->pdf_bytes, err, errlen) == -1 ||
+	    (res->ttl.f != NULL && csvfile_sync(&res->ttl, NULL, err,
+	    errlen) == -1))
 		return -1;
 	return 0;
 }
@@ -310,7 +338,8 @@ int
 results_add_series(struct results *res, const struct point_key *k,
     const Hoplab__FlowResult *f, char *err, size_t errlen)
 {
-	if (flowseries_write_intervals(&res->ivl, k, f, err, errlen) == -1)
+	if (flowseries_write_intervals(&res->ivl, k, f, err, errlen) == -1 ||
+	    ttlchanges_write(&res->ttl, k, f, err, errlen) == -1)
 		return -1;
 	return flowseries_write_pdf(&res->pdf, k, f, err, errlen);
 }
@@ -514,6 +543,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	if (cpu_close(res->cpu, rc ? NULL : err, errlen) == -1)
 		rc = -1;
+	if (csvfile_close(&res->ttl, rc ? NULL : err, errlen) == -1)
+		rc = -1;
 	if (hopsout_compute(res->dir, res->rows, res->nrows, &h, err,
 	    errlen) == -1 || hopsout_write(res->dir, &h, err, errlen) == -1 ||
 	    (res->loaded && hopsout_write_flags(res->dir, &h, err,
@@ -527,10 +558,18 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", rf_err);
 		rc = -1;
 	}
+	if (pathchange_write(res->dir, rf_err, sizeof(rf_err)) == -1 ||
+	    recovery_write(res->dir, rf_err, sizeof(rf_err)) == -1) {
+		if (rc == 0)
+			snprintf(err, errlen, "%s", rf_err);
+		rc = -1;
+	}
 	print_summary(out, res);
 	if (h.n > 0 || !topology_only(res))
 		hopsout_print(out, &h);
 	residence_print(out, res->dir);
+	pathchange_print(res->dir, out);
+	recovery_print(res->dir, out);
 	routers_print(res->rt, out, h.est, h.n);
 	if (cpufitout_results(res->dir, out, err, errlen) == -1)
 		rc = -1;
@@ -550,6 +589,7 @@ results_free(struct results *res)
 		fclose(res->summary_f);
 	csvfile_close(&res->ivl, NULL, 0);
 	csvfile_close(&res->pdf, NULL, 0);
+	csvfile_close(&res->ttl, NULL, 0);
 	routers_free(res->rt);
 	cpu_free(res->cpu);
 	free(res->rows);

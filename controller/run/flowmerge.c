@@ -36,6 +36,9 @@ flowmerge_sent(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
 	Hoplab__FlowInterval *iv, *siv;
 	size_t k, n, from;
 
+	m->n_ttl_changes = rcv->n_ttl_changes;	/* the sender has none */
+	m->ttl_changes = rcv->ttl_changes;
+	m->ttl_changes_dropped = rcv->ttl_changes_dropped;
 	if (!rcv->sent_unknown || snd->sent < rcv->received)
 		return;
 	m->sent = snd->sent;

@@ -17,7 +17,9 @@
  * packet), and SND's intervals after RCV's last follow, all lost.  *IVS
  * is the interval array M then points to (the caller frees it; NULL
  * when M keeps RCV's); M's intervals point into RCV and SND, whose
- * intervals may be changed: they must outlive M.
+ * intervals may be changed: they must outlive M.  M keeps RCV's TTL
+ * changes (ttl_changes, ttl_changes_dropped) either way: only the
+ * receiver sees a TTL (path_changes.csv, recovery.csv read them).
  */
 void	flowmerge_sent(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
 	    const Hoplab__FlowResult *snd, Hoplab__FlowInterval ***ivs);

@@ -134,6 +134,33 @@ t_other_widths_keep_the_receivers_series(void)
 	CU_ASSERT_EQUAL(m.n_intervals, 3);
 }
 
+/* The receiver's TTL changes stay (the sender's result has none). */
+static void
+t_the_receivers_ttl_changes_are_kept(void)
+{
+	Hoplab__TtlChange c[2], *cp[2] = { &c[0], &c[1] };
+	Hoplab__FlowResult m;
+	Hoplab__FlowInterval **ivs = NULL;
+
+	setup();
+	hoplab__ttl_change__init(&c[0]);
+	hoplab__ttl_change__init(&c[1]);
+	c[0].ttl_to = 62;
+	c[1].seq = 12;
+	c[1].ttl_from = 62;
+	c[1].ttl_to = 61;
+	rcv.n_ttl_changes = 2;
+	rcv.ttl_changes = cp;
+	rcv.ttl_changes_dropped = 3;
+	m = snd;		/* even a row made from the sender's copy */
+	flowmerge_sent(&m, &rcv, &snd, &ivs);
+	CU_ASSERT_EQUAL(m.n_ttl_changes, 2);
+	CU_ASSERT_PTR_EQUAL(m.ttl_changes, cp);
+	CU_ASSERT_EQUAL(m.ttl_changes_dropped, 3);
+	CU_ASSERT_EQUAL(m.ttl_changes[1]->seq, 12);
+	free(ivs);
+}
+
 int
 main(void)
 {
@@ -141,6 +168,7 @@ main(void)
 		UNIT_TEST(t_sent_and_lost_come_from_the_sender),
 		UNIT_TEST(t_a_receiver_with_the_end_message_is_left_alone),
 		UNIT_TEST(t_other_widths_keep_the_receivers_series),
+		UNIT_TEST(t_the_receivers_ttl_changes_are_kept),
 	};
 
 	return UNIT_MAIN("flowmerge", tests);
