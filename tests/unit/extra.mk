@@ -66,3 +66,4 @@ UNIT_EXTRA_test_routerfaults = build/asan/controller/results/routerfaults.o
 UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/icmpmatch.o
 UNIT_EXTRA_test_flowmerge = build/asan/controller/run/flowmerge.o
 UNIT_EXTRA_test_birdconf = build/asan/agent/birdconf.o
+UNIT_EXTRA_test_routewatch = build/asan/agent/routewatch.o
