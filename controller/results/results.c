@@ -38,6 +38,7 @@
 #include "controller/results/summary.h"
 #include "controller/results/routerfaults.h"
 #include "controller/results/routers.h"
+#include "controller/results/routes.h"
 
 struct results {
 	char		dir[PATH_MAX];
@@ -55,6 +56,7 @@ struct results {
 	struct manifest_host self;	/* the controller's facts */
 	struct manifest_host *mh;	/* the hosts' (results_manifest_add) */
 	size_t		nmh;
+	struct routes	*routes;	/* routes.csv and routing/ */
 };
 
 static int
@@ -112,7 +114,8 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    errlen) == -1 ||
 	    csvfile_create(&res->pdf, res->dir, "pdf.csv", flowseries_pdf_cols,
 	    flowseries_npdf_cols, err, errlen) == -1 ||
-	    (res->rt = routers_open(res->dir, err, errlen)) == NULL)
+	    (res->rt = routers_open(res->dir, err, errlen)) == NULL ||
+	    (res->routes = routes_open(res->dir, err, errlen)) == NULL)
 		goto fail;
 	return res;
 fail:
@@ -260,6 +263,7 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
 	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1)) ||
 	    (res->rt = routers_reopen(dir, err, errlen)) == NULL ||
+	    (res->routes = routes_reopen(dir, err, errlen)) == NULL ||
 	    (writable && cpu_reopen_if(res, err, errlen) == -1)) {
 		results_free(res);
 		return NULL;
@@ -327,7 +331,9 @@ results_routers_add(struct results *res, const char *agent,
     const struct router_role *rr, const Hoplab__ResultBatch *b, char *err,
     size_t errlen)
 {
-	return routers_add(res->rt, agent, rr, b, err, errlen);
+	if (routers_add(res->rt, agent, rr, b, err, errlen) == -1)
+		return -1;
+	return routes_add(res->routes, agent, rr, b, err, errlen);
 }
 
 int
@@ -512,6 +518,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	if (routers_close(res->rt, rc ? NULL : err, errlen) == -1)
 		rc = -1;
+	if (routes_close(res->routes, rc ? NULL : err, errlen) == -1)
+		rc = -1;
 	if (cpu_close(res->cpu, rc ? NULL : err, errlen) == -1)
 		rc = -1;
 	if (hopsout_compute(res->dir, res->rows, res->nrows, &h, err,
@@ -551,6 +559,7 @@ results_free(struct results *res)
 	csvfile_close(&res->ivl, NULL, 0);
 	csvfile_close(&res->pdf, NULL, 0);
 	routers_free(res->rt);
+	routes_free(res->routes);
 	cpu_free(res->cpu);
 	free(res->rows);
 	free(res->mh);

@@ -67,3 +67,5 @@ UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/
 UNIT_EXTRA_test_flowmerge = build/asan/controller/run/flowmerge.o
 UNIT_EXTRA_test_birdconf = build/asan/agent/birdconf.o
 UNIT_EXTRA_test_routewatch = build/asan/agent/routewatch.o
+UNIT_EXTRA_test_results += build/asan/controller/results/routes.o
+UNIT_EXTRA_test_results_routes = build/asan/controller/results/routes.o build/asan/controller/results/csvfile.o
