@@ -279,7 +279,8 @@ faults_due(const struct faults *fl)
  * for a link up on a kernel host: on a chain the kernel router's static
  * routes whose next hop is on IFACE's /24; on a topology that host's
  * routes out of IFACE (not for a hoplab-router host, whose interfaces
- * carry no kernel routes).
+ * carry no kernel routes, nor for a router with routing: rip or ospf,
+ * whose daemon puts its routes back itself).
  */
 static size_t
 routes_for(const struct faults *fl, const char *name, size_t pos,
@@ -295,7 +296,7 @@ routes_for(const struct faults *fl, const char *name, size_t pos,
 		for (h = (int)tp->nhosts - 1; h >= 0; h--)
 			if (strcmp(tp->hosts[h].name, name) == 0)
 				break;
-		if (h < 0 ||
+		if (h < 0 || plantopo_dynamic(tp, (size_t)h) ||
 		    (tp->hosts[h].kind == PLANTOPO_ROUTER &&
 		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
 			return 0;

@@ -10,7 +10,8 @@
  * A leaf: no YAML, no errors of a plan, nothing but the table; so that
  * every part of controller/plan/ may ask it without calling a parser.
  * Deliberately not done: equal-cost multipath (one next hop per prefix
- * and metric), dynamic routing.
+ * and metric); dynamic routing beyond saying which router runs what
+ * (plantopo_dynamic, plantopo_active_ifaces: the daemons learn the rest).
  */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -234,4 +235,39 @@ plantopo_names(const struct plantopo *t, enum plantopo_kind kind,
 			    off ? ", " : "", t->hosts[i].name);
 	if (i < t->nhosts)
 		snprintf(buf + off, len - off, ", ...");
+}
+
+const char *
+plantopo_routing_name(int routing)
+{
+	return routing == PLANTOPO_RIP ? "rip" : routing == PLANTOPO_OSPF ?
+	    "ospf" : "static";
+}
+
+int
+plantopo_dynamic(const struct plantopo *t, size_t h)
+{
+	return h < t->nhosts && t->hosts[h].kind == PLANTOPO_ROUTER &&
+	    t->hosts[h].routing != PLANTOPO_STATIC;
+}
+
+size_t
+plantopo_active_ifaces(const struct plantopo *t, size_t h,
+    const char **ifaces, size_t max)
+{
+	size_t i, far, n = 0;
+	int e;
+
+	if (!plantopo_dynamic(t, h))
+		return 0;
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; e < 2; e++) {
+			if (t->links[i].end[e].host != h)
+				continue;
+			far = t->links[i].end[!e].host;
+			if (plantopo_dynamic(t, far) && t->hosts[far].routing ==
+			    t->hosts[h].routing && n < max)
+				ifaces[n++] = t->links[i].end[e].iface;
+		}
+	return n;
 }

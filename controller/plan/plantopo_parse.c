@@ -25,7 +25,15 @@
  * configured there, and without them its shortest-path primaries are
  * what the user is assumed to have configured; nothing is installed.
  *
- * Deliberately not done: dynamic routing, equal-cost multipath, two
+ * A router with routing: rip or ospf (a daemon learns its routes) gets
+ * its shortest-path primaries only, what the protocol converges to when
+ * paths differ in length (RIP counts hops; OSPF with every cost 10 does
+ * too); where two paths tie, the daemon may pick the other one than the
+ * first link in file order, so those primaries are expected routes for
+ * the path checks and the dry run, never installed (topohosts.c); and
+ * routes: for it are refused.
+ *
+ * Deliberately not done: equal-cost multipath, two
  * links between the same pair, end hosts with routes of their own.
  * The loader reports every error it finds with the file, line, key.
  */
@@ -45,7 +53,8 @@
 #define BENCH_NET	0xc6120000U	/* 198.18.0.0/15 (RFC 2544) */
 #define BENCH_MASK	0xfffe0000U
 
-static const char *const host_keys[] = { "router" };
+static const char *const host_keys[] = { "router", "routing" };
+enum { H_ROUTER, H_ROUTING, H_NKEYS };
 static const char *const route_keys[] = { "to", "via", "metric" };
 enum { R_TO, R_VIA, R_METRIC, R_NKEYS };
 
@@ -85,13 +94,50 @@ bad:
 	    "digits or '_', got %s", got);
 }
 
-/* A host NODE (the name K, the value V: {} or {router: IMPL}). */
+/*
+ * routing: of router H (static, rip, ospf): what its implementation can
+ * run.  hoplab-router speaks RIP only; an external router is the user's.
+ */
+static int
+host_routing(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    struct plantopo_host *h)
+{
+	char got[64];
+
+	yamldoc_got(node, got, sizeof(got));
+	if (yamldoc_is(node, "static"))
+		h->routing = PLANTOPO_STATIC;
+	else if (yamldoc_is(node, "rip"))
+		h->routing = PLANTOPO_RIP;
+	else if (yamldoc_is(node, "ospf"))
+		h->routing = PLANTOPO_OSPF;
+	else
+		return PERR(c, node, path, "expected static, rip or ospf, "
+		    "got %s", got);
+	if (h->routing == PLANTOPO_STATIC)
+		return 0;
+	if (h->impl == PLAN_ROUTER_EXTERNAL) {
+		h->routing = PLANTOPO_STATIC;
+		return PERR(c, node, path, "an external router is configured "
+		    "by you (hoplab starts no routing daemon there); expected "
+		    "no routing: or static, got %s", got);
+	}
+	if (h->impl == PLAN_ROUTER_HOPLAB && h->routing == PLANTOPO_OSPF) {
+		h->routing = PLANTOPO_STATIC;
+		return PERR(c, node, path, "hoplab-router speaks RIP only; "
+		    "expected static or rip (or router: linux for ospf), got "
+		    "%s", got);
+	}
+	return 0;
+}
+
+/* A host NODE (the name K, the value V: {} or {router: IMPL, routing:}). */
 static int
 parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 {
 	struct plantopo *t = &c->p->topo;
 	struct plantopo_host *h = &t->hosts[t->nhosts];
-	yaml_node_t *impl;
+	yaml_node_t *hv[H_NKEYS], *impl;
 	char path[YAMLDOC_PATH_MAX], ipath[YAMLDOC_PATH_MAX], got[64];
 	const char *s = yamldoc_text(k);
 	int j;
@@ -106,6 +152,7 @@ parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 	h->line = (int)yamldoc_line(k);
 	h->kind = PLANTOPO_END;
 	h->impl = PLAN_ROUTER_LINUX;
+	h->routing = PLANTOPO_STATIC;
 	if (v->type == YAML_SCALAR_NODE && (yamldoc_is(v, "") ||
 	    yamldoc_is(v, "~") || yamldoc_is(v, "null"))) {
 		t->nhosts++;
@@ -113,19 +160,30 @@ parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 	}
 	/* Known from here on, so that links to it are not errors too. */
 	t->nhosts++;
-	if (yamldoc_map_fields(c->yd, v, path, host_keys, 1, &impl, c->err,
+	if (yamldoc_map_fields(c->yd, v, path, host_keys, H_NKEYS, hv, c->err,
 	    c->errlen) == -1)
 		return -1;
-	yamldoc_path_key(ipath, sizeof(ipath), path, "router");
+	impl = hv[H_ROUTER];
+	yamldoc_path_key(ipath, sizeof(ipath), path, "routing");
+	if (impl == NULL && hv[H_ROUTING] != NULL)
+		return PERR(c, hv[H_ROUTING], ipath, "only for a router (an "
+		    "end host has a default route); expected %s: {router: "
+		    "linux, routing: %s}", h->name,
+		    yamldoc_text(hv[H_ROUTING]) != NULL ?
+		    yamldoc_text(hv[H_ROUTING]) : "ospf");
 	if (impl == NULL)
 		return 0;
 	h->kind = PLANTOPO_ROUTER;
+	yamldoc_path_key(ipath, sizeof(ipath), path, "router");
 	if (yamldoc_is(impl, "hoplab") || yamldoc_is(impl, "external"))
 		h->impl = yamldoc_is(impl, "hoplab") ? PLAN_ROUTER_HOPLAB :
 		    PLAN_ROUTER_EXTERNAL;
 	else if (!yamldoc_is(impl, "linux"))
 		return PERR(c, impl, ipath, "expected linux, hoplab or "
 		    "external, got %s", yamldoc_got(impl, got, sizeof(got)));
+	yamldoc_path_key(ipath, sizeof(ipath), path, "routing");
+	if (hv[H_ROUTING] != NULL)
+		return host_routing(c, hv[H_ROUTING], ipath, h);
 	return 0;
 }
 
@@ -447,6 +505,13 @@ parse_routes(struct parse_ctx *c, yaml_node_t *node, int *given)
 			continue;
 		}
 		given[h] = 1;
+		if (t->hosts[h].routing != PLANTOPO_STATIC) {
+			rc = PERR(c, k, path, "%s has routing: %s (its daemon "
+			    "learns its routes); expected routes: only for "
+			    "static routers", t->hosts[h].name,
+			    plantopo_routing_name(t->hosts[h].routing));
+			continue;
+		}
 		if ((n = yamldoc_seq(c->yd, v, path, 1, PLANTOPO_MAX_ROUTES,
 		    c->err, c->errlen)) == -1) {
 			rc = -1;
@@ -525,7 +590,7 @@ route_subnet(struct plantopo *t, size_t h, size_t l)
 					return -1;
 			}
 	for (i = 0; t->hosts[h].impl == PLAN_ROUTER_LINUX &&
-	    i < t->nlinks; i++)
+	    t->hosts[h].routing == PLANTOPO_STATIC && i < t->nlinks; i++)
 		for (e = 0; e < 2; e++) {
 			y = t->links[i].end[!e].host;
 			if (t->links[i].end[e].host != h || y == primary ||

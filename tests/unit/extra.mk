@@ -69,3 +69,4 @@ UNIT_EXTRA_test_birdconf = build/asan/agent/birdconf.o
 UNIT_EXTRA_test_routewatch = build/asan/agent/routewatch.o
 UNIT_EXTRA_test_results += build/asan/controller/results/routes.o
 UNIT_EXTRA_test_results_routes = build/asan/controller/results/routes.o build/asan/controller/results/csvfile.o
+UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporouting.o
