@@ -25,6 +25,12 @@
  *                                 point-to-point with hello and dead, cost
  *                                 10; the others stub (announced, silent)
  *
+ * OSPF retransmits unanswered database packets every hello interval, at
+ * least 2 s, BIRD's least (its default is 5 s): a first DD packet lost while the neighbour
+ * was starting then costs a hello, not 5 s, of convergence.  (BIRD keeps
+ * RFC 2328's MinLSInterval of 5 s between two originations of one LSA:
+ * a change within 5 s of an adjacency coming up waits for it.)
+ *
  * Both protocols run with `ecmp no`: one next hop per prefix, the one
  * the plan's path expects, and a route change is one route replaced.
  * Times are whole seconds in BIRD's RIP and OSPF options: a time in ns
@@ -68,6 +74,15 @@ secs(uint64_t ns, uint64_t def)
 		ns = def;
 	s = (ns + NS_PER_S - 1) / NS_PER_S;
 	return s > 0 ? s : 1;
+}
+
+/* OSPF's retransmit interval: the hello's, at least 2 s (BIRD's least). */
+static unsigned long long
+rxmt(uint64_t hello_ns)
+{
+	unsigned long long s = secs(hello_ns, OSPF_HELLO_NS);
+
+	return s < 2 ? 2 : s;
 }
 
 /* 1 if S may stand between BIRD's quotes as it is. */
@@ -302,8 +317,10 @@ write_ospf(FILE *f, const Hoplab__RouterParams *rp)
 		    "\t\t\ttype ptp;\n"
 		    "\t\t\tcost 10;\n"
 		    "\t\t\thello %llu;\n"
+		    "\t\t\tretransmit %llu;\n"
 		    "\t\t\tdead %llu;\n", name,
 		    secs(rt->ospf_hello_ns, OSPF_HELLO_NS),
+		    rxmt(rt->ospf_hello_ns),
 		    secs(rt->ospf_dead_ns, OSPF_DEAD_NS));
 		if (rt->bfd_interval_ns > 0)
 			fprintf(f, "\t\t\tbfd yes;\n");
