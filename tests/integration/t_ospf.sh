@@ -32,8 +32,12 @@
 #    shorter), the flow's ttl_min is 60 (the backup's 4 routers) and its
 #    ttl_max 62, and routing/ holds each router's bird log;
 # 6. when the run ends no bird is left and no proto bird route either
-#    (persist no: bird withdraws them), and routes.csv has R1's dels.
-# About 20 s.  Run as root; tests/integration/run.sh does.
+#    (persist no: bird withdraws them), and routes.csv has R1's dels;
+# 7. bird killed (SIGKILL) on R2 during a second run: the run fails at
+#    once with the agent's sentence (host, signal 9, pid, the end of
+#    bird.log), and the routes the dead bird could not withdraw are
+#    flushed from R2.
+# About 23 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -71,7 +75,7 @@ topology:
 faults:
   - {at: 11s, link: R1-R4, action: down}
 flows:
-  - {name: f1, from: H1, to: H2, mode: udp, frame: 128, idt: 1ms, count: 14000}
+  - {name: f1, from: H1, to: H2, mode: udp, frame: 128, idt: 1ms, count: 12500}
 YAML
 
 # routes R: R's bird routes in the kernel, "PREFIX via GW" sorted, one line.
@@ -88,6 +92,27 @@ converged()
 	[ "$(routes R4 | tr ';' '\n' | grep -c via)" = 3 ] &&
 	[ "$(routes R2 | tr ';' '\n' | grep -c via)" = 4 ] &&
 	[ "$(routes R3 | tr ';' '\n' | grep -c via)" = 4 ]
+}
+
+# r4_moved: R4's route to H1's subnet goes via R3.
+r4_moved()
+{
+	routes R4 | grep -q "$P.1.0/24 via $P.4.1;"
+}
+
+# bird_sock R: the control socket of R's bird now running, if any.
+bird_sock()
+{
+	for _s in "$LAB_STATE/$1"/role-*/bird.ctl; do
+		[ -S "$_s" ] && echo "$_s" && return 0
+	done
+	return 1
+}
+
+# r2_runs: R2's bird runs and has installed its routes.
+r2_runs()
+{
+	bird_sock R2 >/dev/null && [ -n "$(routes R2)" ]
 }
 
 # r1_moved: R1's route to H2's subnet goes via R2.
@@ -115,7 +140,7 @@ if wait_for 10 "the routers' OSPF routes" converged; then
 	assert_eq r4_routes "$P.1.0/24 via $P.5.1;$P.2.0/24 via $P.5.1;$P.3.0/24 via $P.4.1;" "$(routes R4)"
 	assert_match r2_routes "^$P.1.0/24 via $P.2.1;$P.4.0/24 via $P.3.2;$P.5.0/24 via $P.2.1;$P.6.0/24 via ($P.2.1|$P.3.2);\$" "$(routes R2)"
 	assert_match r3_routes "^$P.1.0/24 via ($P.3.1|$P.4.2);$P.2.0/24 via $P.3.1;$P.5.0/24 via $P.4.2;$P.6.0/24 via $P.4.2;\$" "$(routes R3)"
-	sock=$(ls "$LAB_STATE"/R1/role-*/bird.ctl 2>/dev/null | head -n 1)
+	sock=$(bird_sock R1)
 	assert_match bird_table_r1 "$P.6.0/24 +unicast \[ospf1 .*via $P.5.2 on R4" \
 	    "$(in_host R1 birdc -s "$sock" show route "$P.6.0/24" 2>&1 |
 	    tr '\n' ' ')"
@@ -130,7 +155,11 @@ fi
 # 4. (in the kernel, during the run)
 if wait_for 8 "R1's route via R2 after the cut" r1_moved; then
 	pass r1_moves_to_r2
-	assert_match r4_moves_to_r3 "$P.1.0/24 via $P.4.1;" "$(routes R4)"
+	if wait_for 3 "R4's route via R3" r4_moved; then
+		pass r4_moves_to_r3
+	else
+		fail r4_moves_to_r3 "R4: $(routes R4)"
+	fi
 else
 	fail r1_moves_to_r2 "R1: $(routes R1)"
 fi
@@ -206,6 +235,30 @@ for r in R1 R2 R3 R4; do
 	    xargs -r ps -o comm= -p | grep -x bird)"
 done
 assert_match routes_csv_r1_dels "$P.6.0/24" "$(rows R1 del bird)"
+
+# 7. bird killed during a run: the run stops with the agent's sentence.
+sed -e 's/^name: .*/name: killed/' -e '/^faults:/d' -e '/action: down}/d' \
+    -e 's/count: 12500/count: 6000/' "$T/ospf.yaml" >"$T/killed.yaml"
+$HL -o "$T/killed" run "$T/killed.yaml" >"$T/killed.log" 2>&1 &
+RUN=$!
+if wait_for 8 "R2's bird" bird_sock R2; then
+	# its routes, if they come soon (OSPF takes 4-5 s here at a start)
+	wait_for 3 "R2's routes" r2_runs && had=installed || had=none
+	pid=$(cat "$(dirname "$(bird_sock R2)")/bird.pid")
+	kill -KILL "$pid"
+	wait "$RUN"
+	assert_eq killed_run_exit_1 1 "$?"
+	assert_match killed_run_says_why "kernel router on R2.* failed while \
+the run needed it \(role [0-9]+\): bird on R2 was terminated by signal 9 \
+while the run needed it \(role [0-9]+, pid $pid\); last lines of \
+.*/bird.log: .*Started" "$(cat "$T/killed.log")"
+	wait_for 5 "the routers stopped" test -z "$(routes R1)$(routes R3)"
+	assert_eq "killed_r2_routes_flushed_($had)" "" "$(routes R2)"
+else
+	fail killed_bird_started "R2's bird did not run"
+	kill "$RUN" 2>/dev/null
+fi
+ts killed
 
 lab_down
 ts lab_down
