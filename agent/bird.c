@@ -22,7 +22,8 @@
  * supervise.c); here only the words for an exit, the log for
  * DaemonLog, and the clean-up after bird ended: its socket and pid file
  * removed, and `ip route flush proto bird` for what a bird that was
- * killed could not withdraw.
+ * killed could not withdraw (not after a clean exit: a role of another
+ * controller that took the host over may run its own bird by then).
  *
  * Deliberately not here: birdc (a user's tool during a run: see
  * docs/routing.md), reconfiguration of a running bird, bird's own
@@ -240,7 +241,7 @@ bird_socket(const struct bird *b)
 }
 
 void
-bird_free(struct bird *b)
+bird_free(struct bird *b, int clean)
 {
 	char err[512];
 	char *argv[] = { "ip", "-4", "route", "flush", "proto", "bird",
@@ -250,7 +251,8 @@ bird_free(struct bird *b)
 		return;
 	unlink(b->sock);
 	unlink(b->pidfile);
-	if (iproute_run(argv, err, sizeof(err)) == -1)
+	/* not after a clean end: a new role's bird may run by now */
+	if (!clean && iproute_run(argv, err, sizeof(err)) == -1)
 		log_warn("role %u: %s", b->role, err);
 	free(b->logbuf);
 	free(b);

@@ -47,10 +47,11 @@ void	bird_daemon_log(struct bird *b, Hoplab__DaemonLog *dl, int exited,
 const char *bird_socket(const struct bird *b);
 /*
  * Forget B once bird has ended: its socket and pid file removed (the
- * configuration and log stay for a look after the run), the routes it
- * may have left in the kernel (a bird killed cannot withdraw them)
- * flushed: ip route flush proto bird.  bird_free(NULL) does nothing.
+ * configuration and log stay for a look after the run) and, unless it
+ * ended CLEAN (exit status 0: its shutdown withdrew its routes), the
+ * routes it left in the kernel flushed: ip route flush proto bird.
+ * bird_free(NULL) does nothing.
  */
-void	bird_free(struct bird *b);
+void	bird_free(struct bird *b, int clean);
 
 #endif

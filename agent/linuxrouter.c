@@ -112,6 +112,7 @@ struct lr_state {
 	size_t	nls;
 	struct routewatch *rw;	/* its routing table's changes */
 	struct bird *bird;	/* its routing daemon, or NULL (static) */
+	uint64_t lost;		/* overruns of the monitor, warned */
 	Hoplab__RouteChange rc[ROUTEWATCH_MAX];	/* a batch's routes */
 	Hoplab__RouteChange *rcp[ROUTEWATCH_MAX];
 };
@@ -403,6 +404,12 @@ read_routes(struct role *r, struct lr_state *lr, char *err, size_t errlen)
 	for (;;) {
 		if (routewatch_read(lr->rw, err, errlen) == -1)
 			return -1;
+		if (routewatch_lost(lr->rw) > lr->lost) {
+			lr->lost = routewatch_lost(lr->rw);
+			log_warn("role %u: the kernel dropped route changes "
+			    "(socket overrun, %llu times): routes.csv misses "
+			    "some", r->id, (unsigned long long)lr->lost);
+		}
 		(void)routewatch_changes(lr->rw, &n);
 		if (n < ROUTEWATCH_FLUSH)
 			return 0;
@@ -578,7 +585,8 @@ linuxrouter_forget(struct role *r)
 	if (lr != NULL) {
 		count_stop(r, lr);
 		unconfigure(r, lr);
-		bird_free(lr->bird);
+		bird_free(lr->bird, r->reaped && WIFEXITED(r->status) &&
+		    WEXITSTATUS(r->status) == 0);
 		routewatch_free(lr->rw);
 	}
 	free(lr);
