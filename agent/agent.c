@@ -1,7 +1,9 @@
 /*
  * agent: hoplab-agent's event loop.
  *
- * One thread, one zmq_poll() over two sockets:
+ * One thread, one zmq_poll() over two sockets (and the descriptors roles
+ * ask to have polled, role_ops.poll_fd: a kernel router's route monitor,
+ * read as soon as the kernel tells it of a change):
  *
  *   ROUTER  tcp://ADDR:PORT              controllers (DEALER, routing id =
  *                                        controller name)
@@ -67,6 +69,7 @@
 #define POLL_MAX_MS	250	/* bounds signal-flag latency */
 #define RECV_BURST	256	/* messages per socket per loop turn */
 #define QUIT_SLACK	(1000 * 1000000LL)
+#define ROLE_FDS_MAX	16	/* roles' descriptors polled (poll_fd) */
 
 static volatile sig_atomic_t sig_quit;
 static volatile sig_atomic_t sig_chld;
@@ -356,12 +359,15 @@ quit_done(struct agent *ag, int64_t now)
 static int
 turn(struct agent *ag)
 {
-	zmq_pollitem_t items[3] = {
+	zmq_pollitem_t items[3 + ROLE_FDS_MAX] = {
 		{ .socket = ag->router, .events = ZMQ_POLLIN },
 		{ .socket = ag->pull, .events = ZMQ_POLLIN },
 		{ .socket = ag->zap, .events = ZMQ_POLLIN },
 	};
+	int fds[ROLE_FDS_MAX];
+	uint32_t ids[ROLE_FDS_MAX];
 	int64_t now = clock_mono_ns(), next;
+	size_t nfd, base = ag->zap != NULL ? 3 : 2, k;
 	int i;
 
 	next = supervise_timers(&ag->sv, now);
@@ -369,7 +375,14 @@ turn(struct agent *ag)
 		next = ag->next_hb;
 	if (hostreport_next(&ag->hr) < next)
 		next = hostreport_next(&ag->hr);
-	if (zmq_poll(items, ag->zap != NULL ? 3 : 2,
+	/* the roles' own descriptors after the sockets (role_ops.poll_fd) */
+	nfd = supervise_poll_fds(&ag->sv, fds, ids, ROLE_FDS_MAX);
+	for (k = 0; k < nfd; k++) {
+		items[base + k].socket = NULL;
+		items[base + k].fd = fds[k];
+		items[base + k].events = ZMQ_POLLIN;
+	}
+	if (zmq_poll(items, (int)(base + nfd),
 	    poll_timeout(now, next)) == -1 &&
 	    errno != EINTR) {
 		log_error("zmq_poll: %s", zmq_strerror(errno));
@@ -382,6 +395,9 @@ turn(struct agent *ag)
 		recv_controllers(ag);
 	if (items[1].revents & ZMQ_POLLIN)
 		drain_children(ag);
+	for (k = 0; k < nfd; k++)
+		if (items[base + k].revents & (ZMQ_POLLIN | ZMQ_POLLERR))
+			supervise_readable(&ag->sv, ids[k]);
 	if (sig_chld) {
 		sig_chld = 0;
 		supervise_reap(&ag->sv);

@@ -55,6 +55,19 @@
  * says the protocol counts are missing (fwd_valid false, a warning in
  * the agent's log); netlink failing fails the role.
  *
+ * Routing (docs/routing.md): a router (not an end host) watches its
+ * routing table from its start (routewatch.c: the table as it was, then
+ * every change as the kernel announces it; the agent's loop polls the
+ * monitor's socket, role_ops.poll_fd) and sends the changes in its next
+ * batch's ResultBatch.routes, or at once in a batch of their own when
+ * ROUTEWATCH_FLUSH have come (routes.csv).  With RoutingParams RIP or
+ * OSPF it also runs bird (bird.c) as its child, started last, once the
+ * addresses are up: the role's stop is then SIGTERM to bird (SIGKILL
+ * ROLE_KILL_GRACE later), and bird's exit sends the final batch (the
+ * routes bird withdrew on its way out, the counters, its log as
+ * DaemonLog) and ends the role.  A bird that exits on its own fails the
+ * role with its exit status and the end of its log.
+ *
  * Deliberately not done: IPv6, rp_filter and ip_forward are left as they
  * are on stop (other roles may rely on forwarding), and no routes are
  * deleted one by one.
@@ -68,10 +81,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/wait.h>
+
+#include "agent/bird.h"
 #include "agent/fwdcount.h"
 #include "agent/iproute.h"
 #include "agent/linkstats.h"
 #include "agent/linuxrouter.h"
+#include "agent/routewatch.h"
 #include "clock.h"
 #include "log.h"
 
@@ -93,6 +110,11 @@ struct lr_state {
 	struct linkstats ls[ROLE_IFACES_MAX];	/* the last read */
 	struct linkstats ls0[ROLE_IFACES_MAX];	/* at the start */
 	size_t	nls;
+	struct routewatch *rw;	/* its routing table's changes */
+	struct bird *bird;	/* its routing daemon, or NULL (static) */
+	uint64_t lost;		/* overruns of the monitor, warned */
+	Hoplab__RouteChange rc[ROUTEWATCH_MAX];	/* a batch's routes */
+	Hoplab__RouteChange *rcp[ROUTEWATCH_MAX];
 };
 
 /*
@@ -289,13 +311,40 @@ fill_fwd(const struct role *r, struct lr_state *lr,
 	rc->fwd_other = pk[FWDCOUNT_OTHER];
 }
 
+/* The route changes LR holds into RB.routes (pointing into LR). */
+static void
+fill_routes(struct lr_state *lr, Hoplab__ResultBatch *rb)
+{
+	const struct route_change *c;
+	size_t i, n = 0;
+
+	if (lr->rw == NULL)
+		return;
+	c = routewatch_changes(lr->rw, &n);
+	for (i = 0; i < n; i++) {
+		hoplab__route_change__init(&lr->rc[i]);
+		lr->rc[i].time_ns = c[i].time_ns;
+		lr->rc[i].removed = c[i].removed;
+		lr->rc[i].initial = c[i].initial;
+		lr->rc[i].prefix = (char *)c[i].prefix;
+		lr->rc[i].via = (char *)c[i].via;
+		lr->rc[i].dev = (char *)c[i].dev;
+		lr->rc[i].metric = c[i].metric;
+		lr->rc[i].proto = (char *)c[i].proto;
+		lr->rcp[i] = &lr->rc[i];
+	}
+	rb->routes = lr->rcp;
+	rb->n_routes = n;
+}
+
 /*
- * Read the counters and send them as R's next batch (FINAL: its last).
+ * Send R's next batch (FINAL: its last): with COUNTERS the counters read
+ * now, the route changes held (then cleared), and DL when not NULL.
  * 0, or -1 with ERR (netlink failed, or the spool refused the batch).
  */
 static int
-send_counters(struct role *r, struct lr_state *lr, int final, char *err,
-    size_t errlen)
+send_batch(struct role *r, struct lr_state *lr, int counters, int final,
+    Hoplab__DaemonLog *dl, char *err, size_t errlen)
 {
 	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
 	Hoplab__RouterCounters rc = HOPLAB__ROUTER_COUNTERS__INIT, *rcp = &rc;
@@ -303,25 +352,70 @@ send_counters(struct role *r, struct lr_state *lr, int final, char *err,
 	Hoplab__RouterIfaceCounters *icp[ROLE_IFACES_MAX];
 	size_t i;
 
-	if (linkstats_read(lr->ls, lr->nls, err, errlen) == -1)
-		return -1;
-	rc.time_ns = clock_real_ns();
-	rc.router = (char *)r->ctx->agent;
-	rc.impl = "linux";
-	for (i = 0; i < lr->nls; i++) {
-		fill_iface(&ic[i], &lr->ls[i], &lr->ls0[i]);
-		icp[i] = &ic[i];
+	if (counters) {
+		if (linkstats_read(lr->ls, lr->nls, err, errlen) == -1)
+			return -1;
+		rc.time_ns = clock_real_ns();
+		rc.router = (char *)r->ctx->agent;
+		rc.impl = "linux";
+		for (i = 0; i < lr->nls; i++) {
+			fill_iface(&ic[i], &lr->ls[i], &lr->ls0[i]);
+			icp[i] = &ic[i];
+		}
+		rc.ifaces = icp;
+		rc.n_ifaces = lr->nls;
+		fill_fwd(r, lr, &rc);
+		rb.routers = &rcp;
+		rb.n_routers = 1;
 	}
-	rc.ifaces = icp;
-	rc.n_ifaces = lr->nls;
-	fill_fwd(r, lr, &rc);
+	fill_routes(lr, &rb);
 	rb.role_id = r->id;
 	rb.run_id = r->run_id;
 	rb.batch_seq = ++lr->batch_seq;
 	rb.final = final;
-	rb.routers = &rcp;
-	rb.n_routers = 1;
-	return role_results(r, &rb, err, errlen);
+	rb.daemon = dl;
+	if (role_results(r, &rb, err, errlen) == -1)
+		return -1;
+	if (lr->rw != NULL)
+		routewatch_clear(lr->rw);
+	return 0;
+}
+
+/* The counters so far and the route changes held, as R's next batch. */
+static int
+send_counters(struct role *r, struct lr_state *lr, int final, char *err,
+    size_t errlen)
+{
+	return send_batch(r, lr, 1, final, NULL, err, errlen);
+}
+
+/*
+ * Read what R's route monitor holds; whenever ROUTEWATCH_FLUSH changes
+ * are held, send them in a batch of their own (nothing is dropped when
+ * many come at once).  0, or -1 with ERR.
+ */
+static int
+read_routes(struct role *r, struct lr_state *lr, char *err, size_t errlen)
+{
+	size_t n;
+
+	if (lr->rw == NULL)
+		return 0;
+	for (;;) {
+		if (routewatch_read(lr->rw, err, errlen) == -1)
+			return -1;
+		if (routewatch_lost(lr->rw) > lr->lost) {
+			lr->lost = routewatch_lost(lr->rw);
+			log_warn("role %u: the kernel dropped route changes "
+			    "(socket overrun, %llu times): routes.csv misses "
+			    "some", r->id, (unsigned long long)lr->lost);
+		}
+		(void)routewatch_changes(lr->rw, &n);
+		if (n < ROUTEWATCH_FLUSH)
+			return 0;
+		if (send_batch(r, lr, 0, 0, NULL, err, errlen) == -1)
+			return -1;
+	}
 }
 
 /*
@@ -343,6 +437,8 @@ count_start(struct role *r, struct lr_state *lr,
 	if (linkstats_read(lr->ls, lr->nls, err, errlen) == -1)
 		return -1;
 	memcpy(lr->ls0, lr->ls, sizeof(lr->ls0));
+	if ((lr->rw = routewatch_open(err, errlen)) == NULL)
+		return -1;
 	fwdcount_name(lr->table, sizeof(lr->table), r->id);
 	if (fwdcount_install(lr->table, why, sizeof(why)) == -1)
 		log_warn("role %u: forwarded packets per protocol not "
@@ -374,7 +470,8 @@ linuxrouter_tick(struct role *r, int64_t now, char *err, size_t errlen)
 {
 	struct lr_state *lr = r->priv;
 
-	if (send_counters(r, lr, 0, err, errlen) == -1) {
+	if (read_routes(r, lr, err, errlen) == -1 ||
+	    send_counters(r, lr, 0, err, errlen) == -1) {
 		lr->failed = 1;
 		r->tick_at = 0;
 		return -1;
@@ -416,6 +513,9 @@ linuxrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 			goto fail;
 	if (!rp->end_host && count_start(r, lr, rp, err, errlen) == -1)
 		goto fail;
+	if (bird_wanted(rp) && !rp->end_host &&
+	    (lr->bird = bird_start(r, rp, err, errlen)) == NULL)
+		goto fail;
 	return 0;
 fail:
 	count_stop(r, lr);
@@ -433,10 +533,12 @@ linuxrouter_stop(struct role *r, int all)
 	struct lr_state *lr = r->priv;
 	char err[512];
 
-	(void)all;
 	r->tick_at = 0;
-	if (lr->counting && !lr->failed && send_counters(r, lr, 1, err,
-	    sizeof(err)) == -1)
+	if (lr->bird != NULL && r->pid > 0)	/* its exit ends the role */
+		return role_terminate(r, all);
+	if (lr->counting && !lr->failed && (read_routes(r, lr, err,
+	    sizeof(err)) == -1 || send_counters(r, lr, 1, err,
+	    sizeof(err)) == -1))
 		log_warn("role %u: final counters not sent: %s", r->id, err);
 	lr->counting = 0;
 	count_stop(r, lr);
@@ -478,12 +580,66 @@ linuxrouter_restart(struct role *r, int64_t *when, char *detail,
 static void
 linuxrouter_forget(struct role *r)
 {
-	if (r->priv != NULL) {
-		count_stop(r, r->priv);
-		unconfigure(r, r->priv);
+	struct lr_state *lr = r->priv;
+
+	if (lr != NULL) {
+		count_stop(r, lr);
+		unconfigure(r, lr);
+		bird_free(lr->bird, r->reaped && WIFEXITED(r->status) &&
+		    WEXITSTATUS(r->status) == 0);
+		routewatch_free(lr->rw);
 	}
-	free(r->priv);
+	free(lr);
 	r->priv = NULL;
+}
+
+/*
+ * bird (R's child) ended with wait STATUS: the routes it withdrew, the
+ * final counters and its log go out as R's final batch; when R was not
+ * being stopped, R fails with bird's exit and the end of its log (the
+ * controller stops the run with it).  1: R is over.
+ */
+static int
+linuxrouter_on_exit(struct role *r, int status)
+{
+	struct lr_state *lr = r->priv;
+	Hoplab__DaemonLog dl;
+	char err[512], why[1536];
+	int exited = !r->stopping;
+
+	if (lr == NULL || lr->bird == NULL)
+		return 1;
+	if (read_routes(r, lr, err, sizeof(err)) == -1)
+		log_warn("role %u: %s", r->id, err);
+	bird_daemon_log(lr->bird, &dl, exited, status);
+	if (send_batch(r, lr, lr->counting && !lr->failed, 1, &dl, err,
+	    sizeof(err)) == -1)
+		log_warn("role %u: final batch not sent: %s", r->id, err);
+	r->final_seen = 1;
+	lr->counting = 0;
+	if (exited) {
+		bird_exit_error(lr->bird, r, status, why, sizeof(why));
+		log_warn("role %u: FAILED: %s", r->id, why);
+		role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, why);
+		r->stopping = 1;	/* then reported STOPPED, cleaned up */
+	} else
+		log_info("role %u: bird ended, linux router stopped", r->id);
+	return 1;
+}
+
+static int
+linuxrouter_poll_fd(const struct role *r)
+{
+	const struct lr_state *lr = r->priv;
+
+	return lr != NULL && lr->rw != NULL ? routewatch_fd(lr->rw) : -1;
+}
+
+/* The route monitor is readable: changes held, sent when many. */
+static int
+linuxrouter_readable(struct role *r, char *err, size_t errlen)
+{
+	return read_routes(r, r->priv, err, errlen);
 }
 
 const struct role_ops linuxrouter_ops = {
@@ -494,6 +650,9 @@ const struct role_ops linuxrouter_ops = {
 	.restart = linuxrouter_restart,
 	.tick = linuxrouter_tick,
 	.forget = linuxrouter_forget,
+	.on_exit = linuxrouter_on_exit,
+	.poll_fd = linuxrouter_poll_fd,
+	.readable = linuxrouter_readable,
 	.supervised = 1,
 	.host_wide = 1,
 };

@@ -181,3 +181,36 @@ role_results(struct role *r, const Hoplab__ResultBatch *rb, char *err,
 	    (unsigned long long)rb->batch_seq, rb->final ? ", final" : "");
 	return 0;
 }
+
+void
+role_file_tail(const char *path, size_t nlines, char *buf, size_t len)
+{
+	char chunk[ROLE_TAIL_BYTES + 1], *lines[ROLE_TAIL_LINES];
+	char *p, *save = NULL;
+	size_t n = 0, i, off = 0;
+	ssize_t got;
+	off_t size;
+	int fd;
+
+	buf[0] = '\0';
+	if (nlines > ROLE_TAIL_LINES)
+		nlines = ROLE_TAIL_LINES;
+	if (nlines == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	got = pread(fd, chunk, ROLE_TAIL_BYTES, size > ROLE_TAIL_BYTES ?
+	    size - ROLE_TAIL_BYTES : 0);
+	close(fd);
+	if (got <= 0)
+		return;
+	chunk[got] = '\0';
+	for (p = strtok_r(chunk, "\n", &save); p != NULL;
+	    p = strtok_r(NULL, "\n", &save)) {
+		if (n == nlines)
+			memmove(lines, lines + 1, --n * sizeof(*lines));
+		lines[n++] = p;
+	}
+	for (i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " | " : "",
+		    lines[i]);
+}

@@ -157,6 +157,17 @@ struct role_ops {
 	 * the new one had just configured).
 	 */
 	unsigned host_wide:1;
+	/*
+	 * A descriptor of R's that the agent's loop polls with its sockets
+	 * (the kernel router's route monitor, routewatch.c), or -1 for none
+	 * now.  NULL: none.
+	 */
+	int	(*poll_fd)(const struct role *r);
+	/*
+	 * That descriptor is readable (or in error): read it now.  0, or -1
+	 * with ERR: R failed, and is reported FAILED and stopped.
+	 */
+	int	(*readable)(struct role *r, char *err, size_t errlen);
 };
 
 /* Tell R's controller that R is now in STATE (RoleStatus). */
@@ -194,5 +205,14 @@ int	role_results(struct role *r, const Hoplab__ResultBatch *rb, char *err,
 	    size_t errlen);
 /* The forget of a kind whose state is plain memory: free(R->priv). */
 void	role_forget_priv(struct role *r);
+
+#define ROLE_TAIL_BYTES	1024	/* role_file_tail reads the file's end */
+#define ROLE_TAIL_LINES	8	/* and takes at most as many lines */
+/*
+ * The last LINES (at most ROLE_TAIL_LINES) lines of the file PATH,
+ * joined with " | ", into BUF ("" when it is missing or empty): what a
+ * child said before it died, for a RoleStatus error.
+ */
+void	role_file_tail(const char *path, size_t lines, char *buf, size_t len);
 
 #endif

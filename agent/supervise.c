@@ -27,7 +27,10 @@
  * A kind with timed work of its own (role_ops.tick: the kernel router
  * reads its counters every report interval) is ticked from
  * supervise_timers() when its role's tick_at is due; a failed tick fails
- * the role.
+ * the role.  A kind with a descriptor to watch (role_ops.poll_fd: the
+ * kernel router's route monitor) has it polled by the agent's loop with
+ * its sockets (supervise_poll_fds) and reads it when it is readable
+ * (supervise_readable); a failed read fails the role likewise.
  *
  * Roles are removed only in supervise_timers() and by a stop that ended
  * them, never while another function walks the list.
@@ -54,7 +57,7 @@
 #include "log.h"
 
 #define TAIL_LINES	5	/* of a dead child's log, to the controller */
-#define TAIL_BYTES	1024	/* read from the end of that log */
+#define TAIL_BYTES	ROLE_TAIL_BYTES
 
 /* role_ctx.role_pids: the children of roles, for the cpu role. */
 static size_t
@@ -356,33 +359,10 @@ supervise_reap(struct supervisor *sv)
 static void
 log_tail(const struct role *r, char *buf, size_t len)
 {
-	char path[PATH_MAX + 32], chunk[TAIL_BYTES + 1], *lines[TAIL_LINES];
-	char *p, *save = NULL;
-	size_t n = 0, i, off = 0;
-	ssize_t got;
-	off_t size;
-	int fd;
+	char path[PATH_MAX + 32];
 
-	buf[0] = '\0';
 	role_log_path(r, path, sizeof(path));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return;
-	size = lseek(fd, 0, SEEK_END);
-	got = pread(fd, chunk, TAIL_BYTES, size > TAIL_BYTES ?
-	    size - TAIL_BYTES : 0);
-	close(fd);
-	if (got <= 0)
-		return;
-	chunk[got] = '\0';
-	for (p = strtok_r(chunk, "\n", &save); p != NULL;
-	    p = strtok_r(NULL, "\n", &save)) {
-		if (n == TAIL_LINES)
-			memmove(lines, lines + 1, --n * sizeof(*lines));
-		lines[n++] = p;
-	}
-	for (i = 0; i < n && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? " | " : "",
-		    lines[i]);
+	role_file_tail(path, TAIL_LINES, buf, len);
 }
 
 /* Report R's end, after the results still queued, and forget it. */
@@ -544,4 +524,36 @@ supervise_router(struct supervisor *sv, uint32_t role_id, char *err,
 		snprintf(err, errlen, "%s router roles on this host: expected "
 		    "exactly one (or a role id)", n == 0 ? "no" : "several");
 	return NULL;
+}
+
+size_t
+supervise_poll_fds(const struct supervisor *sv, int *fds, uint32_t *ids,
+    size_t max)
+{
+	const struct role *r;
+	size_t n = 0;
+	int fd;
+
+	TAILQ_FOREACH(r, &sv->roles, entry)
+		if (r->ops->poll_fd != NULL && n < max &&
+		    (fd = r->ops->poll_fd(r)) >= 0) {
+			fds[n] = fd;
+			ids[n++] = r->id;
+		}
+	return n;
+}
+
+void
+supervise_readable(struct supervisor *sv, uint32_t id)
+{
+	struct role *r = supervise_find(sv, id);
+	char err[512];
+
+	if (r == NULL || r->ops->readable == NULL)
+		return;
+	if (r->ops->readable(r, err, sizeof(err)) == -1) {
+		log_warn("role %u: FAILED: %s", r->id, err);
+		role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
+		stop(sv, r, 0);
+	}
 }

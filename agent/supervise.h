@@ -62,6 +62,17 @@ void	supervise_control(struct supervisor *sv, const uint8_t *id,
 /* A FileAck: to the role whose file it acknowledges. */
 void	supervise_file_ack(struct supervisor *sv, const Hoplab__FileAck *fa);
 /*
+ * The descriptors roles want polled (role_ops.poll_fd): at most MAX of
+ * them into FDS, their roles' ids into IDS; how many.
+ */
+size_t	supervise_poll_fds(const struct supervisor *sv, int *fds,
+	    uint32_t *ids, size_t max);
+/*
+ * Role ID's descriptor is readable: its kind reads it; a kind that fails
+ * is reported FAILED and stopped.  A role gone meanwhile is skipped.
+ */
+void	supervise_readable(struct supervisor *sv, uint32_t id);
+/*
  * The router role a plan's router fault names: ROLE_ID, or this host's
  * only one (0); NULL with ERR.
  */

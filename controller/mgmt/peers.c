@@ -23,7 +23,9 @@
  * peers_watch_ended() turns into a sentence, which the loop's dispatch
  * fails with at once, whatever the run is waiting for: the agent, the
  * role, the exit code or signal and the last lines of its log, so that a
- * run stops instead of measuring a path that is gone.
+ * run stops instead of measuring a path that is gone.  A kernel router
+ * that runs bird is watched too: its agent reports FAILED (with bird's
+ * exit and log) when bird ends on its own, which ends the run likewise.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -287,6 +289,15 @@ watch_del(struct peers *ps, const struct peer *p, uint32_t id)
 			i++;
 }
 
+/* 1 for a kernel router that runs bird (RIP or OSPF, agent/bird.c). */
+static int
+routing_daemon(const Hoplab__RouterParams *rp)
+{
+	return rp->impl == HOPLAB__ROUTER_PARAMS__IMPL__LINUX &&
+	    !rp->end_host && rp->routing != NULL &&
+	    rp->routing->protocol != HOPLAB__ROUTING_PARAMS__PROTOCOL__STATIC;
+}
+
 /* Note what ENV, just sent to P, starts or stops. */
 static void
 watch_sent(struct peers *ps, struct peer *p, const Hoplab__Envelope *env)
@@ -299,7 +310,8 @@ watch_sent(struct peers *ps, struct peer *p, const Hoplab__Envelope *env)
 	}
 	if (env->body_case != HOPLAB__ENVELOPE__BODY_START_ROLE ||
 	    sr->params_case != HOPLAB__START_ROLE__PARAMS_ROUTER ||
-	    sr->router->impl != HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB)
+	    (sr->router->impl != HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB &&
+	    !routing_daemon(sr->router)))
 		return;
 	if (ps->nwatch == PEERS_WATCH_MAX) {
 		log_warn("agent %s: more than %d routers at once: role %u is "
@@ -308,6 +320,8 @@ watch_sent(struct peers *ps, struct peer *p, const Hoplab__Envelope *env)
 	}
 	ps->watch[ps->nwatch].peer = p;
 	ps->watch[ps->nwatch].role_id = sr->role_id;
+	ps->watch[ps->nwatch].daemon = routing_daemon(sr->router);
+	ps->watch[ps->nwatch].started = 0;
 	ps->nwatch++;
 }
 
@@ -322,8 +336,22 @@ peers_watch_ended(struct peers *ps, struct peer *p, const Hoplab__RoleStatus *st
 		if (ps->watch[i].peer == p &&
 		    ps->watch[i].role_id == st->role_id)
 			break;
-	if (i == ps->nwatch || st->state == HOPLAB__ROLE_STATUS__STATE__STARTED)
+	if (i == ps->nwatch)
 		return 0;
+	if (st->state == HOPLAB__ROLE_STATUS__STATE__STARTED) {
+		ps->watch[i].started = 1;
+		return 0;
+	}
+	/* A routing daemon that ends fails its router (agent/bird.c). */
+	if (st->state == HOPLAB__ROLE_STATUS__STATE__FAILED &&
+	    ps->watch[i].daemon && ps->watch[i].started) {
+		watch_del(ps, p, st->role_id);
+		snprintf(err, errlen, "kernel router on %s failed while the "
+		    "run needed it (role %" PRIu32 "): %s",
+		    peer_label(p, label, sizeof(label)), st->role_id,
+		    st->error);
+		return -1;
+	}
 	watch_del(ps, p, st->role_id);
 	if (st->state != HOPLAB__ROLE_STATUS__STATE__EXITED)
 		return 0;

@@ -29,7 +29,8 @@
 #define PEERS_WATCH_MAX		64	/* standing roles watched at once */
 
 /*
- * A standing role: a hoplab-router that peers_send() started and has not
+ * A standing role: a hoplab-router (or a kernel router that runs a
+ * routing daemon, bird) that peers_send() started and has not
  * stopped.  It must run until it is stopped; if its agent reports that it
  * ended, the loop fails with a sentence naming agent, role and cause
  * (peers_watch_ended()).
@@ -37,6 +38,9 @@
 struct peers_watch {
 	struct peer	*peer;
 	uint32_t	role_id;
+	int		daemon;		/* a kernel router with bird: its
+					   FAILED after STARTED ends the run */
+	int		started;	/* STARTED was reported */
 };
 
 struct peer {

@@ -42,6 +42,7 @@
 #include "controller/results/flowpaths.h"
 #include "controller/results/pathchange.h"
 #include "controller/results/recovery.h"
+#include "controller/results/routes.h"
 
 struct results {
 	char		dir[PATH_MAX];
@@ -60,6 +61,7 @@ struct results {
 	struct manifest_host *mh;	/* the hosts' (results_manifest_add) */
 	size_t		nmh;
 	struct csvfile	ttl;		/* ttl_changes.csv (ttlchanges.c) */
+	struct routes	*routes;	/* routes.csv and routing/ */
 };
 
 static int
@@ -120,7 +122,8 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    (res->rt = routers_open(res->dir, err, errlen)) == NULL ||
 	    csvfile_create(&res->ttl, res->dir, "ttl_changes.csv",
 	    ttlchanges_cols, ttlchanges_ncols, err, errlen) == -1 ||
-	    flowpaths_write(res->dir, plan, err, errlen) == -1)
+	    flowpaths_write(res->dir, plan, err, errlen) == -1 ||
+	    (res->routes = routes_open(res->dir, err, errlen)) == NULL)
 		goto fail;
 	return res;
 fail:
@@ -285,6 +288,7 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	    csvfile_reopen(&res->pdf, dir, "pdf.csv", st->pdf_bytes,
 	    flowseries_pdf_cols, flowseries_npdf_cols, err, errlen) == -1)) ||
 	    (res->rt = routers_reopen(dir, err, errlen)) == NULL ||
+	    (res->routes = routes_reopen(dir, err, errlen)) == NULL ||
 	    (writable && cpu_reopen_if(res, err, errlen) == -1) ||
 	    (writable && ttl_reopen(res, err, errlen) == -1)) {
 		results_free(res);
@@ -356,7 +360,9 @@ results_routers_add(struct results *res, const char *agent,
     const struct router_role *rr, const Hoplab__ResultBatch *b, char *err,
     size_t errlen)
 {
-	return routers_add(res->rt, agent, rr, b, err, errlen);
+	if (routers_add(res->rt, agent, rr, b, err, errlen) == -1)
+		return -1;
+	return routes_add(res->routes, agent, rr, b, err, errlen);
 }
 
 int
@@ -541,6 +547,8 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	if (routers_close(res->rt, rc ? NULL : err, errlen) == -1)
 		rc = -1;
+	if (routes_close(res->routes, rc ? NULL : err, errlen) == -1)
+		rc = -1;
 	if (cpu_close(res->cpu, rc ? NULL : err, errlen) == -1)
 		rc = -1;
 	if (csvfile_close(&res->ttl, rc ? NULL : err, errlen) == -1)
@@ -591,6 +599,7 @@ results_free(struct results *res)
 	csvfile_close(&res->pdf, NULL, 0);
 	csvfile_close(&res->ttl, NULL, 0);
 	routers_free(res->rt);
+	routes_free(res->routes);
 	cpu_free(res->cpu);
 	free(res->rows);
 	free(res->mh);

@@ -175,7 +175,8 @@ int	results_add_series(struct results *res, const struct point_key *k,
  * whether batch (AGENT, ROLE, SEQ) is in routers.csv already (a resend);
  * results_routers_add() appends B's RouterCounters as rows under RR (the
  * role's variant; NULL: unknown) and syncs the file, so that the batch
- * may be acknowledged.  0 or -1.
+ * may be acknowledged; B's route changes and daemon log go to routes.csv
+ * and routing/ likewise (routes.c).  0 or -1.
  */
 int	results_routers_seen(const struct results *res, const char *agent,
 	    uint32_t role, uint64_t seq);

@@ -57,6 +57,7 @@
 #	t_cpu.sh	hlcpu	207
 #	t_exec.sh	hlex	224
 #	t_kctr.sh	hlkc	206
+#	t_ospf.sh	hlos	242
 #	t_icmp.sh	hlic	- (router_lab.sh, no K)
 #	t_icmp_plan.sh	hlic	209
 #	t_icmp_chain.sh	hlic2	223
