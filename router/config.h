@@ -29,6 +29,7 @@
 
 #include "cpulist.h"
 #include "router/classify.h"
+#include "router/config_rip.h"
 #include "router/config_value.h"
 #include "router/filter.h"
 #include "router/sched.h"
@@ -95,6 +96,7 @@ struct rconf {
 	struct filter_rule filters[RCONF_FILTER_MAX];
 	size_t		nfilters;
 	enum filter_action filter_default;
+	struct rconf_rip rip;		/* rip: (config_rip.h) */
 };
 
 /*
