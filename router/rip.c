@@ -444,6 +444,13 @@ rip_input(struct rip *r, unsigned ifi, uint32_t src, uint16_t sport,
 		response(r, ifi, src, &m, now);
 }
 
+void
+rip_drop(struct rip *r, enum rip_drop d)
+{
+	if ((unsigned)d < RIP_NDROP)
+		r->cnt.drops[d]++;
+}
+
 /* ------------------------------------------------------------ timers */
 
 /* Timeouts and garbage collection due at NOW (RFC 2453 3.8). */

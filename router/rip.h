@@ -133,6 +133,9 @@ void	rip_free(struct rip *r);	/* NULL is fine */
 void	rip_input(struct rip *r, unsigned ifi, uint32_t src, uint16_t sport,
 	    uint32_t dst, const uint8_t *pkt, size_t len, int64_t now);
 
+/* A packet dropped before it reached rip_input (a bad UDP header). */
+void	rip_drop(struct rip *r, enum rip_drop d);
+
 /* Run what is due at NOW; returns when rip_timers is next due. */
 int64_t	rip_timers(struct rip *r, int64_t now);
 
