@@ -65,3 +65,7 @@ UNIT_EXTRA_test_agent_linkstats = build/asan/agent/linkstats.o
 UNIT_EXTRA_test_routerfaults = build/asan/controller/results/routerfaults.o
 UNIT_EXTRA_test_gen_icmp = build/asan/generator/icmpwire.o build/asan/generator/icmpmatch.o
 UNIT_EXTRA_test_flowmerge = build/asan/controller/run/flowmerge.o
+UNIT_EXTRA_test_ripwire = build/asan/router/ripwire.o build/asan/router/ripauth.o
+UNIT_EXTRA_test_rip = build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
+UNIT_EXTRA_test_router_config += build/asan/router/config_rip.o
+UNIT_EXTRA_test_router_agentconf += build/asan/router/config_rip.o
