@@ -5,9 +5,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <linux/if_packet.h>
+#include <unistd.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include "byteorder.h"
 #include "clock.h"
@@ -142,23 +143,27 @@ static const struct rip_ops ops = {
 	.seq = cb_seq,
 };
 
-/* Frames to 01:00:5e:00:00:09 through a NIC's multicast filter. */
+/*
+ * Frames to 01:00:5e:00:00:09 through (JOIN 1) or no longer through
+ * (0) a NIC's multicast filter: SIOCADDMULTI on the device, not a
+ * socket option of the ring, so that the AF_XDP back end has it too.
+ */
 static void
-join(struct port *p)
+join(struct port *p, int on)
 {
-	struct packet_mreq mr;
+	struct ifreq ifr;
+	int fd;
 
-	if (p->io == NULL)
-		return;		/* AF_XDP: the NIC's filter is its own */
-	memset(&mr, 0, sizeof(mr));
-	mr.mr_ifindex = (int)if_nametoindex(p->name);
-	mr.mr_type = PACKET_MR_MULTICAST;
-	mr.mr_alen = 6;
-	memcpy(mr.mr_address, rip_mac, 6);
-	if (setsockopt(pktio_fd(p->io), SOL_PACKET, PACKET_ADD_MEMBERSHIP,
-	    &mr, sizeof(mr)) == -1)
-		log_warn("%s: cannot join 224.0.0.9's MAC: %s", p->name,
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->name);
+	ifr.ifr_hwaddr.sa_family = AF_UNSPEC;
+	memcpy(ifr.ifr_hwaddr.sa_data, rip_mac, 6);
+	if (ioctl(fd, on ? SIOCADDMULTI : SIOCDELMULTI, &ifr) == -1 && on)
+		log_warn("%s: cannot take 224.0.0.9's frames: %s", p->name,
 		    strerror(errno));
+	close(fd);
 }
 
 int
@@ -187,7 +192,7 @@ ripio_setup(struct router *r, char *err, size_t errlen)
 		ifs[i].plen = r->ports[i].plen;
 		ifs[i].active = (c->active >> i) & 1;
 		if (ifs[i].active)
-			join(&r->ports[i]);
+			join(&r->ports[i], 1);
 	}
 	r->rip_rng = (uint32_t)clock_real_ns() | 1;
 	if ((r->rip = rip_new(&rc, ifs, i, &ops, r, clock_mono_ns())) ==
@@ -206,6 +211,11 @@ ripio_setup(struct router *r, char *err, size_t errlen)
 void
 ripio_free(struct router *r)
 {
+	unsigned i;
+
+	for (i = 0; r->rip != NULL && i < r->nports && i < RIP_IF_MAX; i++)
+		if ((r->conf->rip.active >> i) & 1)
+			join(&r->ports[i], 0);
 	rip_free(r->rip);
 	r->rip = NULL;
 }

@@ -601,9 +601,10 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    c->xdp_mode != r->conf->xdp_mode ||
 	    c->xdp_fill_full != r->conf->xdp_fill_full ||
 	    c->ncpus != r->conf->ncpus ||
+	    memcmp(&c->rip, &r->conf->rip, sizeof(c->rip)) != 0 ||
 	    !CPU_EQUAL(&c->cpus, &r->conf->cpus)) {
-		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus "
-		    "and qos queues can only change with a restart");
+		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus, "
+		    "qos queues and rip can only change with a restart");
 		rconf_free(c);
 		return -1;
 	}
