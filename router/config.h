@@ -14,7 +14,7 @@
  *
  * The loader is in three files: config.c reads the file (interfaces,
  * routes, arp, icmp, io) and calls config_qos.c for the qos and filters
- * sections (config_qos.h); both read single values with config_value.c
+ * sections (config_qos.h) and config_rip.c for rip (config_rip.h); both read single values with config_value.c
  * (config_value.h, included here for the command line and the control
  * socket, which parse the same values).  Nothing calls back up.
  *

@@ -51,7 +51,7 @@
 enum ripwire_drop {
 	RIPW_OK = 0,
 	RIPW_MALFORMED,		/* too short, bad length, family, trailer */
-	RIPW_OVERSIZE,		/* more than 25 entries or 572 bytes */
+	RIPW_OVERSIZE,		/* more than 25 entries or 540 bytes */
 	RIPW_VERSION,		/* not version 2, or an unknown command */
 	RIPW_AUTH,		/* an authentication entry we do not take */
 	RIPW_NDROP
