@@ -6,7 +6,8 @@
  * the output queues into the TX rings and flush them.  Everything a frame can fail on is counted by reason in
  * router/sojourn.h and the frame dropped; nothing here logs per packet.
  *
- * Order of the IPv4 steps: header checks (fwd.h) -> addressed to us (ICMP
+ * Order of the IPv4 steps: header checks (fwd.h) -> RIP (UDP 520 to
+ * 224.0.0.9 or to us, ripio.c) -> addressed to us (ICMP
  * echo answered, the rest dropped as not routed) -> input filter ->
  * TTL (time exceeded) -> longest prefix match (net unreachable) -> TTL
  * decrement with incremental checksum (the packet is counted as
@@ -14,7 +15,8 @@
  * fragments) -> ARP (host unreachable when it fails) -> output queue.
  *
  * Deliberately not done: reassembly, IP options (dropped and counted as
- * "other"), directed broadcasts, multicast, ICMP redirects.
+ * "other"), directed broadcasts, multicast (but RIP's 224.0.0.9), ICMP
+ * redirects.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -435,16 +437,18 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 	struct nexthop *n;
 	struct port *out;
 	uint16_t frag;
+	int local;
 
 	if ((c = fwd_ip4_check(ip, len - PKT_ETH_LEN, &tl)) != FWD_OK) {
 		sojourn_drop(r->soj, in->idx, check_drop[c]);
 		return;
 	}
 	dst = be32_load(ip + IP4_DST);
-	if (r->rip != NULL && ip[IP4_PROTO] == 17 && (dst == RIP_GROUP ||
-	    is_local(r, dst)) && ripio_input(r, in, ip, tl, csum_partial) == 0)
+	local = is_local(r, dst);
+	if (r->rip != NULL && ip[IP4_PROTO] == 17 && (local ||
+	    dst == RIP_GROUP) && ripio_input(r, in, ip, tl, csum_partial) == 0)
 		return;		/* RIP's, taken or counted there */
-	if (is_local(r, dst)) {
+	if (local) {
 		local_input(r, in, f, tl, rx_ns);
 		return;
 	}
