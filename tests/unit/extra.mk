@@ -69,4 +69,3 @@ UNIT_EXTRA_test_ripwire = build/asan/router/ripwire.o build/asan/router/ripauth.
 UNIT_EXTRA_test_rip = build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
 UNIT_EXTRA_test_router_config += build/asan/router/config_rip.o
 UNIT_EXTRA_test_router_agentconf += build/asan/router/config_rip.o
-UNIT_EXTRA_test_rip_config = build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/config_rip.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
