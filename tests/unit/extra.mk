@@ -69,3 +69,4 @@ UNIT_EXTRA_test_ripwire = build/asan/router/ripwire.o build/asan/router/ripauth.
 UNIT_EXTRA_test_rip = build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
 UNIT_EXTRA_test_router_config += build/asan/router/config_rip.o
 UNIT_EXTRA_test_router_agentconf += build/asan/router/config_rip.o
+UNIT_EXTRA_test_rip_routes = build/asan/router/rtlog.o build/asan/router/ctlroute.o build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
