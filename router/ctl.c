@@ -35,6 +35,7 @@
 #include "msg.h"
 #include "router/ctl.h"
 #include "router/ctlroute.h"
+#include "router/rip.h"
 #include "router/fwd.h"
 #include "router/router.h"
 
@@ -208,8 +209,14 @@ do_control(struct router *r, const Hoplab__RouterControl *rc, char *err,
 			    rc->prefix);
 			return -1;
 		}
-		if (rc->op == HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL)
-			return router_route_del(r, prefix, plen, err, errlen);
+		if (rc->op == HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL) {
+			if (router_route_del(r, prefix, plen, err, errlen) ==
+			    -1)
+				return -1;
+			if (r->rip != NULL)	/* RIP's route comes back */
+				rip_reinstall(r->rip);
+			return 0;
+		}
 		if (inet_pton(AF_INET, rc->via, &a) != 1) {
 			snprintf(err, errlen, "expected a next hop address, "
 			    "got '%.40s'", rc->via);

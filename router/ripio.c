@@ -96,6 +96,8 @@ cb_install(void *arg, uint32_t prefix, unsigned plen, uint32_t via,
 	(void)ifi;
 	if (cur != NULL && cur->proto != RTLOG_RIP)
 		return 1;	/* the configuration's route wins */
+	if (cur != NULL && cur->via == via && cur->metric == metric)
+		return 0;	/* there already (a reinstall) */
 	if (router_route_set(r, prefix, plen, via, RTLOG_RIP, metric, err,
 	    sizeof(err)) == -1) {
 		log_warn("rip: %s", err);

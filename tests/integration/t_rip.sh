@@ -21,7 +21,8 @@
 #
 # 1. Every router learns every prefix: BIRD has 198.18.61/24 and .63/24
 #    from RIP, R1 and R3 have every subnet they are not on, with proto
-#    rip and the metric the hops give (R1: .65/24 metric 2 via R2).
+#    rip and the metric the hops give (R1: .65/24 metric 2 via R2); a
+#    static route added on R1 for .65/24 wins, deleted, RIP's is back.
 # 2. h1 -> h2 ping: reply TTL 62 (h2 -> R2 -> R1 -> h1).
 # 3. R1-R2 cut (R2's end down): R1 moves .65/24 to R3 (metric 3) and
 #    BIRD moves .61/24 to R3 within timeout + update x 7/6 + 1 s (8 s),
@@ -176,6 +177,13 @@ assert_eq bird_auth_ok 0 "$(grep -c 'Authentication failed\|Bad packet' \
     "$RL_TMP/R2.birdlog")"
 assert_match bird_kernel '198.18.61.0/24 via 198.18.62.1' \
     "$(ip -n hlrp-R2 route show 198.18.61.0/24)"
+
+# a static route for the same prefix wins; deleted, RIP's comes back
+rl_ctl R1 "route add 198.18.65.0/24 via 198.18.63.2" >/dev/null
+assert_eq R1_static_wins "198.18.63.2 0 static" \
+    "$(route_of R1 198.18.65.0/24)"
+rl_ctl R1 "route del 198.18.65.0/24" >/dev/null
+assert_eq R1_rip_back "198.18.62.2 2 rip" "$(route_of R1 198.18.65.0/24)"
 
 # ------------------------------------------------------ 2. TTL
 wait_for 3 "ping h1 -> h2" ttl_is 62
