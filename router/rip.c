@@ -147,8 +147,8 @@ static void
 send_table(struct rip *r, unsigned ifi, uint32_t dst, uint16_t dport,
     int changed_only, int horizon)
 {
-	struct batch b = { .max = RIP_ENTRIES_MAX - (r->c.auth ? 1 : 0),
-	    .ifi = ifi, .dst = dst, .dport = dport };
+	struct batch b = { .max = r->c.auth ? RIP_AUTH_ENTRIES :
+	    RIP_ENTRIES_MAX, .ifi = ifi, .dst = dst, .dport = dport };
 	const struct rip_route *rt;
 	unsigned i;
 

@@ -51,6 +51,13 @@
 #define RIP_IF_MAX		16
 #define RIP_ROUTES_MAX		1024
 #define RIP_NEIGH_MAX		64
+/*
+ * Route entries per authenticated packet sent: 22, so that header, auth
+ * entry, entries, trailer and digest stay within 504 bytes, the most
+ * BIRD takes (its 532-byte buffer less the IPv4 and UDP headers); without
+ * authentication 25 (504 bytes too).
+ */
+#define RIP_AUTH_ENTRIES	22
 
 enum rip_drop {
 	RIP_DROP_MALFORMED,

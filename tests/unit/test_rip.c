@@ -384,6 +384,35 @@ t_static_route_wins_and_is_not_announced(void)
 	rip_free(r);
 }
 
+static void
+t_a_big_table_is_split_in_packets_bird_takes(void)
+{
+	struct ripauth_key k = { 1, "lab-key", 7 };
+	struct rip *r = start(1);
+	uint32_t pm[2 * 20];
+	unsigned i, j, total = 0;
+
+	for (j = 0; j < 2; j++) {	/* 40 routes in two responses */
+		for (i = 0; i < 20; i++) {
+			pm[2 * i] = IP(198, 19, j * 20 + i, 0);
+			pm[2 * i + 1] = 1;
+		}
+		respond(r, 0, IP(198, 18, 1, 2), pm, 20, 10 * MS, &k, 7);
+	}
+	CU_ASSERT_EQUAL(nfib, 40);
+	nsent = 0;
+	rip_timers(r, 1 * S);
+	for (i = 0; i < nsent; i++) {
+		if (sent[i].ifi != 1)
+			continue;
+		CU_ASSERT(sent[i].m.n <= 22);
+		CU_ASSERT(sent[i].m.data_len + 4 + 32 <= 504);
+		total += sent[i].m.n;
+	}
+	CU_ASSERT_EQUAL(total, 3 + 40);		/* connected + learned */
+	rip_free(r);
+}
+
 int
 main(void)
 {
@@ -396,6 +425,7 @@ main(void)
 		UNIT_TEST(t_drops_by_source),
 		UNIT_TEST(t_whole_table_request_answered_unicast),
 		UNIT_TEST(t_static_route_wins_and_is_not_announced),
+		UNIT_TEST(t_a_big_table_is_split_in_packets_bird_takes),
 	};
 
 	return UNIT_MAIN("rip", tests);
