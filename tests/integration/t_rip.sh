@@ -21,8 +21,11 @@
 #
 # 1. Every router learns every prefix: BIRD has 198.18.61/24 and .63/24
 #    from RIP, R1 and R3 have every subnet they are not on, with proto
-#    rip and the metric the hops give (R1: .65/24 metric 2 via R2); a
-#    static route added on R1 for .65/24 wins, deleted, RIP's is back.
+#    rip and the metric the hops give (R1: .65/24 metric 2 via R2), and
+#    BIRD's 30 static routes 198.18.128/24 .. .157/24 (updates of more
+#    than 22 entries: two packets each way; BIRD logs none of ours as
+#    bad); a static route added on R1 for .65/24 wins, deleted, RIP's
+#    is back.
 # 2. h1 -> h2 ping: reply TTL 62 (h2 -> R2 -> R1 -> h1).
 # 3. R1-R2 cut (R2's end down): R1 moves .65/24 to R3 (metric 3) and
 #    BIRD moves .61/24 to R3 within timeout + update x 7/6 + 1 s (8 s),
@@ -85,6 +88,8 @@ router id 198.18.62.2;
 protocol device { scan time 1; }
 protocol direct { ipv4; interface "a", "b", "h"; }
 protocol kernel { ipv4 { export where source = RTS_RIP; }; }
+protocol static { ipv4; $(i=128; while [ $i -lt 158 ]; do
+	printf 'route 198.18.%d.0/24 blackhole; ' $i; i=$((i + 1)); done) }
 protocol rip {
 	ipv4 { import all; export all; };
 	interface "a", "b" {
@@ -151,14 +156,24 @@ ping_ttl()
 ttl_is() { [ "$(ping_ttl)" = "$1" ]; }
 
 # ------------------------------------------------------ 1. learning
+n_statics() { rl_ctl "$1" counters 2>/dev/null | awk '$1 == "route" &&
+    $2 ~ /^198\.18\.1[2-5][0-9]\.0\/24$/ && $10 == "rip"' | wc -l; }
+statics_are()
+{
+	[ "$(n_statics R1)" = "$1" ] && [ "$(n_statics R3)" = "$1" ]
+}
 if wait_for 10 "R1 learns .65/24 via R2" has R1 198.18.65.0/24 \
     198.18.62.2 2 && wait_for 5 "BIRD learns .61/24 via R1" bird_has \
     198.18.61.0/24 198.18.62.1 && wait_for 5 "R3 learns .61/24" has R3 \
-    198.18.61.0/24 198.18.63.1 2; then
+    198.18.61.0/24 198.18.63.1 2 && wait_for 5 "R1 and R3 learn BIRD's \
+    statics" statics_are 30; then
 	pass learned_in_time
 else
 	fail learned_in_time "not every route within 10 s"
 fi
+# BIRD's 30 static routes (two packets of its): every one on R1 and R3
+assert_eq R1_bird_statics 30 "$(n_statics R1)"
+assert_eq R3_bird_statics 30 "$(n_statics R3)"
 assert_eq R1_65 "198.18.62.2 2 rip" "$(route_of R1 198.18.65.0/24)"
 # two paths of metric 2: either is right
 assert_match R1_64 '^198\.18\.(63\.2|62\.2) 2 rip$' \
