@@ -233,7 +233,8 @@ check_routing(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	uint64_t up, to, gc;
 	size_t i, j;
 
-	if (g == NULL || g->protocol == HOPLAB__ROUTING_PARAMS__PROTOCOL__STATIC)
+	if (g == NULL ||
+	    g->protocol == HOPLAB__ROUTING_PARAMS__PROTOCOL__STATIC)
 		return 0;
 	if (g->protocol != HOPLAB__ROUTING_PARAMS__PROTOCOL__RIP) {
 		snprintf(err, errlen, "hoplab router: routing protocol %d is "
@@ -245,17 +246,18 @@ check_routing(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	gc = g->rip_garbage_ns ? g->rip_garbage_ns : 120000000000ULL;
 	if (up < RIP_T_MIN || up > RIP_UPDATE_MAX || to < RIP_T_MIN ||
 	    to > RIP_T_MAX || to <= up || gc < RIP_T_MIN || gc > RIP_T_MAX) {
-		snprintf(err, errlen, "hoplab router: rip timers update %" PRIu64
-		    " ns, timeout %" PRIu64 " ns, garbage %" PRIu64 " ns out of "
-		    "range (100ms..5m, > update up to 1h, 100ms..1h)", up, to,
-		    gc);
+		snprintf(err, errlen, "hoplab router: rip timers update %"
+		    PRIu64 " ns, timeout %" PRIu64 " ns, garbage %" PRIu64
+		    " ns out of range (100ms..5m, > update up to 1h, "
+		    "100ms..1h)", up, to, gc);
 		return -1;
 	}
-	if ((g->rip_auth[0] != '\0' && (strcmp(g->rip_auth, "hmac-sha256") !=
-	    0 || g->rip_auth_key_id > 255 || !valid_secret(g->rip_auth_secret)))) {
-		snprintf(err, errlen, "hoplab router: rip auth '%.16s' key id %u "
-		    "(hmac-sha256, 0..255, a secret of 1..32 printable ASCII "
-		    "characters)", g->rip_auth, g->rip_auth_key_id);
+	if (g->rip_auth[0] != '\0' && (strcmp(g->rip_auth, "hmac-sha256") !=
+	    0 || g->rip_auth_key_id > 255 ||
+	    !valid_secret(g->rip_auth_secret))) {
+		snprintf(err, errlen, "hoplab router: rip auth '%.16s' key id "
+		    "%u (hmac-sha256, 0..255, a secret of 1..32 printable "
+		    "ASCII characters)", g->rip_auth, g->rip_auth_key_id);
 		return -1;
 	}
 	for (i = 0; i < g->n_active_ifaces; i++) {

@@ -39,7 +39,7 @@
 #define RIP_DATA_MAX		(RIP_HDR_LEN + RIP_ENTRIES_MAX * RIP_ENTRY_LEN)
 #define RIP_TRAILER_HDR		4	/* 0xffff 0x0001 */
 #define RIP_DIGEST_LEN		32	/* HMAC-SHA256 */
-#define RIP_PKT_MAX		(RIP_DATA_MAX + RIP_TRAILER_HDR + RIP_DIGEST_LEN)
+#define RIP_PKT_MAX	(RIP_DATA_MAX + RIP_TRAILER_HDR + RIP_DIGEST_LEN)
 #define RIP_INFINITY		16
 #define RIP_CMD_REQUEST		1
 #define RIP_CMD_RESPONSE	2
@@ -123,7 +123,8 @@ ripwire_mask(unsigned plen)
  * it does not fit.
  */
 size_t	ripwire_build(uint8_t *buf, size_t cap, uint8_t command,
-	    const struct rip_rte *e, unsigned n, const struct rip_authent *auth);
+	    const struct rip_rte *e, unsigned n,
+	    const struct rip_authent *auth);
 
 /* "malformed", "oversize", ... for logs. */
 const char *ripwire_drop_name(enum ripwire_drop d);
