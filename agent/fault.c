@@ -29,8 +29,18 @@
  *                log appended to), answered once it forwards again; a
  *                kernel router gets net.ipv4.ip_forward = 1
  *
+ *   ROUTE_SET    this host's router role's route to routes[0].prefix
+ *                goes via routes[0].via, metric 1: a kernel router runs
+ *                ip route replace PREFIX via VIA metric 1 (the plan's
+ *                primary routes have metric 1, its backups stay), a
+ *                hoplab-router gets ROUTE_ADD on its control socket
+ *                (routerctl.c); via "" removes it (ip route del PREFIX
+ *                metric 1, ROUTE_DEL): the restore on a router whose
+ *                daemon owns its routes
+ *
  * The FaultAck's detail says what was done ("pid 4242 SIGKILL",
- * "ip_forward 0 (reboot emulated)"), for faults.csv.
+ * "ip_forward 0 (reboot emulated)", "ip route replace 198.18.6.0/24 via
+ * 198.18.5.2 metric 1"), for faults.csv.
  *
  * Deliberately not done: IPv6 routes, emulating a kernel router's lost
  * state (its ARP cache and routes survive the "reboot"), and changing a
@@ -45,7 +55,9 @@
 #include <string.h>
 
 #include "agent/fault.h"
+#include "agent/hoplabrouter.h"
 #include "agent/iproute.h"
+#include "agent/routerctl.h"
 #include "clock.h"
 #include "log.h"
 
@@ -157,6 +169,52 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * ROUTE_SET: this host's router role's route to routes[0].prefix goes via
+ * routes[0].via at metric 1 (via "": the fault's route is removed, a
+ * restore where the plan has none or a daemon owns the prefix).  *WHEN
+ * is taken just before the change is made: the probes that take the new
+ * path all come after it.
+ */
+static int
+apply_route(struct supervisor *sv, const Hoplab__Fault *f, int64_t *when,
+    char *detail, size_t dlen, char *err, size_t errlen)
+{
+	char *rep[] = { "ip", "route", "replace", NULL, "via", NULL, "metric",
+	    "1", NULL };
+	char *del[] = { "ip", "route", "del", NULL, "metric", "1", NULL };
+	const Hoplab__Route *rt;
+	struct role *r;
+	int add;
+
+	if (f->n_routes != 1 || check_addr(f->routes[0]->prefix, 1) == -1 ||
+	    (f->routes[0]->via[0] != '\0' &&
+	    check_addr(f->routes[0]->via, 0) == -1)) {
+		snprintf(err, errlen, "route change: expected one route "
+		    "A.B.C.D/N (no host bits) via A.B.C.D or \"\"");
+		return -1;
+	}
+	rt = f->routes[0];
+	add = rt->via[0] != '\0';
+	if ((r = supervise_router(sv, f->role_id, err, errlen)) == NULL)
+		return -1;
+	*when = clock_real_ns();
+	if (r->ops == &hoplabrouter_ops) {
+		snprintf(detail, dlen, "hoplab-router %s %s%s%s", add ?
+		    "ROUTE_ADD" : "ROUTE_DEL", rt->prefix, add ? " via " : "",
+		    rt->via);
+		return routerctl_route(r, rt->prefix, rt->via, err, errlen);
+	}
+	rep[3] = del[3] = rt->prefix;
+	rep[5] = rt->via;
+	if (add)
+		snprintf(detail, dlen, "ip route replace %s via %s metric 1",
+		    rt->prefix, rt->via);
+	else
+		snprintf(detail, dlen, "ip route del %s metric 1", rt->prefix);
+	return iproute_run(add ? rep : del, err, errlen);
+}
+
 /* ROUTER_KILL or ROUTER_START by the role's kind; DETAIL what was done. */
 static int
 apply_router(struct supervisor *sv, const Hoplab__Fault *f, int64_t *when,
@@ -184,11 +242,14 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 {
 	Hoplab__Envelope env;
 	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
-	char err[600] = "", detail[64] = "";
+	char err[600] = "", detail[96] = "";
 	int64_t when = 0;
 
 	fa.fault_id = f->fault_id;
-	if (is_router(f))
+	if (f->action == HOPLAB__FAULT__ACTION__ROUTE_SET)
+		fa.ok = apply_route(sv, f, &when, detail, sizeof(detail), err,
+		    sizeof(err)) == 0;
+	else if (is_router(f))
 		fa.ok = apply_router(sv, f, &when, detail, sizeof(detail), err,
 		    sizeof(err)) == 0;
 	else
@@ -196,7 +257,9 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 	fa.time_ns = when ? when : clock_real_ns();
 	fa.error = err;
 	fa.detail = detail;
-	if (fa.ok && is_router(f))
+	if (fa.ok && f->action == HOPLAB__FAULT__ACTION__ROUTE_SET)
+		log_info("fault %u: route: %s", f->fault_id, detail);
+	else if (fa.ok && is_router(f))
 		log_info("fault %u: router %s: %s", f->fault_id,
 		    f->action == HOPLAB__FAULT__ACTION__ROUTER_START ?
 		    "start" : "kill", detail);

@@ -32,7 +32,8 @@
  * flow's mean gap (for a constant-rate flow, the gap's length to within
  * a packet).
  *
- * Router faults (kill, start, restart) are faultrouter.c's; both note
+ * Router faults (kill, start, restart) are faultrouter.c's, route
+ * changes faultroute.c's; all note
  * what they send with sent.c (sent.h), which writes the rows.  The
  * agents' answers come from the loop (loop.h) to the handlers registered
  * in faults_new(): a FaultAck by its fault id, a LinkControlReply or an
@@ -60,6 +61,7 @@
 #include "controller/results/csvfile.h"
 #include "controller/faults/faults.h"
 #include "controller/faults/faultrouter.h"
+#include "controller/faults/faultroute.h"
 #include "controller/faults/outage.h"
 #include "controller/faults/sent.h"
 #include "controller/mgmt/loop.h"
@@ -234,6 +236,7 @@ faults_point(struct faults *fl, const struct plan_variant *v, size_t point,
 	fl->nd = 0;
 	fl->np = 0;
 	fl->nkilled = 0;
+	fl->nrouted = 0;
 }
 
 void
@@ -279,7 +282,8 @@ faults_due(const struct faults *fl)
  * for a link up on a kernel host: on a chain the kernel router's static
  * routes whose next hop is on IFACE's /24; on a topology that host's
  * routes out of IFACE (not for a hoplab-router host, whose interfaces
- * carry no kernel routes).
+ * carry no kernel routes, nor for a router with routing: rip or ospf,
+ * whose daemon puts its routes back itself).
  */
 static size_t
 routes_for(const struct faults *fl, const char *name, size_t pos,
@@ -295,7 +299,7 @@ routes_for(const struct faults *fl, const char *name, size_t pos,
 		for (h = (int)tp->nhosts - 1; h >= 0; h--)
 			if (strcmp(tp->hosts[h].name, name) == 0)
 				break;
-		if (h < 0 ||
+		if (h < 0 || plantopo_dynamic(tp, (size_t)h) ||
 		    (tp->hosts[h].kind == PLANTOPO_ROUTER &&
 		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
 			return 0;
@@ -525,6 +529,13 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 	double t = (double)(clock_mono_ns() - fl->t0_mono) / 1e9;
 	int rc;
 
+	if (f->kind == PLAN_FAULT_ROUTE_SET) {
+		rc = faultroute_do(fl, fi, line, sizeof(line), err, errlen);
+		if (!fl->quiet)
+			fprintf(stderr, "[t=%.3f s] fault: router %s route "
+			    "%s\n", t, f->router, line);
+		return rc;
+	}
 	if (PLAN_FAULT_IS_ROUTER(f)) {
 		rc = faultrouter_do(fl, fi, line, sizeof(line), err, errlen);
 		if (!fl->quiet)
@@ -682,7 +693,7 @@ outage_rows(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 		if (PLAN_FAULT_IS_ROUTER(f))
 			snprintf(what, sizeof(what), "router %s %s", f->router,
 			    f->kind == PLAN_FAULT_ROUTER_RESTART ? "restart" :
-			    "kill");
+			    f->kind == PLAN_FAULT_ROUTE_SET ? "route" : "kill");
 		else
 			snprintf(what, sizeof(what), "link %s %s", f->link,
 			    f->kind == PLAN_FAULT_LINK_SET ? "set" : "down");
@@ -750,6 +761,7 @@ faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 	}
 	fl->nd = 0;
 	faultrouter_restore(fl);
+	faultroute_restore(fl);
 	fl->started = NULL;
 	return rc;
 }

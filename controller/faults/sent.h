@@ -73,6 +73,9 @@ struct faults {
 	int64_t		 t0_real;	/* at STARTED, this clock */
 	int64_t		 lead;		/* STARTED to first packet, as the
 					   previous point measured it */
+	size_t		 routed[PLAN_MAX_FAULTS]; /* route faults sent in
+					   this point, to put back at its end */
+	size_t		 nrouted;
 };
 
 /* sent.c */

@@ -16,7 +16,10 @@
  * A topology plan (docs/plans.md "Topologies") is printed first as the
  * runner will build it: its hosts, each link with its /24 and the two
  * addresses, each host's routes with their metrics (written or
- * computed), and the path of each flow, from plantopo.h.
+ * computed), and the path of each flow, from plantopo.h.  A router with
+ * routing: rip or ospf says so on its host line, its routes are marked
+ * "expected from PROTO" (what the daemon should converge to, not
+ * installed), and each protocol's timers follow the hosts.
  *
  * Deliberately not done: contacting agents, reading the inventory,
  * estimating faults (their own time is inside the traffic time of the
@@ -201,6 +204,53 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	return 0;
 }
 
+/* A time of topology.routing:, or the protocol's default DEF_S. */
+static void
+print_timer(FILE *out, const char *name, int64_t ns, int def_s)
+{
+	if (ns != 0)
+		fprintf(out, " %s %.3gs", name, (double)ns / NSEC_PER_SEC);
+	else
+		fprintf(out, " %s %ds (default)", name, def_s);
+}
+
+/* The timers of each protocol some router runs (planrouting.c). */
+static void
+dry_routing(const struct plantopo *t, FILE *out)
+{
+	const struct plantopo_timers *tm = &t->timers;
+	int rip = 0, ospf = 0, bfd = 0;
+	size_t h;
+
+	for (h = 0; h < t->nhosts; h++) {
+		if (!plantopo_dynamic(t, h))
+			continue;
+		rip |= t->hosts[h].routing == PLANTOPO_RIP;
+		ospf |= t->hosts[h].routing == PLANTOPO_OSPF;
+		bfd |= t->hosts[h].impl == PLAN_ROUTER_LINUX;
+	}
+	if (rip) {
+		fprintf(out, "  routing rip:");
+		print_timer(out, "update", tm->rip_update_ns, 30);
+		print_timer(out, "timeout", tm->rip_timeout_ns, 180);
+		print_timer(out, "garbage", tm->rip_garbage_ns, 120);
+		if (tm->rip_auth)
+			fprintf(out, ", auth hmac-sha256 key_id %u",
+			    tm->rip_key_id);
+		fprintf(out, "\n");
+	}
+	if (ospf) {
+		fprintf(out, "  routing ospf:");
+		print_timer(out, "hello", tm->ospf_hello_ns, 10);
+		print_timer(out, "dead", tm->ospf_dead_ns, 40);
+		fprintf(out, " (area 0, cost 10 per link)\n");
+	}
+	if (bfd && tm->bfd_interval_ns != 0)
+		fprintf(out, "  routing bfd: interval %.3gms multiplier %u "
+		    "(linux routers)\n", (double)tm->bfd_interval_ns /
+		    NSEC_PER_MSEC, tm->bfd_multiplier ? tm->bfd_multiplier : 3);
+}
+
 /* The hosts and links of a topology plan. */
 static void
 dry_hosts_links(const struct plantopo *t, FILE *out)
@@ -216,11 +266,17 @@ dry_hosts_links(const struct plantopo *t, FILE *out)
 		if (t->hosts[i].kind == PLANTOPO_END)
 			fprintf(out, "  host  %-12s end host         %s\n",
 			    t->hosts[i].name, ip != NULL ? ip : "-");
+		else if (plantopo_dynamic(t, i))
+			fprintf(out, "  host  %-12s router (%s, %s)\n",
+			    t->hosts[i].name,
+			    plan_router_impl_name(t->hosts[i].impl),
+			    plantopo_routing_name(t->hosts[i].routing));
 		else
 			fprintf(out, "  host  %-12s router (%s)\n",
 			    t->hosts[i].name,
 			    plan_router_impl_name(t->hosts[i].impl));
 	}
+	dry_routing(t, out);
 	for (i = 0; i < t->nlinks; i++) {
 		l = &t->links[i];
 		fprintf(out, "  link  %-25s 198.18.%u.0/24  %s %s (dev %s), "
@@ -250,7 +306,10 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 			    r->iface, r->metric);
 			if (r->line > 0)
 				fprintf(out, " (line %d)", r->line);
-			if (t->hosts[h].kind == PLANTOPO_ROUTER &&
+			if (plantopo_dynamic(t, h))
+				fprintf(out, " (expected from %s)",
+				    plantopo_routing_name(t->hosts[h].routing));
+			else if (t->hosts[h].kind == PLANTOPO_ROUTER &&
 			    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL)
 				fprintf(out, " (external: not installed, "
 				    "configure it there)");

@@ -173,14 +173,14 @@ static int
 parse_topology(struct parse_ctx *c, yaml_node_t *node, int *shorthand)
 {
 	static const char *const keys[] = { "chain", "chain_length",
-	    "hosts", "links", "routes" };
+	    "hosts", "links", "routes", "routing" };
 	static const char *const why = "cannot be combined with hosts: and "
 	    "links: (a topology is a chain or hosts and links)";
-	yaml_node_t *v[5] = { NULL };
+	yaml_node_t *v[6] = { NULL };
 	int rc;
 
 	*shorthand = 0;
-	rc = yamldoc_map_fields(c->yd, node, "topology", keys, 5, v, c->err,
+	rc = yamldoc_map_fields(c->yd, node, "topology", keys, 6, v, c->err,
 	    c->errlen);
 	if (v[2] != NULL || v[3] != NULL || v[4] != NULL)
 		c->p->topo.enabled = 1;
@@ -193,8 +193,14 @@ parse_topology(struct parse_ctx *c, yaml_node_t *node, int *shorthand)
 			rc = PERR(c, v[1], "topology.chain_length", "%s", why);
 		if (plantopo_parse(c, node, v[2], v[3], v[4]) == -1)
 			rc = -1;
+		if (c->p->topo.nhosts > 0 && planrouting_parse(c, v[5]) == -1)
+			rc = -1;
 		return rc;
 	}
+	if (v[5] != NULL)
+		return PERR(c, v[5], "topology.routing", "only in a topology "
+		    "plan (hosts: and links:, with routing: on its routers); "
+		    "a chain's routers route statically");
 	if (v[1] != NULL && v[0] != NULL)
 		return PERR(c, v[1], "topology.chain_length", "cannot be "
 		    "combined with chain: (it makes the chain R1, R2, ...)");

@@ -182,8 +182,10 @@ struct plan_impair {
 /*
  * A fault on every point's timeline (docs/plans.md "Faults"), AT_NS after
  * the point's traffic starts: a link down or up (both ends, or only END),
- * an impaired link's profile replaced (SET), or a router's process killed,
- * started, or killed and started again DOWN_NS later (RESTART).  On a
+ * an impaired link's profile replaced (SET), a router's process killed,
+ * started, or killed and started again DOWN_NS later (RESTART), or a
+ * topology router's route to a prefix moved to another neighbour
+ * (ROUTE_SET).  On a
  * chain a link is one of the chain's (HOP, TO_GEN) and a router one of
  * the chain (HOP: its position); with topology: hosts and links (TOPO
  * set), TLINK is the link's index in plan.topo.links and a router is a
@@ -198,6 +200,8 @@ enum plan_fault_kind {
 	PLAN_FAULT_ROUTER_KILL,		/* SIGKILL (linux: forwarding off) */
 	PLAN_FAULT_ROUTER_START,	/* again, with its saved params */
 	PLAN_FAULT_ROUTER_RESTART,	/* KILL, then START DOWN_NS later */
+	PLAN_FAULT_ROUTE_SET,		/* router's route to PREFIX via VIA
+					   (topology plans, issue 15) */
 };
 
 struct plan_fault {
@@ -216,6 +220,13 @@ struct plan_fault {
 	int64_t		down_ns;	/* RESTART: kill to start */
 	int		topo;		/* on plan.topo: every point */
 	int		tlink;		/* topology link index, -1: none */
+	/* ROUTE_SET: ROUTER's route to PREFIX goes via VIA (VIA_HOST's
+	   address on their link), metric 1, until the point's end; then
+	   back to ORIG_VIA (its plan route), or removed when "". */
+	char		prefix[20];	/* "198.18.6.0/24" */
+	char		via[16];
+	char		via_host[PLAN_NAME_MAX];
+	char		orig_via[16];
 };
 
 /*
@@ -250,7 +261,7 @@ struct plan_exec {
 	int		line;
 };
 
-/* 1 for the router kinds (router: X), 0 for the link ones. */
+/* 1 for the router kinds (router: X, route changes too), 0 for links. */
 #define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL)
 
 /*

@@ -10,6 +10,7 @@
  *     - {at: 2s, link: A-B, set: "loss 5%", direction: forward}
  *     - {at: 1.5s, router: B, action: restart, down: 500ms}
  *     - {at: 1s, router: B, action: kill}             # and start
+ *     - {at: 5s, router: R1, route: {to: H2, via: R3}}  # topology only
  *
  * AT is measured from the start of each point's traffic and must fall
  * inside it (before the longest flow's length, count x idt or its
@@ -24,7 +25,13 @@
  * replaces hoplab-link's netem-style profile, so the link must be in
  * impairments:; the text is checked for its characters here and parsed
  * by hoplab-link, which has the last word (its refusal lands in
- * faults.csv).  The faults are kept sorted by AT (stable, so equal
+ * faults.csv).  A route change (topology plans only: a chain has one
+ * path) names a router hoplab configures (not external, not an end
+ * host), to: an end host or a prefix as in topology.routes, and via: a
+ * neighbouring router; it replaces the router's metric-1 route to that
+ * prefix until the point's end, when the plan's route (ORIG_VIA) is put
+ * back, or the fault's removed where the plan has none or a daemon owns
+ * the prefix (controller/faults/faultroute.c).  The faults are kept sorted by AT (stable, so equal
  * times keep the file's order).
  *
  * Deliberately not done: set: on topology links (they carry no link
@@ -45,9 +52,11 @@
 
 static const char *const fault_keys[] = {
 	"at", "link", "action", "end", "set", "direction", "router", "down",
+	"route",
 };
 enum { F_AT, F_LINK, F_ACTION, F_END, F_SET, F_DIR, F_ROUTER, F_DOWN,
-	F_NKEYS };
+	F_ROUTE, F_NKEYS };
+static const char *const route_keys[] = { "to", "via" };
 
 /* One entry being parsed. */
 struct fctx {
@@ -303,6 +312,76 @@ f_raction(struct fctx *fc, struct plan_fault *f)
 	return 0;
 }
 
+/*
+ * route: {to: H2, via: R3} of router: R1, a topology router hoplab
+ * configures: the prefix and the neighbour's address, and the plan's
+ * metric-1 route it replaces (put back at the point's end).  A router
+ * with routing: rip or ospf takes it too; its daemon may overwrite it.
+ */
+static int
+f_route(struct fctx *fc, struct plan_fault *f)
+{
+	const struct plantopo *t = &fc->c->p->topo;
+	yaml_node_t *v[2];
+	char path[YAMLDOC_PATH_MAX], sub[YAMLDOC_PATH_MAX], got[64], why[384];
+	const char *s = yamldoc_text(fc->v[F_ROUTER]);
+	int h = -1, l, e, k;
+	size_t i;
+
+	for (k = F_LINK; k <= F_DOWN; k++)
+		if (k != F_ROUTER && fc->v[k] != NULL)
+			return PERR(fc->c, fc->v[k], f_path(fc, k, path,
+			    sizeof(path)), "not with route: (a route change "
+			    "has at, router and route: {to, via})");
+	f_path(fc, F_ROUTE, path, sizeof(path));
+	if (!t->enabled)
+		return PERR(fc->c, fc->v[F_ROUTE], path, "only in a topology "
+		    "plan: a chain has one path, so there is no other "
+		    "neighbour to send a route to");
+	if (fc->v[F_ROUTER] == NULL)
+		return parse_missing(fc->c, fc->node, fc->path, "router");
+	f_path(fc, F_ROUTER, sub, sizeof(sub));
+	yamldoc_got(fc->v[F_ROUTER], got, sizeof(got));
+	if (s == NULL || (h = plantopo_host(t, s)) == -1)
+		return PERR(fc->c, fc->v[F_ROUTER], sub, "%s is not a router "
+		    "of the topology", got);
+	if (t->hosts[h].kind != PLANTOPO_ROUTER)
+		return PERR(fc->c, fc->v[F_ROUTER], sub, "%s is an end host, "
+		    "not a router (expected a host with router: in "
+		    "topology.hosts)", s);
+	if (t->hosts[h].impl == PLAN_ROUTER_EXTERNAL)
+		return PERR(fc->c, fc->v[F_ROUTER], sub, "%s is an external "
+		    "router: hoplab has no agent there to change its routes",
+		    s);
+	snprintf(f->router, sizeof(f->router), "%s", s);
+	f->topo = 1;
+	f->kind = PLAN_FAULT_ROUTE_SET;
+	if (yamldoc_map_fields(fc->c->yd, fc->v[F_ROUTE], path, route_keys, 2,
+	    v, fc->c->err, fc->c->errlen) == -1)
+		return -1;
+	for (k = 0; k < 2; k++)
+		if (v[k] == NULL)
+			return parse_missing(fc->c, fc->v[F_ROUTE], path,
+			    route_keys[k]);
+	yamldoc_path_key(sub, sizeof(sub), path, "to");
+	if (plantopo_route_to(t, (size_t)h, yamldoc_text(v[0]), yamldoc_got(
+	    v[0], got, sizeof(got)), f->prefix, sizeof(f->prefix), why,
+	    sizeof(why)) == -1)
+		return PERR(fc->c, v[0], sub, "%s", why);
+	yamldoc_path_key(sub, sizeof(sub), path, "via");
+	if (plantopo_route_via(t, (size_t)h, yamldoc_text(v[1]), yamldoc_got(
+	    v[1], got, sizeof(got)), &l, &e, why, sizeof(why)) == -1)
+		return PERR(fc->c, v[1], sub, "%s", why);
+	snprintf(f->via, sizeof(f->via), "%s", t->links[l].end[e].ip);
+	snprintf(f->via_host, sizeof(f->via_host), "%s", yamldoc_text(v[1]));
+	for (i = 0; i < t->nroutes; i++)
+		if (t->routes[i].host == (size_t)h && t->routes[i].metric == 1 &&
+		    strcmp(t->routes[i].prefix, f->prefix) == 0)
+			snprintf(f->orig_via, sizeof(f->orig_via), "%s",
+			    t->routes[i].via);
+	return 0;
+}
+
 static int
 f_in_some_variant(struct fctx *fc, const struct plan_fault *f)
 {
@@ -338,6 +417,8 @@ parse_fault(struct parse_ctx *c, yaml_node_t *node, size_t idx)
 	f->tlink = -1;
 	if (fc.v[F_AT] == NULL)
 		return parse_missing(c, node, fc.path, "at");
+	if (fc.v[F_ROUTE] != NULL)
+		return f_at(&fc, f) == -1 ? -1 : f_route(&fc, f);
 	if (fc.v[F_ROUTER] != NULL)
 		return f_at(&fc, f) == -1 || f_router(&fc, f) == -1 ||
 		    f_raction(&fc, f) == -1 ? -1 : f_in_some_variant(&fc, f);

@@ -10,7 +10,8 @@
  * A leaf: no YAML, no errors of a plan, nothing but the table; so that
  * every part of controller/plan/ may ask it without calling a parser.
  * Deliberately not done: equal-cost multipath (one next hop per prefix
- * and metric), dynamic routing.
+ * and metric); dynamic routing beyond saying which router runs what
+ * (plantopo_dynamic, plantopo_active_ifaces: the daemons learn the rest).
  */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -234,4 +235,119 @@ plantopo_names(const struct plantopo *t, enum plantopo_kind kind,
 			    off ? ", " : "", t->hosts[i].name);
 	if (i < t->nhosts)
 		snprintf(buf + off, len - off, ", ...");
+}
+
+const char *
+plantopo_routing_name(int routing)
+{
+	return routing == PLANTOPO_RIP ? "rip" : routing == PLANTOPO_OSPF ?
+	    "ospf" : "static";
+}
+
+int
+plantopo_dynamic(const struct plantopo *t, size_t h)
+{
+	return h < t->nhosts && t->hosts[h].kind == PLANTOPO_ROUTER &&
+	    t->hosts[h].routing != PLANTOPO_STATIC;
+}
+
+size_t
+plantopo_active_ifaces(const struct plantopo *t, size_t h,
+    const char **ifaces, size_t max)
+{
+	size_t i, far, n = 0;
+	int e;
+
+	if (!plantopo_dynamic(t, h))
+		return 0;
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; e < 2; e++) {
+			if (t->links[i].end[e].host != h)
+				continue;
+			far = t->links[i].end[!e].host;
+			if (plantopo_dynamic(t, far) && t->hosts[far].routing ==
+			    t->hosts[h].routing && n < max)
+				ifaces[n++] = t->links[i].end[e].iface;
+		}
+	return n;
+}
+
+#define BENCH_NET	0xc6120000U	/* 198.18.0.0/15 (RFC 2544) */
+#define BENCH_MASK	0xfffe0000U
+
+int
+plantopo_route_to(const struct plantopo *t, size_t h, const char *s,
+    const char *got, char *prefix, size_t len, char *why, size_t whylen)
+{
+	struct in_addr in;
+	uint32_t net;
+	size_t i;
+	int j, plen;
+
+	if (s != NULL && (j = plantopo_host(t, s)) != -1) {
+		if (t->hosts[j].kind != PLANTOPO_END) {
+			snprintf(why, whylen, "%s is a router (expected an end "
+			    "host or a prefix such as 198.18.4.0/24)", s);
+			return -1;
+		}
+		if (plantopo_host_ip(t, (size_t)j) == NULL) {
+			snprintf(why, whylen, "%s has no link", s);
+			return -1;
+		}
+		net = plantopo_addr(plantopo_host_ip(t, (size_t)j)) &
+		    0xffffff00U;
+		plen = 24;
+	} else if (s == NULL || plantopo_prefix(s, &net, &plen) == -1 ||
+	    (net & ~plantopo_mask(plen)) != 0) {
+		snprintf(why, whylen, "expected an end host or a prefix such "
+		    "as 198.18.4.0/24, got %s", got);
+		return -1;
+	} else if (plen != 0 && (plen < 15 || (net & BENCH_MASK) !=
+	    BENCH_NET)) {
+		snprintf(why, whylen, "expected a prefix inside 198.18.0.0/15 "
+		    "(the lab's addresses) or 0.0.0.0/0, got %s", got);
+		return -1;
+	}
+	in.s_addr = htonl(net);
+	inet_ntop(AF_INET, &in, prefix, (socklen_t)len);
+	snprintf(prefix + strlen(prefix), len - strlen(prefix), "/%d", plen);
+	for (i = 0; i < t->nlinks; i++)
+		if (plen == 24 && plantopo_link_net(&t->links[i]) == net &&
+		    (t->links[i].end[0].host == h ||
+		    t->links[i].end[1].host == h)) {
+			snprintf(why, whylen, "%s is on %s itself (a connected "
+			    "subnet needs no route)", t->hosts[h].name,
+			    prefix);
+			return -1;
+		}
+	return 0;
+}
+
+int
+plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
+    const char *got, int *l, int *via_end, char *why, size_t whylen)
+{
+	char list[256];
+	size_t i, off = 0;
+	int j, e;
+
+	list[0] = '\0';
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; e < 2; e++)
+			if (t->links[i].end[e].host == h && t->hosts[t->links[
+			    i].end[!e].host].kind == PLANTOPO_ROUTER &&
+			    off + 20 < sizeof(list))
+				off += (size_t)snprintf(list + off,
+				    sizeof(list) - off, "%s%s", off ? ", " : "",
+				    t->links[i].end[e].iface);
+	if (s == NULL || (j = plantopo_host(t, s)) == -1 ||
+	    (*l = plantopo_link_between(t, h, (size_t)j)) == -1 ||
+	    t->hosts[j].kind != PLANTOPO_ROUTER) {
+		snprintf(why, whylen, "%s is not a neighbouring router of %s "
+		    "(expected one of: %s)", got, t->hosts[h].name,
+		    list[0] ? list : "none");
+		return -1;
+	}
+	*via_end = t->links[*l].end[0].host == (size_t)j ? 0 : 1;
+	return 0;
 }

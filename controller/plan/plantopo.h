@@ -8,6 +8,7 @@
  *       H2: {}                          #   udp and tcp flows
  *       R1: {router: linux}             # linux | hoplab | external
  *       R2: {router: hoplab}
+ *       R3: {router: linux, routing: ospf}   # static (default), rip, ospf
  *     links:                            # each a /24 of 198.18.0.0/16
  *       - [H1, R1]
  *       - [R1, R2]
@@ -15,6 +16,11 @@
  *       R1:                             #   it shortest paths are used,
  *         - {to: H2, via: R2}           #   with backups (linux)
  *         - {to: 198.18.7.0/24, via: R3, metric: 20}
+ *     routing:                          # optional (planrouting.c)
+ *       rip:  {update: 5s, timeout: 30s, garbage: 20s,
+ *              auth: {key_id: 1, secret: "lab-key"}}
+ *       ospf: {hello: 1s, dead: 4s}
+ *       bfd:  {interval: 100ms, multiplier: 3}
  *   flows:
  *     - {name: f1, from: H1, to: H2, mode: udp, idt: 1ms, count: 1000}
  *
@@ -59,6 +65,37 @@
 #define PLANTOPO_NAME_MAX	13	/* 12 characters */
 #define PLANTOPO_NET_BASE	1	/* link 0 is 198.18.1.0/24 */
 
+/*
+ * A router's routing (topology.hosts.R.routing, issue 15): static, the
+ * routes computed or written here; rip or ospf, a daemon (BIRD on linux
+ * routers, hoplab-router's own RIPv2) learns them, and the computed
+ * shortest-path primaries are only what the plan expects it to converge
+ * to (the path checks and the dry run use them; nothing is installed).
+ */
+enum plantopo_routing {
+	PLANTOPO_STATIC = 0,
+	PLANTOPO_RIP,
+	PLANTOPO_OSPF,
+};
+
+/*
+ * topology.routing: (planrouting.c), the protocols' timers, the same for
+ * every router; 0 keeps the default the proto names (RoutingParams).
+ */
+struct plantopo_timers {
+	int64_t		rip_update_ns;		/* 0: 30 s */
+	int64_t		rip_timeout_ns;		/* 0: 180 s */
+	int64_t		rip_garbage_ns;		/* 0: 120 s */
+	int		rip_auth;		/* auth: given (hmac-sha256) */
+	unsigned	rip_key_id;		/* 0..255 */
+	char		rip_secret[33];		/* 1..32 printable ASCII */
+	int64_t		ospf_hello_ns;		/* 0: 10 s */
+	int64_t		ospf_dead_ns;		/* 0: 40 s */
+	int64_t		bfd_interval_ns;	/* 0: no BFD */
+	unsigned	bfd_multiplier;		/* 0: 3 */
+	int		line;			/* of routing:, 0: absent */
+};
+
 enum plantopo_kind {
 	PLANTOPO_END = 0,		/* end host: flows start and end here */
 	PLANTOPO_ROUTER,		/* forwards: impl says how */
@@ -68,6 +105,7 @@ struct plantopo_host {
 	char		name[PLANTOPO_NAME_MAX];
 	enum plantopo_kind kind;
 	int		impl;		/* enum plan_router_impl, routers */
+	int		routing;	/* enum plantopo_routing, routers */
 	int		line;
 };
 
@@ -102,6 +140,7 @@ struct plantopo {
 	size_t		nlinks;
 	struct plantopo_route routes[PLANTOPO_MAX_ROUTES];
 	size_t		nroutes;
+	struct plantopo_timers timers;	/* topology.routing: */
 };
 
 /*
@@ -138,6 +177,37 @@ int	plantopo_path_addr(const struct plantopo *t, size_t from,
 /* The names of the hosts of KIND, ", " between them, cut to fit LEN. */
 void	plantopo_names(const struct plantopo *t, enum plantopo_kind kind,
 	    char *buf, size_t len);
+/* "static", "rip" or "ospf". */
+const char *plantopo_routing_name(int routing);
+/*
+ * 1 when router H runs a routing daemon (rip or ospf): its computed
+ * routes are expected, not installed.
+ */
+int	plantopo_dynamic(const struct plantopo *t, size_t h);
+/*
+ * The interfaces of router H its protocol speaks on: those whose far end
+ * is a router running the same protocol (rip on a linux and on a hoplab
+ * router is the same).  Up to MAX names (pointers into T) in IFACES;
+ * the count, 0 for a static router.
+ */
+size_t	plantopo_active_ifaces(const struct plantopo *t, size_t h,
+	    const char **ifaces, size_t max);
+/*
+ * The to: of a route of router H (routes:, a route fault): S an end
+ * host (its first link's /24) or a prefix inside 198.18.0.0/15 (or
+ * 0.0.0.0/0), not a subnet H is on, as "198.18.6.0/24" in PREFIX.  0, or
+ * -1 with why in WHY (GOT: S as the user wrote it, for the message).
+ */
+int	plantopo_route_to(const struct plantopo *t, size_t h, const char *s,
+	    const char *got, char *prefix, size_t len, char *why,
+	    size_t whylen);
+/*
+ * The via: of a route of router H: S a router H has a link with; the
+ * link in *L and S's end of it in *VIA_END.  0, or -1 with WHY naming
+ * H's neighbouring routers.
+ */
+int	plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
+	    const char *got, int *l, int *via_end, char *why, size_t whylen);
 /* Parse "A.B.C.D/LEN" into host-order *NET and *LEN: 0 or -1. */
 int	plantopo_prefix(const char *s, uint32_t *net, int *len);
 /* Dotted quad IP in host order; 0 when IP is NULL or not an address. */

@@ -25,7 +25,15 @@
  * configured there, and without them its shortest-path primaries are
  * what the user is assumed to have configured; nothing is installed.
  *
- * Deliberately not done: dynamic routing, equal-cost multipath, two
+ * A router with routing: rip or ospf (a daemon learns its routes) gets
+ * its shortest-path primaries only, what the protocol converges to when
+ * paths differ in length (RIP counts hops; OSPF with every cost 10 does
+ * too); where two paths tie, the daemon may pick the other one than the
+ * first link in file order, so those primaries are expected routes for
+ * the path checks and the dry run, never installed (topohosts.c); and
+ * routes: for it are refused.
+ *
+ * Deliberately not done: equal-cost multipath, two
  * links between the same pair, end hosts with routes of their own.
  * The loader reports every error it finds with the file, line, key.
  */
@@ -42,10 +50,9 @@
 
 #define NOWHERE		UINT_MAX	/* a subnet a router cannot reach */
 #define METRIC_MAX	1000		/* routes: metric */
-#define BENCH_NET	0xc6120000U	/* 198.18.0.0/15 (RFC 2544) */
-#define BENCH_MASK	0xfffe0000U
 
-static const char *const host_keys[] = { "router" };
+static const char *const host_keys[] = { "router", "routing" };
+enum { H_ROUTER, H_ROUTING, H_NKEYS };
 static const char *const route_keys[] = { "to", "via", "metric" };
 enum { R_TO, R_VIA, R_METRIC, R_NKEYS };
 
@@ -85,13 +92,50 @@ bad:
 	    "digits or '_', got %s", got);
 }
 
-/* A host NODE (the name K, the value V: {} or {router: IMPL}). */
+/*
+ * routing: of router H (static, rip, ospf): what its implementation can
+ * run.  hoplab-router speaks RIP only; an external router is the user's.
+ */
+static int
+host_routing(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    struct plantopo_host *h)
+{
+	char got[64];
+
+	yamldoc_got(node, got, sizeof(got));
+	if (yamldoc_is(node, "static"))
+		h->routing = PLANTOPO_STATIC;
+	else if (yamldoc_is(node, "rip"))
+		h->routing = PLANTOPO_RIP;
+	else if (yamldoc_is(node, "ospf"))
+		h->routing = PLANTOPO_OSPF;
+	else
+		return PERR(c, node, path, "expected static, rip or ospf, "
+		    "got %s", got);
+	if (h->routing == PLANTOPO_STATIC)
+		return 0;
+	if (h->impl == PLAN_ROUTER_EXTERNAL) {
+		h->routing = PLANTOPO_STATIC;
+		return PERR(c, node, path, "an external router is configured "
+		    "by you (hoplab starts no routing daemon there); expected "
+		    "no routing: or static, got %s", got);
+	}
+	if (h->impl == PLAN_ROUTER_HOPLAB && h->routing == PLANTOPO_OSPF) {
+		h->routing = PLANTOPO_STATIC;
+		return PERR(c, node, path, "hoplab-router speaks RIP only; "
+		    "expected static or rip (or router: linux for ospf), got "
+		    "%s", got);
+	}
+	return 0;
+}
+
+/* A host NODE (the name K, the value V: {} or {router: IMPL, routing:}). */
 static int
 parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 {
 	struct plantopo *t = &c->p->topo;
 	struct plantopo_host *h = &t->hosts[t->nhosts];
-	yaml_node_t *impl;
+	yaml_node_t *hv[H_NKEYS], *impl;
 	char path[YAMLDOC_PATH_MAX], ipath[YAMLDOC_PATH_MAX], got[64];
 	const char *s = yamldoc_text(k);
 	int j;
@@ -106,6 +150,7 @@ parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 	h->line = (int)yamldoc_line(k);
 	h->kind = PLANTOPO_END;
 	h->impl = PLAN_ROUTER_LINUX;
+	h->routing = PLANTOPO_STATIC;
 	if (v->type == YAML_SCALAR_NODE && (yamldoc_is(v, "") ||
 	    yamldoc_is(v, "~") || yamldoc_is(v, "null"))) {
 		t->nhosts++;
@@ -113,19 +158,30 @@ parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 	}
 	/* Known from here on, so that links to it are not errors too. */
 	t->nhosts++;
-	if (yamldoc_map_fields(c->yd, v, path, host_keys, 1, &impl, c->err,
+	if (yamldoc_map_fields(c->yd, v, path, host_keys, H_NKEYS, hv, c->err,
 	    c->errlen) == -1)
 		return -1;
-	yamldoc_path_key(ipath, sizeof(ipath), path, "router");
+	impl = hv[H_ROUTER];
+	yamldoc_path_key(ipath, sizeof(ipath), path, "routing");
+	if (impl == NULL && hv[H_ROUTING] != NULL)
+		return PERR(c, hv[H_ROUTING], ipath, "only for a router (an "
+		    "end host has a default route); expected %s: {router: "
+		    "linux, routing: %s}", h->name,
+		    yamldoc_text(hv[H_ROUTING]) != NULL ?
+		    yamldoc_text(hv[H_ROUTING]) : "ospf");
 	if (impl == NULL)
 		return 0;
 	h->kind = PLANTOPO_ROUTER;
+	yamldoc_path_key(ipath, sizeof(ipath), path, "router");
 	if (yamldoc_is(impl, "hoplab") || yamldoc_is(impl, "external"))
 		h->impl = yamldoc_is(impl, "hoplab") ? PLAN_ROUTER_HOPLAB :
 		    PLAN_ROUTER_EXTERNAL;
 	else if (!yamldoc_is(impl, "linux"))
 		return PERR(c, impl, ipath, "expected linux, hoplab or "
 		    "external, got %s", yamldoc_got(impl, got, sizeof(got)));
+	yamldoc_path_key(ipath, sizeof(ipath), path, "routing");
+	if (hv[H_ROUTING] != NULL)
+		return host_routing(c, hv[H_ROUTING], ipath, h);
 	return 0;
 }
 
@@ -293,81 +349,31 @@ route_at(const struct plantopo *t, size_t h, const char *prefix,
 	return NULL;
 }
 
-/*
- * to: of a route of router H: an end host (its first link's subnet) or
- * a prefix of 198.18.0.0/15 or 0.0.0.0/0, not a subnet H is on.
- */
+/* to: of a route of router H (plantopo_route_to), as PREFIX. */
 static int
 route_to(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h,
     char *prefix, size_t len)
 {
-	const struct plantopo *t = &c->p->topo;
-	const char *s = yamldoc_text(node);
-	struct in_addr in;
-	uint32_t net;
-	char got[64];
-	size_t i;
-	int j, plen;
+	char got[64], why[160];
 
 	yamldoc_got(node, got, sizeof(got));
-	if (s != NULL && (j = plantopo_host(t, s)) != -1) {
-		if (t->hosts[j].kind != PLANTOPO_END)
-			return PERR(c, node, path, "%s is a router (expected "
-			    "an end host or a prefix such as 198.18.4.0/24)",
-			    s);
-		if (plantopo_host_ip(t, (size_t)j) == NULL)
-			return PERR(c, node, path, "%s has no link", s);
-		net = plantopo_addr(plantopo_host_ip(t, (size_t)j)) &
-		    0xffffff00U;
-		plen = 24;
-	} else if (s == NULL || plantopo_prefix(s, &net, &plen) == -1 ||
-	    (net & ~plantopo_mask(plen)) != 0)
-		return PERR(c, node, path, "expected an end host or a prefix "
-		    "such as 198.18.4.0/24, got %s", got);
-	else if (plen != 0 && (plen < 15 || (net & BENCH_MASK) != BENCH_NET))
-		return PERR(c, node, path, "expected a prefix inside "
-		    "198.18.0.0/15 (the lab's addresses) or 0.0.0.0/0, got %s",
-		    got);
-	in.s_addr = htonl(net);
-	inet_ntop(AF_INET, &in, prefix, (socklen_t)len);
-	snprintf(prefix + strlen(prefix), len - strlen(prefix), "/%d", plen);
-	for (i = 0; i < t->nlinks; i++)
-		if (plen == 24 && plantopo_link_net(&t->links[i]) == net &&
-		    (t->links[i].end[0].host == h ||
-		    t->links[i].end[1].host == h))
-			return PERR(c, node, path, "%s is on %s itself (a "
-			    "connected subnet needs no route)",
-			    t->hosts[h].name, prefix);
+	if (plantopo_route_to(&c->p->topo, h, yamldoc_text(node), got, prefix,
+	    len, why, sizeof(why)) == -1)
+		return PERR(c, node, path, "%s", why);
 	return 0;
 }
 
-/* via: of a route of router H: a neighbouring router; its link in *L. */
+/* via: of a route of router H (plantopo_route_via); its link in *L. */
 static int
 route_via(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h,
     int *l, int *via_end)
 {
-	const struct plantopo *t = &c->p->topo;
-	const char *s = yamldoc_text(node);
-	char got[64], list[256];
-	size_t i, off = 0;
-	int j, e;
+	char got[64], why[384];
 
-	list[0] = '\0';
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == h && t->hosts[t->links[
-			    i].end[!e].host].kind == PLANTOPO_ROUTER &&
-			    off + 20 < sizeof(list))
-				off += (size_t)snprintf(list + off,
-				    sizeof(list) - off, "%s%s", off ? ", " : "",
-				    t->links[i].end[e].iface);
-	if (s == NULL || (j = plantopo_host(t, s)) == -1 ||
-	    (*l = plantopo_link_between(t, h, (size_t)j)) == -1 ||
-	    t->hosts[j].kind != PLANTOPO_ROUTER)
-		return PERR(c, node, path, "%s is not a neighbouring router of "
-		    "%s (expected one of: %s)", yamldoc_got(node, got,
-		    sizeof(got)), t->hosts[h].name, list[0] ? list : "none");
-	*via_end = t->links[*l].end[0].host == (size_t)j ? 0 : 1;
+	yamldoc_got(node, got, sizeof(got));
+	if (plantopo_route_via(&c->p->topo, h, yamldoc_text(node), got, l,
+	    via_end, why, sizeof(why)) == -1)
+		return PERR(c, node, path, "%s", why);
 	return 0;
 }
 
@@ -447,6 +453,13 @@ parse_routes(struct parse_ctx *c, yaml_node_t *node, int *given)
 			continue;
 		}
 		given[h] = 1;
+		if (t->hosts[h].routing != PLANTOPO_STATIC) {
+			rc = PERR(c, k, path, "%s has routing: %s (its daemon "
+			    "learns its routes); expected routes: only for "
+			    "static routers", t->hosts[h].name,
+			    plantopo_routing_name(t->hosts[h].routing));
+			continue;
+		}
 		if ((n = yamldoc_seq(c->yd, v, path, 1, PLANTOPO_MAX_ROUTES,
 		    c->err, c->errlen)) == -1) {
 			rc = -1;
@@ -525,7 +538,7 @@ route_subnet(struct plantopo *t, size_t h, size_t l)
 					return -1;
 			}
 	for (i = 0; t->hosts[h].impl == PLAN_ROUTER_LINUX &&
-	    i < t->nlinks; i++)
+	    t->hosts[h].routing == PLANTOPO_STATIC && i < t->nlinks; i++)
 		for (e = 0; e < 2; e++) {
 			y = t->links[i].end[!e].host;
 			if (t->links[i].end[e].host != h || y == primary ||

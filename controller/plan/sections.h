@@ -5,7 +5,7 @@
  * planrfc.c rfc2544:, plancap.c captures:, planres.c residence:, planrouter.c router:,
  * plandisturb.c disturbance:, plancpu.c cpu:, plansweep.c sweep: and order:,
  * plantopo_parse.c topology: {hosts:,
- * links:, routes:}); plan.c reads name:, topology: {chain:}, variants:,
+ * links:, routes:}, planrouting.c its routing:); plan.c reads name:, topology: {chain:}, variants:,
  * repeat: and records: itself and calls these in a fixed order.
  *
  * One header for all of them, not one each: they are one interface, the
@@ -78,5 +78,12 @@ int	plansweep_read(struct parse_ctx *c, yaml_node_t *sweep,
  */
 int	plantopo_parse(struct parse_ctx *c, yaml_node_t *topo,
 	    yaml_node_t *hosts, yaml_node_t *links, yaml_node_t *routes);
+
+/*
+ * topology.routing: (planrouting.c, issue 15): the routing protocols'
+ * timers into C->p->topo.timers; read after plantopo_parse() (it checks
+ * that a router runs each protocol named).  NODE NULL: absent.
+ */
+int	planrouting_parse(struct parse_ctx *c, yaml_node_t *node);
 
 #endif

@@ -4,7 +4,10 @@
  * the plan's links, the agents connected, and a router role on every
  * host but the external routers: a router's interfaces and routes with
  * their metrics (a hoplab router only the primary ones, metric 1: it has
- * no failover), an end host's address and default route.
+ * no failover), an end host's address and default route.  A router with
+ * routing: rip or ospf gets no routes (its daemon learns them; the plan's
+ * computed ones are only what it should converge to) and its
+ * RoutingParams (toporouting.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include "controller/run/run.h"
 #include "controller/run/topocheck.h"
 #include "controller/run/topohosts.h"
+#include "controller/run/toporouting.h"
 #include "controller/run/waitrole.h"
 
 /*
@@ -65,6 +69,7 @@ struct host_params {
 	Hoplab__RouterParams rp;
 	Hoplab__IfaceAddr ia[PLANTOPO_MAX_LINKS], *iap[PLANTOPO_MAX_LINKS];
 	Hoplab__Route	rt[PLANTOPO_MAX_ROUTES], *rtp[PLANTOPO_MAX_ROUTES];
+	struct toporouting_wire routing;
 };
 
 static void
@@ -95,7 +100,7 @@ fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
 	for (i = 0; i < t->nroutes; i++) {
 		const struct plantopo_route *pr = &t->routes[i];
 
-		if (pr->host != h || (rp->impl ==
+		if (pr->host != h || plantopo_dynamic(t, h) || (rp->impl ==
 		    HOPLAB__ROUTER_PARAMS__IMPL__HOPLAB && pr->metric > 1))
 			continue;
 		hoplab__route__init(&hp->rt[rp->n_routes]);
@@ -107,6 +112,7 @@ fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
 	}
 	rp->ifaces = hp->iap;
 	rp->routes = hp->rtp;
+	rp->routing = toporouting_fill(t, h, &hp->routing);
 }
 
 static int

@@ -441,6 +441,115 @@ t_a_link_in_no_variant_is_refused(void)
 	    "remove the fault or add a variant that crosses it");
 }
 
+/*
+ * Route changes (issue 15) on two paths between R1 and R4, R1-R4 and
+ * R1-R2-R3-R4 (t_routefault.sh's network): lines 1..14 below, faults
+ * from line 15.  Links 198.18.1..6.0/24 in order: H1-R1, R1-R4, R2-R3,
+ * R1-R2, R3-R4, R4-H2; R5 is external on R4 (link 7).
+ */
+#define RTOPO "name: t\ntopology:\n  hosts:\n    H1: {}\n    H2: {}\n"	\
+	"    R1: {router: linux}\n    R2: {router: hoplab}\n"		\
+	"    R3: {router: linux, routing: rip}\n"				\
+	"    R4: {router: hoplab, routing: rip}\n"			\
+	"    R5: {router: external}\n"					\
+	"  links: [[H1, R1], [R1, R4], [R2, R3], [R1, R2], [R3, R4], "	\
+	"[R4, H2], [R4, R5]]\n"						\
+	"flows:\n  - {name: f, from: H1, to: H2, mode: udp, frame: 128, "	\
+	"idt: 1ms, count: 3000}\n"						\
+	"faults:\n"
+
+/*
+ * R1 to H2 (198.18.6.0/24) via R2: R2's address on R1-R2 (link 3, R2 the
+ * second end: .2), replacing R1's own route via R4 (198.18.2.2); a
+ * prefix R4 has no route of (the /16) has nothing to put back.
+ */
+static void
+t_route_fault_names_prefix_via_and_the_route_it_replaces(void)
+{
+	struct plan *p = load(RTOPO
+	    "  - {at: 2s, router: R1, route: {to: H2, via: R2}}\n"
+	    "  - {at: 1s, router: R4, route: {to: 198.18.0.0/16, via: R3}}\n");
+	const struct plan_fault *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(p->nfaults, 2);
+	f = &p->faults[1];
+	CU_ASSERT_EQUAL(f->kind, PLAN_FAULT_ROUTE_SET);
+	CU_ASSERT_TRUE(PLAN_FAULT_IS_ROUTER(f));
+	CU_ASSERT_TRUE(f->topo);
+	CU_ASSERT_EQUAL(f->at_ns, 2000000000LL);
+	CU_ASSERT_STRING_EQUAL(f->router, "R1");
+	CU_ASSERT_STRING_EQUAL(f->prefix, "198.18.6.0/24");
+	CU_ASSERT_STRING_EQUAL(f->via, "198.18.4.2");
+	CU_ASSERT_STRING_EQUAL(f->via_host, "R2");
+	CU_ASSERT_STRING_EQUAL(f->orig_via, "198.18.2.2");
+	CU_ASSERT_TRUE(plan_fault_in_variant(f, &p->variants[0]));
+	f = &p->faults[0];		/* sorted: at 1s first */
+	CU_ASSERT_STRING_EQUAL(f->router, "R4");
+	CU_ASSERT_STRING_EQUAL(f->prefix, "198.18.0.0/16");
+	CU_ASSERT_STRING_EQUAL(f->via, "198.18.5.1");
+	CU_ASSERT_STRING_EQUAL(f->orig_via, "");
+	plan_free(p);
+}
+
+static void
+t_bad_route_faults_are_refused(void)
+{
+	static const struct {
+		const char *fault, *want;
+	} c[] = {
+		{ "{at: 1s, router: R1, route: {to: H2, via: R3}}",
+		  "t.yaml:15: faults[0].route.via: 'R3' is not a neighbouring "
+		  "router of R1 (expected one of: R4, R2)" },
+		{ "{at: 1s, router: R1, route: {to: H2, via: H1}}",
+		  "t.yaml:15: faults[0].route.via: 'H1' is not a neighbouring "
+		  "router of R1 (expected one of: R4, R2)" },
+		{ "{at: 1s, router: H1, route: {to: H2, via: R1}}",
+		  "t.yaml:15: faults[0].router: H1 is an end host, not a "
+		  "router (expected a host with router: in topology.hosts)" },
+		{ "{at: 1s, router: R5, route: {to: H1, via: R4}}",
+		  "t.yaml:15: faults[0].router: R5 is an external router: "
+		  "hoplab has no agent there to change its routes" },
+		{ "{at: 1s, router: R1, route: {to: 198.18.2.0/24, via: R2}}",
+		  "t.yaml:15: faults[0].route.to: R1 is on 198.18.2.0/24 "
+		  "itself (a connected subnet needs no route)" },
+		{ "{at: 1s, router: R1, route: {to: 10.0.0.0/8, via: R2}}",
+		  "t.yaml:15: faults[0].route.to: expected a prefix inside "
+		  "198.18.0.0/15 (the lab's addresses) or 0.0.0.0/0, got "
+		  "'10.0.0.0/8'" },
+		{ "{at: 1s, router: R1, route: {to: H2}}",
+		  "t.yaml:15: faults[0].route.via: required key is missing" },
+		{ "{at: 1s, route: {to: H2, via: R2}}",
+		  "t.yaml:15: faults[0].router: required key is missing" },
+		{ "{at: 1s, router: R1, action: kill, route: {to: H2, via: R2}}",
+		  "t.yaml:15: faults[0].action: not with route: (a route "
+		  "change has at, router and route: {to, via})" },
+		{ "{at: 9s, router: R1, route: {to: H2, via: R2}}",
+		  "t.yaml:15: faults[0].at: 9s is after the run's end: the "
+		  "traffic lasts 3.000 s (the longest flow); expected a time "
+		  "before it" },
+	};
+	char yaml[2048];
+	struct plan *p;
+	size_t k;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		snprintf(yaml, sizeof(yaml), "%s  - %s\n", RTOPO, c[k].fault);
+		p = load(yaml);
+		CU_ASSERT_PTR_NULL(p);
+		plan_free(p);
+		CU_ASSERT_STRING_EQUAL(err, c[k].want);
+		if (strcmp(err, c[k].want) != 0)
+			fprintf(stderr, "\n  got:  %s\n  want: %s\n", err,
+			    c[k].want);
+	}
+	expect_err(HEAD "faults: [{at: 1s, router: B, route: {to: "
+	    "198.18.100.0/24, via: C}}]\n",
+	    "t.yaml:9: faults[0].route: only in a topology plan: a chain "
+	    "has one path, so there is no other neighbour to send a route "
+	    "to");
+}
+
 /* A flow of 8 intervals of 0.5 s from 100 s, 500 sent each, LOST[i]. */
 #define NIV 8
 static Hoplab__FlowInterval iv[NIV], *ivp[NIV];
@@ -549,6 +658,8 @@ main(void)
 		    t_topology_link_faults_name_either_order_and_its_ends),
 		UNIT_TEST_NAMED("bad_topology_faults_are_refused",
 		    t_bad_topology_faults_are_refused),
+		UNIT_TEST(t_route_fault_names_prefix_via_and_the_route_it_replaces),
+		UNIT_TEST(t_bad_route_faults_are_refused),
 		UNIT_TEST_NAMED("a_link_in_no_variant_is_refused",
 		    t_a_link_in_no_variant_is_refused),
 		UNIT_TEST_NAMED(

@@ -585,6 +585,8 @@ t_saved_broken_plans_match_expected_output(void)
 		"topo-errors", "topo-paths", "topo-routes",
 		"chain-length-errors", "chain-length-variants",
 		"topo-wan-errors", "topo-cap-errors",
+		"topo-routing-errors", "topo-routing-unused",
+		"topo-route-fault-errors",
 	};
 	char path[256], exp[256], out[256];
 	struct plan *p;
@@ -604,23 +606,30 @@ t_saved_broken_plans_match_expected_output(void)
 	}
 }
 
+/* topo-ok: the minimal network; topo-routing: with RIP (issue 15). */
 static void
 t_dry_run_lists_hosts_links_routes_and_paths(void)
 {
-	const char *out = "build/asan/tests/plan-topo-ok.dryrun";
+	static const char *const names[] = { "topo-ok", "topo-routing" };
+	char path[256], out[256], cmd[600];
 	struct plan *p;
-	char cmd[300];
+	size_t i;
 	FILE *f;
 
-	p = plan_load("tests/plans/topo-ok.yaml", err, sizeof(err));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
-	CU_ASSERT_EQUAL(dryrun_print(p, f, err, sizeof(err)), 0);
-	fclose(f);
-	plan_free(p);
-	snprintf(cmd, sizeof(cmd), "diff -u tests/plans/topo-ok.dryrun %s "
-	    ">&2", out);
-	CU_ASSERT_EQUAL(system(cmd), 0);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "tests/plans/%s.yaml", names[i]);
+		snprintf(out, sizeof(out), "build/asan/tests/plan-%s.dryrun",
+		    names[i]);
+		p = plan_load(path, err, sizeof(err));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
+		CU_ASSERT_EQUAL(dryrun_print(p, f, err, sizeof(err)), 0);
+		fclose(f);
+		plan_free(p);
+		snprintf(cmd, sizeof(cmd), "diff -u tests/plans/%s.dryrun %s "
+		    ">&2", names[i], out);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
 }
 
 /*
