@@ -38,7 +38,11 @@
 #    entries), version (1), auth (none, a wrong key), source (a response
 #    from port 999), entry (three bad entries in an authenticated
 #    packet); R3 still runs and forwards (ping TTL 61 again).
-# Run as root; tests/integration/run.sh does.  About 20 s.
+# 5. From a topology plan (routing: rip, lab K 241 with agents): two
+#    hoplab routers that only RIP gives routes carry a flow H1 -> H2 at
+#    TTL 62; routers.csv's rip columns show one learned route each, RIP
+#    packets received and no authentication drop.
+# Run as root; tests/integration/run.sh does.  About 12 s.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/router_lab.sh"
@@ -53,6 +57,8 @@ done
 
 rl_init hlrp || bail rl_init "cannot make a temporary folder"
 at_exit rl_down
+T=$(mktemp -d /tmp/hoplab-t-rip.XXXXXX) || bail tmp "mktemp failed"
+at_exit "rm -rf '$T'"
 KEY=hlrp-lab-key
 HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
@@ -261,4 +267,56 @@ for n in R1 R3; do
 	rl_stop "$_p"
 	assert_eq "${n}_exit" 0 "$?"
 done
+rl_down
+
+# ------------------------------------------------------ 5. from a plan
+# The same protocol from a topology plan (routing: rip, the plan's
+# timers and key) on the agent lab: two hoplab routers with no route but
+# RIP's carry a flow H1 -> H2 at TTL 62, and routers.csv has their RIP
+# counters.  Without the plan key (an older plan loader) it is skipped.
+cat >"$T/rip.yaml" <<'PLAN'
+name: rip
+topology:
+  hosts:
+    H1: {}
+    H2: {}
+    R1: {router: hoplab, routing: rip}
+    R2: {router: hoplab, routing: rip}
+  links:
+    - [H1, R1]
+    - [R1, R2]
+    - [R2, H2]
+  routing:
+    rip: {update: 1s, timeout: 3s, garbage: 2s,
+          auth: {key_id: 3, secret: "hlrp-plan-key"}}
+flows:
+  - {name: f1, from: H1, to: H2, mode: udp, frame: 128, idt: 1ms, count: 1500}
+PLAN
+if ! "$HL_BIN/hoplab" run --dry-run "$T/rip.yaml" >"$T/dry.log" 2>&1; then
+	echo "  skip plan: this plan loader has no routing: rip"
+	finish
+fi
+lab_init hlrp 241
+HL="$HL_BIN/hoplab -p $LAB_PREFIX -k $LAB_K"
+LAB_IS_UP=1
+if ! $HL lab up --plan "$T/rip.yaml" >"$T/up.log" 2>&1; then
+	sed 's/^/    /' "$T/up.log"
+	bail lab_up_plan "hoplab lab up --plan failed"
+fi
+lab_run rip "$T/rip.yaml" "$T" || finish
+D=$LAB_RUN
+# col FILE COLUMN ROUTER: COLUMN of ROUTER's last row in FILE (router,
+# or flow for summary.csv).
+col()
+{
+	awk -F, -v c="$2" -v r="$3" 'NR == 1 { for (i = 1; i <= NF; i++)
+	    h[$i] = i; next } $h["router"] == r || $h["flow"] == r {
+	    v = $h[c] } END { print v }' "$1"
+}
+assert_eq plan_f1_ttl_62 62 "$(col "$D/summary.csv" ttl_max f1)"
+assert_gt plan_f1_received "$(col "$D/summary.csv" received f1)" 1000
+assert_eq plan_R1_rip_routes 1 "$(col "$D/routers.csv" rip_routes R1)"
+assert_eq plan_R2_rip_routes 1 "$(col "$D/routers.csv" rip_routes R2)"
+assert_gt plan_R1_rip_rx "$(col "$D/routers.csv" rip_rx R1)" 0
+assert_eq plan_R1_rip_drop_auth 0 "$(col "$D/routers.csv" rip_drop_auth R1)"
 finish
