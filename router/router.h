@@ -14,7 +14,8 @@
  *   icmp.c        echo replies, ICMP errors, their rate limit
  *   rip.c         RIPv2 (ripwire.c packets, ripauth.c RFC 4822), on the
  *                 interfaces through ripio.c; rtlog.c: the FIB's routes
- *                 by source and their changes, for the reports
+ *                 by source and their changes, which ctlroute.c puts in
+ *                 the reports and the control answers
  *   config.c      the YAML configuration (config_qos.c: qos, filters)
  *   ctl.c         the control socket and the reports to the agent, on
  *                 lib/ctlsock (ctl.h; called by loop.c, calls router.c)
