@@ -2,6 +2,7 @@
  * ripio: RIP's packets in and out of hoplab-router's interfaces
  * (ripio.h).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -222,10 +223,40 @@ ripio_free(struct router *r)
 	r->rip = NULL;
 }
 
+/*
+ * Say which reason dropped a packet from SRC on IN, at most once a
+ * second (BEFORE: the counters before it): an authentication that does
+ * not match BIRD's shows in the log, not only as a number.
+ */
+static void
+log_drop(struct router *r, struct port *in, uint32_t src,
+    const struct rip_counters *before)
+{
+	struct rip_counters now;
+	char a[INET_ADDRSTRLEN];
+	struct in_addr ia = { htonl(src) };
+	unsigned d;
+
+	if (r->now_mono < r->rip_log_at)
+		return;
+	rip_counters(r->rip, &now);
+	for (d = 0; d < RIP_NDROP; d++)
+		if (now.drops[d] != before->drops[d])
+			break;
+	if (d == RIP_NDROP)
+		return;
+	r->rip_log_at = r->now_mono + NSEC_PER_SEC;
+	inet_ntop(AF_INET, &ia, a, sizeof(a));
+	log_warn("rip: packet from %s on %s dropped (%s; at most one such "
+	    "line a second)", a, in->name, rip_drop_name((enum rip_drop)d));
+}
+
 int
 ripio_input(struct router *r, struct port *in, const uint8_t *ip,
     unsigned tl, int csum_partial)
 {
+	struct rip_counters before;
+
 	const uint8_t *u = ip + PKT_IP4_LEN;
 	unsigned ulen;
 
@@ -239,9 +270,11 @@ ripio_input(struct router *r, struct port *in, const uint8_t *ip,
 		rip_drop(r->rip, RIP_DROP_MALFORMED);
 		return 0;
 	}
+	rip_counters(r->rip, &before);
 	rip_input(r->rip, in->idx, be32_load(ip + IP4_SRC), be16_load(u),
 	    be32_load(ip + IP4_DST), u + PKT_UDP_LEN, ulen - PKT_UDP_LEN,
 	    r->now_mono);
+	log_drop(r, in, be32_load(ip + IP4_SRC), &before);
 	r->timers_kick = 1;
 	return 0;
 }

@@ -149,6 +149,7 @@ struct router {
 	struct rip	*rip;		/* RIP (ripio.c), or NULL */
 	int		timers_kick;	/* run router_timers() now */
 	uint32_t	rip_rng;
+	int64_t		rip_log_at;	/* next drop may be logged (mono) */
 	unsigned	rip_ipid;
 	struct nexthop	nh[ROUTER_NH_MAX];
 	unsigned	nnh;
