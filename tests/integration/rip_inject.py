@@ -10,7 +10,7 @@
 #   rip_inject.py SRC DST SECRET KEY_ID CASE COUNT
 #
 # CASE: short, version1, badfamily, oversize, noauth, wrongkey,
-# badport, badentry.
+# badport, badentry, badcsum (a good packet with a wrong UDP checksum).
 import hmac, hashlib, socket, struct, sys
 
 src, dst, secret, key_id, case, count = sys.argv[1:7]
@@ -48,13 +48,13 @@ elif case == "badfamily":
         "255.255.255.0", 1, family=7)
 elif case == "oversize":
     payload = struct.pack("!BBH", 2, 2, 0) + good * 26
-elif case == "noauth":
-    payload = struct.pack("!BBH", 2, 2, 0) + good
 elif case == "wrongkey":
     payload = signed([good], b"not-the-key", 1)
 elif case == "badport":
     sport = 999
     payload = signed([good], secret.encode(), 1)
+elif case in ("noauth", "badcsum"):
+    payload = struct.pack("!BBH", 2, 2, 0) + good
 elif case == "badentry":
     # metric 0, metric 17, a mask with a hole: three entries refused
     payload = signed([entry("198.18.98.0", "255.255.255.0", 0),
@@ -68,7 +68,10 @@ ulen = 8 + len(payload)
 s_a, d_a = socket.inet_aton(src), socket.inet_aton(dst)
 pseudo = s_a + d_a + struct.pack("!BBH", 0, 17, ulen)
 udp = struct.pack("!HHHH", sport, 520, ulen, 0) + payload
-udp = udp[:6] + struct.pack("!H", csum(pseudo + udp) or 0xffff) + udp[8:]
+c = csum(pseudo + udp) or 0xffff
+if case == "badcsum":
+    c ^= 0x0101
+udp = udp[:6] + struct.pack("!H", c) + udp[8:]
 ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0xc0, 20 + ulen, 0, 0, 1, 17, 0,
                  s_a, d_a)
 ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]

@@ -34,7 +34,8 @@
 # 4. Hand-made RIP packets (rip_inject.py, raw socket in R2's namespace,
 #    source 198.18.64.9) to R3, each kind a different number of times,
 #    each counted by exactly that number under its reason in R3's
-#    counters: malformed (too short, a bad family), oversize (26
+#    counters: malformed (too short, a bad family, a wrong UDP
+#    checksum), oversize (26
 #    entries), version (1), auth (none, a wrong key), source (a response
 #    from port 999), entry (three bad entries in an authenticated
 #    packet); R3 still runs and forwards (ping TTL 61 again).
@@ -249,10 +250,11 @@ inject() { rl_in R2 python3 "$HERE/rip_inject.py" 198.18.64.9 \
 before=$(rip_counts R3)
 inject short 2 && inject badfamily 1 && inject oversize 1 &&
     inject version1 4 && inject noauth 2 && inject wrongkey 3 &&
-    inject badport 5 && inject badentry 1 || fail inject "rip_inject.py failed"
-# expected deltas: malformed 3, oversize 1, version 4, auth 5, source 5,
+    inject badport 5 && inject badentry 1 && inject badcsum 2 ||
+    fail inject "rip_inject.py failed"
+# expected deltas: malformed 5, oversize 1, version 4, auth 5, source 5,
 # entry 3
-want=$(echo "$before" | awk '{ print $1 + 3, $2 + 1, $3 + 4, $4 + 5,
+want=$(echo "$before" | awk '{ print $1 + 5, $2 + 1, $3 + 4, $4 + 5,
     $5 + 5, $6 + 3 }')
 counts_are() { [ "$(rip_counts R3)" = "$want" ]; }
 wait_for 3 "R3 counts the bad packets" counts_are
