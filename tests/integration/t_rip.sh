@@ -1,6 +1,7 @@
 #!/bin/sh
 # t_rip: hoplab-router's RIPv2 against BIRD's, on a namespace lab of its
-# own (prefix hlrp, K 241 reserved; no management network, no agents):
+# own (prefix hlrp; checks 1-4 without management network or agents, 5
+# on the agent lab with K 241):
 #
 #            198.18.62.0/24 (cut)
 #   h1 -- R1 ----------------- R2 -- h2
@@ -35,11 +36,11 @@
 #    source 198.18.64.9) to R3, each kind a different number of times,
 #    each counted by exactly that number under its reason in R3's
 #    counters: malformed (too short, a bad family, a wrong UDP
-#    checksum), oversize (26
-#    entries), version (1), auth (none, a wrong key), source (a response
-#    from port 999), entry (three bad entries in an authenticated
-#    packet); R3 still runs and forwards (ping TTL 61 again).
-# 5. From a topology plan (routing: rip, lab K 241 with agents): two
+#    checksum), oversize (26 entries), version (1), auth (none, a wrong
+#    key), source (a response from port 999), entry (three bad entries
+#    in an authenticated packet); R3 still runs and forwards (ping TTL
+#    61 again).
+# 5. From a topology plan (routing: rip, the agent lab): two
 #    hoplab routers that only RIP gives routes carry a flow H1 -> H2 at
 #    TTL 62; routers.csv's rip columns show one learned route each, RIP
 #    packets received and no authentication drop.
@@ -63,7 +64,7 @@ at_exit "rm -rf '$T'"
 KEY=hlrp-lab-key
 HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
-# hoplab NAME "IF ADDR"...: router NAME's configuration, RIP on every
+# hoplab_conf NAME "IF ADDR"...: router NAME's configuration, RIP on every
 # interface but h.
 hoplab_conf()
 {
