@@ -219,6 +219,8 @@ if wait_for 8 "R1 moves .65/24 to R3" has R1 198.18.65.0/24 198.18.63.2 3
 then
 	t1=$(date +%s.%N)
 	pass R1_converged
+	echo "  info R1 took $(awk -v a="$t0" -v b="$t1" \
+	    'BEGIN { printf "%.2f", b - a }') s after the cut"
 	# R1 keeps its route until it times out: 5 s after the last
 	# update it heard, which came at most 1 s + 1/6 before the cut,
 	# so not before 3.83 s (3.5: the clock read around the cut)
@@ -260,6 +262,7 @@ want=$(echo "$before" | awk '{ print $1 + 5, $2 + 1, $3 + 4, $4 + 5,
 counts_are() { [ "$(rip_counts R3)" = "$want" ]; }
 wait_for 3 "R3 counts the bad packets" counts_are
 assert_eq rip_drops "$want" "$(rip_counts R3)"
+echo "  info R3 rip drops before $before, after $(rip_counts R3)"
 assert_ok R3_running kill -0 "$RL_PID_R3"
 assert_eq ttl_still 61 "$(ping_ttl)"
 assert_eq R3_still_61 "198.18.63.1 2 rip" "$(route_of R3 198.18.61.0/24)"
