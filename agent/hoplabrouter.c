@@ -20,7 +20,12 @@
  * block_timeout, arp, icmp rate, per-interface rate and mtu) become the
  * configuration keys of the same meaning, and the qos queues and DSCP
  * map (fields 16, 17) its qos: section; tx_taps (21) is
- * io.qdisc_bypass: off.
+ * io.qdisc_bypass: off.  RouterParams.routing with protocol RIP (22)
+ * becomes its rip: section (active interfaces, timers, HMAC-SHA256 key;
+ * docs/router.md "RIP"); OSPF is refused (BIRD's, on kernel routers).
+ * The router itself puts its FIB's changes into each report's
+ * ResultBatch.routes (the whole table first), so its batches reach the
+ * controller with the same list a kernel router's agent sends.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -204,6 +209,100 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	return check_iface_opts(rp, err, errlen);
 }
 
+#define RIP_T_MIN	100000000ULL		/* 100 ms, as config_rip.c */
+#define RIP_UPDATE_MAX	300000000000ULL		/* 5 min */
+#define RIP_T_MAX	3600000000000ULL	/* 1 h */
+
+/* A RIP secret: 1..32 printable ASCII characters, no spaces. */
+static int
+valid_secret(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return 0;
+	return n >= 1 && n <= 32;
+}
+
+/* RouterParams.routing: static, or RIP in hoplab-router's ranges. */
+static int
+check_routing(const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	const Hoplab__RoutingParams *g = rp->routing;
+	uint64_t up, to, gc;
+	size_t i, j;
+
+	if (g == NULL ||
+	    g->protocol == HOPLAB__ROUTING_PARAMS__PROTOCOL__STATIC)
+		return 0;
+	if (g->protocol != HOPLAB__ROUTING_PARAMS__PROTOCOL__RIP) {
+		snprintf(err, errlen, "hoplab router: routing protocol %d is "
+		    "not one it speaks (static or rip)", (int)g->protocol);
+		return -1;
+	}
+	up = g->rip_update_ns ? g->rip_update_ns : 30000000000ULL;
+	to = g->rip_timeout_ns ? g->rip_timeout_ns : 180000000000ULL;
+	gc = g->rip_garbage_ns ? g->rip_garbage_ns : 120000000000ULL;
+	if (up < RIP_T_MIN || up > RIP_UPDATE_MAX || to < RIP_T_MIN ||
+	    to > RIP_T_MAX || to <= up || gc < RIP_T_MIN || gc > RIP_T_MAX) {
+		snprintf(err, errlen, "hoplab router: rip timers update %"
+		    PRIu64 " ns, timeout %" PRIu64 " ns, garbage %" PRIu64
+		    " ns out of range (100ms..5m, > update up to 1h, "
+		    "100ms..1h)", up, to, gc);
+		return -1;
+	}
+	if (g->rip_auth[0] != '\0' && (strcmp(g->rip_auth, "hmac-sha256") !=
+	    0 || g->rip_auth_key_id > 255 ||
+	    !valid_secret(g->rip_auth_secret))) {
+		snprintf(err, errlen, "hoplab router: rip auth '%.16s' key id "
+		    "%u (hmac-sha256, 0..255, a secret of 1..32 printable "
+		    "ASCII characters)", g->rip_auth, g->rip_auth_key_id);
+		return -1;
+	}
+	for (i = 0; i < g->n_active_ifaces; i++) {
+		for (j = 0; j < rp->n_ifaces; j++)
+			if (strcmp(g->active_ifaces[i], rp->ifaces[j]->name) ==
+			    0)
+				break;
+		if (j == rp->n_ifaces) {
+			snprintf(err, errlen, "hoplab router: rip interface "
+			    "'%.32s' is not one of its interfaces",
+			    g->active_ifaces[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The rip: section of RP->routing (RIP only); zero timers: defaults. */
+static void
+write_rip(FILE *f, const Hoplab__RouterParams *rp)
+{
+	const Hoplab__RoutingParams *g = rp->routing;
+	const char *c;
+	size_t i;
+
+	if (g == NULL || g->protocol != HOPLAB__ROUTING_PARAMS__PROTOCOL__RIP)
+		return;
+	fprintf(f, "rip:\n  interfaces: [");
+	for (i = 0; i < g->n_active_ifaces; i++)
+		fprintf(f, "%s%s", i ? ", " : "", g->active_ifaces[i]);
+	fprintf(f, "]\n");
+	if (g->rip_update_ns != 0)
+		fprintf(f, "  update: %" PRIu64 "ns\n", g->rip_update_ns);
+	if (g->rip_timeout_ns != 0)
+		fprintf(f, "  timeout: %" PRIu64 "ns\n", g->rip_timeout_ns);
+	if (g->rip_garbage_ns != 0)
+		fprintf(f, "  garbage: %" PRIu64 "ns\n", g->rip_garbage_ns);
+	if (g->rip_auth[0] == '\0')
+		return;
+	fprintf(f, "  auth: {key_id: %u, secret: \"", g->rip_auth_key_id);
+	for (c = g->rip_auth_secret; *c != '\0'; c++)
+		fprintf(f, "%s%c", *c == '"' || *c == '\\' ? "\\" : "", *c);
+	fprintf(f, "\"}\n");
+}
+
 static int
 check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 {
@@ -246,7 +345,8 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    rp->rx_ring);
 		return -1;
 	}
-	if (check_options(rp, err, errlen) == -1)
+	if (check_options(rp, err, errlen) == -1 ||
+	    check_routing(rp, err, errlen) == -1)
 		return -1;
 	if (rp->report_interval_ns != 0 &&
 	    (rp->report_interval_ns < INTERVAL_MIN_NS ||
@@ -415,6 +515,7 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
 		fprintf(f, "icmp: {rate: %d}\n", rp->icmp_rate < 0 ? 0 :
 		    rp->icmp_rate);
 	write_qos(f, rp);
+	write_rip(f, rp);
 	if (fclose(f) == EOF) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

@@ -14,7 +14,7 @@
  *
  * The loader is in three files: config.c reads the file (interfaces,
  * routes, arp, icmp, io) and calls config_qos.c for the qos and filters
- * sections (config_qos.h); both read single values with config_value.c
+ * sections (config_qos.h) and config_rip.c for rip (config_rip.h); both read single values with config_value.c
  * (config_value.h, included here for the command line and the control
  * socket, which parse the same values).  Nothing calls back up.
  *
@@ -29,6 +29,7 @@
 
 #include "cpulist.h"
 #include "router/classify.h"
+#include "router/config_rip.h"
 #include "router/config_value.h"
 #include "router/filter.h"
 #include "router/sched.h"
@@ -95,6 +96,7 @@ struct rconf {
 	struct filter_rule filters[RCONF_FILTER_MAX];
 	size_t		nfilters;
 	enum filter_action filter_default;
+	struct rconf_rip rip;		/* rip: (config_rip.h) */
 };
 
 /*

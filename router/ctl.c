@@ -34,6 +34,8 @@
 #include "log.h"
 #include "msg.h"
 #include "router/ctl.h"
+#include "router/ctlroute.h"
+#include "router/rip.h"
 #include "router/fwd.h"
 #include "router/router.h"
 
@@ -49,6 +51,8 @@ struct cstore {
 	Hoplab__RouterQueue q[RCONF_IF_MAX][SCHED_NCLASS];
 	Hoplab__RouterQueue *qp[RCONF_IF_MAX][SCHED_NCLASS];
 	uint64_t	fhits[RCONF_FILTER_MAX];	/* per filter rule */
+	Hoplab__RipCounters rip;
+	void		*routes;	/* ctlroute_list()'s */
 };
 
 static void
@@ -165,6 +169,8 @@ fill(struct router *r, struct cstore *s, int total)
 	s->c.fwd_icmp = r->fwd_proto[FWD_PROTO_ICMP];
 	s->c.fwd_other = r->fwd_proto[FWD_PROTO_OTHER];
 	fill_filters(r, s);
+	if (ctlroute_rip(r, &s->rip) == 0)
+		s->c.rip = &s->rip;
 }
 
 int
@@ -203,8 +209,14 @@ do_control(struct router *r, const Hoplab__RouterControl *rc, char *err,
 			    rc->prefix);
 			return -1;
 		}
-		if (rc->op == HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL)
-			return router_route_del(r, prefix, plen, err, errlen);
+		if (rc->op == HOPLAB__ROUTER_CONTROL__OP__ROUTE_DEL) {
+			if (router_route_del(r, prefix, plen, err, errlen) ==
+			    -1)
+				return -1;
+			if (r->rip != NULL)	/* RIP's route comes back */
+				rip_reinstall(r->rip);
+			return 0;
+		}
 		if (inet_pton(AF_INET, rc->via, &a) != 1) {
 			snprintf(err, errlen, "expected a next hop address, "
 			    "got '%.40s'", rc->via);
@@ -246,6 +258,8 @@ handle(struct router *r)
 	rep.error = err;
 	if ((s = calloc(1, sizeof(*s))) != NULL) {
 		fill(r, s, 1);
+		s->c.route_changes = ctlroute_list(r, 1,
+		    &s->c.n_route_changes, &s->routes);
 		rep.counters = &s->c;
 	}
 	msg_init(&out, r->hostname, &r->seq);
@@ -253,6 +267,8 @@ handle(struct router *r)
 	out.router_control_reply = &rep;
 	if (msg_send(r->cs.rep, NULL, 0, &out, err, sizeof(err)) == -1)
 		log_warn("control: cannot answer: %s", err);
+	if (s != NULL)
+		ctlroute_free(s->routes);
 	free(s);
 	msg_free(in);
 }
@@ -328,11 +344,19 @@ rctl_report(struct router *r, int final)
 	rb.final = final;
 	rb.routers = &cp;
 	rb.n_routers = 1;
+	/* the FIB's changes (the whole table first), straight into the
+	 * batch's routes: one list for every router kind (routes.csv) */
+	rb.routes = ctlroute_list(r, !r->rtlog_initial, &rb.n_routes,
+	    &s->routes);
+	if (!r->rtlog_initial)
+		rtlog_take(&r->rtlog, &(size_t){ 0 });
+	r->rtlog_initial = 1;
 	msg_init(&env, r->hostname, &r->seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
 	if (msg_send(r->cs.push, NULL, 0, &env, err, sizeof(err)) == -1)
 		log_warn("report %" PRIu64 ": %s", rb.batch_seq, err);
+	ctlroute_free(s->routes);
 	free(s);
 }
 
@@ -379,6 +403,7 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 	fprintf(f, "forwarded tcp %" PRIu64 ", udp %" PRIu64 ", icmp %" PRIu64
 	    ", other %" PRIu64 "\n", c->fwd_tcp, c->fwd_udp, c->fwd_icmp,
 	    c->fwd_other);
+	ctlroute_print(f, c);
 	if (c->n_filter_hits == 0 && c->filter_default_hits == 0)
 		return;
 	fprintf(f, "filter hits:");

@@ -120,7 +120,7 @@ loop(struct router *r)
 		r->now_mono = clock_mono_ns();
 		if (router_poll(r) > 0)
 			busy_rx(&r->busy, r->now_mono);
-		if (r->now_mono >= arp_next)
+		if (r->now_mono >= arp_next || r->timers_kick)
 			arp_next = router_timers(r);
 		if (r->cs.push != NULL && r->now_mono >= r->next_report) {
 			rctl_report(r, 0);

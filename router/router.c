@@ -6,7 +6,8 @@
  * the output queues into the TX rings and flush them.  Everything a frame can fail on is counted by reason in
  * router/sojourn.h and the frame dropped; nothing here logs per packet.
  *
- * Order of the IPv4 steps: header checks (fwd.h) -> addressed to us (ICMP
+ * Order of the IPv4 steps: header checks (fwd.h) -> RIP (UDP 520 to
+ * 224.0.0.9 or to us, ripio.c) -> addressed to us (ICMP
  * echo answered, the rest dropped as not routed) -> input filter ->
  * TTL (time exceeded) -> longest prefix match (net unreachable) -> TTL
  * decrement with incremental checksum (the packet is counted as
@@ -14,7 +15,8 @@
  * fragments) -> ARP (host unreachable when it fails) -> output queue.
  *
  * Deliberately not done: reassembly, IP options (dropped and counted as
- * "other"), directed broadcasts, multicast, ICMP redirects.
+ * "other"), directed broadcasts, multicast (but RIP's 224.0.0.9), ICMP
+ * redirects.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,11 +25,16 @@
 #include <unistd.h>
 
 #include "byteorder.h"
+#include "clock.h"
 #include "log.h"
 #include "router/fwd.h"
+#include "router/rip.h"
+#include "router/ripio.h"
+#include "router/ripwire.h"
 #include "router/router.h"
 
 static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t rip_mac[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x09 };
 
 /* ------------------------------------------------------------ routing */
 
@@ -53,6 +60,16 @@ int
 router_route_add(struct router *r, uint32_t prefix, unsigned plen,
     uint32_t via, char *err, size_t errlen)
 {
+	return router_route_set(r, prefix, plen, via, RTLOG_STATIC, 0, err,
+	    errlen);
+}
+
+int
+router_route_set(struct router *r, uint32_t prefix, unsigned plen,
+    uint32_t via, enum rtlog_proto proto, unsigned metric, char *err,
+    size_t errlen)
+{
+	struct rtlog_route rr = { prefix, plen, via, 0, metric, proto };
 	uint32_t nh;
 	int port = -1;
 	unsigned i;
@@ -73,6 +90,8 @@ router_route_add(struct router *r, uint32_t prefix, unsigned plen,
 		    strerror(errno));
 		return -1;
 	}
+	rr.port = (unsigned)port;
+	rtlog_set(&r->rtlog, &rr, clock_real_ns());
 	return 0;
 }
 
@@ -94,6 +113,7 @@ router_route_del(struct router *r, uint32_t prefix, unsigned plen,
 		snprintf(err, errlen, "no such route");
 		return -1;
 	}
+	rtlog_del(&r->rtlog, prefix, plen, clock_real_ns());
 	return 0;
 }
 
@@ -106,9 +126,12 @@ load_routes(struct router *r, const struct rconf *c, char *err,
 	size_t i;
 
 	fib_flush(r->fib);
+	rtlog_clear(&r->rtlog, clock_real_ns());
 	r->nnh = 0;
 	for (i = 0; i < r->nports; i++) {
 		struct port *p = &r->ports[i];
+		struct rtlog_route rr = { p->addr & (~0U << (32 - p->plen)),
+		    p->plen, 0, p->idx, 0, RTLOG_CONNECTED };
 
 		if (nh_index(r, p->idx, 0, &nh) == -1 ||
 		    fib_add(r->fib, p->addr & (~0U << (32 - p->plen)), p->plen,
@@ -117,11 +140,14 @@ load_routes(struct router *r, const struct rconf *c, char *err,
 			    p->name, strerror(errno));
 			return -1;
 		}
+		rtlog_set(&r->rtlog, &rr, clock_real_ns());
 	}
 	for (i = 0; i < c->nroutes; i++)
 		if (router_route_add(r, c->routes[i].prefix, c->routes[i].plen,
 		    c->routes[i].via, err, errlen) == -1)
 			return -1;
+	if (r->rip != NULL)
+		rip_reinstall(r->rip);	/* after the static ones: they win */
 	return 0;
 }
 
@@ -189,6 +215,13 @@ output(struct router *r, struct port *p, uint32_t gw, uint8_t *frame,
 		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_ARP);
 	} else if (rc == 1)
 		port_arp_request(r, p, gw);
+}
+
+void
+router_output(struct router *r, struct port *p, uint32_t gw, uint8_t *frame,
+    uint32_t len, uint8_t tc)
+{
+	output(r, p, gw, frame, len, tc, clock_real_ns());
 }
 
 static void
@@ -404,13 +437,18 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 	struct nexthop *n;
 	struct port *out;
 	uint16_t frag;
+	int local;
 
 	if ((c = fwd_ip4_check(ip, len - PKT_ETH_LEN, &tl)) != FWD_OK) {
 		sojourn_drop(r->soj, in->idx, check_drop[c]);
 		return;
 	}
 	dst = be32_load(ip + IP4_DST);
-	if (is_local(r, dst)) {
+	local = is_local(r, dst);
+	if (r->rip != NULL && ip[IP4_PROTO] == 17 && (local ||
+	    dst == RIP_GROUP) && ripio_input(r, in, ip, tl, csum_partial) == 0)
+		return;		/* RIP's, taken or counted there */
+	if (local) {
 		local_input(r, in, f, tl, rx_ns);
 		return;
 	}
@@ -473,7 +511,8 @@ frame_input(struct router *r, struct port *in, struct pktio_pkt *pk)
 		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_BAD_FRAME);
 		return;
 	}
-	if (memcmp(f, in->mac, 6) != 0 && memcmp(f, bcast, 6) != 0) {
+	if (memcmp(f, in->mac, 6) != 0 && memcmp(f, bcast, 6) != 0 &&
+	    (r->rip == NULL || memcmp(f, rip_mac, 6) != 0)) {
 		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
 		return;		/* another host's or multicast */
 	}
@@ -536,6 +575,8 @@ router_iface_set(struct router *r, const char *name, int up, char *err,
 		unreach_flush(r);
 	} else
 		port_garp(r, &r->ports[i]);
+	if (r->rip != NULL)
+		rip_iface_set(r->rip, i, up, r->now_mono);
 	log_info("interface %s %s", name, up ? "up" : "down");
 	return 0;
 }
@@ -564,9 +605,10 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    c->xdp_mode != r->conf->xdp_mode ||
 	    c->xdp_fill_full != r->conf->xdp_fill_full ||
 	    c->ncpus != r->conf->ncpus ||
+	    memcmp(&c->rip, &r->conf->rip, sizeof(c->rip)) != 0 ||
 	    !CPU_EQUAL(&c->cpus, &r->conf->cpus)) {
-		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus "
-		    "and qos queues can only change with a restart");
+		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus, "
+		    "qos queues and rip can only change with a restart");
 		rconf_free(c);
 		return -1;
 	}
@@ -590,15 +632,18 @@ router_reload(struct router *r, char *err, size_t errlen)
 }
 
 /*
- * ARP retries and expiry due at R->now_mono; returns when the next one
- * is due (monotonic ns).
+ * ARP retries and expiry and RIP's timers due at R->now_mono; returns
+ * when the next one is due (monotonic ns).
  */
 int64_t
 router_timers(struct router *r)
 {
 	struct arp_cb cb = arp_callbacks(r);
-	int64_t next = arp_timers(r->arp, r->now_mono, &cb);
+	int64_t next = arp_timers(r->arp, r->now_mono, &cb), t;
 
+	r->timers_kick = 0;
+	if (r->rip != NULL && (t = rip_timers(r->rip, r->now_mono)) < next)
+		next = t;
 	unreach_flush(r);
 	return next;
 }
@@ -635,7 +680,8 @@ router_setup(struct router *r, char *err, size_t errlen)
 			return -1;
 	}
 	if (load_routes(r, r->conf, err, errlen) == -1 ||
-	    load_filters(r, r->conf, err, errlen) == -1)
+	    load_filters(r, r->conf, err, errlen) == -1 ||
+	    ripio_setup(r, err, errlen) == -1)
 		return -1;
 	return 0;
 }
@@ -651,6 +697,8 @@ router_teardown(struct router *r)
 		arp_free(r->arp, &cb);
 	for (i = 0; i < r->nports; i++)
 		port_close(r, &r->ports[i]);
+	ripio_free(r);
+	rtlog_free(&r->rtlog);
 	fib_free(r->fib);
 	filter_free(r->filter);
 	sojourn_free(r->soj);

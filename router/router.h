@@ -12,6 +12,10 @@
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit
+ *   rip.c         RIPv2 (ripwire.c packets, ripauth.c RFC 4822), on the
+ *                 interfaces through ripio.c; rtlog.c: the FIB's routes
+ *                 by source and their changes, which ctlroute.c puts in
+ *                 the reports and the control answers
  *   config.c      the YAML configuration (config_qos.c: qos, filters)
  *   ctl.c         the control socket and the reports to the agent, on
  *                 lib/ctlsock (ctl.h; called by loop.c, calls router.c)
@@ -39,6 +43,7 @@
 #include "router/fib.h"
 #include "router/filter.h"
 #include "router/icmp.h"
+#include "router/rtlog.h"
 #include "router/sched.h"
 #include "router/sojourn.h"
 
@@ -77,6 +82,8 @@ struct txmeta {
  * program links it.  Open's MODE: 0 native, else SKB; 1 native only; 2 SKB
  * only.
  */
+struct rip;
+
 struct port_xio {
 	void	*(*open)(const char *ifname, int mode, int fill_full,
 		    uint8_t mac[6], unsigned *mtu, char *err, size_t errlen);
@@ -137,6 +144,13 @@ struct router {
 	struct port	ports[RCONF_IF_MAX];
 	unsigned	nports;
 	struct fib	*fib;
+	struct rtlog	rtlog;		/* the FIB by source, its changes */
+	int		rtlog_initial;	/* the first report listed it */
+	struct rip	*rip;		/* RIP (ripio.c), or NULL */
+	int		timers_kick;	/* run router_timers() now */
+	uint32_t	rip_rng;
+	int64_t		rip_log_at;	/* next drop may be logged (mono) */
+	unsigned	rip_ipid;
 	struct nexthop	nh[ROUTER_NH_MAX];
 	unsigned	nnh;
 	struct arp	*arp;
@@ -166,6 +180,7 @@ struct router {
 	int64_t		next_report;
 	char		hostname[64];
 	uint8_t		scratch[PBUF_SIZE];
+	uint8_t		ripbuf[PBUF_SIZE];	/* RIP's frame being sent */
 };
 
 /* A port's I/O, through lib/pktio or its other back end. Per packet. */
@@ -224,6 +239,13 @@ int	router_route_add(struct router *r, uint32_t prefix, unsigned plen,
 	    uint32_t via, char *err, size_t errlen);
 int	router_route_del(struct router *r, uint32_t prefix, unsigned plen,
 	    char *err, size_t errlen);
+/* router_route_add() with its source and metric, for rtlog (RIP). */
+int	router_route_set(struct router *r, uint32_t prefix, unsigned plen,
+	    uint32_t via, enum rtlog_proto proto, unsigned metric, char *err,
+	    size_t errlen);
+/* Send FRAME (Ethernet header's type set) out of P towards GW via ARP. */
+void	router_output(struct router *r, struct port *p, uint32_t gw,
+	    uint8_t *frame, uint32_t len, uint8_t tc);
 int	router_reload(struct router *r, char *err, size_t errlen);
 int	router_iface_set(struct router *r, const char *name, int up,
 	    char *err, size_t errlen);

@@ -45,6 +45,9 @@ static const char *const cols[] = {
 	"cpu_pct", "filter_hits", "filter_default_hits",
 	"impl", "rx_dropped", "tx_dropped", "rx_errors", "tx_errors",
 	"fwd_tcp", "fwd_udp", "fwd_icmp", "fwd_other", "fwd_pps",
+	"rip_rx", "rip_tx", "rip_triggered", "rip_routes", "rip_timed_out",
+	"rip_drop_malformed", "rip_drop_oversize", "rip_drop_version",
+	"rip_drop_auth", "rip_drop_source", "rip_drop_entry",
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_TIME 7		/* "time_unix_s" */
@@ -357,6 +360,29 @@ kernel_cols(struct csv *c, const Hoplab__RouterCounters *rc,
 	csv_u64(c, ic->tx_errors);
 }
 
+/* hoplab-router's RIP counters (router-wide), empty without RIP. */
+static void
+rip_cols(struct csv *c, const Hoplab__RouterCounters *rc)
+{
+	const Hoplab__RipCounters *r = rc->rip;
+
+	if (r == NULL) {
+		csv_empty(c, 11);
+		return;
+	}
+	csv_u64(c, r->rx_packets);
+	csv_u64(c, r->tx_packets);
+	csv_u64(c, r->tx_triggered);
+	csv_u64(c, r->routes);
+	csv_u64(c, r->routes_timed_out);
+	csv_u64(c, r->drop_malformed);
+	csv_u64(c, r->drop_oversize);
+	csv_u64(c, r->drop_version);
+	csv_u64(c, r->drop_auth);
+	csv_u64(c, r->drop_source);
+	csv_u64(c, r->drop_entry);
+}
+
 /* The router-wide forwarded counts and rate, empty when not counted. */
 static void
 fwd_cols(struct csv *c, const Hoplab__RouterCounters *rc, double pps)
@@ -410,6 +436,7 @@ write_iface(struct routers *rt, const char *agent,
 	}
 	kernel_cols(c, rc, ic);
 	fwd_cols(c, rc, pps);
+	rip_cols(c, rc);
 	return csv_end_row(c, err, errlen);
 }
 

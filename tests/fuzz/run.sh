@@ -15,6 +15,10 @@
 #   fuzz_plan          the plan loader (controller/plan/*.c), default 10 s
 #                      (fourth argument), from the plans of tests/plans/
 #                      and examples/
+#   fuzz_rip           hoplab-router's RIP parser and protocol (router/
+#                      rip*.c), as long as fuzz_router_frame (fifth
+#                      argument, default the second), from an empty
+#                      corpus
 #
 # The four build at once and run two at a time (each is one process; the
 # machine has two cores), so the part takes about the two longest times.
@@ -31,14 +35,15 @@ secs=${1:-20}
 rsecs=${2:-10}
 csecs=${3:-10}
 psecs=${4:-10}
+ripsecs=${5:-$rsecs}
 out=$root/build/fuzz
 pass=0
 fail=0
 mkdir -p "$out/corpus" "$out/corpus_router" "$out/corpus_config" \
-    "$out/corpus_plan" || exit 1
+    "$out/corpus_plan" "$out/corpus_rip" || exit 1
 if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang not found (apt-get install clang)"
-	echo "fuzz: 0 passed, 4 failed"
+	echo "fuzz: 0 passed, 5 failed"
 	exit 1
 fi
 [ -f "$root/build/proto/hoplab.pb-c.c" ] ||
@@ -91,18 +96,23 @@ build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
     "$r/port.c" "$r/arp.c" "$r/icmp.c" "$r/fwd.c" "$r/fib.c" \
     "$r/classify.c" "$r/filter.c" "$r/sched.c" "$r/sojourn.c" \
     "$r/config.c" "$r/config_qos.c" "$r/config_value.c" \
+    "$r/config_rip.c" "$r/rip.c" "$r/ripio.c" "$r/ripwire.c" \
+    "$r/ripauth.c" "$r/rtlog.c" \
     "$root/lib/yamldoc.c" \
     "$root/lib/clock.c" "$root/lib/log.c" "$root/lib/stats.c" \
-    "$root/lib/pkt.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" -lyaml -lm &
+    "$root/lib/pkt.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" -lyaml \
+    -lsodium -lm &
 build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
     "$r/config_qos.c" "$r/config_value.c" "$r/classify.c" "$r/filter.c" \
-    "$r/sched.c" \
+    "$r/sched.c" "$r/config_rip.c" \
     "$root/lib/yamldoc.c" "$root/lib/clock.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" \
     -lyaml -lm &
 # The plan loader with every module it calls (lib/ whole: it is small).
 build fuzz_plan "$here/fuzz_plan.c" "$root"/controller/plan/*.c \
     "$root"/lib/*.c "$root/build/proto/hoplab.pb-c.c" \
     -lzmq -lsodium -lprotobuf-c -lyaml -lpcap -lm &
+build fuzz_rip "$here/fuzz_rip.c" "$r/rip.c" "$r/ripwire.c" "$r/ripauth.c" \
+    -lsodium &
 wait
 
 cp "$here"/seeds/* "$out/corpus/" 2>/dev/null
@@ -117,7 +127,9 @@ run fuzz_router_config "$csecs" "$out/corpus_config" 4096 \
     "-dict=$here/router_config.dict" &
 run fuzz_plan "$psecs" "$out/corpus_plan" 8192 &
 wait
-for t in fuzz_envelope fuzz_router_frame fuzz_router_config fuzz_plan; do
+run fuzz_rip "$ripsecs" "$out/corpus_rip" 2048
+for t in fuzz_envelope fuzz_router_frame fuzz_router_config fuzz_plan \
+    fuzz_rip; do
 	cat "$out/$t.out"
 	if [ "$(cat "$out/$t.verdict" 2>/dev/null)" = pass ]; then
 		pass=$((pass + 1))

@@ -145,13 +145,15 @@ t_a_batch_becomes_one_row_per_interface(void)
 	/* drops: bad_frame..ttl (6th) = 3, other (14th) = 2 */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,in,1,"
 	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
-	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,,,,,,,,,,");
+	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,,,,,,,,,,"
+	    ",,,,,,,,,,,");	/* no rip */
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	/* queue depth 3 + 1, max max(7, 9); class 0: 1195, 4.5, 12.25 us */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,out,1,"
 	    "0,0,1195,71700,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4,9,"
 	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,"
-	    ",,,,,,,,,");
+	    ",,,,,,,,,"
+	    ",,,,,,,,,,,");
 	CU_ASSERT(routers_seen(rt, "A", 41, 1));
 	CU_ASSERT(!routers_seen(rt, "A", 41, 2));
 	CU_ASSERT(!routers_seen(rt, "B", 41, 1));
@@ -317,7 +319,8 @@ t_a_kernel_router_row_has_its_own_columns_and_a_rate(void)
 	    "91,9100,2,120,"
 	    /* ring_drops .. filter_default_hits: 44 empty cells */
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
-	    "linux,5,6,7,8,10,80,1,0,");
+	    "linux,5,6,7,8,10,80,1,0,"
+	    ",,,,,,,,,,,");
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",linux,5,6,7,8,40,300,2,1,504.0"));
 	/* A resumed run knows the last total: the next rate goes on. */
@@ -330,6 +333,47 @@ t_a_kernel_router_row_has_its_own_columns_and_a_rate(void)
 	routers_free(rt);
 	CU_ASSERT_EQUAL(line_of(3, line, sizeof(line)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",40,400,2,1,100.0"));
+	rm_tree();
+}
+
+/* A hoplab-router running RIP fills the 11 rip columns, in order. */
+static void
+t_a_rip_router_row_ends_with_its_rip_counters(void)
+{
+	struct router_role rr = { 41, "A", "A", 1 };
+	Hoplab__RipCounters rip = HOPLAB__RIP_COUNTERS__INIT;
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char line[4096];
+	const char *end;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 41, 1);
+	rip.rx_packets = 30;
+	rip.tx_packets = 31;
+	rip.tx_triggered = 2;
+	rip.routes = 4;
+	rip.routes_timed_out = 1;
+	rip.drop_malformed = 3;
+	rip.drop_oversize = 5;
+	rip.drop_version = 6;
+	rip.drop_auth = 7;
+	rip.drop_source = 8;
+	rip.drop_entry = 9;
+	rc.rip = &rip;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	rc.rip = NULL;
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(0, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",fwd_pps,rip_rx,rip_tx,"
+	    "rip_triggered,rip_routes,rip_timed_out,rip_drop_malformed,"
+	    "rip_drop_oversize,rip_drop_version,rip_drop_auth,"
+	    "rip_drop_source,rip_drop_entry"));
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	end = line + strlen(line) - strlen(",30,31,2,4,1,3,5,6,7,8,9");
+	CU_ASSERT_STRING_EQUAL(end, ",30,31,2,4,1,3,5,6,7,8,9");
 	rm_tree();
 }
 
@@ -403,9 +447,10 @@ t_an_older_file_is_padded_to_todays_columns(void)
 	    "rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,"
 	    "fwd_icmp,fwd_other,fwd_pps"));
 	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
-	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10);
+	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10 + 11);
 	CU_ASSERT_EQUAL(strncmp(line, old_row, strlen(old_row)), 0);
-	CU_ASSERT_STRING_EQUAL(line + strlen(old_row), ",,,,,,,,,,");
+	CU_ASSERT_STRING_EQUAL(line + strlen(old_row), ",,,,,,,,,,"
+	    ",,,,,,,,,,,");	/* and the 11 rip columns */
 	rm_tree();
 }
 
@@ -417,6 +462,7 @@ main(void)
 		UNIT_TEST(t_reopen_drops_a_batch_cut_short_and_knows_the_whole_ones),
 		UNIT_TEST(t_the_table_gives_each_routers_weighted_median_per_variant),
 		UNIT_TEST(t_a_kernel_router_row_has_its_own_columns_and_a_rate),
+		UNIT_TEST(t_a_rip_router_row_ends_with_its_rip_counters),
 		UNIT_TEST(t_no_rate_across_a_restarted_router),
 		UNIT_TEST(t_an_older_file_is_padded_to_todays_columns),
 	};

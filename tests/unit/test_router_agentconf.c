@@ -351,6 +351,102 @@ t_out_of_range_options_are_refused(void)
 	rp.n_queues = rp.n_dscp_map = 0;
 }
 
+/*
+ * RouterParams.routing RIP (issue 15): active interfaces, timers and an
+ * HMAC-SHA256 key whose secret needs YAML escapes reach the rip:
+ * section, read back by the router's loader (config_rip.c).
+ */
+static Hoplab__RoutingParams rg;
+static char *rip_active[1] = { "lo" };
+
+static void
+params_rip(void)
+{
+	params_all();
+	rp.io_backend = "";	/* no XDP needed for these */
+	hoplab__routing_params__init(&rg);
+	rp.routing = &rg;
+	rg.protocol = HOPLAB__ROUTING_PARAMS__PROTOCOL__RIP;
+	rg.n_active_ifaces = 1;
+	rg.active_ifaces = rip_active;
+	rip_active[0] = "lo";
+	rg.rip_update_ns = 1000000000ULL;
+	rg.rip_timeout_ns = 5000000000ULL;
+	rg.rip_garbage_ns = 3000000000ULL;
+	rg.rip_auth = "hmac-sha256";
+	rg.rip_auth_key_id = 9;
+	rg.rip_auth_secret = "k\"e\\y!";
+}
+
+static struct rconf *
+rip_written(void)
+{
+	char path[PATH_MAX + 32];
+
+	CU_ASSERT_EQUAL(hoplabrouter_start(&role, &sr, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/router-7.yaml", tmpdir);
+	return rconf_load(path, err, sizeof(err));
+}
+
+static void
+t_rip_params_reach_the_routers_config(void)
+{
+	struct rconf *c;
+
+	params_rip();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c = rip_written());
+	CU_ASSERT_TRUE(c->rip.enabled);
+	CU_ASSERT_EQUAL(c->rip.active, 1);
+	CU_ASSERT_EQUAL(c->rip.update_ns, 1000000000LL);
+	CU_ASSERT_EQUAL(c->rip.timeout_ns, 5000000000LL);
+	CU_ASSERT_EQUAL(c->rip.garbage_ns, 3000000000LL);
+	CU_ASSERT_TRUE(c->rip.auth);
+	CU_ASSERT_EQUAL(c->rip.key_id, 9);
+	CU_ASSERT_STRING_EQUAL(c->rip.secret, "k\"e\\y!");
+	rconf_free(c);
+	/* no active interface, default timers, no auth */
+	rg.n_active_ifaces = 0;
+	rg.rip_update_ns = rg.rip_timeout_ns = rg.rip_garbage_ns = 0;
+	rg.rip_auth = "";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c = rip_written());
+	CU_ASSERT_EQUAL(c->rip.active, 0);
+	CU_ASSERT_EQUAL(c->rip.update_ns, 30000000000LL);
+	CU_ASSERT_FALSE(c->rip.auth);
+	rconf_free(c);
+	rg.protocol = HOPLAB__ROUTING_PARAMS__PROTOCOL__STATIC;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c = rip_written());
+	CU_ASSERT_FALSE(c->rip.enabled);
+	rconf_free(c);
+}
+
+static void
+t_bad_rip_params_and_ospf_are_refused(void)
+{
+	params_rip();
+	rg.rip_timeout_ns = 1000000000ULL;	/* == update */
+	expect_refused("rip timeout == update");
+	params_rip();
+	rg.rip_update_ns = 10000000ULL;
+	expect_refused("rip update 10 ms");
+	params_rip();
+	rg.rip_auth = "md5";
+	expect_refused("rip auth md5");
+	params_rip();
+	rg.rip_auth_key_id = 256;
+	expect_refused("rip key id 256");
+	params_rip();
+	rg.rip_auth_secret = "has space";
+	expect_refused("rip secret with a space");
+	params_rip();
+	rip_active[0] = "eth9";
+	expect_refused("rip on eth9");
+	params_rip();
+	rg.protocol = HOPLAB__ROUTING_PARAMS__PROTOCOL__OSPF;
+	expect_refused("ospf on a hoplab router");
+	rip_active[0] = "lo";
+	rp.routing = NULL;
+}
+
 int
 main(void)
 {
@@ -363,6 +459,8 @@ main(void)
 		    t_unset_options_keep_the_routers_defaults),
 		UNIT_TEST_NAMED("out_of_range_options_are_refused",
 		    t_out_of_range_options_are_refused),
+		UNIT_TEST(t_rip_params_reach_the_routers_config),
+		UNIT_TEST(t_bad_rip_params_and_ospf_are_refused),
 	};
 
 	return UNIT_MAIN_FIXTURE("router_agentconf", setup, teardown, tests);

@@ -353,7 +353,7 @@ t_refuses_unknown_key_bad_weight_and_scheduler(void)
 
 	snprintf(y, sizeof(y), "%sbogus: 1\n", ifs);
 	expect(y, "r.yaml:3: bogus: unknown key (expected one of: "
-	    "interfaces, routes, arp, icmp, io, qos, filters)");
+	    "interfaces, routes, arp, icmp, io, qos, filters, rip)");
 	snprintf(y, sizeof(y), "%sqos: {scheduler: drr, queues: [{class: 1, "
 	    "weight: 0}]}\n", ifs);
 	expect(y, "r.yaml:3: qos.queues[0].weight: expected 1..1000, got 0");
@@ -382,6 +382,77 @@ t_check_host_names_missing_interface(void)
 	CU_ASSERT_STRING_EQUAL(err, "r.yaml:2: interfaces[0].name: no "
 	    "interface 'hlr1nope0' in this host");
 	rconf_free(c);
+}
+
+/*
+ * The rip: section (config_rip.c, issue 15): what it reads, its
+ * defaults (RFC 2453 3.8: 30 s, 180 s, 120 s) and its errors.
+ */
+#define IFS "interfaces:\n" \
+	"  - {name: a, address: 198.18.1.1/24}\n" \
+	"  - {name: b, address: 198.18.2.1/24}\n" \
+	"  - {name: h, address: 198.18.3.1/24}\n"
+
+static void
+t_reads_interfaces_timers_and_auth(void)
+{
+	struct rconf *c = load(IFS "rip:\n  interfaces: [a, b]\n"
+	    "  update: 1s\n  timeout: 5s\n  garbage: 3s\n"
+	    "  auth: {key_id: 7, secret: \"lab-key\"}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_TRUE(c->rip.enabled);
+	CU_ASSERT_EQUAL(c->rip.active, 3);	/* a and b, not h */
+	CU_ASSERT_EQUAL(c->rip.update_ns, 1000000000LL);
+	CU_ASSERT_EQUAL(c->rip.timeout_ns, 5000000000LL);
+	CU_ASSERT_EQUAL(c->rip.garbage_ns, 3000000000LL);
+	CU_ASSERT_TRUE(c->rip.auth);
+	CU_ASSERT_EQUAL(c->rip.key_id, 7);
+	CU_ASSERT_STRING_EQUAL(c->rip.secret, "lab-key");
+	rconf_free(c);
+}
+
+static void
+t_defaults_are_rfc_2453s_on_every_interface(void)
+{
+	struct rconf *c = load(IFS "rip: {}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_TRUE(c->rip.enabled);
+	CU_ASSERT_EQUAL(c->rip.active, 7);
+	CU_ASSERT_EQUAL(c->rip.update_ns, 30000000000LL);
+	CU_ASSERT_EQUAL(c->rip.timeout_ns, 180000000000LL);
+	CU_ASSERT_EQUAL(c->rip.garbage_ns, 120000000000LL);
+	CU_ASSERT_FALSE(c->rip.auth);
+	rconf_free(c);
+	c = load(IFS);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_FALSE(c->rip.enabled);
+	rconf_free(c);
+}
+
+static void
+t_refuses_bad_values_with_file_line_key(void)
+{
+	expect(IFS "rip:\n  interfaces: [a, x]\n",
+	    "r.yaml:6: rip.interfaces[1]: 'x' is not one of interfaces");
+	expect(IFS "rip:\n  interfaces: [a, a]\n",
+	    "r.yaml:6: rip.interfaces[1]: 'a' is listed twice");
+	expect(IFS "rip:\n  update: 10s\n  timeout: 10s\n",
+	    "r.yaml:7: rip.timeout: must be longer than rip.update (RFC "
+	    "2453: 180s for 30s)");
+	expect(IFS "rip:\n  update: 10ms\n",
+	    "r.yaml:6: rip.update: expected a duration 100ms..5m, got '10ms'");
+	expect(IFS "rip:\n  auth: {key_id: 256, secret: k}\n",
+	    "r.yaml:6: rip.auth.key_id: expected 0..255, got 256");
+	expect(IFS "rip:\n  auth: {key_id: 1, secret: \"a b\"}\n",
+	    "r.yaml:6: rip.auth.secret: expected 1..32 printable ASCII "
+	    "characters without spaces");
+	expect(IFS "rip:\n  auth: {key_id: 1}\n",
+	    "r.yaml:6: rip.auth.secret: required key is missing");
+	expect(IFS "rip:\n  hello: 1s\n",
+	    "r.yaml:6: rip.hello: unknown key (expected one of: interfaces, "
+	    "update, timeout, garbage, auth)");
 }
 
 int
@@ -423,6 +494,9 @@ main(void)
 		    t_refuses_filter_on_unknown_interface),
 		UNIT_TEST_NAMED("check_host_names_missing_interface",
 		    t_check_host_names_missing_interface),
+		UNIT_TEST(t_reads_interfaces_timers_and_auth),
+		UNIT_TEST(t_defaults_are_rfc_2453s_on_every_interface),
+		UNIT_TEST(t_refuses_bad_values_with_file_line_key),
 	};
 
 	return UNIT_MAIN("router_config", tests);
