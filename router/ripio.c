@@ -83,7 +83,8 @@ cb_send(void *arg, unsigned ifi, uint32_t dst, uint16_t dport,
 		port_send(r, p, f, (uint32_t)(PKT_ETH_LEN + tl), 6,
 		    clock_real_ns());
 	else
-		router_output(r, p, dst, f, (uint32_t)(PKT_ETH_LEN + tl), 6);
+		r->rip_hooks->output(r, p, dst, f, (uint32_t)(PKT_ETH_LEN + tl),
+		    6);
 }
 
 static int
@@ -99,8 +100,8 @@ cb_install(void *arg, uint32_t prefix, unsigned plen, uint32_t via,
 		return 1;	/* the configuration's route wins */
 	if (cur != NULL && cur->via == via && cur->metric == metric)
 		return 0;	/* there already (a reinstall) */
-	if (router_route_set(r, prefix, plen, via, RTLOG_RIP, metric, err,
-	    sizeof(err)) == -1) {
+	if (r->rip_hooks->route_set(r, prefix, plen, via, RTLOG_RIP, metric,
+	    err, sizeof(err)) == -1) {
 		log_warn("rip: %s", err);
 		return -1;
 	}
@@ -115,7 +116,7 @@ cb_remove(void *arg, uint32_t prefix, unsigned plen)
 	char err[128];
 
 	if (cur != NULL && cur->proto == RTLOG_RIP)
-		router_route_del(r, prefix, plen, err, sizeof(err));
+		r->rip_hooks->route_del(r, prefix, plen, err, sizeof(err));
 }
 
 /* xorshift32: jitter needs no more. */
@@ -170,8 +171,10 @@ join(struct port *p, int on)
 }
 
 int
-ripio_setup(struct router *r, char *err, size_t errlen)
+ripio_setup(struct router *r, const struct ripio_hooks *hooks, char *err,
+    size_t errlen)
 {
+	r->rip_hooks = hooks;
 	const struct rconf_rip *c = &r->conf->rip;
 	struct rip_ifinfo ifs[RIP_IF_MAX];
 	struct rip_conf rc;

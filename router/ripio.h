@@ -6,11 +6,11 @@
  * router itself: IPv4 TTL 1, TOS 0xc0 (network control, as BIRD), UDP
  * from port 520 with its checksum, to 01:00:5e:00:00:09 for 224.0.0.9
  * and through ARP for a unicast answer.  Learned routes go to the FIB
- * through router_route_set() (proto rip); a prefix a static or connected
+ * through the hooks' route_set (proto rip); a prefix a static or connected
  * route holds is refused (the configuration wins).
  *
- * router.c calls these; they call router.c's exported functions and
- * rip.c, nothing else.
+ * router.c calls these and hands them its output and route functions as
+ * hooks; they call rip.c, port.c and those hooks, nothing else.
  */
 #ifndef HOPLAB_ROUTER_RIPIO_H
 #define HOPLAB_ROUTER_RIPIO_H
@@ -18,11 +18,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "router/rtlog.h"
+
 struct router;
 struct port;
 
-/* The RIP instance of R->conf->rip (none when off).  0 or -1 with ERR. */
-int	ripio_setup(struct router *r, char *err, size_t errlen);
+/*
+ * What RIP needs of the forwarding, handed over by router.c (so that
+ * ripio.c never calls back into it): send a frame towards a next hop
+ * through ARP, and set or delete a route of the FIB.
+ */
+struct ripio_hooks {
+	void	(*output)(struct router *r, struct port *p, uint32_t gw,
+		    uint8_t *frame, uint32_t len, uint8_t tc);
+	int	(*route_set)(struct router *r, uint32_t prefix, unsigned plen,
+		    uint32_t via, enum rtlog_proto proto, unsigned metric,
+		    char *err, size_t errlen);
+	int	(*route_del)(struct router *r, uint32_t prefix, unsigned plen,
+		    char *err, size_t errlen);
+};
+
+/*
+ * The RIP instance of R->conf->rip (none when off), with HOOKS (kept).
+ * 0 or -1 with ERR.
+ */
+int	ripio_setup(struct router *r, const struct ripio_hooks *hooks,
+	    char *err, size_t errlen);
 void	ripio_free(struct router *r);
 
 /*

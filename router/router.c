@@ -655,6 +655,13 @@ router_timers(struct router *r)
  * caller).  Returns 0, or -1 with the reason in ERR; undo with
  * router_teardown() either way.
  */
+/* What ripio.c calls back (ripio.h): no direct call into this file. */
+static const struct ripio_hooks rip_hooks = {
+	.output = router_output,
+	.route_set = router_route_set,
+	.route_del = router_route_del,
+};
+
 int
 router_setup(struct router *r, char *err, size_t errlen)
 {
@@ -681,7 +688,7 @@ router_setup(struct router *r, char *err, size_t errlen)
 	}
 	if (load_routes(r, r->conf, err, errlen) == -1 ||
 	    load_filters(r, r->conf, err, errlen) == -1 ||
-	    ripio_setup(r, err, errlen) == -1)
+	    ripio_setup(r, &rip_hooks, err, errlen) == -1)
 		return -1;
 	return 0;
 }

@@ -83,6 +83,7 @@ struct txmeta {
  * only.
  */
 struct rip;
+struct ripio_hooks;
 
 struct port_xio {
 	void	*(*open)(const char *ifname, int mode, int fill_full,
@@ -147,6 +148,7 @@ struct router {
 	struct rtlog	rtlog;		/* the FIB by source, its changes */
 	int		rtlog_initial;	/* the first report listed it */
 	struct rip	*rip;		/* RIP (ripio.c), or NULL */
+	const struct ripio_hooks *rip_hooks;	/* router.c's, for ripio.c */
 	int		timers_kick;	/* run router_timers() now */
 	uint32_t	rip_rng;
 	int64_t		rip_log_at;	/* next drop may be logged (mono) */
