@@ -4,8 +4,9 @@
 # suites (the programs given as arguments, through tests/run-unit.sh), the
 # shape check (tools/callgraph.py: no call circles between the files of a
 # program), the fuzz targets for a bounded time (tests/fuzz/run.sh 6 6 6
-# 6: the envelope decoder, router frames, the router's configuration
-# parser and the plan loader, 6 s each), then the integration
+# 6 6: the envelope decoder, router frames, the router's configuration
+# parser, the plan loader and hoplab-router's RIP, 6 s each), then the
+# integration
 # scenarios (tests/integration/run.sh, root only).  It
 # reads the summary line of each part ("unit: N passed, M failed",
 # "integration: N passed, M failed"), says how long each part took, and
@@ -67,7 +68,7 @@ else
 	echo "shape: 0 passed, 1 failed"; exit 1
 fi'
 # libFuzzer on envelope decoding (lib/msg.c), bounded to 20 s.
-run_part fuzz sh tests/fuzz/run.sh 6 6 6 6
+run_part fuzz sh tests/fuzz/run.sh 6 6 6 6 6
 if [ "$(id -u)" = 0 ]; then
 	run_part integration sh tests/integration/run.sh
 else
