@@ -20,50 +20,66 @@ struct croute {
 	uint32_t	via;		/* host order, 0: connected */
 };
 
+/* A prefix a router must reach, and through which next hops. */
+struct cexpect {
+	uint32_t	net;		/* host order */
+	int		len;
+	uint32_t	vias[CONVERGE_VIAS];
+	size_t		nvias;
+};
+
 struct crouter {
 	char		name[PLANTOPO_NAME_MAX];
 	struct croute	routes[CONVERGE_ROUTES];
 	size_t		nroutes;
-	uint32_t	ref[CONVERGE_PREFIXES];	/* best via at the snapshot */
+	struct cexpect	expect[CONVERGE_PREFIXES];
+	size_t		nexpect;
 };
 
 struct converge {
 	struct crouter	*routers;
 	size_t		nrouters;
-	uint32_t	nets[CONVERGE_PREFIXES];
-	int		lens[CONVERGE_PREFIXES];
-	size_t		nprefixes;
-	int		snapshot;
 	uint64_t	ignored;
 };
 
 struct converge *
-converge_new(const char *const *names, size_t nrouters,
-    const char *const *prefixes, size_t nprefixes)
+converge_new(const char *const *names, size_t n)
 {
 	struct converge *c;
 	size_t i;
 
-	if (nrouters > CONVERGE_ROUTERS || nprefixes > CONVERGE_PREFIXES ||
-	    (c = calloc(1, sizeof(*c))) == NULL)
+	if (n > CONVERGE_ROUTERS || (c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
-	if ((c->routers = calloc(nrouters ? nrouters : 1,
-	    sizeof(*c->routers))) == NULL) {
+	if ((c->routers = calloc(n ? n : 1, sizeof(*c->routers))) == NULL) {
 		free(c);
 		return NULL;
 	}
-	c->nrouters = nrouters;
-	for (i = 0; i < nrouters; i++)
+	c->nrouters = n;
+	for (i = 0; i < n; i++)
 		snprintf(c->routers[i].name, sizeof(c->routers[i].name), "%s",
 		    names[i]);
-	for (i = 0; i < nprefixes; i++)
-		if (plantopo_prefix(prefixes[i], &c->nets[i],
-		    &c->lens[i]) == -1) {
-			converge_free(c);
-			return NULL;
-		}
-	c->nprefixes = nprefixes;
 	return c;
+}
+
+int
+converge_expect(struct converge *c, size_t i, const char *prefix,
+    const uint32_t *vias, size_t nvias)
+{
+	struct crouter *r;
+	struct cexpect *e;
+
+	if (i >= c->nrouters || nvias > CONVERGE_VIAS)
+		return -1;
+	r = &c->routers[i];
+	if (r->nexpect == CONVERGE_PREFIXES)
+		return -1;
+	e = &r->expect[r->nexpect];
+	if (plantopo_prefix(prefix, &e->net, &e->len) == -1)
+		return -1;
+	memcpy(e->vias, vias, nvias * sizeof(*vias));
+	e->nvias = nvias;
+	r->nexpect++;
+	return 0;
 }
 
 void
@@ -139,27 +155,25 @@ converge_ignored(const struct converge *c)
 	return c->ignored;
 }
 
-/* The best route of prefix P in R, or NULL. */
+/* The best route of E's prefix in R, or NULL. */
 static const struct croute *
-best(const struct converge *c, const struct crouter *r, size_t p)
+best(const struct crouter *r, const struct cexpect *e)
 {
 	const struct croute *b = NULL;
 	size_t i;
 
 	for (i = 0; i < r->nroutes; i++)
-		if (r->routes[i].net == c->nets[p] &&
-		    r->routes[i].len == c->lens[p] &&
+		if (r->routes[i].net == e->net && r->routes[i].len == e->len &&
 		    (b == NULL || r->routes[i].metric < b->metric))
 			b = &r->routes[i];
 	return b;
 }
 
 static void
-prefix_str(const struct converge *c, size_t p, char *buf, size_t len)
+addr_str(uint32_t a, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u.%u.%u.%u/%d", c->nets[p] >> 24,
-	    c->nets[p] >> 16 & 0xff, c->nets[p] >> 8 & 0xff, c->nets[p] & 0xff,
-	    c->lens[p]);
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, a >> 16 & 0xff,
+	    a >> 8 & 0xff, a & 0xff);
 }
 
 static void
@@ -168,69 +182,65 @@ via_str(uint32_t via, char *buf, size_t len)
 	if (via == 0)
 		snprintf(buf, len, "its own link");
 	else
-		snprintf(buf, len, "%u.%u.%u.%u", via >> 24, via >> 16 & 0xff,
-		    via >> 8 & 0xff, via & 0xff);
+		addr_str(via, buf, len);
 }
 
-int
-converge_complete(const struct converge *c, char *why, size_t len)
+/* "A or B or C": E's next hops. */
+static void
+vias_str(const struct cexpect *e, char *buf, size_t len)
 {
-	char p[24];
-	size_t i, j;
+	char one[24];
+	size_t i, off = 0;
 
-	for (i = 0; i < c->nrouters; i++)
-		for (j = 0; j < c->nprefixes; j++)
-			if (best(c, &c->routers[i], j) == NULL) {
-				prefix_str(c, j, p, sizeof(p));
-				snprintf(why, len, "%s has no route to %s",
-				    c->routers[i].name, p);
-				return 0;
-			}
-	return 1;
+	buf[0] = '\0';
+	for (i = 0; i < e->nvias && off < len; i++) {
+		via_str(e->vias[i], one, sizeof(one));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+		    i > 0 ? " or " : "", one);
+	}
 }
 
-void
-converge_snapshot(struct converge *c)
+static int
+allowed(const struct cexpect *e, uint32_t via)
 {
-	const struct croute *b;
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < c->nrouters; i++)
-		for (j = 0; j < c->nprefixes; j++) {
-			b = best(c, &c->routers[i], j);
-			c->routers[i].ref[j] = b != NULL ? b->via : 0;
-		}
-	c->snapshot = 1;
+	for (i = 0; i < e->nvias; i++)
+		if (e->vias[i] == via)
+			return 1;
+	return e->nvias == 0;
 }
 
 int
 converge_settled(const struct converge *c, char *why, size_t len)
 {
+	const struct crouter *r;
+	const struct cexpect *e;
 	const struct croute *b;
-	char p[24], now[24], ref[24];
+	char p[24], now[24], want[CONVERGE_VIAS * 20];
 	size_t i, j;
 
-	if (!c->snapshot) {
-		snprintf(why, len, "no reference table yet");
-		return 0;
-	}
-	for (i = 0; i < c->nrouters; i++)
-		for (j = 0; j < c->nprefixes; j++) {
-			b = best(c, &c->routers[i], j);
-			if (b != NULL && b->via == c->routers[i].ref[j])
+	for (i = 0; i < c->nrouters; i++) {
+		r = &c->routers[i];
+		for (j = 0; j < r->nexpect; j++) {
+			e = &r->expect[j];
+			b = best(r, e);
+			if (b != NULL && allowed(e, b->via))
 				continue;
-			prefix_str(c, j, p, sizeof(p));
-			via_str(c->routers[i].ref[j], ref, sizeof(ref));
+			addr_str(e->net, p, sizeof(p));
+			snprintf(p + strlen(p), sizeof(p) - strlen(p), "/%d",
+			    e->len);
 			if (b == NULL) {
-				snprintf(why, len, "%s has no route to %s "
-				    "(had one via %s)", c->routers[i].name, p,
-				    ref);
+				snprintf(why, len, "%s has no route to %s",
+				    r->name, p);
 				return 0;
 			}
 			via_str(b->via, now, sizeof(now));
-			snprintf(why, len, "%s reaches %s via %s, not %s",
-			    c->routers[i].name, p, now, ref);
+			vias_str(e, want, sizeof(want));
+			snprintf(why, len, "%s reaches %s via %s, expected %s "
+			    "(a shortest path)", r->name, p, now, want);
 			return 0;
 		}
+	}
 	return 1;
 }

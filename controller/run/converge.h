@@ -7,19 +7,19 @@
  * the protocols' start, and a point after a link cut (restored at the
  * point's end) the protocols' recovery instead of the network.  The
  * controller therefore keeps every dynamic router's table as the
- * router's RouteChange stream (ResultBatch.routes) tells it, and waits
- * before each point:
- *
- *   - before the first point, until every dynamic router has a route to
- *     every subnet of the topology (its own ones are connected routes);
- *     that table, each prefix's best next hop, becomes the reference;
- *   - before every later point, until each table's best next hops are
- *     the reference's again.
+ * router's RouteChange stream (ResultBatch.routes) tells it, and before
+ * each point waits until every router reaches every prefix it is
+ * expected to reach, each through one of the next hops expected for it:
+ * the neighbours on a shortest path (routing.c works them out from the
+ * plan).  Several are allowed where paths tie, since RIP keeps the route
+ * it has when an equal one comes back, and OSPF without ECMP may pick
+ * either.
  *
  * A table is a router's IPv4 unicast routes, keyed like the kernel's by
  * prefix and metric: an add replaces the route of the same prefix and
  * metric, a del removes it; the best route of a prefix is the one of
- * lowest metric.  Names and prefixes are the RouteChange's strings.
+ * lowest metric.  Names and prefixes are the RouteChange's strings; a
+ * next hop 0 means directly connected.
  */
 #ifndef HOPLAB_CONVERGE_H
 #define HOPLAB_CONVERGE_H
@@ -28,19 +28,23 @@
 #include <stdint.h>
 
 #define CONVERGE_ROUTERS	40
-#define CONVERGE_PREFIXES	64	/* the subnets every router must know */
+#define CONVERGE_PREFIXES	64	/* expected prefixes of one router */
+#define CONVERGE_VIAS		8	/* next hops allowed for one prefix */
 #define CONVERGE_ROUTES		512	/* routes one router may hold */
 
 struct converge;
 
-/*
- * A tracker for the routers NAMES[0..NROUTERS-1] that must each reach the
- * prefixes PREFIXES[0..NPREFIXES-1] ("198.18.3.0/24"); NULL when a
- * count is out of range, a prefix is not one, or memory ran out.
- */
-struct converge *converge_new(const char *const *names, size_t nrouters,
-	    const char *const *prefixes, size_t nprefixes);
+/* A tracker for the routers NAMES[0..N-1]; NULL when N is too large. */
+struct converge *converge_new(const char *const *names, size_t n);
 void	converge_free(struct converge *c);
+
+/*
+ * Router I (its index in NAMES) must reach PREFIX ("198.18.3.0/24")
+ * through one of VIAS[0..NVIAS-1] (host order; 0: connected).  0, or -1
+ * when a table is full or PREFIX is not one.
+ */
+int	converge_expect(struct converge *c, size_t i, const char *prefix,
+	    const uint32_t *vias, size_t nvias);
 
 /*
  * One change of ROUTER's table (an initial route counts as an add).  A
@@ -52,18 +56,10 @@ void	converge_feed(struct converge *c, const char *router, int removed,
 uint64_t converge_ignored(const struct converge *c);
 
 /*
- * 1 when every router has a route to every prefix, else 0 with the
- * first that has not in WHY ("R3 has no route to 198.18.6.0/24").
- */
-int	converge_complete(const struct converge *c, char *why, size_t len);
-
-/* Remember each router's best next hop of every prefix as the reference. */
-void	converge_snapshot(struct converge *c);
-
-/*
- * 1 when the snapshot was taken and every best next hop is the
- * reference's again, else 0 with the first difference in WHY ("R1
- * reaches 198.18.6.0/24 via 198.18.5.2, not 198.18.2.2").
+ * 1 when every router's best route to each expected prefix goes through
+ * one of its expected next hops, else 0 with the first that does not in
+ * WHY ("R3 has no route to 198.18.6.0/24", "R1 reaches 198.18.6.0/24
+ * via 198.18.3.2, expected 198.18.5.2 (a shortest path)").
  */
 int	converge_settled(const struct converge *c, char *why, size_t len);
 

@@ -1,12 +1,13 @@
 /*
- * Unit suite for controller/run/converge.c: when is a topology's dynamic
- * routing complete, and when is it back where it was?
+ * Unit suite for controller/run/converge.c: when has a topology's
+ * dynamic routing settled?
  *
  * The network (the thesis's minimal one): links 198.18.1.0/24 H1-R1,
- * .2 R1-R2, .3 R2-R4, .4 R4-H2, .5 R1-R3, .6 R3-R4.  R1 learns .3 and
- * .4 via R2 (198.18.2.2) and .6 via R3 (198.18.5.2); its own subnets
- * .1, .2 and .5 are connected.  R2 is tracked too and is told nothing
- * but its connected routes.
+ * .2 R1-R2, .3 R2-R4, .4 R4-H2, .5 R1-R3, .6 R3-R4.  R1 is on .1, .2
+ * and .5 (connected: next hop 0), reaches .3 through R2 (198.18.2.2),
+ * .6 through R3 (198.18.5.2) and .4 through either (two shortest
+ * paths).  R2 must reach .1 through R1 (198.18.2.1) and is told only
+ * that.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,91 +17,101 @@
 #include "controller/run/converge.h"
 #include "tests/unit/unit.h"
 
+#define A(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
 static const char *const routers[] = { "R1", "R2" };
-static const char *const nets[] = {
-	"198.18.1.0/24", "198.18.2.0/24", "198.18.3.0/24", "198.18.4.0/24",
-	"198.18.5.0/24", "198.18.6.0/24",
-};
 
 static struct converge *
-r1_converged(void)
+minimal_net(void)
 {
-	struct converge *c = converge_new(routers, 2, nets, 6);
+	static const uint32_t none[] = { 0 };
+	static const uint32_t r2[] = { A(198, 18, 2, 2) };
+	static const uint32_t r3[] = { A(198, 18, 5, 2) };
+	static const uint32_t both[] = { A(198, 18, 2, 2), A(198, 18, 5, 2) };
+	static const uint32_t r1[] = { A(198, 18, 2, 1) };
+	struct converge *c = converge_new(routers, 2);
 
 	CU_ASSERT_FATAL(c != NULL);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.1.0/24", none, 1), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.2.0/24", none, 1), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.5.0/24", none, 1), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.3.0/24", r2, 1), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.6.0/24", r3, 1), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.4.0/24", both, 2), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 1, "198.18.1.0/24", r1, 1), 0);
+	return c;
+}
+
+/* R1's table once converged, R2's one route. */
+static void
+feed_converged(struct converge *c)
+{
 	converge_feed(c, "R1", 0, "198.18.1.0/24", "", 0);
 	converge_feed(c, "R1", 0, "198.18.2.0/24", "", 0);
 	converge_feed(c, "R1", 0, "198.18.5.0/24", "", 0);
 	converge_feed(c, "R1", 0, "198.18.3.0/24", "198.18.2.2", 32);
 	converge_feed(c, "R1", 0, "198.18.4.0/24", "198.18.2.2", 32);
 	converge_feed(c, "R1", 0, "198.18.6.0/24", "198.18.5.2", 32);
-	return c;
+	converge_feed(c, "R2", 0, "198.18.1.0/24", "198.18.2.1", 20);
 }
 
 static void
-t_complete_when_every_router_reaches_every_subnet(void)
+t_settled_when_every_prefix_has_a_shortest_next_hop(void)
 {
-	struct converge *c = r1_converged();
-	char why[128];
-	size_t i;
+	struct converge *c = minimal_net();
+	char why[160];
 
-	CU_ASSERT_EQUAL(converge_complete(c, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(why, "R1 has no route to 198.18.1.0/24");
+	feed_converged(c);
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 1);
+	/* A withdrawn route unsettles it. */
+	converge_feed(c, "R2", 1, "198.18.1.0/24", "198.18.2.1", 20);
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
 	CU_ASSERT_STRING_EQUAL(why, "R2 has no route to 198.18.1.0/24");
-	for (i = 0; i < 6; i++)
-		converge_feed(c, "R2", 0, nets[i], "198.18.2.1", 20);
-	CU_ASSERT_EQUAL(converge_complete(c, why, sizeof(why)), 1);
-	/* A withdrawn route makes it incomplete again. */
-	converge_feed(c, "R1", 1, "198.18.4.0/24", "198.18.2.2", 32);
-	CU_ASSERT_EQUAL(converge_complete(c, why, sizeof(why)), 0);
-	CU_ASSERT_STRING_EQUAL(why, "R1 has no route to 198.18.4.0/24");
 	converge_free(c);
 }
 
 static void
-t_settled_when_best_next_hops_are_back(void)
+t_a_tie_may_go_either_way_a_longer_path_may_not(void)
 {
-	struct converge *c = r1_converged();
-	char why[128];
-	size_t i;
+	struct converge *c = minimal_net();
+	char why[160];
 
-	for (i = 0; i < 6; i++)
-		converge_feed(c, "R2", 0, nets[i], "198.18.2.1", 20);
-	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
-	CU_ASSERT_STRING_EQUAL(why, "no reference table yet");
-	converge_snapshot(c);
-	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 1);
-
-	/* R2-R4 cut: R1 moves .4 to R3, then .3 goes away. */
+	feed_converged(c);
+	/* .4 through R3: the other shortest path (RIP keeps what it has). */
 	converge_feed(c, "R1", 0, "198.18.4.0/24", "198.18.5.2", 32);
-	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
-	CU_ASSERT_STRING_EQUAL(why,
-	    "R1 reaches 198.18.4.0/24 via 198.18.5.2, not 198.18.2.2");
-	converge_feed(c, "R1", 1, "198.18.3.0/24", "198.18.2.2", 32);
-	converge_feed(c, "R1", 0, "198.18.4.0/24", "198.18.2.2", 32);
-	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
-	CU_ASSERT_STRING_EQUAL(why,
-	    "R1 has no route to 198.18.3.0/24 (had one via 198.18.2.2)");
-
-	/* A worse backup beside the primary does not matter. */
-	converge_feed(c, "R1", 0, "198.18.3.0/24", "198.18.5.2", 64);
-	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
-	converge_feed(c, "R1", 0, "198.18.3.0/24", "198.18.2.2", 32);
 	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 1);
+	/* .3 through R3 is a detour (a cut not healed yet). */
+	converge_feed(c, "R1", 0, "198.18.3.0/24", "198.18.5.2", 32);
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(why, "R1 reaches 198.18.3.0/24 via "
+	    "198.18.5.2, expected 198.18.2.2 (a shortest path)");
+	/* A better route beside it wins; the worse one may stay. */
+	converge_feed(c, "R1", 0, "198.18.3.0/24", "198.18.2.2", 20);
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 1);
+	/* A connected subnet learned through a neighbour is not settled. */
+	converge_feed(c, "R1", 1, "198.18.2.0/24", "", 0);
+	converge_feed(c, "R1", 0, "198.18.2.0/24", "198.18.5.2", 32);
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(why, "R1 reaches 198.18.2.0/24 via "
+	    "198.18.5.2, expected its own link (a shortest path)");
 	converge_free(c);
 }
 
 static void
 t_unknown_router_or_prefix_is_ignored_and_counted(void)
 {
-	struct converge *c = r1_converged();
-	char why[128];
+	struct converge *c = minimal_net();
+	static const uint32_t none[] = { 0 };
+	char why[160];
 
 	converge_feed(c, "R9", 0, "198.18.1.0/24", "", 0);
 	converge_feed(c, "R1", 0, "default", "198.18.2.2", 0);
 	CU_ASSERT_EQUAL(converge_ignored(c), 2);
-	CU_ASSERT_EQUAL(converge_complete(c, why, sizeof(why)), 0);
-	CU_ASSERT_PTR_NULL(converge_new(routers, 2, (const char *const[]){
-	    "198.18.1.0/33" }, 1));
+	CU_ASSERT_EQUAL(converge_settled(c, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(converge_expect(c, 0, "198.18.1.0/33", none, 1), -1);
+	CU_ASSERT_EQUAL(converge_expect(c, 2, "198.18.1.0/24", none, 1), -1);
 	converge_free(c);
 	converge_free(NULL);
 }
@@ -109,8 +120,8 @@ int
 main(void)
 {
 	static const struct unit_test tests[] = {
-		UNIT_TEST(t_complete_when_every_router_reaches_every_subnet),
-		UNIT_TEST(t_settled_when_best_next_hops_are_back),
+		UNIT_TEST(t_settled_when_every_prefix_has_a_shortest_next_hop),
+		UNIT_TEST(t_a_tie_may_go_either_way_a_longer_path_may_not),
 		UNIT_TEST(t_unknown_router_or_prefix_is_ignored_and_counted),
 	};
 
