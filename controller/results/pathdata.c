@@ -7,7 +7,8 @@
  *
  * A fault is faults.csv's rows that took effect (result ok) without the
  * restores after a point's end; the rows of one fault in one point (a
- * link's two ends) count once, at the earliest, as routerfaults.c does.
+ * link's two ends: consecutive rows, less than PATHDATA_SAME_FAULT_NS
+ * apart) count once, at the earliest.
  * A route fault is a row whose action names "route" (the plan's
  * `route: {to: H2, via: R3}` on a router).
  */
@@ -132,14 +133,20 @@ take_fault(struct pathdata *pd, const struct csvtab *t, size_t r)
 		snprintf(f.target, sizeof(f.target), "%s",
 		    cell(t, r, "target"));
 	label_of(f.label, sizeof(f.label), link, act, f.host);
-	for (i = 0; i < pd->nfaults; i++)
-		if (pd->faults[i].point == f.point &&
-		    strcmp(pd->faults[i].label, f.label) == 0 &&
-		    strcmp(pd->faults[i].target, f.target) == 0) {
-			if (f.t_ns < pd->faults[i].t_ns)
-				pd->faults[i].t_ns = f.t_ns;
-			return 0;
-		}
+	/*
+	 * A fault's rows (a link's two ends) follow each other in
+	 * faults.csv; the same fault again later in the point (a route
+	 * moved back and forth) is another fault.
+	 */
+	i = pd->nfaults - 1;
+	if (pd->nfaults > 0 && pd->faults[i].point == f.point &&
+	    strcmp(pd->faults[i].label, f.label) == 0 &&
+	    strcmp(pd->faults[i].target, f.target) == 0 &&
+	    llabs(f.t_ns - pd->faults[i].t_ns) < PATHDATA_SAME_FAULT_NS) {
+		if (f.t_ns < pd->faults[i].t_ns)
+			pd->faults[i].t_ns = f.t_ns;
+		return 0;
+	}
 	if (room((void **)&pd->faults, pd->nfaults, sizeof(f)) == -1)
 		return -1;
 	pd->faults[pd->nfaults++] = f;

@@ -109,6 +109,8 @@ const struct pathdata_fault *pathdata_fault(const struct pathdata *pd,
  * after it (switch_ms, first_new_path_ms may be negative by as much).
  */
 #define PATHDATA_EARLY_NS	(20 * 1000000LL)	/* 20 ms */
+/* Two rows of one fault (its ends) are at most this far apart. */
+#define PATHDATA_SAME_FAULT_NS	(100 * 1000000LL)	/* 100 ms */
 
 /* The first probe of a new path after a fault (pathdata_first_new). */
 struct pathdata_switch {

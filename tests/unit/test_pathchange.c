@@ -6,6 +6,10 @@
  *
  * A route fault on R1 (to H2 via R3) at 1000.5, 2000.5 and 3000.5 s in
  * points 1..3 (the repetitions); a failed one at 3000.7 is no fault.
+ * Point 1 sets the same route again at 1001.2: a fault of its own (not
+ * one with the first, as a link's two ends are), after which no TTL
+ * changes before the restore at 1001.9: rows with the reason for f1
+ * (TTL 61 by then), f2 and f3.
  * Flow f1 goes from TTL 62 to 61:
  *   point 1: first probe of TTL 61 seq 512 sent at 1000.512 (the one
  *     before it, 509: 2 between) -> 12 ms, arrived 12.06 ms after;
