@@ -29,13 +29,19 @@
 #     setting of hoplab-gen costs and buys at 10 ms (bench/pace_cost.sh:
 #     500 packets per run in l2 mode on a veth pair, |idt error| p50,
 #     p99, p99.9 and the process's CPU, ordinary and --realtime).
+# (n) recovery after a failure of the primary link on the minimal
+#     network, per routing protocol (static, RIP, OSPF, OSPF+BFD), 20
+#     cuts and 10 silent failures each: median and p90 of the outage and
+#     of the time to the first probe on the backup path
+#     (bench/recovery.sh, about 25 minutes; BENCH_PARTS without n skips
+#     it).
 #
 # Namespaces: hlb-gen, hlb-r1 (tools/genlab.sh), hlb-s, hlb-d, hlb-v
 # (bench/lib.sh), hlbp-v (bench/pace_cost.sh) and the hoplab lab hlbc
 # (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
-# (480) seconds.  BENCH_PARTS (default abcdefghijklm) runs only the parts
+# (480) seconds.  BENCH_PARTS (default abcdefghijklmn) runs only the parts
 # named, e.g. BENCH_PARTS=a.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -51,7 +57,7 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
-PARTS=${BENCH_PARTS:-abcdefghijklm}
+PARTS=${BENCH_PARTS:-abcdefghijklmn}
 RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
@@ -410,7 +416,7 @@ else
 	    "$PARTS" >"$W/table-c"
 fi
 
-# (d)..(m): the benches of the other programs, each a script of its own
+# (d)..(n): the benches of the other programs, each a script of its own
 # that builds its own namespaces, bounds itself and cleans up.
 other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
 	tab=$1 title=$2 secs=$3 script=$4
@@ -447,6 +453,8 @@ other_bench table-l "(l) hoplab-gen pacing at 10 ms: the cost of each --spin" \
     150 pace_cost.sh
 other_bench table-m "(m) are hops.csv's intervals honest? 10 runs per mode, concurrent and sequential" \
     900 honest.sh
+other_bench table-n "(n) recovery after a failure of the primary link: static, RIP, OSPF, OSPF+BFD (20 cuts each)" \
+    2400 recovery.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -458,7 +466,7 @@ mkdir -p "$ROOT/results"
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
 	    "$W/table-i" "$W/table-j" "$W/table-k" "$W/table-l" \
-	    "$W/table-m"
+	    "$W/table-m" "$W/table-n"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"
