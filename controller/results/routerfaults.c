@@ -10,7 +10,9 @@
  * A fault is faults.csv's rows that took effect (result ok), without the
  * restores after a point's end, named as on the time plots ("link B-C
  * down", "router B kill"); the rows of one fault in one point (the two
- * ends of a link) count once, at the earliest.  Its time is the row's
+ * ends of a link: consecutive rows less than ROUTERFAULTS_SAME_S apart)
+ * count once, at the earliest; the same fault again later in the point
+ * is another.  Its time is the row's
  * time_unix_s (CLOCK_REALTIME, the clock routers.csv's time_unix_s is
  * on); a faults.csv without that column (an older hoplab) has none.
  *
@@ -201,13 +203,15 @@ take_fault(struct routerfaults *rf, const struct csvtab *t, size_t r)
 	else
 		snprintf(f.label, sizeof(f.label), "router %s %s",
 		    cell(t, r, "host"), act);
-	for (i = 0; i < rf->nfaults; i++)
-		if (rf->faults[i].point == f.point &&
-		    strcmp(rf->faults[i].label, f.label) == 0) {
-			if (f.t < rf->faults[i].t)
-				rf->faults[i].t = f.t;
-			return 0;
-		}
+	/* Its ends' rows follow each other; the same fault later is another. */
+	i = rf->nfaults - 1;
+	if (rf->nfaults > 0 && rf->faults[i].point == f.point &&
+	    strcmp(rf->faults[i].label, f.label) == 0 &&
+	    fabs(f.t - rf->faults[i].t) < ROUTERFAULTS_SAME_S) {
+		if (f.t < rf->faults[i].t)
+			rf->faults[i].t = f.t;
+		return 0;
+	}
 	if (room((void **)&rf->faults, rf->nfaults,
 	    sizeof(*rf->faults)) == -1)
 		return -1;

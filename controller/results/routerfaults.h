@@ -17,6 +17,7 @@
 
 #define ROUTERFAULTS_NCLASS	4	/* tcp, udp, icmp, other */
 #define ROUTERFAULTS_WINDOW_S	5.0	/* seconds before and after */
+#define ROUTERFAULTS_SAME_S	0.1	/* a fault's rows (its ends) within */
 
 /* One report of a router: its time and cumulative forwarded counts. */
 struct routerfaults_sample {

@@ -181,6 +181,35 @@ t_series_and_faults_as_loaded(void)
 	rm_tree();
 }
 
+/* A link cut twice in one point is two faults; its two ends' rows one. */
+static void
+t_a_fault_repeated_in_a_point_counts_each_time(void)
+{
+	struct routerfaults rf;
+	FILE *f;
+
+	fresh_dir();
+	write_routers();
+	f = create("faults.csv");
+	fprintf(f, "point,variant,frame,rep,time_s,link,host,action,target,"
+	    "result,time_unix_s\n"
+	    "1,A-B,64,1,1.0,A-B,A,down,out,ok,1001.000000\n"
+	    "1,A-B,64,1,1.002,A-B,B,down,in,ok,1001.002000\n"
+	    "1,A-B,64,1,2.0,A-B,A,up,out,ok,1002.000000\n"
+	    "1,A-B,64,1,3.0,A-B,B,down,in,ok,1003.001000\n"
+	    "1,A-B,64,1,3.0,A-B,A,down,out,ok,1003.000000\n");
+	fclose(f);
+	memset(&rf, 0, sizeof(rf));
+	CU_ASSERT_EQUAL_FATAL(routerfaults_load(dir, &rf, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(rf.nfaults, 3);
+	CU_ASSERT_STRING_EQUAL(rf.faults[0].label, "link A-B down");
+	CU_ASSERT_DOUBLE_EQUAL(rf.faults[0].t, 1001.0, 1e-9);
+	CU_ASSERT_STRING_EQUAL(rf.faults[2].label, "link A-B down");
+	CU_ASSERT_DOUBLE_EQUAL(rf.faults[2].t, 1003.0, 1e-9);
+	routerfaults_free(&rf);
+	rm_tree();
+}
+
 static void
 t_no_faults_no_file(void)
 {
@@ -201,6 +230,7 @@ main(void)
 	static const struct unit_test tests[] = {
 		UNIT_TEST(t_means_before_and_after_each_fault_by_hand),
 		UNIT_TEST(t_series_and_faults_as_loaded),
+		UNIT_TEST(t_a_fault_repeated_in_a_point_counts_each_time),
 		UNIT_TEST(t_no_faults_no_file),
 	};
 
