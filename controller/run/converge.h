@@ -33,10 +33,19 @@
 #define CONVERGE_ROUTES		512	/* routes one router may hold */
 
 struct converge;
+struct plantopo;
 
 /* A tracker for the routers NAMES[0..N-1]; NULL when N is too large. */
 struct converge *converge_new(const char *const *names, size_t n);
 void	converge_free(struct converge *c);
+/*
+ * A tracker for topology T's dynamic routers (rip, ospf), each expecting
+ * every subnet of its protocol region (the subnets on the routers it
+ * speaks its protocol with, transitively) through a neighbour of that
+ * region on a shortest path (hop count), or directly.  NULL with ERR.
+ */
+struct converge *converge_topology(const struct plantopo *t, char *err,
+	    size_t errlen);
 
 /*
  * Router I (its index in NAMES) must reach PREFIX ("198.18.3.0/24")

@@ -65,116 +65,30 @@ settle_bound(const struct plantopo *t, int rip, int ospf)
 	return b + ROUTING_WAIT_EXTRA_NS;
 }
 
-/* Hosts A and B are routers that speak one protocol to each other. */
-static int
-peers(const struct plantopo *t, size_t a, size_t b)
-{
-	return plantopo_dynamic(t, a) && plantopo_dynamic(t, b) &&
-	    t->hosts[a].routing == t->hosts[b].routing;
-}
-
-/*
- * DIST[h]: the routers from dynamic router h to link L's subnet along
- * links between peers (0: h is on it), or -1 when no router of h's
- * protocol region is on it (the region learns nothing of it).
- */
-static void
-distances(const struct plantopo *t, size_t l, int dist[PLANTOPO_MAX_HOSTS])
-{
-	const struct plantopo_link *k;
-	size_t i, e;
-	int changed = 1, d;
-
-	for (i = 0; i < t->nhosts; i++)
-		dist[i] = -1;
-	for (e = 0; e < 2; e++)
-		if (plantopo_dynamic(t, t->links[l].end[e].host))
-			dist[t->links[l].end[e].host] = 0;
-	while (changed) {		/* Bellman-Ford: 40 hosts at most */
-		changed = 0;
-		for (i = 0; i < t->nlinks; i++) {
-			k = &t->links[i];
-			if (!peers(t, k->end[0].host, k->end[1].host))
-				continue;
-			for (e = 0; e < 2; e++) {
-				d = dist[k->end[1 - e].host];
-				if (d >= 0 && (dist[k->end[e].host] < 0 ||
-				    dist[k->end[e].host] > d + 1)) {
-					dist[k->end[e].host] = d + 1;
-					changed = 1;
-				}
-			}
-		}
-	}
-}
-
-/* What router H (tracker index I) must reach: every subnet its region knows. */
-static int
-expect_router(struct converge *c, const struct plantopo *t, size_t h,
-    size_t i)
-{
-	const struct plantopo_link *k;
-	int dist[PLANTOPO_MAX_HOSTS];
-	uint32_t vias[CONVERGE_VIAS];
-	char cidr[20];
-	size_t l, m, e, n;
-
-	for (l = 0; l < t->nlinks; l++) {
-		distances(t, l, dist);
-		if (dist[h] < 0)
-			continue;
-		for (n = 0, m = 0; dist[h] > 0 && m < t->nlinks; m++) {
-			k = &t->links[m];
-			for (e = 0; e < 2; e++)
-				if (k->end[e].host == h &&
-				    peers(t, h, k->end[1 - e].host) &&
-				    dist[k->end[1 - e].host] == dist[h] - 1 &&
-				    n < CONVERGE_VIAS)
-					vias[n++] = plantopo_addr(
-					    k->end[1 - e].ip);
-		}
-		if (dist[h] == 0)
-			vias[n++] = 0;
-		snprintf(cidr, sizeof(cidr), "198.18.%u.0/24", t->links[l].net);
-		if (converge_expect(c, i, cidr, vias, n) == -1)
-			return -1;
-	}
-	return 0;
-}
-
 int
 routing_setup(struct run *r, char *err, size_t errlen)
 {
 	const struct plantopo *t = &r->plan->topo;
-	const char *names[PLANTOPO_MAX_HOSTS];
-	size_t hosts[PLANTOPO_MAX_HOSTS];
-	size_t i, n = 0;
+	size_t i;
 	int rip = 0, ospf = 0;
 
 	for (i = 0; i < t->nhosts; i++) {
-		if (!plantopo_dynamic(t, i))
-			continue;
-		rip |= t->hosts[i].routing == PLANTOPO_RIP;
-		ospf |= t->hosts[i].routing == PLANTOPO_OSPF;
-		hosts[n] = i;
-		names[n++] = t->hosts[i].name;
+		rip |= plantopo_dynamic(t, i) &&
+		    t->hosts[i].routing == PLANTOPO_RIP;
+		ospf |= plantopo_dynamic(t, i) &&
+		    t->hosts[i].routing == PLANTOPO_OSPF;
 	}
-	if (n == 0)
+	if (!rip && !ospf)
 		return 0;
-	if ((r->routing = calloc(1, sizeof(*r->routing))) == NULL ||
-	    (r->routing->conv = converge_new(names, n)) == NULL) {
-		free(r->routing);
-		r->routing = NULL;
+	if ((r->routing = calloc(1, sizeof(*r->routing))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (expect_router(r->routing->conv, t, hosts[i], i) == -1) {
-			routing_free(r);
-			snprintf(err, errlen, "routing: the tables of %s do not "
-			    "fit the tracker", names[i]);
-			return -1;
-		}
+	if ((r->routing->conv = converge_topology(t, err, errlen)) == NULL) {
+		free(r->routing);
+		r->routing = NULL;
+		return -1;
+	}
 	r->routing->bound_ns = settle_bound(t, rip, ospf);
 	return 0;
 }
