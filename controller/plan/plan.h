@@ -263,7 +263,8 @@ struct plan_exec {
 };
 
 /* 1 for the router kinds (router: X, route changes too), 0 for links. */
-#define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL)
+#define PLAN_FAULT_IS_ROUTER(f)	((f)->kind >= PLAN_FAULT_ROUTER_KILL && \
+	    (f)->kind <= PLAN_FAULT_ROUTE_SET)
 
 /*
  * variants_mode: (plan.c); not given: concurrent where the run allows it

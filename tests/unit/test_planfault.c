@@ -87,6 +87,7 @@ t_blackhole_is_a_link_fault_with_an_end(void)
 		fprintf(stderr, "\n  unexpected error: %s\n", err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_EQUAL(p->faults[0].kind, PLAN_FAULT_LINK_BLACKHOLE);
+	CU_ASSERT_FALSE(PLAN_FAULT_IS_ROUTER(&p->faults[0]));
 	CU_ASSERT_STRING_EQUAL(p->faults[0].end, "B");
 	CU_ASSERT_EQUAL(p->faults[0].hop, 2);
 	CU_ASSERT_EQUAL(p->faults[1].kind, PLAN_FAULT_LINK_UP);
