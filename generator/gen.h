@@ -85,6 +85,7 @@ struct gen_flow {
 	int64_t		first_tx_ns;	/* CLOCK_REALTIME, 0 if none */
 	int64_t		last_tx_ns;
 	struct seqtrack	*seq;		/* loss, duplicates, reordering */
+	int64_t		highest_tx_ns;	/* udp receiver: the highest seq's stamp */
 	struct welford	delay;		/* one-way delay, ns */
 	struct hist	*hist;		/* one-way delay, ns */
 	struct jitter	jit;		/* RFC 3550 */

@@ -19,6 +19,7 @@
  * Deliberately not here: sliding windows, per-interval percentiles
  * (a histogram per interval would cost 39 KB each).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,5 +73,35 @@ series_fit_width(const int64_t *duration_ns, size_t n, int64_t width_ns,
 		if (total <= total_max || width_ns > INT64_MAX / 2)
 			return width_ns;
 		width_ns *= 2;
+	}
+}
+
+void
+series_sent_between(struct series *s, int64_t t0, int64_t t1, uint64_t n)
+{
+	size_t bin, last;
+	uint64_t k, done = 0;
+	int64_t end;
+	double step;
+
+	if (t1 <= t0 || n == 0) {
+		series_sent_n(s, t1, n);
+		return;
+	}
+	step = (double)(t1 - t0) / (double)(n + 1);
+	/* Packet k (1..n) at t0 + k step; whole bins at a time. */
+	while (done < n) {
+		bin = series_index(s, t0 + (int64_t)(step * (double)(done + 1)));
+		last = bin + 1 < s->nbins ? bin + 1 : bin;
+		end = s->base_ns + (int64_t)last * s->width_ns;
+		/* the last k with t0 + k step < end */
+		k = last == bin ? n :
+		    (uint64_t)ceil((double)(end - t0) / step) - 1;
+		if (k > n)
+			k = n;
+		if (k <= done)
+			k = done + 1;
+		s->bin[bin].sent += k - done;
+		done = k;
 	}
 }

@@ -79,6 +79,15 @@ series_sent_n(struct series *s, int64_t t, uint64_t n)
 	s->bin[series_index(s, t)].sent += n;
 }
 /*
+ * The same for N packets lost between a packet sent at T0 and the next
+ * one received, sent at T1: they were sent in between, evenly spaced as
+ * far as the receiver can tell, so each counts in the interval of its
+ * share of (T0, T1), not all in T1's.  A loss of seconds (a link cut)
+ * then lies in the intervals it happened in.
+ */
+void	series_sent_between(struct series *s, int64_t t0, int64_t t1,
+	    uint64_t n);
+/*
  * A packet sent at TX (the same stamp given to series_sent) arrived at RX
  * with one-way delay DELAY.
  */

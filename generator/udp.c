@@ -322,7 +322,11 @@ udp_flow(struct gen *g, uint16_t id)
 	return f;
 }
 
-/* Gaps in the sequence: the missing packets count as sent by now. */
+/*
+ * Gaps in the sequence: the missing packets count as sent, spread over
+ * the time between the highest probe before them and P (series.h).
+ * Called before P's sequence number is noted.
+ */
 static void
 udp_gap(struct gen_flow *f, const struct probe *p, unsigned frame)
 {
@@ -331,13 +335,13 @@ udp_gap(struct gen_flow *f, const struct probe *p, unsigned frame)
 	if (seqtrack_highest(f->seq, &h) == -1) {
 		if (p->seq > 0)
 			series_sent_n(&f->series, p->tx_ns, p->seq);
-		series_sent(&f->series, p->tx_ns, frame);
-	} else if (p->seq > h) {
-		if (p->seq > h + 1)
-			series_sent_n(&f->series, p->tx_ns, p->seq - h - 1);
-		series_sent(&f->series, p->tx_ns, frame);
-	}
-	/* A late packet was counted as sent with its gap. */
+	} else if (p->seq > h + 1)
+		series_sent_between(&f->series, f->highest_tx_ns, p->tx_ns,
+		    p->seq - h - 1);
+	else if (p->seq <= h)
+		return;		/* a late packet: counted with its gap */
+	series_sent(&f->series, p->tx_ns, frame);
+	f->highest_tx_ns = p->tx_ns;
 }
 
 /* Pair probe P (arrived at RX_NS) with its follow-up stamp. */

@@ -52,6 +52,33 @@ t_series_bins_by_send_time_and_bytes_by_arrival(void)
 	series_free(&s);
 }
 
+/*
+ * Five probes lost between one sent at 1050 and the next received, sent
+ * at 1350 (100 ns intervals from 1000): sent at 1100, 1150, 1200, 1250
+ * and 1300 as far as the receiver can tell, so 2 in interval 1, 2 in
+ * interval 2 (1200 is its start) and 1 in interval 3.  A gap past the
+ * last interval puts the rest there.
+ */
+static void
+t_series_spreads_a_gap_over_its_time(void)
+{
+	struct series s;
+
+	CU_ASSERT_EQUAL_FATAL(series_init(&s, 100, 4), 0);
+	series_start(&s, 1000);
+	series_sent_between(&s, 1050, 1350, 5);
+	CU_ASSERT_EQUAL(s.bin[0].sent, 0);
+	CU_ASSERT_EQUAL(s.bin[1].sent, 2);
+	CU_ASSERT_EQUAL(s.bin[2].sent, 2);
+	CU_ASSERT_EQUAL(s.bin[3].sent, 1);
+	CU_ASSERT_EQUAL(s.bin[1].tx_bytes, 0);
+	series_sent_between(&s, 1250, 1650, 3);	/* 1350, 1450, 1550 */
+	CU_ASSERT_EQUAL(s.bin[3].sent, 4);
+	series_sent_between(&s, 1200, 1200, 2);	/* no time: at t1 */
+	CU_ASSERT_EQUAL(s.bin[2].sent, 4);
+	series_free(&s);
+}
+
 /* Before the base counts in 0, past the end in the last (overflow). */
 static void
 t_series_clamps_early_and_late_events(void)
@@ -172,6 +199,8 @@ main(void)
 	static const struct unit_test tests[] = {
 		UNIT_TEST_NAMED("series bins by send time and bytes by arrival",
 		    t_series_bins_by_send_time_and_bytes_by_arrival),
+		UNIT_TEST_NAMED("series spreads a gap over its time",
+		    t_series_spreads_a_gap_over_its_time),
 		UNIT_TEST_NAMED("series clamps early and late events",
 		    t_series_clamps_early_and_late_events),
 		UNIT_TEST_NAMED("series width doubles until total fits",
