@@ -17,7 +17,8 @@
 # well within make check's budget on 2 cores: lane 1 the scenarios that
 # measure delays or rates against a bound (they keep a core each of their
 # own as far as lane 2 lets them), lane 2 those in QUIET, which mostly
-# wait on the management plane (handshakes, kills, deploys, dry runs).
+# wait on the management plane (handshakes, kills, deploys, dry runs) or
+# on routing protocols' timers (bounds as loose as the timers).
 # t_scale is not one of them: building 34 hosts takes both cores for
 # seconds, and a link emulator measured beside it (t_link_basic) then
 # read its 5 ms delay 70-90 us short, twice in a row.
@@ -37,7 +38,8 @@
 NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_gen_pcap t_impair t_residence t_cpu t_icmp t_rfc2544 "
 SOLO=" t_calibrate t_link_basic t_link_impair t_impair "
 QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_mgmt_kill
-    t_mgmt_resume t_report t_sweep t_usage t_hops_flags t_cpufit"
+    t_mgmt_resume t_report t_sweep t_usage t_hops_flags t_cpufit
+    t_rip t_ospf t_routefault t_pathchange t_blackhole"
 QUIET=" $(echo $QUIET) "
 
 dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
