@@ -272,7 +272,7 @@ pathchange_print(const char *dir, FILE *out)
 {
 	static const char *const cols[] = { "fault", "target", "flow", "n",
 	    "mean_ms", "std_ms", "p50_ms", "p90_ms", "max_ms", NULL };
-	static const int widths[] = { -16, -32, -10, 4, 9, 9, 9, 9, 9 };
+	static const int widths[] = { -16, -56, -10, 4, 9, 9, 9, 9, 9 };
 
 	pathdata_print(out, dir, "path_changes_summary.csv", "Path changes "
 	    "(path_changes_summary.csv: ms from the command to the first "
