@@ -105,7 +105,7 @@ static int
 draw(struct figure_dir *p, struct cdf *s, size_t n)
 {
 	static const char *const what = "distribution over the repetitions "
-	    "of each fault's outage, first new-path probe and route switch";
+	    "of each fault: outage, first probe on the new path, route switch";
 	struct figure f;
 	char title[300];
 	size_t i;
@@ -114,7 +114,8 @@ draw(struct figure_dir *p, struct cdf *s, size_t n)
 		return -1;
 	fprintf(f.gp, "set xlabel 'ms after the fault (outage: its length)'\n"
 	    "set ylabel 'share of the repetitions (empirical CDF)'\n"
-	    "set yrange [0:1.05]\nset key bottom right\n");
+	    "set yrange [0:1.4]\nset ytics 0, 0.2, 1\n"	/* room for the key */
+	    "set key inside top left Left reverse\n");
 	for (i = 0; i < n; i++) {
 		snprintf(title, sizeof(title), "%s (n=%zu)", s[i].key, s[i].n);
 		if (figure_series(&f, title) == 0)
