@@ -19,7 +19,7 @@
 #include "log.h"
 #include "genmode.h"
 #include "live.h"
-#include "report.h"
+#include "resultmsg.h"
 
 int
 genmode_new(struct gen_job *j)
@@ -83,7 +83,7 @@ genmode_report(struct gen_job *j)
 	int rc;
 
 	rc = g->live != NULL ? live_finish(g->live, g, err, sizeof(err)) :
-	    report_send(g, j->report, j->role_id, j->run_id, err,
+	    resultmsg_send(g, j->report, j->role_id, j->run_id, err,
 	    sizeof(err));
 	if (rc == -1) {
 		log_error("%s", err);

@@ -35,7 +35,7 @@
  *
  * Sends never block during the run (ZMQ_DONTWAIT): a refused batch stays
  * and goes at the next look.  At the end live_finish() waits up to
- * REPORT_SEND_WAIT for each remaining batch.
+ * RESULTMSG_SEND_WAIT for each remaining batch.
  *
  * Deliberately not here: udp and tcp modes (their results go once, at
  * the end), compression of records.
@@ -51,14 +51,14 @@
 #include "msg.h"
 #include "gen.h"
 #include "live.h"
-#include "report.h"
+#include "resultmsg.h"
 
 struct live *
 live_open(const char *endpoint, unsigned role_id, const char *run_id,
     int records, char *err, size_t errlen)
 {
 	struct live *l;
-	int one = 1, linger = REPORT_SEND_WAIT;
+	int one = 1, linger = RESULTMSG_SEND_WAIT;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -111,14 +111,14 @@ live_ring(struct live *l)
 
 /*
  * Send one non-final batch with NF flows and N records at REC.  WAIT:
- * retry up to REPORT_SEND_WAIT while the socket refuses.  0 or -1.
+ * retry up to RESULTMSG_SEND_WAIT while the socket refuses.  0 or -1.
  */
 static int
 send_interim(struct live *l, Hoplab__FlowResult **flows, size_t nf,
     const uint8_t *rec, size_t n, int wait, char *err, size_t errlen)
 {
 	struct timespec pause = { 0, 5 * NSEC_PER_MSEC };
-	int64_t end = clock_mono_ns() + REPORT_SEND_WAIT * NSEC_PER_MSEC;
+	int64_t end = clock_mono_ns() + RESULTMSG_SEND_WAIT * NSEC_PER_MSEC;
 	Hoplab__Envelope env;
 	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
 
@@ -198,7 +198,7 @@ send_intervals(struct live *l, struct gen *g, int64_t real, int wait,
 		res[nf].frame = f->spec.frame;
 		res[nf].interval_ns = (uint64_t)w;
 		for (k = l->shown[i]; k < upto; k++) {
-			report_interval(&iv[nf][k - l->shown[i]], f, k, w);
+			resultmsg_interval(&iv[nf][k - l->shown[i]], f, k, w);
 			ivp[nf][k - l->shown[i]] = &iv[nf][k - l->shown[i]];
 		}
 		res[nf].n_intervals = upto - l->shown[i];
@@ -242,7 +242,7 @@ live_tick(struct live *l, struct gen *g, int64_t now)
 int
 live_finish(struct live *l, const struct gen *g, char *err, size_t errlen)
 {
-	struct report_final fin;
+	struct resultmsg_final fin;
 
 	int n;
 
@@ -265,7 +265,7 @@ live_finish(struct live *l, const struct gen *g, char *err, size_t errlen)
 	fin.env_seq = l->env_seq;
 	fin.records_total = l->ring.rec_total;
 	fin.records_dropped = l->ring.rec_dropped;
-	if (report_send_on(l->sock, l->endpoint, g, &fin, l->role_id,
+	if (resultmsg_send_on(l->sock, l->endpoint, g, &fin, l->role_id,
 	    l->run_id, err, errlen) == -1)
 		return -1;
 	l->seq++;

@@ -26,6 +26,7 @@
 #include "mode.h"
 #include "records.h"
 #include "report.h"
+#include "resultmsg.h"
 #include "tcp.h"
 #include "tune.h"
 #include "udpio.h"
@@ -170,9 +171,9 @@ opt_run_id(struct opts *o, const char *v)
 {
 	const char *p;
 
-	if (*v == '\0' || strlen(v) >= REPORT_RUN_ID_MAX)
+	if (*v == '\0' || strlen(v) >= RESULTMSG_RUN_ID_MAX)
 		usage_error("--run-id: expected 1..%d characters, got \"%s\"",
-		    REPORT_RUN_ID_MAX - 1, v);
+		    RESULTMSG_RUN_ID_MAX - 1, v);
 	for (p = v; *p != '\0'; p++)
 		if (*p <= ' ' || *p > '~')
 			usage_error("--run-id: expected printable characters "

@@ -39,7 +39,7 @@
 #include "msg.h"
 #include "gen.h"
 #include "mode.h"
-#include "report.h"
+#include "resultmsg.h"
 #include "tcp.h"
 
 #define TCP_CHUNK	(128 * 1024)
@@ -547,7 +547,7 @@ tcp_report(const struct tcp_run *r, const char *endpoint, unsigned role_id,
 	msg_init(&env, "hoplab-gen", &seq);
 	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
 	env.result_batch = &rb;
-	rc = report_push(endpoint, &env, err, errlen);
+	rc = resultmsg_push(endpoint, &env, err, errlen);
 	free(iv);
 	free(ivp);
 	return rc;

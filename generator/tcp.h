@@ -67,7 +67,7 @@ void	tcp_free(struct tcp_run *r);
 /* The summary and the rows, as text or as one JSON object. */
 void	tcp_print(FILE *out, const struct tcp_run *r);
 void	tcp_json(FILE *out, const struct tcp_run *r);
-/* One final ResultBatch to ENDPOINT, as report_send() does. */
+/* One final ResultBatch to ENDPOINT, as resultmsg_send() does. */
 int	tcp_report(const struct tcp_run *r, const char *endpoint,
 	    unsigned role_id, const char *run_id, char *err, size_t errlen);
 

@@ -17,7 +17,7 @@
 #include "msg.h"
 #include "generator/gen.h"
 #include "generator/live.h"
-#include "generator/report.h"
+#include "generator/resultmsg.h"
 #include "tests/unit/unit.h"
 
 /* Stubs: one flow, interval 0 of 500 ms from 1 s after the epoch. */
@@ -40,7 +40,7 @@ gen_interval_ns(const struct gen *g)
 }
 
 void
-report_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
+resultmsg_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
     size_t k, int64_t width)
 {
 	(void)f;
@@ -51,8 +51,8 @@ report_interval(Hoplab__FlowInterval *iv, const struct gen_flow *f,
 }
 
 int
-report_send_on(void *sock, const char *endpoint, const struct gen *g,
-    const struct report_final *fin, unsigned role_id, const char *run_id,
+resultmsg_send_on(void *sock, const char *endpoint, const struct gen *g,
+    const struct resultmsg_final *fin, unsigned role_id, const char *run_id,
     char *err, size_t errlen)
 {
 	(void)sock, (void)endpoint, (void)g, (void)fin, (void)role_id;
