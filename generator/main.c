@@ -1,21 +1,18 @@
 /*
  * hoplab-gen: hoplab's traffic generator (docs/generator.md, "Command
- * line").  This file only parses and checks the command line into a
- * struct gen_job, installs the signal handlers and calls the chosen
- * mode's operations (mode.h) in turn; the exit status tells the agent
- * what went wrong (GEN_EXIT_*).
+ * line").  This file only parses the command line into a struct
+ * gen_job (optcheck.c checks the options together), installs the signal
+ * handlers and calls the chosen mode's operations (mode.h) in turn; the
+ * exit status tells the agent what went wrong (GEN_EXIT_*).
  *
  * Modes: l2 (l2.c), udp (udp.c), icmp (icmp.c; the three on send.h's
- * pacing loop) and tcp (tcp.c), picked by name from modes[] below, which also names the
- * checks each mode makes of the options.
+ * pacing loop) and tcp (tcp.c), picked by name from modes[] below, which
+ * also names the checks each mode makes of the options.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +21,12 @@
 #include "log.h"
 #include "flowspec.h"
 #include "mode.h"
+#include "opts.h"
 #include "records.h"
 #include "report.h"
 #include "resultmsg.h"
 #include "tcp.h"
 #include "tune.h"
-#include "udpio.h"
 
 enum {
 	OPT_DRAIN = 256, OPT_DST, OPT_EXPORT, OPT_FLOW, OPT_GATEWAY,
@@ -39,69 +36,19 @@ enum {
 	OPT_CPU, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS, OPT_SPIN,
 };
 
-struct opts;
-
-/* A mode and what it requires of the command line. */
-struct mode_entry {
-	const struct gen_mode *ops;
-	int		 id;		/* GEN_MODE_*, in the configuration */
-	void		(*check)(struct opts *o);
-	int		 stream;	/* --stream-records allowed */
-	int		 start_at;	/* --start-at allowed for a sender */
-};
-
-struct opts {
-	struct gen_job	 job;		/* what the mode gets */
-	const struct mode_entry *mode;	/* --mode */
-	long long	 role_id;	/* -1: not given */
-	int		 verbose;
-	const char	*records;	/* --records FILE or NULL */
-	const char	*export;	/* --export-records FILE or NULL */
-	int		 nopts;		/* options given, for --export-records */
-	const char	*dst;		/* --dst as given: IP or IP:PORT */
-	const char	*src;		/* --src as given */
-	const char	*listen;	/* --listen IP:PORT */
-	int		 role_given;
-	int		 ttl_given;
-	int		 cpu;		/* --cpu N, or -1 */
-	int		 rt_prio;	/* --realtime: SCHED_FIFO prio, or 0 */
-	const char	*spin;		/* --spin as given, or NULL */
-};
-
-static void	check_l2(struct opts *);
-static void	check_udp(struct opts *);
-static void	check_tcp(struct opts *);
-static void	check_icmp(struct opts *);
-
 static const struct mode_entry modes[] = {
-	{ .ops = &l2_mode, .id = GEN_MODE_L2, .check = check_l2,
+	{ .ops = &l2_mode, .id = GEN_MODE_L2, .check = optcheck_l2,
 	  .stream = 1, .start_at = 1 },
-	{ .ops = &udp_mode, .id = GEN_MODE_UDP, .check = check_udp,
+	{ .ops = &udp_mode, .id = GEN_MODE_UDP, .check = optcheck_udp,
 	  .start_at = 1 },
-	{ .ops = &tcp_mode, .id = GEN_MODE_TCP, .check = check_tcp },
-	{ .ops = &icmp_mode, .id = GEN_MODE_ICMP, .check = check_icmp,
+	{ .ops = &tcp_mode, .id = GEN_MODE_TCP, .check = optcheck_tcp },
+	{ .ops = &icmp_mode, .id = GEN_MODE_ICMP, .check = optcheck_icmp,
 	  .stream = 1, .start_at = 1 },
 };
 
 static volatile sig_atomic_t signals;
 
 extern const char gen_usage_text[];	/* usage.c */
-
-static void __attribute__((noreturn))
-usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hoplab-gen: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'hoplab-gen --help' for more information.\n");
-	exit(GEN_EXIT_USAGE);
-}
 
 static void
 on_signal(int sig)
@@ -112,17 +59,10 @@ on_signal(int sig)
 }
 
 static void
-opt_ip(const char *name, const char *v, struct in_addr *a)
-{
-	if (inet_pton(AF_INET, v, a) != 1)
-		usage_error("%s: expected an IPv4 address, got \"%s\"", name, v);
-}
-
-static void
 opt_iface(const char *name, const char *v, char *dst)
 {
 	if (*v == '\0' || strlen(v) >= IF_NAMESIZE || strchr(v, '/') != NULL)
-		usage_error("%s: expected an interface name of 1..%d "
+		opts_usage_error("%s: expected an interface name of 1..%d "
 		    "characters, got \"%s\"", name, IF_NAMESIZE - 1, v);
 	strcpy(dst, v);
 }
@@ -137,7 +77,7 @@ opt_num(const char *name, const char *v, long long min, long long max)
 	x = strtoll(v, &end, 10);
 	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || x < min ||
 	    x > max)
-		usage_error("%s: expected %lld..%lld, got \"%s\"", name, min,
+		opts_usage_error("%s: expected %lld..%lld, got \"%s\"", name, min,
 		    max, v);
 	return x;
 }
@@ -148,10 +88,10 @@ opt_flow(struct gen_config *c, const char *v)
 	char err[256];
 
 	if (c->nflows >= FLOWSPEC_MAX_FLOWS)
-		usage_error("--flow: at most %d flows", FLOWSPEC_MAX_FLOWS);
+		opts_usage_error("--flow: at most %d flows", FLOWSPEC_MAX_FLOWS);
 	if (flowspec_parse(v, c->nflows + 1, &c->flows[c->nflows], err,
 	    sizeof(err)) == -1)
-		usage_error("--flow \"%s\": %s", v, err);
+		opts_usage_error("--flow \"%s\": %s", v, err);
 	c->nflows++;
 }
 
@@ -161,9 +101,9 @@ opt_drain(struct gen_config *c, const char *v)
 	char err[256];
 
 	if (clock_parse_duration(v, &c->drain_ns, err, sizeof(err)) == -1)
-		usage_error("--drain: %s", err);
+		opts_usage_error("--drain: %s", err);
 	if (c->drain_ns > GEN_DRAIN_MAX)
-		usage_error("--drain: expected 0..60s, got \"%s\"", v);
+		opts_usage_error("--drain: expected 0..60s, got \"%s\"", v);
 }
 
 static void
@@ -172,11 +112,11 @@ opt_run_id(struct opts *o, const char *v)
 	const char *p;
 
 	if (*v == '\0' || strlen(v) >= RESULTMSG_RUN_ID_MAX)
-		usage_error("--run-id: expected 1..%d characters, got \"%s\"",
+		opts_usage_error("--run-id: expected 1..%d characters, got \"%s\"",
 		    RESULTMSG_RUN_ID_MAX - 1, v);
 	for (p = v; *p != '\0'; p++)
 		if (*p <= ' ' || *p > '~')
-			usage_error("--run-id: expected printable characters "
+			opts_usage_error("--run-id: expected printable characters "
 			    "without blanks, got \"%s\"", v);
 	o->job.run_id = v;
 }
@@ -187,7 +127,7 @@ opt_show(struct opts *o, const char *v)
 	char buf[64], *tok, *save = NULL;
 
 	if (strlen(v) >= sizeof(buf))
-		usage_error("--show: expected intervals, pdf or all, got "
+		opts_usage_error("--show: expected intervals, pdf or all, got "
 		    "\"%s\"", v);
 	strcpy(buf, v);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
@@ -199,7 +139,7 @@ opt_show(struct opts *o, const char *v)
 		else if (strcmp(tok, "all") == 0)
 			o->job.show |= REPORT_INTERVALS | REPORT_PDF;
 		else
-			usage_error("--show: expected intervals, pdf or all "
+			opts_usage_error("--show: expected intervals, pdf or all "
 			    "(comma-separated), got \"%s\"", tok);
 	}
 }
@@ -210,10 +150,10 @@ opt_interval(struct gen_config *c, const char *v)
 	char err[256];
 
 	if (clock_parse_duration(v, &c->interval_ns, err, sizeof(err)) == -1)
-		usage_error("--interval: %s", err);
+		opts_usage_error("--interval: %s", err);
 	if (c->interval_ns < SERIES_WIDTH_MIN ||
 	    c->interval_ns > SERIES_WIDTH_MAX)
-		usage_error("--interval: expected 1ms..1h, got \"%s\"", v);
+		opts_usage_error("--interval: expected 1ms..1h, got \"%s\"", v);
 }
 
 static int64_t
@@ -223,9 +163,9 @@ opt_duration(const char *name, const char *v, int64_t min, int64_t max)
 	int64_t ns;
 
 	if (clock_parse_duration(v, &ns, err, sizeof(err)) == -1)
-		usage_error("%s: %s", name, err);
+		opts_usage_error("%s: %s", name, err);
 	if (ns < min || ns > max)
-		usage_error("%s: out of range, got \"%s\"", name, v);
+		opts_usage_error("%s: out of range, got \"%s\"", name, v);
 	return ns;
 }
 
@@ -240,7 +180,7 @@ opt_mode(struct opts *o, const char *v)
 			o->job.cfg.mode = modes[i].id;
 			return;
 		}
-	usage_error("--mode: expected l2, udp, tcp or icmp, got \"%s\"", v);
+	opts_usage_error("--mode: expected l2, udp, tcp or icmp, got \"%s\"", v);
 }
 
 static void
@@ -251,7 +191,7 @@ opt_role(struct opts *o, const char *v)
 	else if (strcmp(v, "recv") == 0)
 		o->job.cfg.role = GEN_ROLE_RECV;
 	else
-		usage_error("--role: expected send or recv, got \"%s\"", v);
+		opts_usage_error("--role: expected send or recv, got \"%s\"", v);
 	o->role_given = 1;
 }
 
@@ -266,7 +206,7 @@ opt_start_at(struct gen_config *c, const char *v)
 
 	c->start_at_ns = opt_num("--start-at", v, 1, INT64_MAX);
 	if (c->start_at_ns / NSEC_PER_SEC > now_s + 3600)
-		usage_error("--start-at: %s is more than an hour ahead "
+		opts_usage_error("--start-at: %s is more than an hour ahead "
 		    "(CLOCK_REALTIME nanoseconds expected)", v);
 }
 
@@ -278,14 +218,14 @@ opt_tstamp(struct gen_config *c, const char *v)
 	else if (strcmp(v, "user") == 0)
 		c->tstamp = GEN_TS_USER;
 	else
-		usage_error("--tstamp: expected kernel or user, got \"%s\"", v);
+		opts_usage_error("--tstamp: expected kernel or user, got \"%s\"", v);
 }
 
 static void
 opt_report(struct opts *o, const char *v)
 {
 	if (strstr(v, "://") == NULL || strlen(v) > 255)
-		usage_error("--report: expected a ZeroMQ endpoint such as "
+		opts_usage_error("--report: expected a ZeroMQ endpoint such as "
 		    "ipc:///path or tcp://host:port, got \"%s\"", v);
 	o->job.report = v;
 }
@@ -306,7 +246,7 @@ parse_output(struct opts *o, int ch, const char *v)
 		break;
 	case OPT_RECORDS:
 		if (*v == '\0')
-			usage_error("--records: expected a file name");
+			opts_usage_error("--records: expected a file name");
 		o->records = v;
 		break;
 	case OPT_REPORT:
@@ -385,7 +325,7 @@ parse_packets(struct opts *o, int ch, const char *v)
 		opt_flow(c, v);
 		break;
 	case OPT_GATEWAY:
-		opt_ip("--gateway", v, &c->gateway);
+		opts_ip("--gateway", v, &c->gateway);
 		break;
 	case OPT_REALTIME:
 		o->rt_prio = v == NULL ? TUNE_RT_DEFAULT :
@@ -423,246 +363,6 @@ parse_one(struct opts *o, int ch, const char *v)
 		o->nopts++;
 	if (!parse_output(o, ch, v) && !parse_mode(o, ch, v))
 		(void)parse_packets(o, ch, v);
-}
-
-/* Mode l2: two interfaces, three addresses, flows. */
-static void
-check_l2(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-
-	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
-		usage_error("%s: only for --mode udp or tcp", o->role_given ?
-		    "--role" : o->listen != NULL ? "--listen" : "--wait");
-	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
-		usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
-		    "--bytes" : "--duration (flows take duration=)");
-	if (c->tx[0] == '\0')
-		usage_error("--tx: missing (the sending interface)");
-	if (c->rx[0] == '\0')
-		usage_error("--rx: missing (the receiving interface)");
-	if (strcmp(c->tx, c->rx) == 0)
-		usage_error("--rx: must differ from --tx, got \"%s\" for both",
-		    c->rx);
-	if (o->src == NULL)
-		usage_error("--src: missing");
-	opt_ip("--src", o->src, &c->src);
-	if (o->dst == NULL)
-		usage_error("--dst: missing");
-	opt_ip("--dst", o->dst, &c->dst);
-	if (c->src.s_addr == INADDR_ANY)
-		usage_error("--src: missing or 0.0.0.0");
-	if (c->dst.s_addr == INADDR_ANY)
-		usage_error("--dst: missing or 0.0.0.0");
-	if (c->gateway.s_addr == INADDR_ANY)
-		usage_error("--gateway: missing or 0.0.0.0");
-	for (size_t i = 0; i < c->nflows; i++)
-		if (c->flows[i].dst.s_addr == c->src.s_addr)
-			usage_error("--flow %s: dst=%s is --src, owned on --tx",
-			    c->flows[i].name, o->src);
-	if (c->nflows == 0)
-		usage_error("--flow: at least one is required");
-}
-
-/* --src IP or IP:PORT for a udp or tcp sender. */
-static void
-opt_src_port(struct opts *o, struct sockaddr_in *sa)
-{
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	if (o->src == NULL)
-		return;
-	if (strchr(o->src, ':') != NULL) {
-		if (udpio_parse_addr(o->src, sa) == -1)
-			usage_error("--src: expected IP or IP:PORT, got \"%s\"",
-			    o->src);
-	} else
-		opt_ip("--src", o->src, &sa->sin_addr);
-}
-
-/* Modes udp and tcp: a role, an address, no interfaces. */
-static void
-check_sock(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-	const char *m = o->mode->ops->name;
-	size_t i;
-
-	if (!o->role_given)
-		usage_error("--role: missing (send or recv) for --mode %s", m);
-	if (c->tx[0] || c->rx[0] || c->gateway.s_addr != INADDR_ANY)
-		usage_error("%s: only for --mode l2 (in mode %s the kernel "
-		    "routes)", c->tx[0] ? "--tx" : c->rx[0] ? "--rx" :
-		    "--gateway", m);
-	if (c->role == GEN_ROLE_SEND) {
-		if (o->dst == NULL || udpio_parse_addr(o->dst, &c->peer) == -1)
-			usage_error("--dst: expected IP:PORT for --mode %s "
-			    "--role send, got \"%s\"", m, o->dst ? o->dst :
-			    "(nothing)");
-		if (o->listen != NULL || c->wait_ns != 0)
-			usage_error("%s: only for --role recv", o->listen ?
-			    "--listen" : "--wait");
-		opt_src_port(o, &c->bind);
-	} else {
-		if (o->listen == NULL ||
-		    udpio_parse_addr(o->listen, &c->peer) == -1)
-			usage_error("--listen: expected IP:PORT for --mode %s "
-			    "--role recv, got \"%s\"", m, o->listen ?
-			    o->listen : "(nothing)");
-		if (o->dst != NULL || o->src != NULL)
-			usage_error("%s: only for --role send", o->dst ?
-			    "--dst" : "--src");
-	}
-	if (o->ttl_given)
-		usage_error("--ttl: only for --mode l2");
-	for (i = 0; i < c->nflows; i++)
-		if (c->flows[i].dport != FLOWSPEC_DPORT_DEFAULT ||
-		    c->flows[i].sport != FLOWSPEC_SPORT_DEFAULT ||
-		    c->flows[i].dst.s_addr != INADDR_ANY)
-			usage_error("--flow %s: dport=, sport= and dst= are for mode "
-			    "l2; in mode udp every flow goes to --dst from "
-			    "one socket", c->flows[i].name);
-}
-
-static void
-check_udp(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-
-	check_sock(o);
-	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
-		usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
-		    "--bytes" : "--duration (flows take duration=)");
-	if (c->role == GEN_ROLE_SEND && c->nflows == 0)
-		usage_error("--flow: at least one is required");
-	if (c->role == GEN_ROLE_SEND && o->records != NULL)
-		usage_error("--records: only for --role recv in mode udp "
-		    "(the receiver knows both stamps)");
-	if (c->role == GEN_ROLE_RECV && o->records != NULL && c->nflows == 0)
-		usage_error("--records: give the receiver the sender's --flow "
-		    "options too (the file names its flows)");
-	if (c->role == GEN_ROLE_RECV) {
-		c->dynamic = c->nflows == 0;
-		if (c->wait_ns == 0)
-			c->wait_ns = GEN_WAIT_DEFAULT;
-	}
-}
-
-static void
-check_tcp(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-	struct tcp_config *t = &o->job.tcp;
-
-	check_sock(o);
-	if (c->nflows > 0 || o->records != NULL || o->job.show != 0)
-		usage_error("%s: not for --mode tcp (a bulk transfer)",
-		    c->nflows > 0 ? "--flow" : o->records ? "--records" :
-		    "--show");
-	if (c->role == GEN_ROLE_SEND && !t->bytes && !t->duration_ns)
-		usage_error("--bytes or --duration: one is required for "
-		    "--mode tcp --role send");
-	if (c->role == GEN_ROLE_RECV && (t->bytes || t->duration_ns))
-		usage_error("%s: only for --role send (the receiver takes "
-		    "what comes)", t->bytes ? "--bytes" : "--duration");
-	t->role = c->role;
-	t->peer = c->peer;
-	t->bind = c->bind;
-	t->interval_ns = c->interval_ns > 0 ? c->interval_ns :
-	    SERIES_WIDTH_DEFAULT;
-	t->wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
-	t->dscp = 0;
-}
-
-/*
- * Mode icmp: echo requests to --dst IP from --src IP (or the kernel's
- * source), flows without ports or dst=, no interfaces, no role.
- */
-static void
-check_icmp(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-	size_t i;
-
-	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
-		usage_error("%s: not for --mode icmp (one process sends the "
-		    "requests and reads the replies)", o->role_given ?
-		    "--role" : o->listen != NULL ? "--listen" : "--wait");
-	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
-		usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
-		    "--bytes" : "--duration (flows take duration=)");
-	if (c->tx[0] || c->rx[0] || c->gateway.s_addr != INADDR_ANY)
-		usage_error("%s: only for --mode l2 (in mode icmp the kernel "
-		    "routes)", c->tx[0] ? "--tx" : c->rx[0] ? "--rx" :
-		    "--gateway");
-	if (o->dst == NULL)
-		usage_error("--dst: missing (the address to ping)");
-	opt_ip("--dst", o->dst, &c->peer.sin_addr);
-	if (c->peer.sin_addr.s_addr == INADDR_ANY)
-		usage_error("--dst: 0.0.0.0 is no destination");
-	c->peer.sin_family = AF_INET;
-	memset(&c->bind, 0, sizeof(c->bind));
-	c->bind.sin_family = AF_INET;
-	if (o->src != NULL)
-		opt_ip("--src", o->src, &c->bind.sin_addr);
-	c->role = GEN_ROLE_SEND;
-	if (c->nflows == 0)
-		usage_error("--flow: at least one is required");
-	for (i = 0; i < c->nflows; i++)
-		if (c->flows[i].dport != FLOWSPEC_DPORT_DEFAULT ||
-		    c->flows[i].sport != FLOWSPEC_SPORT_DEFAULT ||
-		    c->flows[i].dst.s_addr != INADDR_ANY)
-			usage_error("--flow %s: dport=, sport= and dst= are for "
-			    "mode l2; in mode icmp every flow pings --dst",
-			    c->flows[i].name);
-}
-
-/* --spin: the spin of every flow without spin= of its own (senders). */
-static void
-opt_spin(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-	char err[192];
-	int64_t ns;
-	size_t i;
-
-	if (o->spin == NULL)
-		return;
-	if (c->mode == GEN_MODE_TCP || c->role == GEN_ROLE_RECV)
-		usage_error("--spin: only for senders (mode l2, or udp --role "
-		    "send): it paces the sends");
-	if (flowspec_parse_spin(o->spin, &ns, err, sizeof(err)) == -1)
-		usage_error("--spin: %s", err);
-	for (i = 0; i < c->nflows; i++)
-		if (!c->flows[i].spin_given)
-			c->flows[i].spin_ns = ns;
-}
-
-/* Options that only make sense together. */
-static void
-check_opts(struct opts *o)
-{
-	struct gen_config *c = &o->job.cfg;
-	char err[256];
-
-	o->mode->check(o);
-	opt_spin(o);
-	if (c->nflows > 0 &&
-	    flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
-		usage_error("--flow: %s", err);
-	if (o->job.report != NULL && (o->role_id < 0 || o->job.run_id == NULL))
-		usage_error("--report: needs --role-id and --run-id");
-	if (o->job.report == NULL && (o->role_id >= 0 || o->job.run_id != NULL))
-		usage_error("%s: only meaningful with --report",
-		    o->role_id >= 0 ? "--role-id" : "--run-id");
-	if (o->job.stream && (o->job.report == NULL || !o->mode->stream))
-		usage_error("--stream-records: only with --report in mode l2 "
-		    "or icmp");
-	/* l2 takes no --role: its role is GEN_ROLE_SEND. */
-	if (c->start_at_ns != 0 && !(o->mode->start_at &&
-	    c->role == GEN_ROLE_SEND))
-		usage_error("--start-at: only in mode l2 and for udp senders");
-	o->job.role_id = (unsigned)o->role_id;
 }
 
 static const struct option longopts[] = {
@@ -726,18 +426,18 @@ parse_args(int argc, char **argv, struct opts *o)
 		} else if (ch == 'v')
 			o->verbose++;
 		else if (ch == ':')
-			usage_error("%s: needs a value", argv[optind - 1]);
+			opts_usage_error("%s: needs a value", argv[optind - 1]);
 		else if (ch == '?')
-			usage_error("unknown option \"%s\"", argv[optind - 1]);
+			opts_usage_error("unknown option \"%s\"", argv[optind - 1]);
 		else
 			parse_one(o, ch, optarg);
 	}
 	if (optind < argc)
-		usage_error("unexpected argument \"%s\"", argv[optind]);
+		opts_usage_error("unexpected argument \"%s\"", argv[optind]);
 	if (o->export != NULL && o->nopts > 0)
-		usage_error("--export-records: takes no other options");
+		opts_usage_error("--export-records: takes no other options");
 	if (o->export == NULL)
-		check_opts(o);
+		optcheck_all(o);
 }
 
 static void
@@ -775,7 +475,7 @@ prepare(struct opts *o)
 
 	if (o->records != NULL && (o->job.rec = recw_open(o->records,
 	    c->flows, c->nflows, err, sizeof(err))) == NULL)
-		usage_error("%s", err);
+		opts_usage_error("%s", err);
 	install_signals();
 	if (tune_apply(o->cpu, o->rt_prio, err, sizeof(err)) == -1) {
 		(void)recw_close(o->job.rec, "none", err2, sizeof(err2));
