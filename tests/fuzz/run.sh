@@ -119,15 +119,16 @@ cp "$here"/seeds/* "$out/corpus/" 2>/dev/null
 cp "$here"/seeds_router_config/* "$out/corpus_config/"
 cp "$root"/tests/plans/*.yaml "$root"/examples/*.yaml "$out/corpus_plan/" \
     2>/dev/null
-# two at a time: each target is one process, and there are two cores
+# two, then three at a time: each target is one process, and there are
+# two cores (the three small parsers share them for their bounded time)
 run fuzz_envelope "$secs" "$out/corpus" 4096 &
 run fuzz_router_frame "$rsecs" "$out/corpus_router" 8192 &
 wait
 run fuzz_router_config "$csecs" "$out/corpus_config" 4096 \
     "-dict=$here/router_config.dict" &
 run fuzz_plan "$psecs" "$out/corpus_plan" 8192 &
+run fuzz_rip "$ripsecs" "$out/corpus_rip" 2048 &
 wait
-run fuzz_rip "$ripsecs" "$out/corpus_rip" 2048
 for t in fuzz_envelope fuzz_router_frame fuzz_router_config fuzz_plan \
     fuzz_rip; do
 	cat "$out/$t.out"
