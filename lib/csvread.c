@@ -260,3 +260,22 @@ csvtab_num_at(const struct csvtab *t, size_t row, int col)
 
 	return col >= 0 && csvtab_num(t, row, (size_t)col, &v) == 0 ? v : NAN;
 }
+
+struct csvtab *
+csvread_dir_file(const char *dir, const char *name, int *missing, char *err,
+    size_t errlen)
+{
+	char path[4096 + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	*missing = 0;
+	if ((f = fopen(path, "r")) == NULL) {
+		*missing = errno == ENOENT;
+		if (!*missing)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	fclose(f);
+	return csvread_file(path, err, errlen);
+}

@@ -25,6 +25,13 @@ struct csvtab;				/* opaque */
  * row is not as wide as the header (file:line).
  */
 struct csvtab *csvread_file(const char *path, char *err, size_t errlen);
+/*
+ * The same for DIR/NAME, telling a missing file apart: NULL with
+ * *MISSING set and ERR untouched when there is no such file, NULL with
+ * *MISSING 0 and ERR on any other failure.
+ */
+struct csvtab *csvread_dir_file(const char *dir, const char *name,
+	    int *missing, char *err, size_t errlen);
 /* The same from LEN bytes at BUF; NAME labels error messages. */
 struct csvtab *csvread_buf(const char *buf, size_t len, const char *name,
 	    char *err, size_t errlen);

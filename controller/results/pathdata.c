@@ -162,26 +162,6 @@ by_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* DIR/NAME as a table; NULL with *MISSING when there is no such file. */
-static struct csvtab *
-load(const char *dir, const char *name, int *missing, char *err,
-    size_t errlen)
-{
-	char path[PATH_MAX + 32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	*missing = 0;
-	if ((f = fopen(path, "r")) == NULL) {
-		*missing = errno == ENOENT;
-		if (!*missing)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	fclose(f);
-	return csvread_file(path, err, errlen);
-}
-
 /* The flow of row R of T in PD, added if new; NULL: out of memory. */
 static struct pathdata_flow *
 flow_of(struct pathdata *pd, const struct csvtab *t, size_t r)
@@ -290,7 +270,7 @@ load_rows(const char *dir, const char *name, struct pathdata *pd,
 	size_t r;
 	int missing;
 
-	if ((t = load(dir, name, &missing, err, errlen)) == NULL)
+	if ((t = csvread_dir_file(dir, name, &missing, err, errlen)) == NULL)
 		return missing ? 0 : -1;
 	for (r = 0; r < csvtab_nrows(t); r++)
 		if (take(pd, t, r) == -1) {

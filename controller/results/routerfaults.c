@@ -65,26 +65,6 @@ room(void **v, size_t n, size_t size)
 	return 0;
 }
 
-/* DIR/NAME as a table; NULL and *MISSING when there is no such file. */
-static struct csvtab *
-load(const char *dir, const char *name, int *missing, char *err,
-    size_t errlen)
-{
-	char path[PATH_MAX + 32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	*missing = 0;
-	if ((f = fopen(path, "r")) == NULL) {
-		*missing = errno == ENOENT;
-		if (!*missing)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	fclose(f);
-	return csvread_file(path, err, errlen);
-}
-
 static double
 num(const struct csvtab *t, size_t r, int col)
 {
@@ -168,7 +148,7 @@ load_routers(const char *dir, struct routerfaults *rf, char *err,
 	int fc[ROUTERFAULTS_NCLASS], missing;
 	size_t r, k;
 
-	if ((t = load(dir, "routers.csv", &missing, err, errlen)) == NULL)
+	if ((t = csvread_dir_file(dir, "routers.csv", &missing, err, errlen)) == NULL)
 		return missing ? 0 : -1;
 	for (k = 0; k < ROUTERFAULTS_NCLASS; k++)
 		fc[k] = csvtab_col(t, fwd_cols[k]);
@@ -236,7 +216,7 @@ load_faults(const char *dir, struct routerfaults *rf, char *err,
 	size_t r;
 	int missing;
 
-	if ((t = load(dir, "faults.csv", &missing, err, errlen)) == NULL)
+	if ((t = csvread_dir_file(dir, "faults.csv", &missing, err, errlen)) == NULL)
 		return missing ? 0 : -1;
 	for (r = 0; csvtab_col(t, "time_unix_s") >= 0 &&
 	    r < csvtab_nrows(t); r++)
