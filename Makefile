@@ -132,7 +132,7 @@ integration: $(PROGS) $(TOOLS)
 
 # make check: everything a change must pass.  Root for the netns lab.
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$$(nproc) all $(UNIT_BIN)
 	@sh tests/check.sh $(UNIT_BIN)
 
 demo: deps

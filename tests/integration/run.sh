@@ -35,7 +35,7 @@
 # Those in SOLO, the link emulator's delay checks, also never run beside
 # a lane-2 scenario: t_link_basic read its 5 ms emulated delay 55-90 us
 # short with t_scale, then t_sweep, beside it.
-NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_gen_pcap t_impair t_residence t_cpu t_icmp t_rfc2544 "
+NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_impair t_residence t_cpu t_icmp t_rfc2544 "
 SOLO=" t_calibrate t_link_basic t_link_impair t_impair "
 QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_mgmt_kill
     t_mgmt_resume t_report t_sweep t_usage t_hops_flags t_cpufit
@@ -158,6 +158,16 @@ for t in "$@"; do
 		failed=$((failed + 1))
 		bad="$bad $name"
 	fi
+done
+# A recap of what failed, where the end of a long log (all a CI page may
+# show) still holds it: each failed scenario's FAIL lines, and the three
+# lines before its first one (the measurement it printed), at most 12.
+for name in $bad; do
+	echo "integration: recap of $name:"
+	awk '/FAIL|timed out/ { if (!seen++) for (i = NR - 3; i < NR; i++)
+		if (i > 0 && (i in ctx)) print ctx[i]; print; if (++n == 12) exit }
+	    { ctx[NR] = $0; delete ctx[NR - 4] }' "$out/$name.log" |
+	    sed 's/^/  | /'
 done
 [ -z "$bad" ] || echo "integration: failed:$bad"
 echo "integration: $passed passed, $failed failed"

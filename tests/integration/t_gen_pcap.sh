@@ -16,29 +16,30 @@
 # Checks: tools/pcapdelay gives the hand-worked answers on captures crafted
 # byte by byte (tools/test_pcapdelay.sh); all captures hold all 2000
 # probes, each once, every one matched and none on rx only; hoplab-gen
-# received 2000; and hoplab-gen's mean delay is within
-#   BOUND_US = 2 us of the mean of the tx -> rx captures, and within
-#   BOUND_IN_US = 1 us of the mean of the in -> rx captures.
+# received 2000; and the two captures bracket hoplab-gen's stamps, packet
+# by packet (from its --records):
+#   tx capture <= hoplab-gen's transmit stamp <= in capture, in all 2000;
+#   hoplab-gen's receive stamp = the rx capture's, in all 2000;
+# and so, for the summary hoplab-gen printed,
+#   mean(in -> rx) <= hoplab-gen's mean delay <= mean(tx -> rx).
 #
-# What the bounds cover (measured on a 2-core VM, see docs/bench.md): the
-# receive stamps are the same kernel stamp (skb->tstamp, set when veth
-# queues the frame to rx) for hoplab-gen and tcpdump, identical to the
-# nanosecond.  The transmit stamps differ: tcpdump's on tx is taken as the
-# frame passes the capture tap, hoplab-gen's by the driver just after
-# (skb_tx_timestamp in veth_xmit), 0.8 to 1.5 us later on average with
-# the tap's work in between; the far end's stamp is taken when veth queues
-# the frame there, 0.2 to 0.3 us after hoplab-gen's.  With --tstamp user
-# (a stamp before send()) the tx difference was 7.4 us, so the check
-# tells the two apart.  When hoplab-gen can write per-packet records
-# (--records) the per-packet differences are printed for information.
+# Why a bracket and not a bound (see docs/bench.md): the receive stamps
+# are the same kernel stamp (skb->tstamp, set when veth queues the frame
+# to rx) for hoplab-gen and tcpdump.  The transmit stamps follow the
+# kernel's order on the send path: tcpdump's on tx is taken as the frame
+# passes the capture tap (dev_queue_xmit_nit), hoplab-gen's by the driver
+# after it (skb_tx_timestamp in veth_xmit), the far end's when veth then
+# queues the frame on the peer.  How far apart they are depends on the
+# machine's load (0.8 to 1.5 us on average for tap to driver on a quiet
+# 2-core VM, 2.2 to 2.9 us in make check), their order does not.  With
+# --tstamp user (a stamp before send()) hoplab-gen's stamp is earlier than
+# the tap's, 7.4 us on average, so the bracket tells the two apart.
 #
 # Root; about 6 s.
 . "$(dirname "$0")/lib.sh"
 GL_ROOT=$HL_ROOT
 . "$HL_ROOT/tools/genlab.sh"
 
-BOUND_US=2
-BOUND_IN_US=1
 COUNT=2000
 
 need_root
@@ -52,9 +53,7 @@ command -v tcpdump >/dev/null || bail tcpdump "tcpdump is not installed"
 assert_ok pcapdelay_known_truth sh "$HL_ROOT/tools/test_pcapdelay.sh" "$PD"
 genlab_up 1 || bail lab_up "could not build the namespace lab"
 
-REC=
-"$GL_GEN_BIN" --help 2>/dev/null | grep -q -- '--records' &&
-    REC="--records $TMP/rec.bin"
+REC="--records $TMP/rec.bin"
 
 cap_start gen tx "$TMP/tx.pcap" "udp dst port 9" &&
     cap_start r1 in "$TMP/in.pcap" "udp dst port 9" &&
@@ -74,7 +73,8 @@ assert_eq gen_received "$COUNT" "$(gen_get "$TMP/gen.txt" Packets probe received
 gmean=$(gen_get "$TMP/gen.txt" One-way probe mean)
 src=$(sed -n 's/^One-way delay.*(timestamps \([^)]*\)).*/\1/p' "$TMP/gen.txt")
 
-# against TXCAP (tx or in) and rx: NAME BOUND_US
+# against CAP (tx or in): match CAP against rx, check the counts, and set
+# cmean_CAP to the capture-based mean delay in us.
 against()
 {
 	out=$("$PD" "$TMP/$1.pcap" "$TMP/rx.pcap")
@@ -83,44 +83,56 @@ against()
 	    "$out" rx_probes)/$(pcap_get "$out" rx_dup)"
 	assert_eq "$1_all_matched" "$COUNT/0/0" "$(pcap_get "$out" \
 	    matched)/$(pcap_get "$out" tx_only)/$(pcap_get "$out" rx_only)"
-	cmean=$(pcap_get "$out" delay_mean_ns |
-	    awk '{ printf "%.3f", $1 / 1000 }')
-	diff=$(awk -v g="$gmean" -v c="$cmean" \
-	    'BEGIN { printf "%.3f", g - c }')
-	echo "    capture $1 -> rx: mean $cmean us (p50 $(pcap_get "$out" \
-	    delay_p50_ns) ns); hoplab-gen mean $gmean us ($src):" \
-	    "difference $diff us (bound $2 us)"
-	assert_near "$1_mean_delay_within_${2}us" "$cmean" "$gmean" "$2"
+	_m=$(pcap_get "$out" delay_mean_ns | awk '{ printf "%.3f", $1 / 1000 }')
+	eval "cmean_$1=\$_m"
+	echo "    capture $1 -> rx: mean $_m us (p50 $(pcap_get "$out" \
+	    delay_p50_ns) ns); hoplab-gen mean $gmean us ($src)"
 }
-against tx "$BOUND_US"
-against in "$BOUND_IN_US"
+against tx
+against in
+awk -v lo="$cmean_in" -v g="$gmean" -v hi="$cmean_tx" \
+    'BEGIN { exit !(lo - 0.0005 <= g && g <= hi + 0.0005) }' &&
+    pass mean_delay_between_captures ||
+    fail mean_delay_between_captures \
+    "hoplab-gen's $gmean us is not within [$cmean_in, $cmean_tx] us"
 
-# Per packet, for information: hoplab-gen's stamps minus the captures'.
-if [ -n "$REC" ] && "$GL_GEN_BIN" --export-records "$TMP/rec.bin" \
-    >"$TMP/rec.csv" 2>/dev/null; then
-	for c in tx in; do
-		"$PD" -c "$TMP/pd-$c.csv" "$TMP/$c.pcap" "$TMP/rx.pcap" \
-		    >/dev/null || continue
-		awk -F, -v cap="$c" '
-		# a - b of two decimal nanosecond strings, exact in a double
-		function sub_ns(a, b,   la, lb) {
-			la = length(a); lb = length(b)
-			return (substr(a, 1, la - 9) - substr(b, 1, lb - 9)) * \
-			    1e9 + (substr(a, la - 8) - substr(b, lb - 8))
-		}
-		FNR == 1 { for (i = 1; i <= NF; i++) h[FILENAME, $i] = i; next }
-		NR == FNR { gtx[$h[FILENAME, "seq"]] = $h[FILENAME, "tx_ns"]
-			grx[$h[FILENAME, "seq"]] = $h[FILENAME, "rx_ns"]; next }
-		($2 in gtx) && grx[$2] != "" && grx[$2] != 0 {
-			n++
-			dt = sub_ns(gtx[$2], $4); st += dt
-			dr = sub_ns(grx[$2], $5); sr += dr
-			if (dr == 0) same++
-		}
-		END { if (n) printf "    per packet (%d): gen tx - capture " \
-		    "%s mean %.0f ns; gen rx - capture rx mean %.0f ns, " \
-		    "identical in %d\n", n, cap, st / n, sr / n, same }' \
-		    "$TMP/rec.csv" "$TMP/pd-$c.csv"
-	done
-fi
+# Per packet: hoplab-gen's stamps against the captures'.  CAP -> "N LATE
+# EARLY SAME MEAN": packets matched, those whose gen tx stamp is later than
+# the capture's, earlier, and whose rx stamps are identical, and the mean of
+# gen tx - capture in ns.
+"$GL_GEN_BIN" --export-records "$TMP/rec.bin" >"$TMP/rec.csv" ||
+    bail records "hoplab-gen --export-records failed"
+per_packet()
+{
+	"$PD" -c "$TMP/pd-$1.csv" "$TMP/$1.pcap" "$TMP/rx.pcap" >/dev/null ||
+	    { echo "pcapdelay -c failed"; return; }
+	awk -F, '
+	# a - b of two decimal nanosecond strings, exact in a double
+	function sub_ns(a, b,   la, lb) {
+		la = length(a); lb = length(b)
+		return (substr(a, 1, la - 9) - substr(b, 1, lb - 9)) * \
+		    1e9 + (substr(a, la - 8) - substr(b, lb - 8))
+	}
+	FNR == 1 { for (i = 1; i <= NF; i++) h[FILENAME, $i] = i; next }
+	NR == FNR { gtx[$h[FILENAME, "seq"]] = $h[FILENAME, "tx_ns"]
+		grx[$h[FILENAME, "seq"]] = $h[FILENAME, "rx_ns"]; next }
+	($2 in gtx) && grx[$2] != "" && grx[$2] != 0 {
+		n++
+		dt = sub_ns(gtx[$2], $4); st += dt
+		if (dt > 0) late++
+		if (dt < 0) early++
+		if (sub_ns(grx[$2], $5) == 0) same++
+	}
+	END { printf "%d %d %d %d %.0f\n", n, late, early, same, n ? st / n : 0 }' \
+	    "$TMP/rec.csv" "$TMP/pd-$1.csv"
+}
+set -- $(per_packet tx)
+echo "    per packet ($1): gen tx - capture tx mean $5 ns; later in $2," \
+    "earlier in $3; rx stamps identical in $4"
+assert_eq tx_stamp_after_tap_every_packet "$COUNT/$COUNT" "$1/$2"
+assert_eq rx_stamp_identical_every_packet "$COUNT" "$4"
+set -- $(per_packet in)
+echo "    per packet ($1): gen tx - capture in mean $5 ns; earlier in $3," \
+    "later in $2"
+assert_eq tx_stamp_before_far_end_every_packet "$COUNT/$COUNT" "$1/$3"
 finish
