@@ -267,6 +267,23 @@ csv_col()
 	END { if (bad) exit 1 }' "$1"
 }
 
+# lab_logs: the ends of this lab's agent logs and of the role logs
+# written in the last 2 minutes (/run/hoplab/PREFIX/HOST/), indented, so
+# that a failed run in CI says what the agents saw before the lab goes.
+lab_logs()
+{
+	for _d in /run/hoplab/"$LAB_PREFIX"/*/; do
+		[ -f "$_d/agent.log" ] || continue
+		echo "    -- $(basename "$_d") agent.log (last 15 lines)"
+		tail -n 15 "$_d/agent.log" | sed 's/^/      /'
+		find "$_d" -maxdepth 1 -name 'role-*.log' -mmin -2 2>/dev/null |
+		    sort | while read -r _l; do
+			echo "    -- $(basename "$_d") $(basename "$_l") (last 5)"
+			tail -n 5 "$_l" | sed 's/^/      /'
+		done
+	done
+}
+
 # lab_run NAME PLAN OUTDIR: `hoplab run PLAN` on this lab into OUTDIR/NAME,
 # its console in OUTDIR/NAME.log (printed when it fails); the check
 # NAME_run_completes.  LAB_RUN is then the results folder (empty if it
@@ -277,6 +294,7 @@ lab_run()
 	if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -k "$LAB_K" -o "$3/$1" run \
 	    "$2" >"$3/$1.log" 2>&1; then
 		sed 's/^/    /' "$3/$1.log"
+		lab_logs
 		fail "$1_run" "hoplab run $2 failed"
 		return 1
 	fi

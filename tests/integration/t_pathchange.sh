@@ -111,6 +111,7 @@ run_plan()
 	if ! $HL -o "$T/$1" run "$PLANS/pathchange-$1.yaml" >"$T/$1.log" 2>&1
 	then
 		sed 's/^/    /' "$T/$1.log"
+		lab_logs
 		fail "$1_run" "hoplab run pathchange-$1.yaml failed"
 		cap_stop "$1" >/dev/null
 		return 1
