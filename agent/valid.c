@@ -11,7 +11,7 @@ valid_token(const char *s, size_t max)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n >= max)
+	if (n == 0 || n >= max || s[0] == '.')
 		return 0;
 	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "0123456789._-:") == n;

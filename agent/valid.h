@@ -9,7 +9,13 @@
 
 #include <stddef.h>
 
-/* True when S is 1..MAX-1 letters, digits, '.', '_', '-' and ':'. */
+/*
+ * True when S is 1..MAX-1 letters, digits, '.', '_', '-' and ':', and
+ * does not start with '.': the names become path components (run ids in
+ * RUNDIR/links/RUN_ID/, truth files, link names), where "." and ".."
+ * would name the folder itself or its parent, and a leading dot a file
+ * nobody sees (issue 17).
+ */
 int	valid_token(const char *s, size_t max);
 
 #endif

@@ -31,9 +31,10 @@ parse_name(struct parse_ctx *c, yaml_node_t *node, const char *path,
 	if (yamldoc_str(c->yd, node, path, "a name", buf, len, c->err,
 	    c->errlen) == -1)
 		return -1;
-	if (!parse_charset_ok(buf, "._-"))
+	/* Names become file names (run ids, truth files): no "..". */
+	if (!parse_charset_ok(buf, "._-") || buf[0] == '.')
 		return PERR(c, node, path, "expected a name of letters, "
-		    "digits, '.', '_' or '-', got %s",
+		    "digits, '.', '_' or '-', not starting with '.', got %s",
 		    yamldoc_got(node, got, sizeof(got)));
 	return 0;
 }

@@ -152,6 +152,18 @@ t_unknown_key_names_line_and_expected_keys(void)
 	    "variants_mode, cpu, exec)");
 }
 
+/* A name becomes the run id, a path component on every agent (issue 17). */
+static void
+t_a_dot_name_is_refused(void)
+{
+	expect_err("name: ..\ntopology: {chain: [A]}\nflows:\n" FLOW,
+	    "t.yaml:1: name: expected a name of letters, digits, '.', '_' "
+	    "or '-', not starting with '.', got '..'");
+	expect_err("name: .x\ntopology: {chain: [A]}\nflows:\n" FLOW,
+	    "t.yaml:1: name: expected a name of letters, digits, '.', '_' "
+	    "or '-', not starting with '.', got '.x'");
+}
+
 static void
 t_frame_outside_rfc2544_range_is_refused(void)
 {
@@ -506,7 +518,7 @@ t_wrong_types_say_expected_and_got(void)
 	    "an empty list");
 	expect_err("name: my plan\n",
 	    "t.yaml:1: name: expected a name of letters, digits, '.', '_' or "
-	    "'-', got 'my plan'\n"
+	    "'-', not starting with '.', got 'my plan'\n"
 	    "t.yaml:1: topology: required key is missing\n"
 	    "t.yaml:1: flows: required key is missing\n3 errors");
 	expect_err("- a\n- b\n",
@@ -650,6 +662,7 @@ main(void)
 {
 	static const struct unit_test tests[] = {
 		UNIT_TEST(t_disturbance_thresholds),
+		UNIT_TEST(t_a_dot_name_is_refused),
 		UNIT_TEST_NAMED("demo_example_loads_as_written",
 		    t_demo_example_loads_as_written),
 		UNIT_TEST_NAMED("chain_delay_example_loads_long_forms",
