@@ -266,44 +266,81 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The *.pub files of DIR, loaded in name order. */
+/* Free the NE names of ENTS and the array. */
+static void
+names_free(char **ents, size_t ne)
+{
+	size_t i;
+
+	for (i = 0; i < ne; i++)
+		free(ents[i]);
+	free(ents);
+}
+
+/*
+ * The names of DIR's *.pub files, sorted, into *ENTS and *NE (freed with
+ * names_free): 0, or -1 with ERR and nothing to free.  All of them: the
+ * caller refuses more than it holds rather than cut some off in readdir
+ * order (issue 17).
+ */
 static int
-load_dir(const char *dir, char out[][KEYS_Z85_LEN + 1], size_t max,
-    char *err, size_t errlen)
+pub_names(const char *dir, char ***ents, size_t *ne, char *err, size_t errlen)
 {
 	struct dirent *de;
-	char **ents = NULL, **nv;
-	char path[PATH_MAX];
-	struct keypair kp;
+	char **nv;
 	DIR *d;
-	size_t n = 0, ne = 0, i;
-	int rc = 0;
 
+	*ents = NULL;
+	*ne = 0;
 	if ((d = opendir(dir)) == NULL) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL && ne < max)
-		if (is_pub(de->d_name)) {
-			if ((nv = reallocarray(ents, ne + 1,
-			    sizeof(*ents))) == NULL)
-				break;
-			ents = nv;
-			if ((ents[ne] = strdup(de->d_name)) != NULL)
-				ne++;
+	while ((de = readdir(d)) != NULL) {
+		if (!is_pub(de->d_name))
+			continue;
+		if ((nv = reallocarray(*ents, *ne + 1, sizeof(**ents))) != NULL)
+			*ents = nv;
+		if (nv == NULL || ((*ents)[*ne] = strdup(de->d_name)) == NULL) {
+			snprintf(err, errlen, "%s: out of memory listing the "
+			    "key files", dir);
+			closedir(d);
+			names_free(*ents, *ne);
+			return -1;
 		}
-	closedir(d);
-	if (ents != NULL)
-		qsort(ents, ne, sizeof(*ents), name_cmp);
-	for (i = 0; i < ne; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]);
-		if (rc == 0 && keys_load(path, 0, &kp, err, errlen) == -1)
-			rc = -1;
-		else if (rc == 0)
-			memcpy(out[n++], kp.public_z85, KEYS_Z85_LEN + 1);
-		free(ents[i]);
+		(*ne)++;
 	}
-	free(ents);
+	closedir(d);
+	if (*ents != NULL)
+		qsort(*ents, *ne, sizeof(**ents), name_cmp);
+	return 0;
+}
+
+/* The *.pub files of DIR, loaded in name order: all of them, or none. */
+static int
+load_dir(const char *dir, char out[][KEYS_Z85_LEN + 1], size_t max,
+    char *err, size_t errlen)
+{
+	char **ents, path[PATH_MAX];
+	struct keypair kp;
+	size_t n = 0, ne, i;
+	int rc = 0;
+
+	if (pub_names(dir, &ents, &ne, err, errlen) == -1)
+		return -1;
+	if (ne > max) {
+		snprintf(err, errlen, "%s: %zu *.pub key files, more than the "
+		    "%zu that can be held", dir, ne, max);
+		rc = -1;
+	}
+	for (i = 0; i < ne && rc == 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]);
+		if (keys_load(path, 0, &kp, err, errlen) == -1)
+			rc = -1;
+		else
+			memcpy(out[n++], kp.public_z85, KEYS_Z85_LEN + 1);
+	}
+	names_free(ents, ne);
 	if (rc == 0 && n == 0) {
 		snprintf(err, errlen, "%s: no *.pub key files in this folder",
 		    dir);

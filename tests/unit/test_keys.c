@@ -190,6 +190,25 @@ t_public_folder_reads_only_pub_files_in_name_order(void)
 	    sizeof(err)), -1);
 }
 
+/*
+ * More key files than room: refused, naming both counts, rather than
+ * some keys left out in readdir order (issue 17 item 11).
+ */
+static void
+t_more_keys_than_room_are_refused_not_cut(void)
+{
+	char keys[2][KEYS_Z85_LEN + 1], sub[96];
+
+	snprintf(sub, sizeof(sub), "%s/many", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0700), 0);
+	put("many/a.pub", "public-key = \"" RFC_PUBLIC "\"\n", 0644);
+	put("many/b.pub", "public-key = \"" RFC_CLIENT "\"\n", 0644);
+	put("many/c.pub", "public-key = \"" RFC_PUBLIC "\"\n", 0644);
+	CU_ASSERT_EQUAL(keys_load_public(sub, keys, 2, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "3 *.pub key files, more than "
+	    "the 2"));
+}
+
 int
 main(void)
 {
@@ -203,6 +222,7 @@ main(void)
 		UNIT_TEST(t_unknown_line_is_named_by_number),
 		UNIT_TEST(t_mismatched_pair_is_refused),
 		UNIT_TEST(t_public_folder_reads_only_pub_files_in_name_order),
+		UNIT_TEST(t_more_keys_than_room_are_refused_not_cut),
 	};
 	char cmd[128];
 	int rc;
