@@ -79,17 +79,23 @@ lab_script(char *script, size_t len, char *err, size_t errlen)
 }
 
 /*
- * The quiet run's log, made 0600 before lab.sh writes to it (spawn opens
- * it without changing its mode).  0, or -1 when it cannot be made: the
- * output then goes to the terminal.
+ * The quiet run's log, made 0600 and exclusively by mkstemp(3) before
+ * lab.sh writes to it (spawn opens it without changing its mode): a
+ * name nobody can guess or plant a link at, though hoplab runs as root
+ * in a world-writable folder (issue 17 item 11).  0, or -1 when it
+ * cannot be made: the output then goes to the terminal.
  */
 static int
 quiet_log(char *path, size_t len)
 {
+	const char *tmp = getenv("TMPDIR");
 	int fd;
 
-	snprintf(path, len, "/tmp/hoplab-lab.%d.log", (int)getpid());
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
+	if (tmp == NULL || tmp[0] != '/')
+		tmp = "/tmp";
+	if ((size_t)snprintf(path, len, "%s/hoplab-lab.XXXXXX", tmp) >= len)
+		return -1;
+	if ((fd = mkstemp(path)) == -1)
 		return -1;
 	close(fd);
 	return 0;
@@ -99,7 +105,7 @@ int
 lab_run(const char *prefix, int mgmt_k, const char *const *argv, int quiet,
     char *err, size_t errlen)
 {
-	char script[PATH_MAX + 32], logpath[64], k[16], how[64];
+	char script[PATH_MAX + 32], logpath[PATH_MAX], k[16], how[64];
 	const char *sub = argv[0] != NULL ? argv[0] : "";
 	const char *args[LAB_MAX_ARGS + 8] = { "/bin/sh", script, "-p",
 	    prefix };
