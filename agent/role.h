@@ -29,6 +29,14 @@
 #define ROLE_RUNID_MAX		64	/* incl. the NUL */
 #define ROLE_KILL_GRACE		(2000 * 1000000LL)	/* SIGTERM -> SIGKILL */
 #define ROLE_REPORT_GRACE	(500 * 1000000LL)	/* wait for results */
+/*
+ * A child that exited 0 unasked has handed its final batch to the
+ * children socket (hoplab-gen waits up to 5 s for that, else exits 4):
+ * it is on its way through ZeroMQ, which under load takes more than
+ * ROLE_REPORT_GRACE; reporting EXITED first would drop the batch as
+ * that of no role.
+ */
+#define ROLE_RESULT_GRACE	(5000 * 1000000LL)
 #define ROLE_IFACES_MAX		64	/* a topology router: one per link */
 #define ROLE_ROUTES_MAX		512	/* plantopo.h: PLANTOPO_MAX_ROUTES */
 

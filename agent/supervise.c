@@ -347,7 +347,9 @@ supervise_reap(struct supervisor *sv)
 			continue;
 		r->reaped = 1;
 		r->status = st;
-		r->report_at = clock_mono_ns() + ROLE_REPORT_GRACE;
+		r->report_at = clock_mono_ns() + (!r->stopping &&
+		    WIFEXITED(st) && WEXITSTATUS(st) == 0 ?
+		    ROLE_RESULT_GRACE : ROLE_REPORT_GRACE);
 		log_exit(r);
 	}
 }

@@ -27,17 +27,6 @@
 #include "controller/run/waitrole.h"
 
 
-/*
- * A generator is done when it exited: with results, or failing; a slot
- * not used (no ping role) is done.
- */
-static int
-gen_done(const struct wait_role *w)
-{
-	return w->peer == NULL || (w->exited && (w->have_result ||
-	    w->exit_code != 0 || w->exit_signal != 0));
-}
-
 static int64_t
 point_duration_ns(const struct plan *plan)
 {
@@ -303,11 +292,13 @@ gen_ended(const struct wait_role *w, char *err, size_t errlen)
 	}
 	if (w->have_result)
 		return 0;
-	snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s%s%s",
+	snprintf(err, errlen, "hoplab-gen on %s %s %d%s%s%s%s%s",
 	    w->peer->inv->name, w->exit_signal ? "was terminated by signal" :
 	    "exited with", w->exit_signal ? w->exit_signal : w->exit_code,
 	    w->exit_signal ? " (" : "", w->exit_signal ?
 	    strsignal(w->exit_signal) : "", w->exit_signal ? ")" : "",
+	    w->exit_signal || w->exit_code ? "" : " but its result never "
+	    "reached the controller (the agent's log says more)",
 	    w->error[0] ? "; " : "");
 	snprintf(err + strlen(err), errlen - strlen(err), "%s", w->error);
 	return -1;
@@ -320,7 +311,8 @@ wait_gen(struct run *r, struct wait_role *ws, size_t n, int64_t deadline,
 {
 	size_t i;
 
-	if (waitrole_wait(r, ws, n, gen_done, deadline, err, errlen) == -1)
+	if (waitrole_wait(r, ws, n, waitrole_gen_done, deadline, err,
+	    errlen) == -1)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (gen_ended(&ws[i], err, errlen) == -1)

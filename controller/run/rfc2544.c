@@ -74,13 +74,6 @@ mbps(double fps, unsigned frame)
 	return fps * frame * 8 / 1e6;
 }
 
-static int
-gen_done(const struct wait_role *w)
-{
-	return w->exited && (w->have_result || w->exit_code != 0 ||
-	    w->exit_signal != 0);
-}
-
 /* Start the plan's flow as one trial: FRAME bytes at RATE frames/s. */
 static int
 start_trial(struct run *r, struct wait_role *w, unsigned frame, double rate,
@@ -131,7 +124,8 @@ trial_n(struct run *r, unsigned frame, double rate, uint64_t count,
 		return -1;
 	deadline = clock_mono_ns() + rfc->trial_ns + GEN_DRAIN_NS +
 	    GEN_SLACK_NS;
-	rc = waitrole_wait(r, &w, 1, gen_done, deadline, err, errlen);
+	rc = waitrole_wait(r, &w, 1, waitrole_gen_done, deadline, err,
+	    errlen);
 	if (rc == 0 && (!w.have_result || w.stopped ||
 	    w.result->n_flows != 1)) {
 		snprintf(err, errlen, "RFC 2544 trial at %.0f frames/s: "

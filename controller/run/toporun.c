@@ -175,14 +175,6 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 	return 0;
 }
 
-/* A generator is done when it exited: with results, or failing. */
-static int
-gen_done(const struct wait_role *w)
-{
-	return unused(w) || (w->exited && (w->have_result ||
-	    w->exit_code != 0 || w->exit_signal != 0));
-}
-
 /* A receiver is up (or the flow has none). */
 static int
 recv_started(const struct wait_role *w)
@@ -202,13 +194,15 @@ check_results(const struct wait_role *ws, size_t n, char *err,
 
 		if (unused(w) || (w->have_result && w->result->n_flows == 1))
 			continue;
-		snprintf(err, errlen, "hoplab-gen on %s %s%d%s%s",
+		snprintf(err, errlen, "hoplab-gen on %s %s%d%s%s%s",
 		    w->peer->inv->name, w->have_result ? "reported flows: " :
 		    w->exit_signal ? "was terminated by signal " :
 		    "exited with ", w->have_result ?
 		    (int)w->result->n_flows : w->exit_signal ?
-		    w->exit_signal : w->exit_code, w->error[0] ? "; " : "",
-		    w->error);
+		    w->exit_signal : w->exit_code, w->have_result ||
+		    w->exit_signal || w->exit_code ? "" : " but its result "
+		    "never reached the controller (the agent's log says more)",
+		    w->error[0] ? "; " : "", w->error);
 		return -1;
 	}
 	return 0;
@@ -560,8 +554,8 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 	deadline = clock_mono_ns() + point_duration_ns(r->live) +
 	    GEN_SLACK_NS + TOPO_RECV_WAIT_NS;
 	if (rc == 0)
-		rc = waitrole_wait(r, tp->w, 2 * n, gen_done, deadline, err,
-		    errlen);
+		rc = waitrole_wait(r, tp->w, 2 * n, waitrole_gen_done,
+		    deadline, err, errlen);
 	if (rc == 0)
 		rc = check_results(tp->w, 2 * n, err, errlen);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */

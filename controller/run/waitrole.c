@@ -39,6 +39,7 @@ note_status(struct wait_role *w, const Hoplab__RoleStatus *st)
 		w->exited = 1;
 		w->exit_code = st->exit_code;
 		w->exit_signal = st->signal;
+		w->exited_mono = clock_mono_ns();
 		snprintf(w->error, sizeof(w->error), "%s", st->error);
 		break;
 	case HOPLAB__ROLE_STATUS__STATE__FAILED:
@@ -47,6 +48,17 @@ note_status(struct wait_role *w, const Hoplab__RoleStatus *st)
 		snprintf(w->error, sizeof(w->error), "%s", st->error);
 		break;
 	}
+}
+
+int
+waitrole_gen_done(const struct wait_role *w)
+{
+	if (w->run == NULL || w->peer == NULL)
+		return 1;
+	if (!w->exited)
+		return 0;
+	return w->have_result || w->exit_code != 0 || w->exit_signal != 0 ||
+	    clock_mono_ns() - w->exited_mono >= WAITROLE_RESULT_GRACE_NS;
 }
 
 /*

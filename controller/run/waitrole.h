@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "proto/hoplab.pb-c.h"
 
 struct peer;
@@ -24,12 +25,29 @@ struct wait_role {
 	int		stopped;	/* its agent stopped it: results partial */
 	int		record;		/* a measured point: ack once written */
 	int		exit_code, exit_signal;
+	int64_t		exited_mono;	/* when its EXITED came (CLOCK_MONOTONIC) */
 	char		error[512];
 	Hoplab__ResultBatch *result;	/* owned; freed with its envelope */
 	Hoplab__Envelope *result_env;
 };
 
 typedef int (*wait_done_fn)(const struct wait_role *w);
+
+/*
+ * How long a role that exited cleanly may still bring its result.  The
+ * agent reports EXITED after the role's final batch, or when its own
+ * grace for it has passed (agent/role.h ROLE_RESULT_GRACE); the batch
+ * then comes late or never, and waiting to the point's deadline for it
+ * only hides why.
+ */
+#define WAITROLE_RESULT_GRACE_NS	(2 * NSEC_PER_SEC)
+
+/*
+ * A generator's wait is over: a slot never started, or its role exited
+ * with its result, or failing, or cleanly but without a result for
+ * WAITROLE_RESULT_GRACE_NS (the caller then names it).
+ */
+int	waitrole_gen_done(const struct wait_role *w);
 
 /*
  * Step the event loop until DONE holds for every role of WS or DEADLINE
