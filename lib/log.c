@@ -98,21 +98,47 @@ log_write(int fd, const char *buf, size_t len)
 	}
 }
 
-/* Format "MSG\n" after PREFIX into LINE; returns the length. */
-static size_t
-log_line(char *line, size_t size, const char *prefix, const char *msg)
+/*
+ * Control characters of MSG (but newlines and tabs) become '?': a name
+ * or an error text that came from a peer (a controller's run id, a
+ * child's output) must not move the terminal's cursor or colour what
+ * follows (issue 17).
+ */
+static void
+log_clean(char *msg)
 {
-	int n;
+	unsigned char *p;
 
-	n = snprintf(line, size, "%s%s\n", prefix, msg);
-	if (n < 0)
-		return 0;
-	if ((size_t)n >= size) {
-		/* Truncated: keep the newline. */
-		line[size - 2] = '\n';
-		return size - 1;
+	for (p = (unsigned char *)msg; *p != '\0'; p++)
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			*p = '?';
+}
+
+/*
+ * Format "MSG\n" after PREFIX into LINE; returns the length.  With
+ * INDENT every further line of MSG starts with "  | ", so that a text
+ * holding a newline cannot pass for a line of its own in a shared log
+ * file (each real line starts with its time stamp).
+ */
+static size_t
+log_line(char *line, size_t size, const char *prefix, const char *msg,
+    int indent)
+{
+	size_t n = 0;
+	int k;
+
+	k = snprintf(line, size, "%s", prefix);
+	n = k < 0 ? 0 : (size_t)k >= size ? size - 1 : (size_t)k;
+	for (; *msg != '\0' && n + 2 < size; msg++) {
+		line[n++] = *msg;
+		if (*msg == '\n' && indent && msg[1] != '\0' && n + 6 < size) {
+			memcpy(line + n, "  | ", 4);
+			n += 4;
+		}
 	}
-	return (size_t)n;
+	line[n++] = '\n';	/* kept when truncated */
+	line[n] = '\0';
+	return n;
 }
 
 static void
@@ -131,16 +157,17 @@ log_emit(enum log_level lvl, const char *fmt, va_list ap)
 	len = strlen(msg);
 	while (len > 0 && msg[len - 1] == '\n')
 		msg[--len] = '\0';
+	log_clean(msg);
 
 	snprintf(prefix, sizeof(prefix), "%s: ", logstate.prog);
-	len = log_line(line, sizeof(line), prefix, msg);
+	len = log_line(line, sizeof(line), prefix, msg, 0);
 	log_write(STDERR_FILENO, line, len);
 
 	if (logstate.fd != -1) {
 		clock_format_utc(clock_real_ns(), 0, ts, sizeof(ts));
 		snprintf(prefix, sizeof(prefix), "%s %s %s[%ld]: ", ts,
 		    log_level_names[lvl], logstate.prog, (long)getpid());
-		len = log_line(line, sizeof(line), prefix, msg);
+		len = log_line(line, sizeof(line), prefix, msg, 1);
 		log_write(logstate.fd, line, len);
 	}
 	errno = saved;
