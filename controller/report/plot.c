@@ -21,6 +21,7 @@
 #include "controller/report/faultmarks.h"
 #include "controller/report/figure.h"
 #include "controller/report/cpufitplot.h"
+#include "controller/report/downloadplot.h"
 #include "controller/report/estplot.h"
 #include "controller/report/plot.h"
 #include "controller/report/rfc2544plot.h"
@@ -606,7 +607,7 @@ plot_all(const char *dir, const struct flow_row *rows, size_t nrows,
 	    plot_links(&p) == -1 || rfc2544plot_draw(&p) == -1 ||
 	    cpuplot_draw(&p) == -1 ||
 	    estplot_draw(&p) == -1 || cpufitplot_draw(&p) == -1 ||
-	    recoveryplot_draw(&p) == -1)
+	    recoveryplot_draw(&p) == -1 || downloadplot_draw(&p) == -1)
 		return -1;
 	return p.drawn;
 }
