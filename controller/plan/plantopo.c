@@ -14,6 +14,7 @@
  * (plantopo_dynamic, plantopo_active_ifaces: the daemons learn the rest).
  */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,8 +52,15 @@ plantopo_link(const struct plantopo *t, const char *name, int *end)
 {
 	char x[PLANTOPO_NAME_MAX];
 	const char *dash = strchr(name, '-');
+	size_t i;
 	int a, b, l;
 
+	for (i = 0; i < t->nlinks; i++)
+		if (strcmp(t->links[i].name, name) == 0) {
+			if (end != NULL)
+				*end = 0;
+			return (int)i;
+		}
 	if (dash == NULL || (size_t)(dash - name) >= sizeof(x))
 		return -1;
 	memcpy(x, name, (size_t)(dash - name));
@@ -64,6 +72,39 @@ plantopo_link(const struct plantopo *t, const char *name, int *end)
 	if (end != NULL)
 		*end = t->links[l].end[0].host == (size_t)a ? 0 : 1;
 	return l;
+}
+
+void
+plantopo_link_dist(const struct plantopo *t, size_t l, size_t x, unsigned *d)
+{
+	const struct plantopo_link *k;
+	size_t i, a, b;
+	int changed = 1, e;
+
+	for (i = 0; i < t->nhosts; i++)
+		d[i] = UINT_MAX;
+	for (e = 0; e < 2; e++) {
+		a = t->links[l].end[e].host;
+		if (t->hosts[a].kind == PLANTOPO_ROUTER && a != x)
+			d[a] = 1;
+	}
+	while (changed) {	/* Bellman-Ford: a few hosts, a few links */
+		changed = 0;
+		for (i = 0; i < t->nlinks; i++) {
+			k = &t->links[i];
+			a = k->end[0].host;
+			b = k->end[1].host;
+			if (a == x || b == x ||
+			    t->hosts[a].kind != PLANTOPO_ROUTER ||
+			    t->hosts[b].kind != PLANTOPO_ROUTER)
+				continue;
+			for (e = 0; e < 2; e++, a = b, b = k->end[0].host)
+				if (d[a] != UINT_MAX && d[a] + 1 < d[b]) {
+					d[b] = d[a] + 1;
+					changed = 1;
+				}
+		}
+	}
 }
 
 const char *
