@@ -218,6 +218,15 @@ check_hosts()
 }
 
 # True when $1 is a link name X-Y of two host names.
+# A topology link's name (R1-R2.2, a name:): 1..25 of [A-Za-z0-9_.-].
+is_wname()
+{
+	case $1 in
+	''|*[!A-Za-z0-9_.-]*) return 1 ;;
+	esac
+	[ ${#1} -le 25 ]
+}
+
 is_link()
 {
 	case $1 in
@@ -243,7 +252,8 @@ load_state()
 		is_hname "$ls_r" || die "$statedir/lab.env: bad router '$ls_r'"
 	done
 	for ls_r in $lab_wires; do
-		is_link "$ls_r" || die "$statedir/lab.env: bad wire '$ls_r'"
+		is_link "$ls_r" || is_wname "$ls_r" ||
+		    die "$statedir/lab.env: bad wire '$ls_r'"
 	done
 	return 0
 }
@@ -420,7 +430,8 @@ no_ipv6()
 		[ -w "$n6_f" ] && echo 1 >"$n6_f"
 		return 0
 	fi
-	run ip netns exec "$1" sysctl -q -w "net.ipv6.conf.$2.disable_ipv6=1"
+	# slashes: an interface name may hold a dot (R2.2, a parallel link)
+	run ip netns exec "$1" sysctl -q -w "net/ipv6/conf/$2/disable_ipv6=1"
 }
 
 make_bridge()
@@ -687,11 +698,8 @@ check_link()
 # as it is.
 check_hlink()
 {
-	case $1 in
-	''|*[!A-Za-z0-9_.-]*) die "link '$1': expected X-Y of two hosts of" \
-	    "the lab or a link name of letters, digits, '_', '.', '-'" ;;
-	esac
-	[ ${#1} -le 25 ] || die "link '$1': longer than 25 characters"
+	is_wname "$1" || die "link '$1': expected X-Y of two hosts of the" \
+	    "lab or a link name of 1..25 letters, digits, '_', '.', '-'"
 	is_link "$1" || return 0
 	in_list "${1%-*}" $lab_routers && in_list "${1#*-}" $lab_routers ||
 	    die "link '$1': a host is not in lab $prefix (hosts: $lab_routers)"
