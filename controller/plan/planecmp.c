@@ -268,21 +268,6 @@ struct walk {
 	FILE		*out;
 };
 
-/* Whether host H has address A on one of its links. */
-static int
-owns(const struct plantopo *t, size_t h, uint32_t a)
-{
-	size_t i;
-	int e;
-
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == h &&
-			    plantopo_addr(t->links[i].end[e].ip) == a)
-				return 1;
-	return 0;
-}
-
 static void
 print_walk(const struct walk *w)
 {
@@ -305,7 +290,7 @@ walk_from(struct walk *w)
 	size_t j, next;
 	int e, loop;
 
-	if (owns(t, cur, w->dst)) {
+	if (plantopo_owns(t, cur, w->dst)) {
 		if (w->npaths++ < PLANECMP_MAX_PATHS)
 			print_walk(w);
 		return;

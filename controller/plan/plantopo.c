@@ -9,8 +9,10 @@
  *
  * A leaf: no YAML, no errors of a plan, nothing but the table; so that
  * every part of controller/plan/ may ask it without calling a parser.
- * Deliberately not done: equal-cost multipath (one next hop per prefix
- * and metric); dynamic routing beyond saying which router runs what
+ * plantopo_path follows each route's via only: with topology.ecmp the
+ * first of the equal-cost paths, as long as the others (planecmp.c
+ * lists them all), so a path's router count and TTL hold for each.
+ * Deliberately not done: dynamic routing beyond saying which router runs what
  * (plantopo_dynamic, plantopo_active_ifaces: the daemons learn the rest).
  */
 #include <arpa/inet.h>
@@ -194,9 +196,8 @@ next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
 	return -1;
 }
 
-/* Whether host H has address A on one of its links. */
-static int
-owns(const struct plantopo *t, size_t h, uint32_t a)
+int
+plantopo_owns(const struct plantopo *t, size_t h, uint32_t a)
 {
 	size_t i;
 	int e;
@@ -226,7 +227,7 @@ plantopo_path_addr(const struct plantopo *t, size_t from, const char *dst,
 			return -1;
 		}
 		hops[k++] = cur;
-		if (owns(t, cur, a))
+		if (plantopo_owns(t, cur, a))
 			break;
 		if (k > 1 && t->hosts[cur].kind == PLANTOPO_END) {
 			snprintf(err, errlen, "%s is an end host and does not "

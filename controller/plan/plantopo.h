@@ -12,6 +12,8 @@
  *     links:                            # each a /24 of 198.18.0.0/16
  *       - [H1, R1]
  *       - [R1, R2]
+ *       - {ends: [R1, R2], name: wan2}  # parallel (default R1-R2.2)
+ *     ecmp: true                        # multipath routes (planecmp.c)
  *     routes:                           # optional, per router; without
  *       R1:                             #   it shortest paths are used,
  *         - {to: H2, via: R2}           #   with backups (linux)
@@ -28,7 +30,9 @@
  * file order, 0-based, is 198.18.(PLANTOPO_NET_BASE + I).0/24; its
  * first-written end is .1, its second .2.  A host's interface on a link
  * is named after the host at the other end ("R1" on H1), so the plan, the
- * lab and `ip addr` agree; two links between the same pair are refused.
+ * lab and `ip addr` agree; the Nth parallel link between the same pair
+ * (from the second on) gets "R1.N", and is named "X-Y.N" unless it has
+ * a name: of its own.
  * An end host gets a default route via its first link's far end.
  *
  * Routes: for each router and each link subnet it is not on, the next hop
@@ -226,6 +230,8 @@ int	plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
  */
 void	plantopo_link_dist(const struct plantopo *t, size_t l, size_t x,
 	    unsigned *d);
+/* Whether host H has address A (host order) on one of its links. */
+int	plantopo_owns(const struct plantopo *t, size_t h, uint32_t a);
 /* Parse "A.B.C.D/LEN" into host-order *NET and *LEN: 0 or -1. */
 int	plantopo_prefix(const char *s, uint32_t *net, int *len);
 /* Dotted quad IP in host order; 0 when IP is NULL or not an address. */

@@ -33,8 +33,10 @@
  * the path checks and the dry run, never installed (topohosts.c); and
  * routes: for it are refused.
  *
- * Deliberately not done: equal-cost multipath, two
- * links between the same pair, end hosts with routes of their own.
+ * Parallel links (two or more between the same pair) each have their own
+ * /24, interfaces "FAR.N" and name ("X-Y.N" or name:); topology.ecmp
+ * widens the computed routes afterwards (planecmp.c).  Deliberately not
+ * done: end hosts with routes of their own.
  * The loader reports every error it finds with the file, line, key.
  */
 #include <arpa/inet.h>

@@ -188,6 +188,7 @@ for i in $FLOWS; do
 	assert_eq "f${i}_ttl_62" 62 "${2:-?}"
 	assert_eq "f${i}_no_loss" 0 "${3:-?}"
 	over=$(awk -v a="$mean" -v b="$truth" 'BEGIN { print a - b }')
+	echo "    f$i: mean $mean us on $link, truth $truth us, over $over us"
 	assert_near "f${i}_mean_${link}_truth_${truth}us" 1200 "$over" 1300
 	if [ "$link" = R1-R2 ]; then
 		FAST_MAX=$(awk -v a="$FAST_MAX" -v b="$mean" \
