@@ -31,7 +31,8 @@
 #    -100..+2500 us as t_topo_wan.sh bounds the same thing, and the
 #    flows on the 6 ms link are at least 3 ms slower than those on the
 #    2 ms link; TTL 62 on either path (two routers, equal length);
-# 5. run.json says how the routes hash ("fib_multipath_hash_policy=1");
+# 5. run.json says how the routes hash ("fib_multipath_hash_policy=1")
+#    and that there are 2 multipath routes (R1's to H2, R2's to H1);
 # 6. refusals before anything starts: ecmp on a single path, a link name
 #    taken, ecmp with a hoplab router that has two equal-cost next hops;
 # 7. `lab down` leaves no namespace of the lab.
@@ -205,6 +206,8 @@ fi
 
 # 5.
 assert_match run_json_hash "fib_multipath_hash_policy=1" "$(cat "$D/run.json")"
+assert_match run_json_two_multipath_routes '"multipath_routes": *2[^0-9]' \
+    "$(cat "$D/run.json")"
 
 # 6. Refusals, with file:line: key.
 awk '/^    - \[R1, R2\]$/ && n++ { next } /R1-R2\.2, delay/ { next } 1' \
