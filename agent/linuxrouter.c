@@ -97,7 +97,6 @@
 #include "log.h"
 
 #define INTERVAL_DEFAULT_NS	(1000 * 1000000LL)	/* 1 s */
-#define ROUTE_ECMP_MAX		7	/* plantopo.h: PLANTOPO_ECMP_MAX */
 #define INTERVAL_MIN_NS		(100 * 1000000ULL)	/* as hoplab-router */
 #define INTERVAL_MAX_NS		(60 * 1000000000ULL)
 
@@ -160,16 +159,16 @@ bad:
 	return -1;
 }
 
-/* A route's further next hops: at most ROUTE_ECMP_MAX addresses. */
+/* A route's further next hops: at most IPROUTE_ECMP_MAX addresses. */
 static int
 check_ecmp(const Hoplab__Route *rt, char *err, size_t errlen)
 {
 	struct in_addr via;
 	size_t i;
 
-	if (rt->n_ecmp_via > ROUTE_ECMP_MAX) {
+	if (rt->n_ecmp_via > IPROUTE_ECMP_MAX) {
 		snprintf(err, errlen, "route %s: %zu next hops, at most %d",
-		    rt->prefix, rt->n_ecmp_via + 1, ROUTE_ECMP_MAX + 1);
+		    rt->prefix, rt->n_ecmp_via + 1, IPROUTE_ECMP_MAX + 1);
 		return -1;
 	}
 	for (i = 0; i < rt->n_ecmp_via; i++)
@@ -273,30 +272,8 @@ config_iface(struct lr_state *lr, const Hoplab__IfaceAddr *ia, char *err,
 static int
 add_route(const Hoplab__Route *rt, char *err, size_t errlen)
 {
-	char metric[16];
-	char *argv[8 + 3 * (ROUTE_ECMP_MAX + 1)];
-	size_t n = 0, i;
-
-	argv[n++] = "ip";
-	argv[n++] = "route";
-	argv[n++] = "replace";
-	argv[n++] = rt->prefix;
-	snprintf(metric, sizeof(metric), "%u", rt->metric);
-	if (rt->metric != 0) {		/* 0: the kernel's default */
-		argv[n++] = "metric";
-		argv[n++] = metric;
-	}
-	if (rt->n_ecmp_via > 0)
-		argv[n++] = "nexthop";
-	argv[n++] = "via";
-	argv[n++] = rt->via;
-	for (i = 0; i < rt->n_ecmp_via; i++) {
-		argv[n++] = "nexthop";
-		argv[n++] = "via";
-		argv[n++] = rt->ecmp_via[i];
-	}
-	argv[n] = NULL;
-	return iproute_run(argv, err, errlen);
+	return iproute_route_replace(rt->prefix, rt->via, rt->ecmp_via,
+	    rt->n_ecmp_via, rt->metric, err, errlen);
 }
 
 /* Whether a route of RP has several next hops (topology.ecmp). */

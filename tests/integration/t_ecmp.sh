@@ -33,9 +33,12 @@
 #    2 ms link; TTL 62 on either path (two routers, equal length);
 # 5. run.json says how the routes hash ("fib_multipath_hash_policy=1")
 #    and that there are 2 multipath routes (R1's to H2, R2's to H1);
-# 6. refusals before anything starts: ecmp on a single path, a link name
+# 6. a link fault on R1-R2 (R1's first next hop): while down R1's kernel
+#    keeps the multipath route with that next hop dead; after up the
+#    route is whole again (both next hops alive, metric 1, one entry);
+# 7. refusals before anything starts: ecmp on a single path, a link name
 #    taken, ecmp with a hoplab router that has two equal-cost next hops;
-# 7. `lab down` leaves no namespace of the lab.
+# 8. `lab down` leaves no namespace of the lab.
 # About 15 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -209,7 +212,53 @@ assert_match run_json_hash "fib_multipath_hash_policy=1" "$(cat "$D/run.json")"
 assert_match run_json_two_multipath_routes '"multipath_routes": *2[^0-9]' \
     "$(cat "$D/run.json")"
 
-# 6. Refusals, with file:line: key.
+# 6. A fault on the link of R1's first next hop (R1 dev R2): while it is
+# down the kernel keeps the multipath route with that next hop dead; after
+# `up` hoplab puts the route back whole (metric 1, both next hops), and
+# no single-hop route to 198.18.4.0/24 is left beside it.
+sed -e 's/^name: ecmp$/name: ecmpfault/' -e 's/count: 200}/count: 1500}/' \
+    -e '/^flows:$/i\
+faults:\
+  - {at: 300ms, link: R1-R2, action: down}\
+  - {at: 800ms, link: R1-R2, action: up}' "$T/ecmp.yaml" |
+    awk '/name: f[5-9]|name: f1[0-9]/ { next } 1' >"$T/fault.yaml"
+# "GATEWAY:FLAGS" of each next hop of R1's 198.18.4.0/24 routes, and their count.
+r1_hops()
+{
+	in_host R1 ip -j route show 198.18.4.0/24 2>/dev/null | python3 -c '
+import json, sys
+rs = json.load(sys.stdin)
+print(len(rs), " ".join(sorted("%s:%s" % (n["gateway"], ",".join(n.get("flags", [])))
+    for r in rs for n in r.get("nexthops", []))))'
+}
+r1_dead()
+{
+	r1_hops | grep -q "^1 198.18.2.2:dead"
+}
+r1_whole()
+{
+	[ "$(r1_hops)" = "1 198.18.2.2: 198.18.3.2:" ]
+}
+$HL -o "$T/fault" run "$T/fault.yaml" >"$T/fault.log" 2>&1 &
+RUN_PID=$!
+at_exit "kill $RUN_PID 2>/dev/null"
+if wait_for 20 "R1's first next hop dead" r1_dead; then
+	pass fault_down_keeps_multipath_one_dead
+	wait_for 5 "R1's route whole again" r1_whole
+	assert_eq fault_up_route_whole "1 198.18.2.2: 198.18.3.2:" "$(r1_hops)"
+	assert_eq fault_up_metric_1 1 "$(in_host R1 ip -j route show \
+	    198.18.4.0/24 | python3 -c '
+import json, sys
+print(json.load(sys.stdin)[0].get("metric", 0))')"
+else
+	fail fault_down_keeps_multipath_one_dead "R1: $(r1_hops)"
+fi
+wait "$RUN_PID"
+RC=$?
+[ "$RC" = 0 ] || sed 's/^/    /' "$T/fault.log"
+assert_eq fault_run_completes 0 "$RC"
+
+# 7. Refusals, with file:line: key.
 awk '/^    - \[R1, R2\]$/ && n++ { next } /R1-R2\.2, delay/ { next } 1' \
     "$T/ecmp.yaml" >"$T/single.yaml"
 $HL_BIN/hoplab run --dry-run "$T/single.yaml" >"$T/single.out" 2>&1
@@ -231,7 +280,7 @@ assert_match hoplab_ecmp_message "hoplab.yaml:13: topology.ecmp: R2 is a \
 hoplab router \(its FIB holds one next hop per prefix\) with 2 equal-cost \
 next hops to 198.18.1.0/24" "$(cat "$T/hoplab.out")"
 
-# 7.
+# 8.
 lab_down
 assert_eq no_namespace_left "" "$(ip netns list | grep "^$LAB_PREFIX-")"
 finish
