@@ -18,6 +18,7 @@
 # 2. during the run R1's kernel table (ip -j route, read in its
 #    namespace) holds 198.18.4.0/24 as one route with two nexthops,
 #    198.18.2.2 and 198.18.3.2, and fib_multipath_hash_policy is 1;
+#    routes.csv has it as via 198.18.2.2+198.18.3.2, dev R2+R2.2;
 # 3. the links' truth files (bin/hoplab-link --export-truth): each
 #    flow's probes, forward (H1 -> H2), are all in one link's file and
 #    none in the other's (the kernel hashes per flow), 200 of them;
@@ -206,6 +207,12 @@ if [ "$N1" -ge 1 ] && [ "$N2" -ge 1 ]; then
 	assert_ge slow_link_3ms_slower "$(awk -v a="$SLOW_MIN" \
 	    -v b="$FAST_MAX" 'BEGIN { print a - b }')" 3000
 fi
+
+# routes.csv (the agent's routewatch over rtnetlink) has the same route
+assert_eq routes_csv_multipath "R1 198.18.2.2+198.18.3.2 R2+R2.2" "$(awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["router"] == "R1" && $c["prefix"] == "198.18.4.0/24" {
+	print $c["router"], $c["via"], $c["dev"]; exit }' "$D/routes.csv")"
 
 # 5.
 assert_match run_json_hash "fib_multipath_hash_policy=1" "$(cat "$D/run.json")"
