@@ -5,7 +5,9 @@
  *   LINK_DOWN   ip link set dev IFACE down
  *   LINK_UP     the blackhole of IFACE removed, if it has one, and
  *               ip link set dev IFACE up, then for each route of the
- *               Fault: ip route replace PREFIX via VIA
+ *               Fault: ip route replace PREFIX via VIA (a multipath
+ *               one, Route.ecmp_via: ip route replace PREFIX metric M
+ *               nexthop via VIA nexthop via ..., iproute.c)
  *   LINK_BLACKHOLE  IFACE drops every frame it receives and keeps its
  *               carrier (blackhole.c): a failure only the protocols'
  *               hellos or BFD see
@@ -121,6 +123,20 @@ check_addr(const char *s, int prefix)
 	return (in.s_addr & ~mask) == 0 ? 0 : -1;
 }
 
+/* A multipath route's further next hops (topology.ecmp): 0 or -1. */
+static int
+check_ecmp(const Hoplab__Route *rt)
+{
+	size_t i;
+
+	if (rt->n_ecmp_via > IPROUTE_ECMP_MAX)
+		return -1;
+	for (i = 0; i < rt->n_ecmp_via; i++)
+		if (check_addr(rt->ecmp_via[i], 0) == -1)
+			return -1;
+	return 0;
+}
+
 static int
 check_fault(const Hoplab__Fault *f, char *err, size_t errlen)
 {
@@ -142,10 +158,13 @@ check_fault(const Hoplab__Fault *f, char *err, size_t errlen)
 	}
 	for (i = 0; i < f->n_routes; i++)
 		if (check_addr(f->routes[i]->prefix, 1) == -1 ||
-		    check_addr(f->routes[i]->via, 0) == -1) {
+		    check_addr(f->routes[i]->via, 0) == -1 ||
+		    check_ecmp(f->routes[i]) == -1) {
 			snprintf(err, errlen, "route '%.24s' via '%.16s': "
-			    "expected A.B.C.D/N (no host bits) via A.B.C.D",
-			    f->routes[i]->prefix, f->routes[i]->via);
+			    "expected A.B.C.D/N (no host bits) via A.B.C.D "
+			    "(and at most %d further next hops A.B.C.D)",
+			    f->routes[i]->prefix, f->routes[i]->via,
+			    IPROUTE_ECMP_MAX);
 			return -1;
 		}
 	return 0;
@@ -175,9 +194,14 @@ apply(const Hoplab__Fault *f, int64_t *when, char *err, size_t errlen)
 		return -1;
 	*when = clock_real_ns();
 	for (i = 0; up && i < f->n_routes; i++) {
-		route[3] = f->routes[i]->prefix;
-		route[5] = f->routes[i]->via;
-		if (iproute_run(route, err, errlen) == -1)
+		const Hoplab__Route *rt = f->routes[i];
+
+		route[3] = rt->prefix;
+		route[5] = rt->via;
+		/* a multipath route again whole, at its metric */
+		if ((rt->n_ecmp_via > 0 ? iproute_route_replace(rt->prefix,
+		    rt->via, rt->ecmp_via, rt->n_ecmp_via, rt->metric, err,
+		    errlen) : iproute_run(route, err, errlen)) == -1)
 			return -1;
 	}
 	return 0;

@@ -98,3 +98,39 @@ iproute_flush(const char *ifname, char *err, size_t errlen)
 
 	return iproute_run(argv, err, errlen);
 }
+
+int
+iproute_route_replace(const char *prefix, const char *via,
+    char *const *ecmp_via, size_t n_ecmp, unsigned metric, char *err,
+    size_t errlen)
+{
+	char m[16];
+	char *argv[8 + 3 * (IPROUTE_ECMP_MAX + 1)];
+	size_t n = 0, i;
+
+	if (n_ecmp > IPROUTE_ECMP_MAX) {
+		snprintf(err, errlen, "route %s: %zu next hops, at most %d",
+		    prefix, n_ecmp + 1, IPROUTE_ECMP_MAX + 1);
+		return -1;
+	}
+	argv[n++] = "ip";
+	argv[n++] = "route";
+	argv[n++] = "replace";
+	argv[n++] = (char *)prefix;
+	snprintf(m, sizeof(m), "%u", metric);
+	if (metric != 0) {		/* 0: the kernel's default */
+		argv[n++] = "metric";
+		argv[n++] = m;
+	}
+	if (n_ecmp > 0)
+		argv[n++] = "nexthop";
+	argv[n++] = "via";
+	argv[n++] = (char *)via;
+	for (i = 0; i < n_ecmp; i++) {
+		argv[n++] = "nexthop";
+		argv[n++] = "via";
+		argv[n++] = ecmp_via[i];
+	}
+	argv[n] = NULL;
+	return iproute_run(argv, err, errlen);
+}

@@ -11,6 +11,10 @@
  *
  *   ip route replace PREFIX via VIA [metric N]
  *
+ * (a route with ecmp_via: one multipath route, "nexthop via VIA nexthop
+ * via V2 ...", and net.ipv4.fib_multipath_hash_policy = 1, the kernel
+ * hashing each flow's addresses, protocol and ports onto one next hop)
+ *
  * A route's metric (Route.metric, 0: the kernel's default) lets a plan
  * give a router a primary route and backups for one prefix (topology
  * plans, docs/architecture.md "Topology labs"); ignore_routes_with_linkdown
@@ -155,6 +159,28 @@ bad:
 	return -1;
 }
 
+/* A route's further next hops: at most IPROUTE_ECMP_MAX addresses. */
+static int
+check_ecmp(const Hoplab__Route *rt, char *err, size_t errlen)
+{
+	struct in_addr via;
+	size_t i;
+
+	if (rt->n_ecmp_via > IPROUTE_ECMP_MAX) {
+		snprintf(err, errlen, "route %s: %zu next hops, at most %d",
+		    rt->prefix, rt->n_ecmp_via + 1, IPROUTE_ECMP_MAX + 1);
+		return -1;
+	}
+	for (i = 0; i < rt->n_ecmp_via; i++)
+		if (inet_pton(AF_INET, rt->ecmp_via[i], &via) != 1) {
+			snprintf(err, errlen, "route %s: next hop \"%.40s\" "
+			    "is not an IPv4 address", rt->prefix,
+			    rt->ecmp_via[i]);
+			return -1;
+		}
+	return 0;
+}
+
 static int
 check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 {
@@ -197,6 +223,8 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 			    "is not an IPv4 address", rt->prefix, rt->via);
 			return -1;
 		}
+		if (check_ecmp(rt, err, errlen) == -1)
+			return -1;
 	}
 	return 0;
 }
@@ -236,18 +264,28 @@ config_iface(struct lr_state *lr, const Hoplab__IfaceAddr *ia, char *err,
 	return 0;
 }
 
-/* ip route replace PREFIX via VIA [metric N] */
+/*
+ * ip route replace PREFIX [metric N] via VIA, or with ecmp_via (topology
+ * .ecmp, docs/plans.md "Parallel links and ECMP") one multipath route:
+ * ip route replace PREFIX [metric N] nexthop via VIA nexthop via V2 ...
+ */
 static int
 add_route(const Hoplab__Route *rt, char *err, size_t errlen)
 {
-	char metric[16];
-	char *argv[] = { "ip", "route", "replace", rt->prefix, "via", rt->via,
-	    "metric", metric, NULL };
+	return iproute_route_replace(rt->prefix, rt->via, rt->ecmp_via,
+	    rt->n_ecmp_via, rt->metric, err, errlen);
+}
 
-	snprintf(metric, sizeof(metric), "%u", rt->metric);
-	if (rt->metric == 0)
-		argv[6] = NULL;		/* the kernel's default */
-	return iproute_run(argv, err, errlen);
+/* Whether a route of RP has several next hops (topology.ecmp). */
+static int
+has_multipath(const Hoplab__RouterParams *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n_routes; i++)
+		if (rp->routes[i]->n_ecmp_via > 0)
+			return 1;
+	return 0;
 }
 
 /* Flush the addresses LR added; failures are logged. */
@@ -507,6 +545,10 @@ linuxrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	if (set_sysctl("/proc/sys/net/ipv4/ip_forward", !rp->end_host, err,
 	    errlen) == -1 || set_sysctl("/proc/sys/net/ipv4/conf/all/"
 	    "ignore_routes_with_linkdown", 1, err, errlen) == -1)
+		goto fail;
+	/* per-flow hashing on addresses, protocol and ports (L4) */
+	if (has_multipath(rp) && set_sysctl("/proc/sys/net/ipv4/"
+	    "fib_multipath_hash_policy", 1, err, errlen) == -1)
 		goto fail;
 	for (i = 0; i < rp->n_routes; i++)
 		if (add_route(rp->routes[i], err, errlen) == -1)

@@ -16,8 +16,10 @@
  * else rtm_table) RT_TABLE_MAIN, the prefix (RTA_DST and rtm_dst_len;
  * none is the default route), RTA_GATEWAY, RTA_OIF (named with
  * if_indextoname when read, "ifN" when the interface is gone),
- * RTA_PRIORITY and rtm_protocol.  Multipath routes (RTA_MULTIPATH) keep
- * their prefix and lose their next hops: the routers run with ecmp off.
+ * RTA_PRIORITY and rtm_protocol.  A multipath route (RTA_MULTIPATH, a
+ * plan's topology.ecmp) has its next hops' gateways and interfaces joined
+ * with '+' ("198.18.2.2+198.18.3.2", "R2+R2.2"), in the kernel's order,
+ * at most ROUTEWATCH_HOPS.
  * Attributes are copied with memcpy, never cast.
  *
  * The socket is non-blocking and served by the agent's loop as data
@@ -89,12 +91,69 @@ addr_text(const unsigned char *p, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* Interface IDX's name into BUF, "ifN" when there is none. */
+static void
+if_text(uint32_t idx, char *buf, size_t len)
+{
+	char ifn[IF_NAMESIZE];
+
+	if (if_indextoname(idx, ifn) != NULL)
+		snprintf(buf, len, "%s", ifn);
+	else
+		snprintf(buf, len, "if%u", idx);
+}
+
+/* Append "+S" (or S to an empty D) to D of LEN bytes, if it fits. */
+static void
+join(char *d, size_t len, const char *s)
+{
+	size_t n = strlen(d);
+
+	if (n + 1 + strlen(s) < len)
+		snprintf(d + n, len - n, "%s%s", n ? "+" : "", s);
+}
+
+/*
+ * RTA_MULTIPATH's payload (P, LEN: struct rtnexthop each followed by its
+ * own attributes, RTA_GATEWAY among them) into C's via and dev.
+ */
+static void
+take_multipath(const unsigned char *p, size_t len, struct route_change *c)
+{
+	char gw[INET_ADDRSTRLEN], dev[IF_NAMESIZE + 8];
+	struct rtnexthop nh;
+	struct rtattr ra;
+	size_t off = 0, a, end, k = 0;
+
+	c->via[0] = c->dev[0] = '\0';
+	while (off + sizeof(nh) <= len && k++ < ROUTEWATCH_HOPS) {
+		memcpy(&nh, p + off, sizeof(nh));
+		if (nh.rtnh_len < sizeof(nh) || off + nh.rtnh_len > len)
+			break;
+		gw[0] = '\0';
+		end = off + nh.rtnh_len;
+		for (a = off + RTNH_LENGTH(0); a + sizeof(ra) <= end;
+		    a += RTA_ALIGN(ra.rta_len)) {
+			memcpy(&ra, p + a, sizeof(ra));
+			if (ra.rta_len < sizeof(ra) || a + ra.rta_len > end)
+				break;
+			if (ra.rta_type == RTA_GATEWAY &&
+			    ra.rta_len >= RTA_LENGTH(4))
+				addr_text(p + a + RTA_LENGTH(0), gw, sizeof(gw));
+		}
+		if_text((uint32_t)nh.rtnh_ifindex, dev, sizeof(dev));
+		join(c->via, sizeof(c->via), gw);
+		join(c->dev, sizeof(c->dev), dev);
+		off += RTNH_ALIGN(nh.rtnh_len);
+	}
+}
+
 /* The attributes of one route message into C; its table into *TABLE. */
 static void
 take_attrs(const unsigned char *p, size_t len, size_t off,
     struct route_change *c, uint32_t *table, const struct rtmsg *rtm)
 {
-	char dst[INET_ADDRSTRLEN] = "0.0.0.0", ifn[IF_NAMESIZE];
+	char dst[INET_ADDRSTRLEN] = "0.0.0.0";
 	struct rtattr ra;
 	uint32_t v;
 	size_t plen;
@@ -116,12 +175,11 @@ take_attrs(const unsigned char *p, size_t len, size_t off,
 				    sizeof(c->via));
 				break;
 			case RTA_OIF:
-				if (if_indextoname(v, ifn) != NULL)
-					snprintf(c->dev, sizeof(c->dev), "%s",
-					    ifn);
-				else
-					snprintf(c->dev, sizeof(c->dev),
-					    "if%u", v);
+				if_text(v, c->dev, sizeof(c->dev));
+				break;
+			case RTA_MULTIPATH:
+				take_multipath(p + off + RTA_LENGTH(0), plen,
+				    c);
 				break;
 			case RTA_PRIORITY:
 				c->metric = v;

@@ -19,6 +19,7 @@
 
 #define ROUTEWATCH_FLUSH	512	/* changes held: send them now */
 #define ROUTEWATCH_MAX		2048	/* changes held at most */
+#define ROUTEWATCH_HOPS		8	/* a multipath route's next hops kept */
 
 /* One route added, replaced or removed (RouteChange's fields). */
 struct route_change {
@@ -26,8 +27,10 @@ struct route_change {
 	int	removed;		/* RTM_DELROUTE */
 	int	initial;		/* from the start's dump */
 	char	prefix[INET_ADDRSTRLEN + 3];	/* "198.18.6.0/24" */
-	char	via[INET_ADDRSTRLEN];	/* RTA_GATEWAY, "" if none */
-	char	dev[IF_NAMESIZE + 8];	/* RTA_OIF's name, "if7" if gone */
+	/* RTA_GATEWAY, "" if none; a multipath route's "A+B+..." */
+	char	via[ROUTEWATCH_HOPS * INET_ADDRSTRLEN];
+	/* RTA_OIF's name, "if7" if gone; a multipath route's "X+Y+..." */
+	char	dev[ROUTEWATCH_HOPS * (IF_NAMESIZE + 8)];
 	uint32_t metric;		/* RTA_PRIORITY */
 	char	proto[16];		/* "kernel", "boot", "bird", ... */
 };

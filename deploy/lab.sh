@@ -30,7 +30,9 @@
 # A pair already cabled as asked is kept, so that the addresses a user
 # gave an external router by hand survive the next run's cabling.  An
 # impaired topology link X:IFX-Y:IFY/w goes through the wire host w-X-Y
-# that `wires X-Y` added, as in the chain: X:IFX -- wa [w-X-Y] wb -- Y:IFY.
+# that `wires X-Y` added, as in the chain: X:IFX -- wa [w-X-Y] wb -- Y:IFY;
+# X:IFX-Y:IFY/w=NAME through w-NAME (`wires NAME`: a parallel link's name,
+# such as R1-R2.2, docs/plans.md "Parallel links and ECMP").
 #
 # State lives in STATEDIR (default /run/hoplab/PREFIX): lab.env (prefix, K,
 # routers, kind: chain or hosts), inventory.yaml (lib/inventory.h format), NAME.pid, NAME.log,
@@ -91,7 +93,8 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
           (names: letters, digits, '_'), management .10, .11, ...
   links   (topology lab) cable one veth pair per X:IFX-Y:IFY (IFX in
           host X, IFY in host Y), IPv6 and offloads off, no addresses;
-          with /w through the wire host: X:IFX -- wa [w-X-Y] wb -- Y:IFY.
+          with /w through the wire host: X:IFX -- wa [w-X-Y] wb -- Y:IFY,
+          with /w=NAME through w-NAME (a named link, e.g. R1-R2.2).
           Pairs already cabled so are kept (and their addresses), every
           other data interface is deleted
   wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx;
@@ -103,7 +106,8 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
           the bridge "rx" in gen, so gen receives from each router on rx
           (concurrent variants); LINKs as above, but not Ri-gen
   wires   add a wire host w-X-Y (namespace, agent, inventory entry) per
-          LINK (of the chain, or X-Y of two hosts of a topology lab), for
+          LINK (of the chain, or X-Y of two hosts of a topology lab, or
+          a topology link's name: letters, digits, '_', '.', '-'), for
           hoplab-link; hosts already running are kept
   status  list namespaces, agents and links
   down    stop the agents, delete namespaces, bridge and state
@@ -214,6 +218,15 @@ check_hosts()
 }
 
 # True when $1 is a link name X-Y of two host names.
+# A topology link's name (R1-R2.2, a name:): 1..25 of [A-Za-z0-9_.-].
+is_wname()
+{
+	case $1 in
+	''|*[!A-Za-z0-9_.-]*) return 1 ;;
+	esac
+	[ ${#1} -le 25 ]
+}
+
 is_link()
 {
 	case $1 in
@@ -239,7 +252,8 @@ load_state()
 		is_hname "$ls_r" || die "$statedir/lab.env: bad router '$ls_r'"
 	done
 	for ls_r in $lab_wires; do
-		is_link "$ls_r" || die "$statedir/lab.env: bad wire '$ls_r'"
+		is_link "$ls_r" || is_wname "$ls_r" ||
+		    die "$statedir/lab.env: bad wire '$ls_r'"
 	done
 	return 0
 }
@@ -315,7 +329,7 @@ known_hosts()
 	kh_found2=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
 	    sed -n "s/^$prefix-\([A-Za-z0-9_]*\)$/\1/p")
 	kh_wires=$(ip netns list 2>/dev/null | awk '{ print $1 }' |
-	    sed -n "s/^$prefix-\(w-[A-Za-z0-9_]*-[A-Za-z0-9_]*\)$/\1/p")
+	    sed -n "s/^$prefix-\(w-[A-Za-z0-9_.-]*\)$/\1/p")
 	for kh_w in $lab_wires; do
 		kh_wires="$kh_wires w-$kh_w"
 	done
@@ -416,7 +430,8 @@ no_ipv6()
 		[ -w "$n6_f" ] && echo 1 >"$n6_f"
 		return 0
 	fi
-	run ip netns exec "$1" sysctl -q -w "net.ipv6.conf.$2.disable_ipv6=1"
+	# slashes: an interface name may hold a dot (R2.2, a parallel link)
+	run ip netns exec "$1" sysctl -q -w "net/ipv6/conf/$2/disable_ipv6=1"
 }
 
 make_bridge()
@@ -678,10 +693,14 @@ check_link()
 	    "(gen-R1, Ri-R(i+1) or Ri-gen)"
 }
 
-# Check that LINK X-Y joins two hosts of a topology lab.
+# Check that LINK X-Y joins two hosts of a topology lab; any other name
+# (a plan's link name, R1-R2.2 or its name:) of [A-Za-z0-9_.-] is taken
+# as it is.
 check_hlink()
 {
-	is_link "$1" || die "link '$1': expected X-Y of two hosts of the lab"
+	is_wname "$1" || die "link '$1': expected X-Y of two hosts of the" \
+	    "lab or a link name of 1..25 letters, digits, '_', '.', '-'"
+	is_link "$1" || return 0
 	in_list "${1%-*}" $lab_routers && in_list "${1#*-}" $lab_routers ||
 	    die "link '$1': a host is not in lab $prefix (hosts: $lab_routers)"
 }
@@ -899,7 +918,7 @@ data_ifaces()
 # its wire host w-X-Y must be there (`wires X-Y`).
 check_tlink()
 {
-	ct_s=${1%/w}
+	ct_s=${1%%/w*}
 	ct_x=${ct_s%%-*}
 	ct_y=${ct_s#*-}
 	case $ct_s in
@@ -909,8 +928,10 @@ check_tlink()
 	for ct_e in "$ct_x" "$ct_y"; do
 		ct_h=${ct_e%%:*}
 		ct_i=${ct_e#*:}
-		is_hname "$ct_h" && is_hname "$ct_i" ||
-		    die "links: '$1': names hold only letters, digits and '_'"
+		is_hname "$ct_h" && is_hname "${ct_i%.[0-9]*}" &&
+		    is_hname "${ct_i##*.}" ||
+		    die "links: '$1': names hold only letters, digits and '_'" \
+		    "(an interface may end in .N)"
 		[ ${#ct_i} -le 15 ] || die "links: '$1': interface $ct_i is" \
 		    "longer than 15 characters"
 		case $ct_i in
@@ -923,6 +944,11 @@ check_tlink()
 	[ "${ct_x%%:*}" != "${ct_y%%:*}" ] || die "links: '$1' links a host to itself"
 	[ "$ct_s" = "$1" ] && return 0
 	ct_w=${ct_x%%:*}-${ct_y%%:*}
+	case $1 in
+	*/w=?*) ct_w=${1#*/w=} ;;
+	*/w) ;;
+	*) die "links: '$1': expected /w or /w=NAME after the ends" ;;
+	esac
 	in_list "$ct_w" $lab_wires && ns_exists "$prefix-w-$ct_w" ||
 	    die "links: '$1': link $ct_w has no wire host;" \
 	    "run: $prog -p $prefix wires $ct_w"
@@ -933,7 +959,7 @@ check_tlink()
 tlink_pairs()
 {
 	for tp_l in "$@"; do
-		tp_s=${tp_l%/w}
+		tp_s=${tp_l%%/w*}
 		tp_x=${tp_s%%-*}
 		tp_y=${tp_s#*-}
 		tp_a="$prefix-${tp_x%%:*}:${tp_x#*:}"
@@ -942,6 +968,9 @@ tlink_pairs()
 			echo "$tp_a $tp_b"
 		else
 			tp_w=$prefix-w-${tp_x%%:*}-${tp_y%%:*}
+			case $tp_l in
+			*/w=?*) tp_w=$prefix-w-${tp_l#*/w=} ;;
+			esac
 			echo "$tp_a $tp_w:wa"
 			echo "$tp_w:wb $tp_b"
 		fi

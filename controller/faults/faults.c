@@ -281,14 +281,30 @@ faults_due(const struct faults *fl)
  * ROUTES of host NAME (the router at POS of the variant) through IFACE,
  * for a link up on a kernel host: on a chain the kernel router's static
  * routes whose next hop is on IFACE's /24; on a topology that host's
- * routes out of IFACE (not for a hoplab-router host, whose interfaces
+ * routes out of IFACE, a multipath route whole when one of its next hops
+ * is (the kernel drops it when all its next hops' links are down; not
+ * for a hoplab-router host, whose interfaces
  * carry no kernel routes, nor for a router with routing: rip or ospf,
  * whose daemon puts its routes back itself).
  */
+/* Whether route R leaves through IFACE (its own or an ecmp next hop's). */
+static int
+route_out_of(const struct plantopo_route *r, const char *iface)
+{
+	size_t k;
+
+	if (strcmp(r->iface, iface) == 0)
+		return 1;
+	for (k = 0; k < r->necmp; k++)
+		if (strcmp(r->ecmp_iface[k], iface) == 0)
+			return 1;
+	return 0;
+}
+
 static size_t
 routes_for(const struct faults *fl, const char *name, size_t pos,
     const char *iface, Hoplab__Route *rt, Hoplab__Route **rtp,
-    struct topo_router *t)
+    char *(*ev)[PLANTOPO_ECMP_MAX], struct topo_router *t)
 {
 	const struct plantopo *tp = &fl->plan->topo;
 	char net[24], *dot;
@@ -304,13 +320,19 @@ routes_for(const struct faults *fl, const char *name, size_t pos,
 		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
 			return 0;
 		for (i = 0; i < tp->nroutes && n < FAULT_ROUTES; i++) {
-			if (tp->routes[i].host != (size_t)h ||
-			    strcmp(tp->routes[i].iface, iface) != 0)
+			const struct plantopo_route *r = &tp->routes[i];
+			size_t k;
+
+			if (r->host != (size_t)h || !route_out_of(r, iface))
 				continue;
 			hoplab__route__init(&rt[n]);
-			rt[n].prefix = (char *)tp->routes[i].prefix;
-			rt[n].via = (char *)tp->routes[i].via;
-			rt[n].metric = tp->routes[i].metric;
+			rt[n].prefix = (char *)r->prefix;
+			rt[n].via = (char *)r->via;
+			rt[n].metric = r->metric;
+			for (k = 0; k < r->necmp; k++)	/* topology.ecmp */
+				ev[n][k] = (char *)r->ecmp_via[k];
+			rt[n].n_ecmp_via = r->necmp;
+			rt[n].ecmp_via = ev[n];
 			rtp[n] = &rt[n];
 			n++;
 		}
@@ -349,6 +371,7 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__Fault f = HOPLAB__FAULT__INIT;
 	Hoplab__Route rt[FAULT_ROUTES], *rtp[FAULT_ROUTES];
+	char *ev[FAULT_ROUTES][PLANTOPO_ECMP_MAX];
 	struct topo_router t;
 	struct peer *p;
 	struct sent *s;
@@ -364,7 +387,7 @@ send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
 	f.action = act;
 	f.iface = (char *)iface;
 	if (up)
-		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, &t);
+		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, ev, &t);
 	f.routes = rtp;
 	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT;
 	env.fault = &f;

@@ -32,6 +32,7 @@
 
 #include "clock.h"
 #include "controller/plan/dryrun.h"
+#include "controller/plan/planecmp.h"
 #include "controller/plan/parse.h"
 #include "controller/run/run.h"
 #include "controller/plan/topo.h"
@@ -304,6 +305,12 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 			fprintf(out, "  route %-12s %-18s via %-15s dev %-12s "
 			    "metric %u", t->hosts[h].name, r->prefix, r->via,
 			    r->iface, r->metric);
+			for (k = 0; k < r->necmp; k++)
+				fprintf(out, "%s via %s dev %s", k ? "," :
+				    " (multipath, hashed per flow on L4: also",
+				    r->ecmp_via[k], r->ecmp_iface[k]);
+			if (r->necmp > 0)
+				fprintf(out, ")");
 			if (r->line > 0)
 				fprintf(out, " (line %d)", r->line);
 			if (plantopo_dynamic(t, h))
@@ -317,11 +324,10 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 		}
 	for (i = 0; i < plan->nimpairs; i++)
 		fprintf(out, "  impair %-11s forward \"%s\", reverse \"%s\" "
-		    "(wire host w-%s-%s)\n", plan->impairs[i].link,
+		    "(wire host w-%s)\n", plan->impairs[i].link,
 		    plan->impairs[i].forward[0] ? plan->impairs[i].forward :
 		    "none", plan->impairs[i].reverse[0] ?
-		    plan->impairs[i].reverse : "none", plan->impairs[i].from,
-		    plan->impairs[i].to);
+		    plan->impairs[i].reverse : "none", plan->impairs[i].link);
 	for (i = 0; plan->capture.enabled && i < plan->capture.nifaces; i++)
 		fprintf(out, "  capture %s:%s\n", plan->capture.host[i],
 		    plan->capture.iface[i]);
@@ -338,6 +344,11 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 			fprintf(out, "%s%s", k ? " -> " : "",
 			    t->hosts[hops[k]].name);
 		fprintf(out, "\n");
+		if (t->ecmp)	/* each path the hashing may choose */
+			planecmp_print_paths(t,
+			    (size_t)plan->flows[i].from_host,
+			    plan_flow_target(plan, &plan->flows[i]),
+			    "        ", out);
 	}
 }
 

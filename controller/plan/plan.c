@@ -41,6 +41,7 @@
 
 #include "clock.h"
 #include "controller/plan/plan.h"
+#include "controller/plan/planecmp.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
 
@@ -173,14 +174,14 @@ static int
 parse_topology(struct parse_ctx *c, yaml_node_t *node, int *shorthand)
 {
 	static const char *const keys[] = { "chain", "chain_length",
-	    "hosts", "links", "routes", "routing" };
+	    "hosts", "links", "routes", "routing", "ecmp" };
 	static const char *const why = "cannot be combined with hosts: and "
 	    "links: (a topology is a chain or hosts and links)";
-	yaml_node_t *v[6] = { NULL };
+	yaml_node_t *v[7] = { NULL };
 	int rc;
 
 	*shorthand = 0;
-	rc = yamldoc_map_fields(c->yd, node, "topology", keys, 6, v, c->err,
+	rc = yamldoc_map_fields(c->yd, node, "topology", keys, 7, v, c->err,
 	    c->errlen);
 	if (v[2] != NULL || v[3] != NULL || v[4] != NULL)
 		c->p->topo.enabled = 1;
@@ -195,8 +196,13 @@ parse_topology(struct parse_ctx *c, yaml_node_t *node, int *shorthand)
 			rc = -1;
 		if (c->p->topo.nhosts > 0 && planrouting_parse(c, v[5]) == -1)
 			rc = -1;
+		if (c->topo_ok && planecmp_parse(c, v[6]) == -1)
+			rc = -1;
 		return rc;
 	}
+	if (v[6] != NULL)
+		return PERR(c, v[6], "topology.ecmp", "only in a topology "
+		    "plan (hosts: and links:); a chain has one path");
 	if (v[5] != NULL)
 		return PERR(c, v[5], "topology.routing", "only in a topology "
 		    "plan (hosts: and links:, with routing: on its routers); "

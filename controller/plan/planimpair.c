@@ -410,16 +410,20 @@ topo_links(const struct plantopo *t, char *buf, size_t len)
 		    i ? ", " : "", t->links[i].name);
 }
 
-/* link: X-Y of a topology (either order): its index in HOP. */
+/*
+ * link: of a topology: a link's name ("R1-R2.2", its name:) or X-Y
+ * (either order, the first link between them): its index in HOP, FROM
+ * the end named first.
+ */
 static int
 imp_topo_link(struct impctx *ic, struct plan_impair *im, const char *s)
 {
+	const struct plantopo *t = &ic->c->p->topo;
 	char path[YAMLDOC_PATH_MAX], links[PLANTOPO_MAX_LINKS * 30], got[64];
-	const char *dash = strchr(s, '-');
-	int l = plantopo_link(&ic->c->p->topo, s, NULL);
+	int end = 0, l = plantopo_link(t, s, &end);
 
-	if (l == -1 || dash == NULL) {
-		topo_links(&ic->c->p->topo, links, sizeof(links));
+	if (l == -1 || strlen(s) >= sizeof(im->link)) {
+		topo_links(t, links, sizeof(links));
 		return PERR(ic->c, ic->v[I_LINK], imp_path(ic, I_LINK, path,
 		    sizeof(path)), "%s is not a link of the topology "
 		    "(expected one of: %s)", yamldoc_got(ic->v[I_LINK], got,
@@ -428,8 +432,10 @@ imp_topo_link(struct impctx *ic, struct plan_impair *im, const char *s)
 	im->topo = 1;
 	im->hop = (size_t)l;
 	snprintf(im->link, sizeof(im->link), "%s", s);
-	snprintf(im->from, sizeof(im->from), "%.*s", (int)(dash - s), s);
-	snprintf(im->to, sizeof(im->to), "%s", dash + 1);
+	snprintf(im->from, sizeof(im->from), "%s",
+	    t->hosts[t->links[l].end[end].host].name);
+	snprintf(im->to, sizeof(im->to), "%s",
+	    t->hosts[t->links[l].end[!end].host].name);
 	return 0;
 }
 

@@ -9,11 +9,14 @@
  *
  * A leaf: no YAML, no errors of a plan, nothing but the table; so that
  * every part of controller/plan/ may ask it without calling a parser.
- * Deliberately not done: equal-cost multipath (one next hop per prefix
- * and metric); dynamic routing beyond saying which router runs what
+ * plantopo_path follows each route's via only: with topology.ecmp the
+ * first of the equal-cost paths, as long as the others (planecmp.c
+ * lists them all), so a path's router count and TTL hold for each.
+ * Deliberately not done: dynamic routing beyond saying which router runs what
  * (plantopo_dynamic, plantopo_active_ifaces: the daemons learn the rest).
  */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,8 +54,15 @@ plantopo_link(const struct plantopo *t, const char *name, int *end)
 {
 	char x[PLANTOPO_NAME_MAX];
 	const char *dash = strchr(name, '-');
+	size_t i;
 	int a, b, l;
 
+	for (i = 0; i < t->nlinks; i++)
+		if (strcmp(t->links[i].name, name) == 0) {
+			if (end != NULL)
+				*end = 0;
+			return (int)i;
+		}
 	if (dash == NULL || (size_t)(dash - name) >= sizeof(x))
 		return -1;
 	memcpy(x, name, (size_t)(dash - name));
@@ -64,6 +74,39 @@ plantopo_link(const struct plantopo *t, const char *name, int *end)
 	if (end != NULL)
 		*end = t->links[l].end[0].host == (size_t)a ? 0 : 1;
 	return l;
+}
+
+void
+plantopo_link_dist(const struct plantopo *t, size_t l, size_t x, unsigned *d)
+{
+	const struct plantopo_link *k;
+	size_t i, a, b;
+	int changed = 1, e;
+
+	for (i = 0; i < t->nhosts; i++)
+		d[i] = UINT_MAX;
+	for (e = 0; e < 2; e++) {
+		a = t->links[l].end[e].host;
+		if (t->hosts[a].kind == PLANTOPO_ROUTER && a != x)
+			d[a] = 1;
+	}
+	while (changed) {	/* Bellman-Ford: a few hosts, a few links */
+		changed = 0;
+		for (i = 0; i < t->nlinks; i++) {
+			k = &t->links[i];
+			a = k->end[0].host;
+			b = k->end[1].host;
+			if (a == x || b == x ||
+			    t->hosts[a].kind != PLANTOPO_ROUTER ||
+			    t->hosts[b].kind != PLANTOPO_ROUTER)
+				continue;
+			for (e = 0; e < 2; e++, a = b, b = k->end[0].host)
+				if (d[a] != UINT_MAX && d[a] + 1 < d[b]) {
+					d[b] = d[a] + 1;
+					changed = 1;
+				}
+		}
+	}
 }
 
 const char *
@@ -153,9 +196,8 @@ next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
 	return -1;
 }
 
-/* Whether host H has address A on one of its links. */
-static int
-owns(const struct plantopo *t, size_t h, uint32_t a)
+int
+plantopo_owns(const struct plantopo *t, size_t h, uint32_t a)
 {
 	size_t i;
 	int e;
@@ -185,7 +227,7 @@ plantopo_path_addr(const struct plantopo *t, size_t from, const char *dst,
 			return -1;
 		}
 		hops[k++] = cur;
-		if (owns(t, cur, a))
+		if (plantopo_owns(t, cur, a))
 			break;
 		if (k > 1 && t->hosts[cur].kind == PLANTOPO_END) {
 			snprintf(err, errlen, "%s is an end host and does not "

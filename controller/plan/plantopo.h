@@ -12,6 +12,8 @@
  *     links:                            # each a /24 of 198.18.0.0/16
  *       - [H1, R1]
  *       - [R1, R2]
+ *       - {ends: [R1, R2], name: wan2}  # parallel (default R1-R2.2)
+ *     ecmp: true                        # multipath routes (planecmp.c)
  *     routes:                           # optional, per router; without
  *       R1:                             #   it shortest paths are used,
  *         - {to: H2, via: R2}           #   with backups (linux)
@@ -28,7 +30,9 @@
  * file order, 0-based, is 198.18.(PLANTOPO_NET_BASE + I).0/24; its
  * first-written end is .1, its second .2.  A host's interface on a link
  * is named after the host at the other end ("R1" on H1), so the plan, the
- * lab and `ip addr` agree; two links between the same pair are refused.
+ * lab and `ip addr` agree; the Nth parallel link between the same pair
+ * (from the second on) gets "R1.N", and is named "X-Y.N" unless it has
+ * a name: of its own.
  * An end host gets a default route via its first link's far end.
  *
  * Routes: for each router and each link subnet it is not on, the next hop
@@ -64,6 +68,8 @@
 #define PLANTOPO_MAX_ROUTES	512	/* all routers together */
 #define PLANTOPO_NAME_MAX	13	/* 12 characters */
 #define PLANTOPO_NET_BASE	1	/* link 0 is 198.18.1.0/24 */
+#define PLANTOPO_LINK_NAME_MAX	26	/* "R1-R2.2", name: 25 characters */
+#define PLANTOPO_ECMP_MAX	7	/* next hops beside via: 8 paths */
 
 /*
  * A router's routing (topology.hosts.R.routing, issue 15): static, the
@@ -117,7 +123,7 @@ struct plantopo_end {
 };
 
 struct plantopo_link {
-	char		name[2 * PLANTOPO_NAME_MAX];	/* "R1-R2" */
+	char		name[PLANTOPO_LINK_NAME_MAX];	/* "R1-R2", "R1-R2.2" */
 	struct plantopo_end end[2];	/* as written */
 	unsigned	net;		/* third octet */
 	int		line;
@@ -130,6 +136,10 @@ struct plantopo_route {
 	char		iface[16];	/* interface towards it */
 	unsigned	metric;		/* 1: primary */
 	int		line;		/* 0: computed */
+	/* topology.ecmp (planecmp.c): equal-cost next hops beside via. */
+	char		ecmp_via[PLANTOPO_ECMP_MAX][16];
+	char		ecmp_iface[PLANTOPO_ECMP_MAX][16];
+	size_t		necmp;
 };
 
 struct plantopo {
@@ -141,6 +151,8 @@ struct plantopo {
 	struct plantopo_route routes[PLANTOPO_MAX_ROUTES];
 	size_t		nroutes;
 	struct plantopo_timers timers;	/* topology.routing: */
+	int		ecmp;		/* topology.ecmp: true (planecmp.c) */
+	int		given[PLANTOPO_MAX_HOSTS];	/* has routes: */
 };
 
 /*
@@ -149,11 +161,13 @@ struct plantopo {
  */
 /* Index of host NAME, or -1. */
 int	plantopo_host(const struct plantopo *t, const char *name);
-/* The link between hosts A and B (either order), or -1. */
+/* The first link between hosts A and B (either order), or -1. */
 int	plantopo_link_between(const struct plantopo *t, size_t a, size_t b);
 /*
- * Index of link "X-Y" (either order, as faults may write it), or -1.
- * With END not NULL, *END is the index (0 or 1) of X in the link.
+ * Index of the link named NAME (its name: or default name, "R1-R2.2"),
+ * else of the first link between X and Y for "X-Y" (either order, as
+ * faults may write it), or -1.  With END not NULL, *END is the index (0
+ * or 1) of the end written first in the name (a name: names end 0).
  */
 int	plantopo_link(const struct plantopo *t, const char *name, int *end);
 /* The address of end host H (its first link's), or NULL. */
@@ -208,6 +222,16 @@ int	plantopo_route_to(const struct plantopo *t, size_t h, const char *s,
  */
 int	plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
 	    const char *got, int *l, int *via_end, char *why, size_t whylen);
+/*
+ * D[h]: the routers crossed from router h to reach the subnet of link L,
+ * h included (1 on the subnet), UINT_MAX when it cannot; routers only,
+ * X left out (a router's backups must not come back through it; X
+ * (size_t)-1 leaves none out).
+ */
+void	plantopo_link_dist(const struct plantopo *t, size_t l, size_t x,
+	    unsigned *d);
+/* Whether host H has address A (host order) on one of its links. */
+int	plantopo_owns(const struct plantopo *t, size_t h, uint32_t a);
 /* Parse "A.B.C.D/LEN" into host-order *NET and *LEN: 0 or -1. */
 int	plantopo_prefix(const char *s, uint32_t *net, int *len);
 /* Dotted quad IP in host order; 0 when IP is NULL or not an address. */

@@ -33,8 +33,10 @@
  * the path checks and the dry run, never installed (topohosts.c); and
  * routes: for it are refused.
  *
- * Deliberately not done: equal-cost multipath, two
- * links between the same pair, end hosts with routes of their own.
+ * Parallel links (two or more between the same pair) each have their own
+ * /24, interfaces "FAR.N" and name ("X-Y.N" or name:); topology.ecmp
+ * widens the computed routes afterwards (planecmp.c).  Deliberately not
+ * done: end hosts with routes of their own.
  * The loader reports every error it finds with the file, line, key.
  */
 #include <arpa/inet.h>
@@ -228,20 +230,133 @@ link_end(struct parse_ctx *c, yaml_node_t *node, const char *lpath, int e,
 	return 0;
 }
 
-/* Fill end E of link L: host H, the far end's name, .1 or .2. */
+/*
+ * Fill end E of link L: host H, its interface IFACE (named after the far
+ * end), .1 or .2.
+ */
 static void
-link_fill(struct plantopo *t, struct plantopo_link *l, int e, size_t h,
-    size_t far)
+link_fill(struct plantopo_link *l, int e, size_t h, const char *iface)
 {
 	struct plantopo_end *end = &l->end[e];
 	char ip[16];
 
 	end->host = h;
-
-	scopy(end->iface, sizeof(end->iface), t->hosts[far].name);
+	scopy(end->iface, sizeof(end->iface), iface);
 	snprintf(ip, sizeof(ip), "198.18.%u.%d", l->net, e + 1);
 	scopy(end->ip, sizeof(end->ip), ip);
 	snprintf(end->cidr, sizeof(end->cidr), "%s/24", ip);
+}
+
+/* The links between hosts A and B written so far (either order). */
+static unsigned
+links_between(const struct plantopo *t, size_t a, size_t b)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < t->nlinks; i++)
+		if ((t->links[i].end[0].host == a &&
+		    t->links[i].end[1].host == b) ||
+		    (t->links[i].end[0].host == b &&
+		    t->links[i].end[1].host == a))
+			n++;
+	return n;
+}
+
+/*
+ * A link's name: 1..25 of [A-Za-z0-9_.-], not starting with a host name
+ * and '-' (X-Y and X-Y.N are the default names), into BUF.
+ */
+static int
+link_name(struct parse_ctx *c, yaml_node_t *node, const char *path, char *buf)
+{
+	const char *s = yamldoc_text(node), *dash;
+	char got[64], x[PLANTOPO_NAME_MAX];
+	size_t i;
+
+	yamldoc_got(node, got, sizeof(got));
+	if (s == NULL || s[0] == '\0' || strlen(s) >= PLANTOPO_LINK_NAME_MAX)
+		goto bad;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '_' || s[i] == '.' || s[i] == '-'))
+			goto bad;
+	if ((dash = strchr(s, '-')) != NULL && (size_t)(dash - s) < sizeof(x)) {
+		memcpy(x, s, (size_t)(dash - s));
+		x[dash - s] = '\0';
+		if (plantopo_host(&c->p->topo, x) != -1)
+			return PERR(c, node, path, "%s starts with host %s and "
+			    "'-' (X-Y and X-Y.N are the links' default names); "
+			    "choose another name", got, x);
+	}
+	scopy(buf, PLANTOPO_LINK_NAME_MAX, s);
+	return 0;
+bad:
+	return PERR(c, node, path, "expected a link name of 1..%d letters, "
+	    "digits, '_', '.' or '-', got %s", PLANTOPO_LINK_NAME_MAX - 1,
+	    got);
+}
+
+/*
+ * The ends of a link: NODE [X, Y], or {ends: [X, Y], name: NAME} (a
+ * name of its own, *NAMEV); the hosts into H.
+ */
+static int
+link_ends(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    size_t *h, yaml_node_t **namev)
+{
+	static const char *const keys[] = { "ends", "name" };
+	yaml_node_t *v[2] = { NULL };
+	char got[64], epath[YAMLDOC_PATH_MAX];
+	int j, bad = 0;
+
+	*namev = NULL;
+	snprintf(epath, sizeof(epath), "%s", path);
+	if (node->type == YAML_MAPPING_NODE) {
+		if (yamldoc_map_fields(c->yd, node, path, keys, 2, v, c->err,
+		    c->errlen) == -1)
+			return -1;
+		if (v[0] == NULL)
+			return parse_missing(c, node, path, "ends");
+		*namev = v[1];
+		node = v[0];
+		yamldoc_path_key(epath, sizeof(epath), path, "ends");
+	}
+	if (node->type == YAML_SEQUENCE_NODE)
+		snprintf(got, sizeof(got), "a list of %d", (int)(node->data.
+		    sequence.items.top - node->data.sequence.items.start));
+	else
+		yamldoc_got(node, got, sizeof(got));
+	if (node->type != YAML_SEQUENCE_NODE || strcmp(got, "a list of 2"))
+		return PERR(c, node, epath, "expected a pair of host names such "
+		    "as [R1, R2] (or {ends: [R1, R2], name: wan2}), got %s",
+		    got);
+	for (j = 0; j < 2; j++)
+		if (link_end(c, yamldoc_item(c->yd, node, (size_t)j), epath, j,
+		    &h[j]) == -1)
+			bad = 1;
+	if (bad)
+		return -1;
+	if (h[0] == h[1])
+		return PERR(c, node, epath, "expected two different hosts, got "
+		    "a link from %s to itself", c->p->topo.hosts[h[0]].name);
+	return 0;
+}
+
+/*
+ * The interface of a host on the Nth link (from 1) to host FAR: FAR's
+ * name, "FAR.N" from the second on (docs/plans.md "Parallel links and
+ * ECMP"); 12 characters, a dot and at most 2 digits (64 links) fit the
+ * kernel's 15.
+ */
+static void
+link_iface(const char *far, unsigned n, char *buf, size_t len)
+{
+	if (n == 1)
+		snprintf(buf, len, "%s", far);
+	else
+		snprintf(buf, len, "%s.%u", far, n);
 }
 
 static int
@@ -249,39 +364,36 @@ parse_link(struct parse_ctx *c, yaml_node_t *node, const char *path)
 {
 	struct plantopo *t = &c->p->topo;
 	struct plantopo_link *l = &t->links[t->nlinks];
-	char got[64], name[2 * PLANTOPO_NAME_MAX];
+	char name[PLANTOPO_LINK_NAME_MAX], npath[YAMLDOC_PATH_MAX];
+	char ifa[16], ifb[16];
+	yaml_node_t *namev, *at;
+	unsigned n;
 	size_t h[2];
-	int j, bad = 0;
+	int j;
 
-	if (node->type == YAML_SEQUENCE_NODE)
-		snprintf(got, sizeof(got), "a list of %d", (int)(node->data.
-		    sequence.items.top - node->data.sequence.items.start));
-	else
-		yamldoc_got(node, got, sizeof(got));
-	if (node->type != YAML_SEQUENCE_NODE || strcmp(got, "a list of 2"))
-		return PERR(c, node, path, "expected a pair of host names such "
-		    "as [R1, R2], got %s", got);
-	for (j = 0; j < 2; j++)
-		if (link_end(c, yamldoc_item(c->yd, node, (size_t)j), path, j,
-		    &h[j]) == -1)
-			bad = 1;
-	if (bad)
+	if (link_ends(c, node, path, h, &namev) == -1)
 		return -1;
-	if (h[0] == h[1])
-		return PERR(c, node, path, "expected two different hosts, got "
-		    "a link from %s to itself", t->hosts[h[0]].name);
-	if ((j = plantopo_link_between(t, h[0], h[1])) != -1)
-		return PERR(c, node, path, "a second link between %s and %s "
-		    "(the first is at line %d); two links between the same "
-		    "pair are not supported", t->hosts[h[0]].name,
-		    t->hosts[h[1]].name, t->links[j].line);
+	n = links_between(t, h[0], h[1]) + 1;
+	link_iface(t->hosts[h[1]].name, n, ifa, sizeof(ifa));
+	link_iface(t->hosts[h[0]].name, n, ifb, sizeof(ifb));
+	yamldoc_path_key(npath, sizeof(npath), path, "name");
+	if (namev != NULL && link_name(c, namev, npath, name) == -1)
+		return -1;
+	if (namev == NULL)
+		snprintf(name, sizeof(name), n == 1 ? "%s-%s" : "%s-%s.%u",
+		    t->hosts[h[0]].name, t->hosts[h[1]].name, n);
+	at = namev != NULL ? namev : node;
+	if ((j = plantopo_link(t, name, NULL)) != -1)
+		return PERR(c, at, namev != NULL ? npath : path, "link name %s "
+		    "is taken by the link at line %d (%s); give this link "
+		    "another name: ({ends: [%s, %s], name: NAME})", name,
+		    t->links[j].line, t->links[j].name, t->hosts[h[0]].name,
+		    t->hosts[h[1]].name);
 	l->net = PLANTOPO_NET_BASE + (unsigned)t->nlinks;
 	l->line = (int)yamldoc_line(node);
-	snprintf(name, sizeof(name), "%s-%s", t->hosts[h[0]].name,
-	    t->hosts[h[1]].name);
 	scopy(l->name, sizeof(l->name), name);
-	link_fill(t, l, 0, h[0], h[1]);
-	link_fill(t, l, 1, h[1], h[0]);
+	link_fill(l, 0, h[0], ifa);
+	link_fill(l, 1, h[1], ifb);
 	t->nlinks++;
 	return 0;
 }
@@ -476,44 +588,6 @@ parse_routes(struct parse_ctx *c, yaml_node_t *node, int *given)
 	return rc;
 }
 
-/*
- * D[h]: the routers crossed from router h to reach the subnet of link L,
- * h included (1 on the subnet), NOWHERE if it cannot; routers only, X
- * left out (a router's backups must not come back through it).
- */
-static void
-link_dist(const struct plantopo *t, size_t l, size_t x, unsigned *d)
-{
-	const struct plantopo_link *k;
-	size_t i, a, b;
-	int changed = 1, e;
-
-	for (i = 0; i < t->nhosts; i++)
-		d[i] = NOWHERE;
-	for (e = 0; e < 2; e++) {
-		a = t->links[l].end[e].host;
-		if (t->hosts[a].kind == PLANTOPO_ROUTER && a != x)
-			d[a] = 1;
-	}
-	while (changed) {	/* Bellman-Ford: a few hosts, a few links */
-		changed = 0;
-		for (i = 0; i < t->nlinks; i++) {
-			k = &t->links[i];
-			a = k->end[0].host;
-			b = k->end[1].host;
-			if (a == x || b == x ||
-			    t->hosts[a].kind != PLANTOPO_ROUTER ||
-			    t->hosts[b].kind != PLANTOPO_ROUTER)
-				continue;
-			for (e = 0; e < 2; e++, a = b, b = k->end[0].host)
-				if (d[a] != NOWHERE && d[a] + 1 < d[b]) {
-					d[b] = d[a] + 1;
-					changed = 1;
-				}
-		}
-	}
-}
-
 /* Router H's routes to the subnet of link L: a primary, backups. */
 static int
 route_subnet(struct plantopo *t, size_t h, size_t l)
@@ -523,11 +597,11 @@ route_subnet(struct plantopo *t, size_t h, size_t l)
 	size_t i, y, primary = (size_t)-1;
 	int e;
 
-	link_dist(t, l, (size_t)-1, d);
+	plantopo_link_dist(t, l, (size_t)-1, d);
 	if (d[h] == NOWHERE || d[h] == 1)	/* unreachable, or on it */
 		return 0;
 	snprintf(prefix, sizeof(prefix), "198.18.%u.0/24", t->links[l].net);
-	link_dist(t, l, h, dx);
+	plantopo_link_dist(t, l, h, dx);
 	for (i = 0; i < t->nlinks; i++)	/* the primary: first in order */
 		for (e = 0; e < 2; e++)
 			if (t->links[i].end[e].host == h &&
@@ -583,7 +657,7 @@ plantopo_parse(struct parse_ctx *c, yaml_node_t *topo, yaml_node_t *hosts,
     yaml_node_t *links, yaml_node_t *routes)
 {
 	struct plantopo *t = &c->p->topo;
-	int given[PLANTOPO_MAX_HOSTS] = { 0 }, rc = 0;
+	int *given = t->given, rc = 0;
 
 	t->enabled = 1;
 	c->topo_ok = 0;

@@ -155,6 +155,28 @@ write_manifest(struct json *j, const struct results *res, const char *text)
 	manifest_json(j, ctl, hosts, n, sha);
 }
 
+/*
+ * topology.ecmp (planecmp.c): how the multipath routes hash flows, and
+ * how many routes have several next hops; nothing without ecmp.
+ */
+static void
+ecmp_json(struct json *j, const struct plantopo *t)
+{
+	size_t i, n = 0;
+
+	if (!t->ecmp)
+		return;
+	for (i = 0; i < t->nroutes; i++)
+		n += t->routes[i].necmp > 0;
+	json_key(j, "ecmp");
+	json_object(j, JSON_INLINE);
+	json_kstring(j, "hash", "net.ipv4.fib_multipath_hash_policy=1 (L4: "
+	    "source and destination address, protocol, source and "
+	    "destination port)");
+	json_kuint(j, "multipath_routes", n);
+	json_end(j);
+}
+
 static void
 fill_run(struct json *j, const void *arg)
 {
@@ -183,6 +205,7 @@ fill_run(struct json *j, const void *arg)
 	json_kstring(j, "text", text != NULL ? text : "");
 	json_end(j);
 	write_manifest(j, r->res, text);
+	ecmp_json(j, &r->plan->topo);
 	disturbance_json(j, r->dir);
 	hopsout_json(j, &r->hops);
 	json_end(j);

@@ -139,26 +139,28 @@ int
 links_lab_topo(const char *lab, const struct plan *plan, int quiet,
     char *err, size_t errlen)
 {
-	char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
-	const char *argv[PLANTOPO_MAX_LINKS + 2];
+	char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16) +
+	    PLAN_NAME_MAX * 2 + 4];
+	const char *argv[PLANTOPO_MAX_LINKS + 2], *w;
 	const struct plantopo *t = &plan->topo;
 	const struct plantopo_link *l;
 	size_t i, j, n = 0;
-	int a, w;
+	int a;
 
 	argv[n++] = "links";
 	for (i = 0; i < t->nlinks; i++) {
 		l = &t->links[i];
-		for (j = 0, a = 0, w = 0; j < plan->nimpairs; j++)
+		for (j = 0, a = 0, w = NULL; j < plan->nimpairs; j++)
 			if (plan->impairs[j].topo && plan->impairs[j].hop == i) {
-				w = 1;
+				w = plan->impairs[j].link;
 				a = strcmp(plan->impairs[j].from,
 				    t->hosts[l->end[0].host].name) != 0;
 			}
-		snprintf(spec[i], sizeof(spec[i]), "%s:%s-%s:%s%s",
+		/* /w=NAME: through the wire host w-NAME (deploy/lab.sh) */
+		snprintf(spec[i], sizeof(spec[i]), "%s:%s-%s:%s%s%s",
 		    t->hosts[l->end[a].host].name, l->end[a].iface,
 		    t->hosts[l->end[!a].host].name, l->end[!a].iface,
-		    w ? "/w" : "");
+		    w != NULL ? "/w=" : "", w != NULL ? w : "");
 		argv[n++] = spec[i];
 	}
 	argv[n] = NULL;

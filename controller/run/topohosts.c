@@ -69,6 +69,7 @@ struct host_params {
 	Hoplab__RouterParams rp;
 	Hoplab__IfaceAddr ia[PLANTOPO_MAX_LINKS], *iap[PLANTOPO_MAX_LINKS];
 	Hoplab__Route	rt[PLANTOPO_MAX_ROUTES], *rtp[PLANTOPO_MAX_ROUTES];
+	char		*ev[PLANTOPO_MAX_ROUTES][PLANTOPO_ECMP_MAX];
 	struct toporouting_wire routing;
 };
 
@@ -77,7 +78,7 @@ fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
 {
 	const struct plantopo_host *host = &t->hosts[h];
 	Hoplab__RouterParams *rp = &hp->rp;
-	size_t i, e;
+	size_t i, e, k;
 
 	hoplab__router_params__init(rp);
 	rp->impl = host->kind == PLANTOPO_ROUTER &&
@@ -107,6 +108,10 @@ fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
 		hp->rt[rp->n_routes].prefix = (char *)pr->prefix;
 		hp->rt[rp->n_routes].via = (char *)pr->via;
 		hp->rt[rp->n_routes].metric = pr->metric;
+		for (k = 0; k < pr->necmp; k++)	/* topology.ecmp */
+			hp->ev[rp->n_routes][k] = (char *)pr->ecmp_via[k];
+		hp->rt[rp->n_routes].n_ecmp_via = pr->necmp;
+		hp->rt[rp->n_routes].ecmp_via = hp->ev[rp->n_routes];
 		hp->rtp[rp->n_routes] = &hp->rt[rp->n_routes];
 		rp->n_routes++;
 	}

@@ -82,3 +82,4 @@ UNIT_EXTRA_test_rip_routes = build/asan/router/rtlog.o build/asan/router/ctlrout
 UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporouting.o
 UNIT_EXTRA_test_agent_valid = build/asan/agent/valid.o
 UNIT_EXTRA_test_downloadplot = build/asan/controller/report/downloadplot.o build/asan/controller/report/figure.o
+UNIT_EXTRA_test_planecmp = $(PLAN_ASAN_OBJ)

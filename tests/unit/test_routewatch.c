@@ -223,6 +223,67 @@ t_errors(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "more than 8"));
 }
 
+/*
+ * A multipath route (topology.ecmp): RTA_MULTIPATH with two rtnexthops,
+ * each with its RTA_GATEWAY, on lo (index 1) and an index no interface
+ * has: via and dev joined with '+'.
+ */
+static void
+t_multipath(void)
+{
+	struct nlmsghdr h;
+	struct rtmsg r;
+	struct rtnexthop nh;
+	struct in_addr a;
+	const char *gws[2] = { "198.18.2.2", "198.18.3.2" };
+	int idx[2] = { 1, 999999 };
+	size_t off, mp, i, hop;
+	uint32_t metric = 1;
+
+	reset();
+	memset(&r, 0, sizeof(r));
+	r.rtm_family = AF_INET;
+	r.rtm_dst_len = 24;
+	r.rtm_table = RT_TABLE_MAIN;
+	r.rtm_protocol = RTPROT_BOOT;
+	r.rtm_type = RTN_UNICAST;
+	off = NLMSG_HDRLEN;
+	memcpy(buf + off, &r, sizeof(r));
+	off += NLMSG_ALIGN(sizeof(r));
+	inet_pton(AF_INET, "198.18.4.0", &a);
+	attr(&off, RTA_DST, &a, 4);
+	attr(&off, RTA_PRIORITY, &metric, 4);
+	mp = off;			/* RTA_MULTIPATH, its length below */
+	off += RTA_LENGTH(0);
+	for (i = 0; i < 2; i++) {
+		hop = off;
+		off += RTNH_LENGTH(0);
+		inet_pton(AF_INET, gws[i], &a);
+		attr(&off, RTA_GATEWAY, &a, 4);
+		memset(&nh, 0, sizeof(nh));
+		nh.rtnh_len = (unsigned short)(off - hop);
+		nh.rtnh_ifindex = idx[i];
+		memcpy(buf + hop, &nh, sizeof(nh));
+	}
+	{
+		struct rtattr ra = { .rta_len = (unsigned short)(off - mp),
+		    .rta_type = RTA_MULTIPATH };
+
+		memcpy(buf + mp, &ra, sizeof(ra));
+	}
+	memset(&h, 0, sizeof(h));
+	h.nlmsg_len = (uint32_t)off;
+	h.nlmsg_type = RTM_NEWROUTE;
+	memcpy(buf, &h, sizeof(h));
+	len = NLMSG_ALIGN(off);
+	CU_ASSERT_EQUAL_FATAL(parse(), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(ch[0].prefix, "198.18.4.0/24");
+	CU_ASSERT_STRING_EQUAL(ch[0].via, "198.18.2.2+198.18.3.2");
+	CU_ASSERT_STRING_EQUAL(ch[0].dev, "lo+if999999");
+	CU_ASSERT_EQUAL(ch[0].metric, 1);
+}
+
 static void
 t_real_dump(void)
 {
@@ -259,6 +320,8 @@ main(void)
 		UNIT_TEST_NAMED("local, ipv6, blackhole, other tables skipped",
 		    t_skipped),
 		UNIT_TEST_NAMED("error, cut message, full buffer", t_errors),
+		UNIT_TEST_NAMED("multipath: next hops joined with +",
+		    t_multipath),
 		UNIT_TEST_NAMED("a real dump of this namespace", t_real_dump),
 	};
 
