@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "controller/plan/dryrun.h"
 #include "controller/plan/parse.h"
+#include "controller/plan/plannat.h"
 #include "controller/run/run.h"
 #include "controller/plan/topo.h"
 
@@ -277,6 +278,7 @@ dry_hosts_links(const struct plantopo *t, FILE *out)
 			    plan_router_impl_name(t->hosts[i].impl));
 	}
 	dry_routing(t, out);
+	plannat_dry(t, out);
 	for (i = 0; i < t->nlinks; i++) {
 		l = &t->links[i];
 		fprintf(out, "  link  %-25s 198.18.%u.0/24  %s %s (dev %s), "
