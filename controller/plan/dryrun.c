@@ -296,6 +296,7 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 	const struct plantopo *t = &plan->topo;
 	const struct plantopo_route *r;
 	size_t i, h, hops[PLANTOPO_MAX_HOSTS], n, k;
+	const char *nat;
 	char why[128];
 
 	for (h = 0; h < t->nhosts; h++)
@@ -339,6 +340,9 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 		for (k = 0; k < n; k++)
 			fprintf(out, "%s%s", k ? " -> " : "",
 			    t->hosts[hops[k]].name);
+		if ((nat = plannat_source(t, hops, n, &k)) != NULL)
+			fprintf(out, " (%s translates the source to %s)",
+			    t->hosts[k].name, nat);
 		fprintf(out, "\n");
 	}
 }

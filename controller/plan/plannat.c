@@ -384,3 +384,21 @@ plannat_dry(const struct plantopo *t, FILE *out)
 		    plannat_addr(t, h), n->line);
 	}
 }
+
+const char *
+plannat_source(const struct plantopo *t, const size_t *hops, size_t n,
+    size_t *router)
+{
+	const char *src = NULL;
+	size_t k;
+
+	for (k = 1; k + 1 < n; k++)
+		if (t->hosts[hops[k]].nat.on && strcmp(iface_towards(t,
+		    hops[k], hops[k + 1]), t->hosts[hops[k]].nat.out_iface) ==
+		    0) {
+			src = plannat_addr(t, hops[k]);
+			if (router != NULL)
+				*router = hops[k];
+		}
+	return src;
+}

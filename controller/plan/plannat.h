@@ -25,6 +25,14 @@ int	plannat_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
  * (masquerade) its own on the outside interface; NULL without nat:.
  */
 const char *plannat_addr(const struct plantopo *t, size_t h);
+/*
+ * The source a packet along HOPS (N hosts) arrives with when a NAT
+ * router translates it on the way (it leaves that router by its
+ * outside interface; the last one crossed wins), that router in
+ * *ROUTER (may be NULL); NULL when nothing on the path translates.
+ */
+const char *plannat_source(const struct plantopo *t, const size_t *hops,
+	    size_t n, size_t *router);
 /* The dry run's "  nat   R1 ..." line of every NAT router, to OUT. */
 void	plannat_dry(const struct plantopo *t, FILE *out);
 

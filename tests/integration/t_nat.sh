@@ -16,7 +16,8 @@
 #    although the source Out sees is not In1's or In2's;
 # 2. every IPv4 packet Out receives from R1 has the NAT address as its
 #    source, none carries an inside address at all (198.18.1.0/24,
-#    198.18.2.0/24), and both udp flows' probes are there;
+#    198.18.2.0/24), both udp flows' probes are there, and
+#    flow_paths.csv's nat_source of every flow is that address;
 # 3. replies go to the right inside host: the tcp flow completes with
 #    bytes moved and In1's capture has its segments from Out while In2's
 #    has no tcp at all; each udp flow's receiver counted all 500 probes;
@@ -134,6 +135,9 @@ check()
 	assert_ge "${_n}_out_received_the_flows" "$_to_out" 1000
 	assert_eq "${_n}_every_source_at_out_is_translated" 0 "$_other"
 	assert_eq "${_n}_no_inside_address_outside" 0 "$_inside"
+	csv_col "$D/flow_paths.csv" nat_source | sort -u >"$T/natsrc"
+	assert_eq "${_n}_flow_paths_nat_source_is_what_out_saw" "$_a" \
+	    "$(cat "$T/natsrc")"
 	for p in 9000 9001; do
 		assert_ge "${_n}_udp_${p}_probes_from_${_a}" "$(pcap Out \
 		    "src host $_a and udp dst port $p" | wc -l)" 500

@@ -34,7 +34,7 @@ static char err[8192];
 	"    - [In2, R1]\n"						\
 	"    - [R1, Out]\n"						\
 	"flows:\n"							\
-	"  - {name: f1, from: In1, to: Out, frame: 128, idt: 1ms, count: 9}"
+	"  - {name: f1, from: In1, to: Out, frame: 128, idt: 1ms, count: 9}\n"
 #define OUT	"Out: {}"
 
 static struct plan *
@@ -222,6 +222,30 @@ t_a_flow_from_outside_to_inside_is_refused(void)
 	    "In1, to: Out)");
 }
 
+/*
+ * The source a flow arrives with: R1's outside address when it leaves
+ * R1 toward Out, none between two inside hosts (not refused either).
+ */
+static void
+t_the_source_changes_only_on_the_way_out(void)
+{
+	struct plan *p = load(NET("router: linux, nat: {masquerade: Out}",
+	    OUT) "  - {name: f2, from: In1, to: In2, frame: 128, idt: 1ms, "
+	    "count: 9}\n");
+	size_t hops[PLANTOPO_MAX_HOSTS], n, r = 99;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(plantopo_path(&p->topo, 0, 2, hops,
+	    PLANTOPO_MAX_HOSTS, &n, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(plannat_source(&p->topo, hops, n, &r),
+	    "198.18.3.1");
+	CU_ASSERT_EQUAL(r, 3);
+	CU_ASSERT_EQUAL_FATAL(plantopo_path(&p->topo, 0, 1, hops,
+	    PLANTOPO_MAX_HOSTS, &n, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NULL(plannat_source(&p->topo, hops, n, NULL));
+	plan_free(p);
+}
+
 int
 main(void)
 {
@@ -235,6 +259,7 @@ main(void)
 		UNIT_TEST(t_the_shape_is_one_of_two),
 		UNIT_TEST(t_hoplab_knobs_are_refused_on_linux_and_out_of_range),
 		UNIT_TEST(t_a_flow_from_outside_to_inside_is_refused),
+		UNIT_TEST(t_the_source_changes_only_on_the_way_out),
 	};
 
 	return UNIT_MAIN("plannat", tests);
