@@ -2,8 +2,9 @@
 # t_nat: source NAT on a kernel router (docs/nat.md, issue 16).  Lab
 # prefix hlnat, management K 222.  In1, In2 - R1 (linux) - Out, end
 # hosts; link 2 R1-Out is 198.18.3.0/24, R1 .1, Out .2.  Two udp flows
-# (In1 and In2 to Out, 500 probes each) and a 1 s tcp flow (In1 to Out)
-# cross R1, which translates what leaves toward Out.  Two plans:
+# (In1 and In2 to Out, 500 probes each), a 1 s tcp flow (In1 to Out) and
+# a ping (In2 to Out, 100 echo requests) cross R1, which translates what
+# leaves toward Out.  Two plans:
 # tests/integration/plans/nat.yaml (masquerade: Out, to R1's own
 # 198.18.3.1) and nat-snat.yaml (snat: 198.18.3.100, out: Out).
 #
@@ -12,8 +13,9 @@
 # (/proc/net/nf_conntrack of its namespace, read here with awk), the
 # generator's counts in summary.csv.  For each plan:
 #
-# 1. the run completes: the path check (TTL 63 for one router) passes
-#    although the source Out sees is not In1's or In2's;
+# 1. the run completes: the path checks (TTL 63 for one router, the
+#    udp probes' and the echo replies') pass although the source Out
+#    sees is not In1's or In2's;
 # 2. every IPv4 packet Out receives from R1 has the NAT address as its
 #    source, none carries an inside address at all (198.18.1.0/24,
 #    198.18.2.0/24), both udp flows' probes are there, and
@@ -21,11 +23,13 @@
 # 3. replies go to the right inside host: the tcp flow completes with
 #    bytes moved and In1's capture has its segments from Out while In2's
 #    has no tcp at all; each udp flow's receiver counted all 500 probes;
+#    the ping got its 100 replies and In1 saw none of them;
 # 4. R1's conntrack, sampled every 0.1 s during the run, holds at most
 #    exactly one translated entry per connection Out saw (distinct
-#    protocol and port pairs from the NAT address in Out's capture: 3,
-#    two udp and one tcp), and routers.csv's nat_active for R1, in its
-#    final report and at its highest, is that number;
+#    protocol and port pairs from the NAT address in Out's capture, and
+#    echo ids: 4, two udp, one tcp, one icmp), and routers.csv's
+#    nat_active for R1, in its final report and at its highest, is that
+#    number;
 # 5. after the run the agent's table (hoplab_nat_rN) is gone from R1,
 #    and (snat) so is 198.18.3.100 from its interface Out.
 # Not timing sensitive (QUIET in run.sh); about 25 s.  Run as root.
@@ -149,19 +153,24 @@ check()
 	assert_eq "${_n}_no_tcp_reaches_In2" 0 "$(pcap In2 tcp | wc -l)"
 	assert_eq "${_n}_u1_received_all" 500 "$(flowrow u1 received)"
 	assert_eq "${_n}_u2_received_all" 500 "$(flowrow u2 received)"
+	assert_eq "${_n}_p1_replies_all" 100 "$(flowrow p1 received)"
+	assert_eq "${_n}_no_icmp_reply_reaches_In1" 0 "$(pcap In1 \
+	    "icmp[icmptype] == icmp-echoreply" | wc -l)"
 	# 4.
 	pcap Out "src host $_a and (udp or tcp)" | awk '{
 	    split($3, s, "."); split($5, d, "."); sub(":", "", d[5])
 	    print $6, s[5], d[5] }' | sed 's/,//' | sort -u >"$T/$_n.conns"
+	pcap Out "src host $_a and icmp[icmptype] == icmp-echo" | sed -n \
+	    's/.* id \([0-9]*\),.*/ICMP \1/p' | sort -u >>"$T/$_n.conns"
 	_conns=$(wc -l <"$T/$_n.conns")
 	_ct=$(most)
 	_max=$(csv_col "$D/routers.csv" nat_active | sort -n | tail -n 1)
 	echo "    connections at Out: $(paste -s -d';' "$T/$_n.conns");" \
 	    "R1's conntrack at most: $_ct; nat_active: final" \
 	    "$(final nat_active), at most $_max"
-	assert_eq "${_n}_three_connections_at_out" 3 "$_conns"
-	assert_eq "${_n}_conntrack_one_entry_per_connection" "tcp udp udp" \
-	    "$_ct"
+	assert_eq "${_n}_four_connections_at_out" 4 "$_conns"
+	assert_eq "${_n}_conntrack_one_entry_per_connection" \
+	    "icmp tcp udp udp" "$_ct"
 	assert_eq "${_n}_final_nat_active_is_the_connections" "$_conns" \
 	    "$(final nat_active)"
 	assert_eq "${_n}_most_nat_active_is_the_connections" "$_conns" \
