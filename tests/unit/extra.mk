@@ -81,4 +81,4 @@ UNIT_EXTRA_test_router_agentconf += build/asan/router/config_rip.o
 UNIT_EXTRA_test_rip_routes = build/asan/router/rtlog.o build/asan/router/ctlroute.o build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
 UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporouting.o
 UNIT_EXTRA_test_agent_natrules = build/asan/agent/natrules.o build/asan/agent/nft.o build/asan/agent/iproute.o
-UNIT_EXTRA_test_plannat = $(PLAN_ASAN_OBJ)
+UNIT_EXTRA_test_plannat = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryrun.o

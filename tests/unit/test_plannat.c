@@ -11,10 +11,12 @@
  * masquerade toward Out translates to 198.18.3.1.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
 
+#include "controller/plan/dryrun.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/plannat.h"
 #include "tests/unit/unit.h"
@@ -246,6 +248,37 @@ t_the_source_changes_only_on_the_way_out(void)
 	plan_free(p);
 }
 
+/*
+ * Saved plans: every refusal of topo-nat-errors.yaml at once, in file
+ * order, as topo-nat-errors.expected; topo-nat.yaml's dry run (the nat
+ * line, each flow's translated source) as topo-nat.dryrun.
+ */
+static void
+t_saved_plans_match_their_expected_output(void)
+{
+	const char *out = "build/asan/tests/plan-topo-nat-errors.out";
+	const char *dry = "build/asan/tests/plan-topo-nat.dryrun";
+	struct plan *p;
+	FILE *f;
+
+	p = plan_load("tests/plans/topo-nat-errors.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NULL(p);
+	plan_free(p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
+	fprintf(f, "%s\n", err);
+	fclose(f);
+	CU_ASSERT_EQUAL(system("diff -u tests/plans/topo-nat-errors.expected "
+	    "build/asan/tests/plan-topo-nat-errors.out >&2"), 0);
+	p = plan_load("tests/plans/topo-nat.yaml", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(dry, "w"));
+	CU_ASSERT_EQUAL(dryrun_print(p, f, err, sizeof(err)), 0);
+	fclose(f);
+	plan_free(p);
+	CU_ASSERT_EQUAL(system("diff -u tests/plans/topo-nat.dryrun "
+	    "build/asan/tests/plan-topo-nat.dryrun >&2"), 0);
+}
+
 int
 main(void)
 {
@@ -260,6 +293,7 @@ main(void)
 		UNIT_TEST(t_hoplab_knobs_are_refused_on_linux_and_out_of_range),
 		UNIT_TEST(t_a_flow_from_outside_to_inside_is_refused),
 		UNIT_TEST(t_the_source_changes_only_on_the_way_out),
+		UNIT_TEST(t_saved_plans_match_their_expected_output),
 	};
 
 	return UNIT_MAIN("plannat", tests);
