@@ -72,6 +72,15 @@
  * DaemonLog) and ends the role.  A bird that exits on its own fails the
  * role with its exit status and the end of its log.
  *
+ * NAT (RouterParams.nat, docs/nat.md): after the routes, a table of its
+ * own does source NAT of what leaves the outside interface (natrules.c),
+ * a snat address that is not the interface's own added to it as a /32;
+ * the table goes at the stop (also when the role failed, and at the
+ * agent's exit), the /32 with the flush.  nft failing fails the role:
+ * the plan asked for NAT.  Each report carries NatCounters.active, the
+ * connections the kernel's conntrack holds translated to that address
+ * now (valid_detail false: the kernel counts nothing more per NAT).
+ *
  * Deliberately not done: IPv6, rp_filter and ip_forward are left as they
  * are on stop (other roles may rely on forwarding), and no routes are
  * deleted one by one.
@@ -92,6 +101,7 @@
 #include "agent/iproute.h"
 #include "agent/linkstats.h"
 #include "agent/linuxrouter.h"
+#include "agent/natrules.h"
 #include "agent/routewatch.h"
 #include "clock.h"
 #include "log.h"
@@ -119,6 +129,10 @@ struct lr_state {
 	uint64_t lost;		/* overruns of the monitor, warned */
 	Hoplab__RouteChange rc[ROUTEWATCH_MAX];	/* a batch's routes */
 	Hoplab__RouteChange *rcp[ROUTEWATCH_MAX];
+	char	nat_table[NATRULES_NAME_MAX];	/* its NAT table */
+	int	nat_on;		/* installed, to delete */
+	int	nat_ok;		/* its connections are counted */
+	char	nat_addr[INET_ADDRSTRLEN];	/* what it translates to */
 };
 
 /*
@@ -229,6 +243,32 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * NatParams NP against RP's interfaces: its outside interface one of
+ * them; the address it translates to (snat's, else that interface's
+ * own) into ADDR, the interface's own into OWN.  0, or -1 with ERR.
+ */
+static int
+nat_addrs(const Hoplab__RouterParams *rp, const Hoplab__NatParams *np,
+    char *addr, char *own, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n_ifaces; i++)
+		if (strcmp(rp->ifaces[i]->name, np->out_iface) == 0)
+			break;
+	if (i == rp->n_ifaces) {
+		snprintf(err, errlen, "nat: \"%.32s\" is not an interface of "
+		    "the router", np->out_iface);
+		return -1;
+	}
+	snprintf(own, INET_ADDRSTRLEN, "%.*s", (int)strcspn(
+	    rp->ifaces[i]->cidr, "/"), rp->ifaces[i]->cidr);
+	snprintf(addr, INET_ADDRSTRLEN, "%s", np->to_addr[0] ? np->to_addr :
+	    own);
+	return 0;
+}
+
 /* Write "VALUE\n" to the sysctl file PATH under /proc/sys; 0 or -1. */
 static int
 set_sysctl(const char *path, int value, char *err, size_t errlen)
@@ -299,6 +339,59 @@ unconfigure(const struct role *r, struct lr_state *lr)
 		if (iproute_flush(lr->ifaces[i], err, sizeof(err)) == -1)
 			log_warn("role %u: %s", r->id, err);
 	lr->nifaces = 0;
+}
+
+/* Install R's NAT table (RP->nat); 0, or -1 with ERR. */
+static int
+nat_start(const struct role *r, struct lr_state *lr,
+    const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	char own[INET_ADDRSTRLEN];
+
+	if (nat_addrs(rp, rp->nat, lr->nat_addr, own, err, errlen) == -1)
+		return -1;
+	natrules_name(lr->nat_table, sizeof(lr->nat_table), r->id);
+	if (natrules_install(lr->nat_table, rp->nat->out_iface,
+	    rp->nat->to_addr, own, err, errlen) == -1)
+		return -1;
+	lr->nat_on = lr->nat_ok = 1;
+	log_info("role %u: nat: what leaves %s gets the source %s (table ip "
+	    "%s)", r->id, rp->nat->out_iface, lr->nat_addr, lr->nat_table);
+	return 0;
+}
+
+/* Delete R's NAT table if it is there; failures are logged. */
+static void
+nat_stop(const struct role *r, struct lr_state *lr)
+{
+	char err[512];
+
+	if (lr->nat_on && natrules_delete(lr->nat_table, err,
+	    sizeof(err)) == -1)
+		log_warn("role %u: %s", r->id, err);
+	lr->nat_on = lr->nat_ok = 0;
+}
+
+/* The connections translated now into NC, RC->nat; none if unreadable. */
+static void
+fill_nat(const struct role *r, struct lr_state *lr,
+    Hoplab__RouterCounters *rc, Hoplab__NatCounters *nc)
+{
+	char err[512];
+	uint32_t n;
+
+	if (!lr->nat_ok)
+		return;
+	if (natrules_active(lr->nat_addr, &n, err, sizeof(err)) == -1) {
+		log_warn("role %u: NAT connections not counted: %s", r->id,
+		    err);
+		lr->nat_ok = 0;
+		return;
+	}
+	hoplab__nat_counters__init(nc);
+	nc->active = n;
+	nc->valid_detail = 0;	/* the kernel counts no more per NAT */
+	rc->nat = nc;
 }
 
 /* Counters -------------------------------------------------------------- */
@@ -388,6 +481,7 @@ send_batch(struct role *r, struct lr_state *lr, int counters, int final,
 	Hoplab__RouterCounters rc = HOPLAB__ROUTER_COUNTERS__INIT, *rcp = &rc;
 	Hoplab__RouterIfaceCounters ic[ROLE_IFACES_MAX];
 	Hoplab__RouterIfaceCounters *icp[ROLE_IFACES_MAX];
+	Hoplab__NatCounters nc;
 	size_t i;
 
 	if (counters) {
@@ -403,6 +497,7 @@ send_batch(struct role *r, struct lr_state *lr, int counters, int final,
 		rc.ifaces = icp;
 		rc.n_ifaces = lr->nls;
 		fill_fwd(r, lr, &rc);
+		fill_nat(r, lr, &rc, &nc);
 		rb.routers = &rcp;
 		rb.n_routers = 1;
 	}
@@ -553,6 +648,9 @@ linuxrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	for (i = 0; i < rp->n_routes; i++)
 		if (add_route(rp->routes[i], err, errlen) == -1)
 			goto fail;
+	if (rp->nat != NULL && !rp->end_host && nat_start(r, lr, rp, err,
+	    errlen) == -1)
+		goto fail;
 	if (!rp->end_host && count_start(r, lr, rp, err, errlen) == -1)
 		goto fail;
 	if (bird_wanted(rp) && !rp->end_host &&
@@ -561,6 +659,7 @@ linuxrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	return 0;
 fail:
 	count_stop(r, lr);
+	nat_stop(r, lr);
 	unconfigure(r, lr);
 	return -1;
 }
@@ -584,6 +683,7 @@ linuxrouter_stop(struct role *r, int all)
 		log_warn("role %u: final counters not sent: %s", r->id, err);
 	lr->counting = 0;
 	count_stop(r, lr);
+	nat_stop(r, lr);
 	unconfigure(r, lr);
 	log_info("role %u: linux router stopped", r->id);
 	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
@@ -626,6 +726,7 @@ linuxrouter_forget(struct role *r)
 
 	if (lr != NULL) {
 		count_stop(r, lr);
+		nat_stop(r, lr);
 		unconfigure(r, lr);
 		bird_free(lr->bird, r->reaped && WIFEXITED(r->status) &&
 		    WEXITSTATUS(r->status) == 0);

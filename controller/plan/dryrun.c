@@ -34,6 +34,7 @@
 #include "controller/plan/dryrun.h"
 #include "controller/plan/planecmp.h"
 #include "controller/plan/parse.h"
+#include "controller/plan/plannat.h"
 #include "controller/run/run.h"
 #include "controller/plan/topo.h"
 
@@ -278,6 +279,7 @@ dry_hosts_links(const struct plantopo *t, FILE *out)
 			    plan_router_impl_name(t->hosts[i].impl));
 	}
 	dry_routing(t, out);
+	plannat_dry(t, out);
 	for (i = 0; i < t->nlinks; i++) {
 		l = &t->links[i];
 		fprintf(out, "  link  %-25s 198.18.%u.0/24  %s %s (dev %s), "
@@ -295,6 +297,7 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 	const struct plantopo *t = &plan->topo;
 	const struct plantopo_route *r;
 	size_t i, h, hops[PLANTOPO_MAX_HOSTS], n, k;
+	const char *nat;
 	char why[128];
 
 	for (h = 0; h < t->nhosts; h++)
@@ -343,6 +346,9 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 		for (k = 0; k < n; k++)
 			fprintf(out, "%s%s", k ? " -> " : "",
 			    t->hosts[hops[k]].name);
+		if ((nat = plannat_source(t, hops, n, &k)) != NULL)
+			fprintf(out, " (%s translates the source to %s)",
+			    t->hosts[k].name, nat);
 		fprintf(out, "\n");
 		if (t->ecmp)	/* each path the hashing may choose */
 			planecmp_print_paths(t,

@@ -65,6 +65,7 @@
 #include "dist.h"
 #include "dscp.h"
 #include "controller/plan/plan.h"
+#include "controller/plan/plannat.h"
 #include "controller/plan/planping.h"
 #include "controller/plan/planreplica.h"
 #include "controller/plan/sections.h"
@@ -642,7 +643,7 @@ parse_ends(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 	    PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1)
 		return PERR(c, node, fpath, "no path from %s to %s: %s",
 		    f->from, f->to, why);
-	return 0;
+	return plannat_flow(c, node, fpath, f, hops, n);
 }
 
 /*

@@ -107,12 +107,30 @@ enum plantopo_kind {
 	PLANTOPO_ROUTER,		/* forwards: impl says how */
 };
 
+/*
+ * A router's source NAT (topology.hosts.R.nat, plannat.c, issue 16):
+ * what leaves OUT_IFACE gets the source TO_ADDR ("": masquerade, the
+ * interface's own address).  The rest is hoplab-router's only (0: its
+ * default, NatParams).
+ */
+struct plantopo_nat {
+	int		on;
+	char		out_iface[16];	/* an interface of the router */
+	char		to_addr[16];	/* "" masquerade */
+	unsigned	port_min, port_max;	/* ports: LO..HI */
+	int64_t		tcp_timeout_ns, tcp_transitory_ns;
+	int64_t		udp_timeout_ns, icmp_timeout_ns;
+	unsigned	max_entries;
+	int		line;		/* of nat: */
+};
+
 struct plantopo_host {
 	char		name[PLANTOPO_NAME_MAX];
 	enum plantopo_kind kind;
 	int		impl;		/* enum plan_router_impl, routers */
 	int		routing;	/* enum plantopo_routing, routers */
 	int		line;
+	struct plantopo_nat nat;	/* nat: (routers), .on 0: none */
 };
 
 struct plantopo_end {

@@ -53,8 +53,8 @@
 #define NOWHERE		UINT_MAX	/* a subnet a router cannot reach */
 #define METRIC_MAX	1000		/* routes: metric */
 
-static const char *const host_keys[] = { "router", "routing" };
-enum { H_ROUTER, H_ROUTING, H_NKEYS };
+static const char *const host_keys[] = { "router", "routing", "nat" };
+enum { H_ROUTER, H_ROUTING, H_NAT, H_NKEYS };	/* nat: plannat.c */
 static const char *const route_keys[] = { "to", "via", "metric" };
 enum { R_TO, R_VIA, R_METRIC, R_NKEYS };
 
@@ -671,6 +671,8 @@ plantopo_parse(struct parse_ctx *c, yaml_node_t *topo, yaml_node_t *hosts,
 	if (links == NULL)
 		rc = parse_missing(c, topo, "topology", "links");
 	else if (parse_links(c, links, hosts, rc == 0) == -1)
+		rc = -1;
+	if (rc == 0 && plannat_parse(c, hosts) == -1)
 		rc = -1;
 	if (routes != NULL && parse_routes(c, routes, given) == -1)
 		rc = -1;

@@ -80,6 +80,13 @@ int	plantopo_parse(struct parse_ctx *c, yaml_node_t *topo,
 	    yaml_node_t *hosts, yaml_node_t *links, yaml_node_t *routes);
 
 /*
+ * topology.hosts.R.nat: (plannat.c, issue 16) of every host of HOSTS
+ * (the hosts: mapping) into C->p->topo.hosts[].nat; read by
+ * plantopo_parse() once the links are known (it checks the interface).
+ */
+int	plannat_parse(struct parse_ctx *c, yaml_node_t *hosts);
+
+/*
  * topology.routing: (planrouting.c, issue 15): the routing protocols'
  * timers into C->p->topo.timers; read after plantopo_parse() (it checks
  * that a router runs each protocol named).  NODE NULL: absent.

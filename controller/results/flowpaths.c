@@ -7,23 +7,30 @@
  * daemons converge to the same shortest paths (toporouting.c keeps them
  * for the path checks).  For an icmp flow it is the requests' way; its
  * replies, whose TTL is measured, come back the way the routers send
- * them.
+ * them.  nat_source is the source address the flow arrives with when a
+ * router on its path translates it (plannat.c, docs/nat.md): the path
+ * check is by TTL, which NAT leaves alone, and this says what the far
+ * end's captures show instead of the from: host's address.
  */
 #include <limits.h>
 #include <stdio.h>
 
+#include "controller/plan/plannat.h"
 #include "controller/plan/plantopo.h"
 #include "controller/results/flowpaths.h"
 #include "csv.h"
 
 static const char *const cols[] = {
-	"flow", "from", "to", "routers", "path",
+	"flow", "from", "to", "routers", "path", "nat_source",
 };
 
-/* Flow F's hosts as "H1 R1 R4 H2" into BUF, its routers into *R. */
+/*
+ * Flow F's hosts as "H1 R1 R4 H2" into BUF, its routers into *R, the
+ * source a NAT on the way gives it into *NAT (NULL: none).
+ */
 static void
 path_text(const struct plan *p, const struct plan_flow *f, char *buf,
-    size_t len, size_t *r)
+    size_t len, size_t *r, const char **nat)
 {
 	const struct plantopo *t = &p->topo;
 	size_t hops[PLANTOPO_MAX_HOSTS], n = 0, k, used = 0;
@@ -33,6 +40,7 @@ path_text(const struct plan *p, const struct plan_flow *f, char *buf,
 
 	buf[0] = '\0';
 	*r = 0;
+	*nat = NULL;
 	if (from < 0 || dst == NULL || plantopo_path_addr(t, (size_t)from,
 	    dst, hops, PLANTOPO_MAX_HOSTS, &n, why, sizeof(why)) == -1 ||
 	    n < 2)
@@ -41,6 +49,7 @@ path_text(const struct plan *p, const struct plan_flow *f, char *buf,
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 		    k ? " " : "", t->hosts[hops[k]].name);
 	*r = n - 2;
+	*nat = plannat_source(t, hops, n, NULL);
 }
 
 int
@@ -49,6 +58,7 @@ flowpaths_write(const char *dir, const struct plan *plan, char *err,
 {
 	char path[PATH_MAX + 32], hosts[PLANTOPO_MAX_HOSTS *
 	    (PLANTOPO_NAME_MAX + 1)];
+	const char *nat;
 	struct csv *c;
 	size_t i, r;
 
@@ -59,7 +69,8 @@ flowpaths_write(const char *dir, const struct plan *plan, char *err,
 	    errlen)) == NULL)
 		return -1;
 	for (i = 0; i < plan->nflows; i++) {
-		path_text(plan, &plan->flows[i], hosts, sizeof(hosts), &r);
+		path_text(plan, &plan->flows[i], hosts, sizeof(hosts), &r,
+		    &nat);
 		csv_str(c, plan->flows[i].name);
 		csv_str(c, plan->flows[i].from);
 		csv_str(c, plan->flows[i].to);
@@ -68,6 +79,7 @@ flowpaths_write(const char *dir, const struct plan *plan, char *err,
 		else
 			csv_str(c, NULL);
 		csv_str(c, hosts);
+		csv_str(c, nat);
 		if (csv_end_row(c, err, errlen) == -1) {
 			csv_close(c, NULL, 0);
 			return -1;

@@ -48,6 +48,8 @@ static const char *const cols[] = {
 	"rip_rx", "rip_tx", "rip_triggered", "rip_routes", "rip_timed_out",
 	"rip_drop_malformed", "rip_drop_oversize", "rip_drop_version",
 	"rip_drop_auth", "rip_drop_source", "rip_drop_entry",
+	"nat_active", "nat_created", "nat_expired", "nat_drop_exhausted",
+	"nat_translated_out", "nat_translated_in", "nat_drop_no_entry",
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_TIME 7		/* "time_unix_s" */
@@ -383,6 +385,32 @@ rip_cols(struct csv *c, const Hoplab__RouterCounters *rc)
 	csv_u64(c, r->drop_entry);
 }
 
+/*
+ * The NAT counters (router-wide, issue 16): empty without NAT; a kernel
+ * router (valid_detail false) fills nat_active only.
+ */
+static void
+nat_cols(struct csv *c, const Hoplab__RouterCounters *rc)
+{
+	const Hoplab__NatCounters *n = rc->nat;
+
+	if (n == NULL) {
+		csv_empty(c, 7);
+		return;
+	}
+	csv_u64(c, n->active);
+	if (!n->valid_detail) {
+		csv_empty(c, 6);
+		return;
+	}
+	csv_u64(c, n->created);
+	csv_u64(c, n->expired);
+	csv_u64(c, n->drop_exhausted);
+	csv_u64(c, n->translated_out);
+	csv_u64(c, n->translated_in);
+	csv_u64(c, n->drop_no_entry);
+}
+
 /* The router-wide forwarded counts and rate, empty when not counted. */
 static void
 fwd_cols(struct csv *c, const Hoplab__RouterCounters *rc, double pps)
@@ -437,6 +465,7 @@ write_iface(struct routers *rt, const char *agent,
 	kernel_cols(c, rc, ic);
 	fwd_cols(c, rc, pps);
 	rip_cols(c, rc);
+	nat_cols(c, rc);
 	return csv_end_row(c, err, errlen);
 }
 

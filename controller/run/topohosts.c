@@ -7,7 +7,8 @@
  * no failover), an end host's address and default route.  A router with
  * routing: rip or ospf gets no routes (its daemon learns them; the plan's
  * computed ones are only what it should converge to) and its
- * RoutingParams (toporouting.c).
+ * RoutingParams (toporouting.c).  A router with nat: gets its NatParams
+ * (plannat.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,30 @@ struct host_params {
 	Hoplab__Route	rt[PLANTOPO_MAX_ROUTES], *rtp[PLANTOPO_MAX_ROUTES];
 	char		*ev[PLANTOPO_MAX_ROUTES][PLANTOPO_ECMP_MAX];
 	struct toporouting_wire routing;
+	Hoplab__NatParams nat;
 };
+
+/* Router H's nat: as NatParams in HP, or NULL without one. */
+static Hoplab__NatParams *
+fill_nat(const struct plantopo_host *host, struct host_params *hp)
+{
+	const struct plantopo_nat *n = &host->nat;
+	Hoplab__NatParams *np = &hp->nat;
+
+	if (!n->on || host->kind != PLANTOPO_ROUTER)
+		return NULL;
+	hoplab__nat_params__init(np);
+	np->out_iface = (char *)n->out_iface;
+	np->to_addr = (char *)n->to_addr;
+	np->port_min = n->port_min;
+	np->port_max = n->port_max;
+	np->tcp_timeout_ns = (uint64_t)n->tcp_timeout_ns;
+	np->tcp_transitory_ns = (uint64_t)n->tcp_transitory_ns;
+	np->udp_timeout_ns = (uint64_t)n->udp_timeout_ns;
+	np->icmp_timeout_ns = (uint64_t)n->icmp_timeout_ns;
+	np->max_entries = n->max_entries;
+	return np;
+}
 
 static void
 fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
@@ -118,6 +142,7 @@ fill_host(const struct plantopo *t, size_t h, struct host_params *hp)
 	rp->ifaces = hp->iap;
 	rp->routes = hp->rtp;
 	rp->routing = toporouting_fill(t, h, &hp->routing);
+	rp->nat = fill_nat(host, hp);
 }
 
 static int

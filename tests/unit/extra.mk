@@ -83,3 +83,5 @@ UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporou
 UNIT_EXTRA_test_agent_valid = build/asan/agent/valid.o
 UNIT_EXTRA_test_downloadplot = build/asan/controller/report/downloadplot.o build/asan/controller/report/figure.o
 UNIT_EXTRA_test_planecmp = $(PLAN_ASAN_OBJ)
+UNIT_EXTRA_test_agent_natrules = build/asan/agent/natrules.o build/asan/agent/nft.o build/asan/agent/iproute.o
+UNIT_EXTRA_test_plannat = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryrun.o

@@ -146,14 +146,16 @@ t_a_batch_becomes_one_row_per_interface(void)
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,in,1,"
 	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
 	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,,,,,,,,,,"
-	    ",,,,,,,,,,,");	/* no rip */
+	    ",,,,,,,,,,,"	/* no rip */
+	    ",,,,,,,");	/* no nat */
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	/* queue depth 3 + 1, max max(7, 9); class 0: 1195, 4.5, 12.25 us */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,out,1,"
 	    "0,0,1195,71700,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4,9,"
 	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,"
 	    ",,,,,,,,,"
-	    ",,,,,,,,,,,");
+	    ",,,,,,,,,,,"
+	    ",,,,,,,");
 	CU_ASSERT(routers_seen(rt, "A", 41, 1));
 	CU_ASSERT(!routers_seen(rt, "A", 41, 2));
 	CU_ASSERT(!routers_seen(rt, "B", 41, 1));
@@ -320,7 +322,8 @@ t_a_kernel_router_row_has_its_own_columns_and_a_rate(void)
 	    /* ring_drops .. filter_default_hits: 44 empty cells */
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    "linux,5,6,7,8,10,80,1,0,"
-	    ",,,,,,,,,,,");
+	    ",,,,,,,,,,,"	/* fwd_pps, the 11 rip columns */
+	    ",,,,,,,");	/* the 7 nat columns: no NAT */
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",linux,5,6,7,8,40,300,2,1,504.0"));
 	/* A resumed run knows the last total: the next rate goes on. */
@@ -372,8 +375,57 @@ t_a_rip_router_row_ends_with_its_rip_counters(void)
 	    "rip_drop_oversize,rip_drop_version,rip_drop_auth,"
 	    "rip_drop_source,rip_drop_entry"));
 	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
-	end = line + strlen(line) - strlen(",30,31,2,4,1,3,5,6,7,8,9");
-	CU_ASSERT_STRING_EQUAL(end, ",30,31,2,4,1,3,5,6,7,8,9");
+	end = line + strlen(line) - strlen(",30,31,2,4,1,3,5,6,7,8,9,,,,,,,");
+	CU_ASSERT_STRING_EQUAL(end, ",30,31,2,4,1,3,5,6,7,8,9,,,,,,,");
+	rm_tree();
+}
+
+/*
+ * NAT counters (issue 16): a kernel router (valid_detail false) fills
+ * nat_active only; hoplab-router's detail fills all seven, in order.
+ */
+static void
+t_nat_columns_end_the_row(void)
+{
+	struct router_role rr = { 44, "R1", "topology", 1 };
+	Hoplab__NatCounters nat = HOPLAB__NAT_COUNTERS__INIT;
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char line[4096];
+	const char *end;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 44, 1);
+	rc.impl = "linux";
+	nat.active = 3;
+	nat.created = 99;	/* not valid: not written */
+	rc.nat = &nat;
+	CU_ASSERT_EQUAL(routers_add(rt, "R1", &rr, &b, err, sizeof(err)), 0);
+	b.batch_seq = 2;
+	rc.impl = "hoplab";
+	nat.valid_detail = 1;
+	nat.active = 4;
+	nat.created = 10;
+	nat.expired = 6;
+	nat.drop_exhausted = 2;
+	nat.translated_out = 500;
+	nat.translated_in = 480;
+	nat.drop_no_entry = 7;
+	CU_ASSERT_EQUAL(routers_add(rt, "R1", &rr, &b, err, sizeof(err)), 0);
+	rc.nat = NULL;
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(0, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",rip_drop_entry,nat_active,"
+	    "nat_created,nat_expired,nat_drop_exhausted,nat_translated_out,"
+	    "nat_translated_in,nat_drop_no_entry"));
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	end = line + strlen(line) - strlen(",3,,,,,,");
+	CU_ASSERT_STRING_EQUAL(end, ",3,,,,,,");
+	CU_ASSERT_EQUAL(line_of(3, line, sizeof(line)), 0); /* 2 a batch */
+	end = line + strlen(line) - strlen(",4,10,6,2,500,480,7");
+	CU_ASSERT_STRING_EQUAL(end, ",4,10,6,2,500,480,7");
 	rm_tree();
 }
 
@@ -404,8 +456,8 @@ t_no_rate_across_a_restarted_router(void)
 	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
 	routers_free(rt);
 	CU_ASSERT_EQUAL(line_of(3, line, sizeof(line)), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",hoplab,,,,,0,30,0,0,"));
-	CU_ASSERT_EQUAL(line[strlen(line) - 1], ',');	/* fwd_pps empty */
+	/* fwd_pps empty, then the first rip column */
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",hoplab,,,,,0,30,0,0,,"));
 	CU_ASSERT_EQUAL(line_of(5, line, sizeof(line)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",hoplab,,,,,0,80,0,0,50.0"));
 	rm_tree();
@@ -447,10 +499,11 @@ t_an_older_file_is_padded_to_todays_columns(void)
 	    "rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,"
 	    "fwd_icmp,fwd_other,fwd_pps"));
 	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
-	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10 + 11);
+	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10 + 11 + 7);
 	CU_ASSERT_EQUAL(strncmp(line, old_row, strlen(old_row)), 0);
 	CU_ASSERT_STRING_EQUAL(line + strlen(old_row), ",,,,,,,,,,"
-	    ",,,,,,,,,,,");	/* and the 11 rip columns */
+	    ",,,,,,,,,,,"	/* and the 11 rip columns */
+	    ",,,,,,,");	/* and the 7 nat ones */
 	rm_tree();
 }
 
@@ -464,6 +517,7 @@ main(void)
 		UNIT_TEST(t_a_kernel_router_row_has_its_own_columns_and_a_rate),
 		UNIT_TEST(t_a_rip_router_row_ends_with_its_rip_counters),
 		UNIT_TEST(t_no_rate_across_a_restarted_router),
+		UNIT_TEST(t_nat_columns_end_the_row),
 		UNIT_TEST(t_an_older_file_is_padded_to_todays_columns),
 	};
 
