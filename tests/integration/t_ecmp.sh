@@ -223,11 +223,13 @@ assert_match run_json_two_multipath_routes '"multipath_routes": *2[^0-9]' \
 # down the kernel keeps the multipath route with that next hop dead; after
 # `up` hoplab puts the route back whole (metric 1, both next hops), and
 # no single-hop route to 198.18.4.0/24 is left beside it.
-sed -e 's/^name: ecmp$/name: ecmpfault/' -e 's/count: 200}/count: 1500}/' \
+# The link stays down 2.7 s: a poll (ip -j route and python3, a tenth of
+# a second or more under load) must see it; with 0.5 s it missed it once.
+sed -e 's/^name: ecmp$/name: ecmpfault/' -e 's/count: 200}/count: 4000}/' \
     -e '/^flows:$/i\
 faults:\
   - {at: 300ms, link: R1-R2, action: down}\
-  - {at: 800ms, link: R1-R2, action: up}' "$T/ecmp.yaml" |
+  - {at: 3s, link: R1-R2, action: up}' "$T/ecmp.yaml" |
     awk '/name: f[5-9]|name: f1[0-9]/ { next } 1' >"$T/fault.yaml"
 # "GATEWAY:FLAGS" of each next hop of R1's 198.18.4.0/24 routes, and their count.
 r1_hops()
