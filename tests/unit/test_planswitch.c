@@ -395,7 +395,7 @@ t_switch_links_are_checked(void)
 	    "t.yaml:14: topology.links[4]: a second link between ");
 }
 
-/* Flows, impairments, faults and captures on a switch. */
+/* Flows, impairments, faults, captures and exec on a switch. */
 static void
 t_switch_is_no_flow_end_nor_agent(void)
 {
@@ -423,6 +423,10 @@ t_switch_is_no_flow_end_nor_agent(void)
 	    "t.yaml:14: captures.ifaces[0]: S1 is a switch (hoplab has no "
 	    "agent there to capture with); capture on the interfaces of the "
 	    "hosts towards it (named S1)");
+	expect_err(LAN_OK FLOW("D1", "Out")
+	    "exec:\n  - {host: S1, at: setup, cmd: [true]}\n",
+	    "t.yaml:17: exec[0].host: S1 is a switch (hoplab has no agent "
+	    "there); expected a host with an agent");
 	/* Without end: the fault cuts the host's end, D2's interface S1. */
 	p = load(LAN_OK "faults:\n  - {at: 1ms, link: S1-D2, action: down}\n"
 	    FLOW("D1", "Out"));
