@@ -33,6 +33,12 @@
  * the path checks and the dry run, never installed (topohosts.c); and
  * routes: for it are refused.
  *
+ * Switches (planswitch_parse.c reads them, planswitch.c gives each
+ * host's neighbours across them): the routes are computed over those
+ * neighbours rather than the links, so routers on one switch are one
+ * hop apart, a switch's subnet (all its links share one) gets one route,
+ * and an end host on a switch defaults via the first router on it.
+ *
  * Deliberately not done: equal-cost multipath, two
  * links between the same pair, end hosts with routes of their own.
  * The loader reports every error it finds with the file, line, key.
