@@ -888,6 +888,13 @@ show_topo_links()
 		stl_idx=$(echo "$stl_line" | sed -n 's/^[0-9]*: [^@]*@if\([0-9]*\):.*/\1/p')
 		stl_peerns=$(echo "$stl_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')
 		stl_state=$(echo "$stl_line" | sed -n 's/.* state \([A-Z]*\).*/\1/p')
+		if [ -z "$stl_peerns" ] && ip -n "$1" -d link show dev "$stl_if" |
+		    grep -q '^ *bridge '; then	# a switch (links --switch)
+			echo "  $1:$stl_if switch, ports:" $(ip -n "$1" -o link \
+			    show master "$stl_if" | awk -F': ' '{ print $2 }' |
+			    sed 's/@.*//') "$stl_state"
+			continue
+		fi
 		stl_peer=$(ip -n "$stl_peerns" -o link show 2>/dev/null |
 		    awk -F': ' -v i="$stl_idx" '$1 == i { sub(/@.*/, "", $2); print $2 }')
 		echo "  $1:$stl_if -> $stl_peerns:$stl_peer $stl_state"

@@ -11,7 +11,7 @@
 # 1. `hoplab lab up --plan` builds the 6 hosts; in S1's namespace the
 #    bridge S1 has STP off and no IPv4 address, and `bridge link` lists
 #    its ports D1, D2, D3, R1 (one per link to S1, named after the far
-#    host), all forwarding;
+#    host), all forwarding, and `lab.sh status` shows it with them;
 # 2. during a run the kernel's tables (ip -j addr, ip -j route) are:
 #    D1..D3 198.18.1.1..3/24 on S1, default via 198.18.1.4 dev S1; R1
 #    198.18.1.4/24 on S1 and 198.18.5.1/24 on Out, no route but the two
@@ -112,6 +112,8 @@ assert_eq bridge_link_lists_the_ports "D1 D2 D3 R1" "$(bridge -n \
 assert_eq bridge_stp_off 0 "$(ip -n "$LAB_PREFIX-S1" -j -d link show S1 |
     jq -r '.[0].linkinfo.info_data.stp_state')"
 assert_eq switch_has_no_data_address "" "$(addrs S1)"
+assert_match status_shows_the_switch "$LAB_PREFIX-S1:S1 switch, ports: D1 D2 D3 R1 UP" \
+    "$(lab_sh status)"
 
 # 2. and 3.
 $HL -o "$T/sw" run "$T/sw.yaml" >"$T/sw.log" 2>&1 &
