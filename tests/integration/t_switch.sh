@@ -19,12 +19,14 @@
 # 3. udp flows D1 -> Out and D2 -> Out (2000 x 1 ms each) arrive with
 #    TTL 63 (R1 only: the switch is no hop), D3 -> D1 on the LAN with
 #    TTL 64; every flow receives all it sent;
+# 3b. the same with R1 a hoplab router (its own ARP on the segment): the
+#    plan's 500 x 1 ms per flow all arrive, TTL 63, 63, 64;
 # 4. a fault `link: D1-S1, action: down` at 1 s of a 2 s flow D3 -> D1
 #    takes D1's interface down (S1's port loses carrier): the flow loses
 #    from then on (between 800 and 1200 of 2000), while D2 -> Out over
 #    the same switch loses nothing;
 # 5. `lab down` leaves no namespace of the lab and no link of its prefix.
-# About 15 s.  Run as root; tests/integration/run.sh does.
+# About 25 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +46,8 @@ sed -e 's/count: 500/count: 2000/' -e 's/^name: .*/name: sw/' "$PL" \
 sed -e 's/^name: .*/name: cut/' -e '/name: d1out/d' \
     -e 's/count: 500/count: 2000/' "$PL" >"$T/cut.yaml"
 printf 'faults:\n  - {at: 1s, link: D1-S1, action: down}\n' >>"$T/cut.yaml"
+sed -e 's/^name: .*/name: hop/' -e 's/R1: {router: linux}/R1: {router: hoplab}/' \
+    "$PL" >"$T/hop.yaml"
 
 # csv_field FILE FLOW COLUMN: COLUMN of FLOW's row in summary FILE.
 csv_field()
@@ -146,6 +150,22 @@ if wait "$RUN"; then
 else
 	sed 's/^/    /' "$T/sw.log"
 	fail run_completes "hoplab run $T/sw.yaml failed"
+fi
+
+# 3b.
+if $HL -o "$T/hop" run "$T/hop.yaml" >"$T/hop.log" 2>&1; then
+	pass hoplab_run_completes
+	S=$(ls -d "$T/hop"/hop-*)/summary.csv
+	for f in d1out d2out d3d1; do
+		assert_eq "hoplab_${f}_received_all" 500 \
+		    "$(csv_field "$S" $f received)"
+	done
+	assert_eq hoplab_ttls_63_63_64 "63 63 64" "$(csv_field "$S" d1out \
+	    ttl_max) $(csv_field "$S" d2out ttl_max) $(csv_field "$S" d3d1 \
+	    ttl_max)"
+else
+	sed 's/^/    /' "$T/hop.log"
+	fail hoplab_run_completes "hoplab run $T/hop.yaml failed"
 fi
 
 # 4.
