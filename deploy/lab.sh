@@ -27,6 +27,10 @@
 # deleted, then one veth pair per link is made, X's end named IFX and Y's
 # IFY (the plan names a host's interface after the host at the far end),
 # IPv6 and offloads off, up, without addresses (the agents add them).
+# `links --switch S` makes host S a switch (docs/plans.md "Switches"): a
+# bridge named S in namespace PREFIX-S, STP off, forward delay 0, IPv6
+# off, no address, with every data interface of S as its port; it goes
+# with the namespace at `down`.
 # A pair already cabled as asked is kept, so that the addresses a user
 # gave an external router by hand survive the next run's cabling.  An
 # impaired topology link X:IFX-Y:IFY/w goes through the wire host w-X-Y
@@ -75,7 +79,7 @@ usage()
 	cat >&2 <<EOF
 usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
        $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up --hosts HOST...
-       $prog [-p PREFIX] [-s STATEDIR] links [X:IFX-Y:IFY[/w]...]
+       $prog [-p PREFIX] [-s STATEDIR] links [--switch S]... [X:IFX-Y:IFY[/w]...]
        $prog [-p PREFIX] [-s STATEDIR] wire [--exits] N [LINK...]
        $prog [-p PREFIX] [-s STATEDIR] wires LINK...
        $prog [-p PREFIX] [-s STATEDIR] status
@@ -96,7 +100,9 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
           with /w through the wire host: X:IFX -- wa [w-X-Y] wb -- Y:IFY,
           with /w=NAME through w-NAME (a named link, e.g. R1-R2.2).
           Pairs already cabled so are kept (and their addresses), every
-          other data interface is deleted
+          other data interface is deleted.  --switch S makes host S an
+          L2 switch: a bridge S in its namespace (STP off, no address),
+          every data interface of S its port
   wire N  rebuild the data links as gen:tx -> R1 -> ... -> RN -> gen:rx;
           each LINK given (gen-R1, Ri-Rj or Ri-gen, in the chain's order)
           goes through its wire host: X -- wa [w-X-Y] wb -- Y
@@ -901,6 +907,13 @@ show_topo_links()
 		stl_idx=$(echo "$stl_line" | sed -n 's/^[0-9]*: [^@]*@if\([0-9]*\):.*/\1/p')
 		stl_peerns=$(echo "$stl_line" | sed -n 's/.* link-netns \([^ ]*\).*/\1/p')
 		stl_state=$(echo "$stl_line" | sed -n 's/.* state \([A-Z]*\).*/\1/p')
+		if [ -z "$stl_peerns" ] && ip -n "$1" -d link show dev "$stl_if" |
+		    grep -q '^ *bridge '; then	# a switch (links --switch)
+			echo "  $1:$stl_if switch, ports:" $(ip -n "$1" -o link \
+			    show master "$stl_if" | awk -F': ' '{ print $2 }' |
+			    sed 's/@.*//') "$stl_state"
+			continue
+		fi
 		stl_peer=$(ip -n "$stl_peerns" -o link show 2>/dev/null |
 		    awk -F': ' -v i="$stl_idx" '$1 == i { sub(/@.*/, "", $2); print $2 }')
 		echo "  $1:$stl_if -> $stl_peerns:$stl_peer $stl_state"
@@ -994,6 +1007,23 @@ veth_peer()
 # set up again, should a fault have left it down),
 # every other data interface of the lab's hosts and wire hosts is
 # deleted, and the missing pairs are made.
+# Make host $1 of a topology lab a switch: the bridge $1 in its namespace
+# (STP off, forward delay 0, IPv6 off, no address, up), every other data
+# interface there its port.
+make_switch()
+{
+	ms_ns=$prefix-$1
+	ip -n "$ms_ns" link show dev "$1" >/dev/null 2>&1 ||
+	    run ip -n "$ms_ns" link add name "$1" type bridge stp_state 0 \
+	    forward_delay 0
+	no_ipv6 "$ms_ns" "$1"
+	for ms_if in $(data_ifaces "$ms_ns"); do
+		[ "$ms_if" = "$1" ] ||
+		    run ip -n "$ms_ns" link set dev "$ms_if" master "$1"
+	done
+	run ip -n "$ms_ns" link set dev "$1" up
+}
+
 cmd_links()
 {
 	need_root
@@ -1001,6 +1031,14 @@ cmd_links()
 	    "run: $prog -p $prefix up --hosts HOST..."
 	[ "$lab_kind" = hosts ] || die "links: lab $prefix is a chain lab;" \
 	    "use wire N (or build a topology lab: up --hosts HOST...)"
+	cl_sw=
+	while [ "${1:-}" = --switch ]; do
+		[ $# -ge 2 ] && is_hname "$2" && in_list "$2" $lab_routers ||
+		    die "links: --switch '${2:-}': expected a host of lab" \
+		    "$prefix (hosts: $lab_routers)"
+		cl_sw="$cl_sw $2"
+		shift 2
+	done
 	for cl_l in "$@"; do
 		check_tlink "$cl_l"
 	done
@@ -1032,7 +1070,10 @@ cmd_links()
 		in_list "$cl_a" $cl_kept && in_list "$cl_b" $cl_kept && continue
 		make_link "${cl_a%%:*}" "${cl_a#*:}" "${cl_b%%:*}" "${cl_b#*:}" off
 	done || exit 1
-	echo "links: $# link(s) in lab $prefix${*:+: $*}"
+	for cl_s in $cl_sw; do
+		make_switch "$cl_s"
+	done
+	echo "links: $# link(s) in lab $prefix${*:+: $*}${cl_sw:+; switch(es):$cl_sw}"
 }
 
 cmd_status()

@@ -152,15 +152,28 @@ lab_wire(const char *prefix, size_t n, char *err, size_t errlen)
 	return lab_run(prefix, -1, argv, 1, err, errlen);
 }
 
+void
+lab_switch_args(const struct plantopo *t, const char **argv, size_t *n)
+{
+	size_t h;
+
+	for (h = 0; h < t->nhosts; h++)
+		if (t->hosts[h].kind == PLANTOPO_SWITCH) {
+			argv[(*n)++] = "--switch";
+			argv[(*n)++] = t->hosts[h].name;
+		}
+}
+
 int
 lab_links(const char *prefix, const struct plantopo *t, int quiet,
     char *err, size_t errlen)
 {
 	static char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16)];
-	const char *argv[PLANTOPO_MAX_LINKS + 2];
+	const char *argv[LAB_MAX_ARGS + 1];
 	size_t i, n = 0;
 
 	argv[n++] = "links";
+	lab_switch_args(t, argv, &n);
 	for (i = 0; i < t->nlinks; i++) {
 		const struct plantopo_link *l = &t->links[i];
 

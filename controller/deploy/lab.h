@@ -15,7 +15,8 @@
 
 #define LAB_DEFAULT_PREFIX	"hl"
 #define LAB_STATE_ROOT		"/run/hoplab"
-#define LAB_MAX_ARGS		(PLANTOPO_MAX_LINKS + 2)	/* lab_run ARGV */
+/* lab_run ARGV: links, --switch S per switch, a spec per link */
+#define LAB_MAX_ARGS		(PLANTOPO_MAX_LINKS + 2 * PLANTOPO_MAX_HOSTS + 2)
 
 /*
  * The folder hoplab runs from: $HOPLAB_HOME, else the parent of the folder
@@ -37,6 +38,12 @@ int	lab_wire(const char *prefix, size_t n, char *err, size_t errlen);
  * PREFIX's data links to T's, one "X:IFX-Y:IFY" per link (lab.sh links).
  * Returns as lab_run().
  */
+/*
+ * "--switch", S for each switch S of T (docs/plans.md "Switches") into
+ * ARGV from *N on, for lab.sh links.
+ */
+void	lab_switch_args(const struct plantopo *t, const char **argv,
+	    size_t *n);
 int	lab_links(const char *prefix, const struct plantopo *t, int quiet,
 	    char *err, size_t errlen);
 /*

@@ -253,6 +253,27 @@ dry_routing(const struct plantopo *t, FILE *out)
 		    NSEC_PER_MSEC, tm->bfd_multiplier ? tm->bfd_multiplier : 3);
 }
 
+/* Switch S: its subnet and its ports, the hosts on it, in link order. */
+static void
+dry_switch(const struct plantopo *t, size_t s, FILE *out)
+{
+	size_t l, n = 0;
+	int se;
+
+	for (l = 0; l < t->nlinks; l++) {
+		if ((se = plantopo_switch_end(t, l)) == -1 ||
+		    t->links[l].end[se].host != s)
+			continue;
+		if (n++ == 0)
+			fprintf(out, "  host  %-12s switch (bridge)  "
+			    "198.18.%u.0/24, ports", t->hosts[s].name,
+			    t->links[l].net);
+		fprintf(out, " %s %s", t->links[l].end[se].iface,
+		    t->links[l].end[!se].ip);
+	}
+	fprintf(out, "\n");
+}
+
 /* The hosts and links of a topology plan. */
 static void
 dry_hosts_links(const struct plantopo *t, FILE *out)
@@ -265,7 +286,9 @@ dry_hosts_links(const struct plantopo *t, FILE *out)
 	    t->nhosts, t->nlinks, t->nroutes);
 	for (i = 0; i < t->nhosts; i++) {
 		ip = plantopo_host_ip(t, i);
-		if (t->hosts[i].kind == PLANTOPO_END)
+		if (t->hosts[i].kind == PLANTOPO_SWITCH)
+			dry_switch(t, i, out);
+		else if (t->hosts[i].kind == PLANTOPO_END)
 			fprintf(out, "  host  %-12s end host         %s\n",
 			    t->hosts[i].name, ip != NULL ? ip : "-");
 		else if (plantopo_dynamic(t, i))
@@ -284,9 +307,10 @@ dry_hosts_links(const struct plantopo *t, FILE *out)
 		l = &t->links[i];
 		fprintf(out, "  link  %-25s 198.18.%u.0/24  %s %s (dev %s), "
 		    "%s %s (dev %s)\n", l->name, l->net,
-		    t->hosts[l->end[0].host].name, l->end[0].ip,
-		    l->end[0].iface, t->hosts[l->end[1].host].name,
-		    l->end[1].ip, l->end[1].iface);
+		    t->hosts[l->end[0].host].name, l->end[0].ip[0] ?
+		    l->end[0].ip : "port", l->end[0].iface,
+		    t->hosts[l->end[1].host].name, l->end[1].ip[0] ?
+		    l->end[1].ip : "port", l->end[1].iface);
 	}
 }
 

@@ -114,6 +114,10 @@ topo_iface(struct parse_ctx *c, yaml_node_t *node, const char *path,
 		return PERR(c, node, path, "%s is an external router (hoplab "
 		    "has no agent there to capture with); capture on its "
 		    "neighbours' interfaces towards it", h);
+	if (t->hosts[hi].kind == PLANTOPO_SWITCH)
+		return PERR(c, node, path, "%s is a switch (hoplab has no "
+		    "agent there to capture with); capture on the interfaces "
+		    "of the hosts towards it (named %s)", h, h);
 	list[0] = '\0';
 	for (i = 0; i < t->nlinks; i++)
 		for (e = 0; e < 2; e++) {

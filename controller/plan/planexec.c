@@ -80,6 +80,10 @@ known_host(const struct plan *p, const char *name, const char **why)
 			*why = "an external router (hoplab has no agent there)";
 			return 0;
 		}
+		if (p->topo.hosts[i].kind == PLANTOPO_SWITCH) {
+			*why = "a switch (hoplab has no agent there)";
+			return 0;
+		}
 		return 1;
 	}
 	return parse_chain_index(p, name, strlen(name)) != -1;

@@ -47,6 +47,7 @@
 
 #include "clock.h"
 #include "controller/plan/plan.h"
+#include "controller/plan/planswitch.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
 
@@ -176,6 +177,9 @@ f_updown(struct fctx *fc, struct plan_fault *f)
 		    "profile instead of action), got %s",
 		    yamldoc_got(fc->v[F_ACTION],
 		    got, sizeof(got)));
+	if (planswitch_fault(fc->c, fc->v[F_END], f_path(fc, F_END, path,
+	    sizeof(path)), f) == -1)	/* a link to a switch: one end */
+		return -1;
 	if (fc->v[F_END] == NULL)
 		return 0;
 	if (!yamldoc_is(fc->v[F_END], f->from) &&

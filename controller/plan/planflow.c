@@ -596,8 +596,9 @@ flow_end(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 		return PERR(c, node, path, "expected an end host of "
 		    "topology.hosts (%s), got %s", ends, got);
 	if (t->hosts[*h].kind != PLANTOPO_END)
-		return PERR(c, node, path, "%s is a router (expected an end "
-		    "host: %s)", name, ends);
+		return PERR(c, node, path, "%s is a %s (expected an end "
+		    "host: %s)", name, t->hosts[*h].kind == PLANTOPO_SWITCH ?
+		    "switch" : "router", ends);
 	return 0;
 }
 

@@ -429,6 +429,11 @@ imp_topo_link(struct impctx *ic, struct plan_impair *im, const char *s)
 		    "(expected one of: %s)", yamldoc_got(ic->v[I_LINK], got,
 		    sizeof(got)), links);
 	}
+	if (plantopo_switch_end(&ic->c->p->topo, (size_t)l) != -1)
+		return PERR(ic->c, ic->v[I_LINK], imp_path(ic, I_LINK, path,
+		    sizeof(path)), "%s is a link to a switch; impairments on "
+		    "switch links are not supported (impair a link between "
+		    "routers, or between a router and an end host)", s);
 	im->topo = 1;
 	im->hop = (size_t)l;
 	snprintf(im->link, sizeof(im->link), "%s", s);

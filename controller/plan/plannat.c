@@ -269,9 +269,10 @@ parse_nat(struct parse_ctx *c, yaml_node_t *node, const char *path, size_t h)
 
 	memset(&n, 0, sizeof(n));
 	if (host->kind != PLANTOPO_ROUTER)
-		return PERR(c, node, path, "only for a router (an end host "
-		    "does not forward); expected it on a router: {router: "
-		    "linux, nat: {masquerade: IFACE}}");
+		return PERR(c, node, path, "only for a router (%s does not "
+		    "route); expected it on a router: {router: linux, nat: "
+		    "{masquerade: IFACE}}", host->kind == PLANTOPO_SWITCH ?
+		    "a switch" : "an end host");
 	if (host->impl == PLAN_ROUTER_EXTERNAL)
 		return PERR(c, node, path, "%s is an external router (you "
 		    "configure it; hoplab installs nothing there); expected "

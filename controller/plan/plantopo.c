@@ -79,32 +79,35 @@ plantopo_link(const struct plantopo *t, const char *name, int *end)
 void
 plantopo_link_dist(const struct plantopo *t, size_t l, size_t x, unsigned *d)
 {
-	const struct plantopo_link *k;
-	size_t i, a, b;
+	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
+	size_t i, a, b, k, n;
 	int changed = 1, e;
 
 	for (i = 0; i < t->nhosts; i++)
 		d[i] = UINT_MAX;
-	for (e = 0; e < 2; e++) {
-		a = t->links[l].end[e].host;
-		if (t->hosts[a].kind == PLANTOPO_ROUTER && a != x)
-			d[a] = 1;
-	}
+	/* On the subnet: every link of a switch has its subnet. */
+	for (i = 0; i < t->nlinks; i++)
+		for (e = 0; t->links[i].net == t->links[l].net && e < 2; e++) {
+			a = t->links[i].end[e].host;
+			if (t->hosts[a].kind == PLANTOPO_ROUTER && a != x)
+				d[a] = 1;
+		}
 	while (changed) {	/* Bellman-Ford: a few hosts, a few links */
 		changed = 0;
-		for (i = 0; i < t->nlinks; i++) {
-			k = &t->links[i];
-			a = k->end[0].host;
-			b = k->end[1].host;
-			if (a == x || b == x ||
-			    t->hosts[a].kind != PLANTOPO_ROUTER ||
-			    t->hosts[b].kind != PLANTOPO_ROUTER)
+		for (a = 0; a < t->nhosts; a++) {
+			if (a == x || t->hosts[a].kind != PLANTOPO_ROUTER ||
+			    d[a] == UINT_MAX)
 				continue;
-			for (e = 0; e < 2; e++, a = b, b = k->end[0].host)
-				if (d[a] != UINT_MAX && d[a] + 1 < d[b]) {
+			/* Neighbours across a link or a switch (planswitch.c) */
+			n = plantopo_adjs(t, a, adj, PLANTOPO_MAX_ADJ);
+			for (k = 0; k < n; k++) {
+				b = adj[k].far;
+				if (b != x && t->hosts[b].kind ==
+				    PLANTOPO_ROUTER && d[a] + 1 < d[b]) {
 					d[b] = d[a] + 1;
 					changed = 1;
 				}
+			}
 		}
 	}
 }
@@ -153,27 +156,26 @@ plantopo_addr(const char *ip)
 }
 
 /*
- * The next host from CUR towards address A: a host on a subnet CUR is
- * on, else the via of CUR's best route (longest prefix, then lowest
- * metric).  0, or -1 when CUR has no route.
+ * The next host from CUR towards address A: a neighbour (planswitch.c:
+ * across a link or a switch) that has A, else the via of CUR's best
+ * route (longest prefix, then lowest metric).  0, or -1 when CUR has no
+ * route.
  */
 static int
 next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
 {
 	const struct plantopo_route *r, *best = NULL;
+	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
 	uint32_t net;
-	size_t i;
-	int e, len, blen = -1;
+	size_t i, n = plantopo_adjs(t, cur, adj, PLANTOPO_MAX_ADJ);
+	int len, blen = -1;
 
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == cur &&
-			    (a & 0xffffff00U) ==
-			    plantopo_link_net(&t->links[i]) &&
-			    plantopo_addr(t->links[i].end[!e].ip) == a) {
-				*next = t->links[i].end[!e].host;
-				return 0;
-			}
+	for (i = 0; i < n; i++)
+		if (plantopo_addr(t->links[adj[i].far_link].end[
+		    adj[i].far_end].ip) == a) {
+			*next = adj[i].far;
+			return 0;
+		}
 	for (i = 0; i < t->nroutes; i++) {
 		r = &t->routes[i];
 		if (r->host != cur || plantopo_prefix(r->prefix, &net, &len) ==
@@ -186,13 +188,12 @@ next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
 	}
 	if (best == NULL)
 		return -1;
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == cur &&
-			    strcmp(t->links[i].end[!e].ip, best->via) == 0) {
-				*next = t->links[i].end[!e].host;
-				return 0;
-			}
+	for (i = 0; i < n; i++)
+		if (strcmp(t->links[adj[i].far_link].end[adj[i].far_end].ip,
+		    best->via) == 0) {
+			*next = adj[i].far;
+			return 0;
+		}
 	return -1;
 }
 
@@ -369,27 +370,26 @@ int
 plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
     const char *got, int *l, int *via_end, char *why, size_t whylen)
 {
+	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
 	char list[256];
-	size_t i, off = 0;
-	int j, e;
+	size_t i, off = 0, n = plantopo_adjs(t, h, adj, PLANTOPO_MAX_ADJ);
+	int j = s != NULL ? plantopo_host(t, s) : -1;
 
 	list[0] = '\0';
-	for (i = 0; i < t->nlinks; i++)
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == h && t->hosts[t->links[
-			    i].end[!e].host].kind == PLANTOPO_ROUTER &&
-			    off + 20 < sizeof(list))
-				off += (size_t)snprintf(list + off,
-				    sizeof(list) - off, "%s%s", off ? ", " : "",
-				    t->links[i].end[e].iface);
-	if (s == NULL || (j = plantopo_host(t, s)) == -1 ||
-	    (*l = plantopo_link_between(t, h, (size_t)j)) == -1 ||
-	    t->hosts[j].kind != PLANTOPO_ROUTER) {
-		snprintf(why, whylen, "%s is not a neighbouring router of %s "
-		    "(expected one of: %s)", got, t->hosts[h].name,
-		    list[0] ? list : "none");
-		return -1;
-	}
-	*via_end = t->links[*l].end[0].host == (size_t)j ? 0 : 1;
-	return 0;
+	for (i = 0; i < n; i++)
+		if (t->hosts[adj[i].far].kind == PLANTOPO_ROUTER &&
+		    off + 20 < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off,
+			    "%s%s", off ? ", " : "", t->hosts[adj[i].far].name);
+	for (i = 0; j != -1 && i < n; i++)	/* across a link or a switch */
+		if (adj[i].far == (size_t)j &&
+		    t->hosts[j].kind == PLANTOPO_ROUTER) {
+			*l = (int)adj[i].far_link;
+			*via_end = adj[i].far_end;
+			return 0;
+		}
+	snprintf(why, whylen, "%s is not a neighbouring router of %s "
+	    "(expected one of: %s)", got, t->hosts[h].name,
+	    list[0] ? list : "none");
+	return -1;
 }

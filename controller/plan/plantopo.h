@@ -9,6 +9,7 @@
  *       R1: {router: linux}             # linux | hoplab | external
  *       R2: {router: hoplab}
  *       R3: {router: linux, routing: ospf}   # static (default), rip, ospf
+ *       S1: {switch: true}              # an L2 switch (planswitch.c)
  *     links:                            # each a /24 of 198.18.0.0/16
  *       - [H1, R1]
  *       - [R1, R2]
@@ -105,6 +106,7 @@ struct plantopo_timers {
 enum plantopo_kind {
 	PLANTOPO_END = 0,		/* end host: flows start and end here */
 	PLANTOPO_ROUTER,		/* forwards: impl says how */
+	PLANTOPO_SWITCH,		/* an L2 switch (planswitch.c) */
 };
 
 /*
@@ -250,6 +252,47 @@ void	plantopo_link_dist(const struct plantopo *t, size_t l, size_t x,
 	    unsigned *d);
 /* Whether host H has address A (host order) on one of its links. */
 int	plantopo_owns(const struct plantopo *t, size_t h, uint32_t a);
+/*
+ * Switches (planswitch.c; docs/plans.md "Switches"): S: {switch: true} is
+ * an L2 switch, in the lab a Linux bridge named S in S's namespace (STP
+ * off, no address), its ports the links to it, each named after the host
+ * at the far end.  Every host linked to S is on one subnet, the /24 of
+ * S's first link in file order (198.18.(PLANTOPO_NET_BASE + I).0/24 for
+ * link I, as always), and is .1, .2, ... in the order of S's links; the
+ * /24s of S's other links are left unused, so every other link keeps
+ * its address.  Such a host's interface is named after S, and its
+ * switch end has no address (ip and cidr "").  The hosts on S are each
+ * other's neighbours (one hop; a path never lists S); an end host whose
+ * first link is to S gets its default route via the first router on S
+ * in link order (none when S has no router).  Refused by the loader:
+ * router:/routing: on a switch, links between two switches, two links
+ * from one host to a switch, routing: rip or ospf on a router on a
+ * switch, flows, captures and impairments on a switch; a fault on a link
+ * to S takes the other end's interface down (its port loses carrier).
+ */
+#define PLANTOPO_MAX_ADJ	(2 * PLANTOPO_MAX_LINKS)
+
+/* One neighbour of a host at L3: across a link, or across a switch. */
+struct plantopo_adj {
+	size_t		link;		/* the host's own link (its port) */
+	int		end;		/* the host's end of it */
+	size_t		far_link;	/* the neighbour's link (= link */
+	int		far_end;	/*   unless across a switch), end */
+	size_t		far;		/* the neighbour */
+};
+
+/* 1 when host H is a switch. */
+int	plantopo_is_switch(const struct plantopo *t, size_t h);
+/* The end (0, 1) of link L that is a switch, or -1. */
+int	plantopo_switch_end(const struct plantopo *t, size_t l);
+/*
+ * Host H's L3 neighbours in the order of H's links (and across a switch
+ * in the order of the switch's links), at most MAX into A; the count.
+ * A switch has none; a switch is never a neighbour.
+ */
+size_t	plantopo_adjs(const struct plantopo *t, size_t h,
+	    struct plantopo_adj *a, size_t max);
+
 /* Parse "A.B.C.D/LEN" into host-order *NET and *LEN: 0 or -1. */
 int	plantopo_prefix(const char *s, uint32_t *net, int *len);
 /* Dotted quad IP in host order; 0 when IP is NULL or not an address. */

@@ -35,8 +35,15 @@
  *
  * Parallel links (two or more between the same pair) each have their own
  * /24, interfaces "FAR.N" and name ("X-Y.N" or name:); topology.ecmp
- * widens the computed routes afterwards (planecmp.c).  Deliberately not
- * done: end hosts with routes of their own.
+ * widens the computed routes afterwards (planecmp.c).
+ *
+ * Switches (planswitch_parse.c reads them, planswitch.c gives each
+ * host's neighbours across them): the routes are computed over those
+ * neighbours rather than the links, so routers on one switch are one
+ * hop apart, a switch's subnet (all its links share one) gets one route,
+ * and an end host on a switch defaults via the first router on it.
+ *
+ * Deliberately not done: end hosts with routes of their own.
  * The loader reports every error it finds with the file, line, key.
  */
 #include <arpa/inet.h>
@@ -47,14 +54,16 @@
 
 #include "controller/plan/plan.h"
 #include "controller/plan/plantopo.h"
+#include "controller/plan/planswitch.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
 
 #define NOWHERE		UINT_MAX	/* a subnet a router cannot reach */
 #define METRIC_MAX	1000		/* routes: metric */
 
-static const char *const host_keys[] = { "router", "routing", "nat" };
-enum { H_ROUTER, H_ROUTING, H_NAT, H_NKEYS };	/* nat: plannat.c */
+static const char *const host_keys[] = { "router", "routing", "nat",
+    "switch" };
+enum { H_ROUTER, H_ROUTING, H_NAT, H_SWITCH, H_NKEYS };	/* nat: plannat.c */
 static const char *const route_keys[] = { "to", "via", "metric" };
 enum { R_TO, R_VIA, R_METRIC, R_NKEYS };
 
@@ -163,6 +172,9 @@ parse_host(struct parse_ctx *c, yaml_node_t *k, yaml_node_t *v)
 	if (yamldoc_map_fields(c->yd, v, path, host_keys, H_NKEYS, hv, c->err,
 	    c->errlen) == -1)
 		return -1;
+	if (hv[H_SWITCH] != NULL && (j = planswitch_host(c, hv[H_SWITCH],
+	    hv[H_ROUTER], hv[H_ROUTING], path, h)) != 1)
+		return j;	/* a switch (planswitch_parse.c), or wrong */
 	impl = hv[H_ROUTER];
 	yamldoc_path_key(ipath, sizeof(ipath), path, "routing");
 	if (impl == NULL && hv[H_ROUTING] != NULL)
@@ -441,7 +453,10 @@ add_route(struct plantopo *t, size_t h, const char *prefix, size_t l,
 	r->host = h;
 	scopy(r->prefix, sizeof(r->prefix), prefix);
 	scopy(r->via, sizeof(r->via), t->links[l].end[via_end].ip);
-	scopy(r->iface, sizeof(r->iface), t->links[l].end[!via_end].iface);
+	/* Across a switch, L is the neighbour's port: H's is named after it. */
+	scopy(r->iface, sizeof(r->iface), t->links[l].end[!via_end].host == h ?
+	    t->links[l].end[!via_end].iface :
+	    t->hosts[t->links[l].end[!via_end].host].name);
 	r->metric = metric;
 	r->line = line;
 	return 0;
@@ -593,36 +608,60 @@ static int
 route_subnet(struct plantopo *t, size_t h, size_t l)
 {
 	unsigned d[PLANTOPO_MAX_HOSTS], dx[PLANTOPO_MAX_HOSTS], m;
+	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
 	char prefix[20];
-	size_t i, y, primary = (size_t)-1;
-	int e;
+	size_t i, y, n, primary = (size_t)-1;
 
+	for (i = 0; i < l; i++)		/* a switch's subnet: once */
+		if (t->links[i].net == t->links[l].net)
+			return 0;
 	plantopo_link_dist(t, l, (size_t)-1, d);
 	if (d[h] == NOWHERE || d[h] == 1)	/* unreachable, or on it */
 		return 0;
 	snprintf(prefix, sizeof(prefix), "198.18.%u.0/24", t->links[l].net);
 	plantopo_link_dist(t, l, h, dx);
-	for (i = 0; i < t->nlinks; i++)	/* the primary: first in order */
-		for (e = 0; e < 2; e++)
-			if (t->links[i].end[e].host == h &&
-			    primary == (size_t)-1 &&
-			    d[y = t->links[i].end[!e].host] + 1 == d[h]) {
-				primary = y;
-				if (add_route(t, h, prefix, i, !e, 1, 0) == -1)
-					return -1;
-			}
-	for (i = 0; t->hosts[h].impl == PLAN_ROUTER_LINUX &&
-	    t->hosts[h].routing == PLANTOPO_STATIC && i < t->nlinks; i++)
-		for (e = 0; e < 2; e++) {
-			y = t->links[i].end[!e].host;
-			if (t->links[i].end[e].host != h || y == primary ||
-			    dx[y] == NOWHERE)
-				continue;
-			for (m = 1 + dx[y]; route_at(t, h, prefix, m); m++)
-				;
-			if (add_route(t, h, prefix, i, !e, m, 0) == -1)
+	n = plantopo_adjs(t, h, adj, PLANTOPO_MAX_ADJ);
+	for (i = 0; i < n; i++)		/* the primary: first in order */
+		if (primary == (size_t)-1 &&
+		    d[y = adj[i].far] + 1 == d[h]) {
+			primary = y;
+			if (add_route(t, h, prefix, adj[i].far_link,
+			    adj[i].far_end, 1, 0) == -1)
 				return -1;
 		}
+	for (i = 0; t->hosts[h].impl == PLAN_ROUTER_LINUX &&
+	    t->hosts[h].routing == PLANTOPO_STATIC && i < n; i++) {
+		y = adj[i].far;
+		if (y == primary || dx[y] == NOWHERE)
+			continue;
+		for (m = 1 + dx[y]; route_at(t, h, prefix, m); m++)
+			;
+		if (add_route(t, h, prefix, adj[i].far_link, adj[i].far_end,
+		    m, 0) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * End host H's default route, via the far end of its first link L (H's
+ * end E); on a switch via the first router on it in link order, none
+ * when the switch has no router.
+ */
+static int
+default_route(struct plantopo *t, size_t h, size_t l, int e)
+{
+	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
+	size_t i, n;
+
+	if (plantopo_switch_end(t, l) == -1)
+		return add_route(t, h, "0.0.0.0/0", l, !e, 1, 0);
+	n = plantopo_adjs(t, h, adj, PLANTOPO_MAX_ADJ);
+	for (i = 0; i < n; i++)
+		if (adj[i].link == l &&
+		    t->hosts[adj[i].far].kind == PLANTOPO_ROUTER)
+			return add_route(t, h, "0.0.0.0/0", adj[i].far_link,
+			    adj[i].far_end, 1, 0);
 	return 0;
 }
 
@@ -634,14 +673,15 @@ compute_routes(struct plantopo *t, const int *given)
 	int e;
 
 	for (h = 0; h < t->nhosts; h++) {
+		if (t->hosts[h].kind == PLANTOPO_SWITCH)
+			continue;
 		if (t->hosts[h].kind == PLANTOPO_END) {
 			for (l = 0; l < t->nlinks; l++)
 				for (e = 0; e < 2; e++)
 					if (t->links[l].end[e].host == h &&
 					    plantopo_host_ip(t, h) ==
 					    t->links[l].end[e].ip &&
-					    add_route(t, h, "0.0.0.0/0", l, !e,
-					    1, 0) == -1)
+					    default_route(t, h, l, e) == -1)
 						return -1;
 			continue;
 		}
@@ -671,6 +711,8 @@ plantopo_parse(struct parse_ctx *c, yaml_node_t *topo, yaml_node_t *hosts,
 	if (links == NULL)
 		rc = parse_missing(c, topo, "topology", "links");
 	else if (parse_links(c, links, hosts, rc == 0) == -1)
+		rc = -1;
+	else if (rc == 0 && planswitch_links(c, links) == -1)
 		rc = -1;
 	if (rc == 0 && plannat_parse(c, hosts) == -1)
 		rc = -1;

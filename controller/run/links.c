@@ -141,13 +141,14 @@ links_lab_topo(const char *lab, const struct plan *plan, int quiet,
 {
 	char spec[PLANTOPO_MAX_LINKS][2 * (PLANTOPO_NAME_MAX + 16) +
 	    PLAN_NAME_MAX * 2 + 4];
-	const char *argv[PLANTOPO_MAX_LINKS + 2], *w;
+	const char *argv[LAB_MAX_ARGS + 1], *w;
 	const struct plantopo *t = &plan->topo;
 	const struct plantopo_link *l;
 	size_t i, j, n = 0;
 	int a;
 
 	argv[n++] = "links";
+	lab_switch_args(t, argv, &n);
 	for (i = 0; i < t->nlinks; i++) {
 		l = &t->links[i];
 		for (j = 0, a = 0, w = NULL; j < plan->nimpairs; j++)

@@ -11,12 +11,16 @@
 #include "controller/run/toporun.h"
 #include "controller/run/topocheck.h"
 
-/* Host H is an external router: no agent, no role (plantopo.h). */
+/*
+ * Host H is an external router or a switch: no agent, no role
+ * (plantopo.h; a switch is the lab's bridge or a real box).
+ */
 int
 topocheck_is_external(const struct plantopo *t, size_t h)
 {
-	return t->hosts[h].kind == PLANTOPO_ROUTER &&
-	    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL;
+	return (t->hosts[h].kind == PLANTOPO_ROUTER &&
+	    t->hosts[h].impl == PLAN_ROUTER_EXTERNAL) ||
+	    t->hosts[h].kind == PLANTOPO_SWITCH;
 }
 
 size_t

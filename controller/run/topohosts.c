@@ -173,9 +173,11 @@ topohosts_start(struct run *r, struct wait_role *ws, size_t *n, char *err,
 	for (h = 0; rc == 0 && h < t->nhosts; h++) {
 		if (topocheck_is_external(t, h)) {
 			if (!r->opts->quiet)
-				fprintf(stderr, "topology: %s is external: "
+				fprintf(stderr, "topology: %s is %s: "
 				    "hoplab sends through it and configures "
-				    "nothing there\n", t->hosts[h].name);
+				    "nothing there\n", t->hosts[h].name,
+				    plantopo_is_switch(t, h) ? "a switch (the "
+				    "lab's bridge)" : "external");
 			continue;
 		}
 		hoplab__start_role__init(&sr);

@@ -85,3 +85,4 @@ UNIT_EXTRA_test_downloadplot = build/asan/controller/report/downloadplot.o build
 UNIT_EXTRA_test_planecmp = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_agent_natrules = build/asan/agent/natrules.o build/asan/agent/nft.o build/asan/agent/iproute.o
 UNIT_EXTRA_test_plannat = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryrun.o
+UNIT_EXTRA_test_planswitch = build/asan/controller/plan/dryrun.o $(PLAN_ASAN_OBJ)

@@ -151,7 +151,7 @@ t_nat_where_nothing_is_installed_is_refused(void)
 {
 	refused(NET("router: linux", "Out: {nat: {masquerade: R1}}"),
 	    "t.yaml:6: topology.hosts.Out.nat: only for a router (an end "
-	    "host does not forward); expected it on a router: {router: "
+	    "host does not route); expected it on a router: {router: "
 	    "linux, nat: {masquerade: IFACE}}");
 	refused(NET("router: external, nat: {masquerade: Out}", OUT),
 	    "t.yaml:7: topology.hosts.R1.nat: R1 is an external router (you "
