@@ -7,7 +7,7 @@
  *
  * The sender connects its streams one after another to --dst (each with
  * --cc, tcpconn.c), then polls them all: each writes up to 128 KiB at a
- * time until its share of --bytes (tcpconn_share) is written, shuts its
+ * time until its share of --bytes (lib/split.h) is written, shuts its
  * side down and waits for the receiver's count of what it read on that
  * connection (8 bytes, network order).  The download's time runs from
  * the first connect to the last stream's count: the receiver has then
@@ -51,6 +51,7 @@
 #include "log.h"
 #include "gen.h"
 #include "mode.h"
+#include "split.h"
 #include "tcp.h"
 #include "tcpconn.h"
 
@@ -375,7 +376,7 @@ send_open(struct tcp_state *s, char *err, size_t errlen)
 	for (i = 0; i < r->cfg.streams; i++) {
 		if ((s->c[i].fd = tcpconn_connect(&r->cfg, err, errlen)) == -1)
 			return -1;
-		r->st[i].want = tcpconn_share(r->cfg.bytes, r->cfg.streams, i);
+		r->st[i].want = split_share(r->cfg.bytes, r->cfg.streams, i);
 		r->nst++;
 	}
 	tcpconn_cc(s->c[0].fd, r->cc, sizeof(r->cc));

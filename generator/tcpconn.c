@@ -24,14 +24,6 @@
 
 #define CC_AVAILABLE	"/proc/sys/net/ipv4/tcp_available_congestion_control"
 
-uint64_t
-tcpconn_share(uint64_t bytes, unsigned n, unsigned i)
-{
-	if (n == 0 || i >= n)
-		return 0;
-	return bytes / n + (i < bytes % n ? 1 : 0);
-}
-
 const char *
 tcpconn_addr(const struct sockaddr_in *sa, char *buf, size_t len)
 {

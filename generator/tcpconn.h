@@ -1,7 +1,7 @@
 /*
  * tcpconn: the sockets of hoplab-gen's tcp mode, one connection at a
  * time: the sender's connect (with its congestion control), the
- * receiver's listening socket, the share of --bytes each stream carries.
+ * receiver's listening socket.
  * The loops that drive them are tcp.c's.
  */
 #ifndef HOPLAB_GEN_TCPCONN_H
@@ -13,12 +13,6 @@
 
 #include "tcp.h"
 
-/*
- * Stream I's share of BYTES over N streams: BYTES / N, one more for the
- * first BYTES % N streams, so the shares differ by at most one byte and
- * add up to BYTES.
- */
-uint64_t tcpconn_share(uint64_t bytes, unsigned n, unsigned i);
 /*
  * A connected socket to C->peer from C->bind, C->cc set before the
  * connect (a kernel without it: ERR names it and the kernel's

@@ -466,6 +466,8 @@ const char *plan_flow_target(const struct plan *p, const struct plan_flow *f);
 
 /* 1 if a flow of P has mode MODE ("icmp", ...). */
 int	plan_has_mode(const struct plan *p, const char *mode);
+/* 1 if a flow of P is a download (tcp with bytes:, plandl.c). */
+int	plan_has_download(const struct plan *p);
 
 /* Runs in the plan: variants x every sweep key's values x repeat. */
 size_t	plan_npoints(const struct plan *p);

@@ -94,3 +94,15 @@ plandl_refuse(struct parse_ctx *c, yaml_node_t *bytes, yaml_node_t *streams,
 	return PERR(c, v, path, "only for a tcp flow (mode: tcp, a "
 	    "download), not for mode %s", f->mode);
 }
+
+int
+plan_has_download(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nflows; i++)
+		if (strcmp(p->flows[i].mode, "tcp") == 0 &&
+		    p->flows[i].tcp_bytes > 0)
+			return 1;
+	return 0;
+}

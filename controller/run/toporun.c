@@ -62,6 +62,7 @@
 #include "controller/run/routing.h"
 #include "controller/run/waitrole.h"
 #include "controller/results/starts.h"
+#include "controller/run/topodl.h"
 #include "controller/run/topohosts.h"
 #include "controller/run/toporun.h"
 #include "controller/run/topocheck.h"
@@ -151,8 +152,12 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 	gp.role = send ? "send" : "recv";
 	gp.peer = peer;
 	if (is_tcp(pf)) {
-		if (send)
+		gp.tcp_streams = pf->tcp_streams;
+		if (send) {
 			gp.tcp_duration_ns = (uint64_t)flow_length_ns(pf);
+			gp.tcp_bytes = pf->tcp_bytes;
+			gp.tcp_cc = (char *)pf->tcp_cc;
+		}
 	} else {
 		fill_spec(pf, i, &fs);
 		gp.n_flows = 1;
@@ -476,7 +481,8 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		    pf->group);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, &tp->flow[i], err,
-		    errlen) == -1)
+		    errlen) == -1 || topodl_record(r, pf, rep, &tp->flow[i],
+		    &tp->recv[i], err, errlen) == -1)
 			return -1;
 		print_row(r, pf, &row, &tp->flow[i], path);
 		if (!bad && check_ttl(r, pf, &row, routers, target, path, err,
