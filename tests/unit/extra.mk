@@ -81,3 +81,4 @@ UNIT_EXTRA_test_router_agentconf += build/asan/router/config_rip.o
 UNIT_EXTRA_test_rip_routes = build/asan/router/rtlog.o build/asan/router/ctlroute.o build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
 UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporouting.o
 UNIT_EXTRA_test_results += build/asan/controller/results/downloads.o
+UNIT_EXTRA_test_plansize = build/asan/controller/plan/plansize.o
