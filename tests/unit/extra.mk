@@ -82,3 +82,4 @@ UNIT_EXTRA_test_rip_routes = build/asan/router/rtlog.o build/asan/router/ctlrout
 UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporouting.o
 UNIT_EXTRA_test_results += build/asan/controller/results/downloads.o
 UNIT_EXTRA_test_plansize = build/asan/controller/plan/plansize.o
+UNIT_EXTRA_test_downloads = build/asan/controller/results/downloads.o build/asan/controller/results/csvfile.o build/asan/controller/results/aggregate.o
