@@ -32,7 +32,9 @@
  * flow to a longer backup.  A tcp flow's row is its sender's result, with
  * the throughput of the bytes the receiver read (or, if that count never
  * came back, the bytes sent) over the transfer's time; its intervals
- * carry the sender's bytes per interval.
+ * carry the sender's bytes written (tx_bytes) and the receiver's bytes
+ * read (rx_bytes, rx_mbps: the goodput) per interval (flowmerge_tcp).
+ * A tcp flow with bytes: is also a download (topodl.c).
  *
  * Per point, the impaired links' roles (links.c) and the captures
  * (captures.c) start before the receivers and stop after the rows are
@@ -338,6 +340,10 @@ merge(struct run *r, struct topo_point *tp)
 		    tp->send[i].result->n_flows > 0)
 			flowmerge_sent(&tp->flow[i], w->result->flows[0],
 			    tp->send[i].result->flows[0], &tp->ivs[i]);
+		if (is_tcp(pf) && tp->recv[i].have_result &&
+		    tp->recv[i].result->n_flows > 0)
+			flowmerge_tcp(&tp->flow[i],
+			    tp->recv[i].result->flows[0]);
 		tp->flow[i].name = (char *)pf->name;
 		tp->flow[i].flow_id = (uint32_t)i + 1;
 		tp->flowp[i] = &tp->flow[i];

@@ -24,7 +24,9 @@
 #    it moved (more than 0, at most R x 0.5 s / 8 + the queue's 50 x 1518
 #    bytes that were on their way when the sender reset), and a console
 #    line that says INCOMPLETE;
-# 5. downloads_summary.csv has a row per point with the mean time.
+# 5. downloads_summary.csv has a row per point with the mean time, and
+#    intervals.csv's rx_bytes (the receiver's per interval) add up to
+#    the 2000000 bytes.
 # About 25 s.  Run as root; tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -205,6 +207,18 @@ if lab_run dl "$T/dl.yaml" "$T"; then
 		fi
 		echo "  n=$n: download_time_s $TIME, serialisation $SER s," \
 		    "goodput $(val "$R" goodput_mbps) Mbit/s"
+		# Goodput over time: intervals.csv's rx_bytes are the bytes
+		# the receiver read per interval; they add up to all of them.
+		assert_eq "n${n}_intervals_rx_bytes_sum_2000000" 2000000 \
+		    "$(awk -F, -v run="$PT" 'NR == 1 { for (i = 1; i <= NF; i++)
+		    c[$i] = i; next } $c["run"] == run && $c["flow"] == "get" {
+		    s += $c["rx_bytes"] } END { print s + 0 }' \
+		    "$D/intervals.csv")"
+		# 5.
+		SUM=$(row "$D/downloads_summary.csv" point="n=$n" flow=get)
+		assert_eq "n${n}_summary_one_rep" 1 "$(val "$SUM" n_reps)"
+		assert_near "n${n}_summary_mean_time" "$TIME" \
+		    "$(val "$SUM" download_time_s_mean)" 0.0001
 		PT=$((PT + 1))
 	done
 fi
