@@ -150,8 +150,14 @@ json_streams(struct json *j, const struct tcp_run *r)
 		st = &r->st[i];
 		json_object(j, JSON_INLINE);
 		json_kuint(j, "index", i);
-		json_kuint(j, "bytes", st->bytes);
-		json_kint(j, "peer_bytes", st->peer_known ?
+		if (r->cfg.role != GEN_ROLE_SEND) {
+			json_kuint(j, "bytes_read", st->bytes);
+			json_kint(j, "transfer_ns", (long long)st->transfer_ns);
+			json_end(j);
+			continue;
+		}
+		json_kuint(j, "bytes_sent", st->bytes);
+		json_kint(j, "bytes_peer", st->peer_known ?
 		    (long long)st->peer_bytes : -1);
 		json_kint(j, "transfer_ns", (long long)st->transfer_ns);
 		json_kuint(j, "retransmits", st->retrans);
