@@ -85,6 +85,7 @@ flowmerge_tcp(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv)
 	Hoplab__FlowInterval *iv;
 	size_t k, last;
 
+	m->rx_bytes = rcv->rx_bytes;
 	if (m->n_intervals == 0)
 		return;
 	last = m->n_intervals - 1;

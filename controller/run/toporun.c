@@ -384,11 +384,22 @@ flow_path(const struct run *r, size_t i, size_t *routers, size_t *target,
 	return 0;
 }
 
+/*
+ * The bytes a tcp flow moved: the receiver's own count (flowmerge_tcp),
+ * else the counts it sent back to the sender, else the bytes sent.
+ */
+static uint64_t
+tcp_bytes(const Hoplab__FlowResult *f)
+{
+	return f->rx_bytes ? f->rx_bytes : f->tcp_peer_bytes ?
+	    f->tcp_peer_bytes : f->tx_bytes;
+}
+
 /* A tcp row: throughput from the bytes the receiver read, over the time. */
 static void
 tcp_row(struct flow_row *row, const Hoplab__FlowResult *f)
 {
-	uint64_t bytes = f->tcp_peer_bytes ? f->tcp_peer_bytes : f->tx_bytes;
+	uint64_t bytes = tcp_bytes(f);
 
 	row->throughput_mbps = f->duration_ns > 0 ?
 	    bytes * 8e3 / (double)f->duration_ns : 0;
@@ -403,8 +414,7 @@ print_row(const struct run *r, const struct plan_flow *pf,
 	if (is_tcp(pf))
 		fprintf(stderr, "      %s (tcp %s -> %s): %.1f MB in %.2f s, "
 		    "%.1f Mbit/s, %llu retransmits\n", row->flow,
-		    pf->from, pf->to, (f->tcp_peer_bytes ?
-		    f->tcp_peer_bytes : f->tx_bytes) / 1e6,
+		    pf->from, pf->to, tcp_bytes(f) / 1e6,
 		    f->duration_ns / 1e9, row->throughput_mbps,
 		    (unsigned long long)f->tcp_retransmits);
 	else if (is_icmp(pf))
