@@ -202,10 +202,15 @@ static int
 check_results(const struct wait_role *ws, size_t n, char *err,
     size_t errlen)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		const struct wait_role *w = &ws[i];
+	/*
+	 * The senders (the second half) first: a sender that failed (a
+	 * congestion control its kernel lacks, a refused connect) is the
+	 * cause, its receiver's "no sender connected" the consequence.
+	 */
+	for (k = 0; k < n; k++) {
+		const struct wait_role *w = &ws[(k + n / 2) % n];
 
 		if (unused(w) || (w->have_result && w->result->n_flows == 1))
 			continue;

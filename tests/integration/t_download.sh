@@ -25,6 +25,8 @@
 #    carried and at most R x 0.6 s / 8 + the queue's 50 x 1518 bytes that
 #    were on their way when the sender reset), and a console line that
 #    says INCOMPLETE;
+# 6. (at the end) a cc the agent's kernel lacks fails the run with the
+#    sender's message: the name and the kernel's list;
 # 5. downloads_summary.csv has a row per point with the mean time, and
 #    intervals.csv's rx_bytes (the receiver's per interval) add up to
 #    the 2000000 bytes.
@@ -244,6 +246,16 @@ if lab_run cut "$T/cut.yaml" "$T"; then
 	assert_match cut_console_says_incomplete "get: download INCOMPLETE" \
 	    "$(cat "$T/cut.log")"
 fi
+
+# 6. A congestion control the kernel lacks: the run fails, naming it and
+#    the kernel's list.
+sed 's/bytes: 4MB, duration: 500ms/bytes: 1MB, cc: nosuchcc/' "$T/cut.yaml" |
+    sed 's/^name: cut/name: nocc/' >"$T/nocc.yaml"
+$HL -o "$T/nocc" run "$T/nocc.yaml" >"$T/nocc.log" 2>&1
+assert_eq nocc_run_fails 1 "$?"
+assert_match nocc_names_the_algorithm_and_the_list \
+    "--cc nosuchcc: the kernel has no congestion control \"nosuchcc\".*tcp_available_congestion_control: [a-z]" \
+    "$(cat "$T/nocc.log")"
 
 lab_down
 assert_eq no_namespace_left "" "$(ip netns list | grep "^$LAB_PREFIX-")"
