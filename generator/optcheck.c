@@ -191,6 +191,9 @@ optcheck_tcp(struct opts *o)
 	t->dscp = 0;
 	if (t->streams == 0)
 		t->streams = 1;
+	if (t->streams > 1 && t->bind.sin_port != 0)
+		opts_usage_error("--src: a port only with --streams 1 (each "
+		    "stream binds its own)");
 	if (c->role == GEN_ROLE_RECV && t->cc[0] != '\0')
 		opts_usage_error("--cc: only for --role send (the sender's "
 		    "congestion control decides)");
