@@ -206,7 +206,7 @@ send_data(struct tcp_state *s, unsigned i, char *err, size_t errlen)
 	uint64_t want = TCP_CHUNK;
 	ssize_t n;
 
-	if (st->want && st->want - st->bytes < want)
+	if (s->r->cfg.bytes && st->want - st->bytes < want)
 		want = st->want - st->bytes;
 	n = send(s->c[i].fd, s->buf, want, MSG_DONTWAIT | MSG_NOSIGNAL);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
@@ -218,7 +218,7 @@ send_data(struct tcp_state *s, unsigned i, char *err, size_t errlen)
 	st->bytes += (uint64_t)n;
 	s->r->bytes += (uint64_t)n;
 	s->row_bytes += (uint64_t)n;
-	if (st->want && st->bytes == st->want) {
+	if (s->r->cfg.bytes && st->bytes == st->want) {
 		(void)shutdown(s->c[i].fd, SHUT_WR);
 		s->c[i].state = CONN_COUNT;
 	}
@@ -378,6 +378,10 @@ send_open(struct tcp_state *s, char *err, size_t errlen)
 			return -1;
 		r->st[i].want = split_share(r->cfg.bytes, r->cfg.streams, i);
 		r->nst++;
+		if (r->cfg.bytes && r->st[i].want == 0) {	/* bytes < streams */
+			(void)shutdown(s->c[i].fd, SHUT_WR);
+			s->c[i].state = CONN_COUNT;
+		}
 	}
 	tcpconn_cc(s->c[0].fd, r->cc, sizeof(r->cc));
 	return 0;
