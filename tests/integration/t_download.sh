@@ -109,6 +109,18 @@ fi
 "$HL_BIN/hoplab" run --dry-run "$T/dl.yaml" >"$T/dry.out" 2>&1
 assert_eq dry_run_exits_0 0 "$?"
 
+# bytes: and streams: take sweep values like any key: 2 x 2 points, and a
+# bad value is refused naming the sweep's entry.
+sed -e 's/sweep: {n: \[1, 4\]}/sweep: {n: [1, 4], size: [2MB, 1MiB]}/' \
+    -e 's/bytes: 2MB/bytes: $size/' "$T/dl.yaml" >"$T/sw.yaml"
+assert_eq size_sweep_4_points 4 "$("$HL_BIN/hoplab" run --dry-run \
+    "$T/sw.yaml" 2>&1 | grep -Ec '^ +[0-9]+ +topology +n=[14];size=(2MB|1MiB) ')"
+sed 's/1MiB\]/1MiB, 3x]/' "$T/sw.yaml" >"$T/swbad.yaml"
+(cd "$T" && "$HL_BIN/hoplab" run --dry-run swbad.yaml) >"$T/swbad.out" 2>&1
+assert_eq size_sweep_bad_value \
+    "swbad.yaml:14: flows[0].bytes: $SIZE '3x' (sweep.size[2])" \
+    "$(head -n 1 "$T/swbad.out")"
+
 LAB_IS_UP=1
 if ! $HL lab up --plan "$T/dl.yaml" >"$T/up.log" 2>&1; then
 	sed 's/^/    /' "$T/up.log"
@@ -193,8 +205,12 @@ if lab_run dl "$T/dl.yaml" "$T"; then
 		# machine, the bound above is 0.25 s for make check's load.
 		# The serialisation is 2000000 x 8 / R = 0.8 s and the headers
 		# (70 of each 1518-byte frame: 1382 data frames): 0.8388 s.
-		# With no retransmission the truth's payload is exactly the
-		# 2000000 bytes (a retransmitted segment would add its own).
+		# With no retransmission the truth's payload is the 2000000
+		# bytes (a retransmitted segment would add its own): exactly,
+		# as measured in most runs, or up to 200 fewer when a few
+		# segments carried more TCP options than the timestamp's 12
+		# bytes (seen once with 4 streams: 16 bytes fewer), which
+		# frame - 70 cannot see.
 		TIME=$(val "$R" download_time_s)
 		set -- $(truth "$D/links/topology_R1-H2_0_1_p$PT.csv")
 		SER=$1
@@ -204,7 +220,7 @@ if lab_run dl "$T/dl.yaml" "$T"; then
 		assert_le "n${n}_time_at_most_serialisation_plus_0.25s" "$TIME" \
 		    "$(awk -v s="$SER" 'BEGIN { print s + 0.25 }')"
 		if [ "$(val "$R" retransmits)" = 0 ]; then
-			assert_eq "n${n}_truth_payload_2000000" 2000000 "$2"
+			assert_near "n${n}_truth_payload_2000000" 2000000 "$2" 200
 		else
 			assert_ge "n${n}_truth_payload_at_least_2000000" "$2" \
 			    2000000
