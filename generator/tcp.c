@@ -212,7 +212,8 @@ send_data(struct tcp_state *s, unsigned i, char *err, size_t errlen)
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return 0;
 	if (n == -1) {
-		snprintf(err, errlen, "stream %u: send: %s", i, strerror(errno));
+		snprintf(err, errlen, "stream %u: send: %s", i,
+		    strerror(errno));
 		return -1;
 	}
 	st->bytes += (uint64_t)n;
@@ -378,7 +379,8 @@ send_open(struct tcp_state *s, char *err, size_t errlen)
 			return -1;
 		r->st[i].want = split_share(r->cfg.bytes, r->cfg.streams, i);
 		r->nst++;
-		if (r->cfg.bytes && r->st[i].want == 0) {	/* bytes < streams */
+		/* More streams than bytes: a share of 0 is done at once. */
+		if (r->cfg.bytes && r->st[i].want == 0) {
 			(void)shutdown(s->c[i].fd, SHUT_WR);
 			s->c[i].state = CONN_COUNT;
 		}

@@ -93,8 +93,8 @@ tcpconn_connect(const struct tcp_config *c, char *err, size_t errlen)
 		return -1;
 	}
 	if ((c->bind.sin_addr.s_addr != INADDR_ANY ||
-	    c->bind.sin_port != 0) && bind(fd, (const struct sockaddr *)&c->bind,
-	    sizeof(c->bind)) == -1) {
+	    c->bind.sin_port != 0) && bind(fd,
+	    (const struct sockaddr *)&c->bind, sizeof(c->bind)) == -1) {
 		snprintf(err, errlen, "--src %s: bind: %s", tcpconn_addr(
 		    &c->bind, a, sizeof(a)), strerror(errno));
 		close(fd);
