@@ -341,6 +341,27 @@ check_flows(const Hoplab__GenParams *gp, int need, char *err, size_t errlen)
 	return 0;
 }
 
+/* Mode tcp: tcp_streams 0..128; tcp_cc a plausible name, send only. */
+static int
+check_tcp_streams(const Hoplab__GenParams *gp, int send, char *err,
+    size_t errlen)
+{
+	size_t n = strlen(gp->tcp_cc);
+
+	if (gp->tcp_streams > 128) {
+		snprintf(err, errlen, "tcp_streams: 1..128 (0: 1), got %u",
+		    gp->tcp_streams);
+		return -1;
+	}
+	if (n > 0 && (!send || n > 15 || strspn(gp->tcp_cc,
+	    "abcdefghijklmnopqrstuvwxyz0123456789_") != n)) {
+		snprintf(err, errlen, "tcp_cc: role send only, 1..15 of "
+		    "[a-z0-9_], got \"%.16s\"", gp->tcp_cc);
+		return -1;
+	}
+	return 0;
+}
+
 /* Modes udp and tcp: a role, a peer, flows (udp) or a bound (tcp). */
 static int
 check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
@@ -388,7 +409,7 @@ check_sock(const Hoplab__GenParams *gp, char *err, size_t errlen)
 		    "recv neither");
 		return -1;
 	}
-	return 0;
+	return check_tcp_streams(gp, send, err, errlen);
 }
 
 /*
@@ -579,6 +600,12 @@ sock_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 		fmt_duration(gp->tcp_duration_ns, d, sizeof(d));
 		rc |= argv_pair(ga, "--duration", d);
 	}
+	if (gp->tcp_streams > 1) {
+		snprintf(d, sizeof(d), "%u", gp->tcp_streams);
+		rc |= argv_pair(ga, "--streams", d);
+	}
+	if (gp->tcp_cc[0] != '\0')
+		rc |= argv_pair(ga, "--cc", gp->tcp_cc);
 	if (gp->start_at_ns != 0) {
 		snprintf(d, sizeof(d), "%" PRId64, gp->start_at_ns);
 		rc |= argv_pair(ga, "--start-at", d);

@@ -33,7 +33,7 @@ enum {
 	OPT_INTERVAL, OPT_JSON, OPT_RECORDS, OPT_REPORT, OPT_ROLE_ID,
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
-	OPT_CPU, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS, OPT_SPIN,
+	OPT_CPU, OPT_CC, OPT_STREAMS, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS, OPT_SPIN,
 };
 
 static const struct mode_entry modes[] = {
@@ -270,6 +270,20 @@ parse_output(struct opts *o, int ch, const char *v)
 	return 1;
 }
 
+/* --cc NAME: a kernel congestion control's name, [a-z0-9_]{1,15}. */
+static void
+opt_cc(struct opts *o, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= TCP_CC_MAX || strspn(v,
+	    "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+		opts_usage_error("--cc: expected a congestion control's name "
+		    "(1..15 of a-z, 0-9, _) such as cubic or reno, got \"%s\"",
+		    v);
+	memcpy(o->job.tcp.cc, v, n + 1);
+}
+
 /* Options of the mode and the sockets' addresses. */
 static int
 parse_mode(struct opts *o, int ch, const char *v)
@@ -278,6 +292,9 @@ parse_mode(struct opts *o, int ch, const char *v)
 	case OPT_BYTES:
 		o->job.tcp.bytes = (uint64_t)opt_num("--bytes", v, 1,
 		    TCP_BYTES_MAX);
+		break;
+	case OPT_CC:
+		opt_cc(o, v);
 		break;
 	case OPT_DST:
 		o->dst = v;
@@ -297,6 +314,10 @@ parse_mode(struct opts *o, int ch, const char *v)
 		break;
 	case OPT_SRC:
 		o->src = v;
+		break;
+	case OPT_STREAMS:
+		o->job.tcp.streams = (unsigned)opt_num("--streams", v, 1,
+		    TCP_STREAMS_MAX);
 		break;
 	case OPT_WAIT:
 		o->job.cfg.wait_ns = opt_duration("--wait", v, NSEC_PER_MSEC,
@@ -367,6 +388,7 @@ parse_one(struct opts *o, int ch, const char *v)
 
 static const struct option longopts[] = {
 	{ "bytes", required_argument, NULL, OPT_BYTES },
+	{ "cc", required_argument, NULL, OPT_CC },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
 	{ "dst", required_argument, NULL, OPT_DST },
@@ -391,6 +413,7 @@ static const struct option longopts[] = {
 	{ "src", required_argument, NULL, OPT_SRC },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
 	{ "stream-records", no_argument, NULL, OPT_STREAM_RECORDS },
+	{ "streams", required_argument, NULL, OPT_STREAMS },
 	{ "tstamp", required_argument, NULL, OPT_TSTAMP },
 	{ "ttl", required_argument, NULL, OPT_TTL },
 	{ "tx", required_argument, NULL, OPT_TX },

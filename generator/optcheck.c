@@ -34,6 +34,18 @@ opts_ip(const char *name, const char *v, struct in_addr *a)
 		opts_usage_error("%s: expected an IPv4 address, got \"%s\"", name, v);
 }
 
+/* Modes other than tcp: no --bytes, --duration, --streams, --cc. */
+static void
+not_tcp(const struct opts *o)
+{
+	const struct tcp_config *t = &o->job.tcp;
+
+	if (t->bytes || t->duration_ns || t->streams || t->cc[0])
+		opts_usage_error("%s: only for --mode tcp", t->bytes ?
+		    "--bytes" : t->duration_ns ? "--duration (flows take "
+		    "duration=)" : t->streams ? "--streams" : "--cc");
+}
+
 /* Mode l2: two interfaces, three addresses, flows. */
 void
 optcheck_l2(struct opts *o)
@@ -43,9 +55,7 @@ optcheck_l2(struct opts *o)
 	if (o->role_given || o->listen != NULL || c->wait_ns != 0)
 		opts_usage_error("%s: only for --mode udp or tcp", o->role_given ?
 		    "--role" : o->listen != NULL ? "--listen" : "--wait");
-	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
-		opts_usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
-		    "--bytes" : "--duration (flows take duration=)");
+	not_tcp(o);
 	if (c->tx[0] == '\0')
 		opts_usage_error("--tx: missing (the sending interface)");
 	if (c->rx[0] == '\0')
@@ -139,9 +149,7 @@ optcheck_udp(struct opts *o)
 	struct gen_config *c = &o->job.cfg;
 
 	check_sock(o);
-	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
-		opts_usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
-		    "--bytes" : "--duration (flows take duration=)");
+	not_tcp(o);
 	if (c->role == GEN_ROLE_SEND && c->nflows == 0)
 		opts_usage_error("--flow: at least one is required");
 	if (c->role == GEN_ROLE_SEND && o->records != NULL)
@@ -181,6 +189,14 @@ optcheck_tcp(struct opts *o)
 	    SERIES_WIDTH_DEFAULT;
 	t->wait_ns = c->wait_ns > 0 ? c->wait_ns : GEN_WAIT_DEFAULT;
 	t->dscp = 0;
+	if (t->streams == 0)
+		t->streams = 1;
+	if (t->streams > 1 && t->bind.sin_port != 0)
+		opts_usage_error("--src: a port only with --streams 1 (each "
+		    "stream binds its own)");
+	if (c->role == GEN_ROLE_RECV && t->cc[0] != '\0')
+		opts_usage_error("--cc: only for --role send (the sender's "
+		    "congestion control decides)");
 }
 
 /*
@@ -197,9 +213,7 @@ optcheck_icmp(struct opts *o)
 		opts_usage_error("%s: not for --mode icmp (one process sends the "
 		    "requests and reads the replies)", o->role_given ?
 		    "--role" : o->listen != NULL ? "--listen" : "--wait");
-	if (o->job.tcp.bytes || o->job.tcp.duration_ns)
-		opts_usage_error("%s: only for --mode tcp", o->job.tcp.bytes ?
-		    "--bytes" : "--duration (flows take duration=)");
+	not_tcp(o);
 	if (c->tx[0] || c->rx[0] || c->gateway.s_addr != INADDR_ANY)
 		opts_usage_error("%s: only for --mode l2 (in mode icmp the kernel "
 		    "routes)", c->tx[0] ? "--tx" : c->rx[0] ? "--rx" :

@@ -1,28 +1,42 @@
 /*
- * tcp: hoplab-gen's tcp mode, one bulk TCP transfer from a sender to a
- * receiver (separate processes, possibly separate machines), measured
- * for throughput over time on both sides, as iperf3 does.
+ * tcp: hoplab-gen's tcp mode, a bulk transfer from a sender to a receiver
+ * (separate processes, possibly separate machines) over --streams
+ * parallel connections, measured for throughput over time on both
+ * sides, as iperf3 does; with --bytes it is a download of exactly that
+ * many bytes, timed.
  *
- * The sender connects to --dst and writes 128 KiB at a time until --bytes
- * were written or --duration passed (whichever comes first), then shuts
- * its side down; the receiver reads until the end of the stream and
- * answers with the number of bytes it read (8 bytes, network order), so
- * the sender can say what arrived.  Both cut the transfer into rows of
- * --interval (0.5 s by default) from the moment the connection was up:
- * bytes written (sender) or read (receiver) and Mbit/s, and on the sender
- * the kernel's TCP_INFO at each row's end: segments retransmitted in the
- * row, the congestion window in bytes (snd_cwnd x snd_mss), the smoothed
- * RTT and its variation.  The last row ends with the transfer; rows add
- * up to the total exactly (the same counter feeds both).
+ * The sender connects its streams one after another to --dst (each with
+ * --cc, tcpconn.c), then polls them all: each writes up to 128 KiB at a
+ * time until its share of --bytes (lib/split.h) is written, shuts its
+ * side down and waits for the receiver's count of what it read on that
+ * connection (8 bytes, network order).  The download's time runs from
+ * the first connect to the last stream's count: the receiver has then
+ * read every byte.  A download that --duration (the plan's limit) cuts
+ * short is reset (SO_LINGER 0): the receiver counts what reached it and
+ * the sender says "incomplete".  Without --bytes the streams write for
+ * --duration and then shut down and wait for their counts, as one
+ * stream always did.
+ *
+ * The receiver accepts --streams connections (the first within --wait),
+ * polls them all, counts bytes per connection, answers each end of a
+ * stream with its count, and ends when all have ended (a reset one
+ * too), or when nothing arrived for --wait (the path is gone).
+ *
+ * Both cut the transfer into rows of --interval (0.5 s by default) from
+ * the first connect: bytes of every stream written (sender) or read
+ * (receiver), and on the sender the kernel's TCP_INFO of each stream at
+ * each row's end: segments retransmitted in the row (summed), the
+ * congestion windows in bytes (summed, snd_cwnd x snd_mss), the smoothed
+ * RTT and its variation (the streams' mean).  The last row ends with the
+ * transfer; rows add up to the total exactly (one counter feeds both).
  *
  * Bytes "written" are bytes the kernel accepted into the socket buffer:
  * the sender's rows lead the receiver's by up to a buffer's worth, as
  * iperf3's do.
  *
- * Deliberately not here: several parallel streams, a reverse mode, UDP
- * bulk (mode udp paces), zero-copy sends, congestion control selection.
+ * Deliberately not here: a reverse mode, UDP bulk (mode udp paces),
+ * zero-copy sends, one process per stream (one poll serves 128).
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -34,137 +48,109 @@
 
 #include "byteorder.h"
 #include "clock.h"
-#include "json.h"
 #include "log.h"
-#include "msg.h"
 #include "gen.h"
 #include "mode.h"
-#include "resultmsg.h"
+#include "split.h"
 #include "tcp.h"
+#include "tcpconn.h"
 
 #define TCP_CHUNK	(128 * 1024)
 #define TCP_PEER_WAIT	(10 * NSEC_PER_SEC)	/* for the receiver's count */
 #define TCP_TICK	(100 * NSEC_PER_MSEC)	/* longest poll */
 
-struct tcp_state {
-	struct tcp_run	*r;
-	int		fd;
-	int64_t		start;		/* CLOCK_MONOTONIC */
-	int64_t		next;		/* end of the current row */
-	uint64_t	row_bytes;
-	uint32_t	prev_retrans;
-	uint8_t		*buf;
+enum conn_state { CONN_DATA, CONN_COUNT, CONN_DONE };
+
+/* A connection's working state beside its totals (tcp_run.st). */
+struct tcp_conn {
+	int		fd;		/* -1: closed or never opened */
+	enum conn_state	state;		/* send: data, wait for count, done */
+	uint8_t		cnt[8];		/* send: the count being read */
+	size_t		cntgot;
+	uint32_t	prev_retrans;	/* TCP_INFO total at the last row */
 };
 
-static int
-tcp_sock(const struct tcp_config *c, char *err, size_t errlen)
-{
-	int fd, tos = (int)(c->dscp << 2), one = 1;
+struct tcp_state {
+	struct tcp_run	*r;
+	struct tcp_conn	*c;		/* cfg.streams of them */
+	int		lfd;		/* recv: listening, -1 */
+	int64_t		start;		/* CLOCK_MONOTONIC, first connect */
+	int64_t		next;		/* end of the current row */
+	uint64_t	row_bytes;
+	uint8_t		*buf;
+	struct pollfd	*pfd;		/* streams + 1 */
+	unsigned	*pix;		/* pfd[k] is connection pix[k] */
+};
 
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
-		snprintf(err, errlen, "TCP socket: %s", strerror(errno));
-		return -1;
-	}
-	(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
-	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	return fd;
+double
+tcp_mbps(uint64_t bytes, int64_t ns)
+{
+	return ns > 0 ? bytes * 8e3 / (double)ns : 0.0;
 }
 
-static const char *
-addr_str(const struct sockaddr_in *sa, char *buf, size_t len)
-{
-	char a[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &sa->sin_addr, a, sizeof(a));
-	snprintf(buf, len, "%s:%u", a, ntohs(sa->sin_port));
-	return buf;
-}
-
-/* Wait for FD to be ready for EVENTS, at most NS; 1 ready, 0 not, -1. */
+/* Wait at most NS for the N descriptors of S->pfd: > 0 ready, 0, -1. */
 static int
-tcp_poll(int fd, short events, int64_t ns)
+tcp_poll(struct tcp_state *s, size_t n, int64_t ns)
 {
-	struct pollfd p = { .fd = fd, .events = events };
-	struct timespec ts = clock_ts_from_ns(ns < 0 ? 0 : ns);
-	int n;
+	struct timespec ts = clock_ts_from_ns(ns < 0 ? 0 : ns > TCP_TICK ?
+	    TCP_TICK : ns);
+	int k;
 
-	n = ppoll(&p, 1, &ts, NULL);
-	if (n == -1 && errno == EINTR)
+	k = ppoll(s->pfd, n, &ts, NULL);
+	if (k == -1 && errno == EINTR)
 		return 0;
-	return n;
+	return k;
 }
 
-static int
-tcp_connect(const struct tcp_config *c, char *err, size_t errlen)
+/* Stream I's TCP_INFO into its totals; its retransmits since the last. */
+static uint32_t
+conn_info(struct tcp_state *s, unsigned i)
 {
-	char a[64];
-	int fd;
+	struct tcp_stream *st = &s->r->st[i];
+	struct tcp_info ti;
+	socklen_t tl = sizeof(ti);
+	uint32_t d;
 
-	if ((fd = tcp_sock(c, err, errlen)) == -1)
-		return -1;
-	if ((c->bind.sin_addr.s_addr != INADDR_ANY || c->bind.sin_port != 0) &&
-	    bind(fd, (const struct sockaddr *)&c->bind, sizeof(c->bind)) == -1) {
-		snprintf(err, errlen, "--src %s: bind: %s", addr_str(&c->bind,
-		    a, sizeof(a)), strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (connect(fd, (const struct sockaddr *)&c->peer,
-	    sizeof(c->peer)) == -1) {
-		snprintf(err, errlen, "connect to %s: %s", addr_str(&c->peer,
-		    a, sizeof(a)), strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
+	if (s->c[i].fd == -1 || getsockopt(s->c[i].fd, IPPROTO_TCP, TCP_INFO,
+	    &ti, &tl) == -1)
+		return 0;
+	d = ti.tcpi_total_retrans - s->c[i].prev_retrans;
+	s->c[i].prev_retrans = ti.tcpi_total_retrans;
+	st->retrans = ti.tcpi_total_retrans;
+	st->cwnd = ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
+	st->rtt_us = ti.tcpi_rtt;
+	st->rttvar_us = ti.tcpi_rttvar;
+	return d;
 }
 
-static int
-tcp_accept(const struct tcp_config *c, volatile sig_atomic_t *signals,
-    char *err, size_t errlen)
+/* The sender's TCP_INFO over its streams into row W. */
+static void
+row_info(struct tcp_state *s, struct tcp_row *w)
 {
-	int64_t end = clock_mono_ns() + c->wait_ns;
-	struct sockaddr_in from;
-	socklen_t flen = sizeof(from);
-	char a[64];
-	int lfd, fd = -1;
+	struct tcp_run *r = s->r;
+	uint64_t rtt = 0, var = 0, cwnd = 0;
+	unsigned i, n = 0;
 
-	if ((lfd = tcp_sock(c, err, errlen)) == -1)
-		return -1;
-	if (bind(lfd, (const struct sockaddr *)&c->peer,
-	    sizeof(c->peer)) == -1 || listen(lfd, 1) == -1) {
-		snprintf(err, errlen, "--listen %s: %s", addr_str(&c->peer, a,
-		    sizeof(a)), strerror(errno));
-		close(lfd);
-		return -1;
+	r->retrans = 0;
+	for (i = 0; i < r->nst; i++) {
+		w->retrans += conn_info(s, i);
+		r->retrans += r->st[i].retrans;
+		cwnd += r->st[i].cwnd;
+		rtt += r->st[i].rtt_us;
+		var += r->st[i].rttvar_us;
+		n++;
 	}
-	log_info("listening on %s", addr_str(&c->peer, a, sizeof(a)));
-	while (!*signals && clock_mono_ns() < end)
-		if (tcp_poll(lfd, POLLIN, TCP_TICK) > 0) {
-			fd = accept4(lfd, (struct sockaddr *)&from, &flen,
-			    SOCK_CLOEXEC);
-			break;
-		}
-	close(lfd);
-	if (fd == -1)
-		snprintf(err, errlen, "no sender connected to %s within "
-		    "%lld ms%s", addr_str(&c->peer, a, sizeof(a)),
-		    (long long)(c->wait_ns / NSEC_PER_MSEC), *signals ?
-		    " (interrupted)" : "");
-	else
-		log_info("connection from %s", addr_str(&from, a, sizeof(a)));
-	return fd;
+	w->cwnd = cwnd > UINT32_MAX ? UINT32_MAX : (uint32_t)cwnd;
+	w->rtt_us = n ? (uint32_t)(rtt / n) : 0;
+	w->rttvar_us = n ? (uint32_t)(var / n) : 0;
 }
 
-/* Close the current row at NOW (the last one when FINAL). */
+/* Close the current row at NOW. */
 static void
 tcp_row(struct tcp_state *s, int64_t now)
 {
 	struct tcp_run *r = s->r;
 	struct tcp_row *w;
-	struct tcp_info ti;
-	socklen_t tl = sizeof(ti);
-	int64_t rel = now - s->start;
 
 	if (r->nrows == TCP_MAX_INTERVALS) {
 		w = &r->row[r->nrows - 1];
@@ -174,18 +160,11 @@ tcp_row(struct tcp_state *s, int64_t now)
 		memset(w, 0, sizeof(*w));
 		w->start_ns = (int64_t)(r->nrows - 1) * r->cfg.interval_ns;
 	}
-	w->end_ns = rel;
+	w->end_ns = now - s->start;
 	w->bytes += s->row_bytes;
 	s->row_bytes = 0;
-	if (r->cfg.role != GEN_ROLE_SEND || getsockopt(s->fd, IPPROTO_TCP,
-	    TCP_INFO, &ti, &tl) == -1)
-		return;
-	w->retrans += ti.tcpi_total_retrans - s->prev_retrans;
-	s->prev_retrans = ti.tcpi_total_retrans;
-	r->retrans = ti.tcpi_total_retrans;
-	w->cwnd = ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
-	w->rtt_us = ti.tcpi_rtt;
-	w->rttvar_us = ti.tcpi_rttvar;
+	if (r->cfg.role == GEN_ROLE_SEND)
+		row_info(s, w);
 }
 
 /* Close every row that ended by NOW. */
@@ -198,89 +177,346 @@ tcp_rows_due(struct tcp_state *s, int64_t now)
 	}
 }
 
-/* The receiver's 8-byte count after our shutdown. */
-static void
-tcp_peer_count(struct tcp_state *s)
+/* The descriptors of the connections in STATE (send) or open (recv). */
+static size_t
+poll_set(struct tcp_state *s, int send)
 {
-	int64_t end = clock_mono_ns() + TCP_PEER_WAIT;
-	uint8_t b[8];
-	size_t got = 0;
+	size_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < s->r->nst; i++) {
+		if (s->c[i].fd == -1 || s->c[i].state == CONN_DONE)
+			continue;
+		s->pfd[n].fd = s->c[i].fd;
+		s->pfd[n].events = send && s->c[i].state == CONN_DATA ?
+		    POLLOUT : POLLIN;
+		s->pfd[n].revents = 0;
+		s->pix[n++] = i;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ sender */
+
+/* Stream I can take more: write the next chunk of its share. */
+static int
+send_data(struct tcp_state *s, unsigned i, char *err, size_t errlen)
+{
+	struct tcp_stream *st = &s->r->st[i];
+	uint64_t want = TCP_CHUNK;
 	ssize_t n;
 
-	while (got < sizeof(b) && clock_mono_ns() < end) {
-		if (tcp_poll(s->fd, POLLIN, TCP_TICK) <= 0)
-			continue;
-		if ((n = recv(s->fd, b + got, sizeof(b) - got,
-		    MSG_DONTWAIT)) <= 0)
-			break;
-		got += (size_t)n;
+	if (s->r->cfg.bytes && st->want - st->bytes < want)
+		want = st->want - st->bytes;
+	n = send(s->c[i].fd, s->buf, want, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n == -1) {
+		snprintf(err, errlen, "stream %u: send: %s", i,
+		    strerror(errno));
+		return -1;
 	}
-	if (got != sizeof(b))
+	st->bytes += (uint64_t)n;
+	s->r->bytes += (uint64_t)n;
+	s->row_bytes += (uint64_t)n;
+	if (s->r->cfg.bytes && st->bytes == st->want) {
+		(void)shutdown(s->c[i].fd, SHUT_WR);
+		s->c[i].state = CONN_COUNT;
+	}
+	return 0;
+}
+
+/* Stream I has something to read: the receiver's count, or its end. */
+static void
+send_count(struct tcp_state *s, unsigned i, int64_t now)
+{
+	struct tcp_conn *c = &s->c[i];
+	struct tcp_stream *st = &s->r->st[i];
+	ssize_t n;
+
+	n = recv(c->fd, c->cnt + c->cntgot, sizeof(c->cnt) - c->cntgot,
+	    MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
-	s->r->peer_bytes = be64_load(b);
-	s->r->peer_known = 1;
+	if (n <= 0) {
+		log_warn("stream %u: the receiver closed without its count", i);
+		c->state = CONN_DONE;
+		return;
+	}
+	c->cntgot += (size_t)n;
+	if (c->cntgot < sizeof(c->cnt))
+		return;
+	st->peer_bytes = be64_load(c->cnt);
+	st->peer_known = 1;
+	st->transfer_ns = now - s->start;
+	c->state = CONN_DONE;
 }
 
 static int
-tcp_send_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
-    char *err, size_t errlen)
+all_done(const struct tcp_state *s)
 {
-	struct tcp_run *r = s->r;
-	const struct tcp_config *c = &r->cfg;
-	int64_t now, end, left;
-	uint64_t want;
-	ssize_t n;
+	unsigned i;
 
-	end = c->duration_ns ? s->start + c->duration_ns : INT64_MAX;
-	for (;;) {
-		now = clock_mono_ns();
-		tcp_rows_due(s, now);
-		if (*signals) {
-			r->ended_by = TCP_END_SIGNAL;
-			break;
-		}
-		if (now >= end) {
-			r->ended_by = TCP_END_DURATION;
-			break;
-		}
-		if (c->bytes && r->bytes >= c->bytes) {
-			r->ended_by = TCP_END_BYTES;
-			break;
-		}
-		left = (s->next < end ? s->next : end) - now;
-		if (tcp_poll(s->fd, POLLOUT, left < TCP_TICK ? left :
-		    TCP_TICK) <= 0)
+	for (i = 0; i < s->r->nst; i++)
+		if (s->c[i].state != CONN_DONE)
+			return 0;
+	return 1;
+}
+
+/* One poll over the streams and what came of it, until DEADLINE. */
+static int
+send_step(struct tcp_state *s, int64_t deadline, char *err, size_t errlen)
+{
+	int64_t now = clock_mono_ns(), until = s->next < deadline ? s->next :
+	    deadline;
+	size_t k, n = poll_set(s, 1);
+
+	if (tcp_poll(s, n, until - now) <= 0)
+		return 0;
+	now = clock_mono_ns();
+	for (k = 0; k < n; k++) {
+		if (s->pfd[k].revents == 0)
 			continue;
-		want = TCP_CHUNK;
-		if (c->bytes && c->bytes - r->bytes < want)
-			want = c->bytes - r->bytes;
-		n = send(s->fd, s->buf, want, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n == -1 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n == -1) {
-			snprintf(err, errlen, "send: %s", strerror(errno));
+		if (s->c[s->pix[k]].state == CONN_COUNT)
+			send_count(s, s->pix[k], now);
+		else if (send_data(s, s->pix[k], err, errlen) == -1)
 			return -1;
-		}
-		r->bytes += (uint64_t)n;
-		s->row_bytes += (uint64_t)n;
 	}
 	return 0;
 }
 
 static int
-tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
-    char *err, size_t errlen)
+send_loop(struct tcp_state *s, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
 {
 	struct tcp_run *r = s->r;
+	int64_t now, end;
+
+	end = r->cfg.duration_ns ? s->start + r->cfg.duration_ns : INT64_MAX;
+	for (;;) {
+		now = clock_mono_ns();
+		tcp_rows_due(s, now);
+		if (*signals) {
+			r->ended_by = TCP_END_SIGNAL;
+			return 0;
+		}
+		if (now >= end) {
+			r->ended_by = TCP_END_DURATION;
+			return 0;
+		}
+		if (all_done(s)) {
+			r->ended_by = TCP_END_BYTES;
+			return 0;
+		}
+		if (send_step(s, end, err, errlen) == -1)
+			return -1;
+	}
+}
+
+/*
+ * After the loop: a download cut short is reset; a transfer for a
+ * duration shuts its streams down and waits for their counts.
+ */
+static void
+send_finish(struct tcp_state *s)
+{
+	struct tcp_run *r = s->r;
+	int64_t end = clock_mono_ns() + TCP_PEER_WAIT;
+	char err[256];
+	unsigned i;
+
+	for (i = 0; i < r->nst; i++) {
+		if (s->c[i].state == CONN_DONE)
+			continue;
+		if (r->cfg.bytes) {
+			tcpconn_abort(s->c[i].fd);
+			s->c[i].fd = -1;
+			s->c[i].state = CONN_DONE;
+		} else if (s->c[i].state == CONN_DATA) {
+			(void)shutdown(s->c[i].fd, SHUT_WR);
+			s->c[i].state = CONN_COUNT;
+		}
+	}
+	while (!all_done(s) && clock_mono_ns() < end)
+		(void)send_step(s, end, err, sizeof(err));
+}
+
+/* The totals of the streams: counts, completeness, the transfer's time. */
+static void
+send_totals(struct tcp_state *s)
+{
+	struct tcp_run *r = s->r;
+	unsigned i;
+
+	r->peer_known = r->nst > 0;
+	r->complete = r->cfg.bytes != 0 && r->nst == r->cfg.streams;
+	r->transfer_ns = 0;
+	for (i = 0; i < r->nst; i++) {
+		r->peer_bytes += r->st[i].peer_bytes;
+		if (!r->st[i].peer_known)
+			r->peer_known = 0;
+		if (!r->st[i].peer_known || r->st[i].peer_bytes !=
+		    r->st[i].want)
+			r->complete = 0;
+		if (r->st[i].transfer_ns > r->transfer_ns)
+			r->transfer_ns = r->st[i].transfer_ns;
+	}
+	if (!r->peer_known || (r->cfg.bytes && !r->complete))
+		r->transfer_ns = r->elapsed_ns;
+	if (!r->peer_known)
+		log_warn("the receiver did not give every stream's count");
+}
+
+/* Connect the streams, the clock started before the first. */
+static int
+send_open(struct tcp_state *s, char *err, size_t errlen)
+{
+	struct tcp_run *r = s->r;
+	unsigned i;
+
+	for (i = 0; i < r->cfg.streams; i++) {
+		if ((s->c[i].fd = tcpconn_connect(&r->cfg, err, errlen)) == -1)
+			return -1;
+		r->st[i].want = split_share(r->cfg.bytes, r->cfg.streams, i);
+		r->nst++;
+		/* More streams than bytes: a share of 0 is done at once. */
+		if (r->cfg.bytes && r->st[i].want == 0) {
+			(void)shutdown(s->c[i].fd, SHUT_WR);
+			s->c[i].state = CONN_COUNT;
+		}
+	}
+	tcpconn_cc(s->c[0].fd, r->cc, sizeof(r->cc));
+	return 0;
+}
+
+/* ---------------------------------------------------------- receiver */
+
+/* Wait for the first sender on S->lfd; its time starts the transfer. */
+static int
+recv_first(struct tcp_state *s, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	const struct tcp_config *c = &s->r->cfg;
+	int64_t end = clock_mono_ns() + c->wait_ns;
+	char a[64];
+
+	s->pfd[0].fd = s->lfd;
+	s->pfd[0].events = POLLIN;
+	while (!*signals && clock_mono_ns() < end)
+		if (tcp_poll(s, 1, end - clock_mono_ns()) > 0)
+			return 0;
+	snprintf(err, errlen, "no sender connected to %s within %lld ms%s",
+	    tcpconn_addr(&c->peer, a, sizeof(a)), (long long)(c->wait_ns /
+	    NSEC_PER_MSEC), *signals ? " (interrupted)" : "");
+	return -1;
+}
+
+static void
+recv_accept(struct tcp_state *s)
+{
+	struct sockaddr_in from;
+	socklen_t flen = sizeof(from);
+	char a[64];
+	int fd;
+
+	if ((fd = accept4(s->lfd, (struct sockaddr *)&from, &flen,
+	    SOCK_CLOEXEC)) == -1)
+		return;
+	s->c[s->r->nst].fd = fd;
+	s->c[s->r->nst].state = CONN_DATA;
+	log_info("stream %u: connection from %s", s->r->nst,
+	    tcpconn_addr(&from, a, sizeof(a)));
+	if (++s->r->nst == s->r->cfg.streams) {
+		close(s->lfd);
+		s->lfd = -1;
+	}
+}
+
+/* Stream I has data, or its end: count it; answer an end with the count. */
+static int
+recv_data(struct tcp_state *s, unsigned i, int64_t now, char *err,
+    size_t errlen)
+{
+	struct tcp_stream *st = &s->r->st[i];
 	uint8_t b[8];
-	int64_t now, last = clock_mono_ns();
 	ssize_t n;
+
+	n = recv(s->c[i].fd, s->buf, TCP_CHUNK, MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n > 0) {
+		st->bytes += (uint64_t)n;
+		s->r->bytes += (uint64_t)n;
+		s->row_bytes += (uint64_t)n;
+		return 1;
+	}
+	st->transfer_ns = now - s->start;
+	s->c[i].state = CONN_DONE;
+	if (n == -1 && errno == ECONNRESET) {
+		log_info("stream %u: reset by the sender after %llu bytes (a "
+		    "download cut short)", i, (unsigned long long)st->bytes);
+		return 0;
+	}
+	if (n == -1) {
+		snprintf(err, errlen, "stream %u: receive: %s", i,
+		    strerror(errno));
+		return -1;
+	}
+	be64_store(b, st->bytes);
+	if (send(s->c[i].fd, b, sizeof(b), MSG_NOSIGNAL) != (ssize_t)sizeof(b))
+		log_warn("stream %u: could not tell the sender the byte count: "
+		    "%s", i, strerror(errno));
+	return 0;
+}
+
+/* One poll over the listening socket and the streams; 1 if data came. */
+static int
+recv_step(struct tcp_state *s, char *err, size_t errlen)
+{
+	int64_t now = clock_mono_ns();
+	size_t k, n = poll_set(s, 0);
+	int got = 0, rc;
+
+	if (s->lfd != -1) {
+		s->pfd[n].fd = s->lfd;
+		s->pfd[n].events = POLLIN;
+		s->pfd[n].revents = 0;
+		s->pix[n++] = TCP_STREAMS_MAX;
+	}
+	if (tcp_poll(s, n, s->next - now) <= 0)
+		return 0;
+	now = clock_mono_ns();
+	for (k = 0; k < n; k++) {
+		if (s->pfd[k].revents == 0)
+			continue;
+		if (s->pix[k] == TCP_STREAMS_MAX) {
+			recv_accept(s);
+			continue;
+		}
+		if ((rc = recv_data(s, s->pix[k], now, err, errlen)) == -1)
+			return -1;
+		got |= rc;
+	}
+	return got;
+}
+
+static int
+recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	struct tcp_run *r = s->r;
+	int64_t now, last = clock_mono_ns();
+	int rc;
 
 	for (;;) {
 		now = clock_mono_ns();
 		tcp_rows_due(s, now);
 		if (*signals) {
 			r->ended_by = TCP_END_SIGNAL;
+			return 0;
+		}
+		if (r->nst == r->cfg.streams && all_done(s)) {
+			r->ended_by = TCP_END_PEER;
 			return 0;
 		}
 		/* A sender whose path is gone never closes: end when idle. */
@@ -291,28 +527,93 @@ tcp_recv_loop(struct tcp_state *s, volatile sig_atomic_t *signals,
 			r->ended_by = TCP_END_IDLE;
 			return 0;
 		}
-		if (tcp_poll(s->fd, POLLIN, s->next - now < TCP_TICK ?
-		    s->next - now : TCP_TICK) <= 0)
-			continue;
-		n = recv(s->fd, s->buf, TCP_CHUNK, MSG_DONTWAIT);
-		if (n == -1 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n == -1) {
-			snprintf(err, errlen, "receive: %s", strerror(errno));
+		if ((rc = recv_step(s, err, errlen)) == -1)
 			return -1;
-		}
-		if (n == 0)
-			break;
-		last = now;
-		r->bytes += (uint64_t)n;
-		s->row_bytes += (uint64_t)n;
+		if (rc > 0)
+			last = now;
 	}
-	r->ended_by = TCP_END_PEER;
-	be64_store(b, r->bytes);
-	if (send(s->fd, b, sizeof(b), MSG_NOSIGNAL) != (ssize_t)sizeof(b))
-		log_warn("could not tell the sender the byte count: %s",
-		    strerror(errno));
+}
+
+/* --------------------------------------------------------------- run */
+
+static int
+tcp_alloc(struct tcp_state *s, struct tcp_run *r, char *err, size_t errlen)
+{
+	unsigned i, n = r->cfg.streams;
+
+	r->row = calloc(TCP_MAX_INTERVALS, sizeof(*r->row));
+	r->st = calloc(n, sizeof(*r->st));
+	s->c = calloc(n, sizeof(*s->c));
+	s->pfd = calloc(n + 1, sizeof(*s->pfd));
+	s->pix = calloc(n + 1, sizeof(*s->pix));
+	s->buf = malloc(TCP_CHUNK);
+	if (r->row == NULL || r->st == NULL || s->c == NULL || s->pfd ==
+	    NULL || s->pix == NULL || s->buf == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		s->c[i].fd = -1;
+	memset(s->buf, 0x5a, TCP_CHUNK);
 	return 0;
+}
+
+static void
+tcp_state_free(struct tcp_state *s)
+{
+	unsigned i;
+
+	for (i = 0; s->c != NULL && i < s->r->cfg.streams; i++)
+		if (s->c[i].fd != -1)
+			close(s->c[i].fd);
+	if (s->lfd != -1)
+		close(s->lfd);
+	free(s->c);
+	free(s->pfd);
+	free(s->pix);
+	free(s->buf);
+}
+
+/* The clock starts: now, the rows from here. */
+static void
+tcp_start(struct tcp_state *s)
+{
+	s->start = clock_mono_ns();
+	s->r->start_real = clock_real_ns();
+	s->next = s->start + s->r->cfg.interval_ns;
+}
+
+static int
+tcp_roles(struct tcp_state *s, volatile sig_atomic_t *signals, char *err,
+    size_t errlen)
+{
+	struct tcp_run *r = s->r;
+	char a[64];
+	int rc;
+
+	if (r->cfg.role == GEN_ROLE_SEND) {
+		tcp_start(s);
+		if (send_open(s, err, errlen) == -1)
+			return -1;
+		rc = send_loop(s, signals, err, errlen);
+	} else {
+		if ((s->lfd = tcpconn_listen(&r->cfg, err, errlen)) == -1)
+			return -1;
+		log_info("listening on %s for %u stream(s)", tcpconn_addr(
+		    &r->cfg.peer, a, sizeof(a)), r->cfg.streams);
+		if (recv_first(s, signals, err, errlen) == -1)
+			return -1;
+		tcp_start(s);
+		rc = recv_loop(s, signals, err, errlen);
+	}
+	r->elapsed_ns = clock_mono_ns() - s->start;
+	tcp_row(s, s->start + r->elapsed_ns);
+	if (r->cfg.role == GEN_ROLE_SEND) {
+		send_finish(s);
+		send_totals(s);
+	} else
+		r->transfer_ns = r->elapsed_ns;
+	return rc;
 }
 
 int
@@ -325,34 +626,17 @@ tcp_run(const struct tcp_config *cfg, struct tcp_run *r,
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
 	r->cfg = *cfg;
+	if (r->cfg.streams == 0)
+		r->cfg.streams = 1;
 	s.r = r;
-	s.fd = cfg->role == GEN_ROLE_SEND ? tcp_connect(cfg, err, errlen) :
-	    tcp_accept(cfg, signals, err, errlen);
-	if (s.fd == -1)
-		return -1;
-	if ((r->row = calloc(TCP_MAX_INTERVALS, sizeof(*r->row))) == NULL ||
-	    (s.buf = malloc(TCP_CHUNK)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		close(s.fd);
-		return -1;
+	s.lfd = -1;
+	if ((rc = tcp_alloc(&s, r, err, errlen)) == 0)
+		rc = tcp_roles(&s, signals, err, errlen);
+	if (rc == -1 && r->nrows == 0) {	/* nothing measured */
+		free(r->row);
+		r->row = NULL;
 	}
-	memset(s.buf, 0x5a, TCP_CHUNK);
-	s.start = clock_mono_ns();
-	r->start_real = clock_real_ns();
-	s.next = s.start + cfg->interval_ns;
-	rc = cfg->role == GEN_ROLE_SEND ? tcp_send_loop(&s, signals, err,
-	    errlen) : tcp_recv_loop(&s, signals, err, errlen);
-	r->elapsed_ns = clock_mono_ns() - s.start;
-	tcp_row(&s, s.start + r->elapsed_ns);
-	if (rc == 0 && cfg->role == GEN_ROLE_SEND) {
-		(void)shutdown(s.fd, SHUT_WR);
-		tcp_peer_count(&s);
-		if (!r->peer_known)
-			log_warn("the receiver did not say how many bytes it "
-			    "read");
-	}
-	close(s.fd);
-	free(s.buf);
+	tcp_state_free(&s);
 	return rc;
 }
 
@@ -360,268 +644,7 @@ void
 tcp_free(struct tcp_run *r)
 {
 	free(r->row);
+	free(r->st);
 	r->row = NULL;
+	r->st = NULL;
 }
-
-static const char *
-tcp_end_word(int e)
-{
-	static const char *w[] = { "bytes", "duration", "signal", "peer",
-	    "idle" };
-
-	return e >= 0 && e < 5 ? w[e] : "?";
-}
-
-static double
-mbps(uint64_t bytes, int64_t ns)
-{
-	return ns > 0 ? bytes * 8e3 / (double)ns : 0.0;
-}
-
-void
-tcp_print(FILE *out, const struct tcp_run *r)
-{
-	const struct tcp_row *w;
-	int send = r->cfg.role == GEN_ROLE_SEND;
-	char a[64];
-	size_t i;
-
-	fprintf(out, "hoplab-gen tcp %s: %s %s, %llu bytes in %.3f s, %.3f "
-	    "Mbit/s, ended by %s\n", send ? "send" : "recv", send ? "to" :
-	    "on", addr_str(&r->cfg.peer, a, sizeof(a)),
-	    (unsigned long long)r->bytes, r->elapsed_ns / 1e9,
-	    mbps(r->bytes, r->elapsed_ns), tcp_end_word(r->ended_by));
-	if (send && r->peer_known)
-		fprintf(out, "receiver read %llu bytes%s; %u segments "
-		    "retransmitted\n", (unsigned long long)r->peer_bytes,
-		    r->peer_bytes == r->bytes ? " (all of them)" : "",
-		    r->retrans);
-	else if (send)
-		fprintf(out, "receiver's count unknown; %u segments "
-		    "retransmitted\n", r->retrans);
-	fprintf(out, "Intervals (%s, rows of %.3f s from the connection)\n",
-	    send ? "bytes written; TCP_INFO at each row's end" : "bytes read",
-	    r->cfg.interval_ns / 1e9);
-	fprintf(out, "%8s %8s %14s %10s", "start_s", "end_s", "bytes",
-	    "mbit_s");
-	if (send)
-		fprintf(out, " %8s %10s %8s %8s", "retrans", "cwnd_kb",
-		    "rtt_us", "rttvar");
-	fputc('\n', out);
-	for (i = 0; i < r->nrows; i++) {
-		w = &r->row[i];
-		fprintf(out, "%8.3f %8.3f %14llu %10.3f", w->start_ns / 1e9,
-		    w->end_ns / 1e9, (unsigned long long)w->bytes,
-		    mbps(w->bytes, w->end_ns - w->start_ns));
-		if (send)
-			fprintf(out, " %8u %10.1f %8u %8u", w->retrans,
-			    w->cwnd / 1024.0, w->rtt_us, w->rttvar_us);
-		fputc('\n', out);
-	}
-	fprintf(out, "%8s %8.3f %14llu %10.3f\n", "total", r->elapsed_ns / 1e9,
-	    (unsigned long long)r->bytes, mbps(r->bytes, r->elapsed_ns));
-	if (r->overflow > 0)
-		fprintf(out, "%zu rows past the %d-th were merged into it\n",
-		    r->overflow, TCP_MAX_INTERVALS);
-	fflush(out);
-}
-
-/* Row W of R as a JSON object. */
-static void
-tcp_json_row(struct json *j, const struct tcp_row *w)
-{
-	json_object(j, JSON_INLINE);
-	json_kint(j, "start_ns", (long long)w->start_ns);
-	json_kint(j, "end_ns", (long long)w->end_ns);
-	json_kuint(j, "bytes", w->bytes);
-	json_kdouble(j, "mbps", mbps(w->bytes, w->end_ns - w->start_ns), 6);
-	json_kuint(j, "retrans", w->retrans);
-	json_kuint(j, "cwnd_bytes", w->cwnd);
-	json_kuint(j, "rtt_us", w->rtt_us);
-	json_kuint(j, "rttvar_us", w->rttvar_us);
-	json_end(j);
-}
-
-void
-tcp_json(FILE *out, const struct tcp_run *r)
-{
-	struct json j;
-	char a[64];
-	size_t i;
-
-	json_init(&j, out, JSON_COMPACT);
-	json_object(&j, JSON_INLINE);
-	json_kstring(&j, "generator", "hoplab-gen");
-	json_kstring(&j, "mode", "tcp");
-	json_kstring(&j, "role", r->cfg.role == GEN_ROLE_SEND ? "send" :
-	    "recv");
-	json_kstring(&j, "peer", addr_str(&r->cfg.peer, a, sizeof(a)));
-	json_kint(&j, "start_ns", (long long)r->start_real);
-	json_kint(&j, "elapsed_ns", (long long)r->elapsed_ns);
-	json_kuint(&j, "bytes", r->bytes);
-	json_kdouble(&j, "mbps", mbps(r->bytes, r->elapsed_ns), 6);
-	json_kstring(&j, "ended_by", tcp_end_word(r->ended_by));
-	json_kint(&j, "peer_bytes", r->peer_known ? (long long)r->peer_bytes :
-	    -1);
-	json_kuint(&j, "retransmits", r->retrans);
-	json_kint(&j, "interval_ns", (long long)r->cfg.interval_ns);
-	json_key(&j, "intervals");
-	json_array(&j, JSON_INLINE);
-	for (i = 0; i < r->nrows; i++)
-		tcp_json_row(&j, &r->row[i]);
-	json_end(&j);
-	json_end(&j);
-	(void)json_finish(&j);
-}
-
-/* The intervals of R as FlowIntervals in IV (R->nrows of them). */
-static void
-tcp_fill_rows(const struct tcp_run *r, Hoplab__FlowInterval *iv,
-    Hoplab__FlowInterval **ivp)
-{
-	int send = r->cfg.role == GEN_ROLE_SEND;
-	size_t i;
-
-	for (i = 0; i < r->nrows; i++) {
-		hoplab__flow_interval__init(&iv[i]);
-		iv[i].index = (uint32_t)i;
-		iv[i].start_ns = r->start_real + r->row[i].start_ns;
-		iv[i].length_ns = (uint64_t)(r->row[i].end_ns -
-		    r->row[i].start_ns);
-		if (send)
-			iv[i].tx_bytes = r->row[i].bytes;
-		else {
-			iv[i].rx_bytes = r->row[i].bytes;
-			iv[i].rx_mbps = mbps(r->row[i].bytes,
-			    r->row[i].end_ns - r->row[i].start_ns);
-		}
-		ivp[i] = &iv[i];
-	}
-}
-
-int
-tcp_report(const struct tcp_run *r, const char *endpoint, unsigned role_id,
-    const char *run_id, char *err, size_t errlen)
-{
-	Hoplab__Envelope env;
-	Hoplab__ResultBatch rb = HOPLAB__RESULT_BATCH__INIT;
-	Hoplab__FlowResult fr = HOPLAB__FLOW_RESULT__INIT, *frp = &fr;
-	Hoplab__FlowInterval *iv;
-	Hoplab__FlowInterval **ivp;
-	const struct tcp_row *last = r->nrows ? &r->row[r->nrows - 1] : NULL;
-	uint64_t seq = 0;
-	int rc, send = r->cfg.role == GEN_ROLE_SEND;
-
-	iv = calloc(r->nrows + 1, sizeof(*iv));
-	ivp = calloc(r->nrows + 1, sizeof(*ivp));
-	if (iv == NULL || ivp == NULL) {
-		free(iv);
-		free(ivp);
-		snprintf(err, errlen, "report: out of memory");
-		return -1;
-	}
-	tcp_fill_rows(r, iv, ivp);
-	fr.flow_id = 1;
-	fr.name = "tcp";
-	fr.mode = "tcp";
-	fr.role = send ? "send" : "recv";
-	fr.ts_source = "tx=user,rx=user";
-	fr.clock_sync = "";
-	fr.tx_bytes = send ? r->bytes : 0;
-	fr.rx_bytes = send ? 0 : r->bytes;
-	fr.duration_ns = (uint64_t)r->elapsed_ns;
-	fr.ended_by_duration = r->ended_by == TCP_END_DURATION;
-	fr.tcp_retransmits = r->retrans;
-	fr.tcp_rtt_us = last ? last->rtt_us : 0;
-	fr.tcp_cwnd_bytes = last ? last->cwnd : 0;
-	fr.tcp_peer_bytes = r->peer_known ? r->peer_bytes : 0;
-	fr.interval_ns = (uint64_t)r->cfg.interval_ns;
-	fr.n_intervals = r->nrows;
-	fr.intervals = ivp;
-	rb.role_id = role_id;
-	rb.run_id = (char *)run_id;
-	rb.batch_seq = 1;
-	rb.final = 1;
-	rb.n_flows = 1;
-	rb.flows = &frp;
-	msg_init(&env, "hoplab-gen", &seq);
-	env.body_case = HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
-	env.result_batch = &rb;
-	rc = resultmsg_push(endpoint, &env, err, errlen);
-	free(iv);
-	free(ivp);
-	return rc;
-}
-
-/* ------------------------------------------------------------ the mode */
-
-/* The run's results; the socket is opened by tcp_run(). */
-static int
-tcp_open(struct gen_job *j)
-{
-	if ((j->run = calloc(1, sizeof(struct tcp_run))) == NULL) {
-		log_error("out of memory");
-		return GEN_EXIT_IFACE;
-	}
-	return 0;
-}
-
-static int
-tcp_job_run(struct gen_job *j, volatile sig_atomic_t *signals)
-{
-	char err[512];
-
-	if (tcp_run(&j->tcp, j->run, signals, err, sizeof(err)) == -1) {
-		log_error("%s", err);
-		return GEN_EXIT_IFACE;
-	}
-	return 0;
-}
-
-/* Nothing measured (no connection, no memory): nothing to print. */
-static void
-tcp_job_print(const struct gen_job *j, FILE *out)
-{
-	const struct tcp_run *r = j->run;
-
-	if (r->row == NULL)
-		return;
-	if (j->json)
-		tcp_json(out, r);
-	else
-		tcp_print(out, r);
-}
-
-static int
-tcp_job_report(struct gen_job *j)
-{
-	const struct tcp_run *r = j->run;
-	char err[512];
-
-	if (r->row == NULL)
-		return 0;
-	if (tcp_report(r, j->report, j->role_id, j->run_id, err,
-	    sizeof(err)) == -1) {
-		log_error("%s", err);
-		return GEN_EXIT_REPORT;
-	}
-	return 0;
-}
-
-static void
-tcp_close(struct gen_job *j)
-{
-	if (j->run != NULL)
-		tcp_free(j->run);
-	free(j->run);
-	j->run = NULL;
-}
-
-const struct gen_mode tcp_mode = {
-	.name = "tcp",
-	.open = tcp_open,
-	.run = tcp_job_run,
-	.print = tcp_job_print,
-	.report = tcp_job_report,
-	.close = tcp_close,
-};

@@ -373,6 +373,13 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 		if ((nat = plannat_source(t, hops, n, &k)) != NULL)
 			fprintf(out, " (%s translates the source to %s)",
 			    t->hosts[k].name, nat);
+		if (plan->flows[i].tcp_bytes > 0)
+			fprintf(out, "  (download of %llu bytes over %u "
+			    "stream(s), cc %s, limit %.1f s)",
+			    (unsigned long long)plan->flows[i].tcp_bytes,
+			    plan->flows[i].tcp_streams,
+			    plan->flows[i].tcp_cc[0] ? plan->flows[i].tcp_cc :
+			    "the kernel's", plan->flows[i].duration_ns / 1e9);
 		fprintf(out, "\n");
 		if (t->ecmp)	/* each path the hashing may choose */
 			planecmp_print_paths(t,
@@ -429,6 +436,10 @@ print_estimate(const struct plan *plan, FILE *out, size_t n, int64_t total,
 		    "receivers to end + %.1f s overhead)\n", n,
 		    GEN_DRAIN_NS / 1e9, DRY_WIRE_NS / 1e9,
 		    DRY_TOPO_RECV_NS / 1e9, DRY_POINT_NS / 1e9);
+		if (plan_has_download(plan))
+			fprintf(out, "  (a download's traffic time is its "
+			    "limit, duration: or 600 s: it ends as soon as its "
+			    "bytes arrived, bytes x 8 / the path's rate)\n");
 		return;
 	}
 	fprintf(out, " for %zu run(s) (runs ", n);

@@ -154,7 +154,15 @@ struct plan_flow {
 	char		group[PLAN_NAME_MAX]; /* the written name of a copy's
 					   flow, "" without replicas: */
 	size_t		written;	/* its index in the file's flows: */
+	uint64_t	tcp_bytes;	/* tcp: bytes: (a download), 0: none */
+	unsigned	tcp_streams;	/* tcp: streams:, 1..128 (1) */
+	char		tcp_cc[16];	/* tcp: cc:, "": the kernel's default */
 };
+
+/* A tcp download's limit without duration: (docs/plans.md "Downloads"). */
+#define PLAN_TCP_LIMIT_NS	(600 * 1000000000LL)
+#define PLAN_TCP_BYTES_MAX	(1ULL << 40)	/* 1 TiB */
+#define PLAN_TCP_STREAMS_MAX	128
 
 /* The lab's subnet behind gen.rx (docs/architecture.md): 198.18.100/24. */
 #define PLAN_DST_NET	0xc6126400U
@@ -458,6 +466,8 @@ const char *plan_flow_target(const struct plan *p, const struct plan_flow *f);
 
 /* 1 if a flow of P has mode MODE ("icmp", ...). */
 int	plan_has_mode(const struct plan *p, const char *mode);
+/* 1 if a flow of P is a download (tcp with bytes:, plandl.c). */
+int	plan_has_download(const struct plan *p);
 
 /* Runs in the plan: variants x every sweep key's values x repeat. */
 size_t	plan_npoints(const struct plan *p);

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "controller/plan/plan.h"
+#include "controller/plan/plansize.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
 
@@ -42,32 +43,6 @@
 
 static const char *const cap_keys[] = { "ifaces", "snaplen", "limit" };
 enum { C_IFACES, C_SNAPLEN, C_LIMIT, C_NKEYS };
-
-/* "64MB" and the like into *V bytes; 0, or -1 if it is not a size. */
-static int
-parse_size(const char *s, uint64_t *v)
-{
-	static const struct { const char *u; uint64_t m; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "KB", 1000 }, { "MB", 1000000 },
-		{ "GB", 1000000000 }, { "KiB", 1024 }, { "MiB", 1 << 20 },
-		{ "GiB", 1 << 30 },
-	};
-	unsigned long long n;
-	char *end;
-	size_t i;
-
-	if (s == NULL || s[0] < '0' || s[0] > '9')
-		return -1;
-	n = strtoull(s, &end, 10);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].u) == 0) {
-			if (n > UINT64_MAX / units[i].m)
-				return -1;
-			*v = n * units[i].m;
-			return 0;
-		}
-	return -1;
-}
 
 /* 1 if S is a possible interface name: 1..15 of [A-Za-z0-9._-]. */
 static int
@@ -251,7 +226,7 @@ parse_limit(struct parse_ctx *c, yaml_node_t *node)
 	cap->limit_bytes = PLAN_CAP_LIMIT_DEFAULT;
 	if (node == NULL)
 		return 0;
-	if (parse_size(yamldoc_text(node), &cap->limit_bytes) == -1 ||
+	if (plansize_parse(yamldoc_text(node), &cap->limit_bytes) == -1 ||
 	    cap->limit_bytes < CAP_LIMIT_MIN || cap->limit_bytes > CAP_LIMIT_MAX)
 		return PERR(c, node, "captures.limit", "expected a file size "
 		    "1KB..64GB such as 64MB (B, KB, MB, GB, KiB, MiB, GiB), "

@@ -66,6 +66,7 @@
 #include "dscp.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/plannat.h"
+#include "controller/plan/plandl.h"
 #include "controller/plan/planping.h"
 #include "controller/plan/planreplica.h"
 #include "controller/plan/sections.h"
@@ -82,12 +83,12 @@
 
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
-	"rate", "duration", "burst", "off", "dst", "spin", "replicas", "from",
-	"to",
+	"rate", "duration", "burst", "off", "dst", "spin", "bytes", "streams",
+	"cc", "replicas", "from", "to",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
-    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_REPLICAS, F_FROM,
-    F_TO, F_NKEYS };
+    F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_BYTES, F_STREAMS,
+    F_CC, F_REPLICAS, F_FROM, F_TO, F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -649,8 +650,9 @@ parse_ends(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 
 /*
  * A tcp flow (topology plans): one bulk transfer for duration:, measured
- * for throughput; frame, idt, count and the rest do not apply (frame,
- * idt_ns and count stay 0).
+ * for throughput, or a download of bytes: (plandl.c) within duration:
+ * (PLAN_TCP_LIMIT_NS without it); frame, idt, count and the rest do not
+ * apply (frame, idt_ns and count stay 0).
  */
 static int
 parse_tcp(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
@@ -667,11 +669,17 @@ parse_tcp(struct parse_ctx *c, yaml_node_t **v, yaml_node_t *node,
 			continue;
 		yamldoc_path_key(path, sizeof(path), fpath, flow_keys[bad[i]]);
 		rc = PERR(c, v[bad[i]], path, "not for a tcp flow (one bulk "
-		    "transfer as fast as TCP goes: give its duration)");
+		    "transfer as fast as TCP goes: give its duration or its "
+		    "bytes)");
 	}
-	if (v[F_DURATION] == NULL)
+	if (plandl_parse(c, v[F_BYTES], v[F_STREAMS], v[F_CC], fpath,
+	    f) == -1)
+		rc = -1;
+	if (v[F_DURATION] == NULL && v[F_BYTES] == NULL)
 		return parse_missing(c, node, fpath, "duration");
-	if (parse_duration(c, v[F_DURATION], fpath, f) == -1)
+	f->duration_ns = PLAN_TCP_LIMIT_NS;	/* a download's default limit */
+	if (v[F_DURATION] != NULL && parse_duration(c, v[F_DURATION], fpath,
+	    f) == -1)
 		return -1;
 	return rc;
 }
@@ -701,6 +709,9 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 		return -1;
 	if (strcmp(f->mode, "tcp") == 0)
 		return parse_tcp(c, v, node, fpath, f);
+	if (plandl_refuse(c, v[F_BYTES], v[F_STREAMS], v[F_CC], fpath,
+	    f) == -1)
+		return -1;
 	if (strcmp(f->mode, "icmp") == 0 && (v[F_PRESET] || v[F_RATE])) {
 		yamldoc_path_key(path, sizeof(path), fpath, v[F_PRESET] ?
 		    "preset" : "rate");

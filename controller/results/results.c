@@ -28,6 +28,7 @@
 #include "controller/results/cpufitout.h"
 #include "controller/results/flowtotal.h"
 #include "controller/results/cpu.h"
+#include "controller/results/downloads.h"
 #include "clock.h"
 #include "csv.h"
 #include "controller/results/csvfile.h"
@@ -62,6 +63,7 @@ struct results {
 	size_t		nmh;
 	struct csvfile	ttl;		/* ttl_changes.csv (ttlchanges.c) */
 	struct routes	*routes;	/* routes.csv and routing/ */
+	struct downloads *dl;		/* downloads*.csv, NULL: none */
 };
 
 static int
@@ -123,7 +125,9 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    csvfile_create(&res->ttl, res->dir, "ttl_changes.csv",
 	    ttlchanges_cols, ttlchanges_ncols, err, errlen) == -1 ||
 	    flowpaths_write(res->dir, plan, err, errlen) == -1 ||
-	    (res->routes = routes_open(res->dir, err, errlen)) == NULL)
+	    (res->routes = routes_open(res->dir, err, errlen)) == NULL ||
+	    (plan_has_download(plan) && (res->dl = downloads_open(res->dir,
+	    err, errlen)) == NULL))
 		goto fail;
 	return res;
 fail:
@@ -262,6 +266,20 @@ ttl_reopen(struct results *res, char *err, size_t errlen)
 	    ttlchanges_ncols, err, errlen);
 }
 
+/* downloads.csv and its streams' file, when the run has them. */
+static int
+dl_reopen(struct results *res, char *err, size_t errlen)
+{
+	struct stat st;
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/downloads.csv", res->dir);
+	if (stat(path, &st) == -1)
+		return 0;
+	res->dl = downloads_reopen(res->dir, err, errlen);
+	return res->dl != NULL ? 0 : -1;
+}
+
 /* Reopen DIR (see results.h); WRITABLE: intervals.csv and pdf.csv too. */
 static struct results *
 reopen(const char *dir, const struct run_state *st, int writable, char *err,
@@ -290,7 +308,8 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	    (res->rt = routers_reopen(dir, err, errlen)) == NULL ||
 	    (res->routes = routes_reopen(dir, err, errlen)) == NULL ||
 	    (writable && cpu_reopen_if(res, err, errlen) == -1) ||
-	    (writable && ttl_reopen(res, err, errlen) == -1)) {
+	    (writable && ttl_reopen(res, err, errlen) == -1) ||
+	    (writable && dl_reopen(res, err, errlen) == -1)) {
 		results_free(res);
 		return NULL;
 	}
@@ -346,6 +365,13 @@ results_add_series(struct results *res, const struct point_key *k,
 	    ttlchanges_write(&res->ttl, k, f, err, errlen) == -1)
 		return -1;
 	return flowseries_write_pdf(&res->pdf, k, f, err, errlen);
+}
+
+int
+results_add_download(struct results *res, const struct download_in *d,
+    int *complete, char *err, size_t errlen)
+{
+	return downloads_add(res->dl, d, complete, err, errlen);
 }
 
 int
@@ -553,6 +579,12 @@ results_finish(struct results *res, FILE *out, char *err, size_t errlen)
 		rc = -1;
 	if (csvfile_close(&res->ttl, rc ? NULL : err, errlen) == -1)
 		rc = -1;
+	if (downloads_close(res->dl, rc ? NULL : err, errlen) == -1)
+		rc = -1;
+	res->dl = NULL;
+	if (downloads_summary(res->dir, rc ? rf_err : err, rc ?
+	    sizeof(rf_err) : errlen) == -1)
+		rc = -1;
 	if (hopsout_compute(res->dir, res->rows, res->nrows, &h, err,
 	    errlen) == -1 || hopsout_write(res->dir, &h, err, errlen) == -1 ||
 	    (res->loaded && hopsout_write_flags(res->dir, &h, err,
@@ -598,6 +630,7 @@ results_free(struct results *res)
 	csvfile_close(&res->ivl, NULL, 0);
 	csvfile_close(&res->pdf, NULL, 0);
 	csvfile_close(&res->ttl, NULL, 0);
+	downloads_close(res->dl, NULL, 0);
 	routers_free(res->rt);
 	routes_free(res->routes);
 	cpu_free(res->cpu);

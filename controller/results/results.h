@@ -24,6 +24,7 @@
 
 #include "msg.h"
 #include "controller/plan/plan.h"
+#include "controller/results/downloads.h"
 #include "controller/results/manifest.h"
 
 struct flow_row {
@@ -170,6 +171,13 @@ int	results_add(struct results *res, const struct flow_row *row, char *err,
  */
 int	results_add_series(struct results *res, const struct point_key *k,
 	    const Hoplab__FlowResult *f, char *err, size_t errlen);
+/*
+ * downloads.c: a tcp flow with bytes: as a download's rows
+ * (downloads.csv, downloads_streams.csv), flushed; *COMPLETE (may be
+ * NULL) whether it finished in time.  0 or -1 with ERR.
+ */
+int	results_add_download(struct results *res, const struct download_in *d,
+	    int *complete, char *err, size_t errlen);
 /*
  * routers.c: hoplab-router's counters.  results_routers_seen() says
  * whether batch (AGENT, ROLE, SEQ) is in routers.csv already (a resend);

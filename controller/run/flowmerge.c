@@ -78,3 +78,25 @@ flowmerge_sent(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
 	m->intervals = *ivs;
 	m->n_intervals = n;
 }
+
+void
+flowmerge_tcp(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv)
+{
+	Hoplab__FlowInterval *iv;
+	size_t k, last;
+
+	m->rx_bytes = rcv->rx_bytes;
+	if (m->n_intervals == 0)
+		return;
+	last = m->n_intervals - 1;
+	for (k = 0; k <= last; k++)
+		m->intervals[k]->rx_bytes = 0;
+	for (k = 0; k < rcv->n_intervals; k++)
+		m->intervals[k < last ? k : last]->rx_bytes +=
+		    rcv->intervals[k]->rx_bytes;
+	for (k = 0; k <= last; k++) {
+		iv = m->intervals[k];
+		iv->rx_mbps = iv->length_ns > 0 ? iv->rx_bytes * 8e3 /
+		    (double)iv->length_ns : 0;
+	}
+}

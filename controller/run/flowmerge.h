@@ -24,4 +24,16 @@
 void	flowmerge_sent(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv,
 	    const Hoplab__FlowResult *snd, Hoplab__FlowInterval ***ivs);
 
+/*
+ * A tcp flow's row M (a copy of the sender's result, its intervals the
+ * sender's bytes written) given the bytes the receiver read: M's
+ * rx_bytes become RCV's total (the sender's result has none), interval k's
+ * rx_bytes and rx_mbps become the receiver RCV's interval k's (RCV's rows
+ * start at the first connection it accepted, half a round trip after the
+ * sender's first connect); receiver rows past M's last are added to M's
+ * last, so that M's rx_bytes add up to what the receiver read.  M's
+ * intervals are changed in place (they are the sender's result's).
+ */
+void	flowmerge_tcp(Hoplab__FlowResult *m, const Hoplab__FlowResult *rcv);
+
 #endif

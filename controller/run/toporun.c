@@ -32,7 +32,9 @@
  * flow to a longer backup.  A tcp flow's row is its sender's result, with
  * the throughput of the bytes the receiver read (or, if that count never
  * came back, the bytes sent) over the transfer's time; its intervals
- * carry the sender's bytes per interval.
+ * carry the sender's bytes written (tx_bytes) and the receiver's bytes
+ * read (rx_bytes, rx_mbps: the goodput) per interval (flowmerge_tcp).
+ * A tcp flow with bytes: is also a download (topodl.c).
  *
  * Per point, the impaired links' roles (links.c) and the captures
  * (captures.c) start before the receivers and stop after the rows are
@@ -62,6 +64,7 @@
 #include "controller/run/routing.h"
 #include "controller/run/waitrole.h"
 #include "controller/results/starts.h"
+#include "controller/run/topodl.h"
 #include "controller/run/topohosts.h"
 #include "controller/run/toporun.h"
 #include "controller/run/topocheck.h"
@@ -151,8 +154,12 @@ start_flow_end(struct run *r, size_t i, int send, int64_t start_at,
 	gp.role = send ? "send" : "recv";
 	gp.peer = peer;
 	if (is_tcp(pf)) {
-		if (send)
+		gp.tcp_streams = pf->tcp_streams;
+		if (send) {
 			gp.tcp_duration_ns = (uint64_t)flow_length_ns(pf);
+			gp.tcp_bytes = pf->tcp_bytes;
+			gp.tcp_cc = (char *)pf->tcp_cc;
+		}
 	} else {
 		fill_spec(pf, i, &fs);
 		gp.n_flows = 1;
@@ -187,10 +194,15 @@ static int
 check_results(const struct wait_role *ws, size_t n, char *err,
     size_t errlen)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		const struct wait_role *w = &ws[i];
+	/*
+	 * The senders (the second half) first: a sender that failed (a
+	 * congestion control its kernel lacks, a refused connect) is the
+	 * cause, its receiver's "no sender connected" the consequence.
+	 */
+	for (k = 0; k < n; k++) {
+		const struct wait_role *w = &ws[(k + n / 2) % n];
 
 		if (unused(w) || (w->have_result && w->result->n_flows == 1))
 			continue;
@@ -327,6 +339,10 @@ merge(struct run *r, struct topo_point *tp)
 		    tp->send[i].result->n_flows > 0)
 			flowmerge_sent(&tp->flow[i], w->result->flows[0],
 			    tp->send[i].result->flows[0], &tp->ivs[i]);
+		if (is_tcp(pf) && tp->recv[i].have_result &&
+		    tp->recv[i].result->n_flows > 0)
+			flowmerge_tcp(&tp->flow[i],
+			    tp->recv[i].result->flows[0]);
 		tp->flow[i].name = (char *)pf->name;
 		tp->flow[i].flow_id = (uint32_t)i + 1;
 		tp->flowp[i] = &tp->flow[i];
@@ -367,11 +383,22 @@ flow_path(const struct run *r, size_t i, size_t *routers, size_t *target,
 	return 0;
 }
 
+/*
+ * The bytes a tcp flow moved: the receiver's own count (flowmerge_tcp),
+ * else the counts it sent back to the sender, else the bytes sent.
+ */
+static uint64_t
+tcp_bytes(const Hoplab__FlowResult *f)
+{
+	return f->rx_bytes ? f->rx_bytes : f->tcp_peer_bytes ?
+	    f->tcp_peer_bytes : f->tx_bytes;
+}
+
 /* A tcp row: throughput from the bytes the receiver read, over the time. */
 static void
 tcp_row(struct flow_row *row, const Hoplab__FlowResult *f)
 {
-	uint64_t bytes = f->tcp_peer_bytes ? f->tcp_peer_bytes : f->tx_bytes;
+	uint64_t bytes = tcp_bytes(f);
 
 	row->throughput_mbps = f->duration_ns > 0 ?
 	    bytes * 8e3 / (double)f->duration_ns : 0;
@@ -386,8 +413,7 @@ print_row(const struct run *r, const struct plan_flow *pf,
 	if (is_tcp(pf))
 		fprintf(stderr, "      %s (tcp %s -> %s): %.1f MB in %.2f s, "
 		    "%.1f Mbit/s, %llu retransmits\n", row->flow,
-		    pf->from, pf->to, (f->tcp_peer_bytes ?
-		    f->tcp_peer_bytes : f->tx_bytes) / 1e6,
+		    pf->from, pf->to, tcp_bytes(f) / 1e6,
 		    f->duration_ns / 1e9, row->throughput_mbps,
 		    (unsigned long long)f->tcp_retransmits);
 	else if (is_icmp(pf))
@@ -470,7 +496,8 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		    pf->group);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, &tp->flow[i], err,
-		    errlen) == -1)
+		    errlen) == -1 || topodl_record(r, pf, rep, &tp->flow[i],
+		    &tp->recv[i], err, errlen) == -1)
 			return -1;
 		print_row(r, pf, &row, &tp->flow[i], path);
 		if (!bad && check_ttl(r, pf, &row, routers, target, path, err,

@@ -53,6 +53,7 @@
 #	t_topo.sh	hlto	216
 #	t_topo_wan.sh	hltw	212
 #	t_ecmp.sh	hlec	221
+#	t_download.sh	hldl	220
 #	t_routefault.sh	hlrf	243
 #	t_manifest.sh	hlmf	203
 #	t_cpu.sh	hlcpu	207

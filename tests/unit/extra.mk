@@ -86,3 +86,6 @@ UNIT_EXTRA_test_planecmp = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_agent_natrules = build/asan/agent/natrules.o build/asan/agent/nft.o build/asan/agent/iproute.o
 UNIT_EXTRA_test_plannat = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryrun.o
 UNIT_EXTRA_test_planswitch = build/asan/controller/plan/dryrun.o $(PLAN_ASAN_OBJ)
+UNIT_EXTRA_test_results += build/asan/controller/results/downloads.o
+UNIT_EXTRA_test_plansize = build/asan/controller/plan/plansize.o
+UNIT_EXTRA_test_downloads = build/asan/controller/results/downloads.o build/asan/controller/results/csvfile.o build/asan/controller/results/aggregate.o
