@@ -80,3 +80,6 @@ UNIT_EXTRA_test_router_config += build/asan/router/config_rip.o
 UNIT_EXTRA_test_router_agentconf += build/asan/router/config_rip.o
 UNIT_EXTRA_test_rip_routes = build/asan/router/rtlog.o build/asan/router/ctlroute.o build/asan/router/rip.o build/asan/router/ripwire.o build/asan/router/ripauth.o
 UNIT_EXTRA_test_planrouting = $(PLAN_ASAN_OBJ) build/asan/controller/run/toporouting.o
+UNIT_EXTRA_test_router_config += build/asan/router/config_nat.o
+UNIT_EXTRA_test_router_agentconf += build/asan/router/config_nat.o
+UNIT_EXTRA_test_router_nat = build/asan/router/nat.o build/asan/router/natpkt.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/config_rip.o build/asan/router/config_nat.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
