@@ -5,7 +5,9 @@
  * one with a 576-byte MTU so that fragmentation runs, one with an output
  * rate of 1 Mbit/s so that its token bucket holds frames back, static
  * routes, DRR
- * queues of a few packets with RED and a byte limit, filters) on a fake
+ * queues of a few packets with RED and a byte limit, filters, source NAT
+ * out of fz2 with 8 ports and 6 entries, so that exhaustion and expiry
+ * run) on a fake
  * lib/pktio defined here: no sockets, each interface a queue of received
  * frames and a transmit ring whose room the input controls.  Each input
  * is a sequence of operations, each one byte of opcode then its bytes:
@@ -204,7 +206,10 @@ static const char conf_yaml[] =
     "filters:\n"
     "  rules:\n"
     "    - {action: deny, proto: udp, dport: 9}\n"
-    "    - {action: deny, in: fz2, src: 198.18.2.128/25}\n";
+    "    - {action: deny, in: fz2, src: 198.18.2.128/25}\n"
+    "nat: {interface: fz2, port_min: 1024, port_max: 1031, "
+    "max_entries: 6, udp_timeout: 1s, icmp_timeout: 500ms, "
+    "tcp_transitory: 1s}\n";
 
 static void regressions(void);
 static struct router_opts opts;
