@@ -585,6 +585,8 @@ router_poll(struct router *r)
 		port_drain(r, &r->ports[i]);
 		port_flush(r, &r->ports[i]);
 	}
+	if (r->nat != NULL && nat_next_expiry(r->nat) < r->timers_due)
+		r->timers_kick = 1;	/* a new entry expires first */
 	return total;
 }
 
@@ -690,6 +692,7 @@ router_timers(struct router *r)
 			next = t;
 	}
 	unreach_flush(r);
+	r->timers_due = next;
 	return next;
 }
 

@@ -152,6 +152,7 @@ struct router {
 	struct rip	*rip;		/* RIP (ripio.c), or NULL */
 	const struct ripio_hooks *rip_hooks;	/* router.c's, for ripio.c */
 	int		timers_kick;	/* run router_timers() now */
+	int64_t		timers_due;	/* router_timers()' last answer */
 	uint32_t	rip_rng;
 	int64_t		rip_log_at;	/* next drop may be logged (mono) */
 	unsigned	rip_ipid;
