@@ -165,6 +165,7 @@ counts_agree()
 	    [ "$(nat_ctr translated_in)" = "$(cap 'dst host 198.18.22.1')" ]
 }
 wait_for 5 "NAT counters equal the capture" counts_agree
+rl_ctl R counters 2>/dev/null | grep '^nat' | sed 's/^/  R: /'
 OUT=$(cap 'src host 198.18.22.1')
 IN=$(cap 'dst host 198.18.22.1')
 assert_eq translated_out_equals_capture "$OUT" "$(nat_ctr translated_out)"
