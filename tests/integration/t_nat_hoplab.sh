@@ -20,9 +20,13 @@
 #    router's table holds 6 entries (2 UDP, 2 TCP, 2 ICMP: one per
 #    connection), created 6, and its translated_out / translated_in equal
 #    the IPv4 packets the capture saw from / to 198.18.22.1.
-# 2. R restarted with ports 3000..3001 and every timeout 2 s: 3 UDP
-#    connections from H1; two are answered, the third is refused
-#    (drop_exhausted 1, X never saw it), the router keeps running; the
+# 2. R restarted with address 198.18.22.9 (not its own: it answers ARP
+#    for it on out), ports 3000..3001 and every timeout 2 s: 3 UDP
+#    connections from H1; two are answered from 198.18.22.9 ports 3000
+#    and 3001, the third is refused
+#    (drop_exhausted 1, X never saw it), the router keeps running; two
+#    stray datagrams from X (wrong remote port, unused port) are dropped
+#    as drop_no_entry while pings to R's own address are answered; the
 #    two entries are still there at once and gone within 2 s + 3 s
 #    (expired 2, active 0); then the third connection gets a port.
 # Run as root; tests/integration/run.sh does.  About 10 s.
@@ -177,7 +181,7 @@ assert_eq no_drop_exhausted 0 "$(nat_ctr drop_exhausted)"
 
 # ---------------------------------------------------------------- 2
 rl_stop "$RL_PID_R"
-conf ", port_min: 3000, port_max: 3001, udp_timeout: 2s, icmp_timeout: 2s, tcp_timeout: 2s, tcp_transitory: 2s"
+conf ", address: 198.18.22.9, port_min: 3000, port_max: 3001, udp_timeout: 2s, icmp_timeout: 2s, tcp_timeout: 2s, tcp_transitory: 2s"
 rl_router R "$T/R.yaml" || bail router_restarted "hoplab-router R"
 SEEN=$(wc -l <"$T/server.log")
 for p in 6001 6002 6003; do
@@ -188,10 +192,24 @@ assert_eq two_entries_while_fresh 2 "$(nat_ctr active)"
 assert_eq first_two_answered "1 1 0" \
     "$(cat "$T/u6001" "$T/u6002" "$T/u6003" | tr '\n' ' ' | sed 's/ $//')"
 assert_eq x_saw_two_of_the_three $((SEEN + 2)) "$(wc -l <"$T/server.log")"
-assert_eq ports_were_3000_and_3001 "3000 3001" \
-    "$(tail -n 2 "$T/server.log" | awk '{ print $3 }' | sort | tr '\n' ' ' |
-    sed 's/ $//')"
+assert_eq from_198.18.22.9_ports_3000_and_3001 \
+    "198.18.22.9:3000 198.18.22.9:3001" \
+    "$(tail -n 2 "$T/server.log" | awk '{ print $2 ":" $3 }' | sort |
+    tr '\n' ' ' | sed 's/ $//')"
 assert_ok router_still_running kill -0 "$RL_PID_R"
+# Strays from outside: to an entry's port from the wrong remote port, and
+# to a port no entry holds; both dropped and counted.  The router's own
+# address still answers pings.
+rl_in X python3 -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 9999))
+s.sendto(b"x", ("198.18.22.9", 3000))
+s.sendto(b"x", ("198.18.22.9", 3500))'
+two_strays() { [ "$(nat_ctr drop_no_entry)" = 2 ]; }
+wait_for 3 "two strays counted" two_strays
+assert_eq strays_drop_no_entry 2 "$(nat_ctr drop_no_entry)"
+assert_match router_still_answers_pings "1 received" \
+    "$(rl_in X ping -n -c 1 -W 2 198.18.22.1 2>&1)"
 active_zero() { [ "$(nat_ctr active)" = 0 ]; }
 wait_for 5 "entries expire after 2 s" active_zero
 assert_eq expired_after_timeout 0 "$(nat_ctr active)"
