@@ -29,7 +29,7 @@
 #    as drop_no_entry while pings to R's own address are answered; the
 #    two entries are still there at once and gone within 2 s + 3 s
 #    (expired 2, active 0); then the third connection gets a port.
-# Run as root; tests/integration/run.sh does.  About 10 s.
+# Run as root; tests/integration/run.sh does.  About 5 s.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/router_lab.sh"
