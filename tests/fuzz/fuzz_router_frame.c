@@ -353,6 +353,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
  * echo request from beyond fz1 (MTU 576) answered through fz1: the reply
  * must be fragmented, not sent whole.
  */
+/* A UDP datagram from fz0 routed out of fz2 is translated by its NAT. */
+static void
+nat_regression(void)
+{
+	uint8_t in[80], *ip = in + 3 + PKT_ETH_LEN;
+	struct nat_counters n;
+	const unsigned len = 60;
+
+	memset(in, 0, sizeof(in));
+	in[0] = 0x1c;
+	be16_store(in + 1, (uint16_t)len);
+	ip[IP4_TTL] = 64;
+	ip[IP4_PROTO] = 17;
+	be32_store(ip + IP4_SRC, 0xc6120005);		/* 198.18.0.5 */
+	be32_store(ip + IP4_DST, 0xc6124009);		/* 198.18.64.9 */
+	be16_store(ip + PKT_IP4_LEN, 40000);
+	be16_store(ip + PKT_IP4_LEN + 2, 53);
+	be16_store(ip + PKT_IP4_LEN + 4, (uint16_t)(len - PKT_ETH_LEN -
+	    PKT_IP4_LEN));
+	LLVMFuzzerTestOneInput(in, 3 + len);
+	nat_counters(R->nat, &n);
+	if (n.translated_out < 1 || n.created < 1)
+		abort();
+}
+
 static void
 regressions(void)
 {
@@ -375,6 +400,7 @@ regressions(void)
 	LLVMFuzzerTestOneInput(in, 3 + len + 12);
 	if (ios[1]->sent < 3)
 		abort();	/* an ARP request and 2 fragments */
+	nat_regression();
 }
 
 int
