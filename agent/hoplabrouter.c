@@ -23,6 +23,9 @@
  * io.qdisc_bypass: off.  RouterParams.routing with protocol RIP (22)
  * becomes its rip: section (active interfaces, timers, HMAC-SHA256 key;
  * docs/router.md "RIP"); OSPF is refused (BIRD's, on kernel routers).
+ * RouterParams.nat (23) becomes its nat: section, key for key (out_iface
+ * interface, to_addr address, ports, timeouts, max_entries; zero keeps
+ * the router's default; docs/router.md "NAT").
  * The router itself puts its FIB's changes into each report's
  * ResultBatch.routes (the whole table first), so its batches reach the
  * controller with the same list a kernel router's agent sends.
@@ -303,6 +306,75 @@ write_rip(FILE *f, const Hoplab__RouterParams *rp)
 	fprintf(f, "\"}\n");
 }
 
+#define NAT_T_MIN	100000000ULL		/* 100 ms, as config_nat.c */
+#define NAT_T_MAX	86400000000000ULL	/* 24 h */
+
+/* RouterParams.nat: an interface of the router, values in range. */
+static int
+check_nat(const Hoplab__RouterParams *rp, char *err, size_t errlen)
+{
+	const Hoplab__NatParams *n = rp->nat;
+	const uint64_t t[] = { n->tcp_timeout_ns, n->tcp_transitory_ns,
+	    n->udp_timeout_ns, n->icmp_timeout_ns };
+	unsigned lo = n->port_min ? n->port_min : 1024;
+	unsigned hi = n->port_max ? n->port_max : 65535;
+	size_t i;
+
+	for (i = 0; i < rp->n_ifaces; i++)
+		if (strcmp(rp->ifaces[i]->name, n->out_iface) == 0)
+			break;
+	if (i == rp->n_ifaces || (n->to_addr[0] != '\0' &&
+	    !valid_ip(n->to_addr))) {
+		snprintf(err, errlen, "hoplab router: nat interface '%.32s' "
+		    "is not one of its interfaces, or address '%.32s' is not "
+		    "an IPv4 address", n->out_iface, n->to_addr);
+		return -1;
+	}
+	for (i = 0; i < 4; i++)
+		if (t[i] != 0 && (t[i] < NAT_T_MIN || t[i] > NAT_T_MAX))
+			break;
+	if (lo > 65535 || hi > 65535 || lo > hi || i < 4 ||
+	    n->max_entries > (1U << 20)) {
+		snprintf(err, errlen, "hoplab router: nat ports %u..%u, a "
+		    "timeout or max entries %u out of range (1..65535, "
+		    "100ms..24h, 1..1048576)", lo, hi, n->max_entries);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The nat: section of RP->nat (docs/router.md "NAT"); zero values keep
+ * the router's defaults.
+ */
+static void
+write_nat(FILE *f, const Hoplab__RouterParams *rp)
+{
+	const Hoplab__NatParams *n = rp->nat;
+
+	if (n == NULL || n->out_iface[0] == '\0')
+		return;
+	fprintf(f, "nat:\n  interface: %s\n", n->out_iface);
+	if (n->to_addr[0] != '\0')
+		fprintf(f, "  address: %s\n", n->to_addr);
+	if (n->port_min != 0)
+		fprintf(f, "  port_min: %u\n", n->port_min);
+	if (n->port_max != 0)
+		fprintf(f, "  port_max: %u\n", n->port_max);
+	if (n->tcp_timeout_ns != 0)
+		fprintf(f, "  tcp_timeout: %" PRIu64 "ns\n", n->tcp_timeout_ns);
+	if (n->tcp_transitory_ns != 0)
+		fprintf(f, "  tcp_transitory: %" PRIu64 "ns\n",
+		    n->tcp_transitory_ns);
+	if (n->udp_timeout_ns != 0)
+		fprintf(f, "  udp_timeout: %" PRIu64 "ns\n", n->udp_timeout_ns);
+	if (n->icmp_timeout_ns != 0)
+		fprintf(f, "  icmp_timeout: %" PRIu64 "ns\n",
+		    n->icmp_timeout_ns);
+	if (n->max_entries != 0)
+		fprintf(f, "  max_entries: %u\n", n->max_entries);
+}
+
 static int
 check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 {
@@ -346,7 +418,9 @@ check_params(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		return -1;
 	}
 	if (check_options(rp, err, errlen) == -1 ||
-	    check_routing(rp, err, errlen) == -1)
+	    check_routing(rp, err, errlen) == -1 ||
+	    (rp->nat != NULL && rp->nat->out_iface[0] != '\0' &&
+	    check_nat(rp, err, errlen) == -1))
 		return -1;
 	if (rp->report_interval_ns != 0 &&
 	    (rp->report_interval_ns < INTERVAL_MIN_NS ||
@@ -516,6 +590,7 @@ write_config(const char *path, const Hoplab__RouterParams *rp, char *err,
 		    rp->icmp_rate);
 	write_qos(f, rp);
 	write_rip(f, rp);
+	write_nat(f, rp);
 	if (fclose(f) == EOF) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

@@ -58,6 +58,12 @@
 # CPU time per packet; then per frame size the forwarding cost and
 # one-core rate of linux and hoplab and their ratios hoplab / linux.
 #
+# With NAT=1 (bench/nat_rate.sh) R also translates what leaves "out":
+# hoplab-router with `nat: {interface: out}`, the kernel with nftables
+# masquerade (table ip PREFIX_nat, postrouting, oif out); the one UDP flow
+# is one connection-table entry in either.  RL_PREFIX names the lab
+# (default hlt7; nat_rate.sh uses hlnb).
+#
 # Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518"), R_IO
 # (hoplab-router's io: settings, e.g. "tx_batch: 256, busy_poll: off";
 # default none: the router's defaults; hoplab-x gets them after
@@ -78,6 +84,8 @@ R_CPU=${R_CPU:-1}
 FRAMES=${FRAMES:-64 1518}
 R_IO=${R_IO:-}
 ROUTERS=${ROUTERS:-none linux hoplab hoplab-i}
+NAT=${NAT:-0}
+P=${RL_PREFIX:-hlt7}
 [ "$(nproc)" -ge 2 ] ||
     die "needs 2 cores (trafgen on one, the router on the other)"
 
@@ -93,7 +101,7 @@ done
 case $DUR in ''|*[!0-9]*) die "DUR must be whole seconds, got '$DUR'" ;; esac
 [ "$DUR" -ge 1 ] && [ "$DUR" -le 60 ] || die "DUR must be 1..60 s"
 
-rl_init hlt7 || die "cannot make a temporary folder"
+rl_init "$P" || die "cannot make a temporary folder"
 trap rl_down EXIT
 trap 'exit 1' INT TERM HUP
 
@@ -103,8 +111,8 @@ rl_ns gen && rl_ns R && rl_ns sink &&
 rl_veth gen tx R in && rl_veth R out sink eth0 &&
 rl_addr sink eth0 198.18.100.2/24 &&
 rl_route sink default via 198.18.100.1 &&
-rl_in sink nft -f - <<'EOF' || die "could not build the lab"
-table ip hlt7 {
+rl_in sink nft -f - <<EOF || die "could not build the lab"
+table ip $P {
 	chain pre {
 		type filter hook prerouting priority -300; policy accept;
 		udp dport 9 counter drop
@@ -119,6 +127,7 @@ interfaces:
   - {name: in, address: 198.18.0.2/24}
   - {name: out, address: 198.18.100.1/24}
 EOF
+[ "$NAT" != 1 ] || echo "nat: {interface: out}" >>"$RL_TMP/R.yaml"
 cp "$RL_TMP/R.yaml" "$RL_TMP/R-x.yaml"
 [ -z "$R_IO" ] || echo "io: {$R_IO}" >>"$RL_TMP/R.yaml"
 echo "io: {backend: xdp${R_IO:+, $R_IO}}" >>"$RL_TMP/R-x.yaml"
@@ -139,25 +148,35 @@ EOF
 router_linux()
 {
 	rl_addr R in 198.18.0.2/24 && rl_addr R out 198.18.100.1/24 &&
-	rl_in R sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+	rl_in R sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' || return 1
+	[ "$NAT" = 1 ] || return 0
+	rl_in R nft -f - <<EOF
+table ip ${P}_nat {
+	chain post {
+		type nat hook postrouting priority 100; policy accept;
+		oif "out" masquerade
+	}
+}
+EOF
 }
 
 router_linux_off()
 {
 	rl_in R sh -c 'echo 0 >/proc/sys/net/ipv4/ip_forward'
-	ip -n hlt7-R addr flush dev in
-	ip -n hlt7-R addr flush dev out
+	[ "$NAT" != 1 ] || rl_in R nft delete table ip "${P}_nat"
+	ip -n "$P-R" addr flush dev in
+	ip -n "$P-R" addr flush dev out
 }
 
 # ingress_drop on|off: R's kernel drops every frame arriving on "in".
 ingress_drop()
 {
 	if [ "$1" = off ]; then
-		rl_in R nft delete table netdev hlt7 2>/dev/null
+		rl_in R nft delete table netdev "$P" 2>/dev/null
 		return 0
 	fi
-	rl_in R nft -f - <<'EOF'
-table netdev hlt7 {
+	rl_in R nft -f - <<EOF
+table netdev $P {
 	chain drop_in {
 		type filter hook ingress device "in" priority 0; policy drop;
 	}
@@ -283,6 +302,8 @@ point()
 echo "router_rate: $DUR s per point; trafgen on core $GEN_CPU," \
     "hoplab-router on core $R_CPU; frame = Ethernet frame incl. FCS"
 [ -z "$R_IO" ] || echo "router_rate: hoplab-router io: {$R_IO}"
+[ "$NAT" != 1 ] || echo "router_rate: source NAT on R (hoplab-router nat:," \
+    "Linux nftables masquerade), one UDP flow"
 printf '%-6s %-8s %10s %10s %7s %7s %7s %7s %8s\n' frame router sent_kpps \
     fwd_kpps loss% gen% softirq% router% ns/pkt
 for impl in $ROUTERS; do

@@ -442,19 +442,20 @@ defaults(struct rconf *c)
 	sched_conf_default(&c->sched);
 	c->filter_default = FILTER_PERMIT;
 	rconf_rip_default(&c->rip);
+	rconf_nat_default(&c->nat);
 }
 
 static int
 parse(struct cctx *x)
 {
 	static const char *const keys[] = { "interfaces", "routes", "arp",
-	    "icmp", "io", "qos", "filters", "rip" };
-	yaml_node_t *root = yamldoc_root(x->yd), *v[8];
+	    "icmp", "io", "qos", "filters", "rip", "nat" };
+	yaml_node_t *root = yamldoc_root(x->yd), *v[9];
 
 	if (root == NULL)
 		return CERR(x, NULL, "", "empty file: expected a mapping with "
 		    "at least 'interfaces'");
-	if (yamldoc_map_fields(x->yd, root, "", keys, 8, v, x->err,
+	if (yamldoc_map_fields(x->yd, root, "", keys, 9, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	if (v[0] == NULL)
@@ -476,6 +477,9 @@ parse(struct cctx *x)
 	    x->errlen) == -1)
 		return -1;
 	if (v[7] != NULL && rconf_parse_rip(x->yd, v[7], x->c, x->err,
+	    x->errlen) == -1)
+		return -1;
+	if (v[8] != NULL && rconf_parse_nat(x->yd, v[8], x->c, x->err,
 	    x->errlen) == -1)
 		return -1;
 	return 0;

@@ -12,11 +12,12 @@
  * rules are valid (router/filter.h).  Whether the interfaces exist is a
  * separate check (rconf_check_host), so a file can be written elsewhere.
  *
- * The loader is in three files: config.c reads the file (interfaces,
+ * The loader is in several files: config.c reads the file (interfaces,
  * routes, arp, icmp, io) and calls config_qos.c for the qos and filters
- * sections (config_qos.h) and config_rip.c for rip (config_rip.h); both read single values with config_value.c
- * (config_value.h, included here for the command line and the control
- * socket, which parse the same values).  Nothing calls back up.
+ * sections (config_qos.h), config_rip.c for rip (config_rip.h) and
+ * config_nat.c for nat (config_nat.h); they read single values with
+ * config_value.c (config_value.h, included here for the command line
+ * and the control socket, which parse the same values).  Nothing calls back up.
  *
  * Deliberately not here: IPv6, secondary addresses, VLANs, include files.
  */
@@ -29,6 +30,7 @@
 
 #include "cpulist.h"
 #include "router/classify.h"
+#include "router/config_nat.h"
 #include "router/config_rip.h"
 #include "router/config_value.h"
 #include "router/filter.h"
@@ -97,6 +99,7 @@ struct rconf {
 	size_t		nfilters;
 	enum filter_action filter_default;
 	struct rconf_rip rip;		/* rip: (config_rip.h) */
+	struct rconf_nat nat;		/* nat: (config_nat.h) */
 };
 
 /*

@@ -22,9 +22,10 @@ rconf_rip_default(struct rconf_rip *r)
 	r->garbage_ns = 120 * NSEC_PER_SEC;
 }
 
-static int
-get_dur(struct yamldoc *yd, yaml_node_t *n, const char *path, int64_t lo,
-    int64_t hi, const char *range, int64_t *ns, char *err, size_t errlen)
+int
+rconf_yaml_dur(struct yamldoc *yd, yaml_node_t *n, const char *path,
+    int64_t lo, int64_t hi, const char *range, int64_t *ns, char *err,
+    size_t errlen)
 {
 	char buf[32], e[128], got[64];
 
@@ -123,13 +124,13 @@ rconf_parse_rip(struct yamldoc *yd, yaml_node_t *n, struct rconf *c,
 	r->active = c->nifs >= 32 ? ~0U : (1U << c->nifs) - 1;
 	if (v[0] != NULL && get_ifaces(yd, v[0], c, err, errlen) == -1)
 		return -1;
-	if (get_dur(yd, v[1], "rip.update", NSEC_PER_SEC / 10,
+	if (rconf_yaml_dur(yd, v[1], "rip.update", NSEC_PER_SEC / 10,
 	    300 * NSEC_PER_SEC, "100ms..5m", &r->update_ns, err,
 	    errlen) == -1 ||
-	    get_dur(yd, v[2], "rip.timeout", NSEC_PER_SEC / 10,
+	    rconf_yaml_dur(yd, v[2], "rip.timeout", NSEC_PER_SEC / 10,
 	    3600 * NSEC_PER_SEC, "100ms..1h", &r->timeout_ns, err,
 	    errlen) == -1 ||
-	    get_dur(yd, v[3], "rip.garbage", NSEC_PER_SEC / 10,
+	    rconf_yaml_dur(yd, v[3], "rip.garbage", NSEC_PER_SEC / 10,
 	    3600 * NSEC_PER_SEC, "100ms..1h", &r->garbage_ns, err,
 	    errlen) == -1)
 		return -1;

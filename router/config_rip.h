@@ -48,4 +48,13 @@ void	rconf_rip_default(struct rconf_rip *r);
 int	rconf_parse_rip(struct yamldoc *yd, yaml_node_t *n, struct rconf *c,
 	    char *err, size_t errlen);
 
+/*
+ * The duration at N (PATH in messages) in LO..HI ns (RANGE says it in
+ * words, "100ms..5m") into *NS; N NULL leaves *NS.  0, or -1 with
+ * "file:line: PATH: ..." in ERR.  For the rip and nat sections.
+ */
+int	rconf_yaml_dur(struct yamldoc *yd, yaml_node_t *n, const char *path,
+	    int64_t lo, int64_t hi, const char *range, int64_t *ns, char *err,
+	    size_t errlen);
+
 #endif

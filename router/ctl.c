@@ -52,6 +52,7 @@ struct cstore {
 	Hoplab__RouterQueue *qp[RCONF_IF_MAX][SCHED_NCLASS];
 	uint64_t	fhits[RCONF_FILTER_MAX];	/* per filter rule */
 	Hoplab__RipCounters rip;
+	Hoplab__NatCounters nat;
 	void		*routes;	/* ctlroute_list()'s */
 };
 
@@ -138,6 +139,27 @@ fill_filters(struct router *r, struct cstore *s)
 	s->c.filter_default_hits = filter_default_hits(r->filter).pkts;
 }
 
+/* The NAT table's counters (nat.h), every field counted. */
+static void
+fill_nat(struct router *r, struct cstore *s)
+{
+	struct nat_counters n;
+
+	if (r->nat == NULL)
+		return;
+	nat_counters(r->nat, &n);
+	hoplab__nat_counters__init(&s->nat);
+	s->nat.active = n.active;
+	s->nat.created = n.created;
+	s->nat.expired = n.expired;
+	s->nat.drop_exhausted = n.drop_exhausted;
+	s->nat.translated_out = n.translated_out;
+	s->nat.translated_in = n.translated_in;
+	s->nat.drop_no_entry = n.drop_no_entry;
+	s->nat.valid_detail = 1;
+	s->c.nat = &s->nat;
+}
+
 /* Snapshot the counters into S (owned by the caller, freed by it). */
 static void
 fill(struct router *r, struct cstore *s, int total)
@@ -171,6 +193,7 @@ fill(struct router *r, struct cstore *s, int total)
 	fill_filters(r, s);
 	if (ctlroute_rip(r, &s->rip) == 0)
 		s->c.rip = &s->rip;
+	fill_nat(r, s);
 }
 
 int
@@ -404,6 +427,14 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 	    ", other %" PRIu64 "\n", c->fwd_tcp, c->fwd_udp, c->fwd_icmp,
 	    c->fwd_other);
 	ctlroute_print(f, c);
+	if (c->nat != NULL)
+		fprintf(f, "nat active %u, created %" PRIu64 ", expired %"
+		    PRIu64 ", drop_exhausted %" PRIu64 ", translated_out %"
+		    PRIu64 ", translated_in %" PRIu64 ", drop_no_entry %"
+		    PRIu64 "\n", c->nat->active, c->nat->created,
+		    c->nat->expired, c->nat->drop_exhausted,
+		    c->nat->translated_out, c->nat->translated_in,
+		    c->nat->drop_no_entry);
 	if (c->n_filter_hits == 0 && c->filter_default_hits == 0)
 		return;
 	fprintf(f, "filter hits:");

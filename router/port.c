@@ -280,11 +280,12 @@ port_arp_request(struct router *r, struct port *p, uint32_t ip)
 	arp_send(r, p, PKT_ARP_REQUEST, NULL, ip, p->addr);
 }
 
-/* Answer the request A received on P. */
+/* Answer the request A received on P for ADDR (ours, or the NAT's). */
 void
-port_arp_reply(struct router *r, struct port *p, const struct pkt_arp *a)
+port_arp_reply(struct router *r, struct port *p, const struct pkt_arp *a,
+    uint32_t addr)
 {
-	arp_send(r, p, PKT_ARP_REPLY, a->sha, ntohl(a->spa.s_addr), p->addr);
+	arp_send(r, p, PKT_ARP_REPLY, a->sha, ntohl(a->spa.s_addr), addr);
 }
 
 /* Gratuitous ARP (RFC 5227 announcement): a request for our own address. */

@@ -3,21 +3,25 @@
  * drives it is in loop.c).  router_poll() runs to completion, as DPDK's
  * l3fwd: receive a burst per interface from its RX ring, take each frame
  * through ARP or IPv4 forwarding (RFC 1812) to an output port, then drain
- * the output queues into the TX rings and flush them.  Everything a frame can fail on is counted by reason in
- * router/sojourn.h and the frame dropped; nothing here logs per packet.
+ * the output queues into the TX rings and flush them.  Everything a
+ * frame can fail on is counted by reason in router/sojourn.h and the frame dropped; nothing here logs per packet.
  *
  * Order of the IPv4 steps: header checks (fwd.h) -> RIP (UDP 520 to
- * 224.0.0.9 or to us, ripio.c) -> addressed to us (ICMP
- * echo answered, the rest dropped as not routed) -> input filter ->
- * TTL (time exceeded) -> longest prefix match (net unreachable) -> TTL
- * decrement with incremental checksum (the packet is counted as
- * forwarded there, by protocol class: fwd.h) -> MTU (fragmentation needed, or
- * fragments) -> ARP (host unreachable when it fails) -> output queue.
+ * 224.0.0.9 or to us, ripio.c) -> NAT inbound (to its address on its
+ * outside interface: replies translated back, natpkt.c) -> addressed to
+ * us (ICMP echo answered, the rest dropped as not routed) -> input
+ * filter -> TTL (time exceeded) -> longest prefix match (net
+ * unreachable) -> DF and MTU (fragmentation needed) -> NAT outbound
+ * (leaving its outside interface) -> TTL decrement with incremental
+ * checksum (the packet is counted as forwarded there, by protocol
+ * class: fwd.h) -> fragments -> ARP (host unreachable when it fails) ->
+ * output queue.
  *
  * Deliberately not done: reassembly, IP options (dropped and counted as
  * "other"), directed broadcasts, multicast (but RIP's 224.0.0.9), ICMP
  * redirects.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include "clock.h"
 #include "log.h"
 #include "router/fwd.h"
+#include "router/natpkt.h"
 #include "router/rip.h"
 #include "router/ripio.h"
 #include "router/ripwire.h"
@@ -362,8 +367,9 @@ arp_input(struct router *r, struct port *p, const uint8_t *f, uint32_t len)
 		return;		/* our own announcement, or a probe */
 	arp_learn(r->arp, p->idx, spa, a.sha, r->now_mono, tpa == p->addr,
 	    &cb);
-	if (a.op == PKT_ARP_REQUEST && tpa == p->addr)
-		port_arp_reply(r, p, &a);
+	if (a.op == PKT_ARP_REQUEST && (tpa == p->addr || (r->nat != NULL &&
+	    p->idx == r->nat_port && tpa == nat_addr(r->nat))))
+		port_arp_reply(r, p, &a, tpa);
 }
 
 static void
@@ -416,6 +422,28 @@ fragment_out(struct router *r, struct port *out, uint32_t gw, uint8_t *f,
 	}
 }
 
+/*
+ * A datagram for the NAT's address on its outside interface IN: 0 when
+ * translated back (*DST, *LOCAL updated), 1 when it is not NAT's and
+ * goes on as before, -1 when dropped (counted).  Per packet.
+ */
+static int
+nat_input(struct router *r, struct port *in, uint8_t *ip, unsigned tl,
+    uint32_t *dst, int *local)
+{
+	int rc = natpkt_in(r->nat, ip, tl, r->now_mono);
+
+	if (rc == -1 || (rc == 1 && !*local)) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
+		return -1;
+	}
+	if (rc == 0) {
+		*dst = be32_load(ip + IP4_DST);
+		*local = is_local(r, *dst);
+	}
+	return 0;
+}
+
 static const enum sojourn_drop check_drop[] = {
 	[FWD_TRUNCATED] = SOJOURN_DROP_BAD_FRAME,
 	[FWD_BAD_VERSION] = SOJOURN_DROP_BAD_HEADER,
@@ -448,6 +476,10 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 	if (r->rip != NULL && ip[IP4_PROTO] == 17 && (local ||
 	    dst == RIP_GROUP) && ripio_input(r, in, ip, tl, csum_partial) == 0)
 		return;		/* RIP's, taken or counted there */
+	if (r->nat != NULL && in->idx == r->nat_port &&
+	    dst == nat_addr(r->nat) && nat_input(r, in, ip, tl, &dst,
+	    &local) == -1)
+		return;
 	if (local) {
 		local_input(r, in, f, tl, rx_ns);
 		return;
@@ -482,6 +514,12 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 		    (uint16_t)out->mtu, ip, tl, rx_ns);
 		sojourn_drop(r->soj, out->idx, SOJOURN_DROP_FRAG_NEEDED);
 		return;
+	}
+	if (r->nat != NULL && out->idx == r->nat_port &&
+	    in->idx != r->nat_port && natpkt_out(r->nat, ip, tl,
+	    r->now_mono) == -1) {
+		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
+		return;		/* not translatable, or no port free */
 	}
 	fwd_ttl_dec(ip);
 	r->fwd_proto[fwd_proto_class(ip[IP4_PROTO])]++;
@@ -547,6 +585,8 @@ router_poll(struct router *r)
 		port_drain(r, &r->ports[i]);
 		port_flush(r, &r->ports[i]);
 	}
+	if (r->nat != NULL && nat_next_expiry(r->nat) < r->timers_due)
+		r->timers_kick = 1;	/* a new entry expires first */
 	return total;
 }
 
@@ -606,9 +646,10 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    c->xdp_fill_full != r->conf->xdp_fill_full ||
 	    c->ncpus != r->conf->ncpus ||
 	    memcmp(&c->rip, &r->conf->rip, sizeof(c->rip)) != 0 ||
+	    memcmp(&c->nat, &r->conf->nat, sizeof(c->nat)) != 0 ||
 	    !CPU_EQUAL(&c->cpus, &r->conf->cpus)) {
 		snprintf(err, errlen, "reload: interfaces, io rings, io.cpus, "
-		    "qos queues and rip can only change with a restart");
+		    "qos queues, rip and nat can only change with a restart");
 		rconf_free(c);
 		return -1;
 	}
@@ -632,7 +673,8 @@ router_reload(struct router *r, char *err, size_t errlen)
 }
 
 /*
- * ARP retries and expiry and RIP's timers due at R->now_mono; returns
+ * ARP retries and expiry, RIP's timers and NAT's expiry due at
+ * R->now_mono; returns
  * when the next one is due (monotonic ns).
  */
 int64_t
@@ -644,7 +686,13 @@ router_timers(struct router *r)
 	r->timers_kick = 0;
 	if (r->rip != NULL && (t = rip_timers(r->rip, r->now_mono)) < next)
 		next = t;
+	if (r->nat != NULL) {
+		nat_expire(r->nat, r->now_mono);
+		if ((t = nat_next_expiry(r->nat)) < next)
+			next = t;
+	}
 	unreach_flush(r);
+	r->timers_due = next;
 	return next;
 }
 
@@ -661,6 +709,38 @@ static const struct ripio_hooks rip_hooks = {
 	.route_set = router_route_set,
 	.route_del = router_route_del,
 };
+
+/* The NAT table of nat: (config_nat.h), when there is one. */
+static int
+nat_setup(struct router *r, char *err, size_t errlen)
+{
+	const struct rconf_nat *c = &r->conf->nat;
+	struct nat_conf nc;
+	char a[INET_ADDRSTRLEN];
+	struct in_addr ia;
+
+	if (!c->enabled)
+		return 0;
+	nc.addr = c->addr != 0 ? c->addr : r->ports[c->iface].addr;
+	nc.port_min = (uint16_t)c->port_min;
+	nc.port_max = (uint16_t)c->port_max;
+	nc.timeout_ns[NAT_T_TCP_EST] = c->tcp_ns;
+	nc.timeout_ns[NAT_T_TCP_TRANS] = c->tcp_trans_ns;
+	nc.timeout_ns[NAT_T_UDP] = c->udp_ns;
+	nc.timeout_ns[NAT_T_ICMP] = c->icmp_ns;
+	nc.max_entries = c->max_entries;
+	if ((r->nat = nat_new(&nc)) == NULL) {
+		snprintf(err, errlen, "nat: %s", strerror(errno));
+		return -1;
+	}
+	r->nat_port = c->iface;
+	ia.s_addr = htonl(nc.addr);
+	inet_ntop(AF_INET, &ia, a, sizeof(a));
+	log_info("nat: out of %s as %s, ports %u..%u, %u entries",
+	    r->ports[c->iface].name, a, c->port_min, c->port_max,
+	    c->max_entries);
+	return 0;
+}
 
 int
 router_setup(struct router *r, char *err, size_t errlen)
@@ -688,7 +768,8 @@ router_setup(struct router *r, char *err, size_t errlen)
 	}
 	if (load_routes(r, r->conf, err, errlen) == -1 ||
 	    load_filters(r, r->conf, err, errlen) == -1 ||
-	    ripio_setup(r, &rip_hooks, err, errlen) == -1)
+	    ripio_setup(r, &rip_hooks, err, errlen) == -1 ||
+	    nat_setup(r, err, errlen) == -1)
 		return -1;
 	return 0;
 }
@@ -705,6 +786,7 @@ router_teardown(struct router *r)
 	for (i = 0; i < r->nports; i++)
 		port_close(r, &r->ports[i]);
 	ripio_free(r);
+	nat_free(r->nat);
 	rtlog_free(&r->rtlog);
 	fib_free(r->fib);
 	filter_free(r->filter);

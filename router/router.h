@@ -12,6 +12,7 @@
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit
+ *   nat.c         source NAT's connection table; natpkt.c the frames
  *   rip.c         RIPv2 (ripwire.c packets, ripauth.c RFC 4822), on the
  *                 interfaces through ripio.c; rtlog.c: the FIB's routes
  *                 by source and their changes, which ctlroute.c puts in
@@ -43,6 +44,7 @@
 #include "router/fib.h"
 #include "router/filter.h"
 #include "router/icmp.h"
+#include "router/nat.h"
 #include "router/rtlog.h"
 #include "router/sched.h"
 #include "router/sojourn.h"
@@ -150,6 +152,7 @@ struct router {
 	struct rip	*rip;		/* RIP (ripio.c), or NULL */
 	const struct ripio_hooks *rip_hooks;	/* router.c's, for ripio.c */
 	int		timers_kick;	/* run router_timers() now */
+	int64_t		timers_due;	/* router_timers()' last answer */
 	uint32_t	rip_rng;
 	int64_t		rip_log_at;	/* next drop may be logged (mono) */
 	unsigned	rip_ipid;
@@ -159,6 +162,8 @@ struct router {
 	struct icmp_rl	rl;
 	struct filter	*filter;
 	int		filtering;	/* rules or a deny default */
+	struct nat	*nat;		/* nat: source NAT (nat.c), or NULL */
+	unsigned	nat_port;	/* its outside interface */
 	struct sojourn	*soj;
 	struct sojourn_snap *snap;	/* for reports, allocated once */
 	struct pbuf	*pool;
@@ -264,7 +269,7 @@ void	port_flush(struct router *r, struct port *p);
 void	port_arp_request(struct router *r, struct port *p, uint32_t ip);
 void	port_garp(struct router *r, struct port *p);
 void	port_arp_reply(struct router *r, struct port *p,
-	    const struct pkt_arp *a);
+	    const struct pkt_arp *a, uint32_t addr);
 struct pbuf *pbuf_get(struct router *r);
 void	pbuf_put(struct router *r, struct pbuf *b);
 

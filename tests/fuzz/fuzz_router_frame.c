@@ -5,7 +5,9 @@
  * one with a 576-byte MTU so that fragmentation runs, one with an output
  * rate of 1 Mbit/s so that its token bucket holds frames back, static
  * routes, DRR
- * queues of a few packets with RED and a byte limit, filters) on a fake
+ * queues of a few packets with RED and a byte limit, filters, source NAT
+ * out of fz2 with 8 ports and 6 entries, so that exhaustion and expiry
+ * run) on a fake
  * lib/pktio defined here: no sockets, each interface a queue of received
  * frames and a transmit ring whose room the input controls.  Each input
  * is a sequence of operations, each one byte of opcode then its bytes:
@@ -204,7 +206,10 @@ static const char conf_yaml[] =
     "filters:\n"
     "  rules:\n"
     "    - {action: deny, proto: udp, dport: 9}\n"
-    "    - {action: deny, in: fz2, src: 198.18.2.128/25}\n";
+    "    - {action: deny, in: fz2, src: 198.18.2.128/25}\n"
+    "nat: {interface: fz2, port_min: 1024, port_max: 1031, "
+    "max_entries: 6, udp_timeout: 1s, icmp_timeout: 500ms, "
+    "tcp_transitory: 1s}\n";
 
 static void regressions(void);
 static struct router_opts opts;
@@ -348,6 +353,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
  * echo request from beyond fz1 (MTU 576) answered through fz1: the reply
  * must be fragmented, not sent whole.
  */
+/* A UDP datagram from fz0 routed out of fz2 is translated by its NAT. */
+static void
+nat_regression(void)
+{
+	uint8_t in[80], *ip = in + 3 + PKT_ETH_LEN;
+	struct nat_counters n;
+	const unsigned len = 60;
+
+	memset(in, 0, sizeof(in));
+	in[0] = 0x1c;
+	be16_store(in + 1, (uint16_t)len);
+	ip[IP4_TTL] = 64;
+	ip[IP4_PROTO] = 17;
+	be32_store(ip + IP4_SRC, 0xc6120005);		/* 198.18.0.5 */
+	be32_store(ip + IP4_DST, 0xc6124009);		/* 198.18.64.9 */
+	be16_store(ip + PKT_IP4_LEN, 40000);
+	be16_store(ip + PKT_IP4_LEN + 2, 53);
+	be16_store(ip + PKT_IP4_LEN + 4, (uint16_t)(len - PKT_ETH_LEN -
+	    PKT_IP4_LEN));
+	LLVMFuzzerTestOneInput(in, 3 + len);
+	nat_counters(R->nat, &n);
+	if (n.translated_out < 1 || n.created < 1)
+		abort();
+}
+
 static void
 regressions(void)
 {
@@ -370,6 +400,7 @@ regressions(void)
 	LLVMFuzzerTestOneInput(in, 3 + len + 12);
 	if (ios[1]->sent < 3)
 		abort();	/* an ARP request and 2 fragments */
+	nat_regression();
 }
 
 int

@@ -97,14 +97,14 @@ build fuzz_router_frame "$here/fuzz_router_frame.c" "$r/router.c" \
     "$r/classify.c" "$r/filter.c" "$r/sched.c" "$r/sojourn.c" \
     "$r/config.c" "$r/config_qos.c" "$r/config_value.c" \
     "$r/config_rip.c" "$r/rip.c" "$r/ripio.c" "$r/ripwire.c" \
-    "$r/ripauth.c" "$r/rtlog.c" \
-    "$root/lib/yamldoc.c" \
+    "$r/ripauth.c" "$r/rtlog.c" "$r/config_nat.c" "$r/nat.c" \
+    "$r/natpkt.c" "$root/lib/yamldoc.c" \
     "$root/lib/clock.c" "$root/lib/log.c" "$root/lib/stats.c" \
     "$root/lib/pkt.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" -lyaml \
     -lsodium -lm &
 build fuzz_router_config "$here/fuzz_router_config.c" "$r/config.c" \
     "$r/config_qos.c" "$r/config_value.c" "$r/classify.c" "$r/filter.c" \
-    "$r/sched.c" "$r/config_rip.c" \
+    "$r/sched.c" "$r/config_rip.c" "$r/config_nat.c" \
     "$root/lib/yamldoc.c" "$root/lib/clock.c" "$root/lib/cpulist.c" "$root/lib/dscp.c" \
     -lyaml -lm &
 # The plan loader with every module it calls (lib/ whole: it is small).

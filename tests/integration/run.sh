@@ -40,7 +40,7 @@ SOLO=" t_calibrate t_link_basic t_link_impair t_impair "
 QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_mgmt_kill
     t_mgmt_resume t_report t_sweep t_usage t_hops_flags t_cpufit
     t_rip t_ospf t_routefault t_pathchange t_blackhole t_topo t_kctr
-    t_replicas t_nat t_switch"
+    t_replicas t_nat t_nat_hoplab t_switch"
 QUIET=" $(echo $QUIET) "
 
 dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)

@@ -89,3 +89,6 @@ UNIT_EXTRA_test_planswitch = build/asan/controller/plan/dryrun.o $(PLAN_ASAN_OBJ
 UNIT_EXTRA_test_results += build/asan/controller/results/downloads.o
 UNIT_EXTRA_test_plansize = build/asan/controller/plan/plansize.o
 UNIT_EXTRA_test_downloads = build/asan/controller/results/downloads.o build/asan/controller/results/csvfile.o build/asan/controller/results/aggregate.o
+UNIT_EXTRA_test_router_config += build/asan/router/config_nat.o
+UNIT_EXTRA_test_router_agentconf += build/asan/router/config_nat.o
+UNIT_EXTRA_test_router_nat = build/asan/router/nat.o build/asan/router/natpkt.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/config_rip.o build/asan/router/config_nat.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o

@@ -447,6 +447,93 @@ t_bad_rip_params_and_ospf_are_refused(void)
 	rp.routing = NULL;
 }
 
+/*
+ * RouterParams.nat (issue 16): every NatParams field reaches the nat:
+ * section, read back by the router's loader (config_nat.c); zero fields
+ * keep the router's defaults; bad ones are refused before the start.
+ */
+static Hoplab__NatParams np;
+
+static void
+params_nat(void)
+{
+	params_all();
+	rp.io_backend = "";
+	ia.cidr = "198.18.0.2/24";
+	hoplab__nat_params__init(&np);
+	rp.nat = &np;
+	np.out_iface = "lo";
+	np.to_addr = "198.18.0.9";
+	np.port_min = 2000;
+	np.port_max = 2001;
+	np.tcp_timeout_ns = 600000000000ULL;
+	np.tcp_transitory_ns = 3000000000ULL;
+	np.udp_timeout_ns = 2000000000ULL;
+	np.icmp_timeout_ns = 1500000000ULL;
+	np.max_entries = 77;
+}
+
+static void
+t_nat_params_reach_the_routers_config(void)
+{
+	struct rconf *c;
+
+	params_nat();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c = rip_written());
+	CU_ASSERT_TRUE(c->nat.enabled);
+	CU_ASSERT_EQUAL(c->nat.iface, 0);
+	CU_ASSERT_EQUAL(c->nat.addr, 0xc6120009u);	/* 198.18.0.9 */
+	CU_ASSERT_EQUAL(c->nat.port_min, 2000);
+	CU_ASSERT_EQUAL(c->nat.port_max, 2001);
+	CU_ASSERT_EQUAL(c->nat.tcp_ns, 600000000000LL);
+	CU_ASSERT_EQUAL(c->nat.tcp_trans_ns, 3000000000LL);
+	CU_ASSERT_EQUAL(c->nat.udp_ns, 2000000000LL);
+	CU_ASSERT_EQUAL(c->nat.icmp_ns, 1500000000LL);
+	CU_ASSERT_EQUAL(c->nat.max_entries, 77);
+	rconf_free(c);
+	hoplab__nat_params__init(&np);		/* masquerade, defaults */
+	np.out_iface = "lo";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c = rip_written());
+	CU_ASSERT_TRUE(c->nat.enabled);
+	CU_ASSERT_EQUAL(c->nat.addr, 0);
+	CU_ASSERT_EQUAL(c->nat.port_min, 1024);
+	CU_ASSERT_EQUAL(c->nat.port_max, 65535);
+	CU_ASSERT_EQUAL(c->nat.tcp_ns, 7440000000000LL);
+	CU_ASSERT_EQUAL(c->nat.tcp_trans_ns, 240000000000LL);
+	CU_ASSERT_EQUAL(c->nat.udp_ns, 300000000000LL);
+	CU_ASSERT_EQUAL(c->nat.icmp_ns, 60000000000LL);
+	CU_ASSERT_EQUAL(c->nat.max_entries, 65536);
+	rconf_free(c);
+	rp.nat = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c = rip_written());
+	CU_ASSERT_FALSE(c->nat.enabled);
+	rconf_free(c);
+}
+
+static void
+t_bad_nat_params_are_refused(void)
+{
+	params_nat();
+	np.out_iface = "eth9";
+	expect_refused("nat on eth9");
+	params_nat();
+	np.to_addr = "198.18.0.300";
+	expect_refused("nat to a bad address");
+	params_nat();
+	np.port_min = 3000;
+	expect_refused("nat ports 3000..2001");
+	params_nat();
+	np.port_max = 70000;
+	expect_refused("nat port 70000");
+	params_nat();
+	np.udp_timeout_ns = 1000;
+	expect_refused("nat udp timeout 1 us");
+	params_nat();
+	np.max_entries = (1U << 20) + 1;
+	expect_refused("nat table too large");
+	rp.nat = NULL;
+}
+
 int
 main(void)
 {
@@ -461,6 +548,8 @@ main(void)
 		    t_out_of_range_options_are_refused),
 		UNIT_TEST(t_rip_params_reach_the_routers_config),
 		UNIT_TEST(t_bad_rip_params_and_ospf_are_refused),
+		UNIT_TEST(t_nat_params_reach_the_routers_config),
+		UNIT_TEST(t_bad_nat_params_are_refused),
 	};
 
 	return UNIT_MAIN_FIXTURE("router_agentconf", setup, teardown, tests);

@@ -353,7 +353,7 @@ t_refuses_unknown_key_bad_weight_and_scheduler(void)
 
 	snprintf(y, sizeof(y), "%sbogus: 1\n", ifs);
 	expect(y, "r.yaml:3: bogus: unknown key (expected one of: "
-	    "interfaces, routes, arp, icmp, io, qos, filters, rip)");
+	    "interfaces, routes, arp, icmp, io, qos, filters, rip, nat)");
 	snprintf(y, sizeof(y), "%sqos: {scheduler: drr, queues: [{class: 1, "
 	    "weight: 0}]}\n", ifs);
 	expect(y, "r.yaml:3: qos.queues[0].weight: expected 1..1000, got 0");
