@@ -32,6 +32,12 @@
 #    number;
 # 5. after the run the agent's table (hoplab_nat_rN) is gone from R1,
 #    and (snat) so is 198.18.3.100 from its interface Out.
+# And nat-hoplab.yaml, the same plan with R1 a hoplab-router (its own
+# connection table, router/nat.c, the config the agent writes from the
+# plan): checks 1..3 as above, and routers.csv's counters against Out's
+# capture: nat_created and the final nat_active are the 4 connections,
+# nat_translated_out at least the packets Out saw from 198.18.3.1,
+# nat_drop_exhausted 0.
 # Not timing sensitive (QUIET in run.sh); about 25 s.  Run as root.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -156,19 +162,14 @@ check()
 	assert_eq "${_n}_p1_replies_all" 100 "$(flowrow p1 received)"
 	assert_eq "${_n}_no_icmp_reply_reaches_In1" 0 "$(pcap In1 \
 	    "icmp[icmptype] == icmp-echoreply" | wc -l)"
+	conns "$_n" "$_a"
+	[ "${3:-linux}" = hoplab ] && return
 	# 4.
-	pcap Out "src host $_a and (udp or tcp)" | awk '{
-	    split($3, s, "."); split($5, d, "."); sub(":", "", d[5])
-	    print $6, s[5], d[5] }' | sed 's/,//' | sort -u >"$T/$_n.conns"
-	pcap Out "src host $_a and icmp[icmptype] == icmp-echo" | sed -n \
-	    's/.* id \([0-9]*\),.*/ICMP \1/p' | sort -u >>"$T/$_n.conns"
-	_conns=$(wc -l <"$T/$_n.conns")
 	_ct=$(most)
 	_max=$(csv_col "$D/routers.csv" nat_active | sort -n | tail -n 1)
 	echo "    connections at Out: $(paste -s -d';' "$T/$_n.conns");" \
 	    "R1's conntrack at most: $_ct; nat_active: final" \
 	    "$(final nat_active), at most $_max"
-	assert_eq "${_n}_four_connections_at_out" 4 "$_conns"
 	assert_eq "${_n}_conntrack_one_entry_per_connection" \
 	    "icmp tcp udp udp" "$_ct"
 	assert_eq "${_n}_final_nat_active_is_the_connections" "$_conns" \
@@ -178,6 +179,39 @@ check()
 	# 5.
 	assert_eq "${_n}_agent_table_gone" 0 "$(in_host R1 nft list tables |
 	    grep -c hoplab_nat)"
+}
+
+# conns NAME NAT_ADDR: the connections Out's capture saw from NAT_ADDR
+# (protocol and ports, echo ids) into $T/NAME.conns, their count in
+# _conns, which must be 4.
+conns()
+{
+	pcap Out "src host $2 and (udp or tcp)" | awk '{
+	    split($3, s, "."); split($5, d, "."); sub(":", "", d[5])
+	    print $6, s[5], d[5] }' | sed 's/,//' | sort -u >"$T/$1.conns"
+	pcap Out "src host $2 and icmp[icmptype] == icmp-echo" | sed -n \
+	    's/.* id \([0-9]*\),.*/ICMP \1/p' | sort -u >>"$T/$1.conns"
+	_conns=$(wc -l <"$T/$1.conns")
+	assert_eq "${1}_four_connections_at_out" 4 "$_conns"
+}
+
+# check_hoplab NAME NAT_ADDR: R1 (hoplab-router)'s own counters against
+# Out's capture.
+check_hoplab()
+{
+	_pk=$(pcap Out "ip and src host $2" | wc -l)
+	echo "    hoplab-router: created $(final nat_created), active" \
+	    "$(final nat_active), translated out $(final nat_translated_out)" \
+	    "(Out saw $_pk from $2), in $(final nat_translated_in)," \
+	    "exhausted $(final nat_drop_exhausted)"
+	assert_eq "${1}_created_is_the_connections" "$_conns" \
+	    "$(final nat_created)"
+	assert_eq "${1}_final_active_is_the_connections" "$_conns" \
+	    "$(final nat_active)"
+	assert_ge "${1}_translated_out_covers_out_capture" \
+	    "$(final nat_translated_out)" "$_pk"
+	assert_gt "${1}_translated_in_counted" "$(final nat_translated_in)" 0
+	assert_eq "${1}_no_exhaustion" 0 "$(final nat_drop_exhausted)"
 }
 
 LAB_IS_UP=1
@@ -205,4 +239,9 @@ if [ $_ok = 0 ]; then
 	assert_eq snat_address_gone_from_R1 0 "$(in_host R1 ip -4 addr show \
 	    dev Out | grep -c 198.18.3.100)"
 fi
+lab_run hoplab "$PL/nat-hoplab.yaml" "$T" && {
+	D=$LAB_RUN
+	check hoplab 198.18.3.1 hoplab
+	check_hoplab hoplab 198.18.3.1
+}
 finish
