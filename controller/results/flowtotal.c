@@ -25,6 +25,7 @@ static const char *const keys[] = {
 };
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
 #define NRUN	6			/* the run's key columns */
+#define K_FRAME	2			/* frame_bytes: not a group's key */
 enum { T_REPLICA = NRUN, T_GROUP };
 static const char *const cols[] = {
 	"variant", "routers", "frame_bytes", "point", "rep", "run", "flow",
@@ -44,18 +45,34 @@ static const char *const pooled[] = {
 };
 #define NPOOLED	(sizeof(pooled) / sizeof(pooled[0]))
 
-/* Rows A and B in one run with one name in column K[TAG]. */
+/*
+ * Rows A and B in one run with one name in column K[TAG].  A group's
+ * flows may have frames of their own (the copies of a flow share one).
+ */
 static int
 same(const struct csvtab *t, const int *k, int tag, size_t a, size_t b)
 {
 	size_t i;
 
 	for (i = 0; i < NRUN; i++)
-		if (strcmp(csvtab_text_at(t, a, k[i]),
+		if ((tag != T_GROUP || i != K_FRAME) && strcmp(csvtab_text_at(t, a, k[i]),
 		    csvtab_text_at(t, b, k[i])) != 0)
 			return 0;
 	return strcmp(csvtab_text_at(t, a, k[tag]),
 	    csvtab_text_at(t, b, k[tag])) == 0;
+}
+
+/* 1 if the rows of row G's total have more than one frame_bytes. */
+static int
+frames_differ(const struct csvtab *t, const int *k, int tag, size_t g)
+{
+	size_t r;
+
+	for (r = g + 1; r < csvtab_nrows(t); r++)
+		if (same(t, k, tag, g, r) && strcmp(csvtab_text_at(t, g,
+		    k[K_FRAME]), csvtab_text_at(t, r, k[K_FRAME])) != 0)
+			return 1;
+	return 0;
 }
 
 /* The total of the rows named as row G in column K[TAG], in G's run. */
@@ -82,7 +99,8 @@ write_total(struct csv *c, const struct csvtab *t, const int *k, int tag,
 			v[S_MAX] = fmax(v[S_MAX], x);
 	}
 	for (i = 0; i < NRUN; i++)
-		csv_str(c, csvtab_text_at(t, g, k[i]));
+		csv_str(c, i == K_FRAME && frames_differ(t, k, tag, g) ? "" :
+		    csvtab_text_at(t, g, k[i]));
 	csv_str(c, csvtab_text_at(t, g, k[tag]));
 	csv_u64(c, n);
 	csv_u64(c, (uint64_t)v[S_SENT]);
