@@ -409,6 +409,8 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 			    plan->flows[i].tcp_streams,
 			    plan->flows[i].tcp_cc[0] ? plan->flows[i].tcp_cc :
 			    "the kernel's", plan->flows[i].duration_ns / 1e9);
+		if (plan->flows[i].flowgroup[0] != '\0')
+			fprintf(out, "  (group %s)", plan->flows[i].flowgroup);
 		fprintf(out, "\n");
 		if (t->ecmp)	/* each path the hashing may choose */
 			planecmp_print_paths(t,
