@@ -171,6 +171,34 @@ dry_replicas(const struct plan *b, FILE *out)
 	}
 }
 
+/*
+ * Under a run's line, each group: at that point, named at its first
+ * flow: "group: devs sums 10 flows (dev1 .. dev10)" (flows_total.csv).
+ */
+static void
+dry_groups(const struct plan *b, FILE *out)
+{
+	const char *g;
+	size_t i, j, n, last;
+
+	for (i = 0; i < b->nflows; i++) {
+		g = b->flows[i].flowgroup;
+		for (j = 0; g[0] != '\0' && j < i &&
+		    strcmp(b->flows[j].flowgroup, g) != 0; j++)
+			;
+		if (g[0] == '\0' || j < i)	/* none, or not its first */
+			continue;
+		for (n = 0, last = j = i; j < b->nflows; j++)
+			if (strcmp(b->flows[j].flowgroup, g) == 0) {
+				n++;
+				last = j;
+			}
+		fprintf(out, "        group: %s sums %zu flow%s (%s%s%s)\n", g,
+		    n, n == 1 ? "" : "s", b->flows[i].name, n == 1 ? "" :
+		    " .. ", n == 1 ? "" : b->flows[last].name);
+	}
+}
+
 /* One run: bind it, print its line, add its time to *TOTAL. */
 static int
 dry_point(const struct plan *plan, const size_t *order, size_t i,
@@ -201,6 +229,7 @@ dry_point(const struct plan *plan, const size_t *order, size_t i,
 	fprintf(out, "%6zu  %-16s %-40s %4u %8.1f s\n", i + 1, v->label,
 	    label[0] ? label : "-", pt.rep, (double)ns / 1e9);
 	dry_replicas(b, out);
+	dry_groups(b, out);
 	*total += ns;
 	plan_free(b);
 	return 0;
@@ -380,6 +409,8 @@ dry_routes_paths(const struct plan *plan, FILE *out)
 			    plan->flows[i].tcp_streams,
 			    plan->flows[i].tcp_cc[0] ? plan->flows[i].tcp_cc :
 			    "the kernel's", plan->flows[i].duration_ns / 1e9);
+		if (plan->flows[i].flowgroup[0] != '\0')
+			fprintf(out, "  (group %s)", plan->flows[i].flowgroup);
 		fprintf(out, "\n");
 		if (t->ecmp)	/* each path the hashing may choose */
 			planecmp_print_paths(t,

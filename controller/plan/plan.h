@@ -153,6 +153,9 @@ struct plan_flow {
 					   flow has no replicas: key */
 	char		group[PLAN_NAME_MAX]; /* the written name of a copy's
 					   flow, "" without replicas: */
+	char		flowgroup[PLAN_NAME_MAX]; /* group: NAME, summed
+					   with its other flows in
+					   flows_total.csv; "" without */
 	size_t		written;	/* its index in the file's flows: */
 	uint64_t	tcp_bytes;	/* tcp: bytes: (a download), 0: none */
 	unsigned	tcp_streams;	/* tcp: streams:, 1..128 (1) */

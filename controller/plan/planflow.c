@@ -49,7 +49,8 @@
  * flow ports), the written name kept in their group; without the key the
  * flow is one, named as written.  The copies are made after every flow
  * is read (planreplica.c), so errors name the flow as written; at most
- * PLAN_MAX_FLOWS flows with the copies.
+ * PLAN_MAX_FLOWS flows with the copies.  group: NAME puts the flow (all
+ * its copies) in group NAME, whose flows flows_total.csv sums per run.
  *
  * Deliberately not here: udp and tcp in chain plans, l2 in topology
  * plans (each needs what the other kind of lab has: the chain's
@@ -84,11 +85,11 @@
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
 	"rate", "duration", "burst", "off", "dst", "spin", "bytes", "streams",
-	"cc", "replicas", "from", "to",
+	"cc", "replicas", "group", "from", "to",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
     F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_BYTES, F_STREAMS,
-    F_CC, F_REPLICAS, F_FROM, F_TO, F_NKEYS };
+    F_CC, F_REPLICAS, F_GROUP, F_FROM, F_TO, F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -704,6 +705,7 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	f->written = i;
 	if (flow_name(c, v[F_NAME], fpath, i) == -1 ||
 	    planreplica_parse(c, v[F_REPLICAS], fpath, f) == -1 ||
+	    planreplica_group(c, v[F_GROUP], fpath, f) == -1 ||
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
 	    parse_ends(c, v, node, fpath, f) == -1)
 		return -1;

@@ -5,6 +5,8 @@
  * entries of plan.flows named NAME.1 .. NAME.N (its group NAME), so that
  * each has its own index and with it its own ports wherever the runners
  * give a flow ports; a written flow named like a copy is refused.
+ * group: NAME (any number of flows, copies and all) is read here too;
+ * a group named like a flow is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,63 @@ planreplica_parse(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
 		    "replicas)", f->name, PLAN_NAME_MAX - 4);
 	f->nreplicas = (unsigned)n;
 	memcpy(f->group, f->name, sizeof(f->group));
+	return 0;
+}
+
+/* group: NAME, a name token; absent: the flow is in no group. */
+int
+planreplica_group(struct parse_ctx *c, yaml_node_t *node, const char *fpath,
+    struct plan_flow *f)
+{
+	char path[YAMLDOC_PATH_MAX];
+
+	f->flowgroup[0] = '\0';
+	if (node == NULL)
+		return 0;
+	yamldoc_path_key(path, sizeof(path), fpath, "group");
+	return parse_name(c, node, path, f->flowgroup, sizeof(f->flowgroup));
+}
+
+/* The line of the flow named G (as written, W, or a copy), 0: none. */
+static int
+flow_named(const struct plan *p, const struct plan_flow *w, size_t n,
+    const char *g)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(w[i].name, g) == 0)
+			return w[i].line;
+	for (i = 0; i < p->nflows; i++)
+		if (strcmp(p->flows[i].name, g) == 0)
+			return p->flows[i].line;
+	return 0;
+}
+
+/*
+ * A group named like a flow (as written or a copy NAME.K): refused, as
+ * flows_total.csv would have two rows of that name in a run.  After the
+ * copies are made.
+ */
+static int
+group_clash(struct parse_ctx *c, yaml_node_t *node, const struct plan_flow *w,
+    size_t n)
+{
+	char fpath[YAMLDOC_PATH_MAX], path[YAMLDOC_PATH_MAX];
+	size_t i;
+	int line;
+
+	for (i = 0; i < n; i++) {
+		if (w[i].flowgroup[0] == '\0' || (line = flow_named(c->p, w, n,
+		    w[i].flowgroup)) == 0)
+			continue;
+		yamldoc_path_index(fpath, sizeof(fpath), "flows", i);
+		yamldoc_path_key(path, sizeof(path), fpath, "group");
+		return PERR(c, yamldoc_map_key(c->yd, yamldoc_item(c->yd,
+		    node, i), "group"), path, "'%s' is also the name of a "
+		    "flow (line %d); a group needs a name of its own",
+		    w[i].flowgroup, line);
+	}
 	return 0;
 }
 
@@ -109,9 +168,11 @@ planreplica_expand(struct parse_ctx *c, yaml_node_t *node, size_t n)
 					    sizeof(p->flows[k].name), "%s.%u",
 					    w[i].group, r);
 			}
-	free(w);
 	if (rc == 0)
 		p->nflows = total;
+	if (rc == 0)
+		rc = group_clash(c, node, w, n);
+	free(w);
 	if (p->nflows > p->nflows_max)
 		p->nflows_max = p->nflows;
 	return rc;

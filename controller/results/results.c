@@ -88,6 +88,18 @@ fail:
 	return -1;
 }
 
+/* 1 if a flow of PLAN has a group: key (summary.csv's group column). */
+static int
+has_group(const struct plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nflows; i++)
+		if (plan->flows[i].flowgroup[0] != '\0')
+			return 1;
+	return 0;
+}
+
 struct results *
 results_open(const char *base, const struct plan *plan, char *err,
     size_t errlen)
@@ -112,7 +124,7 @@ results_open(const char *base, const struct plan *plan, char *err,
 		goto fail;
 	}
 	summary_layout_all(&res->lay, plan_sweeps_beyond_frame(plan),
-	    plan_has_mode(plan, "icmp"));
+	    plan_has_mode(plan, "icmp"), has_group(plan));
 	res->summary = csv_from_stream(res->summary_f, res->lay.names,
 	    res->lay.n);
 	fflush(res->summary_f);
@@ -296,7 +308,7 @@ reopen(const char *dir, const struct run_state *st, int writable, char *err,
 	manifest_self(&res->self);
 	snprintf(res->dir, sizeof(res->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	summary_layout_all(&res->lay, 0, 0);	/* an empty file: no header */
+	summary_layout_all(&res->lay, 0, 0, 0);	/* an empty file: no header */
 	errno = 0;
 	if (rows_read(res, path, st->summary_bytes, err, errlen) == -1 ||
 	    rows_rewrite(res, path, err, errlen) == -1 ||

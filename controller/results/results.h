@@ -61,6 +61,9 @@ struct flow_row {
 	char		delay_kind[8];	/* "one-way"; "rtt" for icmp flows
 					   (FlowResult.round_trip); the
 					   column only in a plan with one */
+	char		group[PLAN_NAME_MAX]; /* the flow's group: ("" for
+					   none); the column only in a plan
+					   with one */
 };
 
 /* ROW's delays are round-trip times (an icmp flow): not differenced. */

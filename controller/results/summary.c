@@ -71,6 +71,7 @@ static const struct sumcol cols[] = {
 	UINT("disturbed", disturbed),
 	STR("replica_of", replica_of),
 	STR("delay_kind", delay_kind),	/* only for plans with icmp flows */
+	STR("group", group),		/* only for plans with group: */
 };
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
 
@@ -83,14 +84,16 @@ layout_add(struct summary_layout *l, size_t i)
 }
 
 void
-summary_layout_all(struct summary_layout *l, int has_point, int has_kind)
+summary_layout_all(struct summary_layout *l, int has_point, int has_kind,
+    int has_group)
 {
 	size_t i;
 
 	l->n = 0;
 	for (i = 0; i < NCOLS; i++)
 		if ((has_point || strcmp(cols[i].name, "point") != 0) &&
-		    (has_kind || strcmp(cols[i].name, "delay_kind") != 0))
+		    (has_kind || strcmp(cols[i].name, "delay_kind") != 0) &&
+		    (has_group || strcmp(cols[i].name, "group") != 0))
 			layout_add(l, i);
 }
 

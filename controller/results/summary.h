@@ -28,10 +28,11 @@ struct summary_layout {
 
 /*
  * Every column; "point" only if HAS_POINT, "delay_kind" only if HAS_KIND
- * (a plan with icmp flows), so other files keep their header.
+ * (a plan with icmp flows), "group" only if HAS_GROUP (a plan with a
+ * group: key), so other files keep their header.
  */
 void	summary_layout_all(struct summary_layout *l, int has_point,
-	    int has_kind);
+	    int has_kind, int has_group);
 /*
  * The layout of HEADER (summary.csv's first line, without its line end):
  * 0, or -1 with ERR naming a column this hoplab does not know.

@@ -189,6 +189,14 @@ check_ping(const struct run *r, const struct plan_variant *v,
 	return -1;
 }
 
+/* ROW's replica_of and group from its plan flow PF. */
+static void
+record_groups(struct flow_row *row, const struct plan_flow *pf)
+{
+	snprintf(row->replica_of, sizeof(row->replica_of), "%s", pf->group);
+	snprintf(row->group, sizeof(row->group), "%s", pf->flowgroup);
+}
+
 /* B's rows (summary.csv, intervals.csv, pdf.csv) for point PT. */
 static int
 record_rows(struct run *r, const struct plan_variant *v, unsigned rep,
@@ -218,10 +226,9 @@ record_rows(struct run *r, const struct plan_variant *v, unsigned rep,
 		row.rep = rep;
 		row.run = key.run;
 		results_row_from_flow(&row, b->flows[i]);
-		if (b->flows[i]->flow_id >= 1)	/* replicas: its group */
-			snprintf(row.replica_of, sizeof(row.replica_of), "%s",
-			    r->live->flows[(b->flows[i]->flow_id - 1) %
-			    r->live->nflows].group);
+		if (b->flows[i]->flow_id >= 1)	/* replicas:, group: */
+			record_groups(&row, &r->live->flows[(b->flows[i]->
+			    flow_id - 1) % r->live->nflows]);
 		snprintf(row.point, sizeof(row.point), "%s", r->label);
 		row.disturbed = disturb_last(r);
 		if (results_add(r->res, &row, err, errlen) == -1 ||

@@ -494,6 +494,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		snprintf(row.point, sizeof(row.point), "%s", r->label);
 		snprintf(row.replica_of, sizeof(row.replica_of), "%s",
 		    pf->group);
+		snprintf(row.group, sizeof(row.group), "%s", pf->flowgroup);
 		if (results_add(r->res, &row, err, errlen) == -1 ||
 		    results_add_series(r->res, &key, &tp->flow[i], err,
 		    errlen) == -1 || topodl_record(r, pf, rep, &tp->flow[i],

@@ -20,7 +20,15 @@
 #    and A-B's, flows_total.csv a row per variant with replicas 2, and
 #    A (which forwards both variants) counts 300 on each of the four
 #    source ports 49152..49155.
-# About 30 s.  Run as root; tests/integration/run.sh does.
+# 5. group: (plans/replicas-group.yaml, 3 repetitions: a and b x2 in
+#    group g, c alone in h): per rep, flows_total.csv's row g has
+#    replicas 3 and sent, received and throughput_mbps the sums of
+#    summary.csv's rows a, b.1, b.2 (summed here with awk); h is c's
+#    row; b's own replica_of total is there too; flows_total_summary.csv
+#    has n_reps 3 for g and its throughput_mbps_mean is the mean of the
+#    three g rows of flows_total.csv (awk); summary.csv's group column.
+# About 10 s (8.4 s measured, part 5 3.6 s of it).  Run as root;
+# tests/integration/run.sh does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -100,4 +108,45 @@ in_host A nft list table ip hlrep_test |
 assert_eq conc_nft_all "$(head -1 "$T/nft2")" 1200
 assert_eq conc_nft_per_port "$(tail -4 "$T/nft2" | tr '\n' ' ')" \
     "300 300 300 300 "
+
+# 5. Groups: each total against summary.csv's rows, summed here.
+if ! "$HL_BIN/hoplab" -p "$LAB_PREFIX" -q -o "$T/g" run \
+    "$HL_ROOT/tests/integration/plans/replicas-group.yaml" \
+    >"$T/group.log" 2>&1; then
+	sed 's/^/    /' "$T/group.log"
+	bail group_run "hoplab run replicas-group.yaml failed"
+fi
+D=$(ls -d "$T"/g/replicas-group-*)
+S=$D/summary.csv
+F=$D/flows_total.csv
+assert_eq group_column "g g g h " "$(csv_col "$S" group | head -4 |
+    tr '\n' ' ')"
+assert_eq group_total_rows "g b h g b h g b h " "$(csv_col "$F" flow |
+    tr '\n' ' ')"
+# g's flows have two frames (128, 256): its frame_bytes is empty.
+assert_eq group_frame_bytes "/256/128/" "$(csv_col "$F" frame_bytes |
+    head -3 | tr '\n' '/')"
+# Row I of column COL of FILE (1-based, without the header).
+nth() { csv_col "$1" "$2" | sed -n "$3p"; }
+for rep in 1 2 3; do
+	# summary.csv: 4 rows a run (a, b.1, b.2, c); flows_total.csv: 3.
+	want=$(for c in sent received throughput_mbps; do csv_col "$S" $c | sed -n "$((rep * 4 - 3)),$((
+	    rep * 4 - 1))p" | awk '{ n += $1 } END { printf "%.4f ", n }'
+	done)
+	got=$(for c in sent received throughput_mbps; do
+		nth "$F" $c $((rep * 3 - 2)) | awk '{ printf "%.4f ", $1 }'
+	done)
+	assert_eq "group_g_rep${rep}_sums" "$want" "$got"
+	assert_eq "group_g_rep${rep}_replicas" 3 "$(nth "$F" replicas \
+	    $((rep * 3 - 2)))"
+	assert_eq "group_h_rep${rep}_is_c" "$(nth "$S" sent $((rep * 4)))" \
+	    "$(nth "$F" sent $((rep * 3)))"
+done
+P=$D/flows_total_summary.csv
+assert_eq pooled_flows "g b h /3 3 3 " "$(csv_col "$P" flow |
+    tr '\n' ' ')/$(csv_col "$P" n_reps | tr '\n' ' ')"
+want=$(csv_col "$F" throughput_mbps | awk 'NR % 3 == 1 { n += $1 }
+    END { printf "%.3f", n / 3 }')
+assert_eq pooled_g_mean "$want" "$(nth "$P" throughput_mbps_mean 1 |
+    awk '{ printf "%.3f", $1 }')"
 finish

@@ -431,6 +431,67 @@ t_replicas_in_a_topology_plan(void)
 	plan_free(p);
 }
 
+/*
+ * group: NAME puts a flow and all its copies in NAME (the copies keep
+ * replicas:'s own group too); flows without it are in none.
+ */
+static void
+t_group_names_the_flows_summed_together(void)
+{
+	struct plan *p = load("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: a, frame: 64, idt: 1ms, count: 10, group: g}\n"
+	    "  - {name: b, frame: 64, idt: 1ms, count: 10, replicas: 2, "
+	    "group: g}\n"
+	    "  - {name: c, frame: 64, idt: 1ms, count: 10, group: h-1.x}\n"
+	    "  - {name: d, frame: 64, idt: 1ms, count: 10}\n");
+	static const char *const names[] = { "a", "b.1", "b.2", "c", "d" };
+	static const char *const groups[] = { "g", "g", "g", "h-1.x", "" };
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(p->nflows, 5);
+	for (i = 0; i < 5; i++) {
+		CU_ASSERT_STRING_EQUAL(p->flows[i].name, names[i]);
+		CU_ASSERT_STRING_EQUAL(p->flows[i].flowgroup, groups[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(p->flows[1].group, "b");
+	plan_free(p);
+}
+
+/* A group in a topology plan, and the key's refusals with file:line. */
+static void
+t_group_mistakes_are_refused(void)
+{
+	struct plan *p = load("name: t\ntopology:\n"
+	    "  hosts: {H1: {}, R1: {router: linux}, H2: {}}\n"
+	    "  links: [[H1, R1], [R1, H2]]\n"
+	    "flows:\n"
+	    "  - {name: t, mode: tcp, from: H2, to: H1, duration: 2s, "
+	    "streams: 5, group: all}\n");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->flows[0].flowgroup, "all");
+	plan_free(p);
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: a, frame: 64, idt: 1ms, count: 10, group: .g}\n",
+	    "t.yaml:4: flows[0].group: expected a name of letters, digits, "
+	    "'.', '_' or '-', not starting with '.', got '.g'");
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: a, frame: 64, idt: 1ms, count: 10, group: [g]}\n",
+	    "t.yaml:4: flows[0].group: expected a name, got a list");
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: a, frame: 64, idt: 1ms, count: 10}\n"
+	    "  - {name: b, frame: 64, idt: 1ms, count: 10,\n"
+	    "     group: a}\n",
+	    "t.yaml:6: flows[1].group: 'a' is also the name of a flow "
+	    "(line 4); a group needs a name of its own");
+	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
+	    "  - {name: a, frame: 64, idt: 1ms, count: 10, replicas: 2,\n"
+	    "     group: a.2}\n",
+	    "t.yaml:5: flows[0].group: 'a.2' is also the name of a flow "
+	    "(line 4); a group needs a name of its own");
+}
+
 /* The saved broken plans and their expected messages, with diff -u. */
 static void
 t_saved_broken_plans_match_expected_output(void)
@@ -468,6 +529,10 @@ main(void)
 	static const struct unit_test tests[] = {
 		UNIT_TEST_NAMED("cross_product_in_file_order",
 		    t_cross_product_in_file_order),
+		UNIT_TEST_NAMED("group_names_the_flows_summed_together",
+		    t_group_names_the_flows_summed_together),
+		UNIT_TEST_NAMED("group_mistakes_are_refused",
+		    t_group_mistakes_are_refused),
 		UNIT_TEST_NAMED("bind_puts_values_in_flows_and_impairments",
 		    t_bind_puts_values_in_flows_and_impairments),
 		UNIT_TEST_NAMED("bind_puts_values_in_the_router_section",
