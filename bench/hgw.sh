@@ -56,7 +56,8 @@ for shape in $SHAPES; do
 		    -o "$out" run --lab "$plan" >"$W/$shape-$impl.log" 2>&1
 		then
 			printf '%-6s %-7s failed: %s\n' "$shape" "$impl" \
-			    "$(tail -n 1 "$W/$shape-$impl.log")"
+			    "$(grep -m 1 'hoplab: ' "$W/$shape-$impl.log" ||
+			    tail -n 1 "$W/$shape-$impl.log")"
 			continue
 		fi
 		d=$(ls -d "$out"/*-* | head -n 1)
