@@ -219,10 +219,9 @@ size_t
 planecmp_next(const struct plantopo *t, size_t cur, uint32_t a,
     size_t *links, size_t max)
 {
-	const struct plantopo_route *r, *best = NULL;
-	uint32_t net;
+	const struct plantopo_route *best;
 	size_t i, k, n = 0;
-	int e, len, blen = -1;
+	int e;
 
 	for (i = 0; i < t->nlinks; i++)
 		for (e = 0; e < 2; e++)
@@ -231,16 +230,7 @@ planecmp_next(const struct plantopo *t, size_t cur, uint32_t a,
 				links[0] = i;
 				return 1;
 			}
-	for (i = 0; i < t->nroutes; i++) {
-		r = &t->routes[i];
-		if (r->host != cur || plantopo_prefix(r->prefix, &net, &len) ==
-		    -1 || (a & plantopo_mask(len)) != net)
-			continue;
-		if (len > blen || (len == blen && r->metric < best->metric)) {
-			best = r;
-			blen = len;
-		}
-	}
+	best = plantopo_best_route(t, cur, a);
 	for (i = 0; best != NULL && i < t->nlinks; i++)
 		for (e = 0; e < 2; e++) {
 			if (t->links[i].end[e].host != cur)

@@ -155,27 +155,14 @@ plantopo_addr(const char *ip)
 	    ntohl(in.s_addr) : 0;
 }
 
-/*
- * The next host from CUR towards address A: a neighbour (planswitch.c:
- * across a link or a switch) that has A, else the via of CUR's best
- * route (longest prefix, then lowest metric).  0, or -1 when CUR has no
- * route.
- */
-static int
-next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
+const struct plantopo_route *
+plantopo_best_route(const struct plantopo *t, size_t cur, uint32_t a)
 {
 	const struct plantopo_route *r, *best = NULL;
-	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
 	uint32_t net;
-	size_t i, n = plantopo_adjs(t, cur, adj, PLANTOPO_MAX_ADJ);
+	size_t i;
 	int len, blen = -1;
 
-	for (i = 0; i < n; i++)
-		if (plantopo_addr(t->links[adj[i].far_link].end[
-		    adj[i].far_end].ip) == a) {
-			*next = adj[i].far;
-			return 0;
-		}
 	for (i = 0; i < t->nroutes; i++) {
 		r = &t->routes[i];
 		if (r->host != cur || plantopo_prefix(r->prefix, &net, &len) ==
@@ -186,7 +173,28 @@ next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
 			blen = len;
 		}
 	}
-	if (best == NULL)
+	return best;
+}
+
+/*
+ * The next host from CUR towards address A: a neighbour (planswitch.c:
+ * across a link or a switch) that has A, else the via of CUR's best
+ * route.  0, or -1 when CUR has no route.
+ */
+static int
+next_hop(const struct plantopo *t, size_t cur, uint32_t a, size_t *next)
+{
+	const struct plantopo_route *best;
+	struct plantopo_adj adj[PLANTOPO_MAX_ADJ];
+	size_t i, n = plantopo_adjs(t, cur, adj, PLANTOPO_MAX_ADJ);
+
+	for (i = 0; i < n; i++)
+		if (plantopo_addr(t->links[adj[i].far_link].end[
+		    adj[i].far_end].ip) == a) {
+			*next = adj[i].far;
+			return 0;
+		}
+	if ((best = plantopo_best_route(t, cur, a)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (strcmp(t->links[adj[i].far_link].end[adj[i].far_end].ip,

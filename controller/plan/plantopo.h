@@ -250,6 +250,12 @@ int	plantopo_route_via(const struct plantopo *t, size_t h, const char *s,
  */
 void	plantopo_link_dist(const struct plantopo *t, size_t l, size_t x,
 	    unsigned *d);
+/*
+ * Host CUR's route towards address A (host order): the longest prefix,
+ * then the lowest metric; NULL when it has none.
+ */
+const struct plantopo_route *plantopo_best_route(const struct plantopo *t,
+	    size_t cur, uint32_t a);
 /* Whether host H has address A (host order) on one of its links. */
 int	plantopo_owns(const struct plantopo *t, size_t h, uint32_t a);
 /*
