@@ -2,15 +2,10 @@
  * faults: the plan's faults on each point's timeline (faults.h,
  * docs/plans.md "Faults", docs/results.md "faults.csv", "outages.csv").
  *
- * Which interface a link's end is (the lab's address plan, topo.c): a
- * router's "in" faces the generator's side of the chain, its "out" the
- * far side; the generator's "tx" is the end of gen-A and its "rx" the
- * end of C-gen.  A link down is "ip link set IF down" on each end asked
- * for (both by default, one with end:); a link up also puts back the
- * kernel router's static routes through that interface, which Linux
- * dropped when it went down (hoplab-router's interfaces carry no kernel
- * routes).  A set: is one LinkControl SET per direction to the link's
- * wire agent (linkrole.c relays it to hoplab-link).
+ * A link's down and up (which interfaces, the kernel routes put back,
+ * the wire's side) are faultlink.c's.  A set: is one LinkControl SET per
+ * direction to the link's wire agent (linkrole.c relays it to
+ * hoplab-link).
  *
  * Time zero is meant to be the point's first packet.  The controller
  * learns that only from the results, so it starts the clock when the
@@ -41,11 +36,6 @@
  * detail, when there is one (what the agent did to a router), replaces
  * the row's target.
  *
- * On a topology (plan.topo), a link's ends are the topology's hosts and
- * their interfaces (plan_fault_end); a link up puts back the kernel
- * routes of that host through that interface (plan.topo.routes, with
- * their metrics), for kernel routers and end hosts alike.
- *
  * Deliberately not done: waiting for the agents' answers before going
  * on (they are read whenever the run waits anyway, and one not read by
  * the point's end is written as "no answer"), and telling several
@@ -59,6 +49,7 @@
 
 #include "clock.h"
 #include "controller/results/csvfile.h"
+#include "controller/faults/faultlink.h"
 #include "controller/faults/faults.h"
 #include "controller/faults/faultrouter.h"
 #include "controller/faults/faultroute.h"
@@ -277,240 +268,6 @@ faults_due(const struct faults *fl)
 	return due;
 }
 
-/*
- * ROUTES of host NAME (the router at POS of the variant) through IFACE,
- * for a link up on a kernel host: on a chain the kernel router's static
- * routes whose next hop is on IFACE's /24; on a topology that host's
- * routes out of IFACE, a multipath route whole when one of its next hops
- * is (the kernel drops it when all its next hops' links are down; not
- * for a hoplab-router host, whose interfaces
- * carry no kernel routes, nor for a router with routing: rip or ospf,
- * whose daemon puts its routes back itself).
- */
-/* Whether route R leaves through IFACE (its own or an ecmp next hop's). */
-static int
-route_out_of(const struct plantopo_route *r, const char *iface)
-{
-	size_t k;
-
-	if (strcmp(r->iface, iface) == 0)
-		return 1;
-	for (k = 0; k < r->necmp; k++)
-		if (strcmp(r->ecmp_iface[k], iface) == 0)
-			return 1;
-	return 0;
-}
-
-static size_t
-routes_for(const struct faults *fl, const char *name, size_t pos,
-    const char *iface, Hoplab__Route *rt, Hoplab__Route **rtp,
-    char *(*ev)[PLANTOPO_ECMP_MAX], struct topo_router *t)
-{
-	const struct plantopo *tp = &fl->plan->topo;
-	char net[24], *dot;
-	size_t i, n = 0;
-	int h;
-
-	if (tp->enabled) {
-		for (h = (int)tp->nhosts - 1; h >= 0; h--)
-			if (strcmp(tp->hosts[h].name, name) == 0)
-				break;
-		if (h < 0 || plantopo_dynamic(tp, (size_t)h) ||
-		    (tp->hosts[h].kind == PLANTOPO_ROUTER &&
-		    tp->hosts[h].impl != PLAN_ROUTER_LINUX))
-			return 0;
-		for (i = 0; i < tp->nroutes && n < FAULT_ROUTES; i++) {
-			const struct plantopo_route *r = &tp->routes[i];
-			size_t k;
-
-			if (r->host != (size_t)h || !route_out_of(r, iface))
-				continue;
-			hoplab__route__init(&rt[n]);
-			rt[n].prefix = (char *)r->prefix;
-			rt[n].via = (char *)r->via;
-			rt[n].metric = r->metric;
-			for (k = 0; k < r->necmp; k++)	/* topology.ecmp */
-				ev[n][k] = (char *)r->ecmp_via[k];
-			rt[n].n_ecmp_via = r->necmp;
-			rt[n].ecmp_via = ev[n];
-			rtp[n] = &rt[n];
-			n++;
-		}
-		return n;
-	}
-	if (pos == SIZE_MAX || fl->plan->router_impl != PLAN_ROUTER_LINUX)
-		return 0;
-	topo_router(pos, fl->v->nrouters, t);
-	for (i = 0; i < t->nifaces; i++)
-		if (strcmp(t->iface[i], iface) == 0)
-			break;
-	if (i == t->nifaces)
-		return 0;
-	snprintf(net, sizeof(net), "%s", t->cidr[i]);
-	if ((dot = strrchr(net, '.')) != NULL)
-		dot[1] = '\0';
-	for (i = 0; i < t->nroutes; i++) {
-		if (strncmp(t->route_via[i], net, strlen(net)) != 0)
-			continue;
-		hoplab__route__init(&rt[n]);
-		rt[n].prefix = t->route_prefix[i];
-		rt[n].via = t->route_via[i];
-		rtp[n] = &rt[n];
-		n++;
-	}
-	return n;
-}
-
-/* Send one link down/up to host NAME's IFACE. */
-static int
-send_updown(struct faults *fl, size_t fi, const char *name, size_t pos,
-    const char *iface, Hoplab__Fault__Action act, const char *action,
-    char *err, size_t errlen)
-{
-	int up = act == HOPLAB__FAULT__ACTION__LINK_UP;
-	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
-	Hoplab__Fault f = HOPLAB__FAULT__INIT;
-	Hoplab__Route rt[FAULT_ROUTES], *rtp[FAULT_ROUTES];
-	char *ev[FAULT_ROUTES][PLANTOPO_ECMP_MAX];
-	struct topo_router t;
-	struct peer *p;
-	struct sent *s;
-	const char *link = fi == SIZE_MAX ? "" : fl->plan->faults[fi].link;
-
-	if ((p = peers_find(fl->ps, name)) == NULL) {
-		snprintf(err, errlen, "fault: no agent %s", name);
-		return -1;
-	}
-	s = sent_new(fl, p, fi, action, iface, link);
-	s->id = fl->next_id++;
-	f.fault_id = s->id;
-	f.action = act;
-	f.iface = (char *)iface;
-	if (up)
-		f.n_routes = routes_for(fl, name, pos, iface, rt, rtp, ev, &t);
-	f.routes = rtp;
-	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT;
-	env.fault = &f;
-	return peers_send(fl->ps, p, &env, err, errlen);
-}
-
-/* Note IFACE of P down, or (UP) no longer down. */
-static void
-note_down(struct faults *fl, struct peer *p, const char *iface, size_t pos,
-    const char *link, int up)
-{
-	size_t i;
-
-	for (i = 0; i < fl->nd; i++)
-		if (fl->d[i].peer == p && strcmp(fl->d[i].iface, iface) == 0)
-			break;
-	if (up) {
-		if (i < fl->nd)
-			fl->d[i] = fl->d[--fl->nd];
-		return;
-	}
-	if (i < fl->nd || fl->nd == sizeof(fl->d) / sizeof(fl->d[0]))
-		return;
-	fl->d[fl->nd].peer = p;
-	snprintf(fl->d[fl->nd].iface, sizeof(fl->d[0].iface), "%s", iface);
-	fl->d[fl->nd].pos = pos;
-	snprintf(fl->d[fl->nd].link, sizeof(fl->d[0].link), "%s", link);
-	fl->nd++;
-}
-
-/* The router position of chain host NAME on F's link, SIZE_MAX: gen. */
-static size_t
-end_pos(const struct plan_fault *f, const char *name, int i)
-{
-	if (f->topo || strcmp(name, "gen") == 0)
-		return SIZE_MAX;
-	return i == 1 ? f->hop : f->hop - 1;
-}
-
-/* The impairment on F's link (its wire host's), or NULL. */
-static const struct plan_impair *
-fault_impair(const struct plan *p, const struct plan_fault *f)
-{
-	const struct plan_impair *im;
-	size_t i;
-
-	for (i = 0; i < p->nimpairs; i++) {
-		im = &p->impairs[i];
-		if ((strcmp(im->from, f->from) == 0 &&
-		    strcmp(im->to, f->to) == 0) ||
-		    (strcmp(im->from, f->to) == 0 &&
-		    strcmp(im->to, f->from) == 0))
-			return im;
-	}
-	return NULL;
-}
-
-/*
- * An impaired link is X -- wa [w-X-Y] wb -- Y: host X's end going down
- * would leave Y's carrier up, unlike a plain veth.  So the wire's side
- * facing the other end follows (wb for X, wa for Y), and a router there
- * sees the link die and fails over as it would without the wire.
- */
-static int
-wire_updown(struct faults *fl, size_t fi, const struct plan_impair *im,
-    const char *host, int up, char *line, size_t len, char *err,
-    size_t errlen)
-{
-	const char *iface = strcmp(host, im->from) == 0 ? "wb" : "wa";
-	char name[INV_NAME_MAX];
-	size_t off = strlen(line);
-
-	links_agent_name(im, name, sizeof(name));
-	if (send_updown(fl, fi, name, SIZE_MAX, iface, up ?
-	    HOPLAB__FAULT__ACTION__LINK_UP : HOPLAB__FAULT__ACTION__LINK_DOWN,
-	    up ? "up" : "down", err, errlen) == -1)
-		return -1;
-	note_down(fl, fl->s[fl->ns - 1].peer, iface, SIZE_MAX,
-	    fl->plan->faults[fi].link, up);
-	snprintf(line + off, len > off ? len - off : 0, ", %s:%s", name,
-	    iface);
-	return 0;
-}
-
-static int
-do_updown(struct faults *fl, size_t fi, char *line, size_t len, char *err,
-    size_t errlen)
-{
-	const struct plan_fault *f = &fl->plan->faults[fi];
-	const struct plan_impair *im = fault_impair(fl->plan, f);
-	char host[PLAN_NAME_MAX], iface[16];
-	int up = f->kind == PLAN_FAULT_LINK_UP, i;
-	int hole = f->kind == PLAN_FAULT_LINK_BLACKHOLE;
-	Hoplab__Fault__Action act = up ? HOPLAB__FAULT__ACTION__LINK_UP :
-	    hole ? HOPLAB__FAULT__ACTION__LINK_BLACKHOLE :
-	    HOPLAB__FAULT__ACTION__LINK_DOWN;
-	size_t pos, off = strlen(line);
-
-	for (i = 0; i < 2; i++) {
-		if (plan_fault_end(fl->plan, f, i, host, sizeof(host), iface,
-		    sizeof(iface)) == -1) {
-			snprintf(err, errlen, "fault: link %s has no end %d",
-			    f->link, i);
-			return -1;
-		}
-		if (f->end[0] != '\0' && strcmp(f->end, host) != 0)
-			continue;
-		pos = end_pos(f, host, i);
-		if (send_updown(fl, fi, host, pos, iface, act, up ? "up" :
-		    hole ? "blackhole" : "down", err, errlen) == -1)
-			return -1;
-		note_down(fl, fl->s[fl->ns - 1].peer, iface, pos, f->link, up);
-		off += (size_t)snprintf(line + off, len > off ? len - off : 0,
-		    "%s%s:%s", off > 0 ? ", " : "", host, iface);
-		/* A blackhole keeps the carrier: the wire stays as it is. */
-		if (im != NULL && !hole && wire_updown(fl, fi, im, host, up,
-		    line, len, err, errlen) == -1)
-			return -1;
-		off = strlen(line);
-	}
-	return 0;
-}
-
 /* set: one LinkControl SET per direction to the link's wire agent. */
 static int
 do_set(struct faults *fl, size_t fi, char *err, size_t errlen)
@@ -582,7 +339,7 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 		    strcmp(f->reverse, "-") == 0 ? "a-b" : "a-b, b-a");
 	} else {
 		line[0] = '(';
-		rc = do_updown(fl, fi, line + 1, sizeof(line) - 2, err,
+		rc = faultlink_updown(fl, fi, line + 1, sizeof(line) - 2, err,
 		    errlen);
 		strcat(line, ")");
 	}
@@ -785,7 +542,7 @@ faults_point_end(struct faults *fl, const Hoplab__ResultBatch *b, char *err,
 			fprintf(stderr, "      fault: link %s restored (%s:%s "
 			    "up)\n", fl->d[i].link, fl->d[i].peer->inv->name,
 			    fl->d[i].iface);
-		if (send_updown(fl, SIZE_MAX, fl->d[i].peer->inv->name,
+		if (faultlink_send(fl, SIZE_MAX, fl->d[i].peer->inv->name,
 		    fl->d[i].pos, fl->d[i].iface, 1, "restore", serr,
 		    sizeof(serr)) == -1)
 			log_warn("restoring link %s: %s", fl->d[i].link, serr);
