@@ -93,3 +93,7 @@ UNIT_EXTRA_test_router_config += build/asan/router/config_nat.o
 UNIT_EXTRA_test_router_agentconf += build/asan/router/config_nat.o
 UNIT_EXTRA_test_router_nat = build/asan/router/nat.o build/asan/router/natpkt.o build/asan/router/config.o build/asan/router/config_qos.o build/asan/router/config_value.o build/asan/router/config_rip.o build/asan/router/config_nat.o build/asan/router/classify.o build/asan/router/sched.o build/asan/router/filter.o
 UNIT_EXTRA_test_flowtotal = build/asan/controller/results/flowtotal.o build/asan/controller/results/aggregate.o
+UNIT_EXTRA_test_plantopo += build/asan/tests/unit/planfix.o
+UNIT_EXTRA_test_plantopo_ext = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryrun.o build/asan/controller/run/topocheck.o build/asan/tests/unit/planfix.o
+UNIT_EXTRA_test_planecmp += build/asan/tests/unit/planfix.o
+UNIT_EXTRA_test_planswitch += build/asan/tests/unit/planfix.o

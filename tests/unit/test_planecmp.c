@@ -33,9 +33,8 @@
 
 #include "controller/plan/plan.h"
 #include "controller/plan/planecmp.h"
+#include "tests/unit/planfix.h"
 #include "tests/unit/unit.h"
-
-static char err[8192];
 
 #define PARALLEL(extra)							\
 	"name: t\n"							\
@@ -76,32 +75,6 @@ static char err[8192];
 	"flows:\n"							\
 	"  - {name: f1, from: H1, to: H2, frame: 128, idt: 1ms, count: 9}\n"
 
-static struct plan *
-load(const char *yaml)
-{
-	struct plan *p;
-
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
-	if (p == NULL)
-		fprintf(stderr, "\n  refused: %s\n", err);
-	return p;
-}
-
-static void
-expect_err(const char *yaml, const char *want)
-{
-	struct plan *p;
-
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
-	CU_ASSERT_PTR_NULL(p);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (strcmp(err, want) != 0)
-		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
-	plan_free(p);
-}
-
 /* Host NAME's routes to PREFIX, the first in *R; their count. */
 static size_t
 routes_to(const struct plan *p, const char *name, const char *prefix,
@@ -119,22 +92,6 @@ routes_to(const struct plan *p, const char *name, const char *prefix,
 				*r = &t->routes[i];
 		}
 	return n;
-}
-
-/* Host NAME's route to PREFIX at METRIC, or NULL. */
-static const struct plantopo_route *
-route_at(const struct plan *p, const char *name, const char *prefix,
-    unsigned metric)
-{
-	const struct plantopo *t = &p->topo;
-	int h = plantopo_host(t, name);
-	size_t i;
-
-	for (i = 0; i < t->nroutes; i++)
-		if ((int)t->routes[i].host == h && t->routes[i].metric ==
-		    metric && strcmp(t->routes[i].prefix, prefix) == 0)
-			return &t->routes[i];
-	return NULL;
 }
 
 /* Route R's next hops as "via,ecmp1,ecmp2" into BUF. */
@@ -165,7 +122,7 @@ multipath_routes(const struct plan *p)
 static void
 t_parallel_links_names_ifaces_addresses(void)
 {
-	struct plan *p = load(PARALLEL(""));
+	struct plan *p = planfix_load(PARALLEL(""));
 	const struct plantopo *t;
 	int end = -1;
 
@@ -196,7 +153,7 @@ t_parallel_links_names_ifaces_addresses(void)
 static void
 t_parallel_impairments_and_faults_name_links(void)
 {
-	struct plan *p = load(PARALLEL("impairments:\n"
+	struct plan *p = planfix_load(PARALLEL("impairments:\n"
 	    "  - {link: R2-R1.2, delay: 6ms}\n  - {link: slow, delay: 9ms}\n"
 	    "faults:\n  - {at: 1ms, link: slow, action: down}\n"));
 
@@ -216,7 +173,7 @@ t_parallel_impairments_and_faults_name_links(void)
 static void
 t_parallel_ecmp_routes(void)
 {
-	struct plan *p = load(PARALLEL("  ecmp: true\n"));
+	struct plan *p = planfix_load(PARALLEL("  ecmp: true\n"));
 	const struct plantopo_route *r;
 	char b[128];
 
@@ -239,7 +196,7 @@ t_parallel_ecmp_routes(void)
 static void
 t_end_host_two_links_gets_multipath_default(void)
 {
-	struct plan *p = load("name: t\ntopology:\n  hosts:\n    H1: {}\n"
+	struct plan *p = planfix_load("name: t\ntopology:\n  hosts:\n    H1: {}\n"
 	    "    H2: {}\n    R1: {router: linux}\n  links:\n    - [H1, R1]\n"
 	    "    - [R1, H1]\n    - [R1, H2]\n  ecmp: true\nflows:\n"
 	    "  - {name: f1, from: H1, to: H2, frame: 128, idt: 1ms, "
@@ -261,7 +218,7 @@ t_end_host_two_links_gets_multipath_default(void)
 static void
 t_diamond_ecmp_routes_and_backups(void)
 {
-	struct plan *p = load(DIAMOND("linux", "  ecmp: true\n"));
+	struct plan *p = planfix_load(DIAMOND("linux", "  ecmp: true\n"));
 	const struct plantopo_route *r;
 	char b[128];
 
@@ -274,15 +231,15 @@ t_diamond_ecmp_routes_and_backups(void)
 	CU_ASSERT_EQUAL(routes_to(p, "R1", "198.18.4.0/24", &r), 2);
 	CU_ASSERT_STRING_EQUAL(hops(r, b, sizeof(b)), "198.18.2.2");
 	CU_ASSERT_EQUAL(r->metric, 1);
-	r = route_at(p, "R1", "198.18.4.0/24", 3);
+	r = planfix_route(p, "R1", "198.18.4.0/24", 3);
 	CU_ASSERT_STRING_EQUAL(hops(r, b, sizeof(b)), "198.18.3.2");
 	CU_ASSERT_EQUAL(multipath_routes(p), 2);
 	plan_free(p);
 	/* without ecmp: the backup R1 -> 198.18.6.0/24 via R3, 1 + 2 */
-	p = load(DIAMOND("linux", ""));
+	p = planfix_load(DIAMOND("linux", ""));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_EQUAL(routes_to(p, "R1", "198.18.6.0/24", &r), 2);
-	r = route_at(p, "R1", "198.18.6.0/24", 3);
+	r = planfix_route(p, "R1", "198.18.6.0/24", 3);
 	CU_ASSERT_STRING_EQUAL(hops(r, b, sizeof(b)), "198.18.3.2");
 	CU_ASSERT_EQUAL(multipath_routes(p), 0);
 	plan_free(p);
@@ -291,7 +248,7 @@ t_diamond_ecmp_routes_and_backups(void)
 static void
 t_diamond_paths_listed_equal_length(void)
 {
-	struct plan *p = load(DIAMOND("linux", "  ecmp: true\n"));
+	struct plan *p = planfix_load(DIAMOND("linux", "  ecmp: true\n"));
 	size_t hosts[PLANTOPO_MAX_HOSTS], n = 0, np;
 	char *text = NULL;
 	size_t len = 0;
@@ -309,7 +266,7 @@ t_diamond_paths_listed_equal_length(void)
 	free(text);
 	/* the path check's primary path: 5 hosts, as both paths above */
 	CU_ASSERT_EQUAL(plantopo_path(&p->topo, 0, 1, hosts,
-	    PLANTOPO_MAX_HOSTS, &n, err, sizeof(err)), 0);
+	    PLANTOPO_MAX_HOSTS, &n, planfix_err, sizeof(planfix_err)), 0);
 	CU_ASSERT_EQUAL(n, 5);
 	plan_free(p);
 }
@@ -317,7 +274,7 @@ t_diamond_paths_listed_equal_length(void)
 static void
 t_ecmp_refusals_name_the_line(void)
 {
-	expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, "
+	planfix_expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, "
 	    "R1: {router: linux}}\n  links:\n    - [H1, R1]\n    - [R1, H2]\n"
 	    "  ecmp: true\nflows:\n  - {name: f1, from: H1, to: H2, frame: "
 	    "128, idt: 1ms, count: 9}\n",
@@ -325,14 +282,14 @@ t_ecmp_refusals_name_the_line(void)
 	    "equal-cost next hops to any prefix (an ECMP request between "
 	    "hosts with a single path); expected two links between the same "
 	    "pair or two shortest paths of equal length, or drop ecmp:");
-	expect_err(DIAMOND("hoplab", "  ecmp: true\n"),
+	planfix_expect_err(DIAMOND("hoplab", "  ecmp: true\n"),
 	    "t.yaml:17: topology.ecmp: R4 is a hoplab router (its FIB holds "
 	    "one next hop per prefix) with 2 equal-cost next hops to "
 	    "198.18.1.0/24; ECMP is for router: linux and end hosts (make R4 "
 	    "router: linux, or drop ecmp:)");
-	expect_err(DIAMOND("linux", "  ecmp: yes\n"),
+	planfix_expect_err(DIAMOND("linux", "  ecmp: yes\n"),
 	    "t.yaml:17: topology.ecmp: expected true or false, got 'yes'");
-	expect_err("name: t\ntopology:\n  chain: [A]\n  ecmp: true\n"
+	planfix_expect_err("name: t\ntopology:\n  chain: [A]\n  ecmp: true\n"
 	    "flows:\n  - {name: f1, frame: 128, idt: 1ms, count: 9}\n",
 	    "t.yaml:4: topology.ecmp: only in a topology plan (hosts: and "
 	    "links:); a chain has one path");
@@ -341,7 +298,7 @@ t_ecmp_refusals_name_the_line(void)
 static void
 t_link_name_refusals(void)
 {
-	expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, "
+	planfix_expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, "
 	    "R1: {router: linux}}\n  links:\n"
 	    "    - {ends: [H1, R1], name: wan}\n"
 	    "    - {ends: [R1, H2], name: wan}\n"
@@ -370,7 +327,7 @@ t_link_name_refusals(void)
 static void
 t_too_many_equal_cost_hops(void)
 {
-	expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, "
+	planfix_expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, "
 	    "R1: {router: linux}, R2: {router: linux}}\n  links:\n"
 	    "    - [H1, R1]\n"
 	    "    - [R1, R2]\n    - [R1, R2]\n    - [R1, R2]\n    - [R1, R2]\n"

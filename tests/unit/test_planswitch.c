@@ -44,11 +44,10 @@
 
 #include "controller/plan/dryrun.h"
 #include "controller/plan/plan.h"
+#include "tests/unit/planfix.h"
 #include "tests/unit/unit.h"
 
 #define SWITCH_OK	"tests/plans/switch-ok.yaml"
-
-static char err[8192];
 
 #define TWO_ROUTERS							\
 	"name: t\n"							\
@@ -74,26 +73,14 @@ static char err[8192];
 	"count: 9}\n"
 
 static struct plan *
-load(const char *yaml)
-{
-	struct plan *p;
-
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
-	if (p == NULL)
-		fprintf(stderr, "\n  refused: %s\n", err);
-	return p;
-}
-
-static struct plan *
 load_file(const char *path)
 {
 	struct plan *p;
 
-	err[0] = '\0';
-	p = plan_load(path, err, sizeof(err));
+	planfix_err[0] = '\0';
+	p = plan_load(path, planfix_err, sizeof(planfix_err));
 	if (p == NULL)
-		fprintf(stderr, "\n  refused: %s\n", err);
+		fprintf(stderr, "\n  refused: %s\n", planfix_err);
 	return p;
 }
 
@@ -103,27 +90,12 @@ p_refused_with(const char *yaml, const char *want)
 {
 	struct plan *p;
 
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
+	planfix_err[0] = '\0';
+	p = plan_load_string(yaml, "t.yaml", planfix_err, sizeof(planfix_err));
 	CU_ASSERT_PTR_NULL(p);
-	CU_ASSERT_EQUAL(strncmp(err, want, strlen(want)), 0);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fprintf(stderr, "\n  got:  %s\n  want: %s...\n", err, want);
-	plan_free(p);
-}
-
-/* Load YAML as "t.yaml"; the plan must be refused with exactly WANT. */
-static void
-expect_err(const char *yaml, const char *want)
-{
-	struct plan *p;
-
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
-	CU_ASSERT_PTR_NULL(p);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (strcmp(err, want) != 0)
-		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
+	CU_ASSERT_EQUAL(strncmp(planfix_err, want, strlen(want)), 0);
+	if (strncmp(planfix_err, want, strlen(want)) != 0)
+		fprintf(stderr, "\n  got:  %s\n  want: %s...\n", planfix_err, want);
 	plan_free(p);
 }
 
@@ -257,7 +229,7 @@ t_switch_lan_routes_and_paths(void)
 static void
 t_routers_on_a_switch_route_across_it(void)
 {
-	struct plan *p = load(TWO_ROUTERS FLOW("D2", "Far"));
+	struct plan *p = planfix_load(TWO_ROUTERS FLOW("D2", "Far"));
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	check_end(p, 1, 0, "R1", "S1", "198.18.1.2");
@@ -278,7 +250,7 @@ t_routers_on_a_switch_route_across_it(void)
 static void
 t_written_routes_go_via_a_router_on_the_switch(void)
 {
-	struct plan *p = load(TWO_ROUTERS
+	struct plan *p = planfix_load(TWO_ROUTERS
 	    "  routes:\n"
 	    "    R1:\n"
 	    "      - {to: Far, via: R2, metric: 5}\n" FLOW("Out", "Far"));
@@ -286,7 +258,7 @@ t_written_routes_go_via_a_router_on_the_switch(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	check_routes(p, "R1", "198.18.6.0/24 via 198.18.1.3 dev S1 metric 5");
 	plan_free(p);
-	expect_err(TWO_ROUTERS
+	planfix_expect_err(TWO_ROUTERS
 	    "  routes:\n"
 	    "    R1:\n"
 	    "      - {to: Far, via: D2}\n" FLOW("Out", "Far"),
@@ -298,7 +270,7 @@ t_written_routes_go_via_a_router_on_the_switch(void)
 static void
 t_switch_without_router_is_a_closed_lan(void)
 {
-	struct plan *p = load("name: t\n"
+	struct plan *p = planfix_load("name: t\n"
 	    "topology:\n"
 	    "  hosts: {S1: {switch: true}, A: {}, B: {}}\n"
 	    "  links: [[A, S1], [S1, B]]\n" FLOW("B", "A"));
@@ -322,7 +294,7 @@ t_dry_run_shows_the_switch_and_its_subnet(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	f = open_memstream(&buf, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(dryrun_print(p, f, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(dryrun_print(p, f, planfix_err, sizeof(planfix_err)), 0);
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  host  S1           switch "
 	    "(bridge)  198.18.1.0/24, ports D1 198.18.1.1 D2 198.18.1.2 D3 "
@@ -357,14 +329,14 @@ t_dry_run_shows_the_switch_and_its_subnet(void)
 static void
 t_switch_keys_are_checked(void)
 {
-	struct plan *p = load(LAN("{switch: false}", "{router: linux}")
+	struct plan *p = planfix_load(LAN("{switch: false}", "{router: linux}")
 	    FLOW("D1", "S1"));
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);	/* an end host, as {} */
 	CU_ASSERT_EQUAL(p->topo.hosts[0].kind, PLANTOPO_END);
 	CU_ASSERT_STRING_EQUAL(p->topo.links[0].end[0].ip, "198.18.1.1");
 	plan_free(p);
-	expect_err(LAN("{switch: true, router: linux, routing: ospf}",
+	planfix_expect_err(LAN("{switch: true, router: linux, routing: ospf}",
 	    "{router: linux}") FLOW("D1", "Out"),
 	    "t.yaml:4: topology.hosts.S1.router: a switch does not route (it "
 	    "is an L2 bridge); expected S1: {switch: true} or S1: {router: "
@@ -372,7 +344,7 @@ t_switch_keys_are_checked(void)
 	    "t.yaml:4: topology.hosts.S1.routing: a switch runs no routing "
 	    "protocol; expected S1: {switch: true}\n"
 	    "2 errors");
-	expect_err(LAN("{switch: maybe}", "{router: linux}") FLOW("D1", "Out"),
+	planfix_expect_err(LAN("{switch: maybe}", "{router: linux}") FLOW("D1", "Out"),
 	    "t.yaml:4: topology.hosts.S1.switch: expected true or false, got "
 	    "'maybe'");
 }
@@ -381,12 +353,12 @@ t_switch_keys_are_checked(void)
 static void
 t_switch_links_are_checked(void)
 {
-	expect_err(LAN("{switch: true}", "{router: linux, routing: rip}")
+	planfix_expect_err(LAN("{switch: true}", "{router: linux, routing: rip}")
 	    FLOW("D1", "Out"),
 	    "t.yaml:12: topology.links[2]: R1 has routing: rip and is on "
 	    "switch S1; rip and ospf on a switch's segment are not supported "
 	    "(expected routing: static on routers linked to a switch)");
-	expect_err(LAN("{switch: true}", "{switch: true}") FLOW("D1", "Out"),
+	planfix_expect_err(LAN("{switch: true}", "{switch: true}") FLOW("D1", "Out"),
 	    "t.yaml:12: topology.links[2]: links two switches (R1 and S1); "
 	    "expected a host and a switch: link the hosts of both to one "
 	    "switch");
@@ -402,33 +374,33 @@ t_switch_is_no_flow_end_nor_agent(void)
 	struct plan *p;
 	char host[16], iface[16];
 
-	expect_err(LAN_OK FLOW("S1", "Out"),
+	planfix_expect_err(LAN_OK FLOW("S1", "Out"),
 	    "t.yaml:15: flows[0].from: S1 is a switch (expected an end host: "
 	    "D1, D2, Out)");
-	expect_err(LAN_OK FLOW("D1", "S1"),
+	planfix_expect_err(LAN_OK FLOW("D1", "S1"),
 	    "t.yaml:15: flows[0].to: S1 is a switch (expected an end host: "
 	    "D1, D2, Out)");
-	expect_err(LAN_OK "impairments:\n  - {link: S1-D2, delay: 1ms}\n"
+	planfix_expect_err(LAN_OK "impairments:\n  - {link: S1-D2, delay: 1ms}\n"
 	    FLOW("D1", "Out"),
 	    "t.yaml:15: impairments[0].link: S1-D2 is a link to a switch; "
 	    "impairments on switch links are not supported (impair a link "
 	    "between routers, or between a router and an end host)");
-	expect_err(LAN_OK "faults:\n  - {at: 1ms, link: D2-S1, action: down, "
+	planfix_expect_err(LAN_OK "faults:\n  - {at: 1ms, link: D2-S1, action: down, "
 	    "end: S1}\n" FLOW("D1", "Out"),
 	    "t.yaml:15: faults[0].end: S1 is a switch (hoplab has no agent "
 	    "there); expected end: D2 (its interface goes down and the "
 	    "switch's port with it)");
-	expect_err(LAN_OK "captures: {ifaces: [S1:D1, D1:S1]}\n"
+	planfix_expect_err(LAN_OK "captures: {ifaces: [S1:D1, D1:S1]}\n"
 	    FLOW("D1", "Out"),
 	    "t.yaml:14: captures.ifaces[0]: S1 is a switch (hoplab has no "
 	    "agent there to capture with); capture on the interfaces of the "
 	    "hosts towards it (named S1)");
-	expect_err(LAN_OK FLOW("D1", "Out")
+	planfix_expect_err(LAN_OK FLOW("D1", "Out")
 	    "exec:\n  - {host: S1, at: setup, cmd: [true]}\n",
 	    "t.yaml:17: exec[0].host: S1 is a switch (hoplab has no agent "
 	    "there); expected a host with an agent");
 	/* Without end: the fault cuts the host's end, D2's interface S1. */
-	p = load(LAN_OK "faults:\n  - {at: 1ms, link: S1-D2, action: down}\n"
+	p = planfix_load(LAN_OK "faults:\n  - {at: 1ms, link: S1-D2, action: down}\n"
 	    FLOW("D1", "Out"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->faults[0].end, "D2");

@@ -16,10 +16,11 @@
  * need 2 routers; the tie goes to the first link of R3 in the file
  * (R1-R3), the backup via R4 gets 1 + 2 = 3.
  *
- * Also external routers (routes, paths, and what topocheck_plan refuses),
- * impairments and captures on topology links, the chain_length shorthand, the saved broken plans in
+ * Also the chain_length shorthand, icmp flows, the saved broken plans in
  * tests/plans/ with their expected messages, and the --dry-run listing
- * (controller/plan/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u.
+ * (controller/plan/dryrun.c) of tests/plans/topo-ok.yaml, with diff -u;
+ * external routers, impairments and captures are test_plantopo_ext.c's
+ * (the fixture: planfix.h).
  * Run from the repository root.
  */
 #include <stdio.h>
@@ -32,125 +33,13 @@
 #include "controller/run/toporun.h"
 #include "controller/run/topocheck.h"
 #include "controller/plan/plan.h"
+#include "tests/unit/planfix.h"
 #include "tests/unit/unit.h"
-
-static char err[8192];
-
-#define MINIMAL_HOSTS(r2)						\
-	"name: t\n"							\
-	"topology:\n"							\
-	"  hosts:\n"							\
-	"    H1: {}\n"							\
-	"    H2: {}\n"							\
-	"    H3: {}\n"							\
-	"    R1: {router: linux}\n"					\
-	"    R2: {router: " r2 "}\n"					\
-	"    R3: {router: linux}\n"					\
-	"    R4: {router: linux}\n"					\
-	"  links:\n"							\
-	"    - [H1, R1]\n"						\
-	"    - [R1, R2]\n"						\
-	"    - [R1, R3]\n"						\
-	"    - [R2, R4]\n"						\
-	"    - [R3, R4]\n"						\
-	"    - [R4, H2]\n"						\
-	"    - [R2, H3]\n"
-#define FLOWS								\
-	"flows:\n"							\
-	"  - {name: f1, from: H1, to: H2, frame: 128, idt: 1ms, count: 9}\n"
-
-static struct plan *
-load(const char *yaml)
-{
-	struct plan *p;
-
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
-	if (p == NULL)
-		fprintf(stderr, "\n  refused: %s\n", err);
-	return p;
-}
-
-/* Load YAML as "t.yaml"; the plan must be refused with exactly WANT. */
-static void
-expect_err(const char *yaml, const char *want)
-{
-	struct plan *p;
-
-	err[0] = '\0';
-	p = plan_load_string(yaml, "t.yaml", err, sizeof(err));
-	CU_ASSERT_PTR_NULL(p);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (strcmp(err, want) != 0)
-		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, want);
-	plan_free(p);
-}
-
-/* The route of host NAME to PREFIX with METRIC, or NULL. */
-static const struct plantopo_route *
-route(const struct plan *p, const char *name, const char *prefix,
-    unsigned metric)
-{
-	const struct plantopo *t = &p->topo;
-	int h = plantopo_host(t, name);
-	size_t i;
-
-	for (i = 0; i < t->nroutes; i++)
-		if ((int)t->routes[i].host == h && t->routes[i].metric ==
-		    metric && strcmp(t->routes[i].prefix, prefix) == 0)
-			return &t->routes[i];
-	return NULL;
-}
-
-static size_t
-nroutes_of(const struct plan *p, const char *name)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < p->topo.nroutes; i++)
-		if ((int)p->topo.routes[i].host ==
-		    plantopo_host(&p->topo, name))
-			n++;
-	return n;
-}
-
-/* Check route NAME PREFIX METRIC goes via VIA on interface IFACE. */
-static void
-check_route(const struct plan *p, const char *name, const char *prefix,
-    unsigned metric, const char *via, const char *iface)
-{
-	const struct plantopo_route *r = route(p, name, prefix, metric);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_STRING_EQUAL(r->via, via);
-	CU_ASSERT_STRING_EQUAL(r->iface, iface);
-	CU_ASSERT_EQUAL(r->line, 0);
-}
-
-/* "H1 R1 R2" for the path of FROM to TO, or the error. */
-static void
-path_text(const struct plan *p, const char *from, const char *to,
-    char *buf, size_t len)
-{
-	size_t hops[PLANTOPO_MAX_HOSTS], n, k;
-	char why[128];
-
-	buf[0] = '\0';
-	if (plantopo_path(&p->topo, (size_t)plantopo_host(&p->topo, from),
-	    (size_t)plantopo_host(&p->topo, to), hops, PLANTOPO_MAX_HOSTS,
-	    &n, why, sizeof(why)) == -1) {
-		snprintf(buf, len, "%s", why);
-		return;
-	}
-	for (k = 0; k < n; k++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-		    k ? " " : "", p->topo.hosts[hops[k]].name);
-}
 
 static void
 t_links_are_addressed_in_file_order(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux") FLOWS);
 	const struct plantopo_link *l;
 	int end;
 
@@ -185,52 +74,52 @@ t_links_are_addressed_in_file_order(void)
 static void
 t_end_hosts_route_by_default_via_their_first_link(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux") FLOWS);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	check_route(p, "H1", "0.0.0.0/0", 1, "198.18.1.2", "R1");
-	check_route(p, "H2", "0.0.0.0/0", 1, "198.18.6.1", "R4");
-	check_route(p, "H3", "0.0.0.0/0", 1, "198.18.7.1", "R2");
-	CU_ASSERT_EQUAL(nroutes_of(p, "H1"), 1);
+	planfix_check_route(p, "H1", "0.0.0.0/0", 1, "198.18.1.2", "R1");
+	planfix_check_route(p, "H2", "0.0.0.0/0", 1, "198.18.6.1", "R4");
+	planfix_check_route(p, "H3", "0.0.0.0/0", 1, "198.18.7.1", "R2");
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "H1"), 1);
 	plan_free(p);
 }
 
 static void
 t_primary_is_a_shortest_path_ties_to_the_first_link(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux") FLOWS);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	check_route(p, "R1", "198.18.4.0/24", 1, "198.18.2.2", "R2");
-	check_route(p, "R1", "198.18.5.0/24", 1, "198.18.3.2", "R3");
+	planfix_check_route(p, "R1", "198.18.4.0/24", 1, "198.18.2.2", "R2");
+	planfix_check_route(p, "R1", "198.18.5.0/24", 1, "198.18.3.2", "R3");
 	/* R2 and R3 both 2 routers from H2's subnet: R1-R2 comes first. */
-	check_route(p, "R1", "198.18.6.0/24", 1, "198.18.2.2", "R2");
-	check_route(p, "R3", "198.18.7.0/24", 1, "198.18.3.1", "R1");
-	check_route(p, "R4", "198.18.1.0/24", 1, "198.18.4.1", "R2");
-	check_route(p, "R2", "198.18.6.0/24", 1, "198.18.4.2", "R4");
+	planfix_check_route(p, "R1", "198.18.6.0/24", 1, "198.18.2.2", "R2");
+	planfix_check_route(p, "R3", "198.18.7.0/24", 1, "198.18.3.1", "R1");
+	planfix_check_route(p, "R4", "198.18.1.0/24", 1, "198.18.4.1", "R2");
+	planfix_check_route(p, "R2", "198.18.6.0/24", 1, "198.18.4.2", "R4");
 	/* Connected subnets get no route. */
-	CU_ASSERT_PTR_NULL(route(p, "R1", "198.18.2.0/24", 1));
-	CU_ASSERT_PTR_NULL(route(p, "R4", "198.18.6.0/24", 1));
+	CU_ASSERT_PTR_NULL(planfix_route(p, "R1", "198.18.2.0/24", 1));
+	CU_ASSERT_PTR_NULL(planfix_route(p, "R4", "198.18.6.0/24", 1));
 	plan_free(p);
 }
 
 static void
 t_linux_backups_count_the_routers_without_coming_back(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux") FLOWS);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	check_route(p, "R1", "198.18.6.0/24", 3, "198.18.3.2", "R3");
-	check_route(p, "R1", "198.18.7.0/24", 4, "198.18.3.2", "R3");
-	check_route(p, "R2", "198.18.1.0/24", 4, "198.18.4.2", "R4");
-	check_route(p, "R2", "198.18.5.0/24", 3, "198.18.2.1", "R1");
-	check_route(p, "R3", "198.18.7.0/24", 3, "198.18.5.2", "R4");
-	check_route(p, "R4", "198.18.7.0/24", 4, "198.18.5.1", "R3");
+	planfix_check_route(p, "R1", "198.18.6.0/24", 3, "198.18.3.2", "R3");
+	planfix_check_route(p, "R1", "198.18.7.0/24", 4, "198.18.3.2", "R3");
+	planfix_check_route(p, "R2", "198.18.1.0/24", 4, "198.18.4.2", "R4");
+	planfix_check_route(p, "R2", "198.18.5.0/24", 3, "198.18.2.1", "R1");
+	planfix_check_route(p, "R3", "198.18.7.0/24", 3, "198.18.5.2", "R4");
+	planfix_check_route(p, "R4", "198.18.7.0/24", 4, "198.18.5.1", "R3");
 	/* Per router: its 4 (R3: 5) remote subnets, a backup each. */
-	CU_ASSERT_EQUAL(nroutes_of(p, "R1"), 8);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 8);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R3"), 10);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R4"), 8);
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R1"), 8);
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R2"), 8);
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R3"), 10);
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R4"), 8);
 	CU_ASSERT_EQUAL(p->topo.nroutes, 3 + 8 + 8 + 10 + 8);
 	plan_free(p);
 }
@@ -238,14 +127,14 @@ t_linux_backups_count_the_routers_without_coming_back(void)
 static void
 t_hoplab_routers_get_no_backups(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("hoplab") FLOWS);
+	struct plan *p = planfix_load(MINIMAL_HOSTS("hoplab") FLOWS);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_EQUAL(p->topo.hosts[4].impl, PLAN_ROUTER_HOPLAB);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 4);
-	check_route(p, "R2", "198.18.1.0/24", 1, "198.18.2.1", "R1");
-	CU_ASSERT_PTR_NULL(route(p, "R2", "198.18.1.0/24", 4));
-	CU_ASSERT_EQUAL(nroutes_of(p, "R1"), 8);
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R2"), 4);
+	planfix_check_route(p, "R2", "198.18.1.0/24", 1, "198.18.2.1", "R1");
+	CU_ASSERT_PTR_NULL(planfix_route(p, "R2", "198.18.1.0/24", 4));
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R1"), 8);
 	plan_free(p);
 }
 
@@ -253,7 +142,7 @@ t_hoplab_routers_get_no_backups(void)
 static void
 t_equal_backups_get_distinct_metrics(void)
 {
-	struct plan *p = load("name: t\ntopology:\n  hosts:\n"
+	struct plan *p = planfix_load("name: t\ntopology:\n  hosts:\n"
 	    "    H1: {}\n    H2: {}\n    R1: {router: linux}\n"
 	    "    R2: {router: linux}\n    R3: {router: linux}\n"
 	    "    R4: {router: linux}\n    R5: {router: linux}\n"
@@ -261,27 +150,27 @@ t_equal_backups_get_distinct_metrics(void)
 	    "    [R3, R5], [R4, R5], [R5, H2]]\n" FLOWS);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	check_route(p, "R1", "198.18.8.0/24", 1, "198.18.2.2", "R2");
-	check_route(p, "R1", "198.18.8.0/24", 3, "198.18.3.2", "R3");
-	check_route(p, "R1", "198.18.8.0/24", 4, "198.18.4.2", "R4");
-	CU_ASSERT_PTR_NULL(route(p, "R1", "198.18.8.0/24", 2));
+	planfix_check_route(p, "R1", "198.18.8.0/24", 1, "198.18.2.2", "R2");
+	planfix_check_route(p, "R1", "198.18.8.0/24", 3, "198.18.3.2", "R3");
+	planfix_check_route(p, "R1", "198.18.8.0/24", 4, "198.18.4.2", "R4");
+	CU_ASSERT_PTR_NULL(planfix_route(p, "R1", "198.18.8.0/24", 2));
 	plan_free(p);
 }
 
 static void
 t_paths_follow_the_primary_routes(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("linux") FLOWS);
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux") FLOWS);
 	char buf[256];
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	path_text(p, "H1", "H2", buf, sizeof(buf));
+	planfix_path_text(p, "H1", "H2", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "H1 R1 R2 R4 H2");
-	path_text(p, "H2", "H1", buf, sizeof(buf));
+	planfix_path_text(p, "H2", "H1", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "H2 R4 R2 R1 H1");
-	path_text(p, "H1", "H3", buf, sizeof(buf));
+	planfix_path_text(p, "H1", "H3", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "H1 R1 R2 H3");
-	path_text(p, "H3", "H2", buf, sizeof(buf));
+	planfix_path_text(p, "H3", "H2", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R4 H2");
 	CU_ASSERT_EQUAL(p->flows[0].from_host, 0);
 	CU_ASSERT_EQUAL(p->flows[0].to_host, 1);
@@ -296,7 +185,7 @@ t_paths_follow_the_primary_routes(void)
 static void
 t_written_routes_replace_the_computed_ones(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("linux")
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux")
 	    "  routes:\n"
 	    "    R2: [{to: H1, via: R1}]\n"
 	    "    R4:\n"
@@ -308,17 +197,17 @@ t_written_routes_replace_the_computed_ones(void)
 	char buf[256];
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 1);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R4"), 2);
-	CU_ASSERT_EQUAL(route(p, "R4", "198.18.7.0/24", 20)->line, 23);
-	CU_ASSERT_STRING_EQUAL(route(p, "R4", "198.18.7.0/24", 1)->via,
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R2"), 1);
+	CU_ASSERT_EQUAL(planfix_nroutes(p, "R4"), 2);
+	CU_ASSERT_EQUAL(planfix_route(p, "R4", "198.18.7.0/24", 20)->line, 23);
+	CU_ASSERT_STRING_EQUAL(planfix_route(p, "R4", "198.18.7.0/24", 1)->via,
 	    "198.18.5.1");
-	CU_ASSERT_STRING_EQUAL(route(p, "R2", "198.18.1.0/24", 1)->iface,
+	CU_ASSERT_STRING_EQUAL(planfix_route(p, "R2", "198.18.1.0/24", 1)->iface,
 	    "R1");
 	CU_ASSERT_STRING_EQUAL(p->flows[0].mode, "tcp");
-	path_text(p, "H1", "H2", buf, sizeof(buf));
+	planfix_path_text(p, "H1", "H2", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "R2 has no route to 198.18.6.2");
-	path_text(p, "H2", "H3", buf, sizeof(buf));
+	planfix_path_text(p, "H2", "H3", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "routing loop at R4");
 	plan_free(p);
 }
@@ -326,7 +215,7 @@ t_written_routes_replace_the_computed_ones(void)
 static void
 t_flow_without_a_path_is_refused(void)
 {
-	expect_err(MINIMAL_HOSTS("linux")
+	planfix_expect_err(MINIMAL_HOSTS("linux")
 	    "  routes:\n    R2: [{to: H1, via: R1}]\n"
 	    "flows:\n"
 	    "  - {name: f0, from: H1, to: H3, frame: 64, idt: 1ms, count: 1}\n"
@@ -359,7 +248,7 @@ addr_path_text(const struct plan *p, const char *from, const char *dst,
 static void
 t_icmp_flows_ping_a_host_or_any_address_a_route_reaches(void)
 {
-	struct plan *p = load(MINIMAL_HOSTS("hoplab")
+	struct plan *p = planfix_load(MINIMAL_HOSTS("hoplab")
 	    "flows:\n"
 	    "  - {name: p1, from: H1, to: H2, mode: icmp, frame: 102, "
 	    "idt: 500ms, count: 20}\n"
@@ -398,26 +287,26 @@ t_icmp_flows_ping_a_host_or_any_address_a_route_reaches(void)
 static void
 t_icmp_flow_errors_name_the_key(void)
 {
-	expect_err(MINIMAL_HOSTS("linux")
+	planfix_expect_err(MINIMAL_HOSTS("linux")
 	    "flows:\n"
 	    "  - {name: p1, from: H1, dst: 198.18.9.9, mode: icmp, "
 	    "frame: 102, idt: 500ms, count: 20}\n",
 	    "t.yaml:20: flows[0].dst: no route of the plan reaches 198.18.9.9 "
 	    "from H1: R1 has no route to 198.18.9.9 (expected an address of a "
 	    "host or router of topology.links, 198.18.N.1 or .2)");
-	expect_err(MINIMAL_HOSTS("linux")
+	planfix_expect_err(MINIMAL_HOSTS("linux")
 	    "flows:\n"
 	    "  - {name: p1, from: H1, to: H2, dst: 198.18.4.2, mode: icmp, "
 	    "frame: 102, idt: 500ms, count: 20}\n",
 	    "t.yaml:20: flows[0].to: give an icmp flow to: (an end host) or "
 	    "dst: (any address), not both");
-	expect_err(MINIMAL_HOSTS("linux")
+	planfix_expect_err(MINIMAL_HOSTS("linux")
 	    "flows:\n"
 	    "  - {name: p1, from: H1, to: H2, mode: icmp, preset: voip-g711, "
 	    "count: 20}\n",
 	    "t.yaml:20: flows[0].preset: not for an icmp flow (echo requests: "
 	    "give frame, idt and count or duration)");
-	expect_err(MINIMAL_HOSTS("linux")
+	planfix_expect_err(MINIMAL_HOSTS("linux")
 	    "flows:\n"
 	    "  - {name: p1, from: H1, dst: 224.0.0.1, mode: icmp, "
 	    "frame: 102, idt: 500ms, count: 20}\n",
@@ -429,7 +318,7 @@ t_icmp_flow_errors_name_the_key(void)
 static void
 t_chain_icmp_flows(void)
 {
-	struct plan *p = load("name: t\ntopology: {chain: [A, B]}\n"
+	struct plan *p = planfix_load("name: t\ntopology: {chain: [A, B]}\n"
 	    "variants: [A, A-B]\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
 	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1}\n"
@@ -441,12 +330,12 @@ t_chain_icmp_flows(void)
 	CU_ASSERT_STRING_EQUAL(p->flows[1].dst, "198.18.100.1");
 	CU_ASSERT_STRING_EQUAL(p->flows[2].dst, "198.18.100.1");
 	plan_free(p);
-	expect_err("name: t\ntopology: {chain: [A]}\n"
+	planfix_expect_err("name: t\ntopology: {chain: [A]}\n"
 	    "flows:\n  - {name: p, mode: icmp, frame: 64, idt: 1ms, "
 	    "count: 1}\n",
 	    "t.yaml:4: flows: a chain plan's icmp flows run beside its l2 "
 	    "flows (expected at least one flow of mode l2)");
-	expect_err("name: t\ntopology: {chain: [A, B]}\n"
+	planfix_expect_err("name: t\ntopology: {chain: [A, B]}\n"
 	    "variants: [A, A-B]\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
 	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1, "
@@ -455,7 +344,7 @@ t_chain_icmp_flows(void)
 	    "in every variant (expected an address of a router of the "
 	    "shortest variant: 198.18.0.2, 198.18.100.1; 198.18.100.1, the "
 	    "last router's, is the default)");
-	expect_err("name: t\ntopology: {chain: [A, B, C]}\n"
+	planfix_expect_err("name: t\ntopology: {chain: [A, B, C]}\n"
 	    "variants: [A-B, A-B-C]\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
 	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1, "
@@ -465,14 +354,14 @@ t_chain_icmp_flows(void)
 	    "shortest variant: 198.18.0.2, 198.18.1.1, 198.18.1.2, "
 	    "198.18.100.1; 198.18.100.1, the last router's, is the "
 	    "default)");
-	expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	planfix_expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1}\n"
 	    "  - {name: p, mode: icmp, frame: 64, idt: 1ms, count: 1}\n"
 	    "  - {name: q, mode: icmp, frame: 64, idt: 1ms, count: 1, "
 	    "dst: 198.18.0.2}\n",
 	    "t.yaml:6: flows[2]: a chain plan's icmp flows ping one address "
 	    "(expected dst 198.18.100.1, as flow p, got 198.18.0.2)");
-	expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
+	planfix_expect_err("name: t\ntopology: {chain: [A, B]}\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1000}\n"
 	    "  - {name: p, mode: icmp, frame: 64, idt: 10ms, count: 100}\n"
 	    "faults:\n  - {at: 100ms, link: gen-A, action: down}\n",
@@ -485,7 +374,7 @@ t_chain_icmp_flows(void)
 static void
 t_topology_errors_are_all_reported(void)
 {
-	expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, R1: {}}\n"
+	planfix_expect_err("name: t\ntopology:\n  hosts: {H1: {}, H2: {}, R1: {}}\n"
 	    "  links:\n    - [H1, H1]\n    - [H1, R1]\n    - [R1, H1]\n"
 	    "    - [H2, R7]\n"
 	    "flows:\n  - {name: f, from: H1, to: H2, mode: l2, frame: 64,"
@@ -503,7 +392,7 @@ t_topology_errors_are_all_reported(void)
 static void
 t_chain_plans_keep_l2_and_know_no_from(void)
 {
-	struct plan *p = load("name: t\ntopology: {chain: [A, B]}\n"
+	struct plan *p = planfix_load("name: t\ntopology: {chain: [A, B]}\n"
 	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n");
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -512,7 +401,7 @@ t_chain_plans_keep_l2_and_know_no_from(void)
 	CU_ASSERT_EQUAL(p->flows[0].from_host, -1);
 	CU_ASSERT_EQUAL(p->nvariants, 2);
 	plan_free(p);
-	expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
+	planfix_expect_err("name: t\ntopology: {chain: [A]}\nflows:\n"
 	    "  - {name: f, frame: 64, idt: 1ms, count: 1, mode: udp}\n",
 	    "t.yaml:4: flows[0].mode: 'udp' is not available yet (only l2 "
 	    "or icmp)");
@@ -521,7 +410,7 @@ t_chain_plans_keep_l2_and_know_no_from(void)
 static void
 t_chain_length_range_gives_a_variant_per_length(void)
 {
-	struct plan *p = load("name: t\ntopology: {chain_length: 3..5}\n"
+	struct plan *p = planfix_load("name: t\ntopology: {chain_length: 3..5}\n"
 	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n");
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -534,7 +423,7 @@ t_chain_length_range_gives_a_variant_per_length(void)
 	CU_ASSERT_EQUAL(p->variants[2].nrouters, 5);
 	CU_ASSERT_EQUAL(plan_npoints(p), 3);
 	plan_free(p);
-	p = load("name: t\ntopology: {chain_length: 2}\n"
+	p = planfix_load("name: t\ntopology: {chain_length: 2}\n"
 	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_EQUAL(p->nvariants, 1);
@@ -545,15 +434,15 @@ t_chain_length_range_gives_a_variant_per_length(void)
 static void
 t_chain_length_refuses_bad_ranges_and_chain(void)
 {
-	expect_err("name: t\ntopology: {chain_length: 0..8}\n"
+	planfix_expect_err("name: t\ntopology: {chain_length: 0..8}\n"
 	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n",
 	    "t.yaml:2: topology.chain_length: expected a length of 1..8 "
 	    "routers or a range of them such as 1..8, got '0..8'");
-	expect_err("name: t\ntopology: {chain_length: 1..8, chain: [A]}\n"
+	planfix_expect_err("name: t\ntopology: {chain_length: 1..8, chain: [A]}\n"
 	    "flows: [{name: f, frame: 64, idt: 1ms, count: 1}]\n",
 	    "t.yaml:2: topology.chain_length: cannot be combined with chain: "
 	    "(it makes the chain R1, R2, ...)");
-	expect_err("name: t\ntopology: {chain_length: 1..2, hosts: {}}\n"
+	planfix_expect_err("name: t\ntopology: {chain_length: 1..2, hosts: {}}\n"
 	    FLOWS,
 	    "t.yaml:2: topology.chain_length: cannot be combined with hosts: "
 	    "and links: (a topology is a chain or hosts and links)\n"
@@ -595,11 +484,11 @@ t_saved_broken_plans_match_expected_output(void)
 		    names[i]);
 		snprintf(out, sizeof(out), "build/asan/tests/plan-%s.out",
 		    names[i]);
-		err[0] = '\0';
-		p = plan_load(path, err, sizeof(err));
+		planfix_err[0] = '\0';
+		p = plan_load(path, planfix_err, sizeof(planfix_err));
 		CU_ASSERT_PTR_NULL(p);
 		plan_free(p);
-		diff_with(exp, out, err);
+		diff_with(exp, out, planfix_err);
 	}
 }
 
@@ -617,201 +506,16 @@ t_dry_run_lists_hosts_links_routes_and_paths(void)
 		snprintf(path, sizeof(path), "tests/plans/%s.yaml", names[i]);
 		snprintf(out, sizeof(out), "build/asan/tests/plan-%s.dryrun",
 		    names[i]);
-		p = plan_load(path, err, sizeof(err));
+		p = plan_load(path, planfix_err, sizeof(planfix_err));
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(out, "w"));
-		CU_ASSERT_EQUAL(dryrun_print(p, f, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL(dryrun_print(p, f, planfix_err, sizeof(planfix_err)), 0);
 		fclose(f);
 		plan_free(p);
 		snprintf(cmd, sizeof(cmd), "diff -u tests/plans/%s.dryrun %s "
 		    ">&2", names[i], out);
 		CU_ASSERT_EQUAL(system(cmd), 0);
 	}
-}
-
-/*
- * An external R2: no backups (it is not a linux router hoplab sets up),
- * its 4 shortest-path primaries to the subnets it is not on (1, 3, 5,
- * 6), and paths cross it as they would a hoplab router.
- */
-static void
-t_external_router_gets_primaries_and_forwards(void)
-{
-	struct plan *p = load(MINIMAL_HOSTS("external") FLOWS);
-	char buf[256];
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(p->topo.hosts[4].kind, PLANTOPO_ROUTER);
-	CU_ASSERT_EQUAL(p->topo.hosts[4].impl, PLAN_ROUTER_EXTERNAL);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 4);
-	check_route(p, "R2", "198.18.1.0/24", 1, "198.18.2.1", "R1");
-	check_route(p, "R2", "198.18.3.0/24", 1, "198.18.2.1", "R1");
-	check_route(p, "R2", "198.18.5.0/24", 1, "198.18.4.2", "R4");
-	check_route(p, "R2", "198.18.6.0/24", 1, "198.18.4.2", "R4");
-	CU_ASSERT_PTR_NULL(route(p, "R2", "198.18.1.0/24", 4));
-	path_text(p, "H3", "H1", buf, sizeof(buf));
-	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R1 H1");
-	CU_ASSERT_EQUAL(p->variants[0].nrouters, 4);
-	plan_free(p);
-}
-
-/*
- * The routes: of an external router are the user's word: R2 sending H1's
- * subnet to R4, which sends it back to R2, is a loop the path check sees.
- */
-static void
-t_external_routes_are_the_users_word(void)
-{
-	struct plan *p = load(MINIMAL_HOSTS("external")
-	    "  routes:\n"
-	    "    R2: [{to: H1, via: R4}, {to: H2, via: R4}]\n"
-	    "flows:\n"
-	    "  - {name: f1, from: H2, to: H3, frame: 64, idt: 1ms, count: 1}\n");
-	char buf[256];
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(nroutes_of(p, "R2"), 2);
-	CU_ASSERT_STRING_EQUAL(route(p, "R2", "198.18.1.0/24", 1)->via,
-	    "198.18.4.2");
-	CU_ASSERT_EQUAL(route(p, "R2", "198.18.1.0/24", 1)->line, 20);
-	path_text(p, "H3", "H1", buf, sizeof(buf));
-	CU_ASSERT_STRING_EQUAL(buf, "routing loop at R2");
-	path_text(p, "H3", "H2", buf, sizeof(buf));
-	CU_ASSERT_STRING_EQUAL(buf, "H3 R2 R4 H2");
-	plan_free(p);
-}
-
-/* impairments: on a topology link, written in either order. */
-static void
-t_topology_impairment_names_a_link_either_way(void)
-{
-	struct plan *p = load(MINIMAL_HOSTS("linux")
-	    "impairments:\n"
-	    "  - {link: R4-R2, delay: 5ms}\n"
-	    "  - {link: H1-R1, loss: 1%, direction: forward}\n" FLOWS);
-	const struct plan_impair *im;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL_FATAL(p->nimpairs, 2);
-	im = &p->impairs[0];
-	CU_ASSERT_EQUAL(im->topo, 1);
-	CU_ASSERT_EQUAL(im->hop, 3);		/* R2-R4, link 3 */
-	CU_ASSERT_STRING_EQUAL(im->link, "R4-R2");
-	CU_ASSERT_STRING_EQUAL(im->from, "R4");
-	CU_ASSERT_STRING_EQUAL(im->to, "R2");
-	CU_ASSERT_STRING_EQUAL(im->forward, "delay 5ms");
-	CU_ASSERT_STRING_EQUAL(im->reverse, "delay 5ms");
-	CU_ASSERT_EQUAL(plan_impair_in_variant(im, &p->variants[0]), 1);
-	im = &p->impairs[1];
-	CU_ASSERT_EQUAL(im->hop, 0);
-	CU_ASSERT_STRING_EQUAL(im->forward, "loss 1%");
-	CU_ASSERT_STRING_EQUAL(im->reverse, "");
-	plan_free(p);
-}
-
-static void
-t_topology_impairment_errors_name_the_links(void)
-{
-	expect_err(MINIMAL_HOSTS("linux")
-	    "impairments:\n"
-	    "  - {link: R1-R4, delay: 5ms}\n"
-	    "  - {link: R2-R1, delay: 5ms}\n"
-	    "  - {link: R1-R2, delay: 1ms}\n" FLOWS,
-	    "t.yaml:20: impairments[0].link: 'R1-R4' is not a link of the "
-	    "topology (expected one of: H1-R1, R1-R2, R1-R3, R2-R4, R3-R4, "
-	    "R4-H2, R2-H3)\n"
-	    "t.yaml:22: impairments[2].link: R1-R2 is impaired twice (also on "
-	    "line 21); one entry per link, with direction: for one way only\n"
-	    "2 errors");
-}
-
-/* captures: {} in a topology: each flow's from and to interfaces, once. */
-static void
-t_topology_captures_default_to_the_flows_hosts(void)
-{
-	struct plan *p = load(MINIMAL_HOSTS("linux")
-	    "captures: {snaplen: 96}\n"
-	    "flows:\n"
-	    "  - {name: f1, from: H1, to: H2, frame: 128, idt: 1ms, count: 9}\n"
-	    "  - {name: f2, from: H3, to: H1, frame: 128, idt: 1ms, count: 9}\n");
-	const struct plan_capture *c;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	c = &p->capture;
-	CU_ASSERT_EQUAL(c->enabled, 1);
-	CU_ASSERT_EQUAL(c->snaplen, 96);
-	CU_ASSERT_EQUAL_FATAL(c->nifaces, 3);
-	CU_ASSERT_STRING_EQUAL(c->host[0], "H1");
-	CU_ASSERT_STRING_EQUAL(c->iface[0], "R1");
-	CU_ASSERT_STRING_EQUAL(c->host[1], "H2");
-	CU_ASSERT_STRING_EQUAL(c->iface[1], "R4");
-	CU_ASSERT_STRING_EQUAL(c->host[2], "H3");
-	CU_ASSERT_STRING_EQUAL(c->iface[2], "R2");
-	plan_free(p);
-}
-
-/* Named ones: any host with an agent, one of its own interfaces. */
-static void
-t_topology_captures_take_router_interfaces(void)
-{
-	struct plan *p = load(MINIMAL_HOSTS("linux")
-	    "captures: {ifaces: [H1:R1, R2:R4, H2:R4]}\n" FLOWS);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(p->capture.nifaces, 3);
-	CU_ASSERT_STRING_EQUAL(p->capture.host[1], "R2");
-	CU_ASSERT_STRING_EQUAL(p->capture.iface[1], "R4");
-	plan_free(p);
-}
-
-/*
- * topocheck_plan (controller/run/topocheck.c): an external R2 need not be in
- * the inventory; a fault on its end of a link is refused, one at the
- * other end (end: R1) is not.
- */
-static void
-t_external_router_needs_no_agent_and_no_fault_at_its_end(void)
-{
-	static const char *const inv_yaml =
-	    "agents:\n"
-	    "  - {name: H1, address: 198.19.9.10}\n"
-	    "  - {name: H2, address: 198.19.9.11}\n"
-	    "  - {name: H3, address: 198.19.9.12}\n"
-	    "  - {name: R1, address: 198.19.9.13}\n"
-	    "  - {name: R3, address: 198.19.9.14}\n";
-	struct inventory *inv;
-	struct plan *p;
-	char missing[64];
-
-	inv = inventory_load_string(inv_yaml, "inv.yaml", err, sizeof(err));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(inv);
-	p = load(MINIMAL_HOSTS("external") FLOWS);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(topocheck_is_external(&p->topo, 4), 1);
-	CU_ASSERT_EQUAL(topocheck_is_external(&p->topo, 3), 0);
-	CU_ASSERT_EQUAL(topocheck_missing_hosts(p, inv, missing,
-	    sizeof(missing)), 1);
-	CU_ASSERT_STRING_EQUAL(missing, "R4");
-	plan_free(p);
-	p = load(MINIMAL_HOSTS("external")
-	    "faults:\n  - {at: 1ms, link: R1-R2, action: down}\n" FLOWS);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(topocheck_plan(p, inv, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "plan t needs 1 host that inventory "
-	    "inv.yaml does not have: R4");
-	inv->agents[inv->nagents++] = inv->agents[4];	/* R3's, as R4 */
-	snprintf(inv->agents[5].name, sizeof(inv->agents[5].name), "R4");
-	CU_ASSERT_EQUAL(topocheck_plan(p, inv, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "fault on link R1-R2: R2 is an external "
-	    "router (hoplab has no agent there); cut the other end (end: R1)");
-	plan_free(p);
-	p = load(MINIMAL_HOSTS("external")
-	    "faults:\n  - {at: 1ms, link: R1-R2, action: down, end: R1}\n"
-	    FLOWS);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT_EQUAL(topocheck_plan(p, inv, err, sizeof(err)), 0);
-	plan_free(p);
-	inventory_free(inv);
 }
 
 int
@@ -857,21 +561,6 @@ main(void)
 		    t_saved_broken_plans_match_expected_output),
 		UNIT_TEST_NAMED("dry_run_lists_hosts_links_routes_and_paths",
 		    t_dry_run_lists_hosts_links_routes_and_paths),
-		UNIT_TEST_NAMED("external_router_gets_primaries_and_forwards",
-		    t_external_router_gets_primaries_and_forwards),
-		UNIT_TEST_NAMED("external_routes_are_the_users_word",
-		    t_external_routes_are_the_users_word),
-		UNIT_TEST_NAMED("topology_impairment_names_a_link_either_way",
-		    t_topology_impairment_names_a_link_either_way),
-		UNIT_TEST_NAMED("topology_impairment_errors_name_the_links",
-		    t_topology_impairment_errors_name_the_links),
-		UNIT_TEST_NAMED("topology_captures_default_to_the_flows_hosts",
-		    t_topology_captures_default_to_the_flows_hosts),
-		UNIT_TEST_NAMED("topology_captures_take_router_interfaces",
-		    t_topology_captures_take_router_interfaces),
-		UNIT_TEST_NAMED(
-		    "external_router_needs_no_agent_and_no_fault_at_its_end",
-		    t_external_router_needs_no_agent_and_no_fault_at_its_end),
 	};
 
 	return UNIT_MAIN("plantopo", tests);
