@@ -289,7 +289,7 @@ take_batch(struct links *lk, struct lrole *l, struct peer *from,
 			if (add_row(lk, l, b, b->links[i], err, errlen) == -1)
 				return -1;
 	}
-	resume_ack(lk->env.ps, from, b->role_id, b->batch_seq);
+	resume_ack(lk->env.ps, from, b->run_id, b->role_id, b->batch_seq);
 	return 1;
 }
 

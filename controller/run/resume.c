@@ -117,7 +117,8 @@ resume_save(struct run_state *st, struct results *res, char *err,
 }
 
 void
-resume_ack(struct peers *ps, struct peer *p, uint32_t role, uint64_t seq)
+resume_ack(struct peers *ps, struct peer *p, const char *run_id,
+    uint32_t role, uint64_t seq)
 {
 	Hoplab__Envelope env = HOPLAB__ENVELOPE__INIT;
 	Hoplab__Ack ack = HOPLAB__ACK__INIT;
@@ -125,6 +126,7 @@ resume_ack(struct peers *ps, struct peer *p, uint32_t role, uint64_t seq)
 
 	ack.role_id = role;
 	ack.batch_seq = seq;
+	ack.run_id = (char *)run_id;
 	env.body_case = HOPLAB__ENVELOPE__BODY_ACK;
 	env.ack = &ack;
 	if (peers_send(ps, p, &env, err, sizeof(err)) == -1)
@@ -158,7 +160,7 @@ resume_router_batch(struct peers *ps, const struct run_state *st,
 	    results_routers_add(res, agent, resume_router_role(st, agent,
 	    b->role_id), b, err, errlen) == -1)
 		return -1;
-	resume_ack(ps, from, b->role_id, b->batch_seq);
+	resume_ack(ps, from, b->run_id, b->role_id, b->batch_seq);
 	return 1;
 }
 

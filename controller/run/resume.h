@@ -76,8 +76,8 @@ const struct router_role *resume_router_role(const struct run_state *st,
 int	resume_router_batch(struct peers *ps, const struct run_state *st,
 	    struct results *res, struct peer *from,
 	    const Hoplab__ResultBatch *b, char *err, size_t errlen);
-/* Acknowledge batch (ROLE, SEQ) to P. */
-void	resume_ack(struct peers *ps, struct peer *p, uint32_t role,
-	    uint64_t seq);
+/* Acknowledge batch (ROLE, SEQ) of run RUN_ID to P. */
+void	resume_ack(struct peers *ps, struct peer *p, const char *run_id,
+	    uint32_t role, uint64_t seq);
 
 #endif

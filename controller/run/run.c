@@ -29,7 +29,7 @@
 void
 run_send_ack(struct run *r, struct peer *p, const Hoplab__ResultBatch *b)
 {
-	resume_ack(r->ps, p, b->role_id, b->batch_seq);
+	resume_ack(r->ps, p, b->run_id, b->role_id, b->batch_seq);
 }
 
 int
