@@ -140,7 +140,21 @@ child(char *const argv[], int out, int err, int ep)
 	_exit(127);
 }
 
-/* Fork the command; its pid, or -1 with M->error. */
+/* Close whichever ends of the three pipes are open (-1: not). */
+static void
+close_pipes(int a[2], int b[2], int c[2])
+{
+	int *p[3] = { a, b, c }, i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++)
+			if (p[i][j] >= 0) {
+				close(p[i][j]);
+				p[i][j] = -1;
+			}
+}
+
+/* Fork the command; its pid, or -1 with M->error (its pipes closed). */
 static pid_t
 start_command(char *const argv[], int pout[2], int perr[2],
     struct execrun_msg *m)
@@ -149,16 +163,19 @@ start_command(char *const argv[], int pout[2], int perr[2],
 	pid_t pid;
 	ssize_t n;
 
+	ep[0] = ep[1] = pout[0] = pout[1] = perr[0] = perr[1] = -1;
 	if (pipe2(ep, O_CLOEXEC) == -1 || pipe(pout) == -1 ||
 	    pipe(perr) == -1) {
 		snprintf(m->error, sizeof(m->error), "pipe: %s",
 		    strerror(errno));
+		close_pipes(ep, pout, perr);
 		return -1;
 	}
 	m->start_ns = clock_real_ns();
 	if ((pid = fork()) == -1) {
 		snprintf(m->error, sizeof(m->error), "fork: %s",
 		    strerror(errno));
+		close_pipes(ep, pout, perr);
 		return -1;
 	}
 	if (pid == 0)
@@ -175,6 +192,8 @@ start_command(char *const argv[], int pout[2], int perr[2],
 		    "%s", argv[0], strerror(e));
 		waitpid(pid, NULL, 0);
 		m->end_ns = clock_real_ns();
+		close(pout[0]);
+		close(perr[0]);
 		return -1;
 	}
 	m->started = 1;

@@ -326,9 +326,11 @@ spawn_run(const char *path, char *const argv[], const struct spawn_opts *o,
 	if (r == NULL)
 		r = &none;
 	r->timed_out = 0;
+	pe[0] = pe[1] = -1;
 	if (capture_pipe(r->out, r->outlen, po) == -1 ||
 	    capture_pipe(r->errout, r->errlen, pe) == -1) {
 		snprintf(err, errlen, "pipe for %s: %s", path, strerror(errno));
+		close_pair(po);		/* the first may have opened */
 		return -1;
 	}
 	deadline = r->timeout_ns > 0 ? mono_ns() + r->timeout_ns : 0;

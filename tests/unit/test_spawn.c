@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -169,6 +171,60 @@ t_wait_for_times_out_then_reaps(void)
 	CU_ASSERT_EQUAL(spawn_wait_for(pid, NULL, 1000000LL), -1);
 }
 
+/* Descriptors this process has open, counted in /proc/self/fd. */
+static int
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1;		/* the DIR's own */
+}
+
+/*
+ * Room for one pipe but not two (RLIMIT_NOFILE just above what is
+ * open): the stdout pipe opens, the stderr one fails, and the first must
+ * not be left open (sshrun.c's deploy runs went through here).
+ */
+static void
+t_run_failing_at_the_second_pipe_leaks_nothing(void)
+{
+	char *const argv[] = { "true", NULL };
+	char out[16], errout[16], err[256], used[1024] = { 0 };
+	struct spawn_result r = { .out = out, .outlen = sizeof(out),
+	    .errout = errout, .errlen = sizeof(errout) };
+	struct rlimit old, tight;
+	int before = open_fds(), fd, nfree = 0, lim;
+	DIR *d;
+	struct dirent *de;
+
+	CU_ASSERT_FATAL(before > 0);
+	CU_ASSERT_FATAL((d = opendir("/proc/self/fd")) != NULL);
+	while ((de = readdir(d)) != NULL)
+		if ((fd = atoi(de->d_name)) >= 0 && fd < (int)sizeof(used))
+			used[fd] = 1;
+	used[dirfd(d)] = 0;	/* closed below */
+	closedir(d);
+	/* the lowest limit under which exactly two descriptors are free */
+	for (lim = 0; lim < (int)sizeof(used) && nfree < 2; lim++)
+		nfree += !used[lim];
+	CU_ASSERT_FATAL(nfree == 2 && getrlimit(RLIMIT_NOFILE, &old) == 0);
+	tight = old;
+	tight.rlim_cur = (rlim_t)lim;
+	CU_ASSERT_FATAL(setrlimit(RLIMIT_NOFILE, &tight) == 0);
+	CU_ASSERT_EQUAL(spawn_run("/bin/true", argv, NULL, &r, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_FATAL(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "pipe for /bin/true"));
+	CU_ASSERT_EQUAL(open_fds(), before);
+}
+
 static void
 t_byteorder_is_network_order_at_any_offset(void)
 {
@@ -200,6 +256,7 @@ main(void)
 		UNIT_TEST(t_timeout_is_told_apart_from_a_failed_start),
 		UNIT_TEST(t_fork_runs_a_function_in_a_new_group),
 		UNIT_TEST(t_wait_for_times_out_then_reaps),
+		UNIT_TEST(t_run_failing_at_the_second_pipe_leaks_nothing),
 		UNIT_TEST(t_byteorder_is_network_order_at_any_offset),
 	};
 
