@@ -350,6 +350,15 @@ unreach_flush(struct router *r)
 
 /* ------------------------------------------------------------ input */
 
+/* Whether IP (host order) is in P's own prefix. */
+static int
+on_subnet(const struct port *p, uint32_t ip)
+{
+	uint32_t mask = p->plen == 0 ? 0 : ~0U << (32 - p->plen);
+
+	return (ip & mask) == (p->addr & mask);
+}
+
 static void
 arp_input(struct router *r, struct port *p, const uint8_t *f, uint32_t len)
 {
@@ -365,6 +374,15 @@ arp_input(struct router *r, struct port *p, const uint8_t *f, uint32_t len)
 	tpa = ntohl(a.tpa.s_addr);
 	if (spa == p->addr || spa == 0)
 		return;		/* our own announcement, or a probe */
+	if (!on_subnet(p, spa)) {
+		/*
+		 * No neighbour of this port: learning it would let any
+		 * sender fill the table (ARP_MAX_ENTRIES) with addresses
+		 * we never send to, and push out the real next hops.
+		 */
+		sojourn_drop(r->soj, p->idx, SOJOURN_DROP_ARP);
+		return;
+	}
 	arp_learn(r->arp, p->idx, spa, a.sha, r->now_mono, tpa == p->addr,
 	    &cb);
 	if (a.op == PKT_ARP_REQUEST && (tpa == p->addr || (r->nat != NULL &&

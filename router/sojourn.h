@@ -45,7 +45,8 @@ enum sojourn_drop {
 	SOJOURN_DROP_FILTER,		/* denied by a filter rule */
 	SOJOURN_DROP_QUEUE_FULL,	/* tail drop, packet or byte limit */
 	SOJOURN_DROP_RED,		/* RED early or forced drop */
-	SOJOURN_DROP_ARP,		/* ARP failed or its wait queue full */
+	SOJOURN_DROP_ARP,		/* ARP failed, its queue full, or
+				   an ARP from off the port's prefix */
 	SOJOURN_DROP_FRAG_NEEDED,	/* too big with DF set */
 	SOJOURN_DROP_IF_DOWN,		/* output interface down */
 	SOJOURN_DROP_TX_FULL,		/* TX ring had no room */

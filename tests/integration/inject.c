@@ -21,6 +21,9 @@
  *	ttl1	TTL 1: a router must drop it and send ICMP time exceeded
  *	options	IHL 6 with four NOP options: valid, forwarded unchanged
  *	frag	MF set, offset 0: a valid first fragment, forwarded
+ *	arpspray an ARP request "who has DSTIP" from SRCIP + the frame's
+ *		number - 1 (another sender in every frame), padded to 60
+ *		bytes; a router must not learn senders off its prefix
  *
  * Checksums are computed (RFC 1071) except where KIND breaks them; the UDP
  * checksum is 0 (none, RFC 768).  Exit 0 when all COUNT frames were sent,
@@ -49,7 +52,7 @@
 
 static const char *kinds[] = {
 	"good", "trunc", "totlen", "shortlen", "badsum", "ihl4", "ver6",
-	"nonip", "ttl1", "options", "frag", NULL
+	"nonip", "ttl1", "options", "frag", "arpspray", NULL
 };
 
 static void
@@ -57,7 +60,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: inject IFACE DSTMAC SRCIP DSTIP KIND COUNT "
 	    "[GAP_US]\nKIND: good trunc totlen shortlen badsum ihl4 ver6 "
-	    "nonip ttl1 options frag\n");
+	    "nonip ttl1 options frag arpspray\n");
 	exit(1);
 }
 
@@ -84,6 +87,28 @@ put16(uint8_t *p, uint16_t v)
 	p[1] = v & 0xff;
 }
 
+/* An ARP request (RFC 826) for DST from SRC + SEQ - 1, in BUF (60 bytes). */
+static size_t
+build_arp(uint8_t *buf, const uint8_t smac[6], struct in_addr src,
+    struct in_addr dst, unsigned seq)
+{
+	uint8_t *a = buf + ETH_HLEN_;
+	uint32_t spa = ntohl(src.s_addr) + seq - 1;
+
+	memset(buf, 0xff, 6);				/* broadcast */
+	put16(buf + 12, ETHERTYPE_ARP);
+	put16(a, 1);					/* Ethernet */
+	put16(a + 2, ETHERTYPE_IP);
+	a[4] = 6;
+	a[5] = 4;
+	put16(a + 6, 1);				/* request */
+	memcpy(a + 8, smac, 6);
+	put16(a + 14, (uint16_t)(spa >> 16));
+	put16(a + 16, (uint16_t)spa);
+	memcpy(a + 24, &dst, 4);			/* tha stays 0 */
+	return 60;
+}
+
 /*
  * Build frame number SEQ of KIND into BUF (at least 128 bytes); return
  * its length.
@@ -99,6 +124,8 @@ build(uint8_t *buf, const uint8_t dmac[6], const uint8_t smac[6],
 	memset(buf, 0, 128);
 	memcpy(buf, dmac, 6);
 	memcpy(buf + 6, smac, 6);
+	if (strcmp(kind, "arpspray") == 0)
+		return build_arp(buf, smac, src, dst, seq);
 	if (strcmp(kind, "nonip") == 0) {
 		put16(buf + 12, 0x88b5);
 		memcpy(buf + ETH_HLEN_, "hoplab inject nonip", 19);

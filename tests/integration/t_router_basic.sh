@@ -32,7 +32,9 @@
 #    beyond the frame as bad_frame, total length below the header, IHL 4
 #    and version 6 as bad_header, a bad header checksum as bad_checksum,
 #    a non-IPv4 ethertype as not_ipv4, TTL 1 as ttl (each answered by an
-#    ICMP time exceeded that gen's kernel counts), IP options as other.
+#    ICMP time exceeded that gen's kernel counts), IP options as other,
+#    ARP requests from 1100 senders off A's prefix as arp (none learned
+#    or answered: they would fill A's 1024-entry table).
 #    A first fragment is forwarded to sink and counted as
 #    fragments_forwarded; good packets after all that are forwarded; A is
 #    still running and forwarding.
@@ -307,7 +309,8 @@ AMAC=$(rl_mac A in)
 # send KIND COUNT: COUNT frames of KIND from gen to A, 20 ms apart.
 send()
 {
-	rl_in gen "$INJ" eth0 "$AMAC" 198.18.0.1 198.18.100.2 "$1" "$2" 20000
+	rl_in gen "$INJ" eth0 "$AMAC" "${INJ_SRC:-198.18.0.1}" \
+	    "${INJ_DST:-198.18.100.2}" "$1" "$2" "${INJ_GAP:-20000}"
 }
 
 # all_drops: "reason=count ..." of every drop reason on A's "in".
@@ -361,6 +364,13 @@ inject badsum 6 bad_checksum
 inject ihl4 7 bad_header
 inject ver6 8 bad_header
 inject nonip 9 not_ipv4
+
+# ARP requests for A's address from 1100 senders off its prefix (more
+# than its table's 1024 entries): none learned or answered, each counted
+# under arp; the on-prefix gen is still answered (the traffic below).
+ar=$(rl_global A arp_replies)
+INJ_SRC=198.18.200.1 INJ_DST=198.18.0.2 INJ_GAP=200 inject arpspray 1100 arp
+assert_num_eq arpspray_not_answered $(($(rl_global A arp_replies) - ar)) 0
 
 # snmp_reach NS PROTO KEY N: the namespace's kernel counter is N or more.
 snmp_reach() { [ "$(rl_snmp "$1" "$2" "$3")" -ge "$4" ]; }
