@@ -77,14 +77,6 @@
 #define FLOWS_MAX	64
 #define RATE_MAX	10e9			/* bit/s, lib/preset.h */
 #define START_AHEAD_MAX	3600000000000LL		/* start_at_ns: 1 h ahead */
-#define GEN_ARGV_MAX	(24 + 2 * 64)	/* fixed options + flows */
-
-struct gen_argv {
-	char	*argv[GEN_ARGV_MAX];
-	int	argc;
-	char	buf[32768];		/* the strings argv points into */
-	size_t	used;
-};
 
 /* Append one printf-formatted argument to GA; -1 when it does not fit. */
 static int __attribute__((format(printf, 2, 3)))
@@ -94,7 +86,7 @@ argv_add(struct gen_argv *ga, const char *fmt, ...)
 	size_t room = sizeof(ga->buf) - ga->used;
 	int n;
 
-	if (ga->argc >= GEN_ARGV_MAX - 1)
+	if (ga->argc >= GENROLE_ARGV_MAX - 1)
 		return -1;
 	va_start(ap, fmt);
 	n = vsnprintf(ga->buf + ga->used, room, fmt, ap);
@@ -529,17 +521,14 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 	return 0;
 }
 
+_Static_assert(GENROLE_FLOWS_MAX == FLOWS_MAX, "genrole.h's flow count");
+
 static int sock_args(struct gen_argv *, const Hoplab__GenParams *);
 static int icmp_args(struct gen_argv *, const Hoplab__GenParams *);
 static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
 
-/*
- * Validate SR (a generator StartRole) and fill GA with the argv of
- * BINDIR/hoplab-gen reporting to ENDPOINT.  Returns 0, or -1 with the
- * offending field in ERR.  GA's strings live in GA itself.
- */
-static int
-gen_argv(const char *bindir, const char *endpoint,
+int
+genrole_argv(const char *bindir, const char *endpoint,
     const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
     size_t errlen)
 {
@@ -729,7 +718,7 @@ genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	struct gen_argv ga;
 	char logpath[PATH_MAX + 32];
 
-	if (gen_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
+	if (genrole_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
 	    errlen) == -1)
 		return -1;
 	if (sr->gen->icmp_addr[0] != '\0' && strcmp(sr->gen->mode,
