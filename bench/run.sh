@@ -41,13 +41,17 @@
 # (p) the home-gateway table: NAT throughput of 5-connection TCP uploads
 #     from 1 network of 10 devices, 10 networks of 1, and 1 device,
 #     kernel NAT and hoplab-router's (bench/hgw.sh, about 5 minutes).
+# (q) the kill matrix, 100 cases: kill -9 of an agent, hoplab-gen,
+#     hoplab-router, hoplab-link or the controller at a random moment,
+#     then the documented recovery, each results folder compared with an
+#     uninterrupted run (bench/killmatrix.sh, about 20 minutes).
 #
 # Namespaces: hlb-gen, hlb-r1 (tools/genlab.sh), hlb-s, hlb-d, hlb-v
 # (bench/lib.sh), hlbp-v (bench/pace_cost.sh) and the hoplab lab hlbc
 # (K 249).  Everything is removed
 # on any exit.  Root.  About 3 to 4 minutes; every step is bounded by
 # timeout(1) and the whole run skips what is left after BENCH_BUDGET
-# (480) seconds.  BENCH_PARTS (default abcdefghijklmnop) runs only the parts
+# (480) seconds.  BENCH_PARTS (default abcdefghijklmnopq) runs only the parts
 # named, e.g. BENCH_PARTS=a.
 set -u
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
@@ -63,7 +67,7 @@ GEN=$ROOT/bin/hoplab-gen
 HOPLAB=$ROOT/bin/hoplab
 IDT_N=${BENCH_IDT_COUNT:-1000}
 BUDGET=${BENCH_BUDGET:-480}
-PARTS=${BENCH_PARTS:-abcdefghijklmnop}
+PARTS=${BENCH_PARTS:-abcdefghijklmnopq}
 RATES=${BENCH_RATES:-"10000 25000 50000 75000 100000 150000 200000 250000 300000 400000 500000 600000 800000 1000000"}
 STEP_S=2
 START=$(date +%s)
@@ -465,6 +469,8 @@ other_bench table-n "(n) recovery after a failure of the primary link: static, R
     2400 recovery.sh
 other_bench table-p "(p) home gateway: NAT throughput, 1 x 10 / 10 x 1 / 1 device, kernel vs hoplab-router" \
     600 hgw.sh
+other_bench table-q "(q) kill matrix: kill -9 at random moments, then the documented recovery (100 cases)" \
+    2400 killmatrix.sh
 
 mkdir -p "$ROOT/results"
 {
@@ -476,7 +482,8 @@ mkdir -p "$ROOT/results"
 	cat "$W/table-a" "$W/table-b" "$W/table-c" "$W/table-d" \
 	    "$W/table-e" "$W/table-f" "$W/table-g" "$W/table-h" \
 	    "$W/table-i" "$W/table-j" "$W/table-k" "$W/table-l" \
-	    "$W/table-m" "$W/table-n" "$W/table-o" "$W/table-p"
+	    "$W/table-m" "$W/table-n" "$W/table-o" "$W/table-p" \
+	    "$W/table-q"
 	echo
 	echo "took $(($(date +%s) - START)) s; command:" \
 	    "${BENCH_PARTS:+BENCH_PARTS=$BENCH_PARTS }sudo make bench"

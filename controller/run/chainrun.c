@@ -436,6 +436,8 @@ measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
 		faults_point_end(r->fl, NULL, NULL, 0);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */
 		rc = links_check(r->lk, err, errlen);
+	if (rc != 0)		/* measured again by an attach */
+		resume_void(&r->st, r->res, pt, cerr, sizeof(cerr));
 	if (rc == 0 && disturb_end(r, v, frame, rep, ws[0].result, err,
 	    errlen) == -1)
 		rc = -1;		/* disturbance.csv, before the rows */

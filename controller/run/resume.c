@@ -116,6 +116,17 @@ resume_save(struct run_state *st, struct results *res, char *err,
 	return results_state_write(results_dir(res), st, err, errlen);
 }
 
+int
+resume_void(struct run_state *st, struct results *res, struct run_point *pt,
+    char *err, size_t errlen)
+{
+	if (pt->state != POINT_RUNNING)
+		return 0;
+	pt->state = POINT_PENDING;
+	pt->role = 0;
+	return results_state_write(results_dir(res), st, err, errlen);
+}
+
 void
 resume_ack(struct peers *ps, struct peer *p, const char *run_id,
     uint32_t role, uint64_t seq)

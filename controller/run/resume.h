@@ -46,6 +46,16 @@ int	resume_role_id(struct run_state *st, const char *dir, uint32_t *next,
 /* Sync summary.csv of RES, note its size, write DIR/state.json. */
 int	resume_save(struct run_state *st, struct results *res, char *err,
 	    size_t errlen);
+/*
+ * Point PT failed while the controller watched (its generator or a link
+ * ended, an agent was lost): it is pending again, not in flight, so that
+ * an attach measures it again instead of recording the batch its
+ * generator may have left in a spool; state.json is written.  A point
+ * that failed in the controller's own writes stays in flight: its
+ * batch, unacknowledged, is whole.  0 or -1 with ERR.
+ */
+int	resume_void(struct run_state *st, struct results *res,
+	    struct run_point *pt, char *err, size_t errlen);
 /* How many points are done. */
 size_t	resume_count_done(const struct run_state *st);
 /*

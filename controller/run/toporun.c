@@ -588,6 +588,8 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 		rc = check_results(tp->w, 2 * n, err, errlen);
 	if (rc == 0 && r->lk != NULL)	/* measured through every link */
 		rc = links_check(r->lk, err, errlen);
+	if (rc != 0)		/* measured again by an attach */
+		resume_void(&r->st, r->res, pt, cerr, sizeof(cerr));
 	if (rc == 0) {
 		merge(r, tp);
 		rc = faults_point_end(r->fl, &tp->merged, err, errlen);
