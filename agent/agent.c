@@ -33,8 +33,8 @@
  * handshake can happen without it.
  *
  * Results survive a controller that dies: every ResultBatch is written to
- * RUNDIR/spool (spool.c) before it is forwarded and deleted only when the
- * controller acknowledges it; a controller that said Hello gets every
+ * the spool (--spool, spool.c) before it is forwarded and deleted only
+ * when the controller acknowledges it, batch and run; a controller that said Hello gets every
  * batch still there before the answer to its first command.  A role whose
  * controller cannot be reached any more (killed, restarted under a new
  * name) sends its results and statuses to the controller that sent the
@@ -411,19 +411,72 @@ turn(struct agent *ag)
 	return quit_done(ag, now);
 }
 
-/* Open RUNDIR/spool and load what an earlier agent left there. */
+/*
+ * Batches an agent of an earlier version left in RUNDIR/spool when the
+ * spool is elsewhere now: each is put into the new spool (durably) before
+ * it is deleted from the old one, so a crash in between only duplicates
+ * it, and the controller recognises a resend.  /run may be another file
+ * system, so this copies rather than renames.
+ */
+static void
+spool_adopt(struct agent *ag)
+{
+	char old[PATH_MAX + 8], err[512];
+	const struct spool_entry *e;
+	Hoplab__ResultBatch *rb;
+	struct spool *sp;
+	size_t n = 0;
+
+	snprintf(old, sizeof(old), "%s/spool", ag->conf->rundir);
+	if (strcmp(old, ag->conf->spooldir) == 0 || access(old, F_OK) == -1)
+		return;
+	if ((sp = spool_open(old, SPOOL_MAX_BATCHES, SPOOL_MAX_BYTES, NULL,
+	    err, sizeof(err))) == NULL) {
+		log_warn("old spool left as it is: %s", err);
+		return;
+	}
+	while ((e = spool_first(sp)) != NULL) {
+		if ((rb = spool_read(sp, e, err, sizeof(err))) == NULL ||
+		    spool_put(ag->spool, rb, err, sizeof(err)) == -1 ||
+		    spool_ack(sp, e->run_id, e->role_id, e->batch_seq, err,
+		    sizeof(err)) != 0) {
+			log_warn("old spool %s: %s; the rest stays there", old,
+			    err);
+			if (rb != NULL)
+				hoplab__result_batch__free_unpacked(rb, NULL);
+			spool_free(sp);
+			return;
+		}
+		hoplab__result_batch__free_unpacked(rb, NULL);
+		n++;
+	}
+	spool_free(sp);
+	snprintf(err, sizeof(err), "%s/" SPOOL_LOCK, old);
+	unlink(err);
+	rmdir(old);		/* stays if something else is in it */
+	if (n > 0)
+		log_warn("spool: %zu result batch%s moved from %s to %s", n,
+		    n == 1 ? "" : "es", old, ag->conf->spooldir);
+}
+
+/* Open the spool and load what an earlier agent left there. */
 static int
 spool_setup(struct agent *ag)
 {
-	char dir[PATH_MAX + 8], err[512];
+	const char *dir = ag->conf->spooldir;
+	char err[512];
 
-	snprintf(dir, sizeof(dir), "%s/spool", ag->conf->rundir);
 	ag->spool = spool_open(dir, SPOOL_MAX_BATCHES, SPOOL_MAX_BYTES, NULL,
 	    err, sizeof(err));
 	if (ag->spool == NULL) {
 		log_error("%s", err);
 		return -1;
 	}
+	if (spool_nmigrated(ag->spool) > 0)
+		log_info("spool %s: %zu batch%s of the flat layout moved into "
+		    "their run's folder", dir, spool_nmigrated(ag->spool),
+		    spool_nmigrated(ag->spool) == 1 ? "" : "es");
+	spool_adopt(ag);
 	if (spool_nbad(ag->spool) > 0)
 		log_warn("spool %s: %zu damaged file%s set aside as *.bad", dir,
 		    spool_nbad(ag->spool), spool_nbad(ag->spool) == 1 ? "" :
@@ -449,16 +502,18 @@ log_exit(const struct agent *ag)
 	snprintf(line, sizeof(line), "exiting: %llu malformed and %llu "
 	    "unexpected messages dropped, %llu controllers refused, %llu "
 	    "result batches forwarded, %llu resent, %llu refused by the "
-	    "spool, %zu unacknowledged kept in %s",
+	    "spool, %llu acks for another run ignored, %zu unacknowledged "
+	    "kept in %s",
 	    (unsigned long long)ag->n_malformed,
 	    (unsigned long long)ag->n_unknown,
 	    (unsigned long long)ag->n_refused,
 	    (unsigned long long)ag->n_forwarded,
 	    (unsigned long long)ag->n_resent,
-	    (unsigned long long)ag->n_spool_failed, spool_count(ag->spool),
+	    (unsigned long long)ag->n_spool_failed,
+	    (unsigned long long)ag->n_ack_other_run, spool_count(ag->spool),
 	    spool_dir(ag->spool));
 	if (ag->n_malformed + ag->n_unknown + ag->n_refused +
-	    ag->n_spool_failed > 0)
+	    ag->n_spool_failed + ag->n_ack_other_run > 0)
 		log_warn("%s", line);
 	else
 		log_info("%s", line);
