@@ -69,6 +69,7 @@
 #	t_switch.sh	hlsw	235
 #	t_rip.sh	hlrp	241 (router_lab.sh, then the agent lab for a plan)
 #	t_nat_hoplab.sh	hlnh	232 (router_lab.sh: K unused)
+#	t_spool_unit.sh	hlsu	199
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
