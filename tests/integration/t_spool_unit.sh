@@ -18,11 +18,15 @@
 # 4. The agent gets kill -9 (Restart=on-failure), the run folder is
 #    deleted as systemd deletes a RuntimeDirectory= on every stop, and the
 #    agent is started again with the same arguments.
+#    Then a peer with the controller's key acknowledges that batch (role,
+#    seq) for another run (ackpoke, built below into the temp folder): the
+#    agent must log and count it and keep the batch (issue 17, item 3).
 # 5. `hoplab attach` records point 2 from the spool (not measured again)
 #    and measures point 3: summary.csv holds every point exactly once, and
 #    each row's sent and received equal what that point's hoplab-gen
 #    printed in its own report (its role log, saved before the run folder
-#    went), and sent equals the plan's count.
+#    went), and sent equals the plan's count.  The agent's exit line
+#    (SIGTERM) counts the foreign ack.
 #
 # HL_UNIT=FILE tests another unit file (the old one, to show the bug).
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +52,116 @@ flows:
     count: 1000
 PLAN
 COUNT=1000
+cat >"$T/ackpoke.c" <<'POKE'
+/*
+ * ackpoke ENDPOINT SERVERPUB KEYFILE ROLE SEQ RUN: a controller (DEALER,
+ * CURVE with KEYFILE's pair) that says Hello, then acknowledges batch SEQ
+ * of ROLE for run RUN, and prints how many batches the agent sent it.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+#include "proto/hoplab.pb-c.h"
+
+static int
+key_line(const char *file, const char *what, char *out)
+{
+	char line[256], fmt[64];
+	FILE *f = fopen(file, "r");
+	int rc = -1;
+
+	if (f == NULL)
+		return -1;
+	snprintf(fmt, sizeof(fmt), "%s = \"%%40[^\"]\"", what);
+	while (rc == -1 && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, fmt, out) == 1)
+			rc = 0;
+	fclose(f);
+	return rc;
+}
+
+static void
+send_env(void *s, Hoplab__Envelope *e)
+{
+	static uint8_t buf[4096];
+
+	e->version = 1;
+	e->sender = "ackpoke";
+	e->seq++;
+	zmq_send(s, buf, hoplab__envelope__pack(e, buf), 0);
+}
+
+/* Batches received within MS. */
+static int
+drain(void *s, int ms)
+{
+	static uint8_t buf[1 << 20];
+	zmq_pollitem_t it = { s, 0, ZMQ_POLLIN, 0 };
+	Hoplab__Envelope *e;
+	int n, batches = 0;
+
+	while (zmq_poll(&it, 1, ms) > 0)
+		while ((n = zmq_recv(s, buf, sizeof(buf), ZMQ_DONTWAIT)) >= 0)
+			if ((e = hoplab__envelope__unpack(NULL, (size_t)n,
+			    buf)) != NULL) {
+				batches += e->body_case ==
+				    HOPLAB__ENVELOPE__BODY_RESULT_BATCH;
+				hoplab__envelope__free_unpacked(e, NULL);
+			}
+	return batches;
+}
+
+int
+main(int argc, char **argv)
+{
+	Hoplab__Envelope e = HOPLAB__ENVELOPE__INIT;
+	Hoplab__Hello h = HOPLAB__HELLO__INIT;
+	Hoplab__Ack a = HOPLAB__ACK__INIT;
+	char spub[41], pub[41], sec[41];
+	void *ctx, *s;
+	int linger = 0, n;
+
+	if (argc != 7 || key_line(argv[2], "public-key", spub) == -1 ||
+	    key_line(argv[3], "public-key", pub) == -1 ||
+	    key_line(argv[3], "secret-key", sec) == -1) {
+		fprintf(stderr, "usage: ackpoke ENDPOINT SERVERPUB KEYFILE "
+		    "ROLE SEQ RUN (with readable key files)\n");
+		return 2;
+	}
+	ctx = zmq_ctx_new();
+	s = zmq_socket(ctx, ZMQ_DEALER);
+	zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof(linger));
+	zmq_setsockopt(s, ZMQ_ROUTING_ID, "ackpoke", 7);
+	zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, spub, 40);
+	zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, pub, 40);
+	zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, sec, 40);
+	zmq_connect(s, argv[1]);
+	h.proto_version = 1;
+	h.software_version = "0.1.0";
+	h.controller = "ackpoke";
+	e.body_case = HOPLAB__ENVELOPE__BODY_HELLO;
+	e.hello = &h;
+	send_env(s, &e);
+	drain(s, 500);
+	a.role_id = (uint32_t)strtoul(argv[4], NULL, 10);
+	a.batch_seq = strtoull(argv[5], NULL, 10);
+	a.run_id = argv[6];
+	e.body_case = HOPLAB__ENVELOPE__BODY_ACK;
+	e.ack = &a;
+	send_env(s, &e);
+	n = drain(s, 1000);
+	printf("ackpoke: acknowledged role %u batch %llu of run %s; %d "
+	    "batches received\n", a.role_id, (unsigned long long)a.batch_seq,
+	    a.run_id, n);
+	zmq_close(s);
+	zmq_ctx_term(ctx);
+	return 0;
+}
+POKE
+build_client build_ackpoke "$T/ackpoke"
 
 # --- 1. the unit ----------------------------------------------------------
 unit_key() { sed -n "s/^$1=//p" "$UNIT" | tail -n 1; }
@@ -148,6 +262,19 @@ assert_match "restarted: the agent loaded the spooled batches" \
     "spool $STATED/spool: [0-9]+ unacknowledged result batch" \
     "$(cat "$T/agent.log")"
 
+# Role ids of two runs may collide: an ack naming another run must not
+# delete this run's batch.
+ip netns exec hlsu-gen "$T/ackpoke" "tcp://$(lab_addr 0):7700" \
+    "$LAB_STATE/keys/gen.pub" "$LAB_STATE/keys/controller.key" "$ROLE" 1 \
+    "$RUN-other" | sed 's/^/    /'
+wait_log 3 "ack role $ROLE batch 1 of run $RUN-other ignored \(1 so far\)" \
+    "$T/agent.log"
+assert_match "foreign ack: logged with its run and counted" \
+    "ack role $ROLE batch 1 of run $RUN-other ignored \(1 so far\): spool $STATED/spool: batch 1 of role $ROLE is kept for run $RUN, not for run $RUN-other: not deleted" \
+    "$(cat "$T/agent.log")"
+assert_ok "foreign ack: the batch is still in the spool" \
+    test -s "$STATED/spool/$RUN/$ROLE-1.pb"
+
 # --- 5. attach ------------------------------------------------------------
 $HOPLAB -o "$T/res" attach "$DIR" >"$T/att.log" 2>&1
 RC=$?
@@ -186,4 +313,10 @@ assert_eq "attach: every point sent the plan's count" "$COUNT $COUNT $COUNT" \
     "$(cut -d, -f2 "$T/rows" | tr '\n' ' ' | sed 's/ $//')"
 assert_eq "attach: the spool is empty" "" \
     "$(find "$STATED/spool" -mindepth 1 ! -name .lock 2>/dev/null)"
+AG_PID=$(cat "$LAB_STATE/gen.pid")
+kill "$AG_PID"
+wait_for 5 "the agent stopped" gone "$AG_PID"
+assert_match "exit line: the foreign ack counted" \
+    "exiting: .* 1 acks for another run ignored, 0 unacknowledged kept in $STATED/spool" \
+    "$(cat "$T/agent.log")"
 finish
