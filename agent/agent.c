@@ -413,47 +413,21 @@ turn(struct agent *ag)
 
 /*
  * Batches an agent of an earlier version left in RUNDIR/spool when the
- * spool is elsewhere now: each is put into the new spool (durably) before
- * it is deleted from the old one, so a crash in between only duplicates
- * it, and the controller recognises a resend.  /run may be another file
- * system, so this copies rather than renames.
+ * spool is elsewhere now: moved into it (spool_take).
  */
 static void
 spool_adopt(struct agent *ag)
 {
 	char old[PATH_MAX + 8], err[512];
-	const struct spool_entry *e;
-	Hoplab__ResultBatch *rb;
-	struct spool *sp;
+	struct stat so, sn;
 	size_t n = 0;
 
 	snprintf(old, sizeof(old), "%s/spool", ag->conf->rundir);
-	if (strcmp(old, ag->conf->spooldir) == 0 || access(old, F_OK) == -1)
-		return;
-	if ((sp = spool_open(old, SPOOL_MAX_BATCHES, SPOOL_MAX_BYTES, NULL,
-	    err, sizeof(err))) == NULL) {
-		log_warn("old spool left as it is: %s", err);
-		return;
-	}
-	while ((e = spool_first(sp)) != NULL) {
-		if ((rb = spool_read(sp, e, err, sizeof(err))) == NULL ||
-		    spool_put(ag->spool, rb, err, sizeof(err)) == -1 ||
-		    spool_ack(sp, e->run_id, e->role_id, e->batch_seq, err,
-		    sizeof(err)) != 0) {
-			log_warn("old spool %s: %s; the rest stays there", old,
-			    err);
-			if (rb != NULL)
-				hoplab__result_batch__free_unpacked(rb, NULL);
-			spool_free(sp);
-			return;
-		}
-		hoplab__result_batch__free_unpacked(rb, NULL);
-		n++;
-	}
-	spool_free(sp);
-	snprintf(err, sizeof(err), "%s/" SPOOL_LOCK, old);
-	unlink(err);
-	rmdir(old);		/* stays if something else is in it */
+	if (stat(old, &so) == -1 || stat(ag->conf->spooldir, &sn) == -1 ||
+	    (so.st_dev == sn.st_dev && so.st_ino == sn.st_ino))
+		return;		/* none, or the spool itself */
+	if (spool_take(ag->spool, old, &n, err, sizeof(err)) == -1)
+		log_warn("%s; what is left stays there", err);
 	if (n > 0)
 		log_warn("spool: %zu result batch%s moved from %s to %s", n,
 		    n == 1 ? "" : "es", old, ag->conf->spooldir);

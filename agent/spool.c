@@ -681,6 +681,40 @@ spool_open(const char *dir, size_t max_batches, uint64_t max_bytes,
 	return sp;
 }
 
+int
+spool_take(struct spool *sp, const char *old, size_t *moved, char *err,
+    size_t errlen)
+{
+	const struct spool_entry *e;
+	Hoplab__ResultBatch *rb;
+	struct spool *from;
+	char path[4200];
+	int rc = 0;
+
+	*moved = 0;
+	from = spool_open(old, sp->max_batches, sp->max_bytes, NULL, err,
+	    errlen);
+	if (from == NULL)
+		return -1;
+	while (rc == 0 && (e = spool_first(from)) != NULL) {
+		if ((rb = spool_read(from, e, err, errlen)) == NULL)
+			rc = -1;
+		else if ((rc = spool_put(sp, rb, err, errlen)) == 0 &&
+		    (rc = spool_ack(from, e->run_id, e->role_id, e->batch_seq,
+		    err, errlen)) == 0)
+			(*moved)++;
+		if (rb != NULL)
+			hoplab__result_batch__free_unpacked(rb, NULL);
+	}
+	spool_free(from);
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/" SPOOL_LOCK, old);
+		unlink(path);
+		rmdir(old);	/* stays if something else is in it */
+	}
+	return rc == 0 ? 0 : -1;
+}
+
 void
 spool_free(struct spool *sp)
 {

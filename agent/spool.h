@@ -91,6 +91,16 @@ int	spool_put(struct spool *sp, const Hoplab__ResultBatch *rb, char *err,
  */
 int	spool_ack(struct spool *sp, const char *run, uint32_t role,
 	    uint64_t seq, char *err, size_t errlen);
+/*
+ * Move every batch of the spool in OLD (another folder, perhaps another
+ * file system) into SP: each is written durably into SP before it is
+ * deleted from OLD, so a crash in between leaves it in both and it is
+ * only resent.  OLD's lock and folder go when it is empty.  *MOVED counts
+ * the batches moved, also on failure.  Returns 0, or -1 with ERR (OLD
+ * locked by an agent, a batch SP refused); the rest stays in OLD.
+ */
+int	spool_take(struct spool *sp, const char *old, size_t *moved,
+	    char *err, size_t errlen);
 /* Read E back; the caller frees it with hoplab__result_batch__free_unpacked. */
 Hoplab__ResultBatch *spool_read(struct spool *sp, const struct spool_entry *e,
 	    char *err, size_t errlen);

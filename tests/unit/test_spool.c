@@ -491,6 +491,43 @@ t_second_open_is_refused_while_the_first_holds_the_lock(void)
 	rm_dir();
 }
 
+/* An old spool elsewhere (RUNDIR/spool) moves into this one, once. */
+static void
+t_take_moves_an_old_spool_in_and_removes_it(void)
+{
+	struct spool *sp, *old;
+	char olddir[300], lock[320];
+	Hoplab__ResultBatch *rb;
+	size_t n = 99;
+
+	fresh_dir();
+	snprintf(olddir, sizeof(olddir), "%.*s/old", (int)strlen(dir) - 6,
+	    dir);
+	old = spool_open(olddir, 100, 1 << 20, NULL, err, sizeof(err));
+	CU_ASSERT_FATAL(old != NULL);
+	spool_put(old, batch(4, 1, "run-a", 41), err, sizeof(err));
+	spool_put(old, batch(4, 2, "run-a", 42), err, sizeof(err));
+	sp = open_sp(NULL);
+	/* Held by a running agent: refused, nothing moved. */
+	CU_ASSERT_EQUAL(spool_take(sp, olddir, &n, err, sizeof(err)), -1);
+	CU_ASSERT(strstr(err, "is in use by another agent") != NULL);
+	CU_ASSERT_EQUAL(n, 0);
+	spool_free(old);
+	CU_ASSERT_EQUAL(spool_take(sp, olddir, &n, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(spool_count(sp), 2);
+	CU_ASSERT(exists("run-a/4-1.pb") && exists("run-a/4-2.pb"));
+	snprintf(lock, sizeof(lock), "%s/.lock", olddir);
+	CU_ASSERT(access(lock, F_OK) == -1);
+	CU_ASSERT(access(olddir, F_OK) == -1);
+	rb = spool_read(sp, spool_first(sp), err, sizeof(err));
+	CU_ASSERT_FATAL(rb != NULL);
+	CU_ASSERT_EQUAL(rb->flows[0]->sent, 41);
+	hoplab__result_batch__free_unpacked(rb, NULL);
+	spool_free(sp);
+	rm_dir();
+}
+
 /* The spool must not depend on the current folder. */
 static void
 t_relative_path_is_refused(void)
@@ -627,6 +664,8 @@ main(void)
 		    t_flat_layout_files_move_into_their_run_folder),
 		UNIT_TEST_NAMED("second open refused while the first holds the "
 		    "lock", t_second_open_is_refused_while_the_first_holds_the_lock),
+		UNIT_TEST_NAMED("take moves an old spool in and removes it",
+		    t_take_moves_an_old_spool_in_and_removes_it),
 		UNIT_TEST_NAMED("relative path is refused",
 		    t_relative_path_is_refused),
 		UNIT_TEST_NAMED("disk full mid-write fails and leaves nothing",
