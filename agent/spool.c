@@ -10,8 +10,8 @@
  * recognises it and acknowledges it again.
  *
  * The index is a list in memory in the order batches were spooled; a
- * spool loaded from disk is ordered by (role, batch_seq), which is the
- * order the controller handed out role ids.  A linear search finds a
+ * spool loaded from disk is ordered by (role, batch_seq, run), which is
+ * the order the controller handed out role ids.  A linear search finds a
  * batch for an ack: the spool is normally a handful of batches.
  *
  * The lock is flock(2), not a pid file: the kernel drops it when the
@@ -452,6 +452,8 @@ load_run(struct spool *sp, const char *run, char *err, size_t errlen)
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 			rc = load_one(sp, run, de->d_name, err, errlen);
 	closedir(d);
+	if (rc == 0 && !run_used(sp, run))
+		rmdir(path);	/* a crash between the last unlink and rmdir */
 	return rc;
 }
 
@@ -549,7 +551,7 @@ entry_cmp(const void *a, const void *b)
 		return x->role_id < y->role_id ? -1 : 1;
 	if (x->batch_seq != y->batch_seq)
 		return x->batch_seq < y->batch_seq ? -1 : 1;
-	return 0;
+	return strcmp(x->run_id, y->run_id);	/* two runs, one role id */
 }
 
 /* Order the loaded entries by (role, batch_seq). */

@@ -198,6 +198,7 @@ t_ack_deletes_only_the_acknowledged_batch(void)
 static void
 t_reopen_loads_unacked_batches_in_role_seq_order(void)
 {
+	char gone[512];
 	struct spool *sp;
 	const struct spool_entry *e;
 
@@ -222,6 +223,13 @@ t_reopen_loads_unacked_batches_in_role_seq_order(void)
 	CU_ASSERT(e->role_id == 7 && e->batch_seq == 1);
 	CU_ASSERT_STRING_EQUAL(e->run_id, "r");
 	CU_ASSERT(spool_next(e) == NULL);
+	spool_free(sp);
+	/* A run folder a crash left empty goes at the next open. */
+	snprintf(gone, sizeof(gone), "%s/gone", dir);
+	CU_ASSERT(mkdir(gone, 0700) == 0);
+	sp = open_sp(NULL);
+	CU_ASSERT(!exists("gone"));
+	CU_ASSERT_EQUAL(spool_count(sp), 3);
 	spool_free(sp);
 	rm_dir();
 }
