@@ -33,8 +33,8 @@
  * handshake can happen without it.
  *
  * Results survive a controller that dies: every ResultBatch is written to
- * RUNDIR/spool (spool.c) before it is forwarded and deleted only when the
- * controller acknowledges it; a controller that said Hello gets every
+ * the spool (--spool, spool.c) before it is forwarded and deleted only
+ * when the controller acknowledges it, batch and run; a controller that said Hello gets every
  * batch still there before the answer to its first command.  A role whose
  * controller cannot be reached any more (killed, restarted under a new
  * name) sends its results and statuses to the controller that sent the
@@ -411,19 +411,46 @@ turn(struct agent *ag)
 	return quit_done(ag, now);
 }
 
-/* Open RUNDIR/spool and load what an earlier agent left there. */
+/*
+ * Batches an agent of an earlier version left in RUNDIR/spool when the
+ * spool is elsewhere now: moved into it (spool_take).
+ */
+static void
+spool_adopt(struct agent *ag)
+{
+	char old[PATH_MAX + 8], err[512];
+	struct stat so, sn;
+	size_t n = 0;
+
+	snprintf(old, sizeof(old), "%s/spool", ag->conf->rundir);
+	if (stat(old, &so) == -1 || stat(ag->conf->spooldir, &sn) == -1 ||
+	    (so.st_dev == sn.st_dev && so.st_ino == sn.st_ino))
+		return;		/* none, or the spool itself */
+	if (spool_take(ag->spool, old, &n, err, sizeof(err)) == -1)
+		log_warn("%s; what is left stays there", err);
+	if (n > 0)
+		log_warn("spool: %zu result batch%s moved from %s to %s", n,
+		    n == 1 ? "" : "es", old, ag->conf->spooldir);
+}
+
+/* Open the spool and load what an earlier agent left there. */
 static int
 spool_setup(struct agent *ag)
 {
-	char dir[PATH_MAX + 8], err[512];
+	const char *dir = ag->conf->spooldir;
+	char err[512];
 
-	snprintf(dir, sizeof(dir), "%s/spool", ag->conf->rundir);
 	ag->spool = spool_open(dir, SPOOL_MAX_BATCHES, SPOOL_MAX_BYTES, NULL,
 	    err, sizeof(err));
 	if (ag->spool == NULL) {
 		log_error("%s", err);
 		return -1;
 	}
+	if (spool_nmigrated(ag->spool) > 0)
+		log_info("spool %s: %zu batch%s of the flat layout moved into "
+		    "their run's folder", dir, spool_nmigrated(ag->spool),
+		    spool_nmigrated(ag->spool) == 1 ? "" : "es");
+	spool_adopt(ag);
 	if (spool_nbad(ag->spool) > 0)
 		log_warn("spool %s: %zu damaged file%s set aside as *.bad", dir,
 		    spool_nbad(ag->spool), spool_nbad(ag->spool) == 1 ? "" :
@@ -449,16 +476,18 @@ log_exit(const struct agent *ag)
 	snprintf(line, sizeof(line), "exiting: %llu malformed and %llu "
 	    "unexpected messages dropped, %llu controllers refused, %llu "
 	    "result batches forwarded, %llu resent, %llu refused by the "
-	    "spool, %zu unacknowledged kept in %s",
+	    "spool, %llu acks for another run ignored, %zu unacknowledged "
+	    "kept in %s",
 	    (unsigned long long)ag->n_malformed,
 	    (unsigned long long)ag->n_unknown,
 	    (unsigned long long)ag->n_refused,
 	    (unsigned long long)ag->n_forwarded,
 	    (unsigned long long)ag->n_resent,
-	    (unsigned long long)ag->n_spool_failed, spool_count(ag->spool),
+	    (unsigned long long)ag->n_spool_failed,
+	    (unsigned long long)ag->n_ack_other_run, spool_count(ag->spool),
 	    spool_dir(ag->spool));
 	if (ag->n_malformed + ag->n_unknown + ag->n_refused +
-	    ag->n_spool_failed > 0)
+	    ag->n_spool_failed + ag->n_ack_other_run > 0)
 		log_warn("%s", line);
 	else
 		log_info("%s", line);

@@ -51,6 +51,7 @@ struct agent_conf {
 	unsigned port;			/* -l port */
 	char	bindir[PATH_MAX];	/* -b, where hoplab-gen is */
 	char	rundir[PATH_MAX];	/* -r, socket, pid file, logs */
+	char	spooldir[PATH_MAX];	/* --spool, unacked batches */
 	int	foreground;		/* -d */
 	int	verbose;		/* -v count */
 	char	keyfile[PATH_MAX];	/* -k, our CURVE key pair */
@@ -80,8 +81,9 @@ struct agent {
 	uint64_t n_malformed;		/* messages msg_recv() refused */
 	uint64_t n_unknown;		/* valid but unexpected bodies */
 	uint64_t n_forwarded;		/* result batches passed on */
-	struct spool *spool;		/* RUNDIR/spool: unacked batches */
+	struct spool *spool;		/* --spool: unacked batches */
 	uint64_t n_resent;		/* spooled batches sent again */
+	uint64_t n_ack_other_run;	/* acks naming a batch of another run */
 	uint64_t n_spool_failed;	/* batches the spool refused */
 	struct hostreport hr;		/* run-queue samples (hostreport.h) */
 };

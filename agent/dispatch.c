@@ -18,7 +18,8 @@
  *                  does not have is answered STOPPED with the reason, so
  *                  that a controller that attached after a restart learns
  *                  that it is over
- *   ack         -> the batch is deleted from the spool
+ *   ack         -> the batch of that run is deleted from the spool; an
+ *                  ack naming another run deletes nothing and is counted
  *   file_ack    -> a capture role's file: more chunks, or done
  *                  (supervise.c, to the kind that sends files)
  *   link_control -> relayed to the running link role (supervise.c, to
@@ -177,8 +178,16 @@ on_ack(struct agent *ag, const struct peer *c, const Hoplab__Ack *a)
 	char err[512];
 	int rc;
 
-	rc = spool_ack(ag->spool, a->role_id, a->batch_seq, err, sizeof(err));
-	if (rc == -1)
+	rc = spool_ack(ag->spool, a->run_id, a->role_id, a->batch_seq, err,
+	    sizeof(err));
+	if (rc == -ESRCH) {
+		/* Role ids of two runs collided: that batch is not this one. */
+		ag->n_ack_other_run++;
+		log_warn("controller %s: ack role %u batch %" PRIu64 " of run "
+		    "%.64s ignored (%llu so far): %s", c->name, a->role_id,
+		    a->batch_seq, a->run_id,
+		    (unsigned long long)ag->n_ack_other_run, err);
+	} else if (rc == -1)
 		log_warn("controller %s: ack role %u batch %" PRIu64 ": %s",
 		    c->name, a->role_id, a->batch_seq, err);
 	else

@@ -3,7 +3,12 @@
  *
  * Exit status: 0 after a clean stop (SIGTERM, SIGINT) or a successful -n,
  * 1 when the agent could not run (sockets, run folder, another agent on
- * the same run folder), 2 for a bad option or value.
+ * the same run folder or spool), 2 for a bad option or value.
+ *
+ * The spool (--spool) must outlive the run folder: systemd removes its
+ * RuntimeDirectory= at every stop, and /run is tmpfs.  Daemon mode keeps
+ * it in a state folder under /var/lib; -d keeps RUNDIR/spool, which the
+ * lab (deploy/lab.sh) and the tests rely on, unless --spool says where.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,13 +37,14 @@ usage(int code)
 		fprintf(stderr, "usage: " PROG " [-dhnv] [-a authorized] "
 		    "[-b bindir] [-k keyfile] [-l addr[:port]]\n"
 		    "       [-N name] [-r rundir] [--allow-exec] [--insecure]\n"
+		    "       [--spool dir]\n"
 		    "       " PROG " --help for the options\n");
 		exit(code);
 	}
 	printf(
 "usage: " PROG " [-dhnv] [-a authorized] [-b bindir] [-k keyfile]\n"
 "       [-l addr[:port]] [-N name] [-r rundir] [--allow-exec]\n"
-"       [--insecure]\n"
+"       [--insecure] [--spool dir]\n"
 "\n"
 "The hoplab agent runs on every machine of a testbed.  It listens for the\n"
 "controller on a ZeroMQ ROUTER socket, starts and supervises traffic\n"
@@ -72,6 +78,13 @@ usage(int code)
 "                         digits, '.', '_', '-' (default: the host name)\n"
 "  -r, --run-dir DIR      folder for the children's socket, the pid file\n"
 "                         and the role logs (default /run/hoplab/agent-NAME)\n"
+"      --spool DIR        result batches kept until the controller has\n"
+"                         acknowledged them, on persistent storage: an\n"
+"                         absolute path, not the run folder, one agent\n"
+"                         per spool (default /var/lib/hoplab/agent-NAME/\n"
+"                         spool; with -d RUNDIR/spool, which is lost when\n"
+"                         the run folder is: the systemd unit gives\n"
+"                         /var/lib/hoplab-agent/spool)\n"
 "  -v, --verbose          log more; twice for debug messages\n"
 "\n"
 "Signals: SIGTERM or SIGINT stops every role (SIGTERM, SIGKILL after 2 s)\n"
@@ -172,6 +185,57 @@ check_keys(const struct agent_conf *cf)
 		bad("--authorized: %s", err);
 }
 
+/* LEN of PATH without its trailing slashes ("/" stays 1). */
+static size_t
+trimmed(const char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return n;
+}
+
+/* Whether A and B name one folder: by name, or by inode if both exist. */
+static int
+same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	size_t n = trimmed(a);
+
+	if (n == trimmed(b) && strncmp(a, b, n) == 0)
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * --spool: the default by mode (see the top of the file), then an
+ * absolute path that is not the run folder, whose batches would be
+ * lost with it and whose sockets the spool would have to step over.
+ */
+static void
+check_spool(struct agent_conf *cf)
+{
+	if (cf->spooldir[0] == '\0') {
+		if (cf->foreground)
+			snprintf(cf->spooldir, sizeof(cf->spooldir),
+			    "%.*s/spool", (int)(sizeof(cf->spooldir) - 8),
+			    cf->rundir);
+		else
+			snprintf(cf->spooldir, sizeof(cf->spooldir),
+			    "/var/lib/hoplab/agent-%s/spool", cf->name);
+	}
+	if (cf->spooldir[0] != '/')
+		bad("--spool %s: expected an absolute path", cf->spooldir);
+	if (strlen(cf->spooldir) + 64 + SPOOL_RUNID_MAX >= PATH_MAX)
+		bad("--spool %s: path too long", cf->spooldir);
+	if (same_dir(cf->spooldir, cf->rundir))
+		bad("--spool %s is the run folder (-r %s): the spool must "
+		    "outlive it; give a folder on persistent storage",
+		    cf->spooldir, cf->rundir);
+}
+
 static void
 check_conf(struct agent_conf *cf, const char *bindir)
 {
@@ -203,6 +267,7 @@ check_conf(struct agent_conf *cf, const char *bindir)
 	check_keys(cf);
 	if (cf->rundir[0] != '/')
 		bad("--run-dir %s: expected an absolute path", cf->rundir);
+	check_spool(cf);
 	if (strlen(cf->rundir) + sizeof("/children.sock") >
 	    sizeof(sun.sun_path))
 		bad("--run-dir %s: too long for a unix socket path (at most "
@@ -291,6 +356,15 @@ run(const struct agent_conf *cf)
 		log_error("run folder %s: %s", cf->rundir, strerror(errno));
 		return 1;
 	}
+	if (mkdirs(cf->spooldir) == -1) {
+		log_error("spool %s: %s", cf->spooldir, strerror(errno));
+		return 1;
+	}
+	if (same_dir(cf->spooldir, cf->rundir)) {
+		log_error("spool %s is the run folder %s", cf->spooldir,
+		    cf->rundir);
+		return 1;
+	}
 	if (!cf->foreground) {
 		snprintf(logpath, sizeof(logpath), "%s/agent.log", cf->rundir);
 		if (log_set_file(logpath) == -1) {
@@ -321,6 +395,7 @@ static const struct option longopts[] = {
 	{ "check",	no_argument,		NULL, 'n' },
 	{ "name",	required_argument,	NULL, 'N' },
 	{ "run-dir",	required_argument,	NULL, 'r' },
+	{ "spool",	required_argument,	NULL, 'S' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ NULL,		0,			NULL, 0 },
 };
@@ -383,6 +458,11 @@ parse_opts(int argc, char *argv[], struct agent_conf *cf,
 			if (copy_opt(cf->rundir, sizeof(cf->rundir),
 			    optarg) == -1)
 				bad("--run-dir: path too long");
+			break;
+		case 'S':
+			if (copy_opt(cf->spooldir, sizeof(cf->spooldir),
+			    optarg) == -1)
+				bad("--spool: path too long");
 			break;
 		case 'v':
 			cf->verbose++;

@@ -2,15 +2,20 @@
  * spool: the agent's result batches on disk until the controller has
  * acknowledged them.
  *
- * Every ResultBatch a child sends is written to DIR/<role>-<batch_seq>.pb
+ * Every ResultBatch a child sends is written to DIR/<run>/<role>-<seq>.pb
  * (the packed hoplab.ResultBatch, nothing else) before it is forwarded:
  * written to a temporary file, fsync()ed, renamed into place and the
  * folder fsync()ed, so that after a crash a file either holds the whole
- * batch or is not there.  An Ack for (role, batch_seq) deletes it.  A new
- * agent on the same folder loads what is left and resends it.  The
- * controller makes role ids unique per agent across runs, so (role,
- * batch_seq) names one batch; a batch whose name is taken by another run
- * is refused rather than overwritten.
+ * batch or is not there.  An Ack for (run, role, batch_seq) deletes it;
+ * an Ack naming another run deletes nothing.  Role ids come from wall
+ * time, so two runs may share one: the run folder keeps them apart.  A
+ * new agent on the same folder loads what is left and resends it.
+ *
+ * One agent per spool: spool_open() takes an flock(2) on DIR/.lock that
+ * is held until spool_free() (or the process dies), and a second open
+ * fails naming the folder and the pid that holds it.  Files of the flat
+ * layout of earlier versions (DIR/<role>-<seq>.pb) are moved into their
+ * run's folder when the spool is opened.
  *
  * Bounded: at most max_batches files and max_bytes bytes; beyond that a
  * batch is refused (errno ENOBUFS) with a sentence that says which limit.
@@ -32,6 +37,7 @@
 #define SPOOL_MAX_BATCHES	10000
 #define SPOOL_MAX_BYTES		(256ULL << 20)	/* 256 MiB */
 #define SPOOL_RUNID_MAX		64		/* incl. the NUL */
+#define SPOOL_LOCK		".lock"		/* in DIR, flock()ed */
 
 /* The calls spool_put() writes with; NULL members mean the system's. */
 struct spool_io {
@@ -53,10 +59,13 @@ struct spool_entry {
 struct spool;
 
 /*
- * Open the spool in DIR (created 0700 if missing) and load the batches
- * left there: files that are not whole batches are renamed to NAME.bad
- * and counted (spool_nbad()), leftover temporary files removed.  IO may be
- * NULL.  Returns NULL with ERR filled.
+ * Open the spool in DIR, an absolute path (DIR itself created 0700 if
+ * missing, not its parents), lock it and load the batches left there:
+ * files that are not whole batches are renamed to NAME.bad and counted
+ * (spool_nbad()), leftover temporary files removed, flat files of the old
+ * layout moved into their run's folder (spool_nmigrated()).  IO may be
+ * NULL.  Returns NULL with ERR filled: errno EINVAL for a relative path,
+ * EWOULDBLOCK when another spool (another agent) holds the lock.
  */
 struct spool *spool_open(const char *dir, size_t max_batches,
 	    uint64_t max_bytes, const struct spool_io *io, char *err,
@@ -66,19 +75,32 @@ void	spool_free(struct spool *sp);		/* NULL is fine */
  * Write RB to disk durably; a batch_seq of 0 (hoplab-gen's interval
  * batches for the console, generator/live.c) is not kept and is a
  * success.  Returns 0; -1 with errno and ERR ("spool
- * /path/5-1.pb: No space left on device") when it could not, in which case
- * nothing of it is left on disk.  A batch already spooled with the same
- * run is a success (a child's resend); with another run it is EEXIST.
+ * /path/RUN/.5-1.tmp: No space left on device") when it could not, in
+ * which case nothing of it is left on disk; EINVAL for a run id that
+ * cannot be a folder name (empty, too long, a leading dot, a '/').  A
+ * batch already spooled for the same run is a success (a child's resend).
  */
 int	spool_put(struct spool *sp, const Hoplab__ResultBatch *rb, char *err,
 	    size_t errlen);
 /*
- * The controller acknowledged (ROLE, SEQ): delete it.  Returns 0, -ENOENT
- * when no such batch is spooled (a duplicate ack), -1 with ERR when the
- * file could not be removed.
+ * The controller acknowledged (RUN, ROLE, SEQ): delete it, and RUN's
+ * folder with its last batch.  Returns 0; -ENOENT when no such batch is
+ * spooled (a duplicate ack); -ESRCH when none of RUN is but a batch of
+ * another run has that (role, seq), which is kept (ERR names it); -1
+ * with ERR when the file could not be removed.
  */
-int	spool_ack(struct spool *sp, uint32_t role, uint64_t seq, char *err,
-	    size_t errlen);
+int	spool_ack(struct spool *sp, const char *run, uint32_t role,
+	    uint64_t seq, char *err, size_t errlen);
+/*
+ * Move every batch of the spool in OLD (another folder, perhaps another
+ * file system) into SP: each is written durably into SP before it is
+ * deleted from OLD, so a crash in between leaves it in both and it is
+ * only resent.  OLD's lock and folder go when it is empty.  *MOVED counts
+ * the batches moved, also on failure.  Returns 0, or -1 with ERR (OLD
+ * locked by an agent, a batch SP refused); the rest stays in OLD.
+ */
+int	spool_take(struct spool *sp, const char *old, size_t *moved,
+	    char *err, size_t errlen);
 /* Read E back; the caller frees it with hoplab__result_batch__free_unpacked. */
 Hoplab__ResultBatch *spool_read(struct spool *sp, const struct spool_entry *e,
 	    char *err, size_t errlen);
@@ -87,9 +109,12 @@ const struct spool_entry *spool_next(const struct spool_entry *e);
 size_t	spool_count(const struct spool *sp);
 uint64_t spool_bytes(const struct spool *sp);
 size_t	spool_nbad(const struct spool *sp);
+size_t	spool_nmigrated(const struct spool *sp);	/* flat files moved */
 const char *spool_dir(const struct spool *sp);
-/* DIR/<role>-<seq>.pb into BUF. */
-void	spool_path(const struct spool *sp, uint32_t role, uint64_t seq,
-	    char *buf, size_t len);
+/* DIR/<run>/<role>-<seq>.pb into BUF. */
+void	spool_path(const struct spool *sp, const char *run, uint32_t role,
+	    uint64_t seq, char *buf, size_t len);
+/* Whether RUN can name a run's folder: 1..63 bytes, no '/', no leading dot. */
+int	spool_runid_ok(const char *run);
 
 #endif

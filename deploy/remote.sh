@@ -34,6 +34,9 @@
 #   etc/systemd/system/hoplab-agent.service
 #   run/hoplab-agent/          run folder in daemon mode (systemd makes
 #                              /run/hoplab-agent itself: RuntimeDirectory)
+#   var/lib/hoplab-agent/spool/  the spool in daemon mode (systemd makes
+#                              /var/lib/hoplab-agent: StateDirectory); left
+#                              by undeploy while it holds results
 #
 # systemd is used when PREFIX is / and systemd runs (/run/systemd/system
 # exists, sd_booted(3)); otherwise the agent is started in its own daemon
@@ -49,6 +52,7 @@ lib=usr/local/lib/hoplab
 unit=etc/systemd/system/hoplab-agent.service
 envf=etc/hoplab/agent.env
 rund=run/hoplab-agent
+stated=var/lib/hoplab-agent
 
 err()
 {
@@ -238,10 +242,18 @@ start_daemon()
 	fi
 	make_dirs "$rund" || { err "cannot create $sd_dir"; return 1; }
 	note tree "$rund"
+	# The spool outlives the run folder (and undeploy while it is not
+	# empty): its folders are noted as dirs, removed only when empty.
+	make_dirs "$stated" ||
+	    { err "cannot create $inst_root/$stated"; return 1; }
+	note dir "$stated"
+	note dir "$stated/spool"
+	note file "$stated/spool/.lock"
 	rm -f "$sd_dir/agent.pid"
 	# The agent daemonizes itself (daemon(3)) and writes agent.pid.
 	# shellcheck disable=SC2046
-	"$inst_root/$lib/hoplab-agent" -r "$sd_dir" $(agent_opts) \
+	"$inst_root/$lib/hoplab-agent" -r "$sd_dir" \
+	    --spool "$inst_root/$stated/spool" $(agent_opts) \
 	    </dev/null >/dev/null 2>"$sd_dir/start.err" ||
 	    { err "the agent did not start: $(tail -n 3 "$sd_dir/start.err")"; return 1; }
 	sd_i=0

@@ -70,6 +70,7 @@
 #	t_rip.sh	hlrp	241 (router_lab.sh, then the agent lab for a plan)
 #	t_nat_hoplab.sh	hlnh	232 (router_lab.sh: K unused)
 #	t_killmatrix.sh, bench/killmatrix.sh	hlkm	196
+#	t_spool_unit.sh	hlsu	199
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
@@ -230,6 +231,17 @@ in_host()
 # Print column COLUMN (by header name) of CSV file FILE, one value a line,
 # header excluded.  Quoted fields (RFC 4180, no embedded newlines) are
 # unquoted.  Fails with a message if the file or the column is missing.
+# Build a scenario's own management-plane client SRC.c (a ZeroMQ peer
+# speaking the protobuf envelope) into SRC; stops the scenario with NAME
+# when it does not compile.
+build_client()
+{
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$HL_ROOT/build" \
+	    -o "$2" "$2.c" "$HL_ROOT/build/proto/hoplab.pb-c.o" \
+	    -lprotobuf-c -lzmq 2>"$2.cc.log" ||
+	    bail "$1" "cannot build the test client: $(cat "$2.cc.log")"
+}
+
 csv_col()
 {
 	[ -r "$1" ] || { echo "csv_col: cannot read $1" >&2; return 1; }

@@ -54,7 +54,7 @@ QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_report
     t_nat_hoplab t_switch t_manifest t_exec"
 QUIET=" $(echo $QUIET) "
 TIMERS="t_mgmt_kill t_mgmt_resume t_rip t_ospf t_routefault t_pathchange
-    t_blackhole t_killmatrix"
+    t_blackhole t_killmatrix t_spool_unit"
 TIMERS=" $(echo $TIMERS) "
 
 dir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)

@@ -154,6 +154,12 @@ PIDF=$R/run/hoplab-agent/agent.pid
 pid1=$(cat "$PIDF" 2>/dev/null)
 assert_match agent_pid_file "^[0-9]+\$" "$pid1"
 assert_eq agent_in_namespace "$NS" "$(ip netns identify "$pid1" 2>/dev/null)"
+# Daemon mode keeps the spool in the state folder under the prefix (the
+# agent holds its lock there), never in the run folder or the real /var.
+assert_ok agent_spool_in_state_folder \
+    test -f "$R/var/lib/hoplab-agent/spool/.lock"
+assert_eq agent_no_spool_in_run_folder "" \
+    "$(ls -d "$R/run/hoplab-agent/spool" 2>/dev/null)"
 
 cat >"$T/inv.yaml" <<EOF
 controller_key: keys/controller.key

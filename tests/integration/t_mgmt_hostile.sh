@@ -456,10 +456,7 @@ main(int argc, char **argv)
 	return 2;
 }
 POKE
-cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$HL_ROOT/build" \
-    -o "$T/poke" "$T/poke.c" "$HL_ROOT/build/proto/hoplab.pb-c.o" \
-    -lprotobuf-c -lzmq 2>"$T/cc.log" ||
-    bail build_poke "cannot build the test client: $(cat "$T/cc.log")"
+build_client build_poke "$T/poke"
 POKE_BIN=$T/poke
 
 # bg_stop: end the background helper (by its PID).

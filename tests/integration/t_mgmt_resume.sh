@@ -7,7 +7,8 @@
 #    2 repetitions): the reference summary.csv.
 # 2. The same plan again; during point 3 the controller gets kill -9.  The
 #    point's hoplab-gen (1 s) finishes on its own; its final batch must be
-#    in the gen agent's spool (RUNDIR/spool/<role>-1.pb), unacknowledged.
+#    in the gen agent's spool (RUNDIR/spool/<run>/<role>-1.pb; -d keeps
+#    the spool in the run folder), unacknowledged.
 # 3. The gen agent gets kill -9 and is started again with the same
 #    command line: the batch must still be in the spool, and the agent
 #    must say it loaded it (and the cpu role's unacknowledged samples).
@@ -70,7 +71,7 @@ REF=$(ls -d "$T/ref"/mgmt-resume-*)
 keys "$REF/summary.csv" "$T/refk" >"$T/ref.keys"
 assert_eq "reference: 6 rows" 6 "$(wc -l <"$T/ref.keys" | tr -d ' ')"
 assert_eq "reference: the spool is empty after a run" "" \
-    "$(ls "$SPOOL" 2>/dev/null)"
+    "$(find "$SPOOL" -mindepth 1 ! -name .lock 2>/dev/null)"
 
 # --- 2. kill -9 of the controller during point 3 --------------------------
 $HOPLAB -o "$T/int" run "$T/plan.yaml" >"$T/int.log" 2>&1 &
@@ -84,6 +85,8 @@ wait_log 10 '"in_flight": \{"gen": \[[0-9]+\]\}' "$DIR/state.json" ||
     bail int_in_flight "state.json never had point 3 in flight"
 ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
     "$DIR/state.json")
+RUN=$(sed -n 's/.*"run_id": "\([^"]*\)".*/\1/p' "$DIR/state.json")
+BATCH=$SPOOL/$RUN/$ROLE-1.pb
 gen_runs()
 {
 	for _p in $(ip netns pids hlm3-gen 2>/dev/null); do
@@ -100,9 +103,9 @@ RUN_PID=
 assert_match "killed: state.json has point 3 in flight on gen" \
     '"in_flight": \{"gen": \[[0-9]+\]\}' "$(cat "$DIR/state.json")"
 # The generator runs 1 s and drains 0.5 s; give it 3 s to be spooled.
-wait_for 3 "point 3's batch in the spool" test -e "$SPOOL/$ROLE-1.pb"
-assert_ok "killed: point 3's batch is in the spool, unacknowledged" \
-    test -s "$SPOOL/$ROLE-1.pb"
+wait_for 3 "point 3's batch in the spool" test -e "$BATCH"
+assert_ok "killed: point 3's batch is in the spool under its run, unacknowledged" \
+    test -s "$BATCH"
 assert_eq "killed: summary.csv holds points 1 and 2 only" 3 \
     "$(wc -l <"$DIR/summary.csv" | tr -d ' ')"
 
@@ -115,7 +118,7 @@ gone() { ! kill -0 "$1" 2>/dev/null; }
 wait_for 5 "the killed agent reaped" gone "$AG_PID"
 # Beside point 3's batch the spool holds the cpu role's samples the dead
 # controller did not acknowledge (cpu.csv, docs/results.md): N in all.
-N=$(ls "$SPOOL" | grep -c '\.pb$')
+N=$(find "$SPOOL" -name '*.pb' | wc -l | tr -d ' ')
 [ "$N" -eq 1 ] && BATCHES="1 unacknowledged result batch" ||
     BATCHES="$N unacknowledged result batches"
 GEN_LINE=$(($(wc -l <"$LAB_STATE/gen.log") + 1))
@@ -127,7 +130,7 @@ wait_log 5 "spool .*: $BATCHES" "$LAB_STATE/gen.log" "$GEN_LINE"
 assert_match "agent restarted: it loaded the spooled batches ($N)" \
     "spool $SPOOL: $BATCHES" "$(cat "$LAB_STATE/gen.log")"
 assert_ok "agent restarted: the batch is still on disk" \
-    test -s "$SPOOL/$ROLE-1.pb"
+    test -s "$BATCH"
 wait_listen 5 hlm3-gen 7700 ||
     bail agent_restarted "the restarted agent does not listen on 7700"
 
@@ -145,7 +148,8 @@ assert_match "attach: state.json completed" '"status": "completed"' \
     "$(cat "$DIR/state.json")"
 assert_match "attach: run.json completed" '"status": "completed"' \
     "$(cat "$DIR/run.json")"
-assert_eq "attach: the spool is empty" "" "$(ls "$SPOOL" 2>/dev/null)"
+assert_eq "attach: the spool is empty" "" \
+    "$(find "$SPOOL" -mindepth 1 ! -name .lock 2>/dev/null)"
 # A's agent outlived the controller: its cpu samples after the kill were
 # sent again to the attach and written without their point, once each.
 assert_ge "attach: A's resent cpu samples in cpu.csv" "$(awk -F, \

@@ -103,8 +103,8 @@ for r in A B; do
 	    "$(cat "$LAB_STATE"/$r/role-*.log 2>/dev/null)"
 done
 assert_eq "the agents' spools are empty (every batch acknowledged)" "" \
-    "$(ls "$LAB_STATE"/gen/spool "$LAB_STATE"/A/spool \
-    "$LAB_STATE"/B/spool 2>/dev/null | grep '\.pb$')"
+    "$(find "$LAB_STATE"/gen/spool "$LAB_STATE"/A/spool \
+    "$LAB_STATE"/B/spool -name '*.pb' 2>/dev/null)"
 
 # --- 2. 20 controllers at once --------------------------------------------
 i=1

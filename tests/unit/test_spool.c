@@ -1,19 +1,24 @@
 /*
- * Unit suite for agent/spool.c: batches written under their (role,
- * batch_seq) name, deleted only by their ack, reloaded in order by a new
- * spool on the same folder, the two bounds, and the error paths (disk
- * full, I/O error, failed rename) injected through struct spool_io, each
- * of which must leave nothing on disk and say which file and why.
+ * Unit suite for agent/spool.c: batches written under their run's folder
+ * and (role, batch_seq) name, deleted only by an ack that names their
+ * run, reloaded in order by a new spool on the same folder, the old flat
+ * layout moved into run folders, the lock that keeps a second spool out,
+ * the two bounds, and the error paths (disk full, I/O error, failed
+ * rename) injected through struct spool_io, each of which must leave
+ * nothing on disk and say which file and why.
  *
  * Every test works in a fresh temporary folder under $TMPDIR.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
@@ -34,41 +39,47 @@ fresh_dir(void)
 	strcat(dir, "/spool");		/* spool_open() creates it */
 }
 
+static int
+rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* The temporary folder and everything in it. */
 static void
 rm_dir(void)
 {
-	char path[512], *slash;
-	struct dirent *de;
-	DIR *d;
+	char *slash;
 
-	if ((d = opendir(dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-	if ((slash = strrchr(dir, '/')) != NULL) {
+	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
-		rmdir(dir);
-	}
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Files in the folder, "." and ".." not counted. */
+static int nfound;
+
+static int
+count_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (type == FTW_F && strcmp(path + ftw->base, ".lock") != 0)
+		nfound++;
+	return 0;
+}
+
+/* Files in the spool and its run folders, the lock not counted. */
 static int
 nfiles(void)
 {
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	CU_ASSERT_FATAL(d != NULL);
-	while ((de = readdir(d)) != NULL)
-		n += strcmp(de->d_name, ".") != 0 &&
-		    strcmp(de->d_name, "..") != 0;
-	closedir(d);
-	return n;
+	nfound = 0;
+	CU_ASSERT_FATAL(nftw(dir, count_one, 16, FTW_PHYS) == 0);
+	return nfound;
 }
 
 static int
@@ -112,7 +123,7 @@ open_sp(const struct spool_io *io)
 }
 
 static void
-t_put_writes_a_file_named_role_dash_seq(void)
+t_put_writes_run_slash_role_dash_seq(void)
 {
 	struct spool *sp;
 	Hoplab__ResultBatch *rb;
@@ -121,7 +132,8 @@ t_put_writes_a_file_named_role_dash_seq(void)
 	sp = open_sp(NULL);
 	CU_ASSERT_EQUAL(spool_put(sp, batch(5, 1, "run-a", 2000), err,
 	    sizeof(err)), 0);
-	CU_ASSERT(exists("5-1.pb"));
+	CU_ASSERT(exists("run-a/5-1.pb"));
+	CU_ASSERT(!exists("5-1.pb"));
 	CU_ASSERT_EQUAL(nfiles(), 1);	/* no temporary file left */
 	CU_ASSERT_EQUAL(spool_count(sp), 1);
 	CU_ASSERT_EQUAL(spool_bytes(sp),
@@ -165,15 +177,20 @@ t_ack_deletes_only_the_acknowledged_batch(void)
 	spool_put(sp, batch(5, 1, "r", 1), err, sizeof(err));
 	spool_put(sp, batch(5, 2, "r", 2), err, sizeof(err));
 	spool_put(sp, batch(6, 1, "r", 3), err, sizeof(err));
-	CU_ASSERT_EQUAL(spool_ack(sp, 5, 2, err, sizeof(err)), 0);
-	CU_ASSERT(exists("5-1.pb"));
-	CU_ASSERT(!exists("5-2.pb"));
-	CU_ASSERT(exists("6-1.pb"));
+	CU_ASSERT_EQUAL(spool_ack(sp, "r", 5, 2, err, sizeof(err)), 0);
+	CU_ASSERT(exists("r/5-1.pb"));
+	CU_ASSERT(!exists("r/5-2.pb"));
+	CU_ASSERT(exists("r/6-1.pb"));
 	CU_ASSERT_EQUAL(spool_count(sp), 2);
 	/* A second ack of the same batch, e.g. after a resend. */
-	CU_ASSERT_EQUAL(spool_ack(sp, 5, 2, err, sizeof(err)), -ENOENT);
-	CU_ASSERT_EQUAL(spool_ack(sp, 9, 1, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_EQUAL(spool_ack(sp, "r", 5, 2, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_EQUAL(spool_ack(sp, "r", 9, 1, err, sizeof(err)), -ENOENT);
 	CU_ASSERT_EQUAL(spool_count(sp), 2);
+	/* The run's last batch takes its folder with it. */
+	CU_ASSERT_EQUAL(spool_ack(sp, "r", 5, 1, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(spool_ack(sp, "r", 6, 1, err, sizeof(err)), 0);
+	CU_ASSERT(!exists("r"));
+	CU_ASSERT(exists(".lock"));
 	spool_free(sp);
 	rm_dir();
 }
@@ -181,6 +198,7 @@ t_ack_deletes_only_the_acknowledged_batch(void)
 static void
 t_reopen_loads_unacked_batches_in_role_seq_order(void)
 {
+	char gone[512];
 	struct spool *sp;
 	const struct spool_entry *e;
 
@@ -190,7 +208,7 @@ t_reopen_loads_unacked_batches_in_role_seq_order(void)
 	spool_put(sp, batch(5, 2, "r", 2), err, sizeof(err));
 	spool_put(sp, batch(5, 1, "r", 3), err, sizeof(err));
 	spool_put(sp, batch(6, 1, "r", 4), err, sizeof(err));
-	spool_ack(sp, 6, 1, err, sizeof(err));
+	spool_ack(sp, "r", 6, 1, err, sizeof(err));
 	spool_free(sp);		/* the agent dies */
 	sp = open_sp(NULL);
 	CU_ASSERT_EQUAL(spool_count(sp), 3);
@@ -205,6 +223,13 @@ t_reopen_loads_unacked_batches_in_role_seq_order(void)
 	CU_ASSERT(e->role_id == 7 && e->batch_seq == 1);
 	CU_ASSERT_STRING_EQUAL(e->run_id, "r");
 	CU_ASSERT(spool_next(e) == NULL);
+	spool_free(sp);
+	/* A run folder a crash left empty goes at the next open. */
+	snprintf(gone, sizeof(gone), "%s/gone", dir);
+	CU_ASSERT(mkdir(gone, 0700) == 0);
+	sp = open_sp(NULL);
+	CU_ASSERT(!exists("gone"));
+	CU_ASSERT_EQUAL(spool_count(sp), 3);
 	spool_free(sp);
 	rm_dir();
 }
@@ -233,20 +258,27 @@ t_reopen_sets_aside_damaged_files_and_drops_temporaries(void)
 	sp = open_sp(NULL);
 	spool_put(sp, batch(3, 1, "r", 1), err, sizeof(err));
 	spool_free(sp);
-	write_raw(".4-1.tmp", "half", 4);		/* crash mid-write */
-	write_raw("4-2.pb", "\xff\xff\xff", 3);	/* does not decode */
-	/* A whole batch under the wrong name. */
+	write_raw("r/.4-1.tmp", "half", 4);		/* crash mid-write */
+	write_raw("r/4-2.pb", "\xff\xff\xff", 3);	/* does not decode */
+	/* A whole batch under the wrong name, and one in another run's. */
 	len = hoplab__result_batch__pack(batch(8, 8, "r", 1), buf);
-	write_raw("4-3.pb", (const char *)buf, len);
-	write_raw("notes.txt", "x", 1);			/* not ours */
+	write_raw("r/4-3.pb", (const char *)buf, len);
+	len = hoplab__result_batch__pack(batch(4, 4, "q", 1), buf);
+	write_raw("r/4-4.pb", (const char *)buf, len);
+	write_raw("r/notes.txt", "x", 1);		/* not ours */
+	write_raw(".4-5.tmp", "half", 4);		/* the flat layout's */
+	write_raw("4-6.pb", "\xff", 1);
 	sp = open_sp(NULL);
 	CU_ASSERT_EQUAL(spool_count(sp), 1);
-	CU_ASSERT_EQUAL(spool_nbad(sp), 2);
-	CU_ASSERT(!exists(".4-1.tmp"));
-	CU_ASSERT(exists("4-2.pb.bad"));
-	CU_ASSERT(exists("4-3.pb.bad"));
-	CU_ASSERT(exists("notes.txt"));
-	CU_ASSERT(exists("3-1.pb"));
+	CU_ASSERT_EQUAL(spool_nbad(sp), 4);
+	CU_ASSERT(!exists("r/.4-1.tmp"));
+	CU_ASSERT(exists("r/4-2.pb.bad"));
+	CU_ASSERT(exists("r/4-3.pb.bad"));
+	CU_ASSERT(exists("r/4-4.pb.bad"));
+	CU_ASSERT(exists("r/notes.txt"));
+	CU_ASSERT(!exists(".4-5.tmp"));
+	CU_ASSERT(exists("4-6.pb.bad"));
+	CU_ASSERT(exists("r/3-1.pb"));
 	spool_free(sp);
 	rm_dir();
 }
@@ -267,9 +299,9 @@ t_full_by_count_refuses_with_enobufs(void)
 	CU_ASSERT_EQUAL(errno, ENOBUFS);
 	CU_ASSERT(strstr(err, "is full: 2 unacknowledged batches, the limit "
 	    "is 2") != NULL);
-	CU_ASSERT(!exists("1-3.pb"));
+	CU_ASSERT(!exists("r/1-3.pb"));
 	/* An ack makes room again. */
-	spool_ack(sp, 1, 1, err, sizeof(err));
+	spool_ack(sp, "r", 1, 1, err, sizeof(err));
 	CU_ASSERT_EQUAL(spool_put(sp, batch(1, 3, "r", 1), err, sizeof(err)), 0);
 	spool_free(sp);
 	rm_dir();
@@ -297,10 +329,12 @@ t_full_by_bytes_refuses_with_enobufs(void)
 	rm_dir();
 }
 
+/* Role ids of two runs collide: each run keeps its own batch. */
 static void
-t_same_name_same_run_is_kept_once_other_run_refused(void)
+t_same_name_same_run_is_kept_once_other_run_apart(void)
 {
 	struct spool *sp;
+	Hoplab__ResultBatch *rb;
 
 	fresh_dir();
 	sp = open_sp(NULL);
@@ -309,13 +343,212 @@ t_same_name_same_run_is_kept_once_other_run_refused(void)
 	CU_ASSERT_EQUAL(spool_put(sp, batch(2, 1, "run-a", 1), err,
 	    sizeof(err)), 0);
 	CU_ASSERT_EQUAL(spool_count(sp), 1);
-	errno = 0;
-	CU_ASSERT_EQUAL(spool_put(sp, batch(2, 1, "run-b", 1), err,
-	    sizeof(err)), -1);
-	CU_ASSERT_EQUAL(errno, EEXIST);
-	CU_ASSERT(strstr(err, "already kept for run run-a") != NULL);
+	CU_ASSERT_EQUAL(spool_put(sp, batch(2, 1, "run-b", 7), err,
+	    sizeof(err)), 0);
+	CU_ASSERT_EQUAL(spool_count(sp), 2);
+	CU_ASSERT(exists("run-a/2-1.pb"));
+	CU_ASSERT(exists("run-b/2-1.pb"));
+	spool_free(sp);
+	sp = open_sp(NULL);
+	CU_ASSERT_EQUAL(spool_count(sp), 2);
+	CU_ASSERT_EQUAL(spool_ack(sp, "run-a", 2, 1, err, sizeof(err)), 0);
+	rb = spool_read(sp, spool_first(sp), err, sizeof(err));
+	CU_ASSERT_FATAL(rb != NULL);
+	CU_ASSERT_STRING_EQUAL(rb->run_id, "run-b");
+	CU_ASSERT_EQUAL(rb->flows[0]->sent, 7);
+	hoplab__result_batch__free_unpacked(rb, NULL);
 	spool_free(sp);
 	rm_dir();
+}
+
+/* An ack whose run is not the batch's deletes nothing, and says so. */
+static void
+t_ack_for_another_run_leaves_the_batch(void)
+{
+	struct spool *sp;
+
+	fresh_dir();
+	sp = open_sp(NULL);
+	spool_put(sp, batch(9, 3, "run-a", 1), err, sizeof(err));
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(spool_ack(sp, "run-b", 9, 3, err, sizeof(err)),
+	    -ESRCH);
+	CU_ASSERT(strstr(err, "kept for run run-a, not for run run-b") != NULL);
+	CU_ASSERT_EQUAL(spool_ack(sp, "", 9, 3, err, sizeof(err)), -ESRCH);
+	CU_ASSERT(exists("run-a/9-3.pb"));
+	CU_ASSERT_EQUAL(spool_count(sp), 1);
+	spool_free(sp);
+	sp = open_sp(NULL);		/* and it is still there for a new agent */
+	CU_ASSERT_EQUAL(spool_count(sp), 1);
+	CU_ASSERT_EQUAL(spool_ack(sp, "run-a", 9, 3, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(spool_count(sp), 0);
+	CU_ASSERT_EQUAL(nfiles(), 0);
+	spool_free(sp);
+	rm_dir();
+}
+
+/* Run ids become folder names: nothing that names another folder. */
+static void
+t_run_id_that_cannot_name_a_folder_is_refused(void)
+{
+	static const char *const bad[] = { "", ".", "..", ".hidden", "a/b",
+	    "../../etc" };
+	struct spool *sp;
+	size_t i;
+
+	fresh_dir();
+	sp = open_sp(NULL);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		CU_ASSERT_EQUAL(spool_put(sp, batch(1, 1, bad[i], 1), err,
+		    sizeof(err)), -1);
+		CU_ASSERT_EQUAL(errno, EINVAL);
+		CU_ASSERT(strstr(err, "cannot name a folder") != NULL);
+	}
+	CU_ASSERT_EQUAL(spool_count(sp), 0);
+	CU_ASSERT_EQUAL(nfiles(), 0);
+	spool_free(sp);
+	rm_dir();
+}
+
+/* Files of the flat layout (DIR/ROLE-SEQ.pb) move into their run. */
+static void
+t_flat_layout_files_move_into_their_run_folder(void)
+{
+	struct spool *sp;
+	uint8_t buf[256];
+	size_t len;
+
+	fresh_dir();
+	sp = open_sp(NULL);		/* creates the folder */
+	spool_free(sp);
+	len = hoplab__result_batch__pack(batch(5, 1, "run-a", 11), buf);
+	write_raw("5-1.pb", (const char *)buf, len);
+	len = hoplab__result_batch__pack(batch(5, 2, "run-a", 12), buf);
+	write_raw("5-2.pb", (const char *)buf, len);
+	/* A flat batch whose run id could not be a folder is set aside. */
+	len = hoplab__result_batch__pack(batch(6, 1, "..", 1), buf);
+	write_raw("6-1.pb", (const char *)buf, len);
+	sp = open_sp(NULL);
+	CU_ASSERT_EQUAL(spool_count(sp), 2);
+	CU_ASSERT_EQUAL(spool_nmigrated(sp), 2);
+	CU_ASSERT_EQUAL(spool_nbad(sp), 1);
+	CU_ASSERT(exists("run-a/5-1.pb") && exists("run-a/5-2.pb"));
+	CU_ASSERT(!exists("5-1.pb") && !exists("5-2.pb"));
+	CU_ASSERT(exists("6-1.pb.bad"));
+	CU_ASSERT_EQUAL(spool_first(sp)->batch_seq, 1);
+	CU_ASSERT_EQUAL(spool_ack(sp, "run-a", 5, 1, err, sizeof(err)), 0);
+	CU_ASSERT(!exists("run-a/5-1.pb"));
+	spool_free(sp);
+	sp = open_sp(NULL);		/* nothing moved twice */
+	CU_ASSERT_EQUAL(spool_count(sp), 1);
+	CU_ASSERT_EQUAL(spool_nmigrated(sp), 0);
+	spool_free(sp);
+	rm_dir();
+}
+
+/* One agent per spool: a second open fails naming the folder and pid. */
+static void
+t_second_open_is_refused_while_the_first_holds_the_lock(void)
+{
+	struct spool *sp, *sp2;
+	char want[512], c;
+	pid_t pid;
+	int st, p[2];
+
+	fresh_dir();
+	sp = open_sp(NULL);
+	errno = 0;
+	sp2 = spool_open(dir, 100, 1 << 20, NULL, err, sizeof(err));
+	CU_ASSERT(sp2 == NULL);
+	CU_ASSERT_EQUAL(errno, EWOULDBLOCK);
+	snprintf(want, sizeof(want), "spool %s is in use by another agent "
+	    "(pid %ld holds the lock on %s/.lock): one spool per agent", dir,
+	    (long)getpid(), dir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	spool_free(sp2);
+	spool_free(sp);
+	sp = open_sp(NULL);		/* free released it */
+	spool_free(sp);
+	/*
+	 * Another process holds it (another agent), then is killed without
+	 * spool_free(): the kernel drops the lock, nothing stale is left.
+	 */
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid != -1);
+	if (pid == 0) {
+		if (spool_open(dir, 100, 1 << 20, NULL, err, sizeof(err)) ==
+		    NULL)
+			_exit(1);
+		(void)write(p[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	CU_ASSERT_FATAL(read(p[0], &c, 1) == 1);
+	close(p[0]);
+	CU_ASSERT(spool_open(dir, 100, 1 << 20, NULL, err, sizeof(err)) ==
+	    NULL);
+	snprintf(want, sizeof(want), "(pid %ld holds", (long)pid);
+	CU_ASSERT(strstr(err, want) != NULL);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	sp = open_sp(NULL);
+	spool_free(sp);
+	rm_dir();
+}
+
+/* An old spool elsewhere (RUNDIR/spool) moves into this one, once. */
+static void
+t_take_moves_an_old_spool_in_and_removes_it(void)
+{
+	struct spool *sp, *old;
+	char olddir[300], lock[320];
+	Hoplab__ResultBatch *rb;
+	size_t n = 99;
+
+	fresh_dir();
+	snprintf(olddir, sizeof(olddir), "%.*s/old", (int)strlen(dir) - 6,
+	    dir);
+	old = spool_open(olddir, 100, 1 << 20, NULL, err, sizeof(err));
+	CU_ASSERT_FATAL(old != NULL);
+	spool_put(old, batch(4, 1, "run-a", 41), err, sizeof(err));
+	spool_put(old, batch(4, 2, "run-a", 42), err, sizeof(err));
+	sp = open_sp(NULL);
+	/* Held by a running agent: refused, nothing moved. */
+	CU_ASSERT_EQUAL(spool_take(sp, olddir, &n, err, sizeof(err)), -1);
+	CU_ASSERT(strstr(err, "is in use by another agent") != NULL);
+	CU_ASSERT_EQUAL(n, 0);
+	spool_free(old);
+	CU_ASSERT_EQUAL(spool_take(sp, olddir, &n, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(spool_count(sp), 2);
+	CU_ASSERT(exists("run-a/4-1.pb") && exists("run-a/4-2.pb"));
+	snprintf(lock, sizeof(lock), "%s/.lock", olddir);
+	CU_ASSERT(access(lock, F_OK) == -1);
+	CU_ASSERT(access(olddir, F_OK) == -1);
+	rb = spool_read(sp, spool_first(sp), err, sizeof(err));
+	CU_ASSERT_FATAL(rb != NULL);
+	CU_ASSERT_EQUAL(rb->flows[0]->sent, 41);
+	hoplab__result_batch__free_unpacked(rb, NULL);
+	spool_free(sp);
+	rm_dir();
+}
+
+/* The spool must not depend on the current folder. */
+static void
+t_relative_path_is_refused(void)
+{
+	struct spool *sp;
+
+	errno = 0;
+	sp = spool_open("hoplab-test-spool", 10, 1000, NULL, err, sizeof(err));
+	CU_ASSERT(sp == NULL);
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	CU_ASSERT_STRING_EQUAL(err, "spool hoplab-test-spool: expected an "
+	    "absolute path");
+	CU_ASSERT(access("hoplab-test-spool", F_OK) == -1);
 }
 
 /* Injected failures: the Nth call fails with fail_errno. */
@@ -363,7 +596,7 @@ put_fails(const struct spool_io *io, int e, const char *reason)
 	CU_ASSERT_EQUAL(spool_put(sp, batch(5, 1, "r", 9), err, sizeof(err)),
 	    -1);
 	CU_ASSERT_EQUAL(errno, e);
-	snprintf(want, sizeof(want), "spool %s/", dir);
+	snprintf(want, sizeof(want), "spool %s", dir);	/* DIR or a file */
 	CU_ASSERT(strstr(err, want) != NULL);
 	CU_ASSERT(strstr(err, reason) != NULL);
 	CU_ASSERT_EQUAL(nfiles(), 0);	/* nothing half-written remains */
@@ -412,8 +645,8 @@ int
 main(void)
 {
 	static const struct unit_test tests[] = {
-		UNIT_TEST_NAMED("put writes a file named role-seq",
-		    t_put_writes_a_file_named_role_dash_seq),
+		UNIT_TEST_NAMED("put writes RUN/role-seq.pb",
+		    t_put_writes_run_slash_role_dash_seq),
 		UNIT_TEST_NAMED("put keeps nothing for batch_seq 0",
 		    t_put_keeps_nothing_for_batch_seq_zero),
 		UNIT_TEST_NAMED("ack deletes only the acknowledged batch",
@@ -429,8 +662,20 @@ main(void)
 		UNIT_TEST_NAMED("full by bytes refuses with ENOBUFS",
 		    t_full_by_bytes_refuses_with_enobufs),
 		UNIT_TEST_NAMED(
-		    "same name: same run kept once, other run refused",
-		    t_same_name_same_run_is_kept_once_other_run_refused),
+		    "same name: same run kept once, other run kept apart",
+		    t_same_name_same_run_is_kept_once_other_run_apart),
+		UNIT_TEST_NAMED("ack for another run leaves the batch",
+		    t_ack_for_another_run_leaves_the_batch),
+		UNIT_TEST_NAMED("run id that cannot name a folder is refused",
+		    t_run_id_that_cannot_name_a_folder_is_refused),
+		UNIT_TEST_NAMED("flat layout files move into their run folder",
+		    t_flat_layout_files_move_into_their_run_folder),
+		UNIT_TEST_NAMED("second open refused while the first holds the "
+		    "lock", t_second_open_is_refused_while_the_first_holds_the_lock),
+		UNIT_TEST_NAMED("take moves an old spool in and removes it",
+		    t_take_moves_an_old_spool_in_and_removes_it),
+		UNIT_TEST_NAMED("relative path is refused",
+		    t_relative_path_is_refused),
 		UNIT_TEST_NAMED("disk full mid-write fails and leaves nothing",
 		    t_disk_full_mid_write_fails_and_leaves_nothing),
 		UNIT_TEST_NAMED("fsync error fails and leaves nothing",
