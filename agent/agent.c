@@ -448,17 +448,18 @@ log_exit(const struct agent *ag)
 
 	snprintf(line, sizeof(line), "exiting: %llu malformed and %llu "
 	    "unexpected messages dropped, %llu controllers refused, %llu "
-	    "result batches forwarded, %llu resent, %llu refused by the "
-	    "spool, %zu unacknowledged kept in %s",
+	    "requests refused, %llu result batches forwarded, %llu resent, "
+	    "%llu refused by the spool, %zu unacknowledged kept in %s",
 	    (unsigned long long)ag->n_malformed,
 	    (unsigned long long)ag->n_unknown,
 	    (unsigned long long)ag->n_refused,
+	    (unsigned long long)ag->sv.n_refused,
 	    (unsigned long long)ag->n_forwarded,
 	    (unsigned long long)ag->n_resent,
 	    (unsigned long long)ag->n_spool_failed, spool_count(ag->spool),
 	    spool_dir(ag->spool));
 	if (ag->n_malformed + ag->n_unknown + ag->n_refused +
-	    ag->n_spool_failed > 0)
+	    ag->sv.n_refused + ag->n_spool_failed > 0)
 		log_warn("%s", line);
 	else
 		log_info("%s", line);
@@ -472,7 +473,7 @@ state_init(struct agent *ag)
 	    .forget = peer_gone, .arg = ag };
 	const struct role_ctx ctx = { .agent = ag->conf->name,
 	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
-	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
+	    .datadir = ag->conf->datadir, .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
 	    .allow_exec = ag->conf->allow_exec, .spool = ag->spool };
 
 	ag->out.sock = ag->router;

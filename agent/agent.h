@@ -44,6 +44,7 @@
 #include "msg.h"
 
 #define AGENT_NAME_MAX		PEER_NAME_MAX	/* incl. the NUL */
+#define AGENT_DATA_DEFAULT	"/var/lib/hoplab-agent/data"	/* --data */
 
 struct agent_conf {
 	char	name[AGENT_NAME_MAX];	/* -N, default the host name */
@@ -51,6 +52,7 @@ struct agent_conf {
 	unsigned port;			/* -l port */
 	char	bindir[PATH_MAX];	/* -b, where hoplab-gen is */
 	char	rundir[PATH_MAX];	/* -r, socket, pid file, logs */
+	char	datadir[PATH_MAX];	/* --data, files a plan names */
 	int	foreground;		/* -d */
 	int	verbose;		/* -v count */
 	char	keyfile[PATH_MAX];	/* -k, our CURVE key pair */

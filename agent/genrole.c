@@ -187,6 +187,12 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 	    !valid_dist(f->burst_dist) || !valid_dist(f->off_dist))
 		why = "idt/frame/burst/off_dist: expected up to 127 letters, "
 		    "digits, '.', '_', '-', ':', '/'";
+	else if (!valid_dist_file(f->idt_dist) ||
+	    !valid_dist_file(f->frame_dist) ||
+	    !valid_dist_file(f->burst_dist) || !valid_dist_file(f->off_dist))
+		why = "idt/frame/burst/off_dist: a csv:, pcap-sizes: or "
+		    "pcap-gaps: file is a plain file name of the agent's data "
+		    "folder (no '/', not starting with '.')";
 	else if (!f->burst_dist[0] != !f->off_dist[0])
 		why = "burst_dist and off_dist: both or neither";
 	else if (f->preset[0] != '\0' && !valid_token(f->preset, 16))
@@ -528,7 +534,7 @@ static int icmp_args(struct gen_argv *, const Hoplab__GenParams *);
 static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
 
 int
-genrole_argv(const char *bindir, const char *endpoint,
+genrole_argv(const char *bindir, const char *datadir, const char *endpoint,
     const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
     size_t errlen)
 {
@@ -541,6 +547,7 @@ genrole_argv(const char *bindir, const char *endpoint,
 	ga->argc = 0;
 	ga->used = 0;
 	rc |= argv_add(ga, "%s/hoplab-gen", bindir);
+	rc |= argv_pair(ga, "--data-dir", datadir);	/* before the flows */
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		rc |= sock_args(ga, gp);
 	else if (strcmp(gp->mode, "icmp") == 0)
@@ -718,8 +725,8 @@ genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	struct gen_argv ga;
 	char logpath[PATH_MAX + 32];
 
-	if (genrole_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
-	    errlen) == -1)
+	if (genrole_argv(r->ctx->bindir, r->ctx->datadir, r->ctx->endpoint, sr,
+	    &ga, err, errlen) == -1)
 		return -1;
 	if (sr->gen->icmp_addr[0] != '\0' && strcmp(sr->gen->mode,
 	    "icmp") == 0 && icmp_addr_add(r, sr->gen, err, errlen) == -1)

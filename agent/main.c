@@ -31,13 +31,14 @@ usage(int code)
 	if (code != 0) {
 		fprintf(stderr, "usage: " PROG " [-dhnv] [-a authorized] "
 		    "[-b bindir] [-k keyfile] [-l addr[:port]]\n"
-		    "       [-N name] [-r rundir] [--allow-exec] [--insecure]\n"
+		    "       [-N name] [-r rundir] [--allow-exec] [--data dir]\n"
+		    "       [--insecure]\n"
 		    "       " PROG " --help for the options\n");
 		exit(code);
 	}
 	printf(
 "usage: " PROG " [-dhnv] [-a authorized] [-b bindir] [-k keyfile]\n"
-"       [-l addr[:port]] [-N name] [-r rundir] [--allow-exec]\n"
+"       [-l addr[:port]] [-N name] [-r rundir] [--allow-exec] [--data dir]\n"
 "       [--insecure]\n"
 "\n"
 "The hoplab agent runs on every machine of a testbed.  It listens for the\n"
@@ -57,6 +58,11 @@ usage(int code)
 "                         folder whose *.pub files are read\n"
 "  -b, --bin-dir DIR      folder holding hoplab-gen\n"
 "                         (default: the folder of this program)\n"
+"      --data DIR         folder of the files a plan names (csv:NAME,\n"
+"                         pcap-sizes:NAME, pcap-gaps:NAME, a link's delay\n"
+"                         table): plain names of regular files in DIR, no\n"
+"                         '/', no leading '.', no symbolic links, at most\n"
+"                         64 MiB (default " AGENT_DATA_DEFAULT ")\n"
 "  -d, --foreground       stay in the foreground, log to stderr only\n"
 "                         (default: daemonize, log to RUNDIR/agent.log)\n"
 "  -h, --help             print this help and exit\n"
@@ -200,6 +206,9 @@ check_conf(struct agent_conf *cf, const char *bindir)
 	if (cf->rundir[0] == '\0')
 		snprintf(cf->rundir, sizeof(cf->rundir),
 		    "/run/hoplab/agent-%s", cf->name);
+	if (cf->datadir[0] == '\0')
+		snprintf(cf->datadir, sizeof(cf->datadir), "%s",
+		    AGENT_DATA_DEFAULT);
 	check_keys(cf);
 	if (cf->rundir[0] != '/')
 		bad("--run-dir %s: expected an absolute path", cf->rundir);
@@ -313,6 +322,7 @@ static const struct option longopts[] = {
 	{ "allow-exec",	no_argument,		NULL, 'X' },
 	{ "authorized",	required_argument,	NULL, 'a' },
 	{ "bin-dir",	required_argument,	NULL, 'b' },
+	{ "data",	required_argument,	NULL, 'D' },
 	{ "foreground",	no_argument,		NULL, 'd' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "insecure",	no_argument,		NULL, 'I' },
@@ -361,6 +371,12 @@ parse_opts(int argc, char *argv[], struct agent_conf *cf,
 			usage(0);
 		case 'I':
 			cf->insecure = 1;
+			break;
+		case 'D':
+			if (optarg[0] != '/' || copy_opt(cf->datadir,
+			    sizeof(cf->datadir), optarg) == -1)
+				bad("--data %s: expected an absolute path",
+				    optarg);
 			break;
 		case 'X':
 			cf->allow_exec = 1;

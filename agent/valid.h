@@ -18,4 +18,19 @@
  */
 int	valid_token(const char *s, size_t max);
 
+/*
+ * True unless distribution SPEC (hoplab-gen's text form) names a file
+ * (csv:, pcap-sizes:, pcap-gaps:) by anything but a plain file name of
+ * the agent's data folder (lib/datafile.h): a controller may not point
+ * the generator, which runs as root, at /etc/shadow or /dev/zero.
+ */
+int	valid_dist_file(const char *spec);
+
+/*
+ * True unless netem-style PROFILE has a "distribution" table that is not
+ * a plain file name of the data folder (hoplab-link's delay tables).
+ * The first offending word goes to BAD (LEN bytes) when false.
+ */
+int	valid_profile_files(const char *profile, char *bad, size_t len);
+
 #endif
