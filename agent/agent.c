@@ -474,7 +474,8 @@ state_init(struct agent *ag)
 	const struct role_ctx ctx = { .agent = ag->conf->name,
 	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
 	    .datadir = ag->conf->datadir, .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
-	    .allow_exec = ag->conf->allow_exec, .spool = ag->spool };
+	    .allow_exec = ag->conf->allow_exec, .spool = ag->spool,
+	    .mgmt_addr = ag->conf->addr };
 
 	ag->out.sock = ag->router;
 	ag->out.name = ag->conf->name;

@@ -58,6 +58,7 @@ struct agent_conf {
 	char	keyfile[PATH_MAX];	/* -k, our CURVE key pair */
 	char	authfile[PATH_MAX];	/* -a, controllers' public keys */
 	int	insecure;		/* --insecure: no CURVE */
+	int	insecure_net;		/* --insecure-on-network */
 	int	allow_exec;		/* --allow-exec: run a plan's commands */
 };
 

@@ -59,6 +59,8 @@ struct role_ctx {
 	void	*role_pids_arg;
 	int	allow_exec;		/* --allow-exec: exec roles (execrole.c) */
 	struct spool *spool;		/* batches a kind makes (role_results) */
+	const char *mgmt_addr;		/* -l address: its interface is not
+					   touched (agent/mgmt.c) */
 	uint64_t *refused;		/* requests refused (role_refused) */
 };
 

@@ -52,6 +52,7 @@
 #include "agent/hoplabrouter.h"
 #include "agent/linkrole.h"
 #include "agent/linuxrouter.h"
+#include "agent/mgmt.h"
 #include "agent/supervise.h"
 #include "clock.h"
 #include "log.h"
@@ -246,7 +247,8 @@ start(struct supervisor *sv, struct role *r, const Hoplab__StartRole *sr,
 		    "takes; stop some first", sv->ctx.agent, sv->nroles);
 		return -1;
 	}
-	if ((r->ops = kind_of(sr, err, errlen)) == NULL)
+	if ((r->ops = kind_of(sr, err, errlen)) == NULL ||
+	    mgmt_check_start(sv->ctx.mgmt_addr, sr, err, errlen) == -1)
 		return -1;
 	if (r->ops->host_wide)
 		take_host(sv, r);
