@@ -38,6 +38,7 @@
 #	t_gen_offset.sh	hlgo	- (tools/genlab.sh, no K)
 #	t_link_live.sh	hlt13	227
 #	t_mgmt_hostile.sh	hlm4	228
+#	t_hostile_roles.sh	hlhs	195
 #	t_exits.sh	hlt19	211
 #	t_concurrent.sh	hlt20	210
 #	t_faults.sh	hlt15	225
