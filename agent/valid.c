@@ -7,6 +7,7 @@
 
 #include "agent/valid.h"
 #include "datafile.h"
+#include "dist.h"
 
 int
 valid_token(const char *s, size_t max)
@@ -22,16 +23,9 @@ valid_token(const char *s, size_t max)
 int
 valid_dist_file(const char *spec)
 {
-	static const char *const kinds[] = { "csv:", "pcap-sizes:",
-	    "pcap-gaps:" };
-	size_t i, n;
+	const char *file = dist_file(spec);
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		n = strlen(kinds[i]);
-		if (strncmp(spec, kinds[i], n) == 0)
-			return datafile_name_ok(spec + n);
-	}
-	return 1;
+	return file == NULL || datafile_name_ok(file);
 }
 
 /* The four shapes hoplab-link computes; any other word is a table. */

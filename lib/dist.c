@@ -419,6 +419,21 @@ dist_set_data_dir(const char *dir)
 	data_dir = dir;
 }
 
+const char *
+dist_file(const char *spec)
+{
+	static const char *const kinds[] = { "csv:", "pcap-sizes:",
+	    "pcap-gaps:" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		n = strlen(kinds[i]);
+		if (strncmp(spec, kinds[i], n) == 0)
+			return spec + n;
+	}
+	return NULL;
+}
+
 /*
  * csv:FILE: one value per line (first field), '#' comments, blanks.
  * A bad line is named by its number, never quoted: the file may be one

@@ -86,6 +86,8 @@ void	dist_free(struct dist *d);
  * opened by datafile_open's rules either way.  DIR is kept, not copied.
  */
 void	dist_set_data_dir(const char *dir);
+/* The file SPEC names (csv:F, pcap-sizes:F, pcap-gaps:F), or NULL. */
+const char *dist_file(const char *spec);
 /* Restart the random sequence from SEED. */
 void	dist_seed(struct dist *d, uint64_t seed);
 static inline double

@@ -63,6 +63,7 @@
 #include <arpa/inet.h>
 
 #include "clock.h"
+#include "datafile.h"
 #include "dist.h"
 #include "dscp.h"
 #include "controller/plan/plan.h"
@@ -163,6 +164,24 @@ unwrap_dist(struct parse_ctx *c, yaml_node_t **node, char *path, size_t len,
  * it must parse, and give sizes in 64..1518 or a mean in 1us..60s.  The
  * nominal value (mean, or location without one) goes to *NOMINAL.
  */
+/*
+ * A file distribution names a plain file: the generator's agent reads it
+ * from its data folder (hoplab-agent --data) and refuses anything else
+ * (issue 17), so say so here, before the run.
+ */
+static int
+check_dist_file(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    const char *dist)
+{
+	const char *file = dist_file(dist);
+
+	if (file == NULL || datafile_name_ok(file))
+		return 0;
+	return PERR(c, node, path, "%s: the file is a plain name in the data "
+	    "folder of the generator's agent (hoplab-agent --data; no '/', "
+	    "not starting with '.'), and in this folder for the check", dist);
+}
+
 static int
 check_dist_text(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *dist, int bytes, double *nominal)
@@ -172,6 +191,8 @@ check_dist_text(struct parse_ctx *c, yaml_node_t *node, const char *path,
 	double m;
 	int bad;
 
+	if (check_dist_file(c, node, path, dist) == -1)
+		return -1;
 	if (dist_parse(&d, dist, bytes ? DIST_BYTES : DIST_TIME, 1, why,
 	    sizeof(why)) == -1)
 		return PERR(c, node, path, "%s", why);
@@ -423,6 +444,8 @@ parse_onoff(struct parse_ctx *c, yaml_node_t *node, yaml_node_t *pnode,
 		node = pnode;
 		snprintf(out, outlen, "%s", text);
 	}
+	if (check_dist_file(c, node, path, out) == -1)
+		return -1;
 	if (dist_parse(&d, out, bytes ? DIST_BYTES : DIST_TIME, 1, why,
 	    sizeof(why)) == -1)
 		return PERR(c, node, path, "%s: %s", key, why);
