@@ -165,18 +165,25 @@ unwrap_dist(struct parse_ctx *c, yaml_node_t **node, char *path, size_t len,
  * nominal value (mean, or location without one) goes to *NOMINAL.
  */
 /*
- * A file distribution names a plain file: the generator's agent reads it
- * from its data folder (hoplab-agent --data) and refuses anything else
- * (issue 17), so say so here, before the run.
+ * A file distribution names a plain file of the plan's folder, which the
+ * check reads here and the run ships to the generator's agent (or, too
+ * big to ship, the agent reads from its data folder, hoplab-agent
+ * --data): anything else the agent refuses (issue 17), so say so here.
  */
 static int
 check_dist_file(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *dist)
 {
+	static char dir[256];	/* kept: dist_set_data_dir does not copy */
 	const char *file = dist_file(dist);
 
-	if (file == NULL || datafile_name_ok(file))
+	if (file == NULL)
 		return 0;
+	if (datafile_name_ok(file)) {	/* read from the plan's folder */
+		plan_dir(c->p, dir, sizeof(dir));
+		dist_set_data_dir(dir);
+		return 0;
+	}
 	return PERR(c, node, path, "%s: the file is a plain name in the data "
 	    "folder of the generator's agent (hoplab-agent --data; no '/', "
 	    "not starting with '.'), and in this folder for the check", dist);

@@ -25,6 +25,9 @@
 #  6. 300 cpu roles: 256 started, 44 refused "holds 256 roles".
 #  7. The management interface mgmt0: a LINK_DOWN fault, a capture and a
 #     link role on it are refused; mgmt0 is still up, the agent answers.
+#  7b. A file shipped with the StartRole (GenParams.files): the generator
+#     runs on it from the role's own folder, which goes with the role; a
+#     shipped "../gaps.csv" and a flow naming a file not shipped: refused.
 #  8. --insecure on 198.19.195.11 is refused (exit 2) unless
 #     --insecure-on-network; on 127.0.0.1 it is fine.
 #  9. SIGTERM: the exit line sums the refusals.
@@ -45,6 +48,7 @@ cat >"$T/rpoke.c" <<'POKE'
  * WORDs: gen:ID:RUN:IDTDIST  gencount:ID:COUNT  cpu:ID  cpus:FIRST:N
  *        link:ID:IFA:IFB:PROFILE  lset:PROFILE  cap:ID:IFACE
  *        down:FAULTID:IFACE  stop:ID  wait:MS
+ *        ship:ID:FILE:NAME (a generator of csv:NAME shipped FILE)
  * Every answer is printed on a line: "status ID STATE: error",
  * "error CODE: text", "faultack ID ok|refused: error", "lcreply ...".
  */
@@ -156,6 +160,39 @@ gen(unsigned id, const char *run, const char *idt, uint64_t count)
 	gp.flows = &fp;
 	sr.role_id = id;
 	sr.run_id = (char *)run;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
+	sr.gen = &gp;
+	start(&sr);
+}
+
+/* gen with idt csv:NAME, shipping a file FILE ("1ms\n2ms\n"). */
+static void
+ship(unsigned id, char *file, const char *name)
+{
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	Hoplab__GenParams gp = HOPLAB__GEN_PARAMS__INIT;
+	Hoplab__FlowSpec f = HOPLAB__FLOW_SPEC__INIT, *fp = &f;
+	Hoplab__ExecFile ef = HOPLAB__EXEC_FILE__INIT, *efp = &ef;
+	char spec[160];
+
+	snprintf(spec, sizeof(spec), "csv:%s", name);
+	ef.name = file;
+	ef.data.data = (uint8_t *)"1ms\n2ms\n";
+	ef.data.len = 8;
+	f.flow_id = 1;
+	f.frame = 64;
+	f.count = 10;
+	f.interval_ns = 1500000;
+	f.idt_dist = spec;
+	gp.mode = "udp";
+	gp.role = "send";
+	gp.peer = "127.0.0.1:9";
+	gp.n_flows = 1;
+	gp.flows = &fp;
+	gp.n_files = 1;
+	gp.files = &efp;
+	sr.role_id = id;
+	sr.run_id = "hostile";
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
 	start(&sr);
@@ -281,6 +318,8 @@ word(char *w)
 		down(atoi(f[1]), f[2]);
 	else if (strcmp(f[0], "stop") == 0)
 		stop(atoi(f[1]));
+	else if (strcmp(f[0], "ship") == 0)
+		ship(atoi(f[1]), f[2], f[3]);
 	else if (strcmp(f[0], "wait") == 0)
 		drain(atoi(f[1]));
 	else {
@@ -352,7 +391,7 @@ ip -n "$NS" link add hx0 type veth peer name hx1 &&
     ip -n "$NS" link set hx0 up && ip -n "$NS" link set hx1 up ||
     bail veth "cannot make hx0/hx1 in $NS"
 
-ip netns exec "$NS" "$HL_BIN/hoplab-agent" -d -N hostile -l "$ADDR:7701" \
+ip netns exec "$NS" "$HL_BIN/hoplab-agent" -d -v -N hostile -l "$ADDR:7701" \
     -r "$T/run" --data "$D" -k "$S/keys/A.key" \
     -a "$S/keys/controller.pub" >"$T/agent.log" 2>&1 &
 AG_PID=$!
@@ -363,7 +402,7 @@ rpoke() { timeout 60 "$T/rpoke" "$EP" "$A_PUB" "$CKEY" "$@"; }
 # The numbers count the hostile requests below by hand: 4 in part 1-2
 # (part 3's generators start), 2 in part 4 (role 31 and the first SET;
 # the second SET is hoplab-link's refusal), 2 in part 5, 44 in part 6
-# (9..52), 3 in part 7 (53..55): 55 in all.
+# (9..52), 3 in part 7 (53..55), 2 in part 7b: 57 in all.
 refused_in_log()
 {
 	grep -E -- "refused .*$2.* \($1 refused so far\)" "$T/agent.log" \
@@ -465,6 +504,25 @@ assert_match "mgmt0 is still up" "state UP|,UP" \
     "$(ip -n "$NS" link show mgmt0)"
 assert_match "the agent still answers after all that" "^status 54 " "$out"
 
+# --- 7b: files shipped with the StartRole ----------------------------------
+# gaps.csv is not in the data folder: a generator that runs on it ran on
+# the shipped copy, in a folder of the role's own that goes with it.
+out=$(rpoke ship:61:gaps.csv:gaps.csv wait:4000 ship:62:../gaps.csv:gaps.csv \
+    ship:63:gaps.csv:other.csv)
+echo "$out" >"$T/o7b.txt"
+assert_match "shipped gaps.csv: the generator ran on it and exited 0" \
+    "^status 61 EXITED: $" "$out"
+assert_match "shipped gaps.csv: written into the role's own folder" \
+    "role 61: 1 file shipped into $T/run/gen/61-" "$(cat "$T/agent.log")"
+assert_eq "shipped gaps.csv: the folder went with the role" "" \
+    "$(ls "$T/run/gen" 2>/dev/null)"
+assert_match "a shipped ../gaps.csv: refused" \
+    "^status 62 FAILED: files: name \"\.\./gaps\.csv\": expected a plain file name" \
+    "$out"
+assert_match "a flow naming a file not shipped: refused" \
+    "^status 63 FAILED: files: flow 0 names a file that is not among the 1 shipped" \
+    "$out"
+
 # --- 8: --insecure on a network address ------------------------------------
 out=$(ip netns exec "$NS" "$HL_BIN/hoplab-agent" -d --insecure -N x \
     -l "$ADDR:7702" -r "$T/x" -n 2>&1); rc=$?
@@ -484,5 +542,5 @@ kill -TERM "$AG_PID"
 wait "$AG_PID" 2>/dev/null
 AG_PID=
 assert_match "the exit line sums the refused requests" \
-    "exiting: .* 55 requests refused" "$(cat "$T/agent.log")"
+    "exiting: .* 57 requests refused" "$(cat "$T/agent.log")"
 finish
