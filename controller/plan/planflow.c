@@ -184,9 +184,9 @@ check_dist_file(struct parse_ctx *c, yaml_node_t *node, const char *path,
 		dist_set_data_dir(dir);
 		return 0;
 	}
-	return PERR(c, node, path, "%s: the file is a plain name in the data "
-	    "folder of the generator's agent (hoplab-agent --data; no '/', "
-	    "not starting with '.'), and in this folder for the check", dist);
+	return PERR(c, node, path, "%s: the file is a plain name of the "
+	    "plan's folder (no '/', not starting with '.'), which hoplab run "
+	    "ships to the generator's agent", dist);
 }
 
 static int

@@ -31,6 +31,10 @@
 #  8. --insecure on 198.19.195.11 is refused (exit 2) unless
 #     --insecure-on-network; on 127.0.0.1 it is fine.
 #  9. SIGTERM: the exit line sums the refusals.
+# 10. Through hoplab run and the lab's own agents (no data folder): a
+#     plan with csv:/etc/shadow is refused at its line; one with
+#     csv:gaps.csv beside it completes, its 300 probes sent: the file was
+#     shipped with the StartRole.
 . "$(dirname "$0")/lib.sh"
 need_root
 lab_init hlhs 195
@@ -536,6 +540,32 @@ assert_eq "--insecure --insecure-on-network: configuration OK" 0 "$rc"
 out=$("$HL_BIN/hoplab-agent" -d --insecure -N x -l 127.0.0.1:7702 \
     -r "$T/x" -n 2>&1); rc=$?
 assert_eq "--insecure on 127.0.0.1: configuration OK" 0 "$rc"
+
+# --- 10: a plan's csv: file, shipped from the plan's folder ---------------
+# The lab's agents have no data folder (/var/lib/hoplab-agent/data is not
+# made by the lab): the run can only read gaps.csv from what it shipped.
+printf '# gaps\n1ms\n2ms\n' >"$T/gaps.csv"
+cat >"$T/ship.yaml" <<PLAN
+name: ship
+topology: {chain: [A]}
+variants: [A]
+router: {impl: linux}
+flows:
+  - {name: probe, frame: 64, idt: 'csv:gaps.csv', count: 300}
+PLAN
+sed 's|csv:gaps.csv|csv:/etc/shadow|' "$T/ship.yaml" >"$T/shadow.yaml"
+HOPLAB="$HL_BIN/hoplab -p $LAB_PREFIX"
+$HOPLAB -o "$T/r" run "$T/shadow.yaml" >"$T/shadow.log" 2>&1; rc=$?
+assert_eq "a plan with csv:/etc/shadow: refused (exit 2)" 2 "$rc"
+assert_match "a plan with csv:/etc/shadow: named at its line and key" \
+    "shadow.yaml:6: flows\[0\]\.idt: csv:/etc/shadow: the file is a plain name" \
+    "$(cat "$T/shadow.log")"
+$HOPLAB -o "$T/r" run "$T/ship.yaml" >"$T/ship.log" 2>&1; rc=$?
+[ "$rc" = 0 ] || sed 's/^/    /' "$T/ship.log" | tail -n 20
+assert_eq "a plan with csv:gaps.csv beside it: the run completes" 0 "$rc"
+sent=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sent") c = i }
+    NR == 2 { print $c }' "$T"/r/ship-*/summary.csv 2>/dev/null)
+assert_eq "a plan with csv:gaps.csv: the 300 probes were sent" 300 "$sent"
 
 # --- 9: the exit line --------------------------------------------------------
 kill -TERM "$AG_PID"

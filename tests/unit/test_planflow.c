@@ -139,18 +139,17 @@ t_refusals_name_line_and_key(void)
 	/* issue 17: a file distribution is a name of the agent's folder */
 	expect_err(HEAD "  - {name: x, frame: 'csv:/etc/shadow', idt: 1ms, "
 	    "count: 1}\n", "t.yaml:4: flows[0].frame: csv:/etc/shadow: the "
-	    "file is a plain name in the data folder of the generator's agent "
-	    "(hoplab-agent --data; no '/', not starting with '.'), and in "
-	    "this folder for the check");
+	    "file is a plain name of the plan's folder (no '/', not starting "
+	    "with '.'), which hoplab run ships to the generator's agent");
 	expect_err(HEAD "  - {name: x, frame: 64, idt: 'pcap-gaps:../t.pcap', "
-	    "count: 1}\n", "t.yaml:4: flows[0].idt: pcap-gaps:../t.pcap: the file is a plain name in the data "
-	    "folder of the generator's agent (hoplab-agent --data; no '/', "
-	    "not starting with '.'), and in this folder for the check");
+	    "count: 1}\n", "t.yaml:4: flows[0].idt: pcap-gaps:../t.pcap: the file is a plain name of the plan's "
+	    "folder (no '/', not starting with '.'), which hoplab run ships "
+	    "to the generator's agent");
 	expect_err(HEAD "  - {name: x, frame: 64, idt: 1ms, burst: "
 	    "'csv:/dev/zero', off: 1s, count: 1}\n", "t.yaml:4: "
-	    "flows[0].burst: csv:/dev/zero: the file is a plain name in the data "
-	    "folder of the generator's agent (hoplab-agent --data; no '/', "
-	    "not starting with '.'), and in this folder for the check");
+	    "flows[0].burst: csv:/dev/zero: the file is a plain name of the plan's "
+	    "folder (no '/', not starting with '.'), which hoplab run ships "
+	    "to the generator's agent");
 }
 
 /*
