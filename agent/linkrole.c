@@ -54,6 +54,7 @@
 #include "agent/linkrole.h"
 #include "agent/valid.h"
 #include "clock.h"
+#include "datafile.h"
 #include "log.h"
 
 #define LINK_PROFILE_MAX 512
@@ -108,8 +109,8 @@ check_params(const Hoplab__StartRole *sr, char *err, size_t errlen)
 		bad = "profile: expected netem's words (letters, digits, "
 		    "spaces, '.', '%', '/', '_', '-', ':', '+'), < 512 "
 		    "characters";
-	else if (!valid_profile_files(lp->profile_ab, word, sizeof(word)) ||
-	    !valid_profile_files(lp->profile_ba, word, sizeof(word)))
+	else if (!datafile_netem_ok(lp->profile_ab, word, sizeof(word)) ||
+	    !datafile_netem_ok(lp->profile_ba, word, sizeof(word)))
 		bad = PROFILE_FILE_BAD;
 	else if (lp->report_interval_ns != 0 &&
 	    (lp->report_interval_ns < INTERVAL_MIN_NS ||
@@ -308,7 +309,7 @@ linkrole_control(struct role *r, const uint8_t *id, size_t idlen,
 	char err[512], text[640], word[LINK_PROFILE_MAX];
 
 	if (lc->op == HOPLAB__LINK_CONTROL__OP__SET &&
-	    !valid_profile_files(lc->profile, word, sizeof(word))) {
+	    !datafile_netem_ok(lc->profile, word, sizeof(word))) {
 		snprintf(text, sizeof(text), "agent %s: link role %u: %s, got "
 		    "%.128s", r->ctx->agent, r->id, PROFILE_FILE_BAD, word);
 		role_refused(r->ctx, "link control set", text);

@@ -26,11 +26,5 @@ int	valid_token(const char *s, size_t max);
  */
 int	valid_dist_file(const char *spec);
 
-/*
- * True unless netem-style PROFILE has a "distribution" table that is not
- * a plain file name of the data folder (hoplab-link's delay tables).
- * The first offending word goes to BAD (LEN bytes) when false.
- */
-int	valid_profile_files(const char *profile, char *bad, size_t len);
 
 #endif

@@ -95,3 +95,43 @@ datafile_open(const char *dir, const char *name, char *path, size_t pathlen,
 	}
 	return f;
 }
+
+/* The four shapes hoplab-link computes; any other word is a table. */
+static int
+is_shape(const char *w, size_t n)
+{
+	static const char *const shapes[] = { "uniform", "normal", "pareto",
+	    "paretonormal" };
+	size_t i;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		if (strlen(shapes[i]) == n && strncmp(w, shapes[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+int
+datafile_netem_ok(const char *profile, char *bad, size_t len)
+{
+	char name[DATAFILE_NAME_MAX + 1];
+	const char *p = profile, *w;
+	size_t n;
+	int after = 0;
+
+	for (;;) {
+		p += strspn(p, " \t");
+		if (*p == '\0')
+			return 1;
+		w = p;
+		n = strcspn(p, " \t");
+		p += n;
+		if (after && !is_shape(w, n)) {
+			snprintf(name, sizeof(name), "%.*s", (int)n, w);
+			if (n >= sizeof(name) - 1 || !datafile_name_ok(name)) {
+				snprintf(bad, len, "%.*s", (int)n, w);
+				return 0;
+			}
+		}
+		after = n == 12 && strncmp(w, "distribution", 12) == 0;
+	}
+}

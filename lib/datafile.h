@@ -38,4 +38,11 @@ int	datafile_name_ok(const char *name);
 FILE	*datafile_open(const char *dir, const char *name, char *path,
 	    size_t pathlen, char *err, size_t errlen);
 
+/*
+ * True unless netem-style PROFILE (hoplab-link's words, docs/link.md)
+ * has a "distribution" delay table that is not a plain file name of the
+ * data folder; the first offending word goes to BAD (LEN bytes) if not.
+ */
+int	datafile_netem_ok(const char *profile, char *bad, size_t len);
+
 #endif

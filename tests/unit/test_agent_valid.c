@@ -9,6 +9,7 @@
 #include <CUnit/CUnit.h>
 
 #include "agent/valid.h"
+#include "datafile.h"
 #include "tests/unit/unit.h"
 
 static void
@@ -57,15 +58,15 @@ t_dist_and_profile_files(void)
 	CU_ASSERT_FALSE(valid_dist_file("pcap-gaps:../x.pcap"));
 	CU_ASSERT_FALSE(valid_dist_file("csv:.hidden"));
 	CU_ASSERT_FALSE(valid_dist_file("csv:"));
-	CU_ASSERT_TRUE(valid_profile_files("delay 5ms 1ms distribution normal "
+	CU_ASSERT_TRUE(datafile_netem_ok("delay 5ms 1ms distribution normal "
 	    "loss 1%", bad, sizeof(bad)));
-	CU_ASSERT_TRUE(valid_profile_files("delay 5ms 1ms distribution t.dist",
+	CU_ASSERT_TRUE(datafile_netem_ok("delay 5ms 1ms distribution t.dist",
 	    bad, sizeof(bad)));
-	CU_ASSERT_TRUE(valid_profile_files("none", bad, sizeof(bad)));
-	CU_ASSERT_FALSE(valid_profile_files("delay 5ms 1ms distribution "
+	CU_ASSERT_TRUE(datafile_netem_ok("none", bad, sizeof(bad)));
+	CU_ASSERT_FALSE(datafile_netem_ok("delay 5ms 1ms distribution "
 	    "/dev/zero fifo", bad, sizeof(bad)));
 	CU_ASSERT_STRING_EQUAL(bad, "/dev/zero");
-	CU_ASSERT_FALSE(valid_profile_files("delay 5ms 1ms  distribution  "
+	CU_ASSERT_FALSE(datafile_netem_ok("delay 5ms 1ms  distribution  "
 	    "../t.dist", bad, sizeof(bad)));
 	CU_ASSERT_STRING_EQUAL(bad, "../t.dist");
 }
