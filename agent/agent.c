@@ -475,19 +475,20 @@ log_exit(const struct agent *ag)
 
 	snprintf(line, sizeof(line), "exiting: %llu malformed and %llu "
 	    "unexpected messages dropped, %llu controllers refused, %llu "
-	    "result batches forwarded, %llu resent, %llu refused by the "
-	    "spool, %llu acks for another run ignored, %zu unacknowledged "
-	    "kept in %s",
+	    "requests refused, %llu result batches forwarded, %llu resent, "
+	    "%llu refused by the spool, %llu acks for another run ignored, "
+	    "%zu unacknowledged kept in %s",
 	    (unsigned long long)ag->n_malformed,
 	    (unsigned long long)ag->n_unknown,
 	    (unsigned long long)ag->n_refused,
+	    (unsigned long long)ag->sv.n_refused,
 	    (unsigned long long)ag->n_forwarded,
 	    (unsigned long long)ag->n_resent,
 	    (unsigned long long)ag->n_spool_failed,
 	    (unsigned long long)ag->n_ack_other_run, spool_count(ag->spool),
 	    spool_dir(ag->spool));
 	if (ag->n_malformed + ag->n_unknown + ag->n_refused +
-	    ag->n_spool_failed + ag->n_ack_other_run > 0)
+	    ag->sv.n_refused + ag->n_spool_failed + ag->n_ack_other_run > 0)
 		log_warn("%s", line);
 	else
 		log_info("%s", line);
@@ -501,8 +502,9 @@ state_init(struct agent *ag)
 	    .forget = peer_gone, .arg = ag };
 	const struct role_ctx ctx = { .agent = ag->conf->name,
 	    .bindir = ag->conf->bindir, .rundir = ag->conf->rundir,
-	    .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
-	    .allow_exec = ag->conf->allow_exec, .spool = ag->spool };
+	    .datadir = ag->conf->datadir, .endpoint = ag->endpoint, .zctx = ag->zctx, .out = &ag->out,
+	    .allow_exec = ag->conf->allow_exec, .spool = ag->spool,
+	    .mgmt_addr = ag->conf->addr };
 
 	ag->out.sock = ag->router;
 	ag->out.name = ag->conf->name;

@@ -12,8 +12,10 @@
  *   role.c        the role kinds' table of operations and shared helpers
  *   genrole.c linuxrouter.c hoplabrouter.c linkrole.c capture.c
  *   execrole.c    the role kinds, each a `const struct role_ops`
- *                 (execrun.c: the forked runner of a plan's command)
+ *                 (execrun.c: the forked runner of a plan's command;
+ *                 rolefiles.c: the files a generator's StartRole ships)
  *   fault.c       a plan's link and router faults on this host
+ *   mgmt.c        the management interface, which no request touches
  *   hostreport.c  HostQuery answers: CPU counters, run queue, host facts
  *   peer.c        the controllers that have spoken to us
  *   sender.c      every envelope to a controller
@@ -21,7 +23,8 @@
  *   iproute.c     iproute2 commands;  iface.c  the Welcome's interfaces
  *   linkstats.c   interfaces' kernel counters (rtnetlink), for a kernel
  *                 router's reports;  fwdcount.c  its nftables counters
- *   valid.c       the alphabet of names taken from the wire
+ *   valid.c       the alphabet of names taken from the wire, and the
+ *                 files a plan may name (lib/datafile.h)
  *
  * Calls go down that list (main -> agent -> dispatch -> supervise -> the
  * kinds -> lib/), never back up: a kind reaches the wire through the
@@ -44,6 +47,7 @@
 #include "msg.h"
 
 #define AGENT_NAME_MAX		PEER_NAME_MAX	/* incl. the NUL */
+#define AGENT_DATA_DEFAULT	"/var/lib/hoplab-agent/data"	/* --data */
 
 struct agent_conf {
 	char	name[AGENT_NAME_MAX];	/* -N, default the host name */
@@ -52,11 +56,13 @@ struct agent_conf {
 	char	bindir[PATH_MAX];	/* -b, where hoplab-gen is */
 	char	rundir[PATH_MAX];	/* -r, socket, pid file, logs */
 	char	spooldir[PATH_MAX];	/* --spool, unacked batches */
+	char	datadir[PATH_MAX];	/* --data, files a plan names */
 	int	foreground;		/* -d */
 	int	verbose;		/* -v count */
 	char	keyfile[PATH_MAX];	/* -k, our CURVE key pair */
 	char	authfile[PATH_MAX];	/* -a, controllers' public keys */
 	int	insecure;		/* --insecure: no CURVE */
+	int	insecure_net;		/* --insecure-on-network */
 	int	allow_exec;		/* --allow-exec: run a plan's commands */
 };
 

@@ -41,6 +41,7 @@
 #include <zmq.h>
 
 #include "agent/execrole.h"
+#include "agent/rolefiles.h"
 #include "agent/execrun.h"
 #include "clock.h"
 #include "log.h"
@@ -129,29 +130,6 @@ make_dir(const struct role *r, struct execrole *x, char *err, size_t errlen)
 	if ((mkdir(top, 0700) == -1 && errno != EEXIST) ||
 	    (mkdir(x->dir, 0700) == -1 && errno != EEXIST)) {
 		snprintf(err, errlen, "mkdir %s: %s", x->dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int
-write_file(const char *dir, const Hoplab__ExecFile *f, char *err,
-    size_t errlen)
-{
-	char path[PATH_MAX + EXEC_NAME_MAX];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, f->name);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-	    O_NOFOLLOW, 0600)) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = write(fd, f->data.data, f->data.len);
-	if (n != (ssize_t)f->data.len || close(fd) == -1) {
-		snprintf(err, errlen, "%s: %s", path, n == -1 ?
-		    strerror(errno) : "short write");
 		return -1;
 	}
 	return 0;
@@ -251,7 +229,8 @@ exec_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	if (make_dir(r, x, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < ep->n_files; i++)
-		if (write_file(x->dir, ep->files[i], err, errlen) == -1)
+		if (rolefiles_put(x->dir, ep->files[i], 0, err,
+		    errlen) == -1)
 			return -1;
 	if (open_push(r, x, err, errlen) == -1)
 		return -1;

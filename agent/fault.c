@@ -64,6 +64,7 @@
 #include "agent/fault.h"
 #include "agent/hoplabrouter.h"
 #include "agent/iproute.h"
+#include "agent/mgmt.h"
 #include "agent/routerctl.h"
 #include "clock.h"
 #include "log.h"
@@ -282,9 +283,17 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
 	char err[600] = "", detail[96] = "";
 	int64_t when = 0;
+	int refused = 0;
 
 	fa.fault_id = f->fault_id;
-	if (f->action == HOPLAB__FAULT__ACTION__ROUTE_SET)
+	if (!is_router(f) && f->action != HOPLAB__FAULT__ACTION__ROUTE_SET &&
+	    mgmt_check_iface(sv->ctx.mgmt_addr, f->iface, "interface", err,
+	    sizeof(err)) == -1) {
+		snprintf(detail, sizeof(detail), "fault %u", f->fault_id);
+		role_refused(&sv->ctx, detail, err);
+		detail[0] = '\0';
+		refused = 1;
+	} else if (f->action == HOPLAB__FAULT__ACTION__ROUTE_SET)
 		fa.ok = apply_route(sv, f, &when, detail, sizeof(detail), err,
 		    sizeof(err)) == 0;
 	else if (is_router(f))
@@ -307,7 +316,7 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 		    f->action == HOPLAB__FAULT__ACTION__LINK_BLACKHOLE ?
 		    "blackhole" : "down", f->n_routes ? ", routes put back" :
 		    "");
-	else
+	else if (!refused)	/* a refusal is logged by role_refused */
 		log_warn("fault %u: %s", f->fault_id, err);
 	sender_envelope(sv->ctx.out, &env);
 	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT_ACK;

@@ -47,6 +47,11 @@
  * when the role is forgotten (its end, a failed start, the agent
  * quitting), with `ip addr del`.
  *
+ * hoplab-gen gets --data-dir first: the folder its csv:, pcap-sizes: and
+ * pcap-gaps: files are read from, the role's own (RUNDIR/gen/ROLE-XXXXXX,
+ * rolefiles.c) when the StartRole ships them, else the agent's --data
+ * folder; file names are plain names either way (issue 17).
+ *
  * No shell ever sees these strings; the alphabet checks are there so that
  * a value cannot smuggle a second key into a comma-separated --flow value.
  * The generator itself re-checks what it parses.
@@ -61,6 +66,7 @@
 #include <string.h>
 
 #include "agent/genrole.h"
+#include "agent/rolefiles.h"
 #include "agent/iproute.h"
 #include "agent/valid.h"
 #include "clock.h"
@@ -187,6 +193,12 @@ check_flow(size_t i, const Hoplab__FlowSpec *f, char *err, size_t errlen)
 	    !valid_dist(f->burst_dist) || !valid_dist(f->off_dist))
 		why = "idt/frame/burst/off_dist: expected up to 127 letters, "
 		    "digits, '.', '_', '-', ':', '/'";
+	else if (!valid_dist_file(f->idt_dist) ||
+	    !valid_dist_file(f->frame_dist) ||
+	    !valid_dist_file(f->burst_dist) || !valid_dist_file(f->off_dist))
+		why = "idt/frame/burst/off_dist: a csv:, pcap-sizes: or "
+		    "pcap-gaps: file is a plain file name of the agent's data "
+		    "folder (no '/', not starting with '.')";
 	else if (!f->burst_dist[0] != !f->off_dist[0])
 		why = "burst_dist and off_dist: both or neither";
 	else if (f->preset[0] != '\0' && !valid_token(f->preset, 16))
@@ -528,7 +540,7 @@ static int icmp_args(struct gen_argv *, const Hoplab__GenParams *);
 static int l2_args(struct gen_argv *, const Hoplab__GenParams *);
 
 int
-genrole_argv(const char *bindir, const char *endpoint,
+genrole_argv(const char *bindir, const char *datadir, const char *endpoint,
     const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
     size_t errlen)
 {
@@ -541,6 +553,7 @@ genrole_argv(const char *bindir, const char *endpoint,
 	ga->argc = 0;
 	ga->used = 0;
 	rc |= argv_add(ga, "%s/hoplab-gen", bindir);
+	rc |= argv_pair(ga, "--data-dir", datadir);	/* before the flows */
 	if (strcmp(gp->mode, "udp") == 0 || strcmp(gp->mode, "tcp") == 0)
 		rc |= sock_args(ga, gp);
 	else if (strcmp(gp->mode, "icmp") == 0)
@@ -659,30 +672,42 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	return rc | tail_args(ga, gp);
 }
 
-/* The kernel address an icmp role added (r->priv), to remove. */
-struct icmp_addr {
-	char	iface[IF_NAMESIZE];
+/*
+ * What a generator role leaves to undo when it is forgotten (r->priv):
+ * the kernel address an icmp role added, the folder of shipped files.
+ */
+struct gen_priv {
+	char	iface[IF_NAMESIZE];	/* icmp_addr's, "" none */
 	char	cidr[32];
+	char	dir[PATH_MAX];		/* rolefiles_write's, "" none */
 };
+
+/* R's gen_priv, made on first use; NULL with ERR. */
+static struct gen_priv *
+gen_priv(struct role *r, char *err, size_t errlen)
+{
+	if (r->priv == NULL && (r->priv = calloc(1,
+	    sizeof(struct gen_priv))) == NULL)
+		snprintf(err, errlen, "generator role: out of memory");
+	return r->priv;
+}
 
 /* Add GP's icmp_addr to tx_iface and the route from it; R->priv. */
 static int
 icmp_addr_add(struct role *r, const Hoplab__GenParams *gp, char *err,
     size_t errlen)
 {
-	struct icmp_addr *a;
+	struct gen_priv *a;
 	char *add[] = { "ip", "addr", "replace", gp->icmp_addr, "dev",
 	    gp->tx_iface, NULL };
 	char *route[] = { "ip", "route", "replace", "198.18.0.0/15", "via",
 	    gp->gateway_ip, "dev", gp->tx_iface, "src", gp->bind, NULL };
 
-	if ((a = calloc(1, sizeof(*a))) == NULL) {
-		snprintf(err, errlen, "icmp_addr: out of memory");
+	if ((a = gen_priv(r, err, errlen)) == NULL)
 		return -1;
-	}
+	/* removed by genrole_forget, also on failure */
 	snprintf(a->iface, sizeof(a->iface), "%s", gp->tx_iface);
 	snprintf(a->cidr, sizeof(a->cidr), "%s", gp->icmp_addr);
-	r->priv = a;		/* removed by genrole_forget, also on failure */
 	if (iproute_run(add, err, errlen) == -1 ||
 	    iproute_run(route, err, errlen) == -1)
 		return -1;
@@ -690,24 +715,53 @@ icmp_addr_add(struct role *r, const Hoplab__GenParams *gp, char *err,
 	return 0;
 }
 
-/* The role is over: remove the kernel address it added, if any. */
+/*
+ * The role is over: remove the kernel address it added and the files it
+ * was shipped, if any.
+ */
 static void
 genrole_forget(struct role *r)
 {
-	struct icmp_addr *a = r->priv;
+	struct gen_priv *a = r->priv;
 	char err[256];
 	char *del[] = { "ip", "addr", "del", NULL, "dev", NULL, NULL };
 
 	if (a == NULL)
 		return;
-	del[3] = a->cidr;
-	del[5] = a->iface;
-	if (iproute_run(del, err, sizeof(err)) == -1)
-		log_warn("role %u: %s", r->id, err);
-	else
-		log_info("role %u: removed %s from %s", r->id, a->cidr,
-		    a->iface);
+	rolefiles_remove(a->dir);
+	if (a->cidr[0] != '\0') {
+		del[3] = a->cidr;
+		del[5] = a->iface;
+		if (iproute_run(del, err, sizeof(err)) == -1)
+			log_warn("role %u: %s", r->id, err);
+		else
+			log_info("role %u: removed %s from %s", r->id, a->cidr,
+			    a->iface);
+	}
 	role_forget_priv(r);
+}
+
+/*
+ * The folder hoplab-gen reads its files from: the role's own, with the
+ * files SR ships written into it, or the agent's data folder.
+ */
+static const char *
+data_dir(struct role *r, const Hoplab__StartRole *sr, char *err,
+    size_t errlen)
+{
+	struct gen_priv *p;
+
+	if (rolefiles_check(sr->gen, err, errlen) == -1)
+		return NULL;
+	if (sr->gen->n_files == 0)
+		return r->ctx->datadir;
+	if ((p = gen_priv(r, err, errlen)) == NULL ||
+	    rolefiles_write(r->ctx->rundir, r->id, sr->gen, p->dir,
+	    sizeof(p->dir), err, errlen) == -1)
+		return NULL;
+	log_info("role %u: %zu file%s shipped into %s", r->id,
+	    sr->gen->n_files, sr->gen->n_files == 1 ? "" : "s", p->dir);
+	return p->dir;
 }
 
 /* Start hoplab-gen as role R from SR->gen; 0 or -1 with ERR. */
@@ -717,8 +771,10 @@ genrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 {
 	struct gen_argv ga;
 	char logpath[PATH_MAX + 32];
+	const char *dir;
 
-	if (genrole_argv(r->ctx->bindir, r->ctx->endpoint, sr, &ga, err,
+	if ((dir = data_dir(r, sr, err, errlen)) == NULL ||
+	    genrole_argv(r->ctx->bindir, dir, r->ctx->endpoint, sr, &ga, err,
 	    errlen) == -1)
 		return -1;
 	if (sr->gen->icmp_addr[0] != '\0' && strcmp(sr->gen->mode,

@@ -11,9 +11,9 @@ extern const struct role_ops genrole_ops;
 
 #define GENROLE_FLOWS_MAX	64	/* GenParams.flows */
 /*
- * argv entries besides the flows' "--flow" pairs and the NULL: 29 in
- * mode udp or tcp with every option (the program, 14 option pairs), 23 in
- * mode l2 (the program, 11 pairs, --stream-records); room to spare.
+ * argv entries besides the flows' "--flow" pairs and the NULL: 31 in
+ * mode udp or tcp with every option (the program, 15 option pairs), 25 in
+ * mode l2 (the program, 12 pairs, --stream-records); room to spare.
  */
 #define GENROLE_OPTS_MAX	40
 #define GENROLE_ARGV_MAX	(GENROLE_OPTS_MAX + 2 * GENROLE_FLOWS_MAX + 1)
@@ -27,10 +27,12 @@ struct gen_argv {
 
 /*
  * Validate SR (a generator StartRole) and fill GA with the argv of
- * BINDIR/hoplab-gen reporting to ENDPOINT.  Returns 0, or -1 with the
+ * BINDIR/hoplab-gen reading its files from DATADIR (--data-dir) and
+ * reporting to ENDPOINT.  Returns 0, or -1 with the
  * offending field in ERR.  GA's strings live in GA itself.
  */
-int	genrole_argv(const char *bindir, const char *endpoint,
+int	genrole_argv(const char *bindir, const char *datadir,
+	    const char *endpoint,
 	    const Hoplab__StartRole *sr, struct gen_argv *ga, char *err,
 	    size_t errlen);
 

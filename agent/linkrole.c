@@ -54,6 +54,7 @@
 #include "agent/linkrole.h"
 #include "agent/valid.h"
 #include "clock.h"
+#include "datafile.h"
 #include "log.h"
 
 #define LINK_PROFILE_MAX 512
@@ -74,6 +75,9 @@ struct link_state {
 	char	started[PATH_MAX + 640];
 };
 
+#define PROFILE_FILE_BAD	"profile: a distribution table is a plain file " \
+	"name of the agent's data folder (no '/', not starting with '.')"
+
 /* Netem words: letters, digits, spaces and . % / _ - : + */
 static int
 valid_profile(const char *s)
@@ -89,6 +93,7 @@ check_params(const Hoplab__StartRole *sr, char *err, size_t errlen)
 {
 	const Hoplab__LinkParams *lp = sr->link;
 	const char *bad = NULL;
+	char word[LINK_PROFILE_MAX] = "";
 
 	if (!valid_token(lp->link, 64))
 		bad = "link name: expected up to 63 letters, digits, '.', "
@@ -104,12 +109,16 @@ check_params(const Hoplab__StartRole *sr, char *err, size_t errlen)
 		bad = "profile: expected netem's words (letters, digits, "
 		    "spaces, '.', '%', '/', '_', '-', ':', '+'), < 512 "
 		    "characters";
+	else if (!datafile_netem_ok(lp->profile_ab, word, sizeof(word)) ||
+	    !datafile_netem_ok(lp->profile_ba, word, sizeof(word)))
+		bad = PROFILE_FILE_BAD;
 	else if (lp->report_interval_ns != 0 &&
 	    (lp->report_interval_ns < INTERVAL_MIN_NS ||
 	    lp->report_interval_ns > INTERVAL_MAX_NS))
 		bad = "report interval: expected 100ms..60s";
 	if (bad != NULL) {
-		snprintf(err, errlen, "link role: %s", bad);
+		snprintf(err, errlen, "link role: %s%s%.128s", bad,
+		    word[0] != '\0' ? ", got " : "", word);
 		return -1;
 	}
 	if (if_nametoindex(lp->iface_a) == 0 ||
@@ -165,6 +174,8 @@ link_argv(const struct role *r, const Hoplab__LinkParams *lp,
 	    (uint64_t)(lp->report_interval_ns ? lp->report_interval_ns :
 	    1000000000ULL) / 1000000U);
 	argv[n++] = la->bin;
+	argv[n++] = "--data-dir";
+	argv[n++] = (char *)r->ctx->datadir;
 	argv[n++] = "-a";
 	argv[n++] = lp->iface_a;
 	argv[n++] = "-b";
@@ -295,8 +306,16 @@ linkrole_control(struct role *r, const uint8_t *id, size_t idlen,
     Hoplab__LinkControl *lc)
 {
 	Hoplab__Envelope out, *in;
-	char err[512], text[640];
+	char err[512], text[640], word[LINK_PROFILE_MAX];
 
+	if (lc->op == HOPLAB__LINK_CONTROL__OP__SET &&
+	    !datafile_netem_ok(lc->profile, word, sizeof(word))) {
+		snprintf(text, sizeof(text), "agent %s: link role %u: %s, got "
+		    "%.128s", r->ctx->agent, r->id, PROFILE_FILE_BAD, word);
+		role_refused(r->ctx, "link control set", text);
+		sender_error(r->ctx->out, id, idlen, EPERM, text);
+		return;
+	}
 	if ((in = ask_link(r, lc, err, sizeof(err))) == NULL) {
 		snprintf(text, sizeof(text), "agent %s: link role %u: %s",
 		    r->ctx->agent, r->id, err);

@@ -36,15 +36,15 @@ usage(int code)
 	if (code != 0) {
 		fprintf(stderr, "usage: " PROG " [-dhnv] [-a authorized] "
 		    "[-b bindir] [-k keyfile] [-l addr[:port]]\n"
-		    "       [-N name] [-r rundir] [--allow-exec] [--insecure]\n"
-		    "       [--spool dir]\n"
+		    "       [-N name] [-r rundir] [--allow-exec] [--data dir]\n"
+		    "       [--insecure [--insecure-on-network]] [--spool dir]\n"
 		    "       " PROG " --help for the options\n");
 		exit(code);
 	}
 	printf(
 "usage: " PROG " [-dhnv] [-a authorized] [-b bindir] [-k keyfile]\n"
-"       [-l addr[:port]] [-N name] [-r rundir] [--allow-exec]\n"
-"       [--insecure] [--spool dir]\n"
+"       [-l addr[:port]] [-N name] [-r rundir] [--allow-exec] [--data dir]\n"
+"       [--insecure [--insecure-on-network]] [--spool dir]\n"
 "\n"
 "The hoplab agent runs on every machine of a testbed.  It listens for the\n"
 "controller on a ZeroMQ ROUTER socket, starts and supervises traffic\n"
@@ -63,15 +63,28 @@ usage(int code)
 "                         folder whose *.pub files are read\n"
 "  -b, --bin-dir DIR      folder holding hoplab-gen\n"
 "                         (default: the folder of this program)\n"
+"      --data DIR         folder of the files a plan names (csv:NAME,\n"
+"                         pcap-sizes:NAME, pcap-gaps:NAME, a link's delay\n"
+"                         table): plain names of regular files in DIR, no\n"
+"                         '/', no leading '.', no symbolic links, at most\n"
+"                         64 MiB (default " AGENT_DATA_DEFAULT ")\n"
 "  -d, --foreground       stay in the foreground, log to stderr only\n"
 "                         (default: daemonize, log to RUNDIR/agent.log)\n"
 "  -h, --help             print this help and exit\n"
 "      --insecure         no CURVE: plain text, and any controller that\n"
-"                         reaches the port is obeyed (only when asked)\n"
+"                         reaches the port is obeyed; only on a loopback\n"
+"                         --listen address (127.0.0.0/8) unless with:\n"
+"      --insecure-on-network\n"
+"                         allow --insecure on a network address: every\n"
+"                         host that reaches the port, a device under test\n"
+"                         too, can then start roles and take this host's\n"
+"                         data interfaces down\n"
 "  -k, --key FILE         this agent's CURVE key pair (NAME.key, mode 0600)\n"
 "  -l, --listen ADDR[:PORT]\n"
 "                         IPv4 address and TCP port to listen on\n"
-"                         (default 0.0.0.0:%d)\n"
+"                         (default 0.0.0.0:%d); the interface that holds\n"
+"                         ADDR is the management one, which no request\n"
+"                         may touch (with 0.0.0.0 none is known)\n"
 "  -n, --check            check the options, print \"configuration OK\"\n"
 "                         and exit\n"
 "  -N, --name NAME        agent name shown to the controller: letters,\n"
@@ -163,17 +176,39 @@ default_bindir(struct agent_conf *cf)
 	snprintf(cf->bindir, sizeof(cf->bindir), "%s", dirname(exe));
 }
 
-/* CURVE needs both key options; --insecure excludes them. */
+/* True for an address of 127.0.0.0/8 (IPv4 literal). */
+static int
+is_loopback(const char *addr)
+{
+	struct in_addr in;
+
+	return inet_pton(AF_INET, addr, &in) == 1 &&
+	    (ntohl(in.s_addr) >> 24) == 127;
+}
+
+/*
+ * CURVE needs both key options; --insecure excludes them, and is for
+ * loopback only unless --insecure-on-network says the user takes the
+ * risk (issue 17).
+ */
 static void
 check_keys(const struct agent_conf *cf)
 {
 	struct keypair kp;
 	char err[512], auth[1][KEYS_Z85_LEN + 1];
 
+	if (cf->insecure_net && !cf->insecure)
+		bad("--insecure-on-network goes with --insecure");
 	if (cf->insecure) {
 		if (cf->keyfile[0] != '\0' || cf->authfile[0] != '\0')
 			bad("--insecure cannot be combined with --key or "
 			    "--authorized");
+		if (!is_loopback(cf->addr) && !cf->insecure_net)
+			bad("--insecure on %s, not a loopback address: any host "
+			    "that reaches port %u could start roles and take "
+			    "interfaces down; listen on 127.0.0.1, use CURVE, "
+			    "or add --insecure-on-network to take that risk",
+			    cf->addr, cf->port);
 		return;
 	}
 	if (cf->keyfile[0] == '\0' || cf->authfile[0] == '\0')
@@ -264,6 +299,9 @@ check_conf(struct agent_conf *cf, const char *bindir)
 	if (cf->rundir[0] == '\0')
 		snprintf(cf->rundir, sizeof(cf->rundir),
 		    "/run/hoplab/agent-%s", cf->name);
+	if (cf->datadir[0] == '\0')
+		snprintf(cf->datadir, sizeof(cf->datadir), "%s",
+		    AGENT_DATA_DEFAULT);
 	check_keys(cf);
 	if (cf->rundir[0] != '/')
 		bad("--run-dir %s: expected an absolute path", cf->rundir);
@@ -378,6 +416,10 @@ run(const struct agent_conf *cf)
 	}
 	if (pidfile(cf, pidpath, sizeof(pidpath)) == -1)
 		return 1;
+	if (strcmp(cf->addr, "0.0.0.0") == 0)
+		log_warn("listening on every address: no interface is known "
+		    "as the management one, so none is protected from a "
+		    "plan's faults and roles; give -l ADDR");
 	rc = agent_run(cf);
 	unlink(pidpath);
 	return rc;
@@ -387,9 +429,11 @@ static const struct option longopts[] = {
 	{ "allow-exec",	no_argument,		NULL, 'X' },
 	{ "authorized",	required_argument,	NULL, 'a' },
 	{ "bin-dir",	required_argument,	NULL, 'b' },
+	{ "data",	required_argument,	NULL, 'D' },
 	{ "foreground",	no_argument,		NULL, 'd' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "insecure",	no_argument,		NULL, 'I' },
+	{ "insecure-on-network", no_argument,	NULL, 'W' },
 	{ "key",	required_argument,	NULL, 'k' },
 	{ "listen",	required_argument,	NULL, 'l' },
 	{ "check",	no_argument,		NULL, 'n' },
@@ -436,6 +480,15 @@ parse_opts(int argc, char *argv[], struct agent_conf *cf,
 			usage(0);
 		case 'I':
 			cf->insecure = 1;
+			break;
+		case 'W':
+			cf->insecure_net = 1;
+			break;
+		case 'D':
+			if (optarg[0] != '/' || copy_opt(cf->datadir,
+			    sizeof(cf->datadir), optarg) == -1)
+				bad("--data %s: expected an absolute path",
+				    optarg);
 			break;
 		case 'X':
 			cf->allow_exec = 1;

@@ -38,6 +38,15 @@
 #define READY_NS	(5 * NSEC_PER_SEC)	/* the socket must appear by */
 
 void
+role_refused(const struct role_ctx *ctx, const char *what, const char *why)
+{
+	uint64_t n = ctx->refused != NULL ? ++*ctx->refused : 0;
+
+	log_warn("refused %s: %s (%llu refused so far)", what, why,
+	    (unsigned long long)n);
+}
+
+void
 role_report(const struct role *r, int state, const char *error)
 {
 	Hoplab__Envelope env;

@@ -47,6 +47,7 @@ struct role_ctx {
 	const char *agent;		/* this agent's name, in error texts */
 	const char *bindir;		/* hoplab's programs */
 	const char *rundir;		/* role-N.log, sockets, files */
+	const char *datadir;		/* --data: files a plan names */
 	const char *endpoint;		/* ipc://RUNDIR/children.sock */
 	void	*zctx;			/* the agent's ZeroMQ context */
 	struct sender *out;		/* envelopes to controllers */
@@ -58,6 +59,9 @@ struct role_ctx {
 	void	*role_pids_arg;
 	int	allow_exec;		/* --allow-exec: exec roles (execrole.c) */
 	struct spool *spool;		/* batches a kind makes (role_results) */
+	const char *mgmt_addr;		/* -l address: its interface is not
+					   touched (agent/mgmt.c) */
+	uint64_t *refused;		/* requests refused (role_refused) */
 };
 
 struct role_ops;
@@ -178,6 +182,13 @@ struct role_ops {
 	int	(*readable)(struct role *r, char *err, size_t errlen);
 };
 
+/*
+ * Count a controller's request that this agent refused and log WHAT
+ * (e.g. "start role 7") and WHY with the running count, one line per
+ * refusal (issue 17).  The caller tells the controller.
+ */
+void	role_refused(const struct role_ctx *ctx, const char *what,
+	    const char *why);
 /* Tell R's controller that R is now in STATE (RoleStatus). */
 void	role_report(const struct role *r, int state, const char *error);
 /* RUNDIR/role-N.log of R into BUF. */

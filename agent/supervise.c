@@ -52,6 +52,7 @@
 #include "agent/hoplabrouter.h"
 #include "agent/linkrole.h"
 #include "agent/linuxrouter.h"
+#include "agent/mgmt.h"
 #include "agent/supervise.h"
 #include "clock.h"
 #include "log.h"
@@ -81,6 +82,7 @@ supervise_init(struct supervisor *sv, const struct role_ctx *ctx,
 	sv->ctx = *ctx;
 	sv->ctx.role_pids = role_pids;
 	sv->ctx.role_pids_arg = sv;
+	sv->ctx.refused = &sv->n_refused;
 	TAILQ_INIT(&sv->roles);
 	sv->drain = drain;
 	sv->drain_arg = drain_arg;
@@ -142,6 +144,7 @@ static void
 role_remove(struct supervisor *sv, struct role *r)
 {
 	TAILQ_REMOVE(&sv->roles, r, entry);
+	sv->nroles--;
 	role_free(r);
 }
 
@@ -239,7 +242,13 @@ start(struct supervisor *sv, struct role *r, const Hoplab__StartRole *sr,
 		    "reserved" : "role %u already exists", sr->role_id);
 		return -1;
 	}
-	if ((r->ops = kind_of(sr, err, errlen)) == NULL)
+	if (sv->nroles >= SUPERVISE_ROLES_MAX) {
+		snprintf(err, errlen, "agent %s holds %zu roles, the most it "
+		    "takes; stop some first", sv->ctx.agent, sv->nroles);
+		return -1;
+	}
+	if ((r->ops = kind_of(sr, err, errlen)) == NULL ||
+	    mgmt_check_start(sv->ctx.mgmt_addr, sr, err, errlen) == -1)
 		return -1;
 	if (r->ops->host_wide)
 		take_host(sv, r);
@@ -255,7 +264,7 @@ supervise_start(struct supervisor *sv, const uint8_t *owner,
     size_t ownerlen, const Hoplab__StartRole *sr)
 {
 	struct role *r;
-	char err[512];
+	char err[512], what[32];
 
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		log_error("role %u: out of memory", sr->role_id);
@@ -267,12 +276,14 @@ supervise_start(struct supervisor *sv, const uint8_t *owner,
 	memcpy(r->owner, owner, ownerlen);
 	r->ownerlen = ownerlen;
 	if (start(sv, r, sr, err, sizeof(err)) == -1) {
-		log_warn("role %u: FAILED: %s", r->id, err);
+		snprintf(what, sizeof(what), "start role %u", r->id);
+		role_refused(&sv->ctx, what, err);
 		role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
 		role_free(r);
 		return;
 	}
 	TAILQ_INSERT_TAIL(&sv->roles, r, entry);
+	sv->nroles++;
 	role_report(r, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
 }
 

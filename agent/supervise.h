@@ -13,9 +13,13 @@
 
 #include "agent/role.h"
 
+#define SUPERVISE_ROLES_MAX	256	/* roles one agent holds at once */
+
 struct supervisor {
 	struct role_ctx ctx;		/* what the kinds get */
 	struct role_list roles;
+	size_t	nroles;			/* in ROLES */
+	uint64_t n_refused;		/* requests refused (role_refused) */
 	int	quitting;		/* the agent is shutting down */
 	/* Forward the children's queued results (before an exit report). */
 	void	(*drain)(void *arg);

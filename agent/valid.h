@@ -18,4 +18,13 @@
  */
 int	valid_token(const char *s, size_t max);
 
+/*
+ * True unless distribution SPEC (hoplab-gen's text form) names a file
+ * (csv:, pcap-sizes:, pcap-gaps:) by anything but a plain file name of
+ * the agent's data folder (lib/datafile.h): a controller may not point
+ * the generator, which runs as root, at /etc/shadow or /dev/zero.
+ */
+int	valid_dist_file(const char *spec);
+
+
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "dist.h"
 #include "log.h"
 #include "flowspec.h"
 #include "mode.h"
@@ -34,6 +35,7 @@ enum {
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
 	OPT_CPU, OPT_CC, OPT_STREAMS, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS, OPT_SPIN,
+	OPT_DATA_DIR,
 };
 
 static const struct mode_entry modes[] = {
@@ -377,11 +379,30 @@ parse_packets(struct opts *o, int ch, const char *v)
 	return 1;
 }
 
+/*
+ * --data-dir DIR: csv:, pcap-sizes: and pcap-gaps: name plain files of
+ * DIR (lib/datafile.h), as the agent starts us.  The flows read their
+ * files as they are parsed, so it must come before the first --flow.
+ */
+static void
+opt_data_dir(struct opts *o, const char *v)
+{
+	if (o->job.cfg.nflows > 0)
+		opts_usage_error("--data-dir: give it before the first --flow");
+	if (*v == '\0')
+		opts_usage_error("--data-dir: needs a folder");
+	dist_set_data_dir(v);
+}
+
 static void
 parse_one(struct opts *o, int ch, const char *v)
 {
 	if (ch != OPT_EXPORT)
 		o->nopts++;
+	if (ch == OPT_DATA_DIR) {
+		opt_data_dir(o, v);
+		return;
+	}
 	if (!parse_output(o, ch, v) && !parse_mode(o, ch, v))
 		(void)parse_packets(o, ch, v);
 }
@@ -390,6 +411,7 @@ static const struct option longopts[] = {
 	{ "bytes", required_argument, NULL, OPT_BYTES },
 	{ "cc", required_argument, NULL, OPT_CC },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
 	{ "drain", required_argument, NULL, OPT_DRAIN },
 	{ "dst", required_argument, NULL, OPT_DST },
 	{ "duration", required_argument, NULL, OPT_DURATION },

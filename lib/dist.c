@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "datafile.h"
 #include "dist.h"
 
 /* ------------------------------------------------------------------ rng */
@@ -405,33 +406,71 @@ push_value(struct dist *d, size_t *cap, double x)
 	return 0;
 }
 
-/* csv:FILE: one value per line (first field), '#' comments, blanks. */
+/*
+ * The folder file distributions are read from (dist_set_data_dir), or
+ * NULL: paths as given.  One per process: hoplab-gen sets it from
+ * --data-dir before it parses its flows.
+ */
+static const char *data_dir;
+
+void
+dist_set_data_dir(const char *dir)
+{
+	data_dir = dir;
+}
+
+const char *
+dist_file(const char *spec)
+{
+	static const char *const kinds[] = { "csv:", "pcap-sizes:",
+	    "pcap-gaps:" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		n = strlen(kinds[i]);
+		if (strncmp(spec, kinds[i], n) == 0)
+			return spec + n;
+	}
+	return NULL;
+}
+
+/*
+ * csv:FILE: one value per line (first field), '#' comments, blanks.
+ * A bad line is named by its number, never quoted: the file may be one
+ * the reader should not see (issue 17).
+ */
 static int
 read_csv(struct dist *d, const char *file, enum dist_unit unit, char *err,
     size_t errlen)
 {
-	char line[256], *p;
+	char line[256], path[DIST_SPEC_MAX + 4096], *p;
+	long long bytes = 0;
 	size_t cap = 0;
 	double x;
 	FILE *f;
 	int n = 0;
 
-	if ((f = fopen(file, "r")) == NULL) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+	if ((f = datafile_open(data_dir, file, path, sizeof(path), err,
+	    errlen)) == NULL)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f) != NULL) {
 		n++;
+		if ((bytes += (long long)strlen(line)) > DATAFILE_MAX) {
+			snprintf(err, errlen, "%s: grew beyond %lld bytes "
+			    "while read", path, DATAFILE_MAX);
+			fclose(f);
+			return -1;
+		}
 		line[strcspn(line, ",;\t\r\n#")] = '\0';
 		for (p = line; isspace((unsigned char)*p); p++)
 			;
 		if (*p == '\0')
 			continue;
 		if (parse_num(p, unit, &x) == -1 || push_value(d, &cap, x)) {
-			snprintf(err, errlen, "%s:%d: expected %s, got \"%s\" "
-			    "(or more than %d values)", file, n,
+			snprintf(err, errlen, "%s:%d: expected %s in the first "
+			    "field (or more than %d values)", path, n,
 			    unit == DIST_TIME ? "a duration with its unit" :
-			    "a number", p, DIST_EMPIRICAL_MAX);
+			    "a number", DIST_EMPIRICAL_MAX);
 			fclose(f);
 			return -1;
 		}
@@ -445,18 +484,23 @@ static int
 read_pcap(struct dist *d, const char *file, int gaps, char *err,
     size_t errlen)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
+	char ebuf[PCAP_ERRBUF_SIZE], path[DIST_SPEC_MAX + 4096];
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	int64_t t, prev = 0;
 	size_t cap = 0;
 	pcap_t *pc;
+	FILE *f;
 	int rc;
 
-	pc = pcap_open_offline_with_tstamp_precision(file,
+	if ((f = datafile_open(data_dir, file, path, sizeof(path), err,
+	    errlen)) == NULL)
+		return -1;
+	pc = pcap_fopen_offline_with_tstamp_precision(f,
 	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
 	if (pc == NULL) {
-		snprintf(err, errlen, "%s: %s", file, ebuf);
+		snprintf(err, errlen, "%s: not a pcap file (%s)", path, ebuf);
+		fclose(f);
 		return -1;
 	}
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
@@ -468,7 +512,7 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 		prev = t;
 	}
 	if (rc == -1) {
-		snprintf(err, errlen, "%s: %s", file, pcap_geterr(pc));
+		snprintf(err, errlen, "%s: %s", path, pcap_geterr(pc));
 		pcap_close(pc);
 		return -1;
 	}
@@ -503,8 +547,10 @@ parse_empirical(struct dist *d, const char *kind, const char *file,
 		snprintf(err, errlen, "%s: no values in %s", d->spec, file);
 		rc = -1;
 	}
-	if (rc == -1)
+	if (rc == -1) {
+		dist_free(d);	/* the values read before the bad line */
 		return -1;
+	}
 	qsort(d->values, d->nvalues, sizeof(double), cmp_double);
 	d->ops = &dist_empirical;
 	return 0;

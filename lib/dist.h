@@ -80,6 +80,14 @@ struct dist {
 int	dist_parse(struct dist *d, const char *s, enum dist_unit unit,
 	    uint64_t seed, char *err, size_t errlen);
 void	dist_free(struct dist *d);
+/*
+ * From now on csv:, pcap-sizes: and pcap-gaps: name plain files of
+ * folder DIR (lib/datafile.h); NULL: paths as given.  Every file is
+ * opened by datafile_open's rules either way.  DIR is kept, not copied.
+ */
+void	dist_set_data_dir(const char *dir);
+/* The file SPEC names (csv:F, pcap-sizes:F, pcap-gaps:F), or NULL. */
+const char *dist_file(const char *spec);
 /* Restart the random sequence from SEED. */
 void	dist_seed(struct dist *d, uint64_t seed);
 static inline double

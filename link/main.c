@@ -38,6 +38,7 @@ usage(int code)
 "                   [--busy-poll adaptive[=MAX]|off|DURATION]\n"
 "                   [--lead DURATION] [--spin-max DURATION]\n"
 "                   [--timer ppoll|timerfd] [--cpu N] [--realtime[=PRIO]]\n"
+"                   [--data-dir DIR]\n"
 "       hoplab-link -s ENDPOINT --ctl COMMAND\n"
 "       hoplab-link --export-truth FILE\n"
 "\n"
@@ -45,7 +46,7 @@ usage(int code)
 "(direction a-b) and the reverse (b-a), unchanged, impaired as each\n"
 "direction's profile says (netem words, docs/link.md):\n"
 "  delay TIME [JITTER [CORR%%]] [distribution uniform|normal|pareto|\n"
-"        paretonormal|/path/table.dist]   fifo\n"
+"        paretonormal|/path/table.dist|NAME (--data-dir)]   fifo\n"
 "  loss [random] P%% [CORR%%] | loss gemodel P%% [R%% [1-H%% [1-K%%]]]\n"
 "  duplicate P%% [CORR%%]  corrupt P%% [CORR%%]  reorder P%% [CORR%%] [gap N]\n"
 "  rate RATE [OVERHEAD]  limit PACKETS  limit-bytes BYTES  seed N\n"
@@ -64,6 +65,10 @@ usage(int code)
 "                      or a fixed DURATION 0..1s after each frame; while\n"
 "                      frames come within the budget it costs a core\n"
 "  --cpu N             run on CPU N only (sched_setaffinity)\n"
+"  --data-dir DIR      a delay table is a plain file NAME of DIR (no '/',\n"
+"                      not starting with '.'), as the agent starts the\n"
+"                      link; either way a table must be a regular file\n"
+"                      of at most 64 MiB, not a symbolic link\n"
 "  --ctl COMMAND       send COMMAND to the link at -s and print the answer:\n"
 "                      counters | set a-b|b-a PROFILE |\n"
 "                      at +DURATION|@UNIXSECONDS set a-b|b-a PROFILE\n"
@@ -100,7 +105,7 @@ usage(int code)
 	exit(code);
 }
 
-enum { OPT_AB = 256, OPT_BA, OPT_BUSY, OPT_CPU, OPT_CTL, OPT_EXPORT, OPT_INTERVAL,
+enum { OPT_AB = 256, OPT_BA, OPT_BUSY, OPT_CPU, OPT_CTL, OPT_DATA, OPT_EXPORT, OPT_INTERVAL,
     OPT_LEAD, OPT_POOL, OPT_REALTIME, OPT_REPORT, OPT_ROLE, OPT_RUN,
     OPT_RXRING, OPT_SEED, OPT_SPINMAX, OPT_TIMER };
 
@@ -112,6 +117,7 @@ static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 's' },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "ctl", required_argument, NULL, OPT_CTL },
+	{ "data-dir", required_argument, NULL, OPT_DATA },
 	{ "export-truth", required_argument, NULL, OPT_EXPORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "iface-a", required_argument, NULL, 'a' },
@@ -294,6 +300,7 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case OPT_BA: o->profile[1] = optarg; break;
 	case OPT_BUSY: busy_option(o, optarg); break;
 	case OPT_CTL: *ctl = optarg; break;
+	case OPT_DATA: lprofile_set_data_dir(optarg); break;
 	case OPT_EXPORT: *export = optarg; break;
 	case OPT_REPORT: o->report = optarg; break;
 	case OPT_RUN: o->run_id = optarg; break;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafile.h"
 #include "link/profile.h"
 
 #define MAXTOK	48
@@ -203,16 +204,31 @@ integer(struct lex *l, const char *kw, long long min, long long max,
 	return 0;
 }
 
-static int
-read_table(struct lprofile *p, const char *path, char *err, size_t errlen)
-{
-	FILE *f;
-	char line[1024], *s, *end;
-	long v;
+/* The folder delay tables are read from (lprofile_set_data_dir). */
+static const char *data_dir;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		snprintf(err, errlen, "distribution %s: %s", path,
-		    strerror(errno));
+void
+lprofile_set_data_dir(const char *dir)
+{
+	data_dir = dir;
+}
+
+/*
+ * A netem .dist table NAME (lib/datafile.h's rules).  A bad line is
+ * named by its number, never quoted (issue 17).
+ */
+static int
+read_table(struct lprofile *p, const char *name, char *err, size_t errlen)
+{
+	char line[1024], path[4096 + DATAFILE_NAME_MAX], why[512], *s, *end;
+	long long bytes = 0;
+	FILE *f;
+	long v;
+	int n = 0;
+
+	if ((f = datafile_open(data_dir, name, path, sizeof(path), why,
+	    sizeof(why))) == NULL) {
+		snprintf(err, errlen, "distribution %s", why);
 		return -1;
 	}
 	if ((p->table = calloc(LPROF_TABLE_MAX, sizeof(double))) == NULL) {
@@ -221,6 +237,12 @@ read_table(struct lprofile *p, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f) != NULL) {
+		n++;
+		if ((bytes += (long long)strlen(line)) > DATAFILE_MAX) {
+			snprintf(err, errlen, "distribution %s: grew beyond "
+			    "%lld bytes while read", path, DATAFILE_MAX);
+			goto bad;
+		}
 		if ((s = strchr(line, '#')) != NULL)
 			*s = '\0';
 		for (s = line;; s = end) {
@@ -229,9 +251,9 @@ read_table(struct lprofile *p, const char *path, char *err, size_t errlen)
 				break;
 			if (p->ntable == LPROF_TABLE_MAX || v < -32768 ||
 			    v > 32767) {
-				snprintf(err, errlen, "distribution %s: more "
+				snprintf(err, errlen, "distribution %s:%d: more "
 				    "than %d values or one outside "
-				    "-32768..32767", path, LPROF_TABLE_MAX);
+				    "-32768..32767", path, n, LPROF_TABLE_MAX);
 				goto bad;
 			}
 			p->table[p->ntable++] = (double)v / LPROF_DIST_SCALE;
@@ -239,8 +261,8 @@ read_table(struct lprofile *p, const char *path, char *err, size_t errlen)
 		while (isspace((unsigned char)*s))
 			s++;
 		if (*s != '\0') {
-			snprintf(err, errlen, "distribution %s: not a netem "
-			    "table: '%.20s'", path, s);
+			snprintf(err, errlen, "distribution %s:%d: not a netem "
+			    "table (whole numbers only)", path, n);
 			goto bad;
 		}
 	}
@@ -283,7 +305,7 @@ kw_delay(struct lex *l, struct lprofile *p)
 			p->dist = LPROF_PARETO;
 		else if (strcmp(t, "paretonormal") == 0)
 			p->dist = LPROF_PARETONORMAL;
-		else if (strchr(t, '/') != NULL) {
+		else if (data_dir != NULL || strchr(t, '/') != NULL) {
 			p->dist = LPROF_TABLE;
 			return read_table(p, t, l->err, l->errlen);
 		} else {

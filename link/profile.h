@@ -97,6 +97,13 @@ struct lprofile {
 int	lprofile_parse(struct lprofile *p, const char *s, char *err,
 	    size_t errlen);
 void	lprofile_free(struct lprofile *p);
+/*
+ * From now on a delay table ("distribution NAME", not one of the four
+ * shapes) is a plain file NAME of folder DIR (lib/datafile.h); NULL:
+ * a path with a '/'.  Either way it is opened by datafile_open's rules.
+ * DIR is kept, not copied (hoplab-link --data-dir, from the agent).
+ */
+void	lprofile_set_data_dir(const char *dir);
 /* True when the profile does nothing to IPv4 frames. */
 int	lprofile_is_null(const struct lprofile *p);
 /*

@@ -6,7 +6,9 @@
  * under the name it is staged as (agent.key, mode 0600) and wiped from
  * memory after use.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,21 +77,55 @@ dstep_root(const struct dopts *o)
 	return strcmp(o->prefix, "/") == 0 ? "" : o->prefix;
 }
 
-/* Write the agent's options for host H into TMP/agent.env. */
+/*
+ * The IPv4 address agent H listens on: its inventory (or ssh) host as
+ * a literal, or what that name resolves to here, so that the agent binds
+ * to its management address and not to every interface (issue 17).
+ */
+static int
+listen_addr(const struct dhost *h, char *addr, size_t len)
+{
+	struct addrinfo hints = { .ai_family = AF_INET }, *ai;
+	struct in_addr in;
+	int rc;
+
+	if (inet_pton(AF_INET, h->t.host, &in) == 1) {
+		snprintf(addr, len, "%s", h->t.host);
+		return 0;
+	}
+	if ((rc = getaddrinfo(h->t.host, NULL, &hints, &ai)) != 0) {
+		log_error("deploy: %s: cannot bind its agent to the management "
+		    "address: %s does not resolve to IPv4 (%s)", h->name,
+		    h->t.host, gai_strerror(rc));
+		return -1;
+	}
+	inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)ai->ai_addr)->
+	    sin_addr, addr, len);
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/*
+ * Write the agent's options for host H into TMP/agent.env: bound to
+ * H's management address; --insecure (plain text on that network) says
+ * so to the agent with --insecure-on-network, which it asks for.
+ */
 int
 dstep_env(const struct dopts *o, const struct dhost *h, struct local *l)
 {
-	char text[2048], keys[PATH_MAX * 2 + 16];
+	char text[2048], keys[PATH_MAX * 2 + 16], addr[INET_ADDRSTRLEN];
 
+	if (listen_addr(h, addr, sizeof(addr)) == -1)
+		return -1;
 	if (o->insecure)
-		snprintf(keys, sizeof(keys), "--insecure");
+		snprintf(keys, sizeof(keys), "--insecure --insecure-on-network");
 	else
 		snprintf(keys, sizeof(keys), "-k %s/%s -a %s/etc/hoplab/"
 		    "controllers", dstep_root(o), dstep_items[IT_KEY].dest, dstep_root(o));
 	snprintf(text, sizeof(text),
 	    "# hoplab-agent options, written by hoplab deploy; read by\n"
 	    "# hoplab-agent.service and by deploy/remote.sh (daemon mode)\n"
-	    "HOPLAB_AGENT_OPTS=\"-N %s -l 0.0.0.0:%u %s%s\"\n", h->name,
+	    "HOPLAB_AGENT_OPTS=\"-N %s -l %s:%u %s%s\"\n", h->name, addr,
 	    h->port, keys, o->allow_exec ? " --allow-exec" : "");
 	snprintf(l->path, sizeof(l->path), "%s/agent.env", o->tmp);
 	if (write_file(l->path, 0644, text) == -1)

@@ -580,6 +580,19 @@ plan_bind(const struct plan *p, const struct plan_point *pt, char *err,
 }
 
 void
+plan_dir(const struct plan *p, char *buf, size_t len)
+{
+	const char *slash = strrchr(p->path, '/');
+
+	if (slash == NULL)
+		snprintf(buf, len, ".");
+	else if (slash == p->path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - p->path), p->path);
+}
+
+void
 plan_free(struct plan *p)
 {
 	if (p != NULL)

@@ -460,6 +460,12 @@ struct plan *plan_load(const char *path, char *err, size_t errlen);
 struct plan *plan_load_string(const char *yaml, const char *name, char *err,
 	    size_t errlen);
 void	plan_free(struct plan *p);		/* NULL is fine */
+/*
+ * The folder of P's file into BUF (LEN bytes): where the files a plan
+ * names are (its distributions' csv:, pcap-sizes:, pcap-gaps:); "." for
+ * a plan given without a folder.
+ */
+void	plan_dir(const struct plan *p, char *buf, size_t len);
 
 /*
  * A topology plan's flow F goes to: its dst: (an icmp flow's), else its

@@ -63,6 +63,7 @@
 #include <arpa/inet.h>
 
 #include "clock.h"
+#include "datafile.h"
 #include "dist.h"
 #include "dscp.h"
 #include "controller/plan/plan.h"
@@ -163,6 +164,31 @@ unwrap_dist(struct parse_ctx *c, yaml_node_t **node, char *path, size_t len,
  * it must parse, and give sizes in 64..1518 or a mean in 1us..60s.  The
  * nominal value (mean, or location without one) goes to *NOMINAL.
  */
+/*
+ * A file distribution names a plain file of the plan's folder, which the
+ * check reads here and the run ships to the generator's agent (or, too
+ * big to ship, the agent reads from its data folder, hoplab-agent
+ * --data): anything else the agent refuses (issue 17), so say so here.
+ */
+static int
+check_dist_file(struct parse_ctx *c, yaml_node_t *node, const char *path,
+    const char *dist)
+{
+	static char dir[256];	/* kept: dist_set_data_dir does not copy */
+	const char *file = dist_file(dist);
+
+	if (file == NULL)
+		return 0;
+	if (datafile_name_ok(file)) {	/* read from the plan's folder */
+		plan_dir(c->p, dir, sizeof(dir));
+		dist_set_data_dir(dir);
+		return 0;
+	}
+	return PERR(c, node, path, "%s: the file is a plain name of the "
+	    "plan's folder (no '/', not starting with '.'), which hoplab run "
+	    "ships to the generator's agent", dist);
+}
+
 static int
 check_dist_text(struct parse_ctx *c, yaml_node_t *node, const char *path,
     const char *dist, int bytes, double *nominal)
@@ -172,6 +198,8 @@ check_dist_text(struct parse_ctx *c, yaml_node_t *node, const char *path,
 	double m;
 	int bad;
 
+	if (check_dist_file(c, node, path, dist) == -1)
+		return -1;
 	if (dist_parse(&d, dist, bytes ? DIST_BYTES : DIST_TIME, 1, why,
 	    sizeof(why)) == -1)
 		return PERR(c, node, path, "%s", why);
@@ -423,6 +451,8 @@ parse_onoff(struct parse_ctx *c, yaml_node_t *node, yaml_node_t *pnode,
 		node = pnode;
 		snprintf(out, outlen, "%s", text);
 	}
+	if (check_dist_file(c, node, path, out) == -1)
+		return -1;
 	if (dist_parse(&d, out, bytes ? DIST_BYTES : DIST_TIME, 1, why,
 	    sizeof(why)) == -1)
 		return PERR(c, node, path, "%s: %s", key, why);

@@ -16,9 +16,9 @@
  * the plan.
  *
  * Deliberately not done here: netem's 4-state loss model, slots and
- * delay tables by name (a table is a file on the wire's host: use netem:
- * "... distribution /path/x.dist"), changes during a run (faults: issue
- * 7).
+ * delay tables by name (a table is a file of the wire host agent's data
+ * folder: use netem: "... distribution x.dist"), changes during a run
+ * (faults: issue 7).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +27,7 @@
 #include <strings.h>
 
 #include "clock.h"
+#include "datafile.h"
 #include "controller/plan/plan.h"
 #include "controller/plan/sections.h"
 #include "yamldoc.h"
@@ -294,6 +295,11 @@ imp_netem(struct impctx *ic)
 		    sizeof(path)), "expected netem's words (letters, digits, "
 		    "spaces, '.', '%%', '/', '_', '-', ':'), got %s",
 		    yamldoc_got(ic->v[I_NETEM], got, sizeof(got)));
+	if (!datafile_netem_ok(s, got, sizeof(got)))
+		return PERR(ic->c, ic->v[I_NETEM], imp_path(ic, I_NETEM, path,
+		    sizeof(path)), "distribution %s: a delay table is a plain "
+		    "file name of the wire host's data folder (hoplab-agent "
+		    "--data; no '/', not starting with '.')", got);
 	return prof_add(ic, ic->v[I_NETEM], " %s", s);
 }
 

@@ -56,6 +56,8 @@ struct captures {
 	unsigned	frame, rep;
 	int64_t		last;		/* CLOCK_MONOTONIC of the last progress */
 	int		tries;		/* rounds of asking again */
+	uint64_t	limit;		/* limit_bytes asked for: no file may
+					   be reported larger (issue 17) */
 };
 
 /*

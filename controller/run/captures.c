@@ -69,6 +69,7 @@
 #define CAP_IDLE_NS		(5 * NSEC_PER_SEC)
 #define CAP_TRIES		4
 #define CAP_CHUNK_MAX		(512 * 1024)	/* agents send 256 KiB */
+#define CAP_AGENT_LIMIT		(64ULL << 20)	/* the agent's limit 0 */
 #define CAP_LOOK_NS		(200 * NSEC_PER_MSEC)	/* idle check */
 
 static int
@@ -236,6 +237,7 @@ captures_start(struct run *r, const struct plan_variant *v, unsigned frame,
 	cp.snaplen = pc->enabled ? pc->snaplen : PLAN_CAP_SNAP_DEFAULT;
 	cp.limit_bytes = pc->enabled ? pc->limit_bytes :
 	    PLAN_CAP_LIMIT_DEFAULT;
+	cs->limit = cp.limit_bytes ? cp.limit_bytes : CAP_AGENT_LIMIT;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_CAPTURE;
 	sr.capture = &cp;
 	for (i = 0; pc->enabled && i < pc->nifaces; i++)
@@ -318,6 +320,13 @@ on_report(struct captures *cs, size_t i, const Hoplab__CaptureReport *cr,
 	}
 	if (c->have_report)
 		return 0;
+	if (cr->file_bytes > cs->limit) {
+		snprintf(err, errlen, "capture on %s:%s: the agent reports a "
+		    "file of %llu bytes, more than the %llu asked for (refused)",
+		    c->host, c->iface, (unsigned long long)cr->file_bytes,
+		    (unsigned long long)cs->limit);
+		return -1;
+	}
 	c->have_report = 1;
 	c->frames = cr->packets;
 	c->size = cr->file_bytes;

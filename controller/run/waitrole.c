@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "controller/run/genfiles.h"
 #include "controller/run/progress.h"
 #include "controller/results/records.h"
 #include "controller/run/run.h"
@@ -357,6 +358,33 @@ point_begins(struct run *r, const struct wait_role *w, Hoplab__GenParams *gp,
 }
 
 /* Give SR (its params already set) a new role id and send it to AGENT. */
+/*
+ * ENV, a generator's StartRole, with the files its flows name from the
+ * plan's folder (genfiles.c), freed once sent.
+ */
+static int
+send_gen(struct run *r, struct wait_role *w, Hoplab__Envelope *env,
+    char *err, size_t errlen)
+{
+	Hoplab__GenParams *gp = env->start_role->gen;
+	char dir[256], why[512];
+	int rc, note;
+
+	plan_dir(r->plan, dir, sizeof(dir));
+	if (genfiles_attach(dir, gp, &note, why, sizeof(why)) == -1) {
+		genfiles_free(gp);
+		snprintf(err, errlen, "generator files: %s", why);
+		return -1;
+	}
+	if (note)
+		log_info("the files of the generator's distributions are over "
+		    "%d KiB, not shipped: its agent reads them from its data "
+		    "folder (hoplab-agent --data)", GENFILES_BYTES / 1024);
+	rc = peers_send(r->ps, w->peer, env, err, errlen);
+	genfiles_free(gp);
+	return rc;
+}
+
 int
 waitrole_send_start(struct run *r, struct wait_role *w, const char *agent,
     Hoplab__StartRole *sr, char *err, size_t errlen)
@@ -377,5 +405,7 @@ waitrole_send_start(struct run *r, struct wait_role *w, const char *agent,
 		return -1;
 	env.body_case = HOPLAB__ENVELOPE__BODY_START_ROLE;
 	env.start_role = sr;
-	return peers_send(r->ps, w->peer, &env, err, errlen);
+	if (sr->params_case != HOPLAB__START_ROLE__PARAMS_GEN)
+		return peers_send(r->ps, w->peer, &env, err, errlen);
+	return send_gen(r, w, &env, err, errlen);
 }

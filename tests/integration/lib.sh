@@ -38,6 +38,7 @@
 #	t_gen_offset.sh	hlgo	- (tools/genlab.sh, no K)
 #	t_link_live.sh	hlt13	227
 #	t_mgmt_hostile.sh	hlm4	228
+#	t_hostile_roles.sh	hlhs	195
 #	t_exits.sh	hlt19	211
 #	t_concurrent.sh	hlt20	210
 #	t_faults.sh	hlt15	225
@@ -237,7 +238,7 @@ in_host()
 build_client()
 {
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$HL_ROOT/build" \
-	    -o "$2" "$2.c" "$HL_ROOT/build/proto/hoplab.pb-c.o" \
+	    -I"$HL_ROOT/tests/integration" -o "$2" "$2.c" "$HL_ROOT/build/proto/hoplab.pb-c.o" \
 	    -lprotobuf-c -lzmq 2>"$2.cc.log" ||
 	    bail "$1" "cannot build the test client: $(cat "$2.cc.log")"
 }

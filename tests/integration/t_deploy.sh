@@ -142,6 +142,11 @@ done
 assert_ok installed_agent_same cmp "$HL_BIN/hoplab-agent" \
     "$R/usr/local/lib/hoplab/hoplab-agent"
 assert_eq key_mode 600 "$(stat -c %a "$R/etc/hoplab/agent.key")"
+# issue 17: bound to the management address, not 0.0.0.0
+assert_match agent_env_binds_the_mgmt_address "-l $ADDR:7700 " \
+    "$(cat "$R/etc/hoplab/agent.env")"
+assert_eq agent_listens_there_only "LISTEN $ADDR:7700" \
+    "$(ip netns exec "$NS" ss -Hltn 'sport = :7700' | awk '{ print $1, $4 }')"
 assert_match known_host_recorded "ssh-ed25519" \
     "$(cat "$T/state/hoplab/known_hosts" 2>/dev/null)"
 stage=$(sed -n "s|.* root@$ADDR:\(/[^ ]*hoplab-deploy\.[A-Za-z0-9]*\)/\$|\1|p" \

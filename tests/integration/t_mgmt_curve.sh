@@ -67,7 +67,8 @@ assert_eq "--insecure against CURVE agents: exit 1" 1 "$rc"
 assert_match "--insecure against CURVE agents: said so" \
     "agent gen \(198\.19\.240\.10:7700\) requires CURVE" "$out"
 mkdir -p "$T/plain"
-ip netns exec hlm1-C "$HL_BIN/hoplab-agent" -d --insecure -N plain \
+ip netns exec hlm1-C "$HL_BIN/hoplab-agent" -d --insecure \
+    --insecure-on-network -N plain \
     -l 198.19.240.13:7701 -r "$T/plain" >"$T/plain.log" 2>&1 &
 PLAIN_PID=$!
 printf 'agents:\n  - name: plain\n    address: 198.19.240.13\n    port: 7701\n' \

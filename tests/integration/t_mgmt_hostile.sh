@@ -57,33 +57,7 @@ cat >"$T/poke.c" <<'POKE'
 #include <unistd.h>
 #include <zmq.h>
 #include "proto/hoplab.pb-c.h"
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int
-key_line(const char *file, const char *what, char *out)
-{
-	char line[256], fmt[64];
-	FILE *f = fopen(file, "r");
-
-	if (f == NULL)
-		return -1;
-	snprintf(fmt, sizeof(fmt), "%s = \"%%40[^\"]\"", what);
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, fmt, out) == 1) {
-			fclose(f);
-			return 0;
-		}
-	fclose(f);
-	return -1;
-}
+#include "pokeutil.h"
 
 /* Pack an envelope of protocol VERSION with body set by the caller. */
 static size_t

@@ -97,4 +97,6 @@ UNIT_EXTRA_test_plantopo += build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_plantopo_ext = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryrun.o build/asan/controller/run/topocheck.o build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_planecmp += build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_planswitch += build/asan/tests/unit/planfix.o
-UNIT_EXTRA_test_genrole = build/asan/agent/genrole.o build/asan/agent/role.o build/asan/agent/iproute.o build/asan/agent/valid.o build/asan/agent/sender.o build/asan/agent/spool.o
+UNIT_EXTRA_test_genrole = build/asan/agent/genrole.o build/asan/agent/role.o build/asan/agent/iproute.o build/asan/agent/valid.o build/asan/agent/sender.o build/asan/agent/spool.o build/asan/agent/rolefiles.o
+UNIT_EXTRA_test_agent_mgmt = build/asan/agent/mgmt.o
+UNIT_EXTRA_test_genfiles = build/asan/controller/run/genfiles.o build/asan/agent/rolefiles.o

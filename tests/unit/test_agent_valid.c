@@ -9,6 +9,7 @@
 #include <CUnit/CUnit.h>
 
 #include "agent/valid.h"
+#include "datafile.h"
 #include "tests/unit/unit.h"
 
 static void
@@ -42,6 +43,34 @@ t_other_characters_and_lengths_are_refused(void)
 	CU_ASSERT_FALSE(valid_token("caf\xc3\xa9", 64));
 }
 
+/* Files a controller names: plain names of the data folder only. */
+static void
+t_dist_and_profile_files(void)
+{
+	char bad[64] = "";
+
+	CU_ASSERT_TRUE(valid_dist_file(""));
+	CU_ASSERT_TRUE(valid_dist_file("exp:1ms"));
+	CU_ASSERT_TRUE(valid_dist_file("csv:sizes.csv"));
+	CU_ASSERT_TRUE(valid_dist_file("pcap-gaps:trace.pcap"));
+	CU_ASSERT_FALSE(valid_dist_file("csv:/etc/shadow"));
+	CU_ASSERT_FALSE(valid_dist_file("pcap-sizes:/dev/zero"));
+	CU_ASSERT_FALSE(valid_dist_file("pcap-gaps:../x.pcap"));
+	CU_ASSERT_FALSE(valid_dist_file("csv:.hidden"));
+	CU_ASSERT_FALSE(valid_dist_file("csv:"));
+	CU_ASSERT_TRUE(datafile_netem_ok("delay 5ms 1ms distribution normal "
+	    "loss 1%", bad, sizeof(bad)));
+	CU_ASSERT_TRUE(datafile_netem_ok("delay 5ms 1ms distribution t.dist",
+	    bad, sizeof(bad)));
+	CU_ASSERT_TRUE(datafile_netem_ok("none", bad, sizeof(bad)));
+	CU_ASSERT_FALSE(datafile_netem_ok("delay 5ms 1ms distribution "
+	    "/dev/zero fifo", bad, sizeof(bad)));
+	CU_ASSERT_STRING_EQUAL(bad, "/dev/zero");
+	CU_ASSERT_FALSE(datafile_netem_ok("delay 5ms 1ms  distribution  "
+	    "../t.dist", bad, sizeof(bad)));
+	CU_ASSERT_STRING_EQUAL(bad, "../t.dist");
+}
+
 int
 main(void)
 {
@@ -49,6 +78,7 @@ main(void)
 		UNIT_TEST(t_plain_names_pass),
 		UNIT_TEST(t_dot_names_are_refused),
 		UNIT_TEST(t_other_characters_and_lengths_are_refused),
+		UNIT_TEST(t_dist_and_profile_files),
 	};
 
 	return UNIT_MAIN("agent_valid", tests);

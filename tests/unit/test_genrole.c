@@ -3,9 +3,10 @@
  * (agent/genrole.c genrole_argv) for the largest StartRole it takes.
  *
  * The truth is the argv counted by hand: mode l2 with every option is the
- * program, 11 option pairs, --stream-records and a --flow pair per flow,
- * so 64 flows make 1 + 22 + 1 + 128 = 152 entries and a NULL (one more
- * than the agent's array held before issue 17); the run id is the last.
+ * program, 12 option pairs (--data-dir among them), --stream-records and
+ * a --flow pair per flow, so 64 flows make 1 + 24 + 1 + 128 = 154 entries
+ * and a NULL (the agent's array held one fewer than 153 before issue 17);
+ * the run id is the last.
  */
 #include <stdio.h>
 #include <string.h>
@@ -81,11 +82,12 @@ t_l2_with_64_flows_and_every_option_fits(void)
 	sr.run_id = "run-with-the-longest-id-0123456789-0123456789-0123456789";
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	if (genrole_argv("/usr/lib/hoplab", "ipc:///run/hoplab-agent/"
+	if (genrole_argv("/usr/lib/hoplab",
+	    "/var/lib/hoplab-agent/data", "ipc:///run/hoplab-agent/"
 	    "children.sock", &sr, &ga, err, sizeof(err)) != 0)
 		fprintf(stderr, "genrole_argv: %s\n", err);
 	CU_ASSERT_STRING_EQUAL_FATAL(err, "");
-	CU_ASSERT_EQUAL(ga.argc, 152);
+	CU_ASSERT_EQUAL(ga.argc, 154);
 
 	CU_ASSERT_PTR_NULL(ga.argv[ga.argc]);
 	CU_ASSERT_STRING_EQUAL(ga.argv[0], "/usr/lib/hoplab/hoplab-gen");
@@ -131,11 +133,11 @@ t_udp_receiver_with_64_flows_and_every_option_fits(void)
 	sr.run_id = "r";
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
-	if (genrole_argv("/b", "ipc:///s", &sr, &ga, err, sizeof(err)) != 0)
+	if (genrole_argv("/b", "/d", "ipc:///s", &sr, &ga, err, sizeof(err)) != 0)
 		fprintf(stderr, "genrole_argv: %s\n", err);
 	CU_ASSERT_STRING_EQUAL_FATAL(err, "");
 	/* 1 + 8 pairs (mode role listen wait drain report role-id run-id) */
-	CU_ASSERT_EQUAL(ga.argc, 1 + 2 * 8 + 2 * NFLOWS);
+	CU_ASSERT_EQUAL(ga.argc, 1 + 2 * 9 + 2 * NFLOWS);
 	CU_ASSERT_STRING_EQUAL(ga.argv[ga.argc - 1], "r");
 }
 

@@ -373,6 +373,11 @@ t_impairment_errors_name_line_and_key(void)
 	    "t.yaml:9: impairments[0].netem: expected netem's words (letters, "
 	    "digits, spaces, '.', '%', '/', '_', '-', ':'), got 'delay 5ms; "
 	    "rm -rf'");
+	/* issue 17: a delay table is a name of the wire agent's folder */
+	expect_err(IMP "  - {link: A-B, netem: \"delay 5ms 1ms distribution "
+	    "/dev/zero\"}\n", "t.yaml:9: impairments[0].netem: distribution "
+	    "/dev/zero: a delay table is a plain file name of the wire host's "
+	    "data folder (hoplab-agent --data; no '/', not starting with '.')");
 	expect_err(IMP "  - {link: A-B, lag: 5ms}\n",
 	    "t.yaml:9: impairments[0].lag: unknown key (expected one of: "
 	    "link, direction, delay, jitter, correlation, distribution, fifo, "

@@ -136,6 +136,20 @@ t_refusals_name_line_and_key(void)
 	expect_err(HEAD "  - {name: x, frame: 64, idt: 1ms, burst: 0, "
 	    "off: 1s, count: 1}\n", "t.yaml:4: flows[0].burst: 0: expected "
 	    "a mean of 1..1000000 packets");
+	/* issue 17: a file distribution is a name of the agent's folder */
+	expect_err(HEAD "  - {name: x, frame: 'csv:/etc/shadow', idt: 1ms, "
+	    "count: 1}\n", "t.yaml:4: flows[0].frame: csv:/etc/shadow: the "
+	    "file is a plain name of the plan's folder (no '/', not starting "
+	    "with '.'), which hoplab run ships to the generator's agent");
+	expect_err(HEAD "  - {name: x, frame: 64, idt: 'pcap-gaps:../t.pcap', "
+	    "count: 1}\n", "t.yaml:4: flows[0].idt: pcap-gaps:../t.pcap: the file is a plain name of the plan's "
+	    "folder (no '/', not starting with '.'), which hoplab run ships "
+	    "to the generator's agent");
+	expect_err(HEAD "  - {name: x, frame: 64, idt: 1ms, burst: "
+	    "'csv:/dev/zero', off: 1s, count: 1}\n", "t.yaml:4: "
+	    "flows[0].burst: csv:/dev/zero: the file is a plain name of the plan's "
+	    "folder (no '/', not starting with '.'), which hoplab run ships "
+	    "to the generator's agent");
 }
 
 /*
