@@ -448,11 +448,13 @@ log_exit(const struct agent *ag)
 
 	snprintf(line, sizeof(line), "exiting: %llu malformed and %llu "
 	    "unexpected messages dropped, %llu controllers refused, %llu "
+	    "role starts refused, %llu "
 	    "result batches forwarded, %llu resent, %llu refused by the "
 	    "spool, %zu unacknowledged kept in %s",
 	    (unsigned long long)ag->n_malformed,
 	    (unsigned long long)ag->n_unknown,
 	    (unsigned long long)ag->n_refused,
+	    (unsigned long long)ag->sv.n_refused,
 	    (unsigned long long)ag->n_forwarded,
 	    (unsigned long long)ag->n_resent,
 	    (unsigned long long)ag->n_spool_failed, spool_count(ag->spool),

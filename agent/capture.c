@@ -354,7 +354,7 @@ capture_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	return 0;
 }
 
-/* The child has the interface and the file open; else it is gone. */
+/* The child has the interface and the file open (1); else it is gone. */
 static int
 capture_ready(struct role *r, char *err, size_t errlen)
 {
@@ -366,12 +366,13 @@ capture_ready(struct role *r, char *err, size_t errlen)
 	    m.ok) {
 		log_info("role %u: capturing on %s as pid %d into %s", r->id,
 		    c->iface, (int)r->pid, c->path);
-		return 0;
+		return 1;
 	}
 	if (m.err[0] != '\0' && !m.ok)
 		snprintf(err, errlen, "%s", m.err);
 	kill(r->pid, SIGKILL);
 	spawn_wait(r->pid, &(int){ 0 });
+	r->pid = 0;		/* reaped here */
 	close(c->rfd);
 	c->rfd = -1;
 	unlink(c->path);

@@ -35,7 +35,7 @@
 #include "log.h"
 #include "spawn.h"
 
-#define READY_NS	(5 * NSEC_PER_SEC)	/* the socket must appear by */
+#define READY_NS	ROLE_READY_NS	/* the socket must appear by */
 
 void
 role_report(const struct role *r, int state, const char *error)
@@ -138,6 +138,32 @@ role_wait_socket(const struct role *r, const char *sockpath,
 		nanosleep(&ts, NULL);
 	}
 	kill(-pid, SIGKILL);	/* the reaper collects it */
+	snprintf(err, errlen, "%s did not open its interfaces within %lld s "
+	    "(see %s)", prog, READY_NS / NSEC_PER_SEC, logpath);
+	return -1;
+}
+
+int
+role_poll_socket(const struct role *r, const char *sockpath,
+    const char *prog, char *err, size_t errlen)
+{
+	char line[400], logpath[PATH_MAX + 32];
+	struct stat st;
+
+	if (stat(sockpath, &st) == 0)
+		return 1;
+	role_log_path(r, logpath, sizeof(logpath));
+	if (r->reaped) {
+		last_line(logpath, line, sizeof(line));
+		snprintf(err, errlen, "%s %s %d: %s", prog,
+		    WIFEXITED(r->status) ? "exited with" :
+		    "was killed by signal", WIFEXITED(r->status) ?
+		    WEXITSTATUS(r->status) : WTERMSIG(r->status), line[0] ?
+		    line : "(no output)");
+		return -1;
+	}
+	if (clock_mono_ns() < r->ready_by)
+		return 0;
 	snprintf(err, errlen, "%s did not open its interfaces within %lld s "
 	    "(see %s)", prog, READY_NS / NSEC_PER_SEC, logpath);
 	return -1;

@@ -17,6 +17,7 @@ struct supervisor {
 	struct role_ctx ctx;		/* what the kinds get */
 	struct role_list roles;
 	int	quitting;		/* the agent is shutting down */
+	uint64_t n_refused;		/* StartRoles answered FAILED at once */
 	/* Forward the children's queued results (before an exit report). */
 	void	(*drain)(void *arg);
 	void	*drain_arg;
@@ -51,6 +52,7 @@ size_t	supervise_active(const struct supervisor *sv);
 /* Collect every child that has ended; called when SIGCHLD was seen. */
 void	supervise_reap(struct supervisor *sv);
 /*
+ * Starting roles asked whether they are ready (STARTED or FAILED),
  * SIGKILL for groups that ignored SIGTERM, exit reports that are due,
  * the kinds' ticks (role_ops.tick) that are due.
  * The next deadline (CLOCK_MONOTONIC), or INT64_MAX when there is none.

@@ -43,6 +43,14 @@ role_wait_socket(const struct role *r, const char *sockpath,
 	return 0;
 }
 
+int
+role_poll_socket(const struct role *r, const char *sockpath,
+    const char *prog, char *e, size_t elen)
+{
+	(void)r, (void)sockpath, (void)prog, (void)e, (void)elen;
+	return 1;
+}
+
 void
 role_report(const struct role *r, int state, const char *error)
 {
