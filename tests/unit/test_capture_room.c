@@ -4,8 +4,21 @@
  * whatever the disk, and so is one over the space free in the capture
  * folder, with a reason naming the folder and both sizes.  The truths are
  * the numbers written here: 4e9 bytes, the plan parser's cap.
+ *
+ * And its start's descriptors (issue 17 item 11): a pipe that cannot be
+ * made after the file was opened (RLIMIT_NOFILE leaves room for one
+ * descriptor) closes the file and removes it; the lowest free
+ * descriptor is free again afterwards.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <CUnit/CUnit.h>
 
@@ -46,6 +59,55 @@ t_limit_over_the_free_space_is_refused_with_both_sizes(void)
 	    "than the 64000000 bytes free in /run/a/captures");
 }
 
+/* The lowest descriptor not open. */
+static int
+lowest_free(void)
+{
+	int fd = 0;
+
+	while (fcntl(fd, F_GETFD) != -1)
+		fd++;
+	return fd;
+}
+
+static void
+t_pipe_failing_after_the_file_leaks_nothing(void)
+{
+	char dir[] = "/tmp/hl-capfd-XXXXXX", path[PATH_MAX];
+	struct role_ctx ctx = { .agent = "t" };
+	struct role r = { .ctx = &ctx, .id = 7 };
+	Hoplab__CaptureParams cp = HOPLAB__CAPTURE_PARAMS__INIT;
+	Hoplab__StartRole sr = HOPLAB__START_ROLE__INIT;
+	struct rlimit old, lim;
+	struct stat st;
+	int low, rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	ctx.rundir = dir;
+	cp.iface = "lo";
+	cp.limit_bytes = 1000;
+	sr.capture = &cp;
+	sr.params_case = HOPLAB__START_ROLE__PARAMS_CAPTURE;
+	CU_ASSERT_EQUAL_FATAL(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = lowest_free();
+	lim = old;
+	lim.rlim_cur = (rlim_t)low + 1;	/* the file fits, a pipe does not */
+	CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	err[0] = '\0';
+	rc = capture_ops.start(&r, &sr, err, sizeof(err));
+	setrlimit(RLIMIT_NOFILE, &old);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "capture: pipe: "));
+	CU_ASSERT_EQUAL(lowest_free(), low);	/* the file's closed */
+	CU_ASSERT_EQUAL(r.pid, 0);
+	capture_ops.forget(&r);
+	snprintf(path, sizeof(path), "%s/captures/7.pcap", dir);
+	CU_ASSERT_EQUAL(stat(path, &st), -1);	/* and removed */
+	snprintf(path, sizeof(path), "%s/captures", dir);
+	rmdir(path);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
 int
 main(void)
 {
@@ -53,6 +115,7 @@ main(void)
 		UNIT_TEST(t_limit_up_to_4GB_fits_a_disk_that_has_it),
 		UNIT_TEST(t_limit_over_4GB_is_refused_on_any_disk),
 		UNIT_TEST(t_limit_over_the_free_space_is_refused_with_both_sizes),
+		UNIT_TEST(t_pipe_failing_after_the_file_leaks_nothing),
 	};
 
 	return UNIT_MAIN("capture_room", tests);
