@@ -227,15 +227,6 @@ void	role_log_path(const struct role *r, char *buf, size_t len);
 int	role_spawn(struct role *r, const char *path, char *const argv[],
 	    int append, char *err, size_t errlen);
 /*
- * Wait until R's child (program PROG) has bound its control socket
- * SOCKPATH, which hoplab-link and hoplab-router bind only after their
- * packet rings are open.  0, or -1 with ERR when it exited first (with
- * the last line of its log) or took too long (it is then killed).
- * Only bird's start (bird.c) still waits so.
- */
-int	role_wait_socket(const struct role *r, const char *sockpath,
-	    const char *prog, char *err, size_t errlen);
-/*
  * The ready of a kind whose child (PROG) binds SOCKPATH once it works
  * (hoplab-link, hoplab-router): 1 when the socket is there, 0 not yet,
  * -1 with ERR when the child was reaped first (its exit and the last

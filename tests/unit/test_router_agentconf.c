@@ -36,14 +36,6 @@ role_spawn(struct role *r, const char *path, char *const argv[], int append,
 }
 
 int
-role_wait_socket(const struct role *r, const char *sockpath,
-    const char *prog, char *e, size_t elen)
-{
-	(void)r, (void)sockpath, (void)prog, (void)e, (void)elen;
-	return 0;
-}
-
-int
 role_poll_socket(const struct role *r, const char *sockpath,
     const char *prog, char *e, size_t elen)
 {
