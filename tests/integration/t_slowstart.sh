@@ -18,6 +18,9 @@
 # 2. every wrapper slept its 4 s before its program ran (its own stamps:
 #    2 routers and 1 link at least), so the start really was slow;
 # 3. neither the console nor any agent log says that a peer was lost;
+#    likewise (3b) in a run whose fault restarts hoplab-router B (4 s):
+#    its FaultAck comes once B forwards (faults.csv: "rings open in
+#    4xxx ms"), which the agent no longer waits for in its loop;
 # 4. the gen agent's capture folder is a 1 MiB tmpfs of the test's own
 #    (a link to it; unmounted by the trap): a plan capturing with limit
 #    2MB fails, the console and the agent's log giving the reason, the
@@ -25,7 +28,7 @@
 #    the capture started and wrote until the tmpfs was full.
 # 5. captures are roles (below, with a hand-made controller).
 #
-# Root; about 40 s.
+# Root; about 60 s.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -74,6 +77,17 @@ flows:
 impairments: [{link: A-B, delay: 1ms}]
 PLAN
 
+cat >"$T/restart.yaml" <<PLAN
+name: slowrestart
+topology: {chain: [A, B]}
+variants: [A-B]
+router: {impl: hoplab}
+flows:
+  - {name: probe, mode: l2, frame: 64, idt: 1ms, count: 8000}
+faults:
+  - {at: 1s, router: B, action: restart, down: 300ms}
+PLAN
+
 cat >"$T/cap.yaml" <<PLAN
 name: capfull
 topology: {chain: [A]}
@@ -118,6 +132,19 @@ assert_eq agent_logs_there "A.log B.log gen.log" \
     "$(cd "$LAB_STATE" && ls gen.log A.log B.log | tr '\n' ' ' | sed 's/ $//')"
 assert_eq agents_lost_no_controller "" "$(cat "$LAB_STATE"/*.log |
     grep -E 'controller [^ ]+ lost')"
+
+# 3b. A plan's restart of hoplab-router B that takes 4 s: answered once
+# B forwards again, and nobody is lost meanwhile.
+if lab_run restart "$T/restart.yaml" "$T"; then
+	assert_match slow_restart_answered_once_forwarding \
+	    'B,start,pid [0-9]+ started \(rings open in [4-9][0-9]{3} ms\),ok,' \
+	    "$(grep ',B,start,' "$LAB_RUN/faults.csv")"
+	assert_match slow_restart_kill_not_waited_for \
+	    'B,kill,pid [0-9]+ SIGKILL,ok,' \
+	    "$(grep ',B,kill,' "$LAB_RUN/faults.csv")"
+fi
+assert_eq restart_console_lost_no_agent "" "$(grep -E 'agent [^ ]+ lost' \
+    "$T/restart.log")"
 
 # 4. A capture bigger than its tmpfs is refused with the free space.
 rm -rf "$CAPDIR" && ln -s "$T/capfs" "$CAPDIR" ||
