@@ -11,9 +11,10 @@
  * own, killed with the agent (PR_SET_PDEATHSIG), stdout and stderr in
  * role-N.log (where bird says why it refused a configuration; what it
  * does once running goes to bird.log, `log "FILE" all`).  bird opens
- * its control socket after it has read its configuration, so the start
- * waits for the socket (role_wait_socket, 5 s at most): a bird that
- * exits first is a failed start, with its exit status and last line.
+ * its control socket after it has read its configuration, so the role
+ * is ready once the socket is there (bird_ready, asked by the agent's
+ * loop every 20 ms, 5 s at most): a bird that exits first is a failed
+ * start, with its exit status and last line.
  * -f keeps it in the foreground, so its pid is the child the agent
  * reaps, and ends it: SIGTERM is bird's clean shutdown, in which the
  * kernel protocol (persist no) withdraws every route it installed.
@@ -146,7 +147,7 @@ bird_start(struct role *r, const Hoplab__RouterParams *rp, char *err,
 {
 	struct bird *b = calloc(1, sizeof(*b));
 	const char *path = bird_path();
-	char why[768], tail[ROLE_TAIL_BYTES + 16];
+	char why[768];
 	char *argv[] = { "bird", "-f", "-c", NULL, "-s", NULL, "-P", NULL,
 	    NULL };
 
@@ -169,17 +170,6 @@ bird_start(struct role *r, const Hoplab__RouterParams *rp, char *err,
 	argv[7] = b->pidfile;
 	if (role_spawn(r, path, argv, 0, why, sizeof(why)) == -1)
 		goto fail;
-	if (role_wait_socket(r, b->sock, "bird", why, sizeof(why)) == -1) {
-		role_file_tail(b->log, TAIL_LINES, tail, sizeof(tail));
-		snprintf(err, errlen, "bird on %s did not start (role %u): "
-		    "%s%s%s", r->ctx->agent, r->id, why, tail[0] ?
-		    "; bird.log: " : "", tail);
-		free(b->logbuf);
-		free(b);
-		return NULL;
-	}
-	log_info("role %u: bird pid %d runs %s, control socket %s", r->id,
-	    (int)r->pid, b->conf, b->sock);
 	return b;
 fail:
 	snprintf(err, errlen, "bird on %s (role %u): %s", r->ctx->agent, r->id,
@@ -187,6 +177,25 @@ fail:
 	free(b->logbuf);
 	free(b);
 	return NULL;
+}
+
+int
+bird_ready(const struct bird *b, const struct role *r, char *err,
+    size_t errlen)
+{
+	char why[768], tail[ROLE_TAIL_BYTES + 16];
+	int rc;
+
+	if ((rc = role_poll_socket(r, b->sock, "bird", why,
+	    sizeof(why))) == 1)
+		log_info("role %u: bird pid %d runs %s, control socket %s",
+		    r->id, (int)r->pid, b->conf, b->sock);
+	if (rc != -1)
+		return rc;
+	role_file_tail(b->log, TAIL_LINES, tail, sizeof(tail));
+	snprintf(err, errlen, "bird on %s did not start (role %u): %s%s%s",
+	    r->ctx->agent, r->id, why, tail[0] ? "; bird.log: " : "", tail);
+	return -1;
 }
 
 void

@@ -23,13 +23,17 @@ struct bird;
 int	bird_wanted(const Hoplab__RouterParams *rp);
 /*
  * Write RP's configuration into R's folder and start bird on it as R's
- * child (R->pid), then wait until it has opened its control socket
- * (it parsed its configuration and runs).  NULL with ERR naming this
- * host, bird's exit status and the last lines of what it said when it
- * did not start; it is then ended (the reaper collects it).
+ * child (R->pid).  NULL with ERR naming this host when it could not.
  */
 struct bird *bird_start(struct role *r, const Hoplab__RouterParams *rp,
 	    char *err, size_t errlen);
+/*
+ * Has R's bird B opened its control socket (it parsed its configuration
+ * and runs)?  1 yes, 0 not yet, -1 with ERR naming this host, bird's
+ * exit status and the last lines of what it said (role_poll_socket).
+ */
+int	bird_ready(const struct bird *b, const struct role *r, char *err,
+	    size_t errlen);
 /*
  * The sentence for bird's exit with wait STATUS while R needed it: the
  * host, role, pid, exit status or signal and the last lines of its log.

@@ -7,8 +7,8 @@
  * time stamps with PCAP_TSTAMP_PRECISION_NANO, an 8 MiB kernel ring,
  * promiscuous) and writes every frame with pcap_dump() into
  * RUNDIR/captures/ROLE.pcap, a nanosecond pcap file.  The child tells the
- * agent over a pipe whether pcap_activate() and the file worked (ready);
- * only then is the role STARTED, so a controller that starts the generator
+ * agent over a pipe whether pcap_activate() and the file worked (ready,
+ * read by the loop every ROLE_READY_POLL); only then is the role STARTED, so a controller that starts the generator
  * after STARTED has the capture running before the first packet.  The
  * child never touches ZeroMQ (it is not exec'd: it runs only libpcap and
  * stdio, and leaves with _exit), and dies with the agent
@@ -18,21 +18,27 @@
  * is counted (over_limit) and not written, and the capture is then
  * "truncated".  The kernel's drops (its ring full) are counted too.
  *
- * StopRole: SIGTERM to the child, which keeps reading for 150 ms more
- * (TPACKET_V3 hands over a block of frames when it is full or after the
- * 50 ms timeout), flushes, writes its counts to the pipe and exits; the
- * agent waits for that (at most CAP_STOP_WAIT_MS: the event loop pauses
- * that long), answers with a CaptureReport and RoleStatus STOPPED, and
+ * StopRole: SIGTERM to the child's group, which keeps reading for 150 ms
+ * more (TPACKET_V3 hands over a block of frames when it is full or after
+ * the 50 ms timeout), flushes, writes its counts to the pipe and exits;
+ * once the loop reaps it (SIGKILL after ROLE_KILL_GRACE: the loop never
+ * waits), the agent answers with a CaptureReport and RoleStatus STOPPED, and
  * sends the file in FileChunks of CAPTURE_CHUNK bytes, CAPTURE_WINDOW of
  * them ahead of the controller's FileAck (so a message is never near
  * MSG_MAX_SIZE).  A FileAck with resend starts again at its offset; one
  * with done deletes the file and ends the role.  The agent has no timer
  * here: the controller asks again when chunks went missing.
  *
- * A capture is its controller's to end (role_ops.supervised 0): it is
- * not counted among the active roles, keeps running when its controller
- * is lost and dies with the agent; a StopRole 0 ends it without sending
- * the file.
+ * A capture is a role like the others: its id is refused while another
+ * role has it, and its file is created with O_EXCL (a file an earlier
+ * capture of the id left is never written over); it is stopped when its
+ * controller is lost or the agent quits, as a StopRole 0 does, keeping
+ * its file; a child that ends by itself (libpcap failed: the interface
+ * went away) is reported FAILED with its reason; and its pid is
+ * signalled only until it is reaped.  Its limit_bytes is at most
+ * CAP_LIMIT_MAX (4GB) and at most the space free in RUNDIR/captures
+ * (statvfs), else the StartRole is FAILED with the reason (counted
+ * among the agent's refused starts).
  *
  * Deliberately not done: capture filters (every frame is taken; the
  * controller picks the probes), resuming a transfer after the agent
@@ -41,7 +47,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +56,7 @@
 #include <limits.h>
 #include <net/if.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 #include <pcap/pcap.h>
@@ -67,11 +73,10 @@
 #define CAP_SNAP_MAX		65535
 #define CAP_SNAP_DEFAULT	128
 #define CAP_LIMIT_DEFAULT	(64ULL * 1000 * 1000)
+#define CAP_LIMIT_MAX		(4ULL * 1000 * 1000 * 1000) /* plancap.c's */
 #define CAP_RING_BYTES		(8 << 20)
 #define CAP_TIMEOUT_MS		50	/* TPACKET_V3 block timeout */
 #define CAP_DRAIN_NS		(150 * NSEC_PER_MSEC)
-#define CAP_READY_WAIT_MS	5000
-#define CAP_STOP_WAIT_MS	1000
 #define CAP_PCAP_HDR		24	/* file header */
 #define CAP_REC_HDR		16	/* per frame */
 
@@ -88,10 +93,12 @@ struct cap {
 	char		iface[IF_NAMESIZE];
 	char		path[PATH_MAX + 32];
 	int		rfd;		/* the child's pipe, -1 when done */
+	int		created;	/* path is this role's (O_EXCL) */
+	int		running;	/* the child said it captures */
+	int		want_file;	/* stopping: the file goes out after */
 	int		sending;	/* stopped: the file goes out */
 	int		fd;		/* the file, while sending */
 	uint64_t	size, sent;	/* file size, bytes sent so far */
-	int		collected;	/* the child is reaped: pid not ours */
 };
 
 /* What the child runs: the params, its limit, its file, its pipe. */
@@ -99,6 +106,7 @@ struct child_args {
 	const Hoplab__CaptureParams *cp;
 	uint64_t	limit;
 	const char	*path;
+	int		filefd;		/* path, opened O_EXCL by the agent */
 	int		wfd, rfd;
 };
 
@@ -154,12 +162,13 @@ child_signals(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-/* Open IFACE and the file: 0, or -1 with S->m.err. */
+/* Open IFACE and write the file FD (PATH): 0, or -1 with S->m.err. */
 static int
 child_open(struct child_state *s, const Hoplab__CaptureParams *cp,
-    const char *path)
+    const char *path, int fd)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	FILE *f;
 	int rc;
 
 	if ((child_pc = pcap_create(cp->iface, ebuf)) == NULL) {
@@ -182,9 +191,10 @@ child_open(struct child_state *s, const Hoplab__CaptureParams *cp,
 		    cp->iface, pcap_geterr(child_pc));
 		return -1;
 	}
-	if ((s->d = pcap_dump_open(child_pc, path)) == NULL) {
+	if ((f = fdopen(fd, "w")) == NULL ||
+	    (s->d = pcap_dump_fopen(child_pc, f)) == NULL) {
 		snprintf(s->m.err, sizeof(s->m.err), "%s: %s", path,
-		    pcap_geterr(child_pc));
+		    f == NULL ? strerror(errno) : pcap_geterr(child_pc));
 		return -1;
 	}
 	s->m.bytes = CAP_PCAP_HDR;
@@ -237,7 +247,7 @@ child_main(void *arg)
 	memset(&s, 0, sizeof(s));
 	s.limit = a->limit;
 	child_signals();
-	if (child_open(&s, a->cp, path) == -1)
+	if (child_open(&s, a->cp, path, a->filefd) == -1)
 		return write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m) ? 2 : 1;
 	s.m.ok = 1;
 	if (write(wfd, &s.m, sizeof(s.m)) != sizeof(s.m))
@@ -260,30 +270,27 @@ child_main(void *arg)
 
 /* ------------------------------------------------------------ the agent */
 
-/* Read one cap_msg from FD within MS; 0, or -1 with ERR. */
+/*
+ * Read one cap_msg from the child's pipe FD (non-blocking; a message is
+ * written at once, smaller than PIPE_BUF): 1 read, 0 none yet, -1 with
+ * ERR when the pipe closed without one.
+ */
 static int
-read_msg(int fd, int ms, struct cap_msg *m, char *err, size_t errlen)
+read_msg(int fd, struct cap_msg *m, char *err, size_t errlen)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	ssize_t n;
-	int rc;
 
-	while ((rc = poll(&pfd, 1, ms)) == -1 && errno == EINTR)
-		;
-	if (rc == 0) {
-		snprintf(err, errlen, "the capture process did not answer "
-		    "within %d ms", ms);
-		return -1;
-	}
 	while ((n = read(fd, m, sizeof(*m))) == -1 && errno == EINTR)
 		;
+	if (n == -1 && errno == EAGAIN)
+		return 0;
 	if (n != (ssize_t)sizeof(*m)) {
 		snprintf(err, errlen, "the capture process ended without "
 		    "saying why");
 		return -1;
 	}
 	m->err[sizeof(m->err) - 1] = '\0';
-	return 0;
+	return 1;
 }
 
 /* Check CP; 0, or -1 with ERR. */
@@ -308,12 +315,78 @@ valid_params(const Hoplab__CaptureParams *cp, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * May a file of LIMIT bytes go into DIR, which has AVAIL bytes free for
+ * us (statvfs)?  0, or -1 with ERR: a capture that fills a disk (often
+ * tmpfs, the agent's memory) takes the host down with it.
+ */
+int
+capture_room(const char *dir, uint64_t limit, uint64_t avail, char *err,
+    size_t errlen)
+{
+	if (limit > CAP_LIMIT_MAX) {
+		snprintf(err, errlen, "capture: limit_bytes %llu is more than "
+		    "the agent allows (%llu)", (unsigned long long)limit,
+		    (unsigned long long)CAP_LIMIT_MAX);
+		return -1;
+	}
+	if (limit > avail) {
+		snprintf(err, errlen, "capture: limit_bytes %llu is more than "
+		    "the %llu bytes free in %s", (unsigned long long)limit,
+		    (unsigned long long)avail, dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Make RUNDIR/captures and check it has room for LIMIT; 0, or -1. */
+static int
+capture_dir(const struct role *r, uint64_t limit, char *dir, size_t len,
+    char *err, size_t errlen)
+{
+	struct statvfs vs;
+
+	snprintf(dir, len, "%s/captures", r->ctx->rundir);
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (statvfs(dir, &vs) == -1) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return capture_room(dir, limit, (uint64_t)vs.f_bavail *
+	    (uint64_t)vs.f_frsize, err, errlen);
+}
+
+/*
+ * The file of capture R, new (O_EXCL: a file another capture of the same
+ * id left is never written twice); its descriptor, or -1 with ERR.
+ */
+static int
+open_file(struct role *r, struct cap *c, char *err, size_t errlen)
+{
+	int fd;
+
+	if ((fd = open(c->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1) {
+		snprintf(err, errlen, "capture: %s: %s%s", c->path,
+		    strerror(errno), errno == EEXIST ? " (an earlier capture "
+		    "of this role id left it: not overwritten)" : "");
+		return -1;
+	}
+	c->created = 1;
+	(void)r;
+	return fd;
+}
+
 /* Fork the child of capture role R; 0 once forked, or -1 with ERR. */
 static int
 capture_start(struct role *r, const Hoplab__StartRole *sr, char *err,
     size_t errlen)
 {
-	static const struct spawn_opts o = { .die_with_parent = 1 };
+	static const struct spawn_opts o = { .new_group = 1,
+	    .die_with_parent = 1 };
 	Hoplab__CaptureParams *cp = sr->capture;
 	struct child_args a = { .cp = cp, .limit = cp->limit_bytes ?
 	    cp->limit_bytes : CAP_LIMIT_DEFAULT };
@@ -321,7 +394,8 @@ capture_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	struct cap *c;
 	int fds[2];
 
-	if (valid_params(cp, err, errlen) == -1)
+	if (valid_params(cp, err, errlen) == -1 ||
+	    capture_dir(r, a.limit, dir, sizeof(dir), err, errlen) == -1)
 		return -1;
 	if ((c = r->priv = calloc(1, sizeof(*c))) == NULL) {
 		snprintf(err, errlen, "capture: out of memory");
@@ -331,14 +405,12 @@ capture_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	snprintf(c->iface, sizeof(c->iface), "%s", cp->iface);
 	if (cp->snaplen == 0)
 		cp->snaplen = CAP_SNAP_DEFAULT;
-	snprintf(dir, sizeof(dir), "%s/captures", r->ctx->rundir);
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
 	snprintf(c->path, sizeof(c->path), "%s/%u.pcap", dir, r->id);
+	if ((a.filefd = open_file(r, c, err, errlen)) == -1)
+		return -1;
 	if (pipe2(fds, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		snprintf(err, errlen, "capture: pipe: %s", strerror(errno));
+		close(a.filefd);
 		return -1;
 	}
 	a.path = c->path;
@@ -346,38 +418,53 @@ capture_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	a.wfd = fds[1];
 	r->pid = spawn_fork(child_main, &a, &o, err, errlen);
 	close(fds[1]);
-	c->rfd = fds[0];
+	close(a.filefd);
+	c->rfd = fds[0];	/* closed by capture_forget */
 	if (r->pid == -1) {
 		r->pid = 0;
 		return -1;
 	}
+	fcntl(c->rfd, F_SETFL, O_NONBLOCK);
 	return 0;
 }
 
-/* The child has the interface and the file open; else it is gone. */
+/*
+ * Has the child the interface and the file open (1)?  Not said yet (0),
+ * or it failed, died or took too long (-1, with its reason).
+ */
 static int
 capture_ready(struct role *r, char *err, size_t errlen)
 {
 	struct cap *c = r->priv;
 	struct cap_msg m;
+	int rc;
 
 	memset(&m, 0, sizeof(m));
-	if (read_msg(c->rfd, CAP_READY_WAIT_MS, &m, err, errlen) == 0 &&
-	    m.ok) {
+	if ((rc = read_msg(c->rfd, &m, err, errlen)) == 1 && m.ok) {
+		c->running = 1;
 		log_info("role %u: capturing on %s as pid %d into %s", r->id,
 		    c->iface, (int)r->pid, c->path);
-		return 0;
+		return 1;
 	}
-	if (m.err[0] != '\0' && !m.ok)
-		snprintf(err, errlen, "%s", m.err);
-	kill(r->pid, SIGKILL);
-	spawn_wait(r->pid, &(int){ 0 });
-	close(c->rfd);
-	c->rfd = -1;
-	unlink(c->path);
-	return -1;
+	if (rc == 1) {
+		snprintf(err, errlen, "%s", m.err[0] ? m.err : "the capture "
+		    "process failed without saying why");
+		return -1;
+	}
+	if (rc == 0 && r->reaped) {
+		snprintf(err, errlen, "the capture process ended without "
+		    "saying why");
+		return -1;
+	}
+	if (rc == 0 && clock_mono_ns() >= r->ready_by) {
+		snprintf(err, errlen, "the capture process did not answer "
+		    "within %lld ms", ROLE_READY_NS / NSEC_PER_MSEC);
+		return -1;
+	}
+	return rc;
 }
 
+/* The file is removed unless it holds a capture (kept or sent). */
 static void
 capture_forget(struct role *r)
 {
@@ -389,34 +476,36 @@ capture_forget(struct role *r)
 		close(c->rfd);
 	if (c->fd != -1)
 		close(c->fd);
+	if (c->created && !c->running)
+		unlink(c->path);
 	free(c);
 	r->priv = NULL;
 }
 
-/* Stop R's child and collect its counts into *M; 0, or -1 with ERR. */
+/*
+ * The child of R was reaped: its last message (its counts) into *M; 0,
+ * or -1 with ERR (it failed, or died without one: STATUS says how).
+ */
 static int
-end_child(struct role *r, struct cap_msg *m, char *err, size_t errlen)
+final_msg(struct role *r, int status, struct cap_msg *m, char *err,
+    size_t errlen)
 {
 	struct cap *c = r->priv;
+	char how[64];
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (kill(r->pid, SIGTERM) == -1 && errno != ESRCH)
-		log_warn("role %u: kill: %s", r->id, strerror(errno));
-	rc = read_msg(c->rfd, CAP_STOP_WAIT_MS, m, err, errlen);
-	if (rc == -1) {
-		kill(r->pid, SIGKILL);
-		spawn_wait(r->pid, NULL);
-	} else	/* it exits right after writing; ECHILD if reaped */
-		spawn_wait_for(r->pid, NULL, NSEC_PER_SEC);
-	c->collected = 1;
+	rc = read_msg(c->rfd, m, err, errlen);
 	close(c->rfd);
 	c->rfd = -1;
-	if (rc == 0 && !m->ok) {
+	if (rc == 1 && m->ok)
+		return 0;
+	if (rc == 1)
 		snprintf(err, errlen, "%s", m->err);
-		return -1;
-	}
-	return rc;
+	else
+		snprintf(err, errlen, "the capture process %s without its "
+		    "counts", spawn_status_text(status, how, sizeof(how)));
+	return -1;
 }
 
 static void
@@ -477,75 +566,109 @@ send_chunks(struct role *r, uint64_t offset)
 	}
 }
 
-/* Stop capture R: report, then its file goes out (ROLE_KEPT). */
-static enum role_stopped
-stop_one(struct role *r)
+/*
+ * Capture R stopped cleanly with counts M: report, then its file goes
+ * out (the role stays until the controller acknowledges it).  0, or -1
+ * with ERR when the file cannot be read.
+ */
+static int
+send_file(struct role *r, const struct cap_msg *m, char *err, size_t errlen)
 {
 	struct cap *c = r->priv;
-	struct cap_msg m;
 	struct stat st;
-	char err[512];
-	int rc;
 
-	rc = end_child(r, &m, err, sizeof(err));
-	if (rc == 0 && ((c->fd = open(c->path, O_RDONLY | O_CLOEXEC)) == -1 ||
-	    fstat(c->fd, &st) == -1)) {
-		snprintf(err, sizeof(err), "%s: %s", c->path, strerror(errno));
-		rc = -1;
-	}
-	if (rc == -1) {
-		log_warn("role %u: capture on %s failed: %s", r->id,
-		    c->iface, err);
-		send_report(r, &m, err);
-		role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
-		return ROLE_ENDED;
+	if ((c->fd = open(c->path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(c->fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
+		return -1;
 	}
 	c->size = (uint64_t)st.st_size;
 	c->sending = 1;
 	log_info("role %u: capture on %s stopped: %llu frames, %llu bytes%s, "
 	    "kernel dropped %llu", r->id, c->iface,
-	    (unsigned long long)m.packets, (unsigned long long)c->size,
-	    m.truncated ? " (truncated at its limit)" : "",
-	    (unsigned long long)m.drop);
-	send_report(r, &m, NULL);
+	    (unsigned long long)m->packets, (unsigned long long)c->size,
+	    m->truncated ? " (truncated at its limit)" : "",
+	    (unsigned long long)m->drop);
+	send_report(r, m, NULL);
 	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
 	send_chunks(r, 0);
-	return ROLE_KEPT;
+	return 0;
 }
 
 /*
- * A StopRole for R stops it and sends its file; a StopRole 0 (ALL) ends
- * it at once, its file kept in RUNDIR/captures/.
+ * A StopRole for R (ALL 0) stops its child and then sends its file; one
+ * for every role (a StopRole 0, its controller lost, the agent quitting)
+ * stops it and keeps the file in RUNDIR/captures/.  Either way the
+ * child gets SIGTERM (SIGKILL ROLE_KILL_GRACE later, supervise.c) and
+ * its exit finishes the stop (capture_on_exit): the loop never waits.
  */
 static enum role_stopped
 capture_stop(struct role *r, int all)
 {
 	struct cap *c = r->priv;
-	struct cap_msg m;
-	char err[512];
 
-	if (!all)
-		return c->sending ? ROLE_KEPT : stop_one(r);
-	if (!c->sending && end_child(r, &m, err, sizeof(err)) == 0)
-		log_info("role %u: capture stopped, %s kept", r->id, c->path);
-	role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
-	return ROLE_ENDED;
+	if (c->sending) {
+		if (!all)
+			return ROLE_KEPT;
+		role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
+		return ROLE_ENDED;
+	}
+	if (r->stopping) {
+		if (all)
+			c->want_file = 0;
+		return ROLE_ENDING;
+	}
+	c->want_file = !all && c->running;
+	return role_terminate(r, all);
+}
+
+/* R's child failed or died unasked: FAILED, the report says why. */
+static void
+failed(struct role *r, const struct cap_msg *m, const char *err)
+{
+	struct cap *c = r->priv;
+
+	log_warn("role %u: capture on %s failed: %s", r->id, c->iface, err);
+	send_report(r, m, err);
+	role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
+	r->ended = 1;		/* reported: supervise.c only frees it */
 }
 
 /*
- * The reaper collected the child first: end_child() finds it gone.  Once
- * it is collected, the pid is no longer the capture's.
+ * The reaper collected R's child.  Starting: ready() says why (1).
+ * Stopped for its file: the file goes out and this kind keeps the role
+ * (0; R->pid is then 0, never signalled again).  Stopped for good: the
+ * role ends STOPPED (1).  Unasked, or without its counts: FAILED (1).
  */
 static int
 capture_on_exit(struct role *r, int status)
 {
 	struct cap *c = r->priv;
+	struct cap_msg m;
+	char err[512];
+	int rc;
 
-	(void)status;
-	if (c->collected)
-		return -1;
-	c->collected = 1;
-	log_debug("reaped pid %d, not a role", (int)r->pid);
+	if (r->starting || r->ended)
+		return 1;
+	rc = final_msg(r, status, &m, err, sizeof(err));
+	if (rc == 0 && !r->stopping)
+		snprintf(err, sizeof(err), "the capture process ended by "
+		    "itself");
+	if (rc == -1 || !r->stopping) {
+		failed(r, &m, err);
+		return 1;
+	}
+	if (!c->want_file) {
+		log_info("role %u: capture stopped, %s kept", r->id, c->path);
+		return 1;
+	}
+	if (send_file(r, &m, err, sizeof(err)) == -1) {
+		failed(r, &m, err);
+		return 1;
+	}
+	log_debug("role %u: capture pid %d reaped", r->id, (int)r->pid);
+	r->pid = 0;
+	r->kill_at = 0;
 	return 0;
 }
 
@@ -583,5 +706,5 @@ const struct role_ops capture_ops = {
 	.on_exit = capture_on_exit,
 	.file_ack = capture_file_ack,
 	.forget = capture_forget,
-	.supervised = 0,
+	.supervised = 1,
 };

@@ -25,14 +25,17 @@
  *   ROUTER_KILL  this host's router role (Fault.role_id, or the only
  *                one: a role whose kind has a kill operation) is taken
  *                down by its kind: a hoplab-router's process gets
- *                SIGKILL and is reaped at once, so that the planned
- *                death is no role failure; a kernel router has no
+ *                SIGKILL, not waited for: the loop reaps it and
+ *                the kind takes that exit, so that the planned death is
+ *                no role failure; a kernel router has no
  *                process, and its reboot is emulated by turning
  *                forwarding off (net.ipv4.ip_forward = 0): packets stop
  *                being forwarded while addresses, routes and ARP stay
  *   ROUTER_START the kind's restart: hoplab-router started again from
  *                its saved params (same config file, same role id, its
- *                log appended to), answered once it forwards again; a
+ *                log appended to), answered once it forwards again (the
+ *                role is starting meanwhile, role.h's waiter; the loop
+ *                goes on); a
  *                kernel router gets net.ipv4.ip_forward = 1
  *
  *   ROUTE_SET    this host's router role's route to routes[0].prefix
@@ -254,18 +257,82 @@ apply_route(struct supervisor *sv, const Hoplab__Fault *f, int64_t *when,
 	return iproute_run(add ? rep : del, err, errlen);
 }
 
-/* ROUTER_KILL or ROUTER_START by the role's kind; DETAIL what was done. */
+/*
+ * ROUTER_KILL or ROUTER_START by the role's kind; DETAIL what was done.
+ * *STARTING: the role is started again but not ready yet (its FaultAck
+ * waits, restarted()).
+ */
 static int
 apply_router(struct supervisor *sv, const Hoplab__Fault *f, int64_t *when,
-    char *detail, size_t dlen, char *err, size_t errlen)
+    char *detail, size_t dlen, char *err, size_t errlen,
+    struct role **starting)
 {
 	struct role *r;
 
+	*starting = NULL;
 	if ((r = supervise_router(sv, f->role_id, err, errlen)) == NULL)
 		return -1;
-	if (f->action == HOPLAB__FAULT__ACTION__ROUTER_START)
-		return r->ops->restart(r, when, detail, dlen, err, errlen);
-	return r->ops->kill(r, when, detail, dlen, err, errlen);
+	if (f->action != HOPLAB__FAULT__ACTION__ROUTER_START)
+		return r->ops->kill(r, when, detail, dlen, err, errlen);
+	if (r->ops->restart(r, when, detail, dlen, err, errlen) == -1)
+		return -1;
+	if (r->starting)
+		*starting = r;
+	return 0;
+}
+
+static void	send_ack(struct sender *out, const uint8_t *id, size_t idlen,
+		    const Hoplab__FaultAck *fa);
+
+/*
+ * A restarted router forwards again (OK), or did not make it (ERR): the
+ * ROUTER_START's FaultAck, at the instant it was ready.
+ */
+static void
+restarted(struct role *r, const struct role_waiter *w, int ok,
+    const char *err)
+{
+	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
+	char detail[96] = "";
+
+	fa.fault_id = w->fault_id;
+	fa.ok = ok;
+	fa.time_ns = clock_real_ns();
+	if (ok && r->ops == &hoplabrouter_ops)
+		hoplabrouter_restarted(r, detail, sizeof(detail));
+	fa.error = (char *)(ok ? "" : err);
+	fa.detail = detail;
+	if (ok)
+		log_info("fault %u: router start: %s", w->fault_id, detail);
+	else
+		log_warn("fault %u: %s", w->fault_id, err);
+	send_ack(r->ctx->out, w->to, w->tolen, &fa);
+}
+
+/* R answers fault F of controller ID once ready again (restarted()). */
+static void
+wait_ready(struct role *r, const uint8_t *id, size_t idlen,
+    const Hoplab__Fault *f)
+{
+	r->waiter.done = restarted;
+	r->waiter.fault_id = f->fault_id;
+	memcpy(r->waiter.to, id, idlen);
+	r->waiter.tolen = idlen;
+	r->waiter.asked = clock_mono_ns();
+	log_info("fault %u: router start: role %u starting, answered once it "
+	    "forwards", f->fault_id, r->id);
+}
+
+static void
+send_ack(struct sender *out, const uint8_t *id, size_t idlen,
+    const Hoplab__FaultAck *fa)
+{
+	Hoplab__Envelope env;
+
+	sender_envelope(out, &env);
+	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT_ACK;
+	env.fault_ack = (Hoplab__FaultAck *)fa;
+	sender_send(out, id, idlen, &env);
 }
 
 static int
@@ -279,9 +346,9 @@ void
 fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
     const Hoplab__Fault *f)
 {
-	Hoplab__Envelope env;
 	Hoplab__FaultAck fa = HOPLAB__FAULT_ACK__INIT;
 	char err[600] = "", detail[96] = "";
+	struct role *starting = NULL;
 	int64_t when = 0;
 	int refused = 0;
 
@@ -298,9 +365,13 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 		    sizeof(err)) == 0;
 	else if (is_router(f))
 		fa.ok = apply_router(sv, f, &when, detail, sizeof(detail), err,
-		    sizeof(err)) == 0;
+		    sizeof(err), &starting) == 0;
 	else
 		fa.ok = apply(f, &when, err, sizeof(err)) == 0;
+	if (starting != NULL && idlen <= sizeof(starting->waiter.to)) {
+		wait_ready(starting, id, idlen, f);
+		return;
+	}
 	fa.time_ns = when ? when : clock_real_ns();
 	fa.error = err;
 	fa.detail = detail;
@@ -318,8 +389,5 @@ fault_run(struct supervisor *sv, const uint8_t *id, size_t idlen,
 		    "");
 	else if (!refused)	/* a refusal is logged by role_refused */
 		log_warn("fault %u: %s", f->fault_id, err);
-	sender_envelope(sv->ctx.out, &env);
-	env.body_case = HOPLAB__ENVELOPE__BODY_FAULT_ACK;
-	env.fault_ack = &fa;
-	sender_send(sv->ctx.out, id, idlen, &env);
+	send_ack(sv->ctx.out, id, idlen, &fa);
 }

@@ -8,11 +8,14 @@
  * forwarded to the controller.  It must keep running: STARTED is answered
  * only once it forwards (its control socket appears after its rings are
  * open), and an exit is the role's end.  A plan's router fault (fault.c)
- * may kill it on purpose: SIGKILL to its group, reaped at once so that
- * the reaper never sees it and no exit is reported; the role stays, with
- * pid 0, until the restart runs the same argv from the same configuration
- * file (the role's saved params), appending to its log, or it is stopped,
- * which then is reported STOPPED at once.
+ * may kill it on purpose: SIGKILL to its group, without waiting; the
+ * loop reaps it and this kind takes that exit (on_exit), so that none is
+ * reported; the role stays, with pid 0, until the restart runs the same
+ * argv from the same configuration file (the role's saved params),
+ * appending to its log, or it is stopped, which then is reported STOPPED
+ * at once.  A restart that comes before the killed one was reaped starts
+ * the new process once it was (its rings must be closed first); the
+ * restart's FaultAck goes out once the new one forwards (ready).
  * Before it starts, the kernel's IPv4 addresses on its interfaces are
  * flushed: the router owns its addresses, and a kernel that also held
  * them would answer ARP and forward in its place.  Every value is checked before it reaches the file or the argv;
@@ -58,6 +61,9 @@
 struct saved {
 	char		interval[32];	/* --interval */
 	unsigned	starts;		/* processes started for the role */
+	int		killed;		/* by the plan; r->pid not reaped yet */
+	int		respawn;	/* restart once the killed one is reaped */
+	int64_t		restart_t0;	/* CLOCK_MONOTONIC of the restart */
 };
 
 /*
@@ -655,14 +661,21 @@ hoplabrouter_ready(struct role *r, char *err, size_t errlen)
 {
 	char conf[PATH_MAX + 32], sock[PATH_MAX + 32];
 	struct saved *sv = r->priv;
+	int rc;
 
+	if (sv->respawn) {	/* a restart waits for the killed one's end */
+		if (sv->killed)
+			return 0;
+		sv->respawn = 0;
+		return run_router(r, 1, err, errlen) == -1 ? -1 : 0;
+	}
 	router_paths(r, conf, sock, sizeof(conf));
-	if (role_wait_socket(r, sock, "hoplab-router", err, errlen) == -1)
-		return -1;
-	log_info("role %u: %s %s/hoplab-router as pid %d, config %s", r->id,
-	    sv->starts > 1 ? "started again" : "started", r->ctx->bindir,
-	    (int)r->pid, conf);
-	return 0;
+	if ((rc = role_poll_socket(r, sock, "hoplab-router", err,
+	    errlen)) == 1)
+		log_info("role %u: %s %s/hoplab-router as pid %d, config %s",
+		    r->id, sv->starts > 1 ? "started again" : "started",
+		    r->ctx->bindir, (int)r->pid, conf);
+	return rc;
 }
 
 /* Start hoplab-router as role R from SR->router; 0 or -1 with ERR. */
@@ -700,21 +713,24 @@ hoplabrouter_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 }
 
 /*
- * A plan's router kill: SIGKILL to R's group, reaped here so that its end
- * is not reported as the role's.  *WHEN is the CLOCK_REALTIME instant the
- * signal was sent (the process stops there; its exit, unmapping its
- * rings, may take 100 ms more).  R->pid is 0 afterwards.
+ * A plan's router kill: SIGKILL to R's group, not waited for: the loop
+ * reaps it and on_exit takes its end, which is not the role's.  *WHEN is
+ * the CLOCK_REALTIME instant the signal was sent (the process stops
+ * there; its exit, unmapping its rings, may take 100 ms more).
  */
 static int
 hoplabrouter_kill(struct role *r, int64_t *when, char *detail, size_t dlen,
     char *err, size_t errlen)
 {
+	struct saved *sv = r->priv;
 	pid_t pid = r->pid;
 
-	if (pid <= 0 || r->reaped || r->stopping) {
+	if (pid <= 0 || sv->killed || r->reaped || r->stopping ||
+	    r->starting) {
 		snprintf(err, errlen, "role %u has no running process to kill "
-		    "(%s)", r->id, pid <= 0 ? "killed before" : r->reaped ?
-		    "it has exited" : "it is being stopped");
+		    "(%s)", r->id, pid <= 0 || sv->killed ? "killed before" :
+		    r->reaped ? "it has exited" : r->starting ? "it is "
+		    "starting" : "it is being stopped");
 		return -1;
 	}
 	if (kill(-pid, SIGKILL) == -1) {
@@ -723,48 +739,94 @@ hoplabrouter_kill(struct role *r, int64_t *when, char *detail, size_t dlen,
 		return -1;
 	}
 	*when = clock_real_ns();
-	spawn_wait(pid, &(int){ 0 });
-	r->pid = 0;
+	sv->killed = 1;
 	log_info("role %u: pid %d killed by the plan (signal 9)", r->id,
 	    (int)pid);
 	snprintf(detail, dlen, "pid %d SIGKILL", (int)pid);
 	return 0;
 }
 
-/* Start R again after a plan's kill, answered once it forwards again. */
+/*
+ * The reaper collected R's child: the plan's kill (taken here: R->pid 0,
+ * the role goes on), or the role's end (1).
+ */
+static int
+hoplabrouter_on_exit(struct role *r, int status)
+{
+	struct saved *sv = r->priv;
+
+	(void)status;
+	if (sv == NULL || !sv->killed || r->stopping)
+		return 1;
+	sv->killed = 0;
+	log_debug("role %u: pid %d, killed by the plan, reaped", r->id,
+	    (int)r->pid);
+	r->pid = 0;
+	return 0;
+}
+
+/*
+ * Start R again after a plan's kill: R is starting (role_ops.ready) and
+ * the FaultAck goes out once it forwards again (R->waiter, fault.c).
+ */
 static int
 hoplabrouter_restart(struct role *r, int64_t *when, char *detail,
     size_t dlen, char *err, size_t errlen)
 {
-	int64_t t0 = clock_mono_ns();
+	struct saved *sv = r->priv;
 
-	if (r->priv == NULL) {
+	if (sv == NULL) {
 		snprintf(err, errlen, "role %u: no saved hoplab-router "
 		    "parameters to start it with", r->id);
 		return -1;
 	}
-	if (r->pid != 0 || r->reaped || r->stopping) {
+	if ((r->pid != 0 && !sv->killed) || sv->respawn || r->reaped ||
+	    r->stopping || r->starting) {
 		snprintf(err, errlen, "role %u: hoplab-router is %s", r->id,
-		    r->pid != 0 ? "running (kill it first)" : "gone");
+		    r->pid != 0 && !sv->killed ? "running (kill it first)" :
+		    sv->respawn || r->starting ? "starting already" : "gone");
 		return -1;
 	}
-	if (run_router(r, 1, err, errlen) == -1 ||
-	    hoplabrouter_ready(r, err, errlen) == -1)
+	sv->restart_t0 = clock_mono_ns();
+	if (sv->killed)		/* not reaped yet: its rings may be open */
+		sv->respawn = 1;
+	else if (run_router(r, 1, err, errlen) == -1)
 		return -1;
-	*when = clock_real_ns();
-	snprintf(detail, dlen, "pid %d started (rings open in %lld ms)",
-	    (int)r->pid, (long long)((clock_mono_ns() - t0) / NSEC_PER_MSEC));
+	r->starting = 1;
+	r->ready_by = clock_mono_ns() + ROLE_READY_NS;
+	*when = 0;
+	detail[0] = '\0';
+	(void)dlen;
 	return 0;
 }
 
-/* Stopped while killed by the plan: over at once; else SIGTERM. */
+/* What a restart did, for its FaultAck (called once it forwards). */
+void
+hoplabrouter_restarted(const struct role *r, char *detail, size_t dlen)
+{
+	const struct saved *sv = r->priv;
+
+	snprintf(detail, dlen, "pid %d started (rings open in %lld ms)",
+	    (int)r->pid, (long long)((clock_mono_ns() - sv->restart_t0) /
+	    NSEC_PER_MSEC));
+}
+
+/*
+ * Stopped while killed by the plan: over at once (its child already
+ * reaped), or with the killed child's exit; else SIGTERM.
+ */
 static enum role_stopped
 hoplabrouter_stop(struct role *r, int all)
 {
-	if (r->pid == 0 && !r->reaped) {
+	struct saved *sv = r->priv;
+
+	if (sv != NULL && (sv->killed || (r->pid == 0 && !r->reaped))) {
 		log_info("role %u: hoplab router stopped while killed by the "
 		    "plan", r->id);
+		sv->respawn = 0;
 		r->stopping = 1;
+		if (sv->killed)		/* its exit ends the role, STOPPED */
+			return ROLE_ENDING;
 		role_report(r, HOPLAB__ROLE_STATUS__STATE__STOPPED, NULL);
 		return ROLE_ENDED;
 	}
@@ -778,6 +840,7 @@ const struct role_ops hoplabrouter_ops = {
 	.stop = hoplabrouter_stop,
 	.kill = hoplabrouter_kill,
 	.restart = hoplabrouter_restart,
+	.on_exit = hoplabrouter_on_exit,
 	.forget = role_forget_priv,
 	.supervised = 1,
 };

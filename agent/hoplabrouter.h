@@ -16,7 +16,10 @@ extern const struct role_ops hoplabrouter_ops;
  */
 int	hoplabrouter_start(struct role *r, const Hoplab__StartRole *sr,
 	    char *err, size_t errlen);
-/* Wait until R's hoplab-router forwards (its rings are open). */
+/* Does R's hoplab-router forward (its rings open)?  role_ops.ready. */
 int	hoplabrouter_ready(struct role *r, char *err, size_t errlen);
+/* What R's restart did ("pid 4242 started (rings open in 80 ms)"). */
+void	hoplabrouter_restarted(const struct role *r, char *detail,
+	    size_t dlen);
 
 #endif

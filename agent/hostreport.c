@@ -29,7 +29,7 @@
 #include "spawn.h"
 
 #define HR_MAX_IFACES	16
-#define HR_TC_TIMEOUT_NS (5 * NSEC_PER_SEC)
+#define HR_TC_TIMEOUT_NS (900 * NSEC_PER_MSEC) /* the loop waits: < 1 heartbeat */
 
 void
 hostreport_init(struct hostreport *h, int64_t now)

@@ -13,7 +13,12 @@
 #include "log.h"
 #include "spawn.h"
 
-#define IP_TIMEOUT_MS	5000	/* an ip command that hangs is killed */
+/*
+ * An ip command that hangs is killed: it runs inside the agent's one loop,
+ * which must answer the controllers' heartbeats (1 s, lost after 3); ip
+ * itself takes a few milliseconds.
+ */
+#define IP_TIMEOUT_MS	500
 #define IP_ERR_MAX	512	/* stderr bytes kept for the error text */
 
 static const char *

@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 /*
- * Run iproute2 with ARGV (argv[0] "ip") and wait for it (at most 5 s).
+ * Run iproute2 with ARGV (argv[0] "ip") and wait for it (at most 500 ms:
+ * the agent's loop waits meanwhile; then it is killed).
  * Returns 0, or -1 with "CMD: exited with N: STDERR" in ERR, e.g. "ip
  * route replace 198.18.100.0/24 via 198.18.1.2: exited with 2: Nexthop
  * has invalid gateway".

@@ -13,7 +13,8 @@
  *
  * STARTED is answered only once the link carries frames: hoplab-link
  * binds its control socket after it has opened both packet rings, so the
- * agent waits (at most 5 s, role.c) for the socket to appear.  A link
+ * agent looks for the socket every 20 ms from its loop (at most 5 s,
+ * supervise.c; heartbeats go on meanwhile).  A link
  * that exits first, most often because it refused a profile, makes the
  * StartRole FAILED with the last lines hoplab-link wrote, so the
  * console says which value was wrong and what is allowed.
@@ -230,20 +231,19 @@ linkrole_start(struct role *r, const Hoplab__StartRole *sr, char *err,
 	return 0;
 }
 
-/* STARTED only once the link carries frames: its socket is there. */
+/* STARTED only once the link carries frames: its socket is there (1). */
 int
 linkrole_ready(struct role *r, char *err, size_t errlen)
 {
 	const struct link_state *ls = r->priv;
 	char sock[PATH_MAX + 32];
 
+	int rc;
+
 	snprintf(sock, sizeof(sock), "%s/link-%u.sock", r->ctx->rundir, r->id);
-	if (role_wait_socket(r, sock, "hoplab-link", err, errlen) == -1) {
-		r->pid = 0;
-		return -1;
-	}
-	log_info("role %u: %s", r->id, ls->started);
-	return 0;
+	if ((rc = role_poll_socket(r, sock, "hoplab-link", err, errlen)) == 1)
+		log_info("role %u: %s", r->id, ls->started);
+	return rc;
 }
 
 

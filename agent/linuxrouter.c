@@ -530,6 +530,15 @@ fail:
 	return -1;
 }
 
+/* Ready at once, or once its bird runs (role_ops.ready). */
+static int
+linuxrouter_ready(struct role *r, char *err, size_t errlen)
+{
+	const struct lr_state *lr = r->priv;
+
+	return lr->bird == NULL ? 1 : bird_ready(lr->bird, r, err, errlen);
+}
+
 /*
  * The final counters, then unconfigure R; it is over at once (no process
  * to wait for).
@@ -616,8 +625,8 @@ linuxrouter_on_exit(struct role *r, int status)
 	char err[512], why[1536];
 	int exited = !r->stopping;
 
-	if (lr == NULL || lr->bird == NULL)
-		return 1;
+	if (lr == NULL || lr->bird == NULL || r->starting || r->ended)
+		return 1;	/* a start that failed: ready says why */
 	if (read_routes(r, lr, err, sizeof(err)) == -1)
 		log_warn("role %u: %s", r->id, err);
 	bird_daemon_log(lr->bird, &dl, exited, status);
@@ -654,6 +663,7 @@ linuxrouter_readable(struct role *r, char *err, size_t errlen)
 const struct role_ops linuxrouter_ops = {
 	.name = "linux router",
 	.start = linuxrouter_start,
+	.ready = linuxrouter_ready,
 	.stop = linuxrouter_stop,
 	.kill = linuxrouter_kill,
 	.restart = linuxrouter_restart,

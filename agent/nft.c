@@ -40,8 +40,11 @@ nft_run(char *const argv[], const char *what, char *out, size_t outlen,
 		return -1;
 	}
 	if (spawn_run(path, argv, &o, &r, why, sizeof(why)) == -1) {
-		snprintf(err, errlen, "nft %s: %s", what, r.timed_out ?
-		    "no answer in 5 s, killed" : why);
+		if (r.timed_out)
+			snprintf(err, errlen, "nft %s: no answer in %d ms, "
+			    "killed", what, NFT_TIMEOUT_MS);
+		else
+			snprintf(err, errlen, "nft %s: %s", what, why);
 		return -1;
 	}
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)

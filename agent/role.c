@@ -35,7 +35,6 @@
 #include "log.h"
 #include "spawn.h"
 
-#define READY_NS	(5 * NSEC_PER_SEC)	/* the socket must appear by */
 
 void
 role_refused(const struct role_ctx *ctx, const char *what, const char *why)
@@ -118,37 +117,28 @@ last_line(const char *logpath, char *buf, size_t len)
 }
 
 int
-role_wait_socket(const struct role *r, const char *sockpath,
+role_poll_socket(const struct role *r, const char *sockpath,
     const char *prog, char *err, size_t errlen)
 {
-	int64_t deadline = clock_mono_ns() + READY_NS;
-	struct timespec ts = { 0, 10 * 1000000L };
 	char line[400], logpath[PATH_MAX + 32];
-	pid_t pid = r->pid;
-	siginfo_t si;
 	struct stat st;
 
+	if (stat(sockpath, &st) == 0)
+		return 1;
 	role_log_path(r, logpath, sizeof(logpath));
-	for (;;) {
-		if (stat(sockpath, &st) == 0)
-			return 0;
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG |
-		    WNOWAIT) == 0 && si.si_pid == pid) {
-			last_line(logpath, line, sizeof(line));
-			snprintf(err, errlen, "%s %s %d: %s", prog,
-			    si.si_code == CLD_EXITED ? "exited with" :
-			    "was killed by signal", si.si_status, line[0] ?
-			    line : "(no output)");
-			return -1;
-		}
-		if (clock_mono_ns() >= deadline)
-			break;
-		nanosleep(&ts, NULL);
+	if (r->reaped) {
+		last_line(logpath, line, sizeof(line));
+		snprintf(err, errlen, "%s %s %d: %s", prog,
+		    WIFEXITED(r->status) ? "exited with" :
+		    "was killed by signal", WIFEXITED(r->status) ?
+		    WEXITSTATUS(r->status) : WTERMSIG(r->status), line[0] ?
+		    line : "(no output)");
+		return -1;
 	}
-	kill(-pid, SIGKILL);	/* the reaper collects it */
+	if (clock_mono_ns() < r->ready_by)
+		return 0;
 	snprintf(err, errlen, "%s did not open its interfaces within %lld s "
-	    "(see %s)", prog, READY_NS / NSEC_PER_SEC, logpath);
+	    "(see %s)", prog, ROLE_READY_NS / NSEC_PER_SEC, logpath);
 	return -1;
 }
 

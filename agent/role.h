@@ -37,6 +37,13 @@
  * that of no role.
  */
 #define ROLE_RESULT_GRACE	(5000 * 1000000LL)
+/*
+ * A started role must be ready (its rings open, its capture running) by
+ * then; the agent's loop goes on meanwhile and asks the kind every
+ * ROLE_READY_POLL (supervise.c).
+ */
+#define ROLE_READY_NS		(5000 * 1000000LL)
+#define ROLE_READY_POLL		(20 * 1000000LL)
 #define ROLE_IFACES_MAX		64	/* a topology router: one per link */
 #define ROLE_ROUTES_MAX		512	/* plantopo.h: PLANTOPO_MAX_ROUTES */
 
@@ -67,6 +74,21 @@ struct role_ctx {
 struct role_ops;
 struct spool;
 
+/*
+ * Who waits for a role to be ready again after its kind's restart (a
+ * plan's ROUTER_START, answered with a FaultAck by fault.c): DONE is
+ * called once, with OK 1 when it is ready, else 0 and ERR.  DONE NULL:
+ * nobody.
+ */
+struct role_waiter {
+	void	(*done)(struct role *r, const struct role_waiter *w, int ok,
+		    const char *err);
+	uint32_t fault_id;		/* the Fault being answered */
+	uint8_t	to[MSG_ID_MAX];		/* the controller that sent it */
+	size_t	tolen;
+	int64_t	asked;			/* CLOCK_MONOTONIC when it came */
+};
+
 /* A role started by StartRole, until its final RoleStatus is sent. */
 struct role {
 	TAILQ_ENTRY(role) entry;
@@ -84,6 +106,10 @@ struct role {
 	int	final_seen;		/* final ResultBatch forwarded */
 	int64_t	report_at;		/* report the exit by then at latest */
 	int64_t	tick_at;		/* the kind's next tick (CLOCK_MONOTONIC), 0: none */
+	int	starting;		/* started, not yet ready: ops->ready polled */
+	int64_t	ready_by;		/* ready by then, else FAILED (CLOCK_MONOTONIC) */
+	int	ended;			/* its last RoleStatus went out: freed once reaped */
+	struct role_waiter waiter;	/* a restart's answer, sent once ready */
 	void	*priv;			/* the kind's own state, or NULL */
 };
 
@@ -111,7 +137,14 @@ struct role_ops {
 	 */
 	int	(*start)(struct role *r, const Hoplab__StartRole *sr,
 		    char *err, size_t errlen);
-	/* Wait until the started R does its job (rings open); 0 or -1. */
+	/*
+	 * Does the started R do its job yet (rings open, capture running)?
+	 * 1 yes (R is answered STARTED), 0 not yet (asked again
+	 * ROLE_READY_POLL later: the agent's loop never waits for it), -1
+	 * no, with ERR: its child died (R->reaped) or R->ready_by passed;
+	 * R is then answered FAILED and its child, if any, killed.  NULL:
+	 * ready once started.
+	 */
 	int	(*ready)(struct role *r, char *err, size_t errlen);
 	/*
 	 * Stop R: a StopRole for it (ALL 0), or for every role, its
@@ -121,7 +154,10 @@ struct role_ops {
 	/*
 	 * A plan's router fault: take R down (KILL) or back up (RESTART),
 	 * *WHEN the CLOCK_REALTIME instant it took effect, DETAIL what was
-	 * done ("pid 4242 SIGKILL"); 0, or -1 with ERR.
+	 * done ("pid 4242 SIGKILL"); 0, or -1 with ERR.  Neither waits: a
+	 * killed child is reaped by the loop, and a RESTART that sets
+	 * R->starting is done only once ready answers 1 (then R->waiter
+	 * is called).
 	 */
 	int	(*kill)(struct role *r, int64_t *when, char *detail,
 		    size_t dlen, char *err, size_t errlen);
@@ -152,7 +188,8 @@ struct role_ops {
 	/* Free R->priv and what it holds.  NULL: nothing to free. */
 	void	(*forget)(struct role *r);
 	/*
-	 * 0 for a role only its controller ends (a capture): not counted in
+	 * 0 for a role only its controller would end (no kind now: a
+	 * capture was one until it ran away with its file): not counted in
 	 * Heartbeat.active_roles, left running when its controller is lost
 	 * or the agent quits (its child dies with the agent), stopped first
 	 * by a StopRole 0, without sending its file.
@@ -201,12 +238,12 @@ void	role_log_path(const struct role *r, char *buf, size_t len);
 int	role_spawn(struct role *r, const char *path, char *const argv[],
 	    int append, char *err, size_t errlen);
 /*
- * Wait until R's child (program PROG) has bound its control socket
- * SOCKPATH, which hoplab-link and hoplab-router bind only after their
- * packet rings are open.  0, or -1 with ERR when it exited first (with
- * the last line of its log) or took too long (it is then killed).
+ * The ready of a kind whose child (PROG) binds SOCKPATH once it works
+ * (hoplab-link, hoplab-router): 1 when the socket is there, 0 not yet,
+ * -1 with ERR when the child was reaped first (its exit and the last
+ * line of its log) or R->ready_by passed.
  */
-int	role_wait_socket(const struct role *r, const char *sockpath,
+int	role_poll_socket(const struct role *r, const char *sockpath,
 	    const char *prog, char *err, size_t errlen);
 /*
  * The stop of a kind with a process: SIGTERM to its group now, SIGKILL

@@ -16,7 +16,7 @@
 #include "ctlsock.h"
 #include "msg.h"
 
-#define ROUTERCTL_MS	2000
+#define ROUTERCTL_MS	900	/* the agent's loop waits: < 1 heartbeat */
 
 int
 routerctl_route(const struct role *r, const char *prefix, const char *via,

@@ -12,7 +12,7 @@
 /*
  * Hoplab-router role R's route to PREFIX goes via VIA (ROUTE_ADD, which
  * replaces the prefix's next hop in its FIB), or, VIA "", is removed
- * (ROUTE_DEL).  Waits for its answer (at most 2 s).  0, or -1 with the
+ * (ROUTE_DEL).  Waits for its answer (at most 900 ms).  0, or -1 with the
  * router's own reason in ERR.
  */
 int	routerctl_route(const struct role *r, const char *prefix,

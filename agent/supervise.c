@@ -3,8 +3,13 @@
  *
  * A StartRole names its kind by its parameters (and a router by its
  * impl): kind_of() maps it to that kind's table of operations (role.h),
- * and everything after goes through the table: start, then ready when
- * the kind waits for its child to do its job, and STARTED or FAILED.
+ * and everything after goes through the table: start, then, when the
+ * kind waits for its child to do its job (rings open, libpcap active),
+ * the role is STARTING: in the table, its ready asked every
+ * ROLE_READY_POLL from supervise_timers() until it says yes (answered
+ * STARTED), no or ROLE_READY_NS passed (FAILED, its child killed, the
+ * role freed once reaped).  The loop never waits for a child: a router
+ * that takes 4 s to open its rings costs no heartbeat.
  *
  * Reaping: the SIGCHLD handler only sets a flag; the loop then calls
  * supervise_reap(), which runs waitpid(-1, WNOHANG) until nothing is left
@@ -201,10 +206,28 @@ kind_of(const Hoplab__StartRole *sr, char *err, size_t errlen)
 	}
 }
 
+/* Tell R's waiter (a restart's FaultAck), if any, once. */
+static void
+tell_waiter(struct role *r, int ok, const char *err)
+{
+	struct role_waiter w = r->waiter;
+
+	if (w.done == NULL)
+		return;
+	r->waiter.done = NULL;
+	w.done(r, &w, ok, err);
+}
+
 /* Stop R as its kind does (ALL: one of many); free it once it ended. */
 static void
 stop(struct supervisor *sv, struct role *r, int all)
 {
+	if (r->ended)		/* FAILED already: its child is being killed */
+		return;
+	if (r->starting) {	/* never STARTED: its end says STOPPED */
+		r->starting = 0;
+		tell_waiter(r, 0, "the role was stopped before it was ready");
+	}
 	if (r->ops->stop(r, all) == ROLE_ENDED)
 		role_remove(sv, r);
 }
@@ -254,8 +277,10 @@ start(struct supervisor *sv, struct role *r, const Hoplab__StartRole *sr,
 		take_host(sv, r);
 	if (r->ops->start(r, sr, err, errlen) == -1)
 		return -1;
-	if (r->ops->ready != NULL && r->ops->ready(r, err, errlen) == -1)
-		return -1;
+	if (r->ops->ready != NULL) {
+		r->starting = 1;
+		r->ready_by = clock_mono_ns() + ROLE_READY_NS;
+	}
 	return 0;
 }
 
@@ -284,7 +309,61 @@ supervise_start(struct supervisor *sv, const uint8_t *owner,
 	}
 	TAILQ_INSERT_TAIL(&sv->roles, r, entry);
 	sv->nroles++;
-	role_report(r, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
+	if (!r->starting)
+		role_report(r, HOPLAB__ROLE_STATUS__STATE__STARTED, NULL);
+}
+
+/*
+ * Starting R did not become ready: FAILED with ERR, its child killed; it
+ * is freed once reaped (at once when it has been).
+ */
+static void
+fail_start(struct supervisor *sv, struct role *r, const char *err)
+{
+	log_warn("role %u: FAILED: %s", r->id, err);
+	r->starting = 0;
+	tell_waiter(r, 0, err);
+	role_report(r, HOPLAB__ROLE_STATUS__STATE__FAILED, err);
+	r->ended = r->stopping = 1;
+	if (r->pid > 0 && !r->reaped) {
+		kill(-r->pid, SIGKILL);
+		return;
+	}
+	role_remove(sv, r);
+}
+
+/*
+ * Ask each starting role's kind whether it is ready (role_ops.ready): the
+ * loop never waits for a child to open its rings.  The next time to ask,
+ * or NEXT.
+ */
+static int64_t
+readiness(struct supervisor *sv, int64_t now, int64_t next)
+{
+	struct role *r, *tmp;
+	char err[512];
+	int rc;
+
+	TAILQ_FOREACH_SAFE(r, &sv->roles, entry, tmp) {
+		if (!r->starting)
+			continue;
+		if ((rc = r->ops->ready(r, err, sizeof(err))) == -1) {
+			fail_start(sv, r, err);
+			continue;
+		}
+		if (rc == 0) {
+			if (now + ROLE_READY_POLL < next)
+				next = now + ROLE_READY_POLL;
+			continue;
+		}
+		r->starting = 0;
+		if (r->waiter.done != NULL)
+			tell_waiter(r, 1, NULL);
+		else
+			role_report(r, HOPLAB__ROLE_STATUS__STATE__STARTED,
+			    NULL);
+	}
+	return next;
 }
 
 void
@@ -311,7 +390,7 @@ supervise_stop_every(struct supervisor *sv)
 	struct role *r, *next;
 
 	TAILQ_FOREACH_SAFE(r, &sv->roles, entry, next)
-		if (!r->ops->supervised)
+		if (r->ops->file_ack != NULL)	/* captures: the last frames */
 			stop(sv, r, 1);
 	supervise_stop_owner(sv, NULL, 0);
 }
@@ -386,6 +465,10 @@ finish(struct supervisor *sv, struct role *r)
 	int bad = !r->stopping && (!WIFEXITED(r->status) ||
 	    WEXITSTATUS(r->status) != 0);
 
+	if (r->ended) {		/* FAILED already (fail_start) */
+		role_remove(sv, r);
+		return;
+	}
 	sv->drain(sv->drain_arg);
 	if (!r->final_seen && !r->stopping)
 		log_warn("role %u: exited without a final result batch",
@@ -411,7 +494,8 @@ due(struct supervisor *sv, int64_t now)
 	struct role *r;
 
 	TAILQ_FOREACH(r, &sv->roles, entry)
-		if (r->reaped && (r->final_seen || now >= r->report_at))
+		if (r->reaped && !r->starting && (r->ended || r->final_seen ||
+		    now >= r->report_at))
 			return r;
 	return NULL;
 }
@@ -428,7 +512,8 @@ ticks(struct supervisor *sv, int64_t now, int64_t next)
 	char err[512];
 
 	TAILQ_FOREACH_SAFE(r, &sv->roles, entry, tmp) {
-		if (r->ops->tick == NULL || r->tick_at == 0 || r->stopping)
+		if (r->ops->tick == NULL || r->tick_at == 0 || r->stopping ||
+		    r->starting || r->ended)
 			continue;
 		if (now >= r->tick_at && r->ops->tick(r, now, err,
 		    sizeof(err)) == -1) {
@@ -449,6 +534,7 @@ supervise_timers(struct supervisor *sv, int64_t now)
 	struct role *r;
 	int64_t next = INT64_MAX;
 
+	next = readiness(sv, now, next);
 	next = ticks(sv, now, next);
 
 	TAILQ_FOREACH(r, &sv->roles, entry) {
@@ -481,7 +567,7 @@ supervise_control(struct supervisor *sv, const uint8_t *id, size_t idlen,
 
 	TAILQ_FOREACH(r, &sv->roles, entry)
 		if (r->ops->control != NULL && r->pid > 0 && !r->reaped &&
-		    !r->stopping) {
+		    !r->stopping && !r->starting) {
 			found = r;
 			n++;
 		}

@@ -55,6 +55,7 @@ size_t	supervise_active(const struct supervisor *sv);
 /* Collect every child that has ended; called when SIGCHLD was seen. */
 void	supervise_reap(struct supervisor *sv);
 /*
+ * Starting roles asked whether they are ready (STARTED or FAILED),
  * SIGKILL for groups that ignored SIGTERM, exit reports that are due,
  * the kinds' ticks (role_ops.tick) that are due.
  * The next deadline (CLOCK_MONOTONIC), or INT64_MAX when there is none.

@@ -39,7 +39,8 @@
 #define CAP_SNAP_MIN	64	/* a whole probe: 14 + 20 + 8 + 18 bytes */
 #define CAP_SNAP_MAX	65535
 #define CAP_LIMIT_MIN	1000ULL
-#define CAP_LIMIT_MAX	(64ULL * 1000 * 1000 * 1000)
+/* agent/capture.c refuses more: a file lives on the agent's disk (or tmpfs) */
+#define CAP_LIMIT_MAX	(4ULL * 1000 * 1000 * 1000)
 
 static const char *const cap_keys[] = { "ifaces", "snaplen", "limit" };
 enum { C_IFACES, C_SNAPLEN, C_LIMIT, C_NKEYS };
@@ -229,7 +230,7 @@ parse_limit(struct parse_ctx *c, yaml_node_t *node)
 	if (plansize_parse(yamldoc_text(node), &cap->limit_bytes) == -1 ||
 	    cap->limit_bytes < CAP_LIMIT_MIN || cap->limit_bytes > CAP_LIMIT_MAX)
 		return PERR(c, node, "captures.limit", "expected a file size "
-		    "1KB..64GB such as 64MB (B, KB, MB, GB, KiB, MiB, GiB), "
+		    "1KB..4GB such as 64MB (B, KB, MB, GB, KiB, MiB, GiB), "
 		    "got %s", yamldoc_got(node, got, sizeof(got)));
 	return 0;
 }

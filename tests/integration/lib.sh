@@ -59,6 +59,7 @@
 #	t_manifest.sh	hlmf	203
 #	t_cpu.sh	hlcpu	207
 #	t_exec.sh	hlex	224
+#	t_slowstart.sh	hlnb	194
 #	t_kctr.sh	hlkc	206
 #	t_ospf.sh	hlos	242
 #	t_icmp.sh	hlic	- (router_lab.sh, no K)

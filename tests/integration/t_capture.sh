@@ -79,7 +79,7 @@ broken.yaml:5: captures.ifaces[1]: unknown host 'B' (expected gen or a router of
 broken.yaml:5: captures.ifaces[2]: expected HOST:IFACE such as gen:tx (an interface name of 1..15 letters, digits, '.', '_' or '-'), got 'gen'
 broken.yaml:5: captures.ifaces[4]: gen:tx is listed twice
 broken.yaml:6: captures.snaplen: expected 64..65535 (bytes kept per frame), got 20
-broken.yaml:7: captures.limit: expected a file size 1KB..64GB such as 64MB (B, KB, MB, GB, KiB, MiB, GiB), got '12XB'
+broken.yaml:7: captures.limit: expected a file size 1KB..4GB such as 64MB (B, KB, MB, GB, KiB, MiB, GiB), got '12XB'
 broken.yaml:8: captures.filter: unknown key (expected one of: ifaces, snaplen, limit)
 6 errors
 EXP

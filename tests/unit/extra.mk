@@ -100,3 +100,4 @@ UNIT_EXTRA_test_planswitch += build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_genrole = build/asan/agent/genrole.o build/asan/agent/role.o build/asan/agent/iproute.o build/asan/agent/valid.o build/asan/agent/sender.o build/asan/agent/spool.o build/asan/agent/rolefiles.o
 UNIT_EXTRA_test_agent_mgmt = build/asan/agent/mgmt.o
 UNIT_EXTRA_test_genfiles = build/asan/controller/run/genfiles.o build/asan/agent/rolefiles.o
+UNIT_EXTRA_test_capture_room = build/asan/agent/capture.o build/asan/agent/role.o build/asan/agent/sender.o build/asan/agent/spool.o

@@ -153,6 +153,26 @@ t_topology_captures_take_router_interfaces(void)
 }
 
 /*
+ * A capture's limit is a file on the agent's disk, often tmpfs: 4GB is
+ * taken, 4GiB (4294967296 bytes) is over the cap and refused (it was
+ * taken up to 64GB).
+ */
+static void
+t_capture_limit_is_capped_at_4GB(void)
+{
+	struct plan *p = planfix_load(MINIMAL_HOSTS("linux")
+	    "captures: {limit: 4GB}\n" FLOWS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->capture.limit_bytes, 4000000000ULL);
+	plan_free(p);
+	planfix_expect_err(MINIMAL_HOSTS("linux")
+	    "captures: {limit: 4GiB}\n" FLOWS,
+	    "t.yaml:19: captures.limit: expected a file size 1KB..4GB such as "
+	    "64MB (B, KB, MB, GB, KiB, MiB, GiB), got '4GiB'");
+}
+
+/*
  * topocheck_plan (controller/run/topocheck.c): an external R2 need not be in
  * the inventory; a fault on its end of a link is refused, one at the
  * other end (end: R1) is not.
@@ -218,6 +238,8 @@ main(void)
 		    t_topology_captures_default_to_the_flows_hosts),
 		UNIT_TEST_NAMED("topology_captures_take_router_interfaces",
 		    t_topology_captures_take_router_interfaces),
+		UNIT_TEST_NAMED("capture_limit_is_capped_at_4GB",
+		    t_capture_limit_is_capped_at_4GB),
 		UNIT_TEST_NAMED(
 		    "external_router_needs_no_agent_and_no_fault_at_its_end",
 		    t_external_router_needs_no_agent_and_no_fault_at_its_end),

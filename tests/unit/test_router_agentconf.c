@@ -36,11 +36,11 @@ role_spawn(struct role *r, const char *path, char *const argv[], int append,
 }
 
 int
-role_wait_socket(const struct role *r, const char *sockpath,
+role_poll_socket(const struct role *r, const char *sockpath,
     const char *prog, char *e, size_t elen)
 {
 	(void)r, (void)sockpath, (void)prog, (void)e, (void)elen;
-	return 0;
+	return 1;
 }
 
 void
