@@ -158,7 +158,7 @@ else
 fi
 want="limit_bytes 2000000 is more than the $free bytes free in $CAPDIR"
 assert_match capture_refusal_on_console "$want" "$(cat "$T/cap.log")"
-assert_match capture_refusal_in_agent_log "FAILED: capture: $want" \
+assert_match capture_refusal_in_agent_log "refused start role [0-9]+: capture: $want" \
     "$(cat "$LAB_STATE/gen.log")"
 assert_eq capture_folder_left_empty "" "$(ls -A "$T/capfs")"
 
