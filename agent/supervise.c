@@ -437,9 +437,10 @@ supervise_reap(struct supervisor *sv)
 			continue;
 		r->reaped = 1;
 		r->status = st;
-		r->report_at = clock_mono_ns() + (!r->stopping &&
-		    WIFEXITED(st) && WEXITSTATUS(st) == 0 ?
-		    ROLE_RESULT_GRACE : ROLE_REPORT_GRACE);
+		r->report_at = clock_mono_ns() + (r->stopping ?
+		    ROLE_REPORT_GRACE : WIFEXITED(st) &&
+		    WEXITSTATUS(st) == 0 ? ROLE_RESULT_GRACE :
+		    ROLE_DEATH_GRACE);
 		log_exit(r);
 	}
 }

@@ -18,7 +18,7 @@ KM_CASES=$CASES KM_SEED=$SEED sh "$ROOT/tests/integration/t_killmatrix.sh" \
 rc=$?
 sed -n '/kill matrix (seed/,/^  ok   lab down\|^  FAIL lab down/p' "$OUT" |
     grep -v '^  \(ok\|FAIL\) '
-grep '^  FAIL' "$OUT"
+grep -A 5 '^  FAIL' "$OUT"
 echo "$(grep -c ' ok$' "$OUT") of $CASES cases recovered whole" \
     "($(tail -n 1 "$OUT" | sed 's/^t_killmatrix: //'))"
 exit $rc

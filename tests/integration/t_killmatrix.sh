@@ -11,7 +11,8 @@
 # KM_SEED (default 1): the victims in turn (agent, gen, router, link,
 # controller), each killed at a random moment of the run: once the run
 # has reached a random point (1..3) and the victim runs, after a random
-# 0..400 ms more.
+# 0..400 ms more.  KM_FIRST=N starts at case N (to replay one of a seed's
+# cases: KM_FIRST=43 KM_CASES=43).
 #
 #   controller  kill -9 of hoplab run; recovery: hoplab attach DIR.
 #   agent       kill -9 of the gen or A agent (by turn); recovery: the
@@ -214,7 +215,7 @@ kill_case()
 }
 
 VICTIMS="agent gen router link controller"
-n=1
+n=${KM_FIRST:-1}
 while [ "$n" -le "$CASES" ]; do
 	v=$(echo $VICTIMS | cut -d' ' -f$(((n - 1) % 5 + 1)))
 	kill_case "$n" "$v"
