@@ -151,6 +151,12 @@ report_json(const char *dir)
 
 	if ((rc = readable_dir(dir)) != 0)
 		return rc;
+	if (rundoc_check(dir, err, sizeof(err)) == 1) {
+		log_error("report: %s has no run.json, which --json needs "
+		    "(every run writes it; is %s the results folder of a "
+		    "run?)", dir, dir);
+		return EXIT_USAGE;
+	}
 	if (rundoc_write(stdout, dir, err, sizeof(err)) == -1) {
 		log_error("report: %s", err);
 		return EXIT_FAIL;

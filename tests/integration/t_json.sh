@@ -21,10 +21,10 @@
 # 4. `hoplab report --json` on the folder prints the same document byte
 #    for byte, and writes nothing into the folder; a copy with a number
 #    cell "nan" and one empty gives null for both.
-# 5. Bad input: report --json on a folder that is not a results folder
-#    and on one whose run.json says results_format 99 (exit 2, said so,
-#    for plain report too); run with both on stdout, and --dry-run with
-#    --json (exit 2).
+# 5. Bad input: report --json on a folder that is not a results folder,
+#    on one without run.json, and on one whose run.json says
+#    results_format 99 (exit 2, said so, for plain report too); run with
+#    both on stdout, and --dry-run with --json (exit 2).
 . "$(dirname "$0")/lib.sh"
 need_root
 lab_init hljs 193
@@ -233,6 +233,13 @@ $HOPLAB report --json "$T/empty" >"$T/bad.log" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "is not a results folder" "$T/bad.log" &&
     pass not_results_dir_exit_2 || fail not_results_dir_exit_2 "rc=$rc: $(cat "$T/bad.log")"
+M="$T/norunjson"
+cp -r "$D" "$M"
+rm "$M/run.json"
+$HOPLAB report --json "$M" >"$T/norun.log" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "has no run.json" "$T/norun.log" &&
+    pass no_run_json_exit_2 || fail no_run_json_exit_2 "rc=$rc: $(cat "$T/norun.log")"
 N="$T/newer"
 cp -r "$D" "$N"
 sed 's/"results_format": 1,/"results_format": 99,/' "$D/run.json" >"$N/run.json"
