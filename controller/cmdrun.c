@@ -139,12 +139,14 @@ out_begin(struct json_out *jo, struct run_opts *ro)
 /*
  * After a run that returned RC (0 or -1): the stream closed, the
  * document written from the run's folder, whatever became of the run
- * (run.json's status says).  RC, or -1 when either failed (logged).
+ * (run.json's status says), or its file removed when there is none.  RC,
+ * or -1 when either failed (logged).
  */
 static int
 out_end(struct json_out *jo, struct run_opts *ro, int rc)
 {
 	char err[1024];
+	int bad;
 
 	if (jo == NULL)
 		return rc;
@@ -154,18 +156,21 @@ out_end(struct json_out *jo, struct run_opts *ro, int rc)
 	}
 	if (jo->docf == NULL)
 		return rc;
-	if (jo->dir[0] == '\0') {
-		log_error("--json %s: no results folder was made", jo->doc);
-		rc = -1;
-	} else if (rundoc_write(jo->docf, jo->dir, err, sizeof(err)) == -1) {
+	bad = 1;
+	if (jo->dir[0] == '\0')
+		log_error("--json %s: no document: the run failed before "
+		    "its results folder was written", jo->doc);
+	else if (rundoc_write(jo->docf, jo->dir, err, sizeof(err)) == -1)
 		log_error("--json %s: %s", jo->doc, err);
-		rc = -1;
-	}
-	if (jo->docf != stdout && fclose(jo->docf) == EOF) {
+	else
+		bad = 0;
+	if (jo->docf != stdout && fclose(jo->docf) == EOF && !bad) {
 		log_error("--json %s: %s", jo->doc, strerror(errno));
-		rc = -1;
+		bad = 1;
 	}
-	return rc;
+	if (bad && jo->docf != stdout)	/* no half document left behind */
+		unlink(jo->doc);
+	return bad ? -1 : rc;
 }
 
 /* hoplab run PLAN: the plan on the agents of -i or of the lab. */

@@ -24,7 +24,8 @@
 # 5. Bad input: report --json on a folder that is not a results folder,
 #    on one without run.json, and on one whose run.json says
 #    results_format 99 (exit 2, said so, for plain report too); run with
-#    both on stdout, and --dry-run with --json (exit 2).
+#    both on stdout, and --dry-run with --json (exit 2); a run whose
+#    agents do not answer (exit 1, no document file left).
 . "$(dirname "$0")/lib.sh"
 need_root
 lab_init hljs 193
@@ -69,6 +70,18 @@ rc=$?
     pass both_on_stdout_refused || fail both_on_stdout_refused "rc=$rc: $(cat "$T/both.log")"
 $HOPLAB run --dry-run --json "$T/x.json" "$T/plan.yaml" >"$T/dry.log" 2>&1
 assert_eq dry_run_with_json_exit_2 2 "$?"
+
+# No agent answers (nothing listens on these loopback ports): the run
+# fails before its folder is written; no document is left behind.
+printf 'agents:\n  - {name: gen, address: 127.0.0.1, port: 7193}\n  - {name: A, address: 127.0.0.1, port: 7194}\n  - {name: B, address: 127.0.0.1, port: 7195}\n' \
+    >"$T/none.yaml"
+$HOPLAB --insecure -i "$T/none.yaml" -o "$T/none" run --json "$T/none.json" \
+    "$T/plan.yaml" >"$T/none.log" 2>&1
+rc=$?
+[ $rc = 1 ] && [ ! -e "$T/none.json" ] &&
+    grep -q "no document: the run failed before its results folder" "$T/none.log" &&
+    pass failed_run_leaves_no_document ||
+    fail failed_run_leaves_no_document "rc=$rc: $(cat "$T/none.log")"
 
 lab_up A B
 
