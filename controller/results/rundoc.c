@@ -91,7 +91,6 @@ write_number(struct json *j, const char *s)
 		json_null(j);
 		return 0;
 	}
-	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0')
 		return -1;
@@ -313,6 +312,7 @@ rundoc_write(FILE *out, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s/run.json: no such file", dir);
 	if (rc != 0)
 		return -1;
+	errno = 0;			/* what json_finish's failure says */
 	json_init(&j, out, JSON_PRETTY);
 	json_object(&j, JSON_BLOCK);
 	json_kstring(&j, "format", RUNDOC_FORMAT);
