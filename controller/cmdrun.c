@@ -2,8 +2,12 @@
  * cmdrun: the subcommands that run plans.  `hoplab run PLAN` (also
  * --lab, --dry-run, --resume DIR), `hoplab attach DIR` and `hoplab demo`
  * load the plan (controller/plan/), the inventory, and hand both to the
- * runner (controller/run/runner.h); here only the command line and the
- * checks before a run is resumed.
+ * runner (controller/run/runner.h); here only the command line, the
+ * checks before a run is resumed, and the JSON a run may write besides
+ * its folder: --json-stream's events as it goes (controller/run/events.h)
+ * and --json's document at its end (controller/results/rundoc.h, from
+ * the folder, as `hoplab report --json` makes it).  With either on
+ * stdout ("-"), stdout holds only JSON: the tables go to stderr.
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,24 +22,37 @@
 #include "controller/plan/dryrun.h"
 #include "controller/plan/plan.h"
 #include "controller/results/results.h"
+#include "controller/results/rundoc.h"
+#include "controller/run/events.h"
 #include "controller/run/runner.h"
 #include "inventory.h"
 #include "log.h"
 
-enum { RUN_OPT_DRY = CMD_OPT_OWN, RUN_OPT_LAB, RUN_OPT_RESUME };
+enum { RUN_OPT_DRY = CMD_OPT_OWN, RUN_OPT_LAB, RUN_OPT_RESUME,
+    RUN_OPT_JSON, RUN_OPT_STREAM };
 
 static const struct option run_longopts[] = {
 	{ "dry-run", no_argument, NULL, RUN_OPT_DRY },
+	{ "json", required_argument, NULL, RUN_OPT_JSON },
+	{ "json-stream", required_argument, NULL, RUN_OPT_STREAM },
 	{ "lab", no_argument, NULL, RUN_OPT_LAB },
 	{ "resume", required_argument, NULL, RUN_OPT_RESUME },
 	{ NULL, 0, NULL, 0 },
+};
+
+/* --json FILE, --json-stream FILE: NULL when not given; "-" stdout. */
+struct json_out {
+	const char	*doc;
+	const char	*stream;
+	FILE		*docf;		/* doc's, opened before the run */
+	char		 dir[PATH_MAX];	/* the run's folder, once it ended */
 };
 
 static void
 run_usage(FILE *f)
 {
 	fprintf(f,
-"usage: hoplab run PLAN\n"
+"usage: hoplab run [--json FILE] [--json-stream FILE] PLAN\n"
 "       hoplab run --lab PLAN\n"
 "       hoplab run --dry-run PLAN\n"
 "       hoplab run --resume RESULTS_DIR PLAN\n"
@@ -48,11 +65,21 @@ run_usage(FILE *f)
 "                       values, rep) and estimate the total time; for\n"
 "                       a topology plan its hosts, links, routes and\n"
 "                       each flow's path first; no agent is contacted\n"
+"  --json FILE          at the end, the results as one JSON document\n"
+"                       into FILE (- for stdout; docs/json.md), as\n"
+"                       hoplab report --json prints it\n"
+"  --json-stream FILE   the run as it goes, one JSON object a line\n"
+"                       into FILE (- for stdout): run and point start\n"
+"                       and end, intervals, faults (docs/json.md)\n"
 "  --lab                build the plan's lab (lab up --plan), run the\n"
 "                       plan, remove the lab (root)\n"
 "  --resume RESULTS_DIR go on with an interrupted run (the plan must be\n"
 "                       the same file, byte for byte; hoplab attach\n"
-"                       takes the plan as it was run)\n");
+"                       takes the plan as it was run)\n"
+"\n"
+"With --json - or --json-stream -, stdout holds only JSON and the\n"
+"tables go to stderr.  --json and --json-stream work with --lab and\n"
+"--resume too.\n");
 }
 
 static void
@@ -76,9 +103,80 @@ demo_usage(FILE *f)
 "(root; `sudo make demo` builds hoplab first).\n");
 }
 
+/*
+ * Before a run: JO's files opened (the document's now, so that a bad
+ * path fails before the run rather than after it), RO told where the
+ * events, the tables and the folder's path go.  0, or -1 (logged).
+ */
+static int
+out_begin(struct json_out *jo, struct run_opts *ro)
+{
+	char err[512];
+
+	if (jo == NULL)
+		return 0;
+	jo->dir[0] = '\0';
+	ro->dir_out = jo->dir;
+	jo->docf = NULL;
+	if (jo->doc != NULL && (jo->docf = strcmp(jo->doc, "-") == 0 ?
+	    stdout : fopen(jo->doc, "w")) == NULL) {
+		log_error("--json %s: %s", jo->doc, strerror(errno));
+		return -1;
+	}
+	if (jo->stream != NULL &&
+	    (ro->events = events_open(jo->stream, err, sizeof(err))) == NULL) {
+		log_error("%s", err);
+		if (jo->docf != NULL && jo->docf != stdout)
+			fclose(jo->docf);
+		return -1;
+	}
+	if ((jo->doc != NULL && strcmp(jo->doc, "-") == 0) ||
+	    (jo->stream != NULL && strcmp(jo->stream, "-") == 0))
+		ro->tables = stderr;
+	return 0;
+}
+
+/*
+ * After a run that returned RC (0 or -1): the stream closed, the
+ * document written from the run's folder, whatever became of the run
+ * (run.json's status says), or its file removed when there is none.  RC,
+ * or -1 when either failed (logged).
+ */
+static int
+out_end(struct json_out *jo, struct run_opts *ro, int rc)
+{
+	char err[1024];
+	int bad;
+
+	if (jo == NULL)
+		return rc;
+	if (events_close(ro->events, err, sizeof(err)) == -1) {
+		log_error("%s", err);
+		rc = -1;
+	}
+	if (jo->docf == NULL)
+		return rc;
+	bad = 1;
+	if (jo->dir[0] == '\0')
+		log_error("--json %s: no document: the run failed before "
+		    "its results folder was written", jo->doc);
+	else if (rundoc_write(jo->docf, jo->dir, err, sizeof(err)) == -1)
+		log_error("--json %s: %s", jo->doc, err);
+	else
+		bad = 0;
+	if (jo->docf != stdout && fclose(jo->docf) == EOF && !bad) {
+		log_error("--json %s: %s", jo->doc, strerror(errno));
+		bad = 1;
+	}
+	if (bad && jo->docf != stdout)	/* no half document left behind */
+		unlink(jo->doc);
+	return bad ? -1 : rc;
+}
+
 /* hoplab run PLAN: the plan on the agents of -i or of the lab. */
 static int
-run_plan(const struct cmd_globals *g, const char *plan_path)
+run_plan(const struct cmd_globals *g, const char *plan_path,
+    struct json_out *jo)
 {
 	struct run_opts ro = { .results_base = g->results, .quiet = g->quiet,
 	    .stop = g->stop };
@@ -95,9 +193,15 @@ run_plan(const struct cmd_globals *g, const char *plan_path)
 		plan_free(plan);
 		return CMD_EXIT_USAGE;
 	}
+	if (out_begin(jo, &ro) == -1) {
+		inventory_free(inv);
+		plan_free(plan);
+		return CMD_EXIT_FAIL;
+	}
 	rc = runner_run(plan, inv, &ro, err, sizeof(err));
 	if (rc == -1)
 		log_error("run %s failed: %s", plan->name, err);
+	rc = out_end(jo, &ro, rc);
 	inventory_free(inv);
 	plan_free(plan);
 	return rc == 0 ? 0 : CMD_EXIT_FAIL;
@@ -194,7 +298,7 @@ resumable(const struct run_state *st, const char *dir)
 /* hoplab attach DIR, hoplab run --resume DIR PLAN. */
 static int
 run_attach(const struct cmd_globals *g, const char *dir,
-    const char *plan_path)
+    const char *plan_path, struct json_out *jo)
 {
 	struct run_opts ro = { .results_base = g->results, .quiet = g->quiet,
 	    .stop = g->stop };
@@ -214,11 +318,11 @@ run_attach(const struct cmd_globals *g, const char *dir,
 	}
 	rc = CMD_EXIT_USAGE;
 	if ((plan = resume_plan(&st, dir, plan_path)) != NULL &&
-	    (inv = cmd_inventory(g)) != NULL) {
+	    (inv = cmd_inventory(g)) != NULL && out_begin(jo, &ro) == 0) {
 		rc = runner_resume(plan, dir, &st, inv, &ro, err, sizeof(err));
 		if (rc == -1)
 			log_error("run %s failed: %s", plan->name, err);
-		rc = rc == 0 ? 0 : CMD_EXIT_FAIL;
+		rc = out_end(jo, &ro, rc) == 0 ? 0 : CMD_EXIT_FAIL;
 	}
 	results_state_free(&st);
 	inventory_free(inv);
@@ -250,7 +354,7 @@ lab_down(const struct cmd_globals *g, int rc)
 
 /* hoplab run --lab PLAN: the plan's lab up, the plan run, the lab down. */
 static int
-run_lab(struct cmd_globals *g, const char *plan_path)
+run_lab(struct cmd_globals *g, const char *plan_path, struct json_out *jo)
 {
 	char err[512];
 	int rc;
@@ -263,7 +367,7 @@ run_lab(struct cmd_globals *g, const char *plan_path)
 		return rc;
 	}
 	g->inventory = NULL;		/* the lab's */
-	rc = run_plan(g, plan_path);
+	rc = run_plan(g, plan_path, jo);
 	fprintf(stderr, "run --lab: removing the lab %s\n", g->prefix);
 	return lab_down(g, rc);
 }
@@ -271,13 +375,21 @@ run_lab(struct cmd_globals *g, const char *plan_path)
 static int
 run_main(struct cmd_ctx *x, int argc, char **argv)
 {
+	struct json_out jo;
 	const char *resume = NULL;
 	int ch, dry = 0, lab = 0;
 
+	memset(&jo, 0, sizeof(jo));
 	while ((ch = cmd_getopt(x, argc, argv)) != -1) {
 		switch (ch) {
 		case RUN_OPT_DRY:
 			dry = 1;
+			break;
+		case RUN_OPT_JSON:
+			jo.doc = optarg;
+			break;
+		case RUN_OPT_STREAM:
+			jo.stream = optarg;
 			break;
 		case RUN_OPT_LAB:
 			lab = 1;
@@ -289,15 +401,22 @@ run_main(struct cmd_ctx *x, int argc, char **argv)
 			return CMD_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1 || dry + lab + (resume != NULL) > 1)
+	if (argc - optind != 1 || dry + lab + (resume != NULL) > 1 ||
+	    (dry && (jo.doc != NULL || jo.stream != NULL)))
 		return cmd_usage_error(x);
+	if (jo.doc != NULL && jo.stream != NULL && strcmp(jo.doc, "-") == 0 &&
+	    strcmp(jo.stream, "-") == 0) {
+		log_error("run: --json - and --json-stream - would both write "
+		    "stdout; give one of them a file");
+		return CMD_EXIT_USAGE;
+	}
 	if (dry)
 		return run_dry(argv[optind]);
 	if (lab)
-		return run_lab(&x->g, argv[optind]);
+		return run_lab(&x->g, argv[optind], &jo);
 	if (resume != NULL)
-		return run_attach(&x->g, resume, argv[optind]);
-	return run_plan(&x->g, argv[optind]);
+		return run_attach(&x->g, resume, argv[optind], &jo);
+	return run_plan(&x->g, argv[optind], &jo);
 }
 
 static int
@@ -307,7 +426,7 @@ attach_main(struct cmd_ctx *x, int argc, char **argv)
 		return CMD_EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error(x);
-	return run_attach(&x->g, argv[optind], NULL);
+	return run_attach(&x->g, argv[optind], NULL, NULL);
 }
 
 static int
@@ -334,7 +453,7 @@ demo_main(struct cmd_ctx *x, int argc, char **argv)
 		lab_remove(&x->g, err, sizeof(err));
 		return CMD_EXIT_FAIL;
 	}
-	rc = run_plan(&x->g, plan);
+	rc = run_plan(&x->g, plan, NULL);
 	fprintf(stderr, "demo: removing the lab\n");
 	return lab_down(&x->g, rc);
 }

@@ -227,6 +227,53 @@ json_null(struct json *j)
 	json_value_end(j);
 }
 
+/* RFC 8259 section 6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+int
+json_is_number(const char *s)
+{
+	const char *p = s;
+
+	if (s == NULL)
+		return 0;
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	else
+		return 0;
+	if (*p == '.') {
+		if (*++p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		if (*++p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+void
+json_number_text(struct json *j, const char *s)
+{
+	if (!json_is_number(s)) {
+		j->err = -1;
+		return;
+	}
+	if (json_value_start(j) == -1)
+		return;
+	fputs(s, j->f);
+	json_value_end(j);
+}
+
 void
 json_kstring(struct json *j, const char *key, const char *s)
 {

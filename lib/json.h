@@ -81,6 +81,14 @@ void	json_uint(struct json *j, unsigned long long v);
 void	json_double(struct json *j, double v, int decimals);
 void	json_bool(struct json *j, int v);
 void	json_null(struct json *j);
+/*
+ * A number given as text S, written as it is (a CSV cell, a number read
+ * back from a JSON file: no digits lost or added); S must be an RFC 8259
+ * number ("-0.5", "12", "1e-05"; not "+1", ".5", "007", "nan"): other
+ * text is refused (the sticky error).  json_is_number() tells first.
+ */
+void	json_number_text(struct json *j, const char *s);
+int	json_is_number(const char *s);
 /* Key and value in one call. */
 void	json_kstring(struct json *j, const char *key, const char *s);
 void	json_kint(struct json *j, const char *key, long long v);

@@ -49,6 +49,7 @@
 
 #include "clock.h"
 #include "controller/results/csvfile.h"
+#include "controller/run/events.h"
 #include "controller/faults/faultlink.h"
 #include "controller/faults/faults.h"
 #include "controller/faults/faultrouter.h"
@@ -308,12 +309,20 @@ do_set(struct faults *fl, size_t fi, char *err, size_t errlen)
 	return 0;
 }
 
+void
+faults_events(struct faults *fl, struct events *ev)
+{
+	if (fl != NULL)
+		fl->ev = ev;
+}
+
 static int
 send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 {
 	const struct plan_fault *f = &fl->plan->faults[fi];
 	char line[256] = "";
 	double t = (double)(clock_mono_ns() - fl->t0_mono) / 1e9;
+	const char *act;
 	int rc;
 
 	if (f->kind == PLAN_FAULT_ROUTE_SET) {
@@ -321,14 +330,18 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 		if (!fl->quiet)
 			fprintf(stderr, "[t=%.3f s] fault: router %s route "
 			    "%s\n", t, f->router, line);
+		events_fault(fl->ev, fl->point, t, "router", f->router,
+		    "route", line, rc == 0);
 		return rc;
 	}
 	if (PLAN_FAULT_IS_ROUTER(f)) {
 		rc = faultrouter_do(fl, fi, line, sizeof(line), err, errlen);
+		act = f->kind == PLAN_FAULT_ROUTER_START ? "start" : "kill";
 		if (!fl->quiet)
 			fprintf(stderr, "[t=%.3f s] fault: router %s %s%s\n",
-			    t, f->router, f->kind == PLAN_FAULT_ROUTER_START ?
-			    "start" : "kill", line);
+			    t, f->router, act, line);
+		events_fault(fl->ev, fl->point, t, "router", f->router, act,
+		    line, rc == 0);
 		return rc;
 	}
 	if (f->kind == PLAN_FAULT_LINK_SET) {
@@ -343,12 +356,14 @@ send_fault(struct faults *fl, size_t fi, char *err, size_t errlen)
 		    errlen);
 		strcat(line, ")");
 	}
+	act = f->kind == PLAN_FAULT_LINK_SET ? "set" :
+	    f->kind == PLAN_FAULT_LINK_UP ? "up" :
+	    f->kind == PLAN_FAULT_LINK_BLACKHOLE ? "blackhole" : "down";
 	if (!fl->quiet)
 		fprintf(stderr, "[t=%.3f s] fault: link %s %s %s\n", t,
-		    f->link, f->kind == PLAN_FAULT_LINK_SET ? "set" :
-		    f->kind == PLAN_FAULT_LINK_UP ? "up" :
-		    f->kind == PLAN_FAULT_LINK_BLACKHOLE ? "blackhole" : "down",
-		    line);
+		    f->link, act, line);
+	events_fault(fl->ev, fl->point, t, "link", f->link, act, line,
+	    rc == 0);
 	return rc;
 }
 

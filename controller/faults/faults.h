@@ -25,6 +25,7 @@
 #include "controller/mgmt/peers.h"
 #include "controller/plan/plan.h"
 
+struct events;
 struct faults;
 
 /*
@@ -38,6 +39,11 @@ struct faults;
 int	faults_new(struct faults **fl, const struct plan *plan,
 	    struct peers *ps, struct loop *loop, const char *dir, int append,
 	    int quiet, char *err, size_t errlen);
+/*
+ * Each fault carried out also goes to EV as a "fault" event (events.h,
+ * --json-stream); FL NULL (no faults) or EV NULL: nothing.
+ */
+void	faults_events(struct faults *fl, struct events *ev);
 /* Write what is still pending, close the files; NULL is fine. */
 void	faults_free(struct faults *fl);
 /*

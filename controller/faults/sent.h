@@ -76,6 +76,7 @@ struct faults {
 	size_t		 routed[PLAN_MAX_FAULTS]; /* route faults sent in
 					   this point, to put back at its end */
 	size_t		 nrouted;
+	struct events	*ev;		/* --json-stream, or NULL */
 };
 
 /* sent.c */

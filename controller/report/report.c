@@ -19,6 +19,7 @@
 #include "controller/report/plot.h"
 #include "controller/report/report.h"
 #include "controller/results/results.h"
+#include "controller/results/rundoc.h"
 
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
@@ -31,13 +32,17 @@ report_usage(FILE *f)
 {
 	fprintf(f,
 "usage: hoplab report [-h] [--no-plots] DIR\n"
+"       hoplab report --json DIR\n"
 "\n"
 "Read the results folder DIR again: print the tables a run prints,\n"
 "compute hops.csv and summary_by_point.csv anew from summary.csv (the\n"
 "reasons of hops.csv's flags into hops_flags.json), and\n"
 "draw PNG plots with gnuplot into DIR/plots/ (docs/report.md).\n"
+"With --json, print DIR as one JSON document on stdout instead (the\n"
+"one run --json writes: docs/json.md) and change nothing in DIR.\n"
 "\n"
 "  -h, --help     show this help\n"
+"  --json         the JSON document only: no tables, files or plots\n"
 "  -n, --no-plots only the tables and CSV files, no gnuplot\n");
 }
 
@@ -116,16 +121,57 @@ report(const char *dir, int plots)
 	return rc;
 }
 
-int
-report_run(const char *dir, int plots)
+/*
+ * 0 when DIR is a results folder this hoplab reads (its run.json, when
+ * there, of a results format not newer: rundoc.h), else EXIT_USAGE,
+ * said why.
+ */
+static int
+readable_dir(const char *dir)
 {
-	long pid = 0;
+	char err[1024];
 
 	if (!is_results_dir(dir)) {
 		log_error("report: %s is not a results folder (no summary.csv "
 		    "starting with hoplab's columns %s...)", dir, SUMMARY_HEAD);
 		return EXIT_USAGE;
 	}
+	if (rundoc_check(dir, err, sizeof(err)) == -1) {
+		log_error("report: %s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int
+report_json(const char *dir)
+{
+	char err[1024];
+	int rc;
+
+	if ((rc = readable_dir(dir)) != 0)
+		return rc;
+	if (rundoc_check(dir, err, sizeof(err)) == 1) {
+		log_error("report: %s has no run.json, which --json needs "
+		    "(every run writes it; is %s the results folder of a "
+		    "run?)", dir, dir);
+		return EXIT_USAGE;
+	}
+	if (rundoc_write(stdout, dir, err, sizeof(err)) == -1) {
+		log_error("report: %s", err);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int
+report_run(const char *dir, int plots)
+{
+	long pid = 0;
+	int rc;
+
+	if ((rc = readable_dir(dir)) != 0)
+		return rc;
 	if (run_in_progress(dir, &pid)) {
 		log_error("report: the run in %s is still going (controller "
 		    "pid %ld); report it when it has ended", dir, pid);

@@ -17,6 +17,9 @@
  * hops.csv and its table, controller/results/residence.c) and drawn
  * beside the other estimates (estplot.c).
  *
+ * A folder written by a newer hoplab (run.json's results_format above
+ * this hoplab's) is refused before anything is read or rewritten.
+ *
  * Deliberately not here: capdelay.csv's capture delay and the RFC 2544
  * table (the run prints them; the CSV files hold their numbers).
  */
@@ -33,6 +36,12 @@
  * is not a results folder).
  */
 int	report_run(const char *dir, int plots);
+/*
+ * `hoplab report --json DIR`: the results folder DIR as one JSON
+ * document on stdout (rundoc.h), nothing in DIR written.  Exit codes as
+ * report_run's; a folder of a newer hoplab is 2 for both.
+ */
+int	report_json(const char *dir);
 /* The usage text of `hoplab report`, on F. */
 void	report_usage(FILE *f);
 

@@ -27,6 +27,14 @@
 #include "controller/results/downloads.h"
 #include "controller/results/manifest.h"
 
+/*
+ * The results folder's format, run.json's "results_format": raised when
+ * a file changes in a way an older hoplab would misread (a column's
+ * meaning or unit; appended columns do not count).  `hoplab report`
+ * refuses a folder of a newer format (rundoc.h).
+ */
+#define RESULTS_FORMAT	1
+
 struct flow_row {
 	char		variant[PLAN_NAME_MAX * 2];
 	size_t		routers;

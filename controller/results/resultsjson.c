@@ -192,6 +192,7 @@ fill_run(struct json *j, const void *arg)
 	json_kstring(j, "status", r->status);
 	json_kstring(j, "hoplab_version", HOPLAB_VERSION);
 	json_kint(j, "proto_version", HOPLAB_PROTO_VERSION);
+	json_kint(j, "results_format", RESULTS_FORMAT);
 	json_kstring(j, "controller_host", host);
 	json_kstring(j, "written_utc", clock_format_utc(clock_real_ns(), 0,
 	    when, sizeof(when)));

@@ -130,6 +130,17 @@ summary_layout_has(const struct summary_layout *l, const char *name)
 	return 0;
 }
 
+int
+summary_col_is_text(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++)
+		if (strcmp(cols[i].name, name) == 0)
+			return cols[i].kind == SK_STR;
+	return -1;
+}
+
 double
 summary_loss_pct(const struct flow_row *r)
 {

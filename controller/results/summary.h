@@ -47,6 +47,11 @@ void	summary_write(struct csv *c, const struct summary_layout *l,
 /* One line in L's columns back into ROW; -1 if it is not L's width. */
 int	summary_parse(const struct summary_layout *l, char *line,
 	    struct flow_row *row);
+/*
+ * Whether column NAME holds text (1) or a number (0); -1 when summary.csv
+ * has no such column.  For readers that type the cells (rundoc.c).
+ */
+int	summary_col_is_text(const char *name);
 /* Loss as summary.csv's loss_pct shows it; NaN when nothing was sent. */
 double	summary_loss_pct(const struct flow_row *r);
 

@@ -272,6 +272,7 @@ chainrun_record(struct run *r, const struct plan_variant *v, unsigned rep,
 		pt[i].state = POINT_DONE;
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
+	run_event_points(r, 1);		/* --json-stream */
 	run_send_ack(r, ws[0].peer, b);
 	if (pb != NULL)
 		run_send_ack(r, ws[1].peer, pb);
@@ -427,6 +428,7 @@ measure_point(struct run *r, const struct plan_variant *v, unsigned frame,
 	snprintf(pt->agent, sizeof(pt->agent), "%s", ws[0].peer->inv->name);
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
+	run_event_points(r, 0);		/* --json-stream */
 	deadline = clock_mono_ns() + point_duration_ns(r->live) + GEN_SLACK_NS;
 	rc = wait_gen(r, ws, 2, deadline, err, errlen);
 	if (rc == 0)			/* faults.csv, outages.csv */

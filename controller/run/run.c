@@ -2,7 +2,7 @@
  * run: the run object's own business, shared by runner.c and toporun.c
  * (run.h): its connections and event loop, the acknowledgement of a
  * batch, the handlers of what no role of the run owns, binding a point,
- * the host list for run.json.
+ * the host list for run.json, the events of --json-stream (events.h).
  *
  * A leaf of controller/run/: the runners, waitrole.c and captures.c call
  * it; it calls only the loop, peers, resume.c and the results.
@@ -13,6 +13,7 @@
  * console only and never spooled: nothing to acknowledge).  Batches of
  * other runs the loop leaves to them.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "log.h"
 #include "controller/results/records.h"
 #include "controller/results/cpu.h"
+#include "controller/run/events.h"
 #include "controller/run/routing.h"
 #include "controller/run/run.h"
 
@@ -213,4 +215,61 @@ run_host_list(const struct run *r, struct run_host *hosts, size_t max)
 		hosts[i].clock_offset_ns = p->clock_offset_ns;
 	}
 	return i;
+}
+
+/* --json-stream ----------------------------------------------------------- */
+
+void
+run_event_start(struct run *r)
+{
+	events_run_start(r->opts->events, r->run_id, r->plan->name,
+	    r->plan->path, results_dir(r->res), r->npoints,
+	    resume_count_done(&r->st));
+}
+
+void
+run_event_end(struct run *r, int rc, const char *err)
+{
+	char status[600];
+
+	if (r->opts->dir_out != NULL)
+		snprintf(r->opts->dir_out, PATH_MAX, "%s", r->res != NULL ?
+		    results_dir(r->res) : "");
+	if (r->res == NULL)		/* no run_start either */
+		return;
+	snprintf(status, sizeof(status), "%s%s", rc == 0 ? "completed" :
+	    "failed: ", rc == 0 ? "" : err);
+	events_run_end(r->opts->events, status, resume_count_done(&r->st),
+	    r->npoints);
+}
+
+void
+run_event_points(struct run *r, int end)
+{
+	size_t i, nv = r->concurrent ? r->plan->nvariants : 1;
+
+	for (i = 0; i < nv && r->point + i < r->st.npoints; i++)
+		if (end)
+			events_point_end(r->opts->events, r->point + i,
+			    &r->st.points[r->point + i], r->label);
+		else
+			events_point_start(r->opts->events, r->point + i,
+			    &r->st.points[r->point + i], r->label);
+}
+
+void
+run_event_intervals(struct run *r, const Hoplab__ResultBatch *b)
+{
+	size_t i, k;
+
+	for (i = 0; r->opts->events != NULL && i < b->n_flows; i++)
+		for (k = 0; k < b->flows[i]->n_intervals; k++)
+			events_interval(r->opts->events, r->point,
+			    b->flows[i], b->flows[i]->intervals[k]);
+}
+
+FILE *
+run_tables(const struct run *r)
+{
+	return r->opts->tables != NULL ? r->opts->tables : stdout;
 }

@@ -135,6 +135,20 @@ int	run_bind_point(struct run *r, const struct plan_point *pt,
  * which must outlive it.  The caller adds the flows.
  */
 void	run_chain_gen(Hoplab__GenParams *gp, struct topo_gen *t);
+/*
+ * --json-stream (events.h), for the run's parts: run_start once the
+ * results folder is there; run_end with the run's outcome RC (ERR its
+ * error), the folder's path into opts->dir_out too; point_start and
+ * point_end of the points r->point measures (every variant's with
+ * concurrent variants); the intervals of a measured point's interim
+ * batch B.  Nothing without a stream.
+ */
+void	run_event_start(struct run *r);
+void	run_event_end(struct run *r, int rc, const char *err);
+void	run_event_points(struct run *r, int end);
+void	run_event_intervals(struct run *r, const Hoplab__ResultBatch *b);
+/* Where the final tables go: opts->tables, or stdout. */
+FILE	*run_tables(const struct run *r);
 /* The connected agents for run.json, at most MAX of them. */
 size_t	run_host_list(const struct run *r, struct run_host *hosts,
 	    size_t max);

@@ -83,6 +83,7 @@ links_init(struct run *r, char *err, size_t errlen)
 	if (faults_new(&r->fl, r->plan, r->ps, r->loop, results_dir(r->res),
 	    resume_count_done(&r->st) > 0, r->opts->quiet, err, errlen) == -1)
 		return -1;
+	faults_events(r->fl, r->opts->events);	/* --json-stream */
 	if (disturb_open(r, err, errlen) == -1)	/* run.json's manifest */
 		return -1;
 	if (execs_new(r, err, errlen) == -1)	/* --allow-exec, exec.csv */
@@ -134,19 +135,20 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	if (resume_save(&r->st, r->res, ferr, sizeof(ferr)) == -1 ||
 	    results_write_run_json(r->res, r->plan, hosts, run_host_list(r, hosts, RUN_MAX_AGENTS),
 	    status, ferr, sizeof(ferr)) == -1 ||
-	    results_finish(r->res, stdout, ferr, sizeof(ferr)) == -1) {
-		fflush(stdout);
+	    results_finish(r->res, run_tables(r), ferr, sizeof(ferr)) == -1) {
+		fflush(run_tables(r));
 		if (rc == 0)
 			snprintf(err, errlen, "%s", ferr);
 		rc = -1;
 	}
-	if (rfc2544_finish(r->rfc, stdout, ferr, sizeof(ferr)) == -1) {
+	if (rfc2544_finish(r->rfc, run_tables(r), ferr, sizeof(ferr)) == -1) {
 		if (rc == 0)		/* the table, rfc2544.csv closed */
 			snprintf(err, errlen, "%s", ferr);
 		rc = -1;
 	}
 	r->rfc = NULL;			/* rfc2544_finish freed it */
-	fflush(stdout);
+	fflush(run_tables(r));
+	run_event_end(r, rc, err);
 	results_free(r->res);
 	run_free(r);
 	results_state_free(&r->st);
@@ -202,6 +204,7 @@ runner_run(const struct plan *plan, const struct inventory *inv,
 	results_write_run_json(r.res, plan, hosts, run_host_list(&r, hosts, RUN_MAX_AGENTS),
 	    "running", ferr, sizeof(ferr));
 	r.started_mono = clock_mono_ns();
+	run_event_start(&r);
 	return run_end(&r, chainrun_all(&r, err, errlen), err, errlen);
 }
 
@@ -335,6 +338,7 @@ runner_resume(const struct plan *plan, const char *dir,
 		fprintf(stderr, "attach %s: run %s, %zu of %zu measurement(s) "
 		    "done\n", dir, r.run_id, resume_count_done(&r.st), r.npoints);
 	r.started_mono = clock_mono_ns();
+	run_event_start(&r);
 	if (settle_in_flight(&r, err, errlen) == -1)
 		return run_end(&r, -1, err, errlen);
 	return run_end(&r, chainrun_all(&r, err, errlen), err, errlen);

@@ -14,15 +14,24 @@
 #define HOPLAB_RUNNER_H
 
 #include <signal.h>
+#include <stdio.h>
 
 #include "inventory.h"
 #include "controller/plan/plan.h"
 #include "controller/results/results.h"
 
+struct events;
+
 struct run_opts {
 	const char	*results_base;	/* "results" */
 	int		quiet;		/* no progress lines */
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	struct events	*events;	/* --json-stream (events.h), or NULL */
+	FILE		*tables;	/* where the final tables go; NULL:
+					   stdout */
+	char		*dir_out;	/* when not NULL, PATH_MAX bytes: the
+					   results folder's path once the run
+					   has ended ("" when none was made) */
 };
 
 /* Returns 0 when every point was measured, -1 otherwise (ERR says why). */

@@ -508,6 +508,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 	pt->state = POINT_DONE;
 	if (resume_save(&r->st, r->res, err, errlen) == -1)
 		return -1;
+	run_event_points(r, 1);		/* --json-stream */
 	for (i = 0; i < n; i++) {
 		if (!unused(&tp->recv[i]))
 			run_send_ack(r, tp->recv[i].peer, tp->recv[i].result);
@@ -575,6 +576,7 @@ run_point(struct run *r, unsigned rep, char *err, size_t errlen)
 		    tp->send[0].peer->inv->name);
 		faults_point(r->fl, &r->plan->variants[0], r->point,
 		    r->live->flows[0].frame, rep, &tp->send[0].started);
+		run_event_points(r, 0);		/* --json-stream */
 		if (tp->start_at != 0)
 			faults_zero_at(r->fl, tp->start_at);
 		rc = resume_save(&r->st, r->res, err, errlen);
@@ -664,13 +666,14 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	if (r->res != NULL && (resume_save(&r->st, r->res, ferr,
 	    sizeof(ferr)) == -1 || results_write_run_json(r->res, r->plan,
 	    hosts, run_host_list(r, hosts, PLANTOPO_MAX_HOSTS), status, ferr,
-	    sizeof(ferr)) == -1 || results_finish(r->res, stdout, ferr,
+	    sizeof(ferr)) == -1 || results_finish(r->res, run_tables(r), ferr,
 	    sizeof(ferr)) == -1)) {
 		if (rc == 0)
 			snprintf(err, errlen, "%s", ferr);
 		rc = -1;
 	}
-	fflush(stdout);
+	fflush(run_tables(r));
+	run_event_end(r, rc, err);
 	results_free(r->res);
 	captures_free(r->cap);
 	cpumon_free(r->cpu);
@@ -763,6 +766,7 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 		r.res = NULL;
 		return run_end(&r, -1, err, errlen);
 	}
+	faults_events(r.fl, opts->events);	/* --json-stream */
 	if (!opts->quiet)
 		fprintf(stderr, "run %s: topology of %zu hosts, %zu flow(s), "
 		    "%zu measurement(s), results in %s/\n", plan->name,
@@ -771,5 +775,6 @@ toporun_run(const struct plan *plan, const struct inventory *inv,
 	results_write_run_json(r.res, r.plan, hosts, run_host_list(&r, hosts,
 	    PLANTOPO_MAX_HOSTS), "running", ferr, sizeof(ferr));
 	r.started_mono = clock_mono_ns();
+	run_event_start(&r);
 	return run_end(&r, run_all(&r, err, errlen), err, errlen);
 }

@@ -121,6 +121,8 @@ interim(struct run *r, struct wait_role *w, struct peer *from,
 		run_send_ack(r, from, b);
 	if (w->record && !r->opts->quiet)
 		progress_intervals(&r->pg, b);
+	if (w->record)			/* --json-stream, even with -q */
+		run_event_intervals(r, b);
 }
 
 /* The final batch B of W: its records files closed and checked. */

@@ -73,6 +73,7 @@
 #	t_nat_hoplab.sh	hlnh	232 (router_lab.sh: K unused)
 #	t_killmatrix.sh, bench/killmatrix.sh	hlkm	196
 #	t_spool_unit.sh	hlsu	199
+#	t_json.sh	hljs	193
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #

@@ -101,3 +101,5 @@ UNIT_EXTRA_test_genrole = build/asan/agent/genrole.o build/asan/agent/role.o bui
 UNIT_EXTRA_test_agent_mgmt = build/asan/agent/mgmt.o
 UNIT_EXTRA_test_genfiles = build/asan/controller/run/genfiles.o build/asan/agent/rolefiles.o
 UNIT_EXTRA_test_capture_room = build/asan/agent/capture.o build/asan/agent/role.o build/asan/agent/sender.o build/asan/agent/spool.o
+UNIT_EXTRA_test_rundoc = build/asan/controller/results/rundoc.o build/asan/controller/results/summary.o build/asan/controller/results/csvfile.o
+UNIT_EXTRA_test_events = build/asan/controller/run/events.o

@@ -141,6 +141,39 @@ t_scalars_as_json_writes_them(void)
 }
 
 static void
+t_number_text_is_written_as_it_is(void)
+{
+	struct buf b;
+
+	buf_open(&b, JSON_COMPACT);
+	json_array(&b.j, JSON_INLINE);
+	json_number_text(&b.j, "3.000");
+	json_number_text(&b.j, "-0.5");
+	json_number_text(&b.j, "0");
+	json_number_text(&b.j, "1e-05");
+	json_number_text(&b.j, "12345678901234567890");
+	json_end(&b.j);
+	buf_check(&b, 0, "[3.000,-0.5,0,1e-05,12345678901234567890]\n");
+}
+
+static void
+t_number_text_that_json_cannot_hold_is_refused(void)
+{
+	static const char *const bad[] = { "", "+1", ".5", "007", "1.",
+	    "1e", "nan", "inf", "-", "1 ", "0x10", "1,5" };
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_FALSE(json_is_number(bad[i]));
+		buf_open(&b, JSON_COMPACT);
+		json_number_text(&b.j, bad[i]);
+		buf_check(&b, -1, "");
+	}
+	CU_ASSERT_TRUE(json_is_number("-0.0E+2"));
+}
+
+static void
 t_compact_nesting_puts_commas_only_between(void)
 {
 	struct buf b;
@@ -331,6 +364,8 @@ main(void)
 		UNIT_TEST(t_keys_are_escaped_too),
 		UNIT_TEST(t_nan_and_infinity_are_null),
 		UNIT_TEST(t_scalars_as_json_writes_them),
+		UNIT_TEST(t_number_text_is_written_as_it_is),
+		UNIT_TEST(t_number_text_that_json_cannot_hold_is_refused),
 		UNIT_TEST(t_compact_nesting_puts_commas_only_between),
 		UNIT_TEST(t_pretty_blocks_indent_and_inline_stays_on_a_line),
 		UNIT_TEST(t_value_without_key_in_object_is_refused),
