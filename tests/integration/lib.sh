@@ -58,6 +58,8 @@
 #	t_manifest.sh	hlmf	203
 #	t_cpu.sh	hlcpu	207
 #	t_exec.sh	hlex	224
+#	t_install.sh	hlin	- (lab status only, no lab)
+#	t_man.sh	-	- (no lab)
 #	t_kctr.sh	hlkc	206
 #	t_ospf.sh	hlos	242
 #	t_icmp.sh	hlic	- (router_lab.sh, no K)
