@@ -8,7 +8,8 @@
 #   make bench      side-by-side benchmarks against peer tools (not in CI)
 #   make install    programs, man pages, unit, examples, docs, completion
 #                   under DESTDIR PREFIX (default /usr/local); make uninstall
-#   make deb        the Debian package (debhelper), into build/deb/
+#   make deb        the Debian package (debhelper), into build/deb/;
+#                   make deb-test installs, checks and removes it (root)
 
 CC	?= cc
 OPT	?= -O2
@@ -56,7 +57,7 @@ TOOLS	= build/tools/pcapdelay
 
 .SECONDARY:
 .PHONY: all deps check unit integration demo bench clean lab-down fmt FORCE \
-	install uninstall deb
+	install uninstall deb deb-test
 all: $(PROGS) $(TOOLS)
 
 deps:
@@ -168,6 +169,11 @@ uninstall:
 # tree itself gets no build outputs (deploy/deb.sh).
 deb:
 	@sh deploy/deb.sh
+
+# make deb-test: install the package on this machine with apt-get, check
+# it, remove it (root; not part of make check: it changes /usr).
+deb-test:
+	@sh tests/deb/t_deb.sh
 
 fmt:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -71,7 +71,10 @@ items()
 	echo "file 0644 deploy/hoplab-agent.service $lib/deploy/hoplab-agent.service"
 	echo "link $lib/examples ../../share/hoplab/examples"
 	for f in examples/*; do
-		echo "file 0644 $f $share/hoplab/$f"
+		case $f in
+		*.sh) echo "file 0755 $f $share/hoplab/$f" ;;
+		*) echo "file 0644 $f $share/hoplab/$f" ;;
+		esac
 	done
 	for f in man/*.[158]; do
 		sec=${f##*.}

@@ -15,6 +15,8 @@
 # 3. uninstall leaves no file or link that install made, and keeps a file
 #    of someone else's in the same folders.  The same with the default
 #    PREFIX (/usr/local).
+# 4. make deb (deploy/deb.sh) on a PATH without debhelper (or without
+#    dpkg-buildpackage) says which package to install and fails.
 . "$(dirname "$0")/lib.sh"
 cd "$HL_ROOT" || exit 1
 T=$(mktemp -d /tmp/hoplab-t-install.XXXXXX)
@@ -91,4 +93,18 @@ DESTDIR=$D2 sh deploy/install.sh install >"$T/out" 2>&1 ||
 assert_eq default_prefix_help 0 "$rc"
 DESTDIR=$D2 sh deploy/install.sh uninstall >"$T/out" 2>&1
 assert_eq default_prefix_uninstall_leaves_nothing "" "$(find "$D2" ! -type d)"
+
+# 4. A PATH with only what deb.sh needs before its checks.
+mkdir "$T/path"
+ln -s "$(command -v dirname)" "$T/path/dirname"
+PATH=$T/path /bin/sh deploy/deb.sh >"$T/out" 2>&1; rc=$?
+assert_eq deb_without_dpkg_dev "1 make deb needs dpkg-dev: apt-get install dpkg-dev" \
+    "$rc $(cat "$T/out")"
+if command -v dpkg-buildpackage >/dev/null; then
+	ln -s "$(command -v dpkg-buildpackage)" "$T/path/dpkg-buildpackage"
+	PATH=$T/path /bin/sh deploy/deb.sh >"$T/out" 2>&1; rc=$?
+	assert_eq deb_without_debhelper \
+	    "1 make deb needs debhelper: apt-get install debhelper" \
+	    "$rc $(cat "$T/out")"
+fi
 finish
