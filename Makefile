@@ -6,6 +6,10 @@
 #   sudo make check deps, build, unit suites (ASan/UBSan), integration tests
 #   make unit       only the unit suites
 #   make bench      side-by-side benchmarks against peer tools (not in CI)
+#   make install    programs, man pages, unit, examples, docs, completion
+#                   under DESTDIR PREFIX (default /usr/local); make uninstall
+#   make deb        the Debian package (debhelper), into build/deb/;
+#                   make deb-test installs, checks and removes it (root)
 
 CC	?= cc
 OPT	?= -O2
@@ -52,7 +56,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
 TOOLS	= build/tools/pcapdelay
 
 .SECONDARY:
-.PHONY: all deps check unit integration demo bench clean lab-down fmt FORCE
+.PHONY: all deps check unit integration demo bench clean lab-down fmt FORCE \
+	install uninstall deb deb-test
 all: $(PROGS) $(TOOLS)
 
 deps:
@@ -147,6 +152,28 @@ lab-down:
 
 bench: all
 	@sh bench/run.sh
+
+# make install: deploy/install.sh has the list of files (one list for
+# both, so uninstall removes exactly what install put there).
+PREFIX	?= /usr/local
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+install: all
+	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' SYSTEMDUNITDIR='$(SYSTEMDUNITDIR)' \
+	    sh deploy/install.sh install
+
+uninstall:
+	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' SYSTEMDUNITDIR='$(SYSTEMDUNITDIR)' \
+	    sh deploy/install.sh uninstall
+
+# make deb: dpkg-buildpackage on a copy of the tree in build/deb/, so the
+# tree itself gets no build outputs (deploy/deb.sh).
+deb:
+	@sh deploy/deb.sh
+
+# make deb-test: install the package on this machine with apt-get, check
+# it, remove it (root; not part of make check: it changes /usr).
+deb-test:
+	@sh tests/deb/t_deb.sh
 
 fmt:
 	clang-format -i $$(git ls-files '*.c' '*.h')

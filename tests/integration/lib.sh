@@ -60,6 +60,8 @@
 #	t_cpu.sh	hlcpu	207
 #	t_exec.sh	hlex	224
 #	t_slowstart.sh	hlnb	194
+#	t_install.sh	hlin	- (lab status only, no lab)
+#	t_man.sh	-	- (no lab)
 #	t_kctr.sh	hlkc	206
 #	t_ospf.sh	hlos	242
 #	t_icmp.sh	hlic	- (router_lab.sh, no K)

@@ -6,6 +6,9 @@
 #    word for word, what `hoplab [COMMAND] --help` prints (STYLE.md asks
 #    for a usage() that matches the README), and every command that
 #    `hoplab --help` lists has a block (undeploy shares deploy's text).
+#    The same for the other four programs: README.md's
+#    <!-- usage:hoplab-agent --> (-gen, -router, -link) block is what
+#    that program's --help prints, and each of the four has one.
 # 2. --help prints the usage on stdout and exits 0; a command given wrong
 #    arguments (an unknown option, an operand missing or too many)
 #    prints that command's own usage on stderr and exits 2; `hoplab` alone
@@ -42,7 +45,8 @@ for doc in README.md docs/*.md; do
 	    /^<!-- \/usage:hoplab/ { on = 0; close(out) }
 	    on && !/^```$/ { print >out }' "$doc"
 done
-for f in "$T"/block.*; do
+for f in "$T"/block.hoplab "$T"/block.hoplab_*; do
+	[ -e "$f" ] || continue
 	name=${f#"$T"/block.}
 	cmd=${name#hoplab}
 	cmd=${cmd#_}
@@ -53,6 +57,26 @@ for f in "$T"/block.*; do
 	else
 		cat "$T/diff"
 		fail "doc_block_${cmd:-hoplab}" "the docs' usage block differs from hoplab $cmd --help (above)"
+	fi
+done
+# The other programs' blocks, README.md only.
+awk -v dir="$T" '
+    /^<!-- usage:hoplab-[a-z]+ -->$/ {
+	name = $2; sub(/^usage:/, "", name)
+	out = dir "/prog." name; printf "" >out; on = 1; next }
+    /^<!-- \/usage:hoplab-/ { on = 0; close(out) }
+    on && !/^```$/ { print >out }' README.md
+for prog in hoplab-agent hoplab-gen hoplab-router hoplab-link; do
+	if [ ! -s "$T/prog.$prog" ]; then
+		fail "readme_block_$prog" "README.md has no <!-- usage:$prog --> block"
+		continue
+	fi
+	"$HL_BIN/$prog" --help >"$T/help" 2>"$T/help.err"
+	if diff -u "$T/prog.$prog" "$T/help" >"$T/diff"; then
+		pass "readme_block_$prog"
+	else
+		cat "$T/diff"
+		fail "readme_block_$prog" "README.md's usage block differs from $prog --help (above)"
 	fi
 done
 if [ -s "$T/block.hoplab" ]; then
