@@ -54,8 +54,8 @@ _hoplab()
 		fi
 		return ;;
 	lab) opts="up down status --plan" ;;
-	run) opts="--dry-run --lab --resume" ;;
-	report) opts="-n --no-plots" ;;
+	run) opts="--dry-run --json --json-stream --lab --resume" ;;
+	report) opts="-n --no-plots --json" ;;
 	link) opts="set counters a-b b-a --at" ;;
 	deploy) opts="--allow-exec -b --build-on-target -I --insecure
 	    -i --inventory -k --keys --prefix -P --ssh-port -s --ssh-key

@@ -46,7 +46,7 @@ for p in hoplab-router hoplab-link; do
 	else fail "installed usr/sbin/$p" missing; fi
 done
 assert_eq unit_execstart \
-    "ExecStart=/usr/sbin/hoplab-agent -d -r /run/hoplab-agent \$HOPLAB_AGENT_OPTS" \
+    "ExecStart=/usr/sbin/hoplab-agent -d -r /run/hoplab-agent --spool /var/lib/hoplab-agent/spool \$HOPLAB_AGENT_OPTS" \
     "$(grep '^ExecStart=' "$D/usr/lib/systemd/system/hoplab-agent.service")"
 assert_eq bin_is_relative_link ../lib/hoplab/bin/hoplab \
     "$(readlink "$D/usr/bin/hoplab")"
@@ -69,7 +69,8 @@ if grep -qF "$D/usr/lib/hoplab/deploy/lab.sh" "$T/st"; then
 else
 	fail installed_lab_script "$(cat "$T/st")"
 fi
-"$D/usr/sbin/hoplab-agent" -n --insecure -N t -r "$T/run" >"$T/ag" 2>"$T/ag.err"
+"$D/usr/sbin/hoplab-agent" -n --insecure -l 127.0.0.1 -N t -r "$T/run" \
+    --spool "$T/spool" >"$T/ag" 2>"$T/ag.err"
 assert_eq installed_agent_check "configuration OK" "$(cat "$T/ag")"
 assert_eq installed_agent_finds_gen "" "$(cat "$T/ag.err")"
 "$D/usr/bin/hoplab-gen" --help >/dev/null 2>&1; rc=$?
