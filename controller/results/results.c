@@ -31,6 +31,7 @@
 #include "controller/results/downloads.h"
 #include "clock.h"
 #include "csv.h"
+#include "durable.h"
 #include "controller/results/csvfile.h"
 #include "controller/results/flowseries.h"
 #include "controller/results/hopsout.h"
@@ -127,7 +128,10 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    plan_has_mode(plan, "icmp"), has_group(plan));
 	res->summary = csv_from_stream(res->summary_f, res->lay.names,
 	    res->lay.n);
-	fflush(res->summary_f);
+	if (res->summary == NULL || fflush(res->summary_f) == EOF) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    flowseries_interval_cols, flowseries_ninterval_cols, err,
 	    errlen) == -1 ||
@@ -252,9 +256,11 @@ rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 		if (csv_end_row(res->summary, err, errlen) == -1)
 			return -1;
 	}
-	if (fflush(res->summary_f) == EOF ||
-	    fsync(fileno(res->summary_f)) == -1 || rename(tmp, path) == -1)
-		goto fail;
+	if (durable_file(res->summary_f, tmp, err, errlen) == -1 ||
+	    durable_rename(tmp, path, err, errlen) == -1) {
+		unlink(tmp);
+		return -1;
+	}
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
@@ -350,11 +356,13 @@ int
 results_sync(struct results *res, struct run_state *st, char *err,
     size_t errlen)
 {
+	char path[PATH_MAX + 16];
 	long off;
 
-	if (fflush(res->summary_f) == EOF ||
-	    fsync(fileno(res->summary_f)) == -1 ||
-	    fseek(res->summary_f, 0, SEEK_END) == -1 ||
+	snprintf(path, sizeof(path), "%s/summary.csv", res->dir);
+	if (durable_file(res->summary_f, path, err, errlen) == -1)
+		return -1;
+	if (fseek(res->summary_f, 0, SEEK_END) == -1 ||
 	    (off = ftell(res->summary_f)) < 0) {
 		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
 		    strerror(errno));
