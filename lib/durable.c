@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -85,6 +86,63 @@ durable_commit(FILE *f, const char *from, const char *to, char *err,
 		return 0;
 	e = errno;
 	unlink(from);
+	errno = e;
+	return -1;
+}
+
+void
+durable_undo(FILE *f, long good)
+{
+	int e = errno;
+
+	__fpurge(f);		/* or fclose() writes it after all */
+	clearerr(f);
+	if (good >= 0 && ftruncate(fileno(f), (off_t)good) == 0)
+		(void)fseek(f, good, SEEK_SET);
+	errno = e;
+}
+
+FILE *
+durable_append(const char *path, const char *header, long *start,
+    char *err, size_t errlen)
+{
+	FILE *f;
+	size_t n = strlen(header);
+
+	if ((f = fopen(path, "a")) == NULL) {
+		fail(path, errno, err, errlen);
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == -1 || (*start = ftell(f)) < 0) {
+		fail(path, errno, err, errlen);
+		fclose(f);
+		return NULL;
+	}
+	if (*start == 0 && n > 0) {
+		fputs(header, f);
+		if (header[n - 1] != '\n')
+			fputc('\n', f);
+	}
+	return f;
+}
+
+int
+durable_append_end(FILE *f, const char *path, long start, char *err,
+    size_t errlen)
+{
+	int e;
+
+	if (durable_file(f, path, err, errlen) == 0) {
+		if (fclose(f) == 0)
+			return 0;
+		e = errno;	/* the close's error is the one to report */
+		if (truncate(path, (off_t)start) == -1)
+			errno = e;
+		return fail(path, e, err, errlen);
+	}
+	e = errno;
+	durable_undo(f, start);
+	fclose(f);
 	errno = e;
 	return -1;
 }

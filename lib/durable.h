@@ -37,6 +37,24 @@ int	durable_parent(const char *path, char *err, size_t errlen);
  */
 int	durable_commit(FILE *f, const char *from, const char *to, char *err,
 	    size_t errlen);
+/*
+ * A write to F failed: drop what F's buffer still holds and cut the file
+ * back to its first GOOD bytes (the end of its last whole row), so that a
+ * failed write never leaves half a row behind for the next one to follow.
+ * errno is kept.
+ */
+void	durable_undo(FILE *f, long good);
+/*
+ * Rows appended to the table at PATH: open it for appending, with the
+ * line HEADER first when it is new or empty; *START is its size before.
+ * durable_append_end() checks every write, fsyncs the file and closes
+ * it; when a write failed the file is cut back to *START (no half row
+ * stays behind), and "PATH: reason" is in ERR.  NULL / -1 with ERR.
+ */
+FILE	*durable_append(const char *path, const char *header, long *start,
+	    char *err, size_t errlen);
+int	durable_append_end(FILE *f, const char *path, long start, char *err,
+	    size_t errlen);
 /* rename FROM to TO and fsync TO's folder.  0 or -1 with ERR. */
 int	durable_rename(const char *from, const char *to, char *err,
 	    size_t errlen);

@@ -19,6 +19,24 @@ sys_err(const char *path, char *err, size_t errlen)
 	return -1;
 }
 
+/* A write to CF failed: the file cut back to its whole rows, ERR set. */
+static int
+undo(struct csvfile *cf, char *err, size_t errlen)
+{
+	int e = errno ? errno : EIO;
+
+	durable_undo(cf->f, cf->good);
+	errno = e;
+	return sys_err(cf->path, err, errlen);
+}
+
+/* Note the bytes now written whole. */
+static void
+mark_good(struct csvfile *cf)
+{
+	cf->good = ftell(cf->f);
+}
+
 /* Open PATH for writing with the header; the caller names the path. */
 static int
 open_with_header(struct csvfile *cf, const char *path,
@@ -82,7 +100,8 @@ csvfile_create(struct csvfile *cf, const char *dir, const char *name,
 	if (open_with_header(cf, cf->path, cols, ncols, err, errlen) == -1)
 		return -1;
 	if (fflush(cf->f) == EOF)
-		return sys_err(cf->path, err, errlen);
+		return undo(cf, err, errlen);
+	mark_good(cf);
 	cf->fresh = 1;		/* its folder is synced with it */
 	return 0;
 }
@@ -214,16 +233,23 @@ csvfile_reopen(struct csvfile *cf, const char *dir, const char *name,
 		unlink(tmp);
 		return -1;
 	}
+	mark_good(cf);
 	return 0;
 }
 
 int
 csvfile_end_row(struct csvfile *cf, char *err, size_t errlen)
 {
-	if (csv_end_row(cf->c, err, errlen) == -1)
+	errno = 0;
+	if (csv_end_row(cf->c, err, errlen) == -1) {
+		if (errno != 0)		/* not a row of the wrong width */
+			return undo(cf, err, errlen);
+		durable_undo(cf->f, cf->good);
 		return -1;
+	}
 	if (fflush(cf->f) == EOF)
-		return sys_err(cf->path, err, errlen);
+		return undo(cf, err, errlen);
+	mark_good(cf);
 	return 0;
 }
 
@@ -236,8 +262,11 @@ csvfile_sync(struct csvfile *cf, uint64_t *bytes, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not open", cf->path);
 		return -1;
 	}
-	if (durable_file(cf->f, cf->path, err, errlen) == -1)
+	if (durable_file(cf->f, cf->path, err, errlen) == -1) {
+		durable_undo(cf->f, cf->good);
 		return -1;
+	}
+	mark_good(cf);
 	if (cf->fresh && durable_parent(cf->path, err, errlen) == -1)
 		return -1;
 	cf->fresh = 0;

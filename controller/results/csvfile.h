@@ -25,6 +25,8 @@ struct csvfile {
 	char		*buf;		/* set before create/reopen: the */
 	size_t		bufsize;	/* stream's buffer (setvbuf), or NULL */
 	int		fresh;		/* created: its folder not synced yet */
+	long		good;		/* bytes written whole; a failed write
+					   cuts the file back to them */
 };
 
 /*
@@ -44,7 +46,11 @@ int	csvfile_create(struct csvfile *cf, const char *dir, const char *name,
 int	csvfile_reopen(struct csvfile *cf, const char *dir, const char *name,
 	    uint64_t bytes, const char *const *cols, size_t ncols, char *err,
 	    size_t errlen);
-/* End the row being built (csv_end_row) and flush it.  0 or -1. */
+/*
+ * End the row being built (csv_end_row) and flush it.  0, or -1 with
+ * "PATH: reason"; a row that could not be written whole (a full disk) is
+ * dropped from the file (durable_undo), as is any not yet flushed.
+ */
 int	csvfile_end_row(struct csvfile *cf, char *err, size_t errlen);
 /*
  * Flush and fsync (lib/durable.h), and its folder too after a create:

@@ -49,6 +49,7 @@
 struct results {
 	char		dir[PATH_MAX];
 	FILE		*summary_f;
+	long		summary_good;	/* its bytes written whole */
 	struct csv	*summary;
 	struct flow_row	*rows;
 	size_t		nrows, cap;
@@ -132,6 +133,7 @@ results_open(const char *base, const struct plan *plan, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	res->summary_good = ftell(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    flowseries_interval_cols, flowseries_ninterval_cols, err,
 	    errlen) == -1 ||
@@ -261,6 +263,7 @@ rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 		unlink(tmp);
 		return -1;
 	}
+	res->summary_good = ftell(res->summary_f);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
@@ -360,8 +363,10 @@ results_sync(struct results *res, struct run_state *st, char *err,
 	long off;
 
 	snprintf(path, sizeof(path), "%s/summary.csv", res->dir);
-	if (durable_file(res->summary_f, path, err, errlen) == -1)
+	if (durable_file(res->summary_f, path, err, errlen) == -1) {
+		durable_undo(res->summary_f, res->summary_good);
 		return -1;
+	}
 	if (fseek(res->summary_f, 0, SEEK_END) == -1 ||
 	    (off = ftell(res->summary_f)) < 0) {
 		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
@@ -514,13 +519,17 @@ results_add(struct results *res, const struct flow_row *row, char *err,
 	if (rows_push(res, row, err, errlen) == -1)
 		return -1;
 	summary_write(res->summary, &res->lay, row);
-	if (csv_end_row(res->summary, err, errlen) == -1)
-		return -1;
-	if (fflush(res->summary_f) == EOF) {
-		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
-		    strerror(errno));
+	errno = 0;
+	if (csv_end_row(res->summary, err, errlen) == -1 ||
+	    fflush(res->summary_f) == EOF) {
+		if (errno != 0)		/* a write: the row cut off again */
+			snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
+			    strerror(errno));
+		durable_undo(res->summary_f, res->summary_good);
+		res->nrows--;
 		return -1;
 	}
+	res->summary_good = ftell(res->summary_f);
 	return 0;
 }
 

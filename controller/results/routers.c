@@ -635,7 +635,7 @@ upgrade_old(const char *path, char *err, size_t errlen)
 		fputc('\n', out);
 	}
 	fclose(in);
-	if (fclose(out) == EOF || rename(tmp, path) == -1) {
+	if ((ferror(out) | (fclose(out) == EOF)) || rename(tmp, path) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		remove(tmp);
 		rc = -1;

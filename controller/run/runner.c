@@ -131,7 +131,8 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 		snprintf(status, sizeof(status), "failed: %s", err);
 	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
 	    "completed" : "failed");
-	if (resume_save(&r->st, r->res, ferr, sizeof(ferr)) == -1 ||
+	if ((rc == 0 ? resume_save(&r->st, r->res, ferr, sizeof(ferr)) :
+	    resume_save_failed(&r->st, r->res, ferr, sizeof(ferr))) == -1 ||
 	    results_write_run_json(r->res, r->plan, hosts, run_host_list(r, hosts, RUN_MAX_AGENTS),
 	    status, ferr, sizeof(ferr)) == -1 ||
 	    results_finish(r->res, stdout, ferr, sizeof(ferr)) == -1) {

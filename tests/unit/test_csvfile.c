@@ -192,6 +192,50 @@ t_commit_shows_a_file_under_its_name_only_whole(void)
 	rm_tree();
 }
 
+static void
+t_a_row_that_cannot_be_written_is_cut_off_again(void)
+{
+	struct csvfile cf = { 0 };
+	char buf[256], path[512];
+	long start;
+	FILE *f;
+	int rc;
+
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(csvfile_create(&cf, dir, "x.csv", cols, 2, err,
+	    sizeof(err)), 0);
+	csv_str(cf.c, "1");
+	csv_str(cf.c, "2");
+	CU_ASSERT_EQUAL(csvfile_end_row(&cf, err, sizeof(err)), 0);
+	limit_size(10);		/* "a,b\n1,2\n" is 8: half the next row */
+	csv_str(cf.c, "333");
+	csv_str(cf.c, "4");
+	rc = csvfile_end_row(&cf, err, sizeof(err));
+	limit_size(0);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.csv: "));
+	CU_ASSERT_EQUAL(csvfile_close(&cf, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(slurp("x.csv", buf, sizeof(buf)), "a,b\n1,2\n");
+	/* The same for a table appended to a point at a time. */
+	snprintf(path, sizeof(path), "%s/y.csv", dir);
+	CU_ASSERT_FATAL((f = durable_append(path, "a,b", &start, err,
+	    sizeof(err))) != NULL);
+	CU_ASSERT_EQUAL(start, 0);
+	fputs("1,2\n", f);
+	CU_ASSERT_EQUAL(durable_append_end(f, path, start, err, sizeof(err)),
+	    0);
+	CU_ASSERT_FATAL((f = durable_append(path, "a,b", &start, err,
+	    sizeof(err))) != NULL);
+	CU_ASSERT_EQUAL(start, 8);
+	fputs("333,4\n", f);
+	limit_size(10);
+	rc = durable_append_end(f, path, start, err, sizeof(err));
+	limit_size(0);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_STRING_EQUAL(slurp("y.csv", buf, sizeof(buf)), "a,b\n1,2\n");
+	rm_tree();
+}
+
 int
 main(void)
 {
@@ -201,6 +245,7 @@ main(void)
 		UNIT_TEST(t_reopen_drops_a_row_cut_short),
 		UNIT_TEST(t_reopen_keeps_whole_rows_up_to_the_size_given),
 		UNIT_TEST(t_commit_shows_a_file_under_its_name_only_whole),
+		UNIT_TEST(t_a_row_that_cannot_be_written_is_cut_off_again),
 	};
 
 	return UNIT_MAIN("csvfile", tests);
