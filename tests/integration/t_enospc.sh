@@ -7,7 +7,10 @@
 #    A, frames 64/128/256, 2 repetitions, 1000 probes each) into an
 #    ordinary folder: the reference summary.csv.
 # 2. The same plan with its results on a tmpfs of this test's own (4 MiB).
-#    Once point 3 starts, a filler file takes every free byte of it.
+#    Once state.json has point 3 in flight, a filler file takes every free
+#    byte of it, so that the disk fills under a row (the old controller
+#    left that row cut short in its file, and synced it into state.json's
+#    sizes when it could).
 #    The run must stop with exit status 1 (docs: the run failed), name a
 #    file of its results folder with "No space left on device", leave no
 #    hoplab-gen running (its agents were told to stop), no temporary
@@ -53,6 +56,11 @@ RUN_PID=$!
 wait_log 60 '^\[3/6\]' "$T/full.log" ||
     bail full_point3 "point 3 never started: $(tail -n 5 "$T/full.log")"
 DIR=$(ls -d "$M"/mgmt-resume-*)
+# Once state.json has point 3 in flight, the next writes are rows (cpu.csv,
+# routers.csv during the point, summary, intervals and pdf at its end):
+# the disk fills under one of them, before the next state.json.
+wait_log 10 '"in_flight": \{"gen": \[[0-9]+\]\}' "$DIR/state.json" ||
+    bail full_in_flight "state.json never had point 3 in flight"
 dd if=/dev/zero of="$M/filler" bs=64k 2>/dev/null	# until ENOSPC
 gone() { ! kill -0 "$1" 2>/dev/null; }
 wait_for 60 "the run to stop" gone "$RUN_PID" ||
