@@ -3,9 +3,9 @@
 # stops cleanly and `hoplab attach` completes it once space is free,
 # nothing lost or doubled.  Lab prefix hlns, management K 198.
 #
-# 1. An uninterrupted run of a 6-point plan (plans/resume6.yaml: variant
-#    A, frames 64/128/256, 2 repetitions, 1000 probes each) into an
-#    ordinary folder: the reference summary.csv.
+# 1. An uninterrupted run of a 6-point plan (plans/enospc.yaml: variant
+#    A, frames 64/128/256, 2 repetitions, 1000 probes each, the link
+#    gen-A through hoplab-link) into an ordinary folder: the reference.
 # 2. The same plan with its results on a tmpfs of this test's own (4 MiB).
 #    Once state.json has point 3 in flight, a filler file takes every free
 #    byte of it, so that the disk fills under a row (the old controller
@@ -22,7 +22,12 @@
 #    (variant, frame, rep, flow, sent) rows in order and each point's
 #    probes the plan's 1000 sent, none doubled; intervals.csv's sent per
 #    point; pdf.csv's counts per point = summary's received; no cpu.csv
-#    interval nor routers.csv batch row twice.
+#    interval nor routers.csv or links.csv batch row twice, and links.csv
+#    with each measured point's final report, whose forward rx_packets
+#    counts at least its 1000 probes (the link reports the agents kept
+#    while no controller listened are written by the attach, not only
+#    acknowledged; a point measured again also keeps its first link
+#    role's rows, as disturbance.csv does, so points are compared once).
 . "$(dirname "$0")/lib.sh"
 need_root
 lab_init hlns 198
@@ -35,7 +40,7 @@ at_exit "umount '$M' 2>/dev/null; rm -rf '$T'"
 mount -t tmpfs -o size=4m,mode=0755 hlns-results "$M" ||
     bail tmpfs "could not mount a tmpfs on $M"
 HOPLAB="$HL_BIN/hoplab -p hlns"
-PLAN=$HL_ROOT/tests/integration/plans/resume6.yaml
+PLAN=$HL_ROOT/tests/integration/plans/enospc.yaml
 
 gen_runs() { proc_in_netns hlns-gen hoplab-gen; }
 
@@ -45,7 +50,7 @@ SPOOL=$LAB_STATE/gen/spool
 # --- 1. the reference -----------------------------------------------------
 $HOPLAB -q -o "$T/ref" run "$PLAN" >"$T/ref.log" 2>&1 ||
     bail reference_run "the uninterrupted run failed: $(tail -n 5 "$T/ref.log")"
-REF=$(ls -d "$T/ref"/mgmt-resume-*)
+REF=$(ls -d "$T/ref"/enospc-*)
 summary_keys "$REF/summary.csv" "$T/refk" >"$T/ref.keys"
 assert_eq "reference: 6 rows of 1000 probes" \
     "$(seq 6 | sed 's/.*/1000/')" "$(cut -d, -f5 "$T/ref.keys")"
@@ -55,7 +60,7 @@ $HOPLAB -o "$M" run "$PLAN" >"$T/full.log" 2>&1 &
 RUN_PID=$!
 wait_log 60 '^\[3/6\]' "$T/full.log" ||
     bail full_point3 "point 3 never started: $(tail -n 5 "$T/full.log")"
-DIR=$(ls -d "$M"/mgmt-resume-*)
+DIR=$(ls -d "$M"/enospc-*)
 # Once state.json has point 3 in flight, the next writes are rows (cpu.csv,
 # routers.csv during the point, summary, intervals and pdf at its end):
 # the disk fills under one of them, before the next state.json.
@@ -126,4 +131,18 @@ assert_eq "attach: no cpu.csv interval doubled" "" \
 assert_eq "attach: no routers.csv batch row doubled" "" \
     "$(awk -F, 'NR > 1 { print $3, $4, $5, $9 }' "$DIR/routers.csv" |
     sort | uniq -d)"
+assert_eq "attach: no links.csv batch row doubled" "" \
+    "$(awk -F, 'NR > 1 { print $6, $9, $10, $11 }' "$DIR/links.csv" |
+    sort | uniq -d)"
+final_fwd()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    $h["final"] == 1 && $h["direction"] == "forward" &&
+	    $h["rep"] > 0 && $h["rx_packets"] >= 1000 {
+	    print $h["frame"] "/" $h["rep"] }' "$1" | sort -u
+}
+assert_eq "attach: links.csv has each point's final report, as the reference" \
+    "$(final_fwd "$REF/links.csv")" "$(final_fwd "$DIR/links.csv")"
+assert_eq "reference: links.csv has the 6 points' final reports" 6 \
+    "$(final_fwd "$REF/links.csv" | wc -l | tr -d ' ')"
 finish
