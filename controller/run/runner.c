@@ -113,6 +113,24 @@ run_free(struct run *r)
 	r->own_inv = NULL;
 }
 
+/*
+ * A run that failed writing its results folder (a full disk: the error
+ * names a file in it) can be taken up again there once that is fixed:
+ * ERR says how.  RFC 2544 and concurrent runs have no attach yet.
+ */
+static void
+attach_hint(const struct run *r, int rc, char *err, size_t errlen)
+{
+	const char *dir = r->res != NULL ? results_dir(r->res) : NULL;
+	size_t n = strlen(err);
+
+	if (rc == 0 || dir == NULL || r->plan->rfc.enabled || r->concurrent ||
+	    strstr(err, dir) == NULL || n + 1 >= errlen)
+		return;
+	snprintf(err + n, errlen - n, "; once that is fixed, `hoplab attach "
+	    "%s` goes on with the run", dir);
+}
+
 /* Stop what runs, write run.json, state.json and hops.csv, print. */
 static int
 run_end(struct run *r, int rc, char *err, size_t errlen)
@@ -148,6 +166,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	}
 	r->rfc = NULL;			/* rfc2544_finish freed it */
 	fflush(stdout);
+	attach_hint(r, rc, err, errlen);
 	results_free(r->res);
 	run_free(r);
 	results_state_free(&r->st);

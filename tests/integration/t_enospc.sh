@@ -78,6 +78,9 @@ assert_eq "full: exit status 1 (the run failed; no crash)" 1 "$RC"
 assert_match "full: the error names the file and ENOSPC" \
     "$DIR/[^:]+: No space left on device" "$(cat "$T/full.log")"
 grep -m1 "No space left" "$T/full.log" | sed 's/^/    /'
+assert_match "full: the error says how to go on" \
+    "once that is fixed, \`hoplab attach $DIR\` goes on with the run" \
+    "$(cat "$T/full.log")"
 assert_fails "full: no sanitizer report or signal" \
     grep -Eq "AddressSanitizer|runtime error|Segmentation|Aborted" "$T/full.log"
 no_gen() { ! gen_runs; }
