@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "controller/results/csvfile.h"
+#include "durable.h"
 
 static int
 sys_err(const char *path, char *err, size_t errlen)
@@ -16,6 +17,24 @@ sys_err(const char *path, char *err, size_t errlen)
 	if (err != NULL && errlen > 0)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
 	return -1;
+}
+
+/* A write to CF failed: the file cut back to its whole rows, ERR set. */
+static int
+undo(struct csvfile *cf, char *err, size_t errlen)
+{
+	int e = errno ? errno : EIO;
+
+	durable_undo(cf->f, cf->good);
+	errno = e;
+	return sys_err(cf->path, err, errlen);
+}
+
+/* Note the bytes now written whole. */
+static void
+mark_good(struct csvfile *cf)
+{
+	cf->good = ftell(cf->f);
 }
 
 /* Open PATH for writing with the header; the caller names the path. */
@@ -81,7 +100,9 @@ csvfile_create(struct csvfile *cf, const char *dir, const char *name,
 	if (open_with_header(cf, cf->path, cols, ncols, err, errlen) == -1)
 		return -1;
 	if (fflush(cf->f) == EOF)
-		return sys_err(cf->path, err, errlen);
+		return undo(cf, err, errlen);
+	mark_good(cf);
+	cf->fresh = 1;		/* its folder is synced with it */
 	return 0;
 }
 
@@ -112,6 +133,34 @@ header_differs(FILE *old, const char *const *cols, size_t ncols)
 		differs = 1;
 	rewind(old);
 	return differs;
+}
+
+/*
+ * The first BYTES bytes of OLD up to the end of their last whole line:
+ * a row cut short (a full disk, a crash mid-write) is not continued.
+ */
+static uint64_t
+whole_lines(FILE *old, uint64_t bytes)
+{
+	char buf[4096];
+	uint64_t end = bytes, at;
+	size_t n, i;
+
+	while (end > 0) {
+		at = end > sizeof(buf) ? end - sizeof(buf) : 0;
+		if (fseeko(old, (off_t)at, SEEK_SET) == -1 ||
+		    (n = fread(buf, 1, (size_t)(end - at), old)) !=
+		    (size_t)(end - at))
+			break;
+		for (i = n; i > 0; i--)
+			if (buf[i - 1] == '\n') {
+				rewind(old);
+				return at + i;
+			}
+		end = at;
+	}
+	rewind(old);
+	return 0;
 }
 
 /* Copy OLD's bytes after its first line, up to BYTES, to CF's stream. */
@@ -174,22 +223,33 @@ csvfile_reopen(struct csvfile *cf, const char *dir, const char *name,
 		return -1;
 	}
 	errno = 0;
-	if (copy_rows(cf, old, bytes) == -1 || fflush(cf->f) == EOF ||
-	    fsync(fileno(cf->f)) == -1 || rename(tmp, cf->path) == -1) {
+	if (copy_rows(cf, old, whole_lines(old, bytes)) == -1) {
 		fclose(old);
 		return sys_err(tmp, err, errlen);
 	}
 	fclose(old);
+	if (durable_file(cf->f, tmp, err, errlen) == -1 ||
+	    durable_rename(tmp, cf->path, err, errlen) == -1) {
+		unlink(tmp);
+		return -1;
+	}
+	mark_good(cf);
 	return 0;
 }
 
 int
 csvfile_end_row(struct csvfile *cf, char *err, size_t errlen)
 {
-	if (csv_end_row(cf->c, err, errlen) == -1)
+	errno = 0;
+	if (csv_end_row(cf->c, err, errlen) == -1) {
+		if (errno != 0)		/* not a row of the wrong width */
+			return undo(cf, err, errlen);
+		durable_undo(cf->f, cf->good);
 		return -1;
+	}
 	if (fflush(cf->f) == EOF)
-		return sys_err(cf->path, err, errlen);
+		return undo(cf, err, errlen);
+	mark_good(cf);
 	return 0;
 }
 
@@ -202,8 +262,15 @@ csvfile_sync(struct csvfile *cf, uint64_t *bytes, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not open", cf->path);
 		return -1;
 	}
-	if (fflush(cf->f) == EOF || fsync(fileno(cf->f)) == -1 ||
-	    fseek(cf->f, 0, SEEK_END) == -1 || (off = ftell(cf->f)) < 0)
+	if (durable_file(cf->f, cf->path, err, errlen) == -1) {
+		durable_undo(cf->f, cf->good);
+		return -1;
+	}
+	mark_good(cf);
+	if (cf->fresh && durable_parent(cf->path, err, errlen) == -1)
+		return -1;
+	cf->fresh = 0;
+	if (fseek(cf->f, 0, SEEK_END) == -1 || (off = ftell(cf->f)) < 0)
 		return sys_err(cf->path, err, errlen);
 	if (bytes != NULL)
 		*bytes = (uint64_t)off;

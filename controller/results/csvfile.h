@@ -24,6 +24,9 @@ struct csvfile {
 	struct csv	*c;		/* rows go here */
 	char		*buf;		/* set before create/reopen: the */
 	size_t		bufsize;	/* stream's buffer (setvbuf), or NULL */
+	int		fresh;		/* created: its folder not synced yet */
+	long		good;		/* bytes written whole; a failed write
+					   cuts the file back to them */
 };
 
 /*
@@ -36,15 +39,24 @@ int	csvfile_create(struct csvfile *cf, const char *dir, const char *name,
 	    const char *const *cols, size_t ncols, char *err, size_t errlen);
 /*
  * Reopen DIR/NAME cut back to its first BYTES bytes (the header and the
- * rows to keep); BYTES 0 or a missing file: create it anew.  A file
- * shorter than BYTES is an error.
+ * rows to keep), and then to its last whole line (a row cut short by a
+ * full disk or a crash is dropped); BYTES 0 or a missing file: create it
+ * anew.  A file shorter than BYTES is an error.
  */
 int	csvfile_reopen(struct csvfile *cf, const char *dir, const char *name,
 	    uint64_t bytes, const char *const *cols, size_t ncols, char *err,
 	    size_t errlen);
-/* End the row being built (csv_end_row) and flush it.  0 or -1. */
+/*
+ * End the row being built (csv_end_row) and flush it.  0, or -1 with
+ * "PATH: reason"; a row that could not be written whole (a full disk) is
+ * dropped from the file (durable_undo), as is any not yet flushed.
+ */
 int	csvfile_end_row(struct csvfile *cf, char *err, size_t errlen);
-/* Flush and fsync; the file's size into *BYTES (may be NULL). */
+/*
+ * Flush and fsync (lib/durable.h), and its folder too after a create:
+ * what an acknowledgement may follow.  The file's size into *BYTES (may
+ * be NULL).  A failed write (ENOSPC) names the file.
+ */
 int	csvfile_sync(struct csvfile *cf, uint64_t *bytes, char *err,
 	    size_t errlen);
 /* Flush and close; closing a closed or never opened file is a no-op. */

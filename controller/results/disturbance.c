@@ -14,6 +14,7 @@
 
 #include "csvread.h"
 #include "controller/results/disturbance.h"
+#include "durable.h"
 
 static const char disturb_header[] =
 	"point_n,variant,frame_bytes,rep,point,host,role,ncpus,steal_pct,"
@@ -77,17 +78,13 @@ disturbance_add(const char *dir, const struct disturb_row *r, char *err,
     size_t errlen)
 {
 	char path[PATH_MAX];
+	long start;
 	FILE *f;
-	int fresh, bad;
 
 	snprintf(path, sizeof(path), "%s/disturbance.csv", dir);
-	fresh = access(path, F_OK) == -1;
-	if ((f = fopen(path, "a")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if ((f = durable_append(path, disturb_header, &start, err,
+	    errlen)) == NULL)
 		return -1;
-	}
-	if (fresh)
-		fputs(disturb_header, f);
 	fprintf(f, "%zu,%s,%u,%u,%s,%s,%s,%u,", r->point_n, r->variant,
 	    r->frame, r->rep, r->point, r->host, r->role, r->ncpus);
 	put_num(f, r->steal_pct, 2);
@@ -98,12 +95,7 @@ disturbance_add(const char *dir, const struct disturb_row *r, char *err,
 	fprintf(f, "%u,%llu,", r->runq_max, r->runq_samples);
 	put_num(f, r->pacing_err_p99_us, 3);
 	fprintf(f, "%d,%s\n", r->disturbed != 0, r->reason);
-	bad = ferror(f);
-	if (fclose(f) == EOF || bad) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return durable_append_end(f, path, start, err, errlen);
 }
 
 /* Row I of T as one inline object of run.json's array. */

@@ -286,9 +286,11 @@ hopsout_write_flags(const char *dir, const struct hopsout *h, char *err,
 	json_object(&j, JSON_BLOCK);
 	hopsout_json(&j, h);
 	json_end(&j);
+	errno = 0;
 	bad = json_finish(&j) == -1;
 	if (fclose(f) == EOF || bad || rename(tmp, path) == -1) {
-		snprintf(err, errlen, "%s: not written", path);
+		snprintf(err, errlen, "%s: %s", path, errno != 0 ?
+		    strerror(errno) : "not written as JSON");
 		unlink(tmp);
 		return -1;
 	}

@@ -40,6 +40,7 @@
 
 #include "byteorder.h"
 #include "controller/results/records.h"
+#include "durable.h"
 
 const char records_header[] =
     "seq,tx_ns,rx_ns,delay_ns,frame_bytes,ttl,received,tx_kernel\n";
@@ -55,6 +56,7 @@ struct rrole {
 	uint64_t	rows;
 	uint64_t	last_seq;		/* batch_seq written last */
 	int		dirty;			/* written since the last sync */
+	int		fresh;			/* a file created since then */
 };
 
 static int	rrole_close(struct rrole *r, char *err, size_t errlen);
@@ -193,6 +195,7 @@ records_expect(struct records *rs, uint32_t role, const char *agent,
 	struct rrole *roles = rs->roles, *r = NULL;
 	char pdir[PATH_MAX];
 	size_t i;
+	int made;
 
 	for (i = 0; i < RECORDS_ROLES; i++)
 		if (roles[i].used && strcmp(roles[i].agent, agent) == 0)
@@ -201,11 +204,14 @@ records_expect(struct records *rs, uint32_t role, const char *agent,
 		if (!roles[i].used)
 			r = &roles[i];
 	snprintf(pdir, sizeof(pdir), "%s/packets", dir);
-	if (r == NULL || (mkdir(pdir, 0755) == -1 && errno != EEXIST)) {
+	made = r != NULL && mkdir(pdir, 0755) == 0;
+	if (r == NULL || (!made && errno != EEXIST)) {
 		snprintf(err, errlen, "%s: %s", pdir, r == NULL ?
 		    "too many generator roles at once" : strerror(errno));
 		return -1;
 	}
+	if (made && durable_dir(dir, err, errlen) == -1)
+		return -1;	/* packets/ itself persists */
 	memset(r, 0, sizeof(*r));
 	r->used = 1;
 	r->role = role;
@@ -241,6 +247,7 @@ flow_file(struct rrole *r, uint16_t flow_id, char *err, size_t errlen)
 			fclose(f);
 		return NULL;
 	}
+	r->fresh = 1;		/* packets/ synced with it (rrole_sync) */
 	return r->f[i] = f;
 }
 
@@ -257,6 +264,9 @@ rrole_sync(struct rrole *r, char *err, size_t errlen)
 			    strerror(errno));
 			return -1;
 		}
+	if (r->fresh && durable_parent(r->path, err, errlen) == -1)
+		return -1;
+	r->fresh = 0;
 	return 0;
 }
 

@@ -37,6 +37,7 @@
 #include "capmatch.h"
 #include "csvread.h"
 #include "controller/results/residence.h"
+#include "durable.h"
 #include "stats.h"
 
 #define RES_FILE	"residence.csv"
@@ -251,19 +252,11 @@ sum_mean(const struct probe_res *v, size_t n, struct residence_sum *sum)
 }
 
 static FILE *
-open_csv(const char *dir, char *err, size_t errlen)
+open_csv(const char *dir, char *path, size_t len, long *start, char *err,
+    size_t errlen)
 {
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, RES_FILE);
-	if ((f = fopen(path, "a")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (ftell(f) == 0)
-		fprintf(f, "%s\n", RES_HEADER);
-	return f;
+	snprintf(path, len, "%s/%s", dir, RES_FILE);
+	return durable_append(path, RES_HEADER, start, err, errlen);
 }
 
 int
@@ -272,15 +265,17 @@ residence_add(const char *dir, const struct residence_point *rp,
 {
 	struct probe_res *v;
 	int64_t *val;
+	char path[1024];
 	size_t n, j;
+	long start;
 	FILE *f;
-	int bad;
 
 	memset(sum, 0, sizeof(*sum));
 	if ((v = match_all(rp, &n, err, errlen)) == NULL)
 		return -1;
 	if ((val = malloc((n ? n : 1) * sizeof(*val))) == NULL ||
-	    (f = open_csv(dir, err, errlen)) == NULL) {
+	    (f = open_csv(dir, path, sizeof(path), &start, err,
+	    errlen)) == NULL) {
 		if (val == NULL)
 			snprintf(err, errlen, "out of memory");
 		free(val);
@@ -292,11 +287,7 @@ residence_add(const char *dir, const struct residence_point *rp,
 	sum_mean(v, n, sum);
 	free(val);
 	free(v);
-	bad = ferror(f) | (fclose(f) == EOF);
-	if (bad)
-		snprintf(err, errlen, "%s/%s: could not be written", dir,
-		    RES_FILE);
-	return bad ? -1 : 0;
+	return durable_append_end(f, path, start, err, errlen);
 }
 
 /* --------------------------------------------------- reading it back */

@@ -31,6 +31,7 @@
 #include "controller/results/downloads.h"
 #include "clock.h"
 #include "csv.h"
+#include "durable.h"
 #include "controller/results/csvfile.h"
 #include "controller/results/flowseries.h"
 #include "controller/results/hopsout.h"
@@ -48,6 +49,7 @@
 struct results {
 	char		dir[PATH_MAX];
 	FILE		*summary_f;
+	long		summary_good;	/* its bytes written whole */
 	struct csv	*summary;
 	struct flow_row	*rows;
 	size_t		nrows, cap;
@@ -127,7 +129,11 @@ results_open(const char *base, const struct plan *plan, char *err,
 	    plan_has_mode(plan, "icmp"), has_group(plan));
 	res->summary = csv_from_stream(res->summary_f, res->lay.names,
 	    res->lay.n);
-	fflush(res->summary_f);
+	if (res->summary == NULL || fflush(res->summary_f) == EOF) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	res->summary_good = ftell(res->summary_f);
 	if (csvfile_create(&res->ivl, res->dir, "intervals.csv",
 	    flowseries_interval_cols, flowseries_ninterval_cols, err,
 	    errlen) == -1 ||
@@ -252,9 +258,12 @@ rows_rewrite(struct results *res, const char *path, char *err, size_t errlen)
 		if (csv_end_row(res->summary, err, errlen) == -1)
 			return -1;
 	}
-	if (fflush(res->summary_f) == EOF ||
-	    fsync(fileno(res->summary_f)) == -1 || rename(tmp, path) == -1)
-		goto fail;
+	if (durable_file(res->summary_f, tmp, err, errlen) == -1 ||
+	    durable_rename(tmp, path, err, errlen) == -1) {
+		unlink(tmp);
+		return -1;
+	}
+	res->summary_good = ftell(res->summary_f);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
@@ -350,11 +359,15 @@ int
 results_sync(struct results *res, struct run_state *st, char *err,
     size_t errlen)
 {
+	char path[PATH_MAX + 16];
 	long off;
 
-	if (fflush(res->summary_f) == EOF ||
-	    fsync(fileno(res->summary_f)) == -1 ||
-	    fseek(res->summary_f, 0, SEEK_END) == -1 ||
+	snprintf(path, sizeof(path), "%s/summary.csv", res->dir);
+	if (durable_file(res->summary_f, path, err, errlen) == -1) {
+		durable_undo(res->summary_f, res->summary_good);
+		return -1;
+	}
+	if (fseek(res->summary_f, 0, SEEK_END) == -1 ||
 	    (off = ftell(res->summary_f)) < 0) {
 		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
 		    strerror(errno));
@@ -506,13 +519,17 @@ results_add(struct results *res, const struct flow_row *row, char *err,
 	if (rows_push(res, row, err, errlen) == -1)
 		return -1;
 	summary_write(res->summary, &res->lay, row);
-	if (csv_end_row(res->summary, err, errlen) == -1)
-		return -1;
-	if (fflush(res->summary_f) == EOF) {
-		snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
-		    strerror(errno));
+	errno = 0;
+	if (csv_end_row(res->summary, err, errlen) == -1 ||
+	    fflush(res->summary_f) == EOF) {
+		if (errno != 0)		/* a write: the row cut off again */
+			snprintf(err, errlen, "%s/summary.csv: %s", res->dir,
+			    strerror(errno));
+		durable_undo(res->summary_f, res->summary_good);
+		res->nrows--;
 		return -1;
 	}
+	res->summary_good = ftell(res->summary_f);
 	return 0;
 }
 

@@ -34,6 +34,7 @@
 #include <sodium.h>
 
 #include "clock.h"
+#include "durable.h"
 #include "json.h"
 #include "msg.h"
 #include "controller/results/disturbance.h"
@@ -61,22 +62,11 @@ results_slurp(const char *path)
 	return buf;
 }
 
-/* fsync PATH's folder so that a rename into it persists. */
-static int
-sync_parent(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (fd == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 /*
  * DIR/NAME.tmp, filled by FILL(ARG), renamed to DIR/NAME; DURABLE: the
- * file and the folder are synced, so the rename survives a crash.
+ * file and the folder are synced, so the rename survives a crash
+ * (lib/durable.h).  A failed write (a full disk) names the file; the
+ * temporary one is removed and DIR/NAME left as it was.
  */
 static int
 write_file(const char *dir, const char *name, int durable,
@@ -86,7 +76,7 @@ write_file(const char *dir, const char *name, int durable,
 	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
 	struct json j;
 	FILE *f;
-	int bad;
+	int e;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -97,13 +87,18 @@ write_file(const char *dir, const char *name, int durable,
 	errno = 0;
 	json_init(&j, f, JSON_PRETTY);
 	fill(&j, arg);
-	bad = json_finish(&j) == -1;
-	if (!bad && durable)
-		bad = fsync(fileno(f)) == -1;
-	if (fclose(f) == EOF || bad || rename(tmp, path) == -1 ||
-	    (durable && sync_parent(dir) == -1)) {
-		snprintf(err, errlen, "%s: %s", path, errno != 0 ?
-		    strerror(errno) : "not written as JSON");
+	if (json_finish(&j) == -1) {
+		e = errno;
+		fclose(f);
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", tmp, e != 0 ? strerror(e) :
+		    "not written as JSON");
+		return -1;
+	}
+	if (durable)
+		return durable_commit(f, tmp, path, err, errlen);
+	if (fclose(f) == EOF || rename(tmp, path) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "controller/results/batchkeys.h"
 #include "controller/results/csvfile.h"
 #include "controller/results/routers.h"
 
@@ -58,12 +59,6 @@ static const char *const cols[] = {
 #define COL_IMPL 58		/* "impl", after its last own */
 #define COL_FWD	63		/* "fwd_tcp" */
 
-struct batch_key {
-	char		agent[64];
-	uint32_t	role;
-	uint64_t	seq;
-};
-
 /* Sojourn of one router in one variant, over its reports. */
 struct soj {
 	char		variant[PLAN_NAME_MAX * 2];
@@ -84,8 +79,7 @@ struct fwd_last {
 struct routers {
 	struct csvfile	cf;
 	char		*buf;		/* cf.f's stdio buffer */
-	struct batch_key *keys;		/* batches in the file */
-	size_t		nkeys, capkeys;
+	struct batchkeys keys;		/* batches in the file */
 	struct soj	*soj;
 	size_t		nsoj, capsoj;
 	struct fwd_last	*fl;		/* per router role */
@@ -110,29 +104,14 @@ grow(void **v, size_t *cap, size_t n, size_t size)
 static int
 key_add(struct routers *rt, const char *agent, uint32_t role, uint64_t seq)
 {
-	struct batch_key *k;
-
-	if (grow((void **)&rt->keys, &rt->capkeys, rt->nkeys,
-	    sizeof(*rt->keys)) == -1)
-		return -1;
-	k = &rt->keys[rt->nkeys++];
-	snprintf(k->agent, sizeof(k->agent), "%s", agent);
-	k->role = role;
-	k->seq = seq;
-	return 0;
+	return batchkeys_add(&rt->keys, agent, role, seq);
 }
 
 int
 routers_seen(const struct routers *rt, const char *agent, uint32_t role,
     uint64_t seq)
 {
-	size_t i;
-
-	for (i = rt->nkeys; i-- > 0;)
-		if (rt->keys[i].role == role && rt->keys[i].seq == seq &&
-		    strcmp(rt->keys[i].agent, agent) == 0)
-			return 1;
-	return 0;
+	return batchkeys_has(&rt->keys, agent, role, seq);
 }
 
 /* Add N packets with median P50_US to ROUTER's sum in VARIANT. */
@@ -656,7 +635,7 @@ upgrade_old(const char *path, char *err, size_t errlen)
 		fputc('\n', out);
 	}
 	fclose(in);
-	if (fclose(out) == EOF || rename(tmp, path) == -1) {
+	if ((ferror(out) | (fclose(out) == EOF)) || rename(tmp, path) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		remove(tmp);
 		rc = -1;
@@ -773,7 +752,7 @@ routers_free(struct routers *rt)
 	if (rt == NULL)
 		return;
 	csvfile_close(&rt->cf, NULL, 0);
-	free(rt->keys);
+	batchkeys_free(&rt->keys);
 	free(rt->soj);
 	free(rt->fl);
 	free(rt->buf);

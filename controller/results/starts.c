@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "controller/results/starts.h"
+#include "durable.h"
 
 void
 starts_report(const char *dir, size_t point, unsigned rep, int64_t start_at,
@@ -20,18 +21,16 @@ starts_report(const char *dir, size_t point, unsigned rep, int64_t start_at,
 	char path[PATH_MAX];
 	int64_t lo = INT64_MAX, hi = INT64_MIN, t;
 	size_t i;
+	char err[PATH_MAX + 64];
+	long start;
 	FILE *f;
-	int fresh;
 
 	snprintf(path, sizeof(path), "%s/starts.csv", dir);
-	fresh = access(path, F_OK) == -1;
-	if ((f = fopen(path, "a")) == NULL) {
-		log_warn("%s: %s", path, strerror(errno));
+	if ((f = durable_append(path, "point,rep,flow,host,start_at_ns,"
+	    "first_tx_ns,late_us", &start, err, sizeof(err))) == NULL) {
+		log_warn("%s", err);
 		return;
 	}
-	if (fresh)
-		fprintf(f, "point,rep,flow,host,start_at_ns,first_tx_ns,"
-		    "late_us\n");
 	for (i = 0; i < n; i++) {
 		t = rows[i].first_tx_ns;
 		fprintf(f, "%zu,%u,%s,%s,%lld,%lld,%.1f\n", point, rep,
@@ -40,8 +39,8 @@ starts_report(const char *dir, size_t point, unsigned rep, int64_t start_at,
 		lo = t < lo ? t : lo;
 		hi = t > hi ? t : hi;
 	}
-	if (fclose(f) == EOF)
-		log_warn("%s: %s", path, strerror(errno));
+	if (durable_append_end(f, path, start, err, sizeof(err)) == -1)
+		log_warn("%s", err);
 	if (n > 1 && !quiet)
 		fprintf(stderr, "      start: %zu udp senders' first packets "
 		    "within %.1f us of each other (%.1f to %.1f us after "

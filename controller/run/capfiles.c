@@ -15,33 +15,28 @@
 #include "controller/run/capstate.h"
 #include "controller/run/run.h"
 #include "controller/run/toporun.h"
+#include "durable.h"
+
+/* An append to results file NAME: its path and size before (csv_done). */
+struct append {
+	char		path[700];
+	long		start;
+};
 
 /* Open results file NAME for appending, with HEADER when it is new. */
 static FILE *
-csv_append(struct run *r, const char *name, const char *header, char *err,
-    size_t errlen)
+csv_append(struct run *r, const char *name, const char *header,
+    struct append *a, char *err, size_t errlen)
 {
-	char path[700];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", results_dir(r->res), name);
-	if ((f = fopen(path, "a")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (ftell(f) == 0)
-		fprintf(f, "%s\n", header);
-	return f;
+	snprintf(a->path, sizeof(a->path), "%s/%s", results_dir(r->res), name);
+	return durable_append(a->path, header, &a->start, err, errlen);
 }
 
+/* The rows are written, or the file cut back to where they began. */
 static int
-csv_done(FILE *f, const char *name, char *err, size_t errlen)
+csv_done(FILE *f, const struct append *a, char *err, size_t errlen)
 {
-	if (ferror(f) | (fclose(f) == EOF)) {
-		snprintf(err, errlen, "%s: could not be written", name);
-		return -1;
-	}
-	return 0;
+	return durable_append_end(f, a->path, a->start, err, errlen);
 }
 
 /* captures.csv: a row per file; a truncated capture is said aloud. */
@@ -50,12 +45,13 @@ write_captures_csv(struct run *r, char *err, size_t errlen)
 {
 	struct captures *cs = r->cap;
 	const struct capfile *c;
+	struct append a;
 	FILE *f;
 	size_t i;
 
 	f = csv_append(r, "captures.csv", "variant,frame,rep,point,host,iface,"
 	    "file,frames,file_bytes,kernel_received,kernel_dropped,"
-	    "if_dropped,truncated,over_limit", err, errlen);
+	    "if_dropped,truncated,over_limit", &a, err, errlen);
 	if (f == NULL)
 		return -1;
 	for (i = 0; i < cs->n; i++) {
@@ -77,7 +73,7 @@ write_captures_csv(struct run *r, char *err, size_t errlen)
 			    (unsigned long long)r->plan->capture.limit_bytes,
 			    (unsigned long long)c->kernel_dropped);
 	}
-	return csv_done(f, "captures.csv", err, errlen);
+	return csv_done(f, &a, err, errlen);
 }
 
 /*
@@ -191,6 +187,7 @@ write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 	struct captures *cs = r->cap;
 	struct capmatch_filter flt = { CAPMATCH_ANY, GEN_DST_PORT };
 	struct capmatch *cm;
+	struct append a;
 	FILE *f;
 	size_t k, j;
 	int rc = 0;
@@ -199,7 +196,7 @@ write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 	    "to,tx_probes,matched,gen_received,cap_delay_min_us,"
 	    "cap_delay_mean_us,cap_delay_p50_us,cap_delay_p99_us,"
 	    "cap_delay_max_us,gen_delay_mean_us,gen_delay_p50_us,"
-	    "diff_mean_us,truncated", err, errlen);
+	    "diff_mean_us,truncated", &a, err, errlen);
 	if (f == NULL)
 		return -1;
 	for (j = 0; r->plan->topo.enabled && rc == 0 && j < gen->n_flows;
@@ -214,7 +211,8 @@ write_capdelay(struct run *r, const Hoplab__ResultBatch *gen, char *err,
 			    gen->flows[j]);
 		capmatch_free(cm);
 	}
-	if (csv_done(f, "capdelay.csv", err, errlen) == -1)
+	if (csv_done(f, &a, rc == 0 ? err : NULL, rc == 0 ? errlen : 0) ==
+	    -1)
 		rc = -1;
 	return rc;
 }

@@ -26,8 +26,9 @@ struct capfile {
 	uint64_t	kernel_received, kernel_dropped, if_dropped;
 	int		truncated;
 	uint64_t	over_limit;
-	FILE		*f;
+	FILE		*f;		/* open on part while it arrives */
 	char		path[768];	/* in the results folder */
+	char		part[776];	/* PATH.part until it is whole */
 	char		rel[400];	/* captures/LABEL/HOST-IFACE.pcap */
 };
 

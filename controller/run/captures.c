@@ -10,8 +10,11 @@
  * stopped; its agent answers with a CaptureReport (frames, bytes, the
  * kernel's drops, truncated at its size limit or not) and sends the file
  * in FileChunks.  A chunk is written where it belongs and acknowledged
- * with a FileAck; the last one after the file is fsync()ed, and only that
- * ack lets the agent delete its copy.  A chunk out of order asks for a
+ * with a FileAck; the file arrives as NAME.pcap.part and is renamed to
+ * its real name once whole and fsync()ed (lib/durable.h), and only the
+ * last ack, sent after that, lets the agent delete its copy.  A point
+ * that fails removes its .part files: no partial capture ever carries a
+ * real name.  A chunk out of order asks for a
  * resend from the last byte written, and so does a transfer that made no
  * progress for CAP_IDLE_NS; after CAP_TRIES such rounds the run stops.
  * The roles are this file's in the event loop (loop.h) while their files
@@ -64,6 +67,7 @@
 #include "controller/run/run.h"
 #include "controller/run/toporun.h"
 #include "controller/run/waitrole.h"
+#include "durable.h"
 
 #define CAP_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define CAP_IDLE_NS		(5 * NSEC_PER_SEC)
@@ -111,16 +115,26 @@ fail:
 	return -1;
 }
 
-void
-captures_free(struct captures *cs)
+/* Close the files still arriving and remove them (a point that failed). */
+static void
+drop_partial(struct captures *cs)
 {
 	size_t i;
 
+	for (i = 0; i < cs->n; i++)
+		if (cs->cf[i].f != NULL) {
+			fclose(cs->cf[i].f);
+			cs->cf[i].f = NULL;
+			unlink(cs->cf[i].part);
+		}
+}
+
+void
+captures_free(struct captures *cs)
+{
 	if (cs == NULL)
 		return;
-	for (i = 0; i < cs->n; i++)
-		if (cs->cf[i].f != NULL)
-			fclose(cs->cf[i].f);
+	drop_partial(cs);
 	free(cs);
 }
 
@@ -144,6 +158,8 @@ start_one(struct captures *cs, const char *host, const char *iface,
 	    c->host, c->iface);
 	snprintf(c->rel, sizeof(c->rel), "%s", rel);
 	snprintf(c->path, sizeof(c->path), "%s/%s", results_dir(r->res), rel);
+	snprintf(c->part, sizeof(c->part), "%s/%s.part", results_dir(r->res),
+	    rel);
 	if (peers_find(r->ps, c->host) == NULL) {
 		snprintf(err, errlen, "captures: no agent %s for %s:%s",
 		    c->host, c->host, c->iface);
@@ -307,6 +323,21 @@ which(const struct captures *cs, const struct peer *from, uint32_t role)
 	return -1;
 }
 
+/*
+ * C's file is whole: synced, renamed from .part to its real name, the
+ * folder synced (durable_commit).  0, or -1 with "PATH: reason".
+ */
+static int
+finish_file(struct capfile *c, char *err, size_t errlen)
+{
+	int rc = durable_commit(c->f, c->part, c->path, err, errlen);
+
+	c->f = NULL;
+	if (rc == 0)
+		c->done = 1;
+	return rc;
+}
+
 static int
 on_report(struct captures *cs, size_t i, const Hoplab__CaptureReport *cr,
     char *err, size_t errlen)
@@ -335,28 +366,11 @@ on_report(struct captures *cs, size_t i, const Hoplab__CaptureReport *cr,
 	c->if_dropped = cr->if_dropped;
 	c->truncated = cr->truncated;
 	c->over_limit = cr->over_limit;
-	if ((c->f = fopen(c->path, "w")) == NULL) {
-		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
+	if ((c->f = fopen(c->part, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", c->part, strerror(errno));
 		return -1;
 	}
-	return 0;
-}
-
-/* Close C's file for good: flushed and on disk. */
-static int
-finish_file(struct capfile *c, char *err, size_t errlen)
-{
-	int bad;
-
-	bad = fflush(c->f) == EOF || fsync(fileno(c->f)) == -1;
-	bad |= fclose(c->f) == EOF;
-	c->f = NULL;
-	if (bad) {
-		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
-		return -1;
-	}
-	c->done = 1;
-	return 0;
+	return c->size == 0 ? finish_file(c, err, errlen) : 0;
 }
 
 static int
@@ -382,7 +396,7 @@ on_chunk(struct captures *cs, size_t i, const Hoplab__FileChunk *fc,
 		return -1;
 	}
 	if (fwrite(fc->data.data, 1, fc->data.len, c->f) != fc->data.len) {
-		snprintf(err, errlen, "%s: %s", c->path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", c->part, strerror(errno));
 		return -1;
 	}
 	c->written += fc->data.len;
@@ -534,18 +548,13 @@ captures_end(struct run *r, const Hoplab__ResultBatch *gen, char *err,
     size_t errlen)
 {
 	struct captures *cs = r->cap;
-	size_t i;
 	int rc;
 
 	if (cs == NULL || !cs->active)
 		return 0;
 	cs->active = 0;
 	rc = collect(cs, err, errlen);
-	for (i = 0; i < cs->n; i++)
-		if (cs->cf[i].f != NULL) {
-			fclose(cs->cf[i].f);
-			cs->cf[i].f = NULL;
-		}
+	drop_partial(cs);		/* only when it failed */
 	if (rc == 0)
 		rc = capfiles_write(r, gen, err, errlen);
 	return rc;

@@ -268,9 +268,8 @@ chainrun_record(struct run *r, const struct plan_variant *v, unsigned rep,
 	if (record_rows(r, v, rep, pt, b, err, errlen) == -1 ||
 	    (pb != NULL && record_rows(r, v, rep, pt, pb, err, errlen) == -1))
 		return -1;
-	for (i = 0; i < nv; i++)	/* the chunk's points, all at once */
-		pt[i].state = POINT_DONE;
-	if (resume_save(&r->st, r->res, err, errlen) == -1)
+	/* the chunk's points, all at once */
+	if (resume_mark_done(&r->st, r->res, pt, nv, err, errlen) == -1)
 		return -1;
 	run_event_points(r, 1);		/* --json-stream */
 	run_send_ack(r, ws[0].peer, b);

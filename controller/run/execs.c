@@ -50,6 +50,7 @@
 #include "controller/results/csvfile.h"
 #include "controller/run/execs.h"
 #include "controller/run/run.h"
+#include "durable.h"
 
 #define EXEC_SLACK_NS	(10 * NSEC_PER_SEC)	/* beyond a timeout */
 #define EXEC_TAIL_MAX	400			/* stderr in messages */
@@ -238,17 +239,22 @@ static int
 write_log(const char *dir, const char *rel, const char *suffix,
     const ProtobufCBinaryData *d, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], part[PATH_MAX + 72];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, rel, suffix);
-	if ((f = fopen(path, "w")) == NULL ||
-	    (d->len > 0 && fwrite(d->data, 1, d->len, f) != d->len) ||
-	    fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	snprintf(part, sizeof(part), "%s.part", path);
+	if ((f = fopen(part, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", part, strerror(errno));
 		return -1;
 	}
-	return 0;
+	if (d->len > 0 && fwrite(d->data, 1, d->len, f) != d->len) {
+		snprintf(err, errlen, "%s: %s", part, strerror(errno));
+		fclose(f);
+		unlink(part);
+		return -1;
+	}
+	return durable_commit(f, part, path, err, errlen);	/* whole */
 }
 
 /* C's row of exec.csv and its two files. */
@@ -285,7 +291,9 @@ write_row(struct exec_cmd *c, const Hoplab__ExecResult *x, char *err,
 	csv_u64(v, x->stdout_bytes);
 	csv_u64(v, x->stderr_bytes);
 	csv_str(v, rel);
-	return csvfile_end_row(&c->ex->csv, err, errlen);
+	if (csvfile_end_row(&c->ex->csv, err, errlen) == -1)
+		return -1;
+	return csvfile_sync(&c->ex->csv, NULL, err, errlen);	/* the ack */
 }
 
 /* What an ExecResult says of C, for its messages. */

@@ -10,11 +10,12 @@
  *
  * The link roles of the point are the links' in the loop (loop.h) from
  * their StartRole until links_stop(): their statuses and reports come to
- * link_ops whatever the run is waiting for.  A report of an earlier
- * point (a resend) is acknowledged by the run's handler of unowned
- * batches (run.c).  Report rows are written and flushed as each batch
- * arrives, then the batch is acknowledged (write, then ack, like
- * routers.csv).  A truth
+ * link_ops whatever the run is waiting for.  A report's rows are written
+ * to links.csv and synced (linkrows.c) before the batch is acknowledged,
+ * as routers.csv's; a report of no role of the point (a resend, one its
+ * agent kept for `hoplab attach`) comes here from the run's handler of
+ * unowned batches (run.c, links_resent) and is written the same way,
+ * once.  A truth
  * file is fetched after its role has ended: the agent reports the end
  * only after hoplab-link exited, and hoplab-link closes the file before
  * it exits.  The wire agent shares this machine when the inventory is
@@ -23,9 +24,7 @@
  * links.csv says so.
  *
  * Deliberately not done: shipping truth files over the management plane
- * (a 10 Gbit/s minute is gigabytes), keeping links.csv across `hoplab
- * attach` (the rows of a point in flight when the controller died are
- * acknowledged and dropped), profile changes scheduled by the plan
+ * (a 10 Gbit/s minute is gigabytes), profile changes scheduled by the plan
  * (faults; `hoplab link HOST set ...`, linkcmd.c, changes a running link
  * by hand).
  */
@@ -42,7 +41,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "controller/results/csvfile.h"
+#include "controller/results/linkrows.h"
 #include "controller/deploy/lab.h"
 #include "controller/run/links.h"
 #include "log.h"
@@ -52,18 +51,6 @@
 #define LINK_START_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define LINK_STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define LINK_REPORT_NS		(1000 * NSEC_PER_MSEC)
-
-static const char *const cols[] = {
-	"variant", "routers", "frame", "rep", "link", "direction", "from",
-	"to", "agent", "role", "batch", "final", "time_unix_s", "profile",
-	"rx_packets", "tx_packets", "lost", "queue_drop", "policy_drop",
-	"pool_drop", "tx_drop", "duplicated", "corrupted", "reordered",
-	"late", "clamped", "ring_drops", "rate_queue_depth_max",
-	"added_delay_mean_us", "added_delay_p50_us", "added_delay_p99_us",
-	"release_error_p50_us", "release_error_p99_us",
-	"release_error_max_us", "truth_file",
-};
-#define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 
 /* One link role of the point in progress. */
 struct lrole {
@@ -75,6 +62,7 @@ struct lrole {
 	char		variant[PLAN_NAME_MAX * 2];
 	size_t		routers;
 	unsigned	frame, rep;
+	char		num[3][16];	/* routers, frame, rep as written */
 	char		truth[200];	/* file name */
 	char		where[PATH_MAX];	/* links.csv's truth_file */
 };
@@ -83,8 +71,7 @@ struct links {
 	struct links_env env;
 	struct lrole	act[PLAN_MAX_IMPAIR];
 	size_t		nact;
-	struct csvfile	cf;
-	int		cf_open;
+	struct linkrows	*rows;		/* links.csv */
 };
 
 void
@@ -189,6 +176,11 @@ links_new(const struct links_env *env, char *err, size_t errlen)
 		return NULL;
 	}
 	lk->env = *env;
+	if ((lk->rows = linkrows_open(results_dir(env->res), err,
+	    errlen)) == NULL) {
+		free(lk);
+		return NULL;
+	}
 	return lk;
 }
 
@@ -200,8 +192,9 @@ links_free(struct links *lk)
 	if (lk == NULL)
 		return;
 	disown(lk);
-	if (lk->cf_open && csvfile_close(&lk->cf, err, sizeof(err)) == -1)
+	if (linkrows_close(lk->rows, err, sizeof(err)) == -1)
 		log_warn("links.csv: %s", err);
+	linkrows_free(lk->rows);
 	free(lk);
 }
 
@@ -216,81 +209,59 @@ find(struct links *lk, const struct peer *p, uint32_t role)
 	return NULL;
 }
 
-static double
-us(int64_t ns)
+/* The impairment of the plan named LINK, or NULL. */
+static const struct plan_impair *
+impair_named(const struct links *lk, const char *link)
 {
-	return (double)ns / 1e3;
+	size_t i;
+
+	for (i = 0; i < lk->env.plan->nimpairs; i++)
+		if (strcmp(lk->env.plan->impairs[i].link, link) == 0)
+			return &lk->env.plan->impairs[i];
+	return NULL;
 }
 
-/* One row of links.csv from counters C of role L. */
-static int
-add_row(struct links *lk, const struct lrole *l, const Hoplab__ResultBatch *b,
-    const Hoplab__LinkCounters *c, char *err, size_t errlen)
-{
-	struct csv *o = lk->cf.c;
-	int fwd = strcmp(c->dir, "a-b") == 0;
-	const Hoplab__LinkTimeSummary *ad = c->added_delay, *re =
-	    c->release_error;
-
-	csv_str(o, l->variant);
-	csv_u64(o, l->routers);
-	csv_u64(o, l->frame);
-	csv_u64(o, l->rep);
-	csv_str(o, l->im->link);
-	csv_str(o, fwd ? "forward" : "reverse");
-	csv_str(o, fwd ? l->im->from : l->im->to);
-	csv_str(o, fwd ? l->im->to : l->im->from);
-	csv_str(o, l->peer->inv->name);
-	csv_u64(o, l->role);
-	csv_u64(o, b->batch_seq);
-	csv_u64(o, b->final);
-	csv_f64(o, (double)c->time_ns / 1e9, 6);
-	csv_str(o, c->profile);
-	csv_u64(o, c->rx_packets);
-	csv_u64(o, c->tx_packets);
-	csv_u64(o, c->lost);
-	csv_u64(o, c->queue_drop);
-	csv_u64(o, c->policy_drop_malformed + c->policy_drop_oversize +
-	    c->policy_drop_nonip + c->policy_drop_runt);
-	csv_u64(o, c->pool_drop);
-	csv_u64(o, c->tx_drop);
-	csv_u64(o, c->duplicated);
-	csv_u64(o, c->corrupted);
-	csv_u64(o, c->reordered);
-	csv_u64(o, c->late);
-	csv_u64(o, c->clamped);
-	csv_u64(o, c->ring_drops);
-	csv_u64(o, c->rate_queue_depth_max);
-	csv_f64(o, ad && ad->count ? ad->mean_ns / 1e3 : NAN, 3);
-	csv_f64(o, ad && ad->count ? us(ad->p50_ns) : NAN, 3);
-	csv_f64(o, ad && ad->count ? us(ad->p99_ns) : NAN, 3);
-	csv_f64(o, re && re->count ? us(re->p50_ns) : NAN, 3);
-	csv_f64(o, re && re->count ? us(re->p99_ns) : NAN, 3);
-	csv_f64(o, re && re->count ? us(re->max_ns) : NAN, 3);
-	csv_str(o, l->where);
-	return csvfile_end_row(&lk->cf, err, errlen);
-}
-
-/* A report of role L: its rows, then the ack. */
+/*
+ * A report B of role L (NULL: of no point of ours, a resend to an
+ * attach): its rows in links.csv, synced, then the ack; a batch that is
+ * there already is only acknowledged again.
+ */
 static int
 take_batch(struct links *lk, struct lrole *l, struct peer *from,
     const Hoplab__ResultBatch *b, char *err, size_t errlen)
 {
-	size_t i;
+	struct linkrow_point pt = { 0 };
+	const struct plan_impair *im = l != NULL ? l->im : NULL;
 
-	if (l != NULL && b->n_links > 0) {
-		if (!lk->cf_open) {
-			if (csvfile_create(&lk->cf, results_dir(lk->env.res),
-			    "links.csv", cols, NCOLS, err, errlen) == -1)
-				return -1;
-			lk->cf_open = 1;
+	if (b->n_links > 0 && !linkrows_seen(lk->rows, from->inv->name,
+	    b->role_id, b->batch_seq)) {
+		if (im == NULL)
+			im = impair_named(lk, b->links[0]->link);
+		if (im != NULL) {
+			pt.link = im->link;
+			pt.from = im->from;
+			pt.to = im->to;
 		}
-		for (i = 0; i < b->n_links; i++)
-			if (add_row(lk, l, b, b->links[i], err, errlen) == -1)
-				return -1;
+		if (l != NULL) {
+			pt.variant = l->variant;
+			pt.routers = l->num[0];
+			pt.frame = l->num[1];
+			pt.rep = l->num[2];
+			pt.truth = l->where;
+		}
+		if (linkrows_add(lk->rows, from->inv->name, &pt, b, err,
+		    errlen) == -1)
+			return -1;
 	}
 	resume_ack(lk->env.ps, from, b->run_id, b->role_id, b->batch_seq);
 	return 1;
+}
+
+int
+links_resent(struct links *lk, struct peer *from,
+    const Hoplab__ResultBatch *b, char *err, size_t errlen)
+{
+	return take_batch(lk, NULL, from, b, err, errlen);
 }
 
 static void
@@ -493,6 +464,9 @@ links_start(struct links *lk, const struct plan_variant *v, unsigned frame,
 		l->routers = v->nrouters;
 		l->frame = frame;
 		l->rep = rep;
+		snprintf(l->num[0], sizeof(l->num[0]), "%zu", v->nrouters);
+		snprintf(l->num[1], sizeof(l->num[1]), "%u", frame);
+		snprintf(l->num[2], sizeof(l->num[2]), "%u", rep);
 		if (rep == 0)
 			snprintf(name, sizeof(name), "%s_%s_%u_warmup.truth",
 			    v->label, plan->impairs[i].link, frame);

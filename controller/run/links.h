@@ -61,7 +61,10 @@ int	links_lab_topo(const char *lab, const struct plan *plan, int quiet,
 int	links_lab_wire(const char *lab, const struct plan *plan, int exits,
 	    const struct plan_variant *v, char *err, size_t errlen);
 
-/* A handle for the run; links.csv is created with its first row. */
+/*
+ * A handle for the run; links.csv (controller/results/linkrows.h) is
+ * created with its first row, or read back when an attach finds it.
+ */
 struct links *links_new(const struct links_env *env, char *err,
 	    size_t errlen);
 void	links_free(struct links *lk);		/* NULL is fine */
@@ -76,6 +79,14 @@ void	links_free(struct links *lk);		/* NULL is fine */
 int	links_start(struct links *lk, const struct plan_variant *v,
 	    unsigned frame, unsigned rep, unsigned point, char *err,
 	    size_t errlen);
+/*
+ * B from FROM is a link report no link role of the point owns (a resend,
+ * to an attach: its agent kept it while no controller listened): its rows
+ * in links.csv unless they are there, synced, then the ack.  1, or -1
+ * with ERR (not acknowledged: its agent keeps it).
+ */
+int	links_resent(struct links *lk, struct peer *from,
+	    const Hoplab__ResultBatch *b, char *err, size_t errlen);
 /* -1 with ERR when a started link ended before it was stopped. */
 int	links_check(struct links *lk, char *err, size_t errlen);
 /*

@@ -111,8 +111,22 @@ int
 resume_save(struct run_state *st, struct results *res, char *err,
     size_t errlen)
 {
-	if (results_sync(res, st, err, errlen) == -1)
-		return -1;
+	uint64_t sb = st->summary_bytes, ib = st->intervals_bytes,
+	    pb = st->pdf_bytes;
+
+	if (results_sync(res, st, err, errlen) == 0 &&
+	    results_state_write(results_dir(res), st, err, errlen) == 0)
+		return 0;
+	st->summary_bytes = sb;		/* what state.json still says */
+	st->intervals_bytes = ib;
+	st->pdf_bytes = pb;
+	return -1;
+}
+
+int
+resume_save_failed(struct run_state *st, struct results *res, char *err,
+    size_t errlen)
+{
 	return results_state_write(results_dir(res), st, err, errlen);
 }
 
@@ -125,6 +139,21 @@ resume_void(struct run_state *st, struct results *res, struct run_point *pt,
 	pt->state = POINT_PENDING;
 	pt->role = 0;
 	return results_state_write(results_dir(res), st, err, errlen);
+}
+
+int
+resume_mark_done(struct run_state *st, struct results *res,
+    struct run_point *pt, size_t n, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pt[i].state = POINT_DONE;
+	if (resume_save(st, res, err, errlen) == 0)
+		return 0;
+	for (i = 0; i < n; i++)		/* not on disk: measured again */
+		pt[i].state = POINT_RUNNING;
+	return -1;
 }
 
 void

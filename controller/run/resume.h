@@ -43,7 +43,10 @@ long	resume_point(const struct run_state *st, const char *variant,
  */
 int	resume_role_id(struct run_state *st, const char *dir, uint32_t *next,
 	    uint32_t *id, char *err, size_t errlen);
-/* Sync summary.csv of RES, note its size, write DIR/state.json. */
+/*
+ * Sync summary.csv of RES, note its size, write DIR/state.json.  When
+ * either fails (a full disk), ST keeps the sizes state.json still has.
+ */
 int	resume_save(struct run_state *st, struct results *res, char *err,
 	    size_t errlen);
 /*
@@ -56,6 +59,21 @@ int	resume_save(struct run_state *st, struct results *res, char *err,
  */
 int	resume_void(struct run_state *st, struct results *res,
 	    struct run_point *pt, char *err, size_t errlen);
+/*
+ * The N points at PT are done: marked so and saved (resume_save); when
+ * the save fails they are running again, as state.json still says, so
+ * that whatever is written next agrees with the files.  0 or -1.
+ */
+int	resume_mark_done(struct run_state *st, struct results *res,
+	    struct run_point *pt, size_t n, char *err, size_t errlen);
+/*
+ * A run that failed: state.json with ST's status, nothing synced, so its
+ * sizes stay those of the last save (the rows of the points done; rows
+ * of the point that failed, which may be cut short, lie beyond them and
+ * `hoplab attach` cuts them off).  0 or -1 with ERR.
+ */
+int	resume_save_failed(struct run_state *st, struct results *res,
+	    char *err, size_t errlen);
 /* How many points are done. */
 size_t	resume_count_done(const struct run_state *st);
 /*

@@ -21,7 +21,8 @@
  *     the 50 repetitions RFC 2544 asks for (repeat the plan for those).
  *
  * Rates are in frames/s; Mbit/s are of the frames incl. FCS (F x 8 bits,
- * no preamble or inter-frame gap).  Deliberately not here: resume after
+ * no preamble or inter-frame gap).  A trial's batch is acknowledged once
+ * its row of rfc2544.csv is written and synced (row_done).  Deliberately not here: resume after
  * a controller crash
  * (`hoplab attach` refuses RFC 2544 runs), impaired links.
  */
@@ -57,6 +58,9 @@ struct rfc_tput {
 
 struct rfc2544 {
 	struct csvfile	cf;
+	struct peer	*ack_peer;	/* the last trial's final batch, */
+	uint32_t	ack_role;	/* acknowledged once its row is */
+	uint64_t	ack_seq;	/* synced (csv_row); peer NULL: none */
 	struct rfc_tput	tput[RFC_MAX_RESULTS];
 	size_t		ntput;
 };
@@ -122,6 +126,7 @@ trial_n(struct run *r, unsigned frame, double rate, uint64_t count,
 		count = 1;
 	if (start_trial(r, &w, frame, rate, count, err, errlen) == -1)
 		return -1;
+	w.ack_later = 1;		/* once its row is on disk */
 	deadline = clock_mono_ns() + rfc->trial_ns + GEN_DRAIN_NS +
 	    GEN_SLACK_NS;
 	rc = waitrole_wait(r, &w, 1, waitrole_gen_done, deadline, err,
@@ -140,6 +145,9 @@ trial_n(struct run *r, unsigned frame, double rate, uint64_t count,
 		t->received = f->received;
 		t->mean_us = f->received ? f->delay_mean_ns / 1e3 : NAN;
 		t->p99_us = f->received ? f->delay_p99_ns / 1e3 : NAN;
+		r->rfc->ack_peer = w.peer;
+		r->rfc->ack_role = w.result->role_id;
+		r->rfc->ack_seq = w.result->batch_seq;
 	}
 	msg_free(w.result_env);
 	return rc;
@@ -152,6 +160,31 @@ trial(struct run *r, unsigned frame, double rate, struct rfc_trial *t,
 {
 	return trial_n(r, frame, rate, (uint64_t)llround(rate *
 	    r->plan->rfc.trial_ns / 1e9), t, err, errlen);
+}
+
+/*
+ * The row being built is done: written, and when it is a trial's, synced
+ * before that trial's batch is acknowledged (until then its agent keeps
+ * it: a run that stops, a full disk, loses no acknowledged trial).
+ */
+static int
+row_done(struct run *r, char *err, size_t errlen)
+{
+	struct rfc2544 *rf = r->rfc;
+	Hoplab__ResultBatch b = HOPLAB__RESULT_BATCH__INIT;
+
+	if (csvfile_end_row(&rf->cf, err, errlen) == -1)
+		return -1;
+	if (rf->ack_peer == NULL)
+		return 0;
+	if (csvfile_sync(&rf->cf, NULL, err, errlen) == -1)
+		return -1;
+	b.role_id = rf->ack_role;
+	b.batch_seq = rf->ack_seq;
+	b.run_id = r->run_id;
+	run_send_ack(r, rf->ack_peer, &b);
+	rf->ack_peer = NULL;
+	return 0;
 }
 
 static int
@@ -186,7 +219,7 @@ csv_row(struct run *r, const struct plan_variant *v, unsigned frame,
 		    frame, test, t->rate, mbps(t->rate, frame),
 		    (unsigned long long)t->sent,
 		    (unsigned long long)t->received, outcome);
-	return csvfile_end_row(&r->rfc->cf, err, errlen);
+	return row_done(r, err, errlen);
 }
 
 /* 26.1: the search; its result in *FPS and a "result" row. */

@@ -8,8 +8,11 @@
  * it; it calls only the loop, peers, resume.c and the results.
  *
  * What no role owns (loop.h): a ResultBatch of this run that no role
- * owns is hoplab-router's counters (routers.csv, then the ack), or a late
- * or resent batch, acknowledged on receipt (a batch with batch_seq 0 is
+ * owns is hoplab-router's counters (routers.csv, then the ack), a cpu
+ * role's samples (cpu.csv) or a link report (links.csv), each written
+ * and synced before the ack, or a late or resent batch of a generator
+ * (its point's rows are written already, or it is measured again),
+ * acknowledged on receipt (a batch with batch_seq 0 is
  * console only and never spooled: nothing to acknowledge).  Batches of
  * other runs the loop leaves to them.
  */
@@ -23,6 +26,7 @@
 #include "controller/results/records.h"
 #include "controller/results/cpu.h"
 #include "controller/run/events.h"
+#include "controller/run/links.h"
 #include "controller/run/routing.h"
 #include "controller/run/run.h"
 
@@ -92,6 +96,28 @@ unowned_cpu(struct run *r, struct peer *from, const Hoplab__ResultBatch *b,
 	return LOOP_TAKEN;
 }
 
+/*
+ * B is a link report that no point owns (resent to an attach): its rows
+ * in links.csv (links.c), then the ack.
+ */
+static int
+unowned_link(struct run *r, struct peer *from, const Hoplab__ResultBatch *b,
+    char *err, size_t errlen)
+{
+	char werr[400];
+
+	if (links_resent(r->lk, from, b, werr, sizeof(werr)) != -1)
+		return LOOP_TAKEN;
+	if (r->phase == RUN_SETTLING) {
+		log_warn("agent %s: link report of role %u not written, left "
+		    "in its spool: %s", from->inv->name, b->role_id, werr);
+		return LOOP_TAKEN;
+	}
+	snprintf(err, errlen, "link report from %s: %s", from->inv->name,
+	    werr);
+	return -1;
+}
+
 /* A batch of this run that no role owns (loop.h, RESULT_BATCH). */
 static int
 unowned_batch(void *arg, struct peer *from, Hoplab__Envelope *env,
@@ -105,6 +131,8 @@ unowned_batch(void *arg, struct peer *from, Hoplab__Envelope *env,
 		return rc == -1 ? -1 : LOOP_TAKEN;
 	if (b->n_cpu > 0 && b->batch_seq > 0)	/* a cpu role's, resent */
 		return unowned_cpu(r, from, b, err, errlen);
+	if (b->n_links > 0 && b->batch_seq > 0 && r->lk != NULL)
+		return unowned_link(r, from, b, err, errlen);
 	if (b->batch_seq == 0)		/* console only: never spooled */
 		return LOOP_TAKEN;
 	log_debug("agent %s: role %u batch %llu not waited for: ack",

@@ -114,6 +114,24 @@ run_free(struct run *r)
 	r->own_inv = NULL;
 }
 
+/*
+ * A run that failed writing its results folder (a full disk: the error
+ * names a file in it) can be taken up again there once that is fixed:
+ * ERR says how.  RFC 2544 and concurrent runs have no attach yet.
+ */
+static void
+attach_hint(const struct run *r, int rc, char *err, size_t errlen)
+{
+	const char *dir = r->res != NULL ? results_dir(r->res) : NULL;
+	size_t n = strlen(err);
+
+	if (rc == 0 || dir == NULL || r->plan->rfc.enabled || r->concurrent ||
+	    strstr(err, dir) == NULL || n + 1 >= errlen)
+		return;
+	snprintf(err + n, errlen - n, "; once that is fixed, `hoplab attach "
+	    "%s` goes on with the run", dir);
+}
+
 /* Stop what runs, write run.json, state.json and hops.csv, print. */
 static int
 run_end(struct run *r, int rc, char *err, size_t errlen)
@@ -132,7 +150,8 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 		snprintf(status, sizeof(status), "failed: %s", err);
 	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
 	    "completed" : "failed");
-	if (resume_save(&r->st, r->res, ferr, sizeof(ferr)) == -1 ||
+	if ((rc == 0 ? resume_save(&r->st, r->res, ferr, sizeof(ferr)) :
+	    resume_save_failed(&r->st, r->res, ferr, sizeof(ferr))) == -1 ||
 	    results_write_run_json(r->res, r->plan, hosts, run_host_list(r, hosts, RUN_MAX_AGENTS),
 	    status, ferr, sizeof(ferr)) == -1 ||
 	    results_finish(r->res, run_tables(r), ferr, sizeof(ferr)) == -1) {
@@ -148,6 +167,7 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	}
 	r->rfc = NULL;			/* rfc2544_finish freed it */
 	fflush(run_tables(r));
+	attach_hint(r, rc, err, errlen);
 	run_event_end(r, rc, err);
 	results_free(r->res);
 	run_free(r);

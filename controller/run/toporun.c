@@ -505,8 +505,7 @@ record(struct run *r, struct topo_point *tp, struct run_point *pt,
 		    errlen) == -1)
 			bad = 1;
 	}
-	pt->state = POINT_DONE;
-	if (resume_save(&r->st, r->res, err, errlen) == -1)
+	if (resume_mark_done(&r->st, r->res, pt, 1, err, errlen) == -1)
 		return -1;
 	run_event_points(r, 1);		/* --json-stream */
 	for (i = 0; i < n; i++) {
@@ -663,8 +662,9 @@ run_end(struct run *r, int rc, char *err, size_t errlen)
 	    "failed: ", rc == 0 ? "" : err);
 	snprintf(r->st.status, sizeof(r->st.status), "%s", rc == 0 ?
 	    "completed" : "failed");
-	if (r->res != NULL && (resume_save(&r->st, r->res, ferr,
-	    sizeof(ferr)) == -1 || results_write_run_json(r->res, r->plan,
+	if (r->res != NULL && ((rc == 0 ? resume_save(&r->st, r->res, ferr,
+	    sizeof(ferr)) : resume_save_failed(&r->st, r->res, ferr,
+	    sizeof(ferr))) == -1 || results_write_run_json(r->res, r->plan,
 	    hosts, run_host_list(r, hosts, PLANTOPO_MAX_HOSTS), status, ferr,
 	    sizeof(ferr)) == -1 || results_finish(r->res, run_tables(r), ferr,
 	    sizeof(ferr)) == -1)) {

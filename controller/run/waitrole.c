@@ -182,12 +182,12 @@ role_batch(void *arg, struct peer *from, Hoplab__Envelope *env, char *err,
 		return LOOP_TAKEN;
 	}
 	if (w->result_env != NULL) {
-		if (!w->record)
+		if (!w->record && !w->ack_later)
 			run_send_ack(r, from, b);
 		return LOOP_TAKEN;	/* a resend: one ack once written */
 	}
 	final_records(r, w, from, b);
-	if (!w->record)
+	if (!w->record && !w->ack_later)	/* a warm-up: nothing kept */
 		run_send_ack(r, from, b);
 	w->have_result = 1;
 	w->result = b;

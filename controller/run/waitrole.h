@@ -24,6 +24,8 @@ struct wait_role {
 	int		started, exited, failed, have_result;
 	int		stopped;	/* its agent stopped it: results partial */
 	int		record;		/* a measured point: ack once written */
+	int		ack_later;	/* the caller acks the final batch
+					   once its row is on disk (RFC 2544) */
 	int		exit_code, exit_signal;
 	int64_t		exited_mono;	/* when its EXITED came (CLOCK_MONOTONIC) */
 	char		error[512];

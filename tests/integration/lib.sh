@@ -76,6 +76,7 @@
 #	t_killmatrix.sh, bench/killmatrix.sh	hlkm	196
 #	t_spool_unit.sh	hlsu	199
 #	t_json.sh	hljs	193
+#	t_enospc.sh	hlns	198 (its own tmpfs for the results)
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #
@@ -288,6 +289,46 @@ csv_col()
 	}
 	{ split_csv($0, f); print f[col] }
 	END { if (bad) exit 1 }' "$1"
+}
+
+# proc_in_netns NETNS COMM: succeeds while a process named COMM runs in
+# network namespace NETNS.
+proc_in_netns()
+{
+	for _p in $(ip netns pids "$1" 2>/dev/null); do
+		[ "$(cat "/proc/$_p/comm" 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
+
+# Results folders compared with a reference run (t_mgmt_resume,
+# t_enospc): TMP is a prefix for the scratch files the columns go to.
+#
+# summary_keys SUMMARY TMP: summary.csv's variant,frame,rep,flow,sent, a
+# line per row, in order.
+summary_keys()
+{
+	csv_col "$1" variant >"$2.v" && csv_col "$1" frame_bytes >"$2.f" &&
+	    csv_col "$1" rep >"$2.r" && csv_col "$1" flow >"$2.fl" &&
+	    csv_col "$1" sent >"$2.s" &&
+	    paste -d, "$2.v" "$2.f" "$2.r" "$2.fl" "$2.s"
+}
+
+# pdf_counts PDF TMP: "frame/rep count-sum" per point of pdf.csv, sorted.
+pdf_counts()
+{
+	csv_col "$1" frame_bytes >"$2.f" && csv_col "$1" rep >"$2.r" &&
+	    csv_col "$1" count >"$2.c" && paste -d' ' "$2.f" "$2.r" "$2.c" |
+	    awk '{ s[$1 "/" $2] += $3 } END { for (k in s) print k, s[k] }' |
+	    sort
+}
+
+# point_received SUMMARY TMP: "frame/rep received" per row, sorted.
+point_received()
+{
+	csv_col "$1" frame_bytes >"$2.f" && csv_col "$1" rep >"$2.r" &&
+	    csv_col "$1" received >"$2.c" && paste -d' ' "$2.f" "$2.r" "$2.c" |
+	    awk '{ print $1 "/" $2, $3 }' | sort
 }
 
 # lab_logs: the ends of this lab's agent logs and of the role logs

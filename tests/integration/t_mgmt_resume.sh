@@ -33,33 +33,7 @@ at_exit "rm -rf '$T'"
 HOPLAB="$HL_BIN/hoplab -p hlm3"
 RUN_PID=
 at_exit '[ -n "$RUN_PID" ] && kill "$RUN_PID" 2>/dev/null'
-cat >"$T/plan.yaml" <<'PLAN'
-name: mgmt-resume
-topology: {chain: [A]}
-variants: [A]
-router: {impl: linux}
-repeat: 2
-sweep: {frame: [64, 128, 256]}
-flows:
-  - name: probe
-    mode: l2
-    frame: {dist: const, value: $frame}
-    idt: {dist: const, value: 1ms}
-    count: 1000
-PLAN
-
-# The columns that must match between runs, one line per row.
-key_cols()
-{
-	paste -d, "$1.v" "$1.f" "$1.r" "$1.fl" "$1.s" 2>/dev/null
-}
-
-keys()
-{
-	csv_col "$1" variant >"$2.v" && csv_col "$1" frame_bytes >"$2.f" &&
-	    csv_col "$1" rep >"$2.r" && csv_col "$1" flow >"$2.fl" &&
-	    csv_col "$1" sent >"$2.s" && key_cols "$2"
-}
+cp "$HL_ROOT/tests/integration/plans/resume6.yaml" "$T/plan.yaml"
 
 lab_up A
 SPOOL=$LAB_STATE/gen/spool
@@ -68,7 +42,7 @@ SPOOL=$LAB_STATE/gen/spool
 $HOPLAB -q -o "$T/ref" run "$T/plan.yaml" >"$T/ref.log" 2>&1 ||
     bail reference_run "the uninterrupted run failed: $(tail -n 5 "$T/ref.log")"
 REF=$(ls -d "$T/ref"/mgmt-resume-*)
-keys "$REF/summary.csv" "$T/refk" >"$T/ref.keys"
+summary_keys "$REF/summary.csv" "$T/refk" >"$T/ref.keys"
 assert_eq "reference: 6 rows" 6 "$(wc -l <"$T/ref.keys" | tr -d ' ')"
 assert_eq "reference: the spool is empty after a run" "" \
     "$(find "$SPOOL" -mindepth 1 ! -name .lock 2>/dev/null)"
@@ -87,14 +61,7 @@ ROLE=$(sed -n 's/.*"in_flight": {"gen": \[\([0-9]*\)\]}.*/\1/p' \
     "$DIR/state.json")
 RUN=$(sed -n 's/.*"run_id": "\([^"]*\)".*/\1/p' "$DIR/state.json")
 BATCH=$SPOOL/$RUN/$ROLE-1.pb
-gen_runs()
-{
-	for _p in $(ip netns pids hlm3-gen 2>/dev/null); do
-		[ "$(cat "/proc/$_p/comm" 2>/dev/null)" = hoplab-gen ] &&
-		    return 0
-	done
-	return 1
-}
+gen_runs() { proc_in_netns hlm3-gen hoplab-gen; }
 wait_for 10 "hoplab-gen of point 3 in host gen" gen_runs ||
     bail int_gen_started "no hoplab-gen runs for point 3 (role $ROLE)"
 kill -9 "$RUN_PID"
@@ -156,7 +123,7 @@ assert_ge "attach: A's resent cpu samples in cpu.csv" "$(awk -F, \
     '$1 == "" && $5 == "A" && $8 == "all"' "$DIR/cpu.csv" | wc -l)" 1
 assert_eq "attach: no cpu.csv interval doubled" "" \
     "$(awk -F, 'NR > 1 { print $5, $6, $8 }' "$DIR/cpu.csv" | sort | uniq -d)"
-keys "$DIR/summary.csv" "$T/intk" >"$T/int.keys"
+summary_keys "$DIR/summary.csv" "$T/intk" >"$T/int.keys"
 assert_eq "attach: summary rows equal the uninterrupted run's" \
     "$(cat "$T/ref.keys")" "$(cat "$T/int.keys")"
 assert_eq "attach: no row doubled" 6 \
@@ -189,21 +156,9 @@ assert_eq "attach: no intervals.csv row doubled" \
     "$(wc -l <"$T/int.ikeys" | tr -d ' ')" \
     "$(cut -d, -f1-5 "$T/int.ikeys" | sort -u | wc -l | tr -d ' ')"
 # pdf.csv: per point, the counts sum to the packets received, once.
-pdfsum()
-{
-	csv_col "$1" frame_bytes >"$2.f" && csv_col "$1" rep >"$2.r" &&
-	    csv_col "$1" count >"$2.c" && paste -d' ' "$2.f" "$2.r" "$2.c" |
-	    awk '{ s[$1 "/" $2] += $3 } END { for (k in s) print k, s[k] }' |
-	    sort
-}
-recv()
-{
-	csv_col "$1" frame_bytes >"$2.f" && csv_col "$1" rep >"$2.r" &&
-	    csv_col "$1" received >"$2.c" && paste -d' ' "$2.f" "$2.r" "$2.c" |
-	    awk '{ print $1 "/" $2, $3 }' | sort
-}
 assert_eq "attach: pdf.csv counts per point = received, none doubled" \
-    "$(recv "$DIR/summary.csv" "$T/rv")" "$(pdfsum "$DIR/pdf.csv" "$T/pd")"
+    "$(point_received "$DIR/summary.csv" "$T/rv")" \
+    "$(pdf_counts "$DIR/pdf.csv" "$T/pd")"
 
 # --- 5. nothing left to resume; another plan refused ----------------------
 assert_match "attach again: nothing to resume" "complete; nothing to resume" \

@@ -2,6 +2,8 @@
  * unit: the CUnit runner of every unit suite (see unit.h).
  */
 #include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "tests/unit/unit.h"
 
@@ -34,4 +36,22 @@ int
 unit_main(const char *suite, const struct unit_test *tests, size_t ntests)
 {
 	return unit_main_fixture(suite, NULL, NULL, tests, ntests);
+}
+
+int
+unit_tmpdir(char *buf, size_t len, const char *name)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(buf, len, "%s/%s.XXXXXX", t != NULL ? t : "/tmp", name);
+	return mkdtemp(buf) != NULL ? 0 : -1;
+}
+
+int
+unit_rm_tree(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
 }

@@ -53,5 +53,11 @@ int	unit_main(const char *suite, const struct unit_test *tests,
 int	unit_main_fixture(const char *suite, int (*init)(void),
 	    int (*cleanup)(void), const struct unit_test *tests,
 	    size_t ntests);
+/*
+ * A new empty folder $TMPDIR/NAME.XXXXXX (/tmp without TMPDIR), its path
+ * in BUF; 0 or -1.  unit_rm_tree() removes it and all it holds.
+ */
+int	unit_tmpdir(char *buf, size_t len, const char *name);
+int	unit_rm_tree(const char *dir);
 
 #endif
