@@ -53,6 +53,7 @@
 #include "jsonout.h"
 #include "report.h"
 #include "send.h"
+#include "udp.h"
 
 #define UDP_DYN_BINS	(SERIES_TOTAL_MAX / 8)	/* intervals of a new flow */
 /* A frame incl. FCS is the UDP payload + 8 + 20 + 14 + 4. */
@@ -443,7 +444,7 @@ udp_rx_ctl(struct gen *g, const struct followup_msg *m)
 	}
 }
 
-static void
+void
 udp_rx_one(struct gen *g, const struct udp_rx *r)
 {
 	struct followup_msg m;
@@ -503,7 +504,7 @@ udp_flow_cmp(const void *a, const void *b)
 }
 
 /* After the run: the sent count and the loss at the end of each flow. */
-static void
+void
 udp_recv_finish(struct gen *g)
 {
 	struct gen_flow *f;
