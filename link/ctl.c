@@ -159,8 +159,9 @@ lctl_parse_at(const char *s, int64_t now, int64_t *at)
 		return 0;
 	}
 	if (*s == '+') {
+		/* an instant past 2262 does not fit: refused, not wrapped */
 		if (clock_parse_duration(s + 1, &ns, err, sizeof(err)) == -1 ||
-		    ns < 0)
+		    ns < 0 || ns > INT64_MAX - now)
 			return -1;
 		*at = now + ns;
 		return 0;
