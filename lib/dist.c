@@ -450,8 +450,8 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 	const u_char *data;
 	int64_t t, prev = 0;
 	size_t cap = 0;
+	int rc, first = 1;
 	pcap_t *pc;
-	int rc;
 
 	pc = pcap_open_offline_with_tstamp_precision(file,
 	    PCAP_TSTAMP_PRECISION_NANO, ebuf);
@@ -461,11 +461,13 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 	}
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
 		t = (int64_t)h->ts.tv_sec * NSEC_PER_SEC + h->ts.tv_usec;
-		if (gaps && prev != 0 && push_value(d, &cap, (double)(t - prev)))
+		/* a stamp of 0 is a time like any other (text2pcap starts there) */
+		if (gaps && !first && push_value(d, &cap, (double)(t - prev)))
 			break;
 		if (!gaps && push_value(d, &cap, (double)h->len + 4))
 			break;
 		prev = t;
+		first = 0;
 	}
 	if (rc == -1) {
 		snprintf(err, errlen, "%s: %s", file, pcap_geterr(pc));
