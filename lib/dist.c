@@ -505,8 +505,10 @@ parse_empirical(struct dist *d, const char *kind, const char *file,
 		snprintf(err, errlen, "%s: no values in %s", d->spec, file);
 		rc = -1;
 	}
-	if (rc == -1)
+	if (rc == -1) {
+		dist_free(d);	/* values read before the bad line */
 		return -1;
+	}
 	qsort(d->values, d->nvalues, sizeof(double), cmp_double);
 	d->ops = &dist_empirical;
 	return 0;
