@@ -236,6 +236,16 @@ dist_gamma_p(double a, double x)
 
 	if (x <= 0)
 		return 0;
+	/*
+	 * A shape this large makes a * log(x) - lgamma(a) lose every digit
+	 * below the units (-inf once came out); the Wilson-Hilferty cube
+	 * root transform is then exact to far below 1e-9, written with
+	 * (x - a) / a so that it keeps growing with x (cbrt(x / a) - 1 did
+	 * not, beyond a = 1e28).
+	 */
+	if (a > 1e10)
+		return phi((expm1(log1p((x - a) / a) / 3) + 1 / (9 * a)) *
+		    sqrt(9 * a));
 	if (x < a + 1) {
 		ap = a;
 		sum = del = 1 / a;

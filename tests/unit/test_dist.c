@@ -534,6 +534,34 @@ t_pcap_gives_sizes_with_fcs_and_gaps(void)
 	unlink(path);
 }
 
+/*
+ * Shapes beyond 1e10 (a spec like gamma:4666666666666666667:300 is
+ * accepted): P(a, x) stays a probability that grows with x and, by the
+ * central limit theorem, P(a, a + z sqrt(a)) is Phi(z).  The series used
+ * below 1e10 gave -inf here and went down between neighbouring x.
+ */
+static void
+t_gamma_p_of_huge_shapes_is_the_normal_limit(void)
+{
+	static const double shapes[] = { 1e12, 1e18, 4.6666e18, 1e24 };
+	static const double z[] = { -1, 0, 1 }, phi[] = { 0.158655, 0.5,
+	    0.841345 };
+	double a, p, prev;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		a = shapes[i];
+		for (k = 0; k < 3; k++)
+			CU_ASSERT_DOUBLE_EQUAL(dist_gamma_p(a, a + z[k] *
+			    sqrt(a)), phi[k], 1e-3);
+	}
+	for (prev = 0, k = 0; k < 7; k++) {
+		p = dist_gamma_p(1e31, 1e31 * (1 + ((double)k - 3) * 1e-15));
+		CU_ASSERT(p >= prev && p <= 1);
+		prev = p;
+	}
+}
+
 int
 main(void)
 {
@@ -548,6 +576,8 @@ main(void)
 		UNIT_TEST_NAMED("pareto shape 8", t_pareto_shape8),
 		UNIT_TEST_NAMED("gamma shape 2", t_gamma_shape2),
 		UNIT_TEST_NAMED("gamma shape below 1", t_gamma_shape_below_1),
+		UNIT_TEST_NAMED("gamma P(a, x) of huge shapes is the normal "
+		    "limit", t_gamma_p_of_huge_shapes_is_the_normal_limit),
 		UNIT_TEST_NAMED("weibull", t_weibull),
 		UNIT_TEST_NAMED("cauchy median is loc and KS passes",
 		    t_cauchy_median_is_loc_and_ks_passes),
