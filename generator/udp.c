@@ -375,16 +375,20 @@ udp_rx_probe(struct gen *g, const struct udp_rx *r, const struct probe *p)
 		g->foreign++;
 		return;
 	}
-	if (g->base_real == 0) {
-		g->base_real = p->tx_ns;
-		for (i = 0; i < g->nflows; i++)
-			series_start(&g->flows[i].series, g->base_real);
-	}
 	if (rx_ns != 0)
 		g->rx_kernel_ts++;
 	else {
 		rx_ns = clock_real_ns();
 		g->rx_user_ts++;
+	}
+	if (!gen_stamp_ok(p->tx_ns)) {
+		f->malformed++;		/* its delay would overflow */
+		return;
+	}
+	if (g->base_real == 0) {
+		g->base_real = p->tx_ns;
+		for (i = 0; i < g->nflows; i++)
+			series_start(&g->flows[i].series, g->base_real);
 	}
 	udp_gap(f, p, frame);
 	if ((k = seqtrack_add(f->seq, p->seq)) != 0) {
@@ -425,7 +429,9 @@ udp_rx_ctl(struct gen *g, const struct followup_msg *m)
 	for (i = 0; i < m->n; i++) {
 		e = &m->e[i];
 		if (m->type == FOLLOWUP_STAMPS) {
+			/* a stamp out of range is no stamp (gen_stamp_ok) */
 			if ((f = gen_flow_by_id(g, e->flow_id)) != NULL &&
+			    gen_stamp_ok(e->value) &&
 			    tsm_tx(f->tsm, e->seq, e->value, &d) == 1)
 				gen_settle(g, f, &d);
 			continue;
