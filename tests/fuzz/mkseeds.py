@@ -163,6 +163,9 @@ def text():
         "198.19.0.1}\n  - {name: a, address: 198.19.0.2}\n")
     put("inventory", "tricky-dots.yaml", "agents:\n  - {name: a, address: "
         "999.1.1.1, interfaces: ['..', x]}\n")
+    # public_key_file: /dev/zero hung keys_load (fgets never ends)
+    put("inventory", "crash-devzero.yaml", "agents:\n  - {name: a, "
+        "address: 198.19.0.1, public_key_file: /dev/zero}\n")
     # a real pair (hoplab keygen), used for nothing but this seed
     put("keys", "pair.key", '# hoplab CURVE key pair "fz"; keep this file secret\npublic-key = "zw?0!>/-RyNzBG!z27jf=S=xZC>$sRIR=)nfr#cz"\nsecret-key = "l!YWZJ@TP&Pl^Zkb-sgLx=n+H[6jL/mgkrnziAAB"\n')
     put("keys", "one.pub", "public-key = " + key + "\n")

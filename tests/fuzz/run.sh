@@ -14,7 +14,8 @@
 # two cores), so the part takes about half the sum of the times.
 #
 # Prints, per target, "fuzz: NAME: N runs in T s (X exec/s)", or why it
-# failed (the crashing input is kept as build/fuzz/NAME-crash-*), then
+# failed (the crashing input is kept as build/fuzz/NAME-crash-*, an input
+# that runs 10 s as NAME-timeout-*), then
 # one summary line for tests/check.sh:
 #
 #   fuzz: N passed, M failed
@@ -94,7 +95,7 @@ run()
 	    cp tests/plans/*.yaml examples/*.yaml "$_c/" 2>/dev/null
 	_t0=$(date +%s%N)
 	if "$out/$_n" -max_total_time="$_s" -max_len="$_m" \
-	    -rss_limit_mb=2048 -print_final_stats=1 "$@" \
+	    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "$@" \
 	    -artifact_prefix="$out/$_n-" "$_c" >"$out/$_n.log" 2>&1; then
 		_t1=$(date +%s%N)
 		awk -v n="$_n" -v t="$(((_t1 - _t0) / 1000000))" '
