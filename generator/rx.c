@@ -189,10 +189,6 @@ rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
 		g->foreign++;
 		return;
 	}
-	if (!gen_stamp_ok(p.tx_ns)) {
-		f->malformed++;		/* not sent by us: its delay overflows */
-		return;
-	}
 	if (g->cfg.tstamp != GEN_TS_KERNEL) {
 		rx_ns = clock_real_ns();
 		g->rx_user_ts++;
@@ -200,6 +196,10 @@ rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
 		g->rx_kernel_ts++;
 	else
 		g->rx_ring_ts++;
+	if (!gen_stamp_ok(p.tx_ns)) {
+		f->malformed++;		/* not sent by us: its delay overflows */
+		return;
+	}
 	rx_account(g, f, &v, &p, len, rx_ns);
 }
 

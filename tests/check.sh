@@ -3,7 +3,7 @@
 # check.sh: everything `make check` runs after the build: the CUnit unit
 # suites (the programs given as arguments, through tests/run-unit.sh), the
 # shape check (tools/callgraph.py: no call circles between the files of a
-# program), the fuzz targets for a bounded time (tests/fuzz/run.sh: 15
+# program), the fuzz targets for a bounded time (tests/fuzz/run.sh: 16
 # libFuzzer targets, the parsers and receive paths of every program, 3 to
 # 4 s each in two lanes, about 30 s), then the
 # integration

@@ -52,11 +52,13 @@ SRC_fuzz_link_at = $(FZ_LINK_SRC)
 # hoplab-gen without its main(): the udp receiver and what it calls.
 SRC_fuzz_gen_rx = $(filter-out generator/main.c, \
 	$(sort $(wildcard generator/*.c)))
+# the same; its harness defines the pktio functions gen.c and rx.c call
+SRC_fuzz_gen_l2 = $(SRC_fuzz_gen_rx)
 
 FZ_TARGETS = fuzz_envelope fuzz_router_frame fuzz_router_config fuzz_plan \
 	fuzz_rip fuzz_inventory fuzz_keys fuzz_dist fuzz_dist_csv fuzz_pcap \
 	fuzz_capmatch fuzz_link_profile fuzz_link_table fuzz_link_at \
-	fuzz_gen_rx
+	fuzz_gen_rx fuzz_gen_l2
 FZ_BINS	= $(FZ_TARGETS:%=$(FZ_OUT)/%)
 
 .PHONY: all

@@ -150,6 +150,33 @@ def gen_rx():
          (2, 0, 0, b"\0" * 24), (0, 0, 0, b"HC")]))
 
 
+def l2frames(items):
+    """gen_l2's input: flags, stamp step (us), length, bytes."""
+    return b"".join(struct.pack("!BHH", fl, step, len(b)) + b
+                    for fl, step, b in items)
+
+
+def gen_l2():
+    t0 = 1764470000 * 10**9
+
+    def pr(dst_b, ttl, flow, seq, tx, size=0):
+        return bytes([dst_b, ttl, flow]) + struct.pack("!Iq", seq, tx) + \
+            b"\0" * 4 + bytes([size])
+    put("gen_l2", "probes.bin", l2frames(
+        [(1, 10, pr(0, 64, 0, s, t0 + s * 1000)) for s in range(4)] +
+        [(1, 10, pr(1, 63, 2, 0, t0)), (5, 1, pr(0, 64, 1, 0, t0))]))
+    put("gen_l2", "arp.bin", l2frames(
+        [(2, 1, b"\x02\0\0\0\0\x09" + b"\x02"), (2, 1, b"\x04\x05\0\0\0"
+                                                    b"\x09\x01\x03"),
+         (2, 1, b"\x02\0\0\0\0\x09\x07\x04")]))
+    put("gen_l2", "raw.bin", l2frames(
+        [(0, 1, eth(udp4(probe(1, 3, t0), dport=7))),
+         (0, 1, eth(udp4(probe(3, 3, t0), dport=7)))]))
+    put("gen_l2", "tricky-stamps.bin", l2frames(
+        [(1, 1, pr(0, 64, 0, 1, -2**63)), (1, 1, pr(0, 64, 0, 2, 2**63 - 1)),
+         (1, 1, pr(0, 64, 0, 5000, t0))]))
+
+
 def text():
     key = '"rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"'
     put("inventory", "lab.yaml",
@@ -220,4 +247,5 @@ def text():
 pcaps()
 capmatch()
 gen_rx()
+gen_l2()
 text()

@@ -32,7 +32,7 @@ only="$*"
 # NAME LANE SECS MAXLEN [FLAGS]: what runs, where and how long.  SECS is
 # libFuzzer's -max_total_time, which it checks in whole seconds: a
 # target runs about SECS + 1 s.  The lanes hold about the same time (26
-# and 23 s); the packet paths and the big loaders get a second more.
+# and 27 s); the packet paths and the big loaders get a second more.
 table='fuzz_envelope 0 3 4096
 fuzz_router_frame 1 3 8192
 fuzz_router_config 0 2 4096 -dict=tests/fuzz/router_config.dict
@@ -47,7 +47,8 @@ fuzz_capmatch 0 2 4096
 fuzz_link_profile 1 2 512
 fuzz_link_table 0 2 4096
 fuzz_link_at 1 2 1024
-fuzz_gen_rx 0 3 8192'
+fuzz_gen_rx 0 3 8192
+fuzz_gen_l2 1 3 8192'
 
 names=$(echo "$table" | awk '{ print $1 }')
 if [ -n "$only" ]; then
