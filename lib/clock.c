@@ -70,6 +70,15 @@ clock_ns_from_ts(const struct timespec *ts)
 	return (int64_t)ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
 }
 
+int
+clock_ns_checked(int64_t sec, int64_t nsec, int64_t *ns)
+{
+	if (sec < 0 || nsec < 0 || sec > (INT64_MAX - nsec) / NSEC_PER_SEC)
+		return -1;
+	*ns = sec * NSEC_PER_SEC + nsec;
+	return 0;
+}
+
 void
 clock_sleep_until(int64_t deadline_ns, volatile int *stop)
 {

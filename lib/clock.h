@@ -21,6 +21,12 @@ int64_t	clock_mono_ns(void);		/* CLOCK_MONOTONIC */
 struct timespec clock_ts_from_ns(int64_t ns);
 int64_t	clock_ns_from_ts(const struct timespec *ts);
 /*
+ * SEC seconds and NSEC nanoseconds from a file (a capture's stamp) into
+ * *NS: 0, or -1 when it is negative or does not fit 64-bit nanoseconds
+ * (after the year 2262: a pcapng stamp can say so).
+ */
+int	clock_ns_checked(int64_t sec, int64_t nsec, int64_t *ns);
+/*
  * Sleep until the CLOCK_MONOTONIC time DEADLINE_NS (TIMER_ABSTIME), retrying
  * on EINTR unless *STOP becomes non-zero (STOP may be NULL).
  */

@@ -459,7 +459,7 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	int64_t t, prev = 0;
-	size_t cap = 0;
+	size_t cap = 0, n = 0;
 	int rc, first = 1;
 	pcap_t *pc;
 
@@ -470,7 +470,13 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 		return -1;
 	}
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
-		t = (int64_t)h->ts.tv_sec * NSEC_PER_SEC + h->ts.tv_usec;
+		n++;
+		if (clock_ns_checked(h->ts.tv_sec, h->ts.tv_usec, &t) == -1) {
+			snprintf(err, errlen, "%s: packet %zu: time stamp beyond "
+			    "2262", file, n);
+			pcap_close(pc);
+			return -1;
+		}
 		/* a stamp of 0 is a time like any other (text2pcap starts there) */
 		if (gaps && !first && push_value(d, &cap, (double)(t - prev)))
 			break;

@@ -67,7 +67,7 @@ def pcap(frames, linktype=1, nano=True, ts0=1764470000):
     return out
 
 
-def pcapng(frames, linktype=1):
+def pcapng(frames, linktype=1, ts0=1764470000 * 1000000):
     def block(t, body):
         body += b"\0" * (-len(body) % 4)
         n = 12 + len(body)
@@ -75,7 +75,7 @@ def pcapng(frames, linktype=1):
     out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
     out += block(1, struct.pack("<HHI", linktype, 0, 65535))
     for i, f in enumerate(frames):
-        ts = 1764470000 * 1000000 + i * 10
+        ts = (ts0 + i * 10) % 2**64
         out += block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xFFFFFFFF,
                                     len(f), len(f)) + f)
     return out
@@ -93,6 +93,10 @@ def pcaps():
     put("pcap", "tricky-truncated.pcap", pcap(fr)[:-7])
     # found at once by fuzz_pcap: a first stamp of 0 lost the first gap
     put("pcap", "tricky-zero-stamps.pcap", pcap(fr, ts0=0))
+    # found by hand after fuzz_pcap: a pcapng stamp of 2^64 - 1 us
+    # overflowed tv_sec * 1e9 in dist.c and capmatch.c
+    put("pcap", "crash-pcapng-huge-stamp.pcapng",
+        pcapng(fr[:2], ts0=2**64 - 5))
     put("pcap", "tricky-fragment.pcap", pcap([eth(udp4(probe(1, 1, 1),
                                                        frag=0x20))]))
 

@@ -197,6 +197,24 @@ t_real_clock_is_after_2020(void)
 	CU_ASSERT(clock_real_ns() > 1577836800LL * NSEC_PER_SEC);
 }
 
+/* A capture's stamp in ns: up to 2262-04-11T23:47:16.854775807Z. */
+static void
+t_ns_checked_refuses_what_does_not_fit(void)
+{
+	int64_t ns = 7;
+
+	CU_ASSERT_EQUAL(clock_ns_checked(1764470000, 5, &ns), 0);
+	CU_ASSERT_EQUAL(ns, 1764470000000000005LL);
+	CU_ASSERT_EQUAL(clock_ns_checked(9223372036LL, 854775807, &ns), 0);
+	CU_ASSERT_EQUAL(ns, INT64_MAX);
+	CU_ASSERT_EQUAL(clock_ns_checked(9223372036LL, 854775808, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(18446744073709LL, 551611000, &ns),
+	    -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(-1, 0, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(0, -1, &ns), -1);
+	CU_ASSERT_EQUAL(ns, INT64_MAX);		/* untouched when refused */
+}
+
 int
 main(void)
 {
@@ -224,6 +242,8 @@ main(void)
 		UNIT_TEST_NAMED("format_utc_truncates_to_buffer",
 		    t_format_utc_truncates_to_buffer),
 		UNIT_TEST_NAMED("ts_ns_round_trip", t_ts_ns_round_trip),
+		UNIT_TEST_NAMED("ns_checked_refuses_what_does_not_fit",
+		    t_ns_checked_refuses_what_does_not_fit),
 		UNIT_TEST_NAMED("sleep_until_reaches_deadline",
 		    t_sleep_until_reaches_deadline),
 		UNIT_TEST_NAMED("real_clock_is_after_2020",
