@@ -271,8 +271,8 @@ capmatch_read(struct capmatch *cm, int is_tx, const char *path,
 			continue;
 		if (clock_ns_checked(h->ts.tv_sec, (int64_t)h->ts.tv_usec *
 		    (nano ? 1 : 1000), &ts) == -1) {
-			snprintf(err, errlen, "%s: a time stamp beyond 2262",
-			    path);
+			snprintf(err, errlen, "%s: a time stamp outside "
+			    "1824..2116", path);
 			pcap_close(pc);
 			return -1;
 		}

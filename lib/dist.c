@@ -472,8 +472,8 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
 		n++;
 		if (clock_ns_checked(h->ts.tv_sec, h->ts.tv_usec, &t) == -1) {
-			snprintf(err, errlen, "%s: packet %zu: time stamp beyond "
-			    "2262", file, n);
+			snprintf(err, errlen, "%s: packet %zu: time stamp outside "
+			    "1824..2116", file, n);
 			pcap_close(pc);
 			return -1;
 		}

@@ -279,8 +279,8 @@ gap_mode(const char *path, const struct opts *o)
 		}
 		if (clock_ns_checked(h->ts.tv_sec, (int64_t)h->ts.tv_usec *
 		    (nano ? 1 : 1000), &ts) == -1) {
-			fprintf(stderr, "%s: %s: a time stamp beyond 2262\n",
-			    prog, path);
+			fprintf(stderr, "%s: %s: a time stamp outside "
+			    "1824..2116\n", prog, path);
 			pcap_close(pc);
 			free(g.v);
 			return 2;

@@ -14,8 +14,9 @@
  *   - pcap-sizes holds one value per frame libpcap reads, each its
  *     length + 4 (the FCS); pcap-gaps one fewer, and the gaps add up to
  *     the time from the first frame to the last; a file with a stamp
- *     beyond 64-bit nanoseconds (pcapng can say 2^64 us) is refused by
- *     every reader;
+ *     2^62 ns or more from 1970 (pcapng can say 2^64 us) is refused by
+ *     pcap-sizes and pcap-gaps (and may be by capmatch_read, which only
+ *     looks at probes' stamps), one before 1970 is taken;
  *   - the file read as both TX and RX matches itself: every probe read
  *     as TX is a record or a TX duplicate, every record matched once,
  *     as many RX duplicates as TX duplicates, nothing RX-only, and every
@@ -39,7 +40,7 @@
 struct truth {
 	size_t	 n;
 	int64_t	 first, last;	/* ns */
-	int	 wide;		/* a stamp beyond int64 ns (pcapng) */
+	int	 wide;		/* a stamp 2^62 ns or more from 1970 */
 	double	 bytes;		/* sum of lengths + 4 */
 };
 
@@ -60,7 +61,8 @@ read_truth(const char *path, struct truth *t)
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (__builtin_mul_overflow((int64_t)h->ts.tv_sec,
 		    1000000000LL, &ts) ||
-		    __builtin_add_overflow(ts, h->ts.tv_usec, &ts))
+		    __builtin_add_overflow(ts, h->ts.tv_usec, &ts) ||
+		    ts >= 1LL << 62 || ts <= -(1LL << 62))
 			t->wide = 1;
 		if (t->n++ == 0)
 			t->first = ts;

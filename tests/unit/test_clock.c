@@ -197,7 +197,10 @@ t_real_clock_is_after_2020(void)
 	CU_ASSERT(clock_real_ns() > 1577836800LL * NSEC_PER_SEC);
 }
 
-/* A capture's stamp in ns: up to 2262-04-11T23:47:16.854775807Z. */
+/*
+ * A capture's stamp in ns: within 2^62 ns = 4611686018.427387904 s of
+ * 1970 either way, before 1970 too (a classic pcap's signed seconds).
+ */
 static void
 t_ns_checked_refuses_what_does_not_fit(void)
 {
@@ -205,14 +208,22 @@ t_ns_checked_refuses_what_does_not_fit(void)
 
 	CU_ASSERT_EQUAL(clock_ns_checked(1764470000, 5, &ns), 0);
 	CU_ASSERT_EQUAL(ns, 1764470000000000005LL);
-	CU_ASSERT_EQUAL(clock_ns_checked(9223372036LL, 854775807, &ns), 0);
-	CU_ASSERT_EQUAL(ns, INT64_MAX);
-	CU_ASSERT_EQUAL(clock_ns_checked(9223372036LL, 854775808, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(-1877344048, 142, &ns), 0);
+	CU_ASSERT_EQUAL(ns, -1877344047999999858LL);
+	CU_ASSERT_EQUAL(clock_ns_checked(4611686018LL, 427387903, &ns), 0);
+	CU_ASSERT_EQUAL(ns, (1LL << 62) - 1);
+	CU_ASSERT_EQUAL(clock_ns_checked(-4611686019LL, 572612097, &ns), 0);
+	CU_ASSERT_EQUAL(ns, -(1LL << 62) + 1);
+	CU_ASSERT_EQUAL(clock_ns_checked(4611686018LL, 427387904, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(-4611686019LL, 572612096, &ns), -1);
 	CU_ASSERT_EQUAL(clock_ns_checked(18446744073709LL, 551611000, &ns),
 	    -1);
-	CU_ASSERT_EQUAL(clock_ns_checked(-1, 0, &ns), -1);
-	CU_ASSERT_EQUAL(clock_ns_checked(0, -1, &ns), -1);
-	CU_ASSERT_EQUAL(ns, INT64_MAX);		/* untouched when refused */
+	CU_ASSERT_EQUAL(clock_ns_checked(INT64_MIN, 0, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(0, -(1LL << 42), &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(0, 1LL << 42, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(4611686018LL, 427387903 + 1000000000LL,
+	    &ns), -1);
+	CU_ASSERT_EQUAL(ns, -(1LL << 62) + 1);	/* untouched when refused */
 }
 
 int
