@@ -5,17 +5,17 @@
  * the sender's control datagrams (follow-up stamps, the end message),
  * then the end of the run and its report, as text and as JSON.
  *
- * Each input is one run of a receiver, given flows 1..3 (--flow
- * id=N,frame=64,count=1000,idt=1ms) or, when bit 0 of the input's first byte is
- * set, creating flows as they arrive (no --flow: slower, each such flow
- * tracks 10^8 sequence numbers), fed a sequence of datagrams, each: one
- * byte of flags
- * (bits 0-1: 1 make it a probe, 2 a control datagram of the type in bit
- * 2 with as many entries as fit, 0 leave it; bit 3 no kernel receive
- * stamp), the TTL, two bytes of clock step in us, two bytes of length,
- * then the payload (cut at the input's end).  Probe and entry fields
- * that follow are left to the fuzzer (flow ids, sequence numbers,
- * stamps, sent counts).  What the target asserts, besides ASan/UBSan:
+ * Each input is one run of a receiver: given flows 1..3 (--flow
+ * id=N,frame=64,count=1000,idt=1ms) or, when bit 0 of the input's first
+ * byte is set, creating flows as they arrive (no --flow: slower, each
+ * such flow tracks 10^8 sequence numbers).  Then a sequence of
+ * datagrams, each: one byte of flags (bits 0-1: 1 make it a probe, 2 a
+ * control datagram of the type in bit 2 with as many entries as fit, 0
+ * leave it; bit 3 no kernel receive stamp), the TTL, two bytes of clock
+ * step in us, two bytes of length, then the payload (cut at the input's
+ * end).  Probe and entry fields are left to the fuzzer (flow ids,
+ * sequence numbers, stamps, sent counts).  What the target asserts,
+ * besides ASan/UBSan:
  *
  *   - every datagram is counted once: as a probe of a flow, foreign, a
  *     control datagram read or refused;
