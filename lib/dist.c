@@ -179,8 +179,29 @@ static double c_norm(const struct dist *d, double x)
 
 static double s_lnorm(struct dist *d)
 { return exp(d->q[0] + d->q[1] * std_normal(&d->rng)); }
+/* With sigma 0 (SD far below MEAN) every sample is exp(mu): a step. */
 static double c_lnorm(const struct dist *d, double x)
-{ return x <= 0 ? 0 : phi((log(x) - d->q[0]) / d->q[1]); }
+{
+	if (x <= 0)
+		return 0;
+	return d->q[1] == 0 ? log(x) >= d->q[0] : phi((log(x) - d->q[0]) /
+	    d->q[1]);
+}
+
+/*
+ * mu and sigma of the log from the variable's MEAN and SD: sigma^2 =
+ * log(1 + (SD/MEAN)^2), the ratio taken first and its square's log
+ * written 2 log r when it would overflow (MEAN * MEAN did beyond 1e154:
+ * sigma 0 and a distribution function of NaN for lognormal:1e308:1e30).
+ */
+static void
+lnorm_params(struct dist *d)
+{
+	double r = P1 / P0;
+
+	d->q[1] = sqrt(r > 1e150 ? 2 * log(r) : log1p(r * r));
+	d->q[0] = log(P0) - d->q[1] * d->q[1] / 2;
+}
 
 /* pareto:SHAPE:SCALE */
 static double s_pareto(struct dist *d) { return P1 / pow(U, 1.0 / P0); }
@@ -593,10 +614,8 @@ dist_parse(struct dist *d, const char *s, enum dist_unit unit, uint64_t seed,
 	}
 	if (parse_params(d, &dist_families[i], colon, unit, err, errlen) == -1)
 		return -1;
-	if (d->ops->sample == s_lnorm) {
-		d->q[1] = sqrt(log1p(P1 * P1 / (P0 * P0)));
-		d->q[0] = log(P0) - d->q[1] * d->q[1] / 2;
-	}
+	if (d->ops->sample == s_lnorm)
+		lnorm_params(d);
 	return 0;
 }
 

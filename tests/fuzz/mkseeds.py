@@ -216,7 +216,11 @@ def text():
                  # decreased (shapes beyond 1e10)
                  ("crash-gamma-huge-shape",
                   "\x00gamma:4666666666666666667:300"),
-                 ("crash-gamma-1e31", "\x00gamma:1e31:18")):
+                 ("crash-gamma-1e31", "\x00gamma:1e31:18"),
+                 # found by fuzz_dist with dist.dict: MEAN * MEAN
+                 # overflowed, sigma 0, a cdf of NaN
+                 ("crash-lognormal-huge-mean",
+                  "\x00lognormal:1e308:1e30:")):
         put("dist", n, s)
     put("dist_csv", "times.csv", "# gaps\n10us\n20us, x\n1.5ms\n\n5ns\n")
     put("dist_csv", "bytes.csv", "64\n1518;a\n512\t\n")

@@ -562,6 +562,31 @@ t_gamma_p_of_huge_shapes_is_the_normal_limit(void)
 	}
 }
 
+/*
+ * A lognormal whose MEAN squared overflows (fuzz_dist found
+ * lognormal:1e308:1e30 giving a distribution function of NaN) is, with
+ * SD that small beside it, a step at MEAN; one whose SD/MEAN squared
+ * overflows still has a finite mu and sigma.
+ */
+static void
+t_lognormal_extremes_stay_distributions(void)
+{
+	struct dist d;
+	double x;
+
+	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "lognormal:1e308:1e30",
+	    DIST_BYTES, 1, err, sizeof(err)), 0);
+	x = dist_sample(&d);
+	CU_ASSERT_DOUBLE_EQUAL(x / 1e308, 1, 1e-9);
+	CU_ASSERT_EQUAL(dist_cdf(&d, x), 1);
+	CU_ASSERT_EQUAL(dist_cdf(&d, 1e307), 0);
+	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "lognormal:1:1e300", DIST_BYTES,
+	    1, err, sizeof(err)), 0);
+	CU_ASSERT(isfinite(d.q[0]) && isfinite(d.q[1]) && d.q[1] > 0);
+	x = dist_cdf(&d, 1);
+	CU_ASSERT(x > 0.5 && x <= 1);	/* mass below the mean */
+}
+
 int
 main(void)
 {
@@ -578,6 +603,8 @@ main(void)
 		UNIT_TEST_NAMED("gamma shape below 1", t_gamma_shape_below_1),
 		UNIT_TEST_NAMED("gamma P(a, x) of huge shapes is the normal "
 		    "limit", t_gamma_p_of_huge_shapes_is_the_normal_limit),
+		UNIT_TEST_NAMED("lognormal extremes stay distributions",
+		    t_lognormal_extremes_stay_distributions),
 		UNIT_TEST_NAMED("weibull", t_weibull),
 		UNIT_TEST_NAMED("cauchy median is loc and KS passes",
 		    t_cauchy_median_is_loc_and_ks_passes),
