@@ -40,13 +40,13 @@ fuzz_plan 1 3 8192
 fuzz_rip 0 2 2048
 fuzz_inventory 1 2 8192
 fuzz_keys 0 2 1024
-fuzz_dist 1 2 256
+fuzz_dist 1 2 256 -dict=tests/fuzz/dist.dict
 fuzz_dist_csv 0 2 4096
 fuzz_pcap 1 2 8192
 fuzz_capmatch 0 2 4096
-fuzz_link_profile 1 2 512
+fuzz_link_profile 1 2 512 -dict=tests/fuzz/link_profile.dict
 fuzz_link_table 0 2 4096
-fuzz_link_at 1 2 1024
+fuzz_link_at 1 2 1024 -dict=tests/fuzz/link_profile.dict
 fuzz_gen_rx 0 3 8192
 fuzz_gen_l2 1 3 8192'
 
