@@ -38,7 +38,7 @@ fuzz_router_frame 1 3 8192
 fuzz_router_config 0 2 4096 -dict=tests/fuzz/router_config.dict
 fuzz_plan 1 3 8192
 fuzz_rip 0 2 2048
-fuzz_inventory 1 2 8192
+fuzz_inventory 1 2 8192 -dict=tests/fuzz/inventory.dict
 fuzz_keys 0 2 1024
 fuzz_dist 1 2 256 -dict=tests/fuzz/dist.dict
 fuzz_dist_csv 0 2 4096
