@@ -265,8 +265,8 @@ dist_gamma_p(double a, double x)
 	 * not, beyond a = 1e28).
 	 */
 	if (a > 1e10)
-		return phi((expm1(log1p((x - a) / a) / 3) + 1 / (9 * a)) *
-		    sqrt(9 * a));
+		return phi((expm1(log1p((x - a) / a) / 3) + 1 / (9 * a)) * 3 *
+		    sqrt(a));	/* not sqrt(9 a): inf beyond 2e307 */
 	if (x < a + 1) {
 		ap = a;
 		sum = del = 1 / a;

@@ -220,7 +220,9 @@ def text():
                  # found by fuzz_dist with dist.dict: MEAN * MEAN
                  # overflowed, sigma 0, a cdf of NaN
                  ("crash-lognormal-huge-mean",
-                  "\x00lognormal:1e308:1e30:")):
+                  "\x00lognormal:1e308:1e30:"),
+                 # and then: sqrt(9 * 1e308) is inf, the cdf NaN
+                 ("crash-gamma-1e308", "\x00gamma:1e308:1")):
         put("dist", n, s)
     put("dist_csv", "times.csv", "# gaps\n10us\n20us, x\n1.5ms\n\n5ns\n")
     put("dist_csv", "bytes.csv", "64\n1518;a\n512\t\n")

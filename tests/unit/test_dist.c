@@ -555,6 +555,8 @@ t_gamma_p_of_huge_shapes_is_the_normal_limit(void)
 			CU_ASSERT_DOUBLE_EQUAL(dist_gamma_p(a, a + z[k] *
 			    sqrt(a)), phi[k], 1e-3);
 	}
+	/* 9 a is inf beyond 2e307: the transform must not take its root */
+	CU_ASSERT_DOUBLE_EQUAL(dist_gamma_p(1e308, 1e308), 0.5, 1e-3);
 	for (prev = 0, k = 0; k < 7; k++) {
 		p = dist_gamma_p(1e31, 1e31 * (1 + ((double)k - 3) * 1e-15));
 		CU_ASSERT(p >= prev && p <= 1);
