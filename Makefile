@@ -111,7 +111,7 @@ bin/hoplab-gen: $(GEN_OBJ) build/libhoplab.a
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tools/pcapdelay: tools/pcapdelay.c build/lib/capmatch.o build/lib/probe.o
+build/tools/pcapdelay: tools/pcapdelay.c build/lib/capmatch.o build/lib/probe.o build/lib/clock.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lpcap -lm
 

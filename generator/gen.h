@@ -221,6 +221,19 @@ gen_flow_by_id(struct gen *g, uint16_t id)
 }
 
 /*
+ * A transmit stamp a probe or a follow-up may carry: CLOCK_REALTIME after
+ * 1970 and before 2116 (2^62 ns).  Any host on the path can send a probe;
+ * with both stamps in this range a delay (rx - tx) and a difference of
+ * two delays (ipdv) cannot overflow.  Per packet: inline.
+ */
+#define GEN_STAMP_MAX	(1LL << 62)
+static inline int
+gen_stamp_ok(int64_t ns)
+{
+	return ns > 0 && ns < GEN_STAMP_MAX;
+}
+
+/*
  * A packet of flow F whose two stamps are known: its delay counts.
  * Called per packet by the receive paths (rx.c, txq.c, udp.c).
  */

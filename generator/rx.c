@@ -196,6 +196,10 @@ rx_frame(struct gen *g, const uint8_t *b, size_t len, int64_t rx_ns,
 		g->rx_kernel_ts++;
 	else
 		g->rx_ring_ts++;
+	if (!gen_stamp_ok(p.tx_ns)) {
+		f->malformed++;		/* not sent by us: its delay overflows */
+		return;
+	}
 	rx_account(g, f, &v, &p, len, rx_ns);
 }
 

@@ -53,6 +53,7 @@
 #include "jsonout.h"
 #include "report.h"
 #include "send.h"
+#include "udp.h"
 
 #define UDP_DYN_BINS	(SERIES_TOTAL_MAX / 8)	/* intervals of a new flow */
 /* A frame incl. FCS is the UDP payload + 8 + 20 + 14 + 4. */
@@ -374,16 +375,20 @@ udp_rx_probe(struct gen *g, const struct udp_rx *r, const struct probe *p)
 		g->foreign++;
 		return;
 	}
-	if (g->base_real == 0) {
-		g->base_real = p->tx_ns;
-		for (i = 0; i < g->nflows; i++)
-			series_start(&g->flows[i].series, g->base_real);
-	}
 	if (rx_ns != 0)
 		g->rx_kernel_ts++;
 	else {
 		rx_ns = clock_real_ns();
 		g->rx_user_ts++;
+	}
+	if (!gen_stamp_ok(p->tx_ns)) {
+		f->malformed++;		/* its delay would overflow */
+		return;
+	}
+	if (g->base_real == 0) {
+		g->base_real = p->tx_ns;
+		for (i = 0; i < g->nflows; i++)
+			series_start(&g->flows[i].series, g->base_real);
 	}
 	udp_gap(f, p, frame);
 	if ((k = seqtrack_add(f->seq, p->seq)) != 0) {
@@ -424,7 +429,9 @@ udp_rx_ctl(struct gen *g, const struct followup_msg *m)
 	for (i = 0; i < m->n; i++) {
 		e = &m->e[i];
 		if (m->type == FOLLOWUP_STAMPS) {
+			/* a stamp out of range is no stamp (gen_stamp_ok) */
 			if ((f = gen_flow_by_id(g, e->flow_id)) != NULL &&
+			    gen_stamp_ok(e->value) &&
 			    tsm_tx(f->tsm, e->seq, e->value, &d) == 1)
 				gen_settle(g, f, &d);
 			continue;
@@ -443,7 +450,7 @@ udp_rx_ctl(struct gen *g, const struct followup_msg *m)
 	}
 }
 
-static void
+void
 udp_rx_one(struct gen *g, const struct udp_rx *r)
 {
 	struct followup_msg m;
@@ -503,7 +510,7 @@ udp_flow_cmp(const void *a, const void *b)
 }
 
 /* After the run: the sent count and the loss at the end of each flow. */
-static void
+void
 udp_recv_finish(struct gen *g)
 {
 	struct gen_flow *f;

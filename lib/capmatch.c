@@ -21,6 +21,7 @@
 
 #include "byteorder.h"
 #include "capmatch.h"
+#include "clock.h"
 
 #define ETH_HLEN_	14
 #define SLL_HLEN	16
@@ -268,8 +269,13 @@ capmatch_read(struct capmatch *cm, int is_tx, const char *path,
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (frame_probe(lt, data, h->caplen, f, &pr) == -1)
 			continue;
-		ts = (int64_t)h->ts.tv_sec * 1000000000LL +
-		    (int64_t)h->ts.tv_usec * (nano ? 1 : 1000);
+		if (clock_ns_checked(h->ts.tv_sec, (int64_t)h->ts.tv_usec *
+		    (nano ? 1 : 1000), &ts) == -1) {
+			snprintf(err, errlen, "%s: a time stamp outside "
+			    "1824..2116", path);
+			pcap_close(pc);
+			return -1;
+		}
 		n++;
 		if (!is_tx)
 			capmatch_rx(cm, &pr, ts);

@@ -70,6 +70,25 @@ clock_ns_from_ts(const struct timespec *ts)
 	return (int64_t)ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
 }
 
+int
+clock_ns_checked(int64_t sec, int64_t nsec, int64_t *ns)
+{
+	const int64_t lim = CLOCK_NS_FILE_MAX / NSEC_PER_SEC;
+
+	/*
+	 * |sec| <= lim + 1 and |NSEC| below 2^42 (a file's 32-bit fraction
+	 * in us or ns, which libpcap hands over signed and unchecked) keep
+	 * the sum from overflow.
+	 */
+	if (nsec <= -(1LL << 42) || nsec >= 1LL << 42 || sec < -lim - 1 ||
+	    sec > lim ||
+	    sec * NSEC_PER_SEC + nsec <= -CLOCK_NS_FILE_MAX ||
+	    sec * NSEC_PER_SEC + nsec >= CLOCK_NS_FILE_MAX)
+		return -1;
+	*ns = sec * NSEC_PER_SEC + nsec;
+	return 0;
+}
+
 void
 clock_sleep_until(int64_t deadline_ns, volatile int *stop)
 {

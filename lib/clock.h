@@ -21,6 +21,15 @@ int64_t	clock_mono_ns(void);		/* CLOCK_MONOTONIC */
 struct timespec clock_ts_from_ns(int64_t ns);
 int64_t	clock_ns_from_ts(const struct timespec *ts);
 /*
+ * SEC seconds and NSEC nanoseconds (|NSEC| < 2^42) from a file: a
+ * capture's stamp, which a classic pcap may put before 1970 and a pcapng
+ * far beyond 2262.  Into *NS: 0, or -1 when it is not within
+ * CLOCK_NS_FILE_MAX of 1970 (1824..2116), so that the difference of any
+ * two such stamps fits.
+ */
+#define CLOCK_NS_FILE_MAX	(1LL << 62)
+int	clock_ns_checked(int64_t sec, int64_t nsec, int64_t *ns);
+/*
  * Sleep until the CLOCK_MONOTONIC time DEADLINE_NS (TIMER_ABSTIME), retrying
  * on EINTR unless *STOP becomes non-zero (STOP may be NULL).
  */

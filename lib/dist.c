@@ -180,8 +180,29 @@ static double c_norm(const struct dist *d, double x)
 
 static double s_lnorm(struct dist *d)
 { return exp(d->q[0] + d->q[1] * std_normal(&d->rng)); }
+/* With sigma 0 (SD far below MEAN) every sample is exp(mu): a step. */
 static double c_lnorm(const struct dist *d, double x)
-{ return x <= 0 ? 0 : phi((log(x) - d->q[0]) / d->q[1]); }
+{
+	if (x <= 0)
+		return 0;
+	return d->q[1] == 0 ? log(x) >= d->q[0] : phi((log(x) - d->q[0]) /
+	    d->q[1]);
+}
+
+/*
+ * mu and sigma of the log from the variable's MEAN and SD: sigma^2 =
+ * log(1 + (SD/MEAN)^2), the ratio taken first and its square's log
+ * written 2 log r when it would overflow (MEAN * MEAN did beyond 1e154:
+ * sigma 0 and a distribution function of NaN for lognormal:1e308:1e30).
+ */
+static void
+lnorm_params(struct dist *d)
+{
+	double r = P1 / P0;
+
+	d->q[1] = sqrt(r > 1e150 ? 2 * log(r) : log1p(r * r));
+	d->q[0] = log(P0) - d->q[1] * d->q[1] / 2;
+}
 
 /* pareto:SHAPE:SCALE */
 static double s_pareto(struct dist *d) { return P1 / pow(U, 1.0 / P0); }
@@ -237,6 +258,16 @@ dist_gamma_p(double a, double x)
 
 	if (x <= 0)
 		return 0;
+	/*
+	 * A shape this large makes a * log(x) - lgamma(a) lose every digit
+	 * below the units (-inf once came out); the Wilson-Hilferty cube
+	 * root transform is then exact to far below 1e-9, written with
+	 * (x - a) / a so that it keeps growing with x (cbrt(x / a) - 1 did
+	 * not, beyond a = 1e28).
+	 */
+	if (a > 1e10)
+		return phi((expm1(log1p((x - a) / a) / 3) + 1 / (9 * a)) * 3 *
+		    sqrt(a));	/* not sqrt(9 a): inf beyond 2e307 */
 	if (x < a + 1) {
 		ap = a;
 		sum = del = 1 / a;
@@ -488,10 +519,10 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	int64_t t, prev = 0;
-	size_t cap = 0;
+	size_t cap = 0, n = 0;
+	int rc, first = 1;
 	pcap_t *pc;
 	FILE *f;
-	int rc;
 
 	if ((f = datafile_open(data_dir, file, path, sizeof(path), err,
 	    errlen)) == NULL)
@@ -504,12 +535,20 @@ read_pcap(struct dist *d, const char *file, int gaps, char *err,
 		return -1;
 	}
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
-		t = (int64_t)h->ts.tv_sec * NSEC_PER_SEC + h->ts.tv_usec;
-		if (gaps && prev != 0 && push_value(d, &cap, (double)(t - prev)))
+		n++;
+		if (clock_ns_checked(h->ts.tv_sec, h->ts.tv_usec, &t) == -1) {
+			snprintf(err, errlen, "%s: packet %zu: time stamp outside "
+			    "1824..2116", path, n);
+			pcap_close(pc);
+			return -1;
+		}
+		/* a stamp of 0 is a time like any other (text2pcap starts there) */
+		if (gaps && !first && push_value(d, &cap, (double)(t - prev)))
 			break;
 		if (!gaps && push_value(d, &cap, (double)h->len + 4))
 			break;
 		prev = t;
+		first = 0;
 	}
 	if (rc == -1) {
 		snprintf(err, errlen, "%s: %s", path, pcap_geterr(pc));
@@ -619,10 +658,8 @@ dist_parse(struct dist *d, const char *s, enum dist_unit unit, uint64_t seed,
 	}
 	if (parse_params(d, &dist_families[i], colon, unit, err, errlen) == -1)
 		return -1;
-	if (d->ops->sample == s_lnorm) {
-		d->q[1] = sqrt(log1p(P1 * P1 / (P0 * P0)));
-		d->q[0] = log(P0) - d->q[1] * d->q[1] / 2;
-	}
+	if (d->ops->sample == s_lnorm)
+		lnorm_params(d);
 	return 0;
 }
 

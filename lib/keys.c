@@ -28,6 +28,8 @@
 
 #include "keys.h"
 
+#define KEYS_FILE_MAX	65536	/* bytes: a key file is a few lines */
+
 int
 keys_have_curve(void)
 {
@@ -214,6 +216,41 @@ check_pair(const char *path, const struct keypair *kp, char *err,
 	return 0;
 }
 
+/*
+ * PATH opened for reading if it is a regular file of at most
+ * KEYS_FILE_MAX bytes (its status in *ST): /dev/zero never ends and a
+ * FIFO blocks the open, from an inventory's public_key_file or an
+ * agent's key folder.  NULL with ERR otherwise.
+ */
+static FILE *
+open_key(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	FILE *f;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_size > KEYS_FILE_MAX) {
+		snprintf(err, errlen, "%s: not a key file (%s)", path,
+		    S_ISREG(st->st_mode) ? "larger than 64 KB" :
+		    "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	if ((f = fdopen(fd, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int
 keys_load(const char *path, int need_secret, struct keypair *kp, char *err,
     size_t errlen)
@@ -223,12 +260,9 @@ keys_load(const char *path, int need_secret, struct keypair *kp, char *err,
 	int rc;
 
 	memset(kp, 0, sizeof(*kp));
-	if ((f = fopen(path, "re")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if ((f = open_key(path, &st, err, errlen)) == NULL)
 		return -1;
-	}
-	if (need_secret && fstat(fileno(f), &st) == 0 &&
-	    (st.st_mode & 077) != 0) {
+	if (need_secret && (st.st_mode & 077) != 0) {
 		snprintf(err, errlen, "%s: permissions %04o are too open for "
 		    "a secret key (chmod 600 %s)", path,
 		    (unsigned)(st.st_mode & 07777), path);

@@ -147,8 +147,8 @@ lctl_close(struct link *l)
 }
 
 /* "", "+10s" or "@SECONDS[.FRACTION]" into a CLOCK_REALTIME instant. */
-static int
-parse_at(const char *s, int64_t now, int64_t *at)
+int
+lctl_parse_at(const char *s, int64_t now, int64_t *at)
 {
 	int64_t ns, frac = 0, scale = NSEC_PER_SEC / 10;
 	char err[64], *end;
@@ -159,8 +159,9 @@ parse_at(const char *s, int64_t now, int64_t *at)
 		return 0;
 	}
 	if (*s == '+') {
+		/* an instant past 2262 does not fit: refused, not wrapped */
 		if (clock_parse_duration(s + 1, &ns, err, sizeof(err)) == -1 ||
-		    ns < 0)
+		    ns < 0 || ns > INT64_MAX - now)
 			return -1;
 		*at = now + ns;
 		return 0;
@@ -193,7 +194,7 @@ do_set(struct link *l, const Hoplab__LinkControl *rc, char *err,
 		    rc->dir);
 		return -1;
 	}
-	if (parse_at(rc->at, now, &at) == -1) {
+	if (lctl_parse_at(rc->at, now, &at) == -1) {
 		snprintf(err, errlen, "time '%.40s': expected +DURATION or "
 		    "@UNIXSECONDS[.FRACTION]", rc->at);
 		return -1;
@@ -427,8 +428,8 @@ print_answer(FILE *f, const Hoplab__LinkCounters *c)
 }
 
 /* "counters", "set DIR PROFILE", "at TIME set DIR PROFILE" into RC. */
-static int
-parse_command(const char *cmd, Hoplab__LinkControl *rc, char *buf,
+int
+lctl_parse_command(const char *cmd, Hoplab__LinkControl *rc, char *buf,
     size_t len)
 {
 	char *s, *w;
@@ -475,7 +476,7 @@ lctl_client(const char *endpoint, const char *command)
 	int status = 3;
 	size_t k;
 
-	if (parse_command(command, &rc, buf, sizeof(buf)) == -1) {
+	if (lctl_parse_command(command, &rc, buf, sizeof(buf)) == -1) {
 		log_error("--ctl: unknown command '%s' (expected counters, "
 		    "set DIR PROFILE, at +DURATION|@UNIXTIME set DIR PROFILE)",
 		    command);

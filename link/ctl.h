@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 struct link;
+typedef struct Hoplab__LinkControl Hoplab__LinkControl;
 
 /*
  * Open the control and report sockets of -s and --report (none when
@@ -34,5 +35,18 @@ int64_t	lctl_sched_next(const struct link *l);
  * done, 1 bad command, 3 refused or no answer).
  */
 int	lctl_client(const char *endpoint, const char *command);
+/*
+ * The `at` of a LinkControl: "" (NOW), "+DURATION" after NOW or
+ * "@UNIXSECONDS[.FRACTION]", into *AT (CLOCK_REALTIME ns).  0 or -1.
+ * Public for tests/fuzz/fuzz_link_at.c.
+ */
+int	lctl_parse_at(const char *s, int64_t now, int64_t *at);
+/*
+ * A `--ctl` COMMAND ("counters", "[at TIME] set DIR PROFILE") into RC,
+ * whose strings point into BUF (LEN bytes, the command is copied there
+ * and cut).  0 or -1.  Public for tests/fuzz/fuzz_link_at.c.
+ */
+int	lctl_parse_command(const char *cmd, Hoplab__LinkControl *rc,
+	    char *buf, size_t len);
 
 #endif

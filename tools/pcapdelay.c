@@ -49,6 +49,7 @@
 #include <pcap/pcap.h>
 
 #include "capmatch.h"
+#include "clock.h"
 #include "probe.h"
 
 struct opts {
@@ -276,8 +277,14 @@ gap_mode(const char *path, const struct opts *o)
 			if (off < 0 || dport != o->port)
 				continue;
 		}
-		ts = (int64_t)h->ts.tv_sec * 1000000000LL +
-		    (int64_t)h->ts.tv_usec * (nano ? 1 : 1000);
+		if (clock_ns_checked(h->ts.tv_sec, (int64_t)h->ts.tv_usec *
+		    (nano ? 1 : 1000), &ts) == -1) {
+			fprintf(stderr, "%s: %s: a time stamp outside "
+			    "1824..2116\n", prog, path);
+			pcap_close(pc);
+			free(g.v);
+			return 2;
+		}
 		if (n++ > o->skip && vec_push(&g, ts - last) == -1) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			pcap_close(pc);

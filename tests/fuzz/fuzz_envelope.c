@@ -84,7 +84,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	pi.socket = rx;
 	pi.events = ZMQ_POLLIN;
-	if (zmq_poll(&pi, 1, 1000) != 1)
+	/* libFuzzer's -timeout is a SIGALRM every timeout / 2 + 1 s */
+	while ((rc = zmq_poll(&pi, 1, 1000)) == -1 && errno == EINTR)
+		;
+	if (rc != 1)
 		abort();
 	rc = msg_recv(rx, NULL, NULL, &env, err, sizeof(err));
 	if (rc == 0) {

@@ -197,6 +197,35 @@ t_real_clock_is_after_2020(void)
 	CU_ASSERT(clock_real_ns() > 1577836800LL * NSEC_PER_SEC);
 }
 
+/*
+ * A capture's stamp in ns: within 2^62 ns = 4611686018.427387904 s of
+ * 1970 either way, before 1970 too (a classic pcap's signed seconds).
+ */
+static void
+t_ns_checked_refuses_what_does_not_fit(void)
+{
+	int64_t ns = 7;
+
+	CU_ASSERT_EQUAL(clock_ns_checked(1764470000, 5, &ns), 0);
+	CU_ASSERT_EQUAL(ns, 1764470000000000005LL);
+	CU_ASSERT_EQUAL(clock_ns_checked(-1877344048, 142, &ns), 0);
+	CU_ASSERT_EQUAL(ns, -1877344047999999858LL);
+	CU_ASSERT_EQUAL(clock_ns_checked(4611686018LL, 427387903, &ns), 0);
+	CU_ASSERT_EQUAL(ns, (1LL << 62) - 1);
+	CU_ASSERT_EQUAL(clock_ns_checked(-4611686019LL, 572612097, &ns), 0);
+	CU_ASSERT_EQUAL(ns, -(1LL << 62) + 1);
+	CU_ASSERT_EQUAL(clock_ns_checked(4611686018LL, 427387904, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(-4611686019LL, 572612096, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(18446744073709LL, 551611000, &ns),
+	    -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(INT64_MIN, 0, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(0, -(1LL << 42), &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(0, 1LL << 42, &ns), -1);
+	CU_ASSERT_EQUAL(clock_ns_checked(4611686018LL, 427387903 + 1000000000LL,
+	    &ns), -1);
+	CU_ASSERT_EQUAL(ns, -(1LL << 62) + 1);	/* untouched when refused */
+}
+
 int
 main(void)
 {
@@ -224,6 +253,8 @@ main(void)
 		UNIT_TEST_NAMED("format_utc_truncates_to_buffer",
 		    t_format_utc_truncates_to_buffer),
 		UNIT_TEST_NAMED("ts_ns_round_trip", t_ts_ns_round_trip),
+		UNIT_TEST_NAMED("ns_checked_refuses_what_does_not_fit",
+		    t_ns_checked_refuses_what_does_not_fit),
 		UNIT_TEST_NAMED("sleep_until_reaches_deadline",
 		    t_sleep_until_reaches_deadline),
 		UNIT_TEST_NAMED("real_clock_is_after_2020",

@@ -534,6 +534,61 @@ t_pcap_gives_sizes_with_fcs_and_gaps(void)
 	unlink(path);
 }
 
+/*
+ * Shapes beyond 1e10 (a spec like gamma:4666666666666666667:300 is
+ * accepted): P(a, x) stays a probability that grows with x and, by the
+ * central limit theorem, P(a, a + z sqrt(a)) is Phi(z).  The series used
+ * below 1e10 gave -inf here and went down between neighbouring x.
+ */
+static void
+t_gamma_p_of_huge_shapes_is_the_normal_limit(void)
+{
+	static const double shapes[] = { 1e12, 1e18, 4.6666e18, 1e24 };
+	static const double z[] = { -1, 0, 1 }, phi[] = { 0.158655, 0.5,
+	    0.841345 };
+	double a, p, prev;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		a = shapes[i];
+		for (k = 0; k < 3; k++)
+			CU_ASSERT_DOUBLE_EQUAL(dist_gamma_p(a, a + z[k] *
+			    sqrt(a)), phi[k], 1e-3);
+	}
+	/* 9 a is inf beyond 2e307: the transform must not take its root */
+	CU_ASSERT_DOUBLE_EQUAL(dist_gamma_p(1e308, 1e308), 0.5, 1e-3);
+	for (prev = 0, k = 0; k < 7; k++) {
+		p = dist_gamma_p(1e31, 1e31 * (1 + ((double)k - 3) * 1e-15));
+		CU_ASSERT(p >= prev && p <= 1);
+		prev = p;
+	}
+}
+
+/*
+ * A lognormal whose MEAN squared overflows (fuzz_dist found
+ * lognormal:1e308:1e30 giving a distribution function of NaN) is, with
+ * SD that small beside it, a step at MEAN; one whose SD/MEAN squared
+ * overflows still has a finite mu and sigma.
+ */
+static void
+t_lognormal_extremes_stay_distributions(void)
+{
+	struct dist d;
+	double x;
+
+	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "lognormal:1e308:1e30",
+	    DIST_BYTES, 1, err, sizeof(err)), 0);
+	x = dist_sample(&d);
+	CU_ASSERT_DOUBLE_EQUAL(x / 1e308, 1, 1e-9);
+	CU_ASSERT_EQUAL(dist_cdf(&d, x), 1);
+	CU_ASSERT_EQUAL(dist_cdf(&d, 1e307), 0);
+	CU_ASSERT_EQUAL_FATAL(dist_parse(&d, "lognormal:1:1e300", DIST_BYTES,
+	    1, err, sizeof(err)), 0);
+	CU_ASSERT(isfinite(d.q[0]) && isfinite(d.q[1]) && d.q[1] > 0);
+	x = dist_cdf(&d, 1);
+	CU_ASSERT(x > 0.5 && x <= 1);	/* mass below the mean */
+}
+
 int
 main(void)
 {
@@ -548,6 +603,10 @@ main(void)
 		UNIT_TEST_NAMED("pareto shape 8", t_pareto_shape8),
 		UNIT_TEST_NAMED("gamma shape 2", t_gamma_shape2),
 		UNIT_TEST_NAMED("gamma shape below 1", t_gamma_shape_below_1),
+		UNIT_TEST_NAMED("gamma P(a, x) of huge shapes is the normal "
+		    "limit", t_gamma_p_of_huge_shapes_is_the_normal_limit),
+		UNIT_TEST_NAMED("lognormal extremes stay distributions",
+		    t_lognormal_extremes_stay_distributions),
 		UNIT_TEST_NAMED("weibull", t_weibull),
 		UNIT_TEST_NAMED("cauchy median is loc and KS passes",
 		    t_cauchy_median_is_loc_and_ks_passes),

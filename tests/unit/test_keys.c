@@ -157,6 +157,38 @@ t_unknown_line_is_named_by_number(void)
 	    "expected 40 Z85"));
 }
 
+/*
+ * Only regular files are read: /dev/zero once made keys_load() read
+ * forever (an inventory's public_key_file), and a FIFO in a key folder
+ * would block the open.  A key file is small: 64 KB at most.
+ */
+static void
+t_devices_fifos_and_huge_files_are_not_key_files(void)
+{
+	char out[1][KEYS_Z85_LEN + 1];
+	struct keypair got;
+	FILE *f;
+
+	CU_ASSERT_EQUAL(keys_load("/dev/zero", 0, &got, err, sizeof(err)),
+	    -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/dev/zero: not a key file (not "
+	    "a regular file)"));
+	CU_ASSERT_EQUAL_FATAL(mkfifo(at("fifo.pub"), 0600), 0);
+	CU_ASSERT_EQUAL(keys_load_public(at("fifo.pub"), out, 1, err,
+	    sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "fifo.pub: not a key file"));
+	unlink(at("fifo.pub"));
+	f = fopen(at("huge.pub"), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("public-key = \"" RFC_PUBLIC "\"\n", f);
+	fprintf(f, "%70000s\n", "");
+	fclose(f);
+	CU_ASSERT_EQUAL(keys_load(at("huge.pub"), 0, &got, err, sizeof(err)),
+	    -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "larger than 64 KB"));
+	unlink(at("huge.pub"));
+}
+
 static void
 t_mismatched_pair_is_refused(void)
 {
@@ -221,6 +253,7 @@ main(void)
 		UNIT_TEST(t_public_file_given_as_secret_is_refused),
 		UNIT_TEST(t_unknown_line_is_named_by_number),
 		UNIT_TEST(t_mismatched_pair_is_refused),
+		UNIT_TEST(t_devices_fifos_and_huge_files_are_not_key_files),
 		UNIT_TEST(t_public_folder_reads_only_pub_files_in_name_order),
 		UNIT_TEST(t_more_keys_than_room_are_refused_not_cut),
 	};
