@@ -16,6 +16,7 @@
 
 #include "log.h"
 #include "controller/report/figure.h"
+#include "controller/report/htmlpage.h"
 #include "controller/report/plot.h"
 #include "controller/report/report.h"
 #include "controller/results/results.h"
@@ -35,7 +36,9 @@ report_usage(FILE *f)
 "Read the results folder DIR again: print the tables a run prints,\n"
 "compute hops.csv and summary_by_point.csv anew from summary.csv (the\n"
 "reasons of hops.csv's flags into hops_flags.json), and\n"
-"draw PNG plots with gnuplot into DIR/plots/ (docs/report.md).\n"
+"draw PNG plots with gnuplot into DIR/plots/, and write the page\n"
+"DIR/index.html that shows the run, its tables and plots in a browser\n"
+"(docs/report.md).\n"
 "\n"
 "  -h, --help     show this help\n"
 "  -n, --no-plots only the tables and CSV files, no gnuplot\n");
@@ -110,6 +113,10 @@ report(const char *dir, int plots)
 	if (rc == 0 && plots &&
 	    plot_all(dir, rows, nrows, stdout, err, sizeof(err)) == -1) {
 		log_error("plots: %s", err);
+		rc = EXIT_FAIL;
+	}
+	if (rc == 0 && htmlpage_write(dir, stdout, err, sizeof(err)) == -1) {
+		log_error("report page: %s", err);
 		rc = EXIT_FAIL;
 	}
 	results_free(res);

@@ -70,6 +70,7 @@
 #	t_rip.sh	hlrp	241 (router_lab.sh, then the agent lab for a plan)
 #	t_nat_hoplab.sh	hlnh	232 (router_lab.sh: K unused)
 #	t_killmatrix.sh, bench/killmatrix.sh	hlkm	196
+#	t_webreport.sh	hlwr	192
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #

@@ -98,3 +98,4 @@ UNIT_EXTRA_test_plantopo_ext = $(PLAN_ASAN_OBJ) build/asan/controller/plan/dryru
 UNIT_EXTRA_test_planecmp += build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_planswitch += build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_genrole = build/asan/agent/genrole.o build/asan/agent/role.o build/asan/agent/iproute.o build/asan/agent/valid.o build/asan/agent/sender.o build/asan/agent/spool.o
+UNIT_EXTRA_test_html = build/asan/controller/report/html.o
