@@ -1,7 +1,8 @@
 #!/bin/sh
 # t_webreport: a run's folder as its users open it: the report page in a
-# real browser (docs/report.md "The report page").  Lab prefix hlwr,
-# management K 192.
+# real browser, the captures in tshark with hoplab's Lua dissector
+# (docs/report.md "The report page", docs/results.md "Opening the
+# captures in Wireshark").  Lab prefix hlwr, management K 192.
 #
 # One run (chain A B through hoplab routers, variants A and A-B, 2
 # repetitions, an empty impairment on A-B and a 0.2 s loss of 100 % on
@@ -20,7 +21,12 @@
 #    Then the same with one PNG replaced by garbage (--no-plots keeps
 #    it): exactly that image must fail, which shows the load check can;
 #    and a ragged CSV file added is shown as its error, not refused.
-# 2. Bad input: `hoplab report` on a folder with a run.json but no
+# 2. tshark with tools/wireshark/hoplab.lua on every point's gen-tx
+#    capture prints, as "flow seq" lines, exactly the flows (the flow's
+#    place in the plan, from 1) and sequence numbers of that point's
+#    packets/ files (the generator's per-packet records), and decodes
+#    nothing else (as many hoplab packets as UDP packets to port 9).
+# 3. Bad input: `hoplab report` on a folder with a run.json but no
 #    summary.csv exits 2, says it is not a results folder, and writes no
 #    index.html.
 . "$(dirname "$0")/lib.sh"
@@ -124,7 +130,40 @@ tr '\n' ' ' <"$T/broken.html" | grep -Eq \
     pass ragged_csv_shown_as_its_error ||
     fail ragged_csv_shown_as_its_error "$(grep -A1 'ragged.csv</h3>' "$T/broken.html")"
 
-# --- 2. bad input ------------------------------------------------------------
+# --- 2. the captures in tshark --------------------------------------------
+command -v tshark >/dev/null || bail tshark "tshark is not installed (make deps)"
+LUA=$HL_ROOT/tools/wireshark/hoplab.lua
+npts=0
+for cap in "$D"/captures/*/gen-tx.pcap; do
+	pt=$(basename "$(dirname "$cap")")		# A-B_64_r1
+	var=${pt%%_*}
+	rep=${pt##*_r}
+	: >"$T/want"
+	id=0
+	for flow in probe bulk; do
+		id=$((id + 1))
+		csv_col "$D/packets/${var}_rep$rep-$flow.csv" seq |
+		    sed "s/^/$id /" >>"$T/want"
+	done
+	sort -u -o "$T/want" "$T/want"
+	timeout 60 tshark -X lua_script:"$LUA" -r "$cap" -Y hoplab -T fields \
+	    -e hoplab.flow -e hoplab.seq 2>"$T/tshark.err" |
+	    tr '\t' ' ' | sort >"$T/got"
+	nudp=$(timeout 60 tshark -r "$cap" -Y "udp.dstport == 9" 2>/dev/null |
+	    wc -l)
+	if [ -s "$T/want" ] && cmp -s "$T/want" "$T/got" &&
+	    [ "$nudp" = "$(wc -l <"$T/got")" ]; then
+		pass "tshark_flows_seqs_$pt"
+	else
+		fail "tshark_flows_seqs_$pt" "$(wc -l <"$T/want") records, \
+$(wc -l <"$T/got") decoded, $nudp UDP to port 9: \
+$(diff "$T/want" "$T/got" | head -3 | tr '\n' ' ') $(head -2 "$T/tshark.err")"
+	fi
+	npts=$((npts + 1))
+done
+assert_eq tshark_points 4 "$npts"
+
+# --- 3. bad input ------------------------------------------------------------
 mkdir "$T/notres"
 cp "$D/run.json" "$T/notres/"
 $HOPLAB report "$T/notres" >"$T/bad.log" 2>&1
