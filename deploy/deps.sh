@@ -18,9 +18,10 @@
 # and its tests, gnuplot for the result plots, tcpdump, procps (sysctl,
 # ps) and iputils-ping for the integration tests' reachability checks,
 # python3 for tools/callgraph.py (make check's shape part), bird2 for the
-# routing daemons of kernel routers (issue 15), chromium and tshark for
-# t_webreport (the report page rendered headless, the Wireshark dissector
-# tools/wireshark/hoplab.lua; issue 18).
+# routing daemons of kernel routers (issue 15), chromium, tshark and
+# python3-pandas for t_webreport (the report page rendered headless, the
+# Wireshark dissector tools/wireshark/hoplab.lua, the pandas snippet of
+# docs/results.md; issue 18).
 
 set -u
 
@@ -29,7 +30,7 @@ protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
 libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
 iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3
-bird2 chromium tshark"
+bird2 chromium tshark python3-pandas"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t_webreport: a run's folder as its users open it: the report page in a
-# real browser, the captures in tshark with hoplab's Lua dissector
-# (docs/report.md "The report page", docs/results.md "Opening the
-# captures in Wireshark").  Lab prefix hlwr, management K 192.
+# real browser, the captures in tshark with hoplab's Lua dissector, the
+# CSV files in pandas (docs/report.md "The report page", docs/results.md
+# "Opening the captures in Wireshark" and "Loading a folder in pandas
+# and R").  Lab prefix hlwr, management K 192.
 #
 # One run (chain A B through hoplab routers, variants A and A-B, 2
 # repetitions, an empty impairment on A-B and a 0.2 s loss of 100 % on
@@ -26,7 +27,11 @@
 #    place in the plan, from 1) and sequence numbers of that point's
 #    packets/ files (the generator's per-packet records), and decodes
 #    nothing else (as many hoplab packets as UDP packets to port 9).
-# 3. Bad input: `hoplab report` on a folder with a run.json but no
+# 3. the pandas snippet of docs/results.md, cut out of the doc and run
+#    as it stands in a folder with results/demo-* (this run), gives
+#    delay.loc["A", 64, "probe"] equal to the mean of summary.csv's rows
+#    worked out here with awk; the R snippet too when Rscript is there.
+# 4. Bad input: `hoplab report` on a folder with a run.json but no
 #    summary.csv exits 2, says it is not a results folder, and writes no
 #    index.html.
 . "$(dirname "$0")/lib.sh"
@@ -163,7 +168,38 @@ $(diff "$T/want" "$T/got" | head -3 | tr '\n' ' ') $(head -2 "$T/tshark.err")"
 done
 assert_eq tshark_points 4 "$npts"
 
-# --- 3. bad input ------------------------------------------------------------
+# --- 3. the pandas snippet of docs/results.md -----------------------------
+# snippet NAME: the fenced block after <!-- snippet:NAME ...-->.
+snippet()
+{
+	sed -n "/^<!-- snippet:$1[ >]/,/^<!-- \/snippet:$1 -->/p" \
+	    "$HL_ROOT/docs/results.md" | sed '1,2d;$d' | sed '$d'
+}
+snippet pandas >"$T/snippet.py"
+grep -q 'read_csv(run / "summary.csv")' "$T/snippet.py" ||
+    bail pandas_snippet "no pandas snippet in docs/results.md"
+mkdir -p "$T/py/results"
+ln -s "$D" "$T/py/results/demo-20261203T000000Z"
+want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["variant"] == "A" && $c["frame_bytes"] == 64 && $c["flow"] == "probe" {
+	s += $c["delay_mean_us"]; n++ }
+    END { printf "%.4f", s / n }' "$D/summary.csv")
+got=$(cd "$T/py" && "$PY" -c 'exec(open("'"$T"'/snippet.py").read())
+print("%.4f" % delay.loc["A", 64, "probe"], len(packets))' \
+    2>"$T/pandas.err" | tail -1)
+# 8 packets/ files: 2 variants x 2 repetitions x 2 flows.
+assert_eq pandas_snippet_delay_and_packets "$want 8" "$got"
+[ -s "$T/pandas.err" ] && sed 's/^/    /' "$T/pandas.err" | tail -3
+if command -v Rscript >/dev/null; then
+	snippet r >"$T/snippet.R"
+	(cd "$T/py" && Rscript "$T/snippet.R") >"$T/r.out" 2>&1 &&
+	    grep -q "$want" "$T/r.out" && pass r_snippet ||
+	    fail r_snippet "$(tail -3 "$T/r.out")"
+else
+	echo "  (R snippet not run: no Rscript)"
+fi
+
+# --- 4. bad input ------------------------------------------------------------
 mkdir "$T/notres"
 cp "$D/run.json" "$T/notres/"
 $HOPLAB report "$T/notres" >"$T/bad.log" 2>&1
