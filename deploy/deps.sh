@@ -20,9 +20,11 @@
 # python3 for tools/callgraph.py (make check's shape part), bird2 for the
 # routing daemons of kernel routers (issue 15), python3-jsonschema for
 # t_json's check of --json and --json-stream against docs/*.schema.json,
-# mandoc and man-db (groff) for t_man's checks of the manual pages.
-# make deb's own tools (debhelper, lintian) are not here: deploy/deb.sh
-# asks for them.
+# mandoc and man-db (groff) for t_man's checks of the manual pages,
+# chromium, tshark and python3-pandas for t_webreport (the report page
+# rendered headless, the Wireshark dissector tools/wireshark/hoplab.lua,
+# the pandas snippet of docs/results.md; issue 18).  make deb's own
+# tools (debhelper, lintian) are not here: deploy/deb.sh asks for them.
 
 set -u
 
@@ -31,7 +33,7 @@ protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
 libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
 iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3
-python3-jsonschema bird2 mandoc man-db"
+python3-jsonschema bird2 mandoc man-db chromium tshark python3-pandas"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

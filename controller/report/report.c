@@ -16,6 +16,7 @@
 
 #include "log.h"
 #include "controller/report/figure.h"
+#include "controller/report/htmlpage.h"
 #include "controller/report/plot.h"
 #include "controller/report/report.h"
 #include "controller/results/results.h"
@@ -36,8 +37,10 @@ report_usage(FILE *f)
 "\n"
 "Read the results folder DIR again: print the tables a run prints,\n"
 "compute hops.csv and summary_by_point.csv anew from summary.csv (the\n"
-"reasons of hops.csv's flags into hops_flags.json), and\n"
-"draw PNG plots with gnuplot into DIR/plots/ (docs/report.md).\n"
+"reasons of hops.csv's flags into hops_flags.json),\n"
+"draw PNG plots with gnuplot into DIR/plots/, and write the page\n"
+"DIR/index.html that shows the run, its tables and plots in a browser\n"
+"(docs/report.md).\n"
 "With --json, print DIR as one JSON document on stdout instead (the\n"
 "one run --json writes: docs/json.md) and change nothing in DIR.\n"
 "\n"
@@ -115,6 +118,10 @@ report(const char *dir, int plots)
 	if (rc == 0 && plots &&
 	    plot_all(dir, rows, nrows, stdout, err, sizeof(err)) == -1) {
 		log_error("plots: %s", err);
+		rc = EXIT_FAIL;
+	}
+	if (rc == 0 && htmlpage_write(dir, stdout, err, sizeof(err)) == -1) {
+		log_error("report page: %s", err);
 		rc = EXIT_FAIL;
 	}
 	results_free(res);

@@ -77,6 +77,7 @@
 #	t_spool_unit.sh	hlsu	199
 #	t_json.sh	hljs	193
 #	t_enospc.sh	hlns	198 (its own tmpfs for the results)
+#	t_webreport.sh	hlwr	192
 #	t_gen_loopback.sh (hlg), t_gen_dist.sh (hlgd), t_gen_measure.sh (hlgm):
 #	    own namespaces built by genlab_chain1 (tools/genlab.sh)
 #

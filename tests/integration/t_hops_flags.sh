@@ -40,7 +40,9 @@ for f in consistent shifted; do
 	else
 		fail "${f}_report_exits_0" "$(cat "$T/$f.raw")"
 	fi
-	sed "s#^Results: .*#Results: DIR/#" "$T/$f.raw" >"$T/$f.out"
+	sed "s#^Results: .*#Results: DIR/#;
+	    s#^Report page: .*/index.html #Report page: DIR/index.html #" \
+	    "$T/$f.raw" >"$T/$f.out"
 	same "${f}_hops_csv" "$T/$f/hops.csv" "$D/expected/$f.hops.csv"
 	same "${f}_console" "$T/$f.out" "$D/expected/$f.out"
 	same "${f}_flags_json" "$T/$f/hops_flags.json" \
