@@ -58,6 +58,7 @@ _hoplab()
 	report) opts="-n --no-plots --json" ;;
 	link) opts="set counters a-b b-a --at" ;;
 	deploy) opts="--allow-exec -b --build-on-target -I --insecure
+	    --insecure-on-network
 	    -i --inventory -k --keys --prefix -P --ssh-port -s --ssh-key
 	    -t --timeout" ;;
 	undeploy) opts="-i --inventory --prefix -P --ssh-port -s --ssh-key" ;;

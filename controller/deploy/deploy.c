@@ -62,6 +62,7 @@ const struct option deploy_longopts[] = {
 	{ "allow-exec", no_argument, NULL, 'X' },	/* issue 14 */
 	{ "build-on-target", no_argument, NULL, 'b' },
 	{ "insecure", no_argument, NULL, 'I' },
+	{ "insecure-on-network", no_argument, NULL, 'W' },
 	{ "inventory", required_argument, NULL, 'i' },
 	{ "keys", required_argument, NULL, 'k' },
 	{ "prefix", required_argument, NULL, 'R' },
@@ -75,9 +76,9 @@ void
 deploy_usage(FILE *f)
 {
 	fprintf(f,
-"usage: hoplab deploy [-bhI] [--allow-exec] [-i inventory] [-k keydir]\n"
+"usage: hoplab deploy [-bh] [--allow-exec] [-i inventory] [-k keydir]\n"
 "                     [--prefix dir] [-P port] [-s keyfile] [-t seconds]\n"
-"                     [[user@]host ...]\n"
+"                     [-I --insecure-on-network] [[user@]host ...]\n"
 "       hoplab undeploy [-h] [-i inventory] [--prefix dir] [-P port]\n"
 "                     [-s keyfile] [[user@]host ...]\n"
 "\n"
@@ -95,6 +96,10 @@ deploy_usage(FILE *f)
 "  -h, --help             show this help\n"
 "  -I, --insecure         agents without CURVE keys: plain text on the\n"
 "                         network, any host that reaches the port obeyed\n"
+"                         (a device under test too); only with\n"
+"      --insecure-on-network\n"
+"                         which takes that risk: the agents run with\n"
+"                         --insecure --insecure-on-network\n"
 "  -i, --inventory FILE   deploy to every agent of FILE (its address is\n"
 "                         the ssh host, its name and port the agent's)\n"
 "  -k, --keys DIR         folder of `hoplab keygen`: controller.key,\n"
@@ -223,6 +228,9 @@ deploy_option(struct deploy *d, int ch, const char *arg)
 		return 0;
 	case 'I':
 		o->insecure = 1;
+		return 0;
+	case 'W':
+		o->insecure_net = 1;
 		return 0;
 	case 'i':
 		o->inventory = arg;
@@ -407,6 +415,13 @@ check_keys(const struct dopts *o)
 {
 	char path[PATH_MAX + 32];
 
+	if (o->insecure && !o->insecure_net) {
+		log_error("deploy: --insecure makes agents that obey any host "
+		    "reaching their port, a device under test too, and that "
+		    "agents refuse on a network address; add "
+		    "--insecure-on-network to take that risk");
+		return -1;
+	}
 	if (o->insecure)
 		return 0;
 	if (o->keydir[0] == '\0') {

@@ -45,6 +45,7 @@ struct dopts {
 	char		 tmp[PATH_MAX];		/* local scratch folder */
 	int		 build;			/* --build-on-target */
 	int		 insecure;
+	int		 insecure_net;		/* --insecure-on-network */
 	int		 allow_exec;		/* --allow-exec (issue 14) */
 	int		 timeout_s;		/* wait for the hello */
 	int		 verbose;

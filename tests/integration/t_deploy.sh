@@ -210,7 +210,12 @@ echo "    $out" | head -n 1
 assert_eq refused_exit 1 "$rc"
 assert_match refused_line "^host root@$ADDR: ssh: connect to host $ADDR port 2223: Connection refused" \
     "$out"
-assert_fails bad_target "$HOPLAB" deploy --insecure "root@-oProxyCommand=x"
+assert_fails bad_target "$HOPLAB" deploy --insecure --insecure-on-network \
+    "root@-oProxyCommand=x"
+out=$("$HOPLAB" deploy --insecure "root@$ADDR" 2>&1)
+assert_eq insecure_alone_exit 2 "$?"
+assert_match insecure_alone_names_the_risk \
+    "add --insecure-on-network to take that risk" "$out"
 
 # ---------------------------------------------------------------- undeploy
 out=$(deploy undeploy 2>&1)

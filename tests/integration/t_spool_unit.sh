@@ -176,9 +176,13 @@ assert_match "unit: a RuntimeDirectory and a StateDirectory" \
 mkdir -p "$T/unit"
 sed "s#^ExecStart=$PROG #ExecStart=$HL_BIN/hoplab-agent #" "$UNIT" \
     >"$T/unit/hoplab-agent.service"
+# Documentation=man:hoplab-agent(8): verify runs man(1) on it; the page
+# is the tree's, as make install puts it under share/man/man8.
+mkdir -p "$T/man/man8"
+ln -s "$HL_ROOT/man/hoplab-agent.8" "$T/man/man8/hoplab-agent.8"
 assert_ok "unit: systemd-analyze verify passes" \
-    systemd-analyze verify "$T/unit/hoplab-agent.service"
-systemd-analyze verify "$T/unit/hoplab-agent.service" 2>&1 |
+    env MANPATH="$T/man" systemd-analyze verify "$T/unit/hoplab-agent.service"
+MANPATH="$T/man" systemd-analyze verify "$T/unit/hoplab-agent.service" 2>&1 |
     sed 's/^/    /'
 
 # The folders systemd would make: RuntimeDirectory= fresh at each start,
