@@ -4,7 +4,8 @@
  *   main.c        options only
  *   loop.c        the single event loop, busy polling (busy.h), run/stop
  *   busy.h        when to spin on the rings and when to sleep
- *   router.c      setup, receive and forwarding (router_poll)
+ *   router.c      receive and forwarding (router_poll), the timers
+ *   rtables.c     routes, filters, setup, reload, interfaces up/down
  *   port.c        one interface: its pktio rings (or its AF_XDP socket),
  *                 output queues, output rate, sending
  *   xsk.c         the AF_XDP back end (io.backend: xdp), reached through
@@ -238,10 +239,19 @@ pio_tx_flush(struct port *p)
 int	router_run(const struct router_opts *o, volatile sig_atomic_t *stop);
 
 /* router.c */
-int	router_setup(struct router *r, char *err, size_t errlen);
-void	router_teardown(struct router *r);
 unsigned router_poll(struct router *r);
 int64_t	router_timers(struct router *r);
+/* Send FRAME (Ethernet header's type set) out of P towards GW via ARP. */
+void	router_output(struct router *r, struct port *p, uint32_t gw,
+	    uint8_t *frame, uint32_t len, uint8_t tc);
+/* The ARP cache's callbacks into the data path, for rtables.c. */
+struct arp_cb router_arp_cb(struct router *r);
+/* ICMP host unreachable for every packet ARP gave up on, then free them. */
+void	router_unreach_flush(struct router *r);
+
+/* rtables.c */
+int	router_setup(struct router *r, char *err, size_t errlen);
+void	router_teardown(struct router *r);
 int	router_route_add(struct router *r, uint32_t prefix, unsigned plen,
 	    uint32_t via, char *err, size_t errlen);
 int	router_route_del(struct router *r, uint32_t prefix, unsigned plen,
@@ -250,9 +260,6 @@ int	router_route_del(struct router *r, uint32_t prefix, unsigned plen,
 int	router_route_set(struct router *r, uint32_t prefix, unsigned plen,
 	    uint32_t via, enum rtlog_proto proto, unsigned metric, char *err,
 	    size_t errlen);
-/* Send FRAME (Ethernet header's type set) out of P towards GW via ARP. */
-void	router_output(struct router *r, struct port *p, uint32_t gw,
-	    uint8_t *frame, uint32_t len, uint8_t tc);
 int	router_reload(struct router *r, char *err, size_t errlen);
 int	router_iface_set(struct router *r, const char *name, int up,
 	    char *err, size_t errlen);

@@ -27,7 +27,7 @@ FZ_LIB_SRC = $(sort $(wildcard lib/*.c)) build/proto/hoplab.pb-c.c
 # Program modules each target links besides lib/ (none: lib/ only).
 R	= router
 SRC_fuzz_envelope =
-SRC_fuzz_router_frame = $(R)/router.c $(R)/port.c $(R)/arp.c $(R)/icmp.c \
+SRC_fuzz_router_frame = $(R)/router.c $(R)/rtables.c $(R)/port.c $(R)/arp.c $(R)/icmp.c \
 	$(R)/fwd.c $(R)/fib.c $(R)/classify.c $(R)/filter.c $(R)/sched.c \
 	$(R)/sojourn.c $(R)/config.c $(R)/config_qos.c $(R)/config_value.c \
 	$(R)/config_rip.c $(R)/rip.c $(R)/ripio.c $(R)/ripwire.c \
