@@ -38,12 +38,13 @@
  */
 #define ROLE_RESULT_GRACE	(5000 * 1000000LL)
 /*
- * A child that died unasked (a signal, a non-zero exit) sends nothing
- * more, and what it sent is already on the children socket: its end is
- * reported at once.  With ROLE_REPORT_GRACE a hoplab-router killed in the
- * last 0.5 s of a point was reported after the point's generator had
- * drained, and the point was recorded with the dead router's loss
- * (t_killmatrix, seed 1, case 43: 361 of 400 received).
+ * A child killed by a signal it was not sent sends nothing more: its end
+ * is reported at once (what it queued in its own ZeroMQ socket died with
+ * it; a child that exits, even non-zero, may still have a batch on its
+ * way, and keeps ROLE_REPORT_GRACE).  With ROLE_REPORT_GRACE a
+ * hoplab-router killed in the last 0.5 s of a point was reported after
+ * the point's generator had drained, and the point was recorded with the
+ * dead router's loss (t_killmatrix, seed 1, case 43: 361 of 400).
  */
 #define ROLE_DEATH_GRACE	(20 * 1000000LL)
 /*

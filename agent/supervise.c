@@ -438,9 +438,9 @@ supervise_reap(struct supervisor *sv)
 		r->reaped = 1;
 		r->status = st;
 		r->report_at = clock_mono_ns() + (r->stopping ?
-		    ROLE_REPORT_GRACE : WIFEXITED(st) &&
+		    ROLE_REPORT_GRACE : WIFSIGNALED(st) ? ROLE_DEATH_GRACE :
 		    WEXITSTATUS(st) == 0 ? ROLE_RESULT_GRACE :
-		    ROLE_DEATH_GRACE);
+		    ROLE_REPORT_GRACE);
 		log_exit(r);
 	}
 }
