@@ -81,13 +81,15 @@ items()
 		echo "file 0644 $f $share/man/man$sec/${f#man/}"
 	done
 	echo "file 0644 README.md $share/doc/hoplab/README.md"
-	for f in docs/*.md; do
+	for f in docs/*.md docs/*.schema.json; do
 		echo "file 0644 $f $share/doc/hoplab/$f"
 	done
+	echo "file 0644 tools/wireshark/hoplab.lua $share/hoplab/wireshark/hoplab.lua"
 	echo "file 0644 deploy/hoplab.bash $share/bash-completion/completions/hoplab"
 	echo "unit deploy/hoplab-agent.service $unitdir/hoplab-agent.service"
 	for d in "$lib/bin" "$lib/deploy" "$lib" "$share/hoplab/examples" \
-	    "$share/hoplab" "$share/doc/hoplab/docs" "$share/doc/hoplab"; do
+	    "$share/hoplab/wireshark" "$share/hoplab" "$share/doc/hoplab/docs" \
+	    "$share/doc/hoplab"; do
 		echo "dir $d"
 	done
 }
