@@ -40,6 +40,13 @@ static const struct option run_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* attach's: --json and --json-stream, as run's. */
+static const struct option attach_longopts[] = {
+	{ "json", required_argument, NULL, RUN_OPT_JSON },
+	{ "json-stream", required_argument, NULL, RUN_OPT_STREAM },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* --json FILE, --json-stream FILE: NULL when not given; "-" stdout. */
 struct json_out {
 	const char	*doc;
@@ -86,11 +93,16 @@ static void
 attach_usage(FILE *f)
 {
 	fprintf(f,
-"usage: hoplab attach RESULTS_DIR\n"
+"usage: hoplab attach [--json FILE] [--json-stream FILE] RESULTS_DIR\n"
 "\n"
 "Go on with an interrupted run (controller killed, agent lost...) with\n"
 "the plan as it was run, which RESULTS_DIR keeps: collect the results\n"
-"the agents kept, measure the rest.  A completed run is left as it is.\n");
+"the agents kept, measure the rest.  A completed run is left as it is.\n"
+"\n"
+"  --json FILE          at the end, the whole run's results as one JSON\n"
+"                       document into FILE (- for stdout), as with run\n"
+"  --json-stream FILE   the rest of the run as it goes, one JSON object\n"
+"                       a line (docs/json.md)\n");
 }
 
 static void
@@ -314,6 +326,11 @@ run_attach(const struct cmd_globals *g, const char *dir,
 	}
 	if ((rc = resumable(&st, dir)) != -1) {
 		results_state_free(&st);
+		if (rc == 0 && jo != NULL && out_begin(jo, &ro) == 0) {
+			/* complete: --json is the folder's document still */
+			snprintf(jo->dir, sizeof(jo->dir), "%s", dir);
+			rc = out_end(jo, &ro, 0) == 0 ? 0 : CMD_EXIT_FAIL;
+		}
 		return rc;
 	}
 	rc = CMD_EXIT_USAGE;
@@ -372,6 +389,18 @@ run_lab(struct cmd_globals *g, const char *plan_path, struct json_out *jo)
 	return lab_down(g, rc);
 }
 
+/* 1 (logged) when --json - and --json-stream - would share stdout. */
+static int
+json_both_stdout(const struct json_out *jo)
+{
+	if (jo->doc == NULL || jo->stream == NULL || strcmp(jo->doc, "-") != 0 ||
+	    strcmp(jo->stream, "-") != 0)
+		return 0;
+	log_error("--json - and --json-stream - would both write stdout; "
+	    "give one of them a file");
+	return 1;
+}
+
 static int
 run_main(struct cmd_ctx *x, int argc, char **argv)
 {
@@ -404,12 +433,8 @@ run_main(struct cmd_ctx *x, int argc, char **argv)
 	if (argc - optind != 1 || dry + lab + (resume != NULL) > 1 ||
 	    (dry && (jo.doc != NULL || jo.stream != NULL)))
 		return cmd_usage_error(x);
-	if (jo.doc != NULL && jo.stream != NULL && strcmp(jo.doc, "-") == 0 &&
-	    strcmp(jo.stream, "-") == 0) {
-		log_error("run: --json - and --json-stream - would both write "
-		    "stdout; give one of them a file");
+	if (json_both_stdout(&jo))
 		return CMD_EXIT_USAGE;
-	}
 	if (dry)
 		return run_dry(argv[optind]);
 	if (lab)
@@ -422,11 +447,23 @@ run_main(struct cmd_ctx *x, int argc, char **argv)
 static int
 attach_main(struct cmd_ctx *x, int argc, char **argv)
 {
-	if (cmd_getopt(x, argc, argv) != -1)
-		return CMD_EXIT_USAGE;
+	struct json_out jo;
+	int ch;
+
+	memset(&jo, 0, sizeof(jo));
+	while ((ch = cmd_getopt(x, argc, argv)) != -1) {
+		if (ch == RUN_OPT_JSON)
+			jo.doc = optarg;
+		else if (ch == RUN_OPT_STREAM)
+			jo.stream = optarg;
+		else
+			return CMD_EXIT_USAGE;
+	}
 	if (argc - optind != 1)
 		return cmd_usage_error(x);
-	return run_attach(&x->g, argv[optind], NULL, NULL);
+	if (json_both_stdout(&jo))
+		return CMD_EXIT_USAGE;
+	return run_attach(&x->g, argv[optind], NULL, &jo);
 }
 
 static int
@@ -469,6 +506,7 @@ const struct cmd cmd_run = {
 const struct cmd cmd_attach = {
 	.name = "attach",
 	.summary = "go on with an interrupted run, with the plan as it was run",
+	.longopts = attach_longopts,
 	.main = attach_main,
 	.usage = attach_usage,
 };

@@ -20,7 +20,8 @@
 #    received at most that row's (a console interval is a snapshot).
 # 4. `hoplab report --json` on the folder prints the same document byte
 #    for byte, and writes nothing into the folder; a copy with a number
-#    cell "nan" and one empty gives null for both.
+#    cell "nan" and one empty gives null for both.  `hoplab attach
+#    --json -` of the completed run prints the same document.
 # 5. Bad input: report --json on a folder that is not a results folder,
 #    on one without run.json, and on one whose run.json says
 #    results_format 99 (exit 2, said so, for plain report too); run with
@@ -230,6 +231,10 @@ cmp -s "$T/doc.json" "$T/report.json" && pass report_equals_run_document ||
 ls -l --time-style=+%s.%N "$D" >"$T/after.ls"
 cmp -s "$T/before.ls" "$T/after.ls" && pass report_json_writes_nothing ||
     fail report_json_writes_nothing "$(diff "$T/before.ls" "$T/after.ls")"
+$HOPLAB attach --json - "$D" >"$T/attach.json" 2>"$T/attach.log"
+assert_eq attach_json_complete_exit_0 0 "$?"
+cmp -s "$T/doc.json" "$T/attach.json" && pass attach_json_of_complete_run ||
+    fail attach_json_of_complete_run "$(diff "$T/doc.json" "$T/attach.json" | head -5)"
 C="$T/nan"
 cp -r "$D" "$C"
 # row 1: delay_mean_us "nan", jitter_us empty

@@ -25,6 +25,8 @@
 #               FAILED); recovery: hoplab attach DIR.
 #
 # After each recovery: the attach exits 0 and state.json says completed;
+# the document its --json wrote equals `hoplab report --json DIR`'s and
+# its --json-stream ends with run_end completed;
 # summary.csv's (variant, frame, rep, flow, sent, received) rows equal the
 # reference's, in order, none lost or doubled; no hoplab-gen, -router or
 # -link is left in the lab's namespaces (by PID, after the attach ended);
@@ -190,8 +192,18 @@ kill_case()
 		_arc=-
 		_rec="(none: completed)"
 	else
-		$HOPLAB -o "$_out" attach "$_dir" >"$_out.att" 2>&1
+		$HOPLAB -o "$_out" attach --json "$_out.json" \
+		    --json-stream "$_out.jsonl" "$_dir" >"$_out.att" 2>&1
 		_arc=$?
+		_end=$(tail -n 1 "$_out.jsonl" | jq -r '.event + " " + .status')
+		[ "$_arc" != 0 ] || [ "$_end" = "run_end completed" ] ||
+		    fail "case $_n: attach --json-stream ends with run_end" \
+		    "last line: $_end"
+		# the document attach wrote is the folder's, as report's
+		$HOPLAB report --json "$_dir" >"$_out.rep" 2>/dev/null
+		cmp -s "$_out.json" "$_out.rep" ||
+		    fail "case $_n: attach --json is report --json's document" \
+		    "$(diff "$_out.json" "$_out.rep" 2>&1 | head -3)"
 	fi
 	keys "$_dir/summary.csv" >"$T/c$_n.keys" 2>/dev/null
 	_rows=$(wc -l <"$T/c$_n.keys" | tr -d ' ')
