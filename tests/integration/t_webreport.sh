@@ -196,7 +196,7 @@ if command -v Rscript >/dev/null; then
 	    grep -q "$want" "$T/r.out" && pass r_snippet ||
 	    fail r_snippet "$(tail -3 "$T/r.out")"
 else
-	echo "  (R snippet not run: no Rscript)"
+	fail r_snippet "no Rscript: sudo make deps (r-base-core)"
 fi
 
 # --- 4. bad input ------------------------------------------------------------
