@@ -30,7 +30,7 @@
 # 3. the pandas snippet of docs/results.md, cut out of the doc and run
 #    as it stands in a folder with results/demo-* (this run), gives
 #    delay.loc["A", 64, "probe"] equal to the mean of summary.csv's rows
-#    worked out here with awk; the R snippet too when Rscript is there.
+#    worked out here with awk; the R snippet too (r-base-core).
 # 4. Bad input: `hoplab report` on a folder with a run.json but no
 #    summary.csv exits 2, says it is not a results folder, and writes no
 #    index.html.
