@@ -397,6 +397,7 @@ open_ports(struct link *l, char *err, size_t errlen)
 		memset(&pc, 0, sizeof(pc));
 		pc.ifname = l->o->ifname[i];
 		pc.rx_ring = l->o->rx_ring;
+		pc.tx_path = l->o->tx_path;
 		pc.promisc = 1;
 		if ((l->io[i] = pktio_open(&pc, err, errlen)) == NULL)
 			return -1;
@@ -525,9 +526,10 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 		rc = 2;
 	}
 	if (rc == 0) {
-		log_info("carrying %s <-> %s (%s rings, mtu %u/%u), %u buffers",
-		    o->ifname[0], o->ifname[1], pktio_backend(l->io[0]),
-		    l->mtu[0], l->mtu[1], o->pool);
+		log_info("carrying %s <-> %s (%s rings, %s transmit, mtu "
+		    "%u/%u), %u buffers", o->ifname[0], o->ifname[1],
+		    pktio_backend(l->io[0]), o->tx_path == PKTIO_TX_COPY ?
+		    "copy" : "ring", l->mtu[0], l->mtu[1], o->pool);
 		l->next_report = clock_mono_ns() + o->interval_ns;
 		lbusy_init(&l->busy, o->busy_adaptive, o->busy_ns,
 		    clock_mono_ns());

@@ -100,6 +100,7 @@ struct link_opts {
 	const char	*run_id;
 	int64_t		interval_ns;
 	const char	*rx_ring;	/* "v2" (default) or "v3" */
+	int		tx_path;	/* PKTIO_TX_COPY (default) or _RING */
 	unsigned	pool;
 	int64_t		lead_ns;
 	int64_t		spin_max_ns;	/* the lead never exceeds this */
