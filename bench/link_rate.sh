@@ -39,7 +39,7 @@
 # during the blast) and the heaviest call chains are printed.
 #
 # Environment: DUR (5), GEN_CPU (0), LINK_CPU (1), FRAME (64), SETUPS,
-# PERF (0).  Bounded: DUR seconds per set-up plus about 3 s, six set-ups,
+# PERF (0), LINK (the hoplab-link binary, bin/hoplab-link).  Bounded: DUR seconds per set-up plus about 3 s, six set-ups,
 # under a minute by default (DUR at most 20); every namespace and process
 # is removed on any exit.  Root, 2 cores.
 #
@@ -55,7 +55,7 @@ LINK_CPU=${LINK_CPU:-1}
 FRAME=${FRAME:-64}
 SETUPS=${SETUPS:-bridge link link-truth link-10ms link-10ms-truth link-ring}
 PERF=${PERF:-0}
-BIN=$RL_ROOT/bin
+LINK=${LINK:-$RL_ROOT/bin/hoplab-link}
 
 die() { echo "link_rate: $*" >&2; exit 1; }
 
@@ -65,7 +65,7 @@ for t in trafgen taskset ethtool nft; do
 	command -v $t >/dev/null 2>&1 ||
 	    die "$t is missing (sudo make deps; trafgen is in netsniff-ng)"
 done
-[ -x "$BIN/hoplab-link" ] || die "$BIN/hoplab-link is not built (make)"
+[ -x "$LINK" ] || die "$LINK is not built (make)"
 case $DUR in *[!0-9]*|'') die "DUR: expected whole seconds" ;; esac
 [ "$DUR" -ge 1 ] && [ "$DUR" -le 20 ] || die "DUR: 1..20"
 case $FRAME in *[!0-9]*|'') die "FRAME: expected 64..1518" ;; esac
@@ -167,11 +167,11 @@ link_point()
 	_n=$1
 	_p=$2
 	shift 2
-	rl_bg wire "$T/$_n.log" timeout $((DUR + 30)) "$BIN/hoplab-link" \
+	rl_bg wire "$T/$_n.log" timeout $((DUR + 30)) "$LINK" \
 	    -a a -b b --ab "$_p" --cpu "$LINK_CPU" -s "ipc://$T/link.sock" "$@"
 	_l=$RL_LAST
 	_i=0
-	until timeout 5 "$BIN/hoplab-link" -s "ipc://$T/link.sock" \
+	until timeout 5 "$LINK" -s "ipc://$T/link.sock" \
 	    --ctl counters >/dev/null 2>&1; do
 		_i=$((_i + 1))
 		if [ $_i -ge 50 ] || ! kill -0 "$_l" 2>/dev/null; then
@@ -180,11 +180,12 @@ link_point()
 		fi
 		sleep 0.1
 	done
-	_pid=$(pgrep -P "$_l" -x hoplab-link | head -n 1)
+	_c=$(basename -- "$LINK" | cut -c1-15)	# its comm
+	_pid=$(pgrep -P "$_l" -x "$_c" | head -n 1)
 	[ -n "$_pid" ] || _pid=$(pgrep -P "$(pgrep -P "$_l" | head -n 1)" \
-	    -x hoplab-link | head -n 1)
+	    -x "$_c" | head -n 1)
 	point "$_n" "${_pid:-0}"
-	timeout 5 "$BIN/hoplab-link" -s "ipc://$T/link.sock" --ctl counters \
+	timeout 5 "$LINK" -s "ipc://$T/link.sock" --ctl counters \
 	    >"$T/$_n.ctl" 2>&1
 	rl_stop "$_l"
 	wait 2>/dev/null	# perf_start's perf, if any
