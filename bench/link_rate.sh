@@ -27,7 +27,9 @@
 #
 # Printed per set-up: frames offered and carried per second (the sink's
 # receive counter), the loss, the CPU the link used (its threads'
-# schedstat), and for hoplab-link its own counters at exit: ring drops
+# schedstat) and that CPU time per frame carried (ns/frame: the link's
+# cost per frame when it is the bottleneck, loss% > 0; below that it
+# includes the polling between frames, so it only bounds the cost), and for hoplab-link its own counters at exit: ring drops
 # (the kernel's receive ring was full: the link could not keep up) and
 # the release error (send time minus intended time) as percentiles and
 # the histogram of its exit summary.  Only the a-b direction carries
@@ -156,8 +158,10 @@ point()
 	    -v ns=$((_t1 - _t0)) -v c=$((_c1 - _c0)) 'BEGIN {
 		sec = ns / 1e9
 		loss = s > 0 ? 100 * (s - r) / s : 0
-		printf "%-16s %10.1f %10.1f %7.2f %6.0f\n", n, s / sec / 1e3,
-		    r / sec / 1e3, loss < 0 ? 0 : loss, 100 * c / ns }'
+		per = (c > 0 && r > 0) ? sprintf("%.0f", c / r) : "-"
+		printf "%-16s %10.1f %10.1f %7.2f %6.0f %8s\n", n,
+		    s / sec / 1e3, r / sec / 1e3, loss < 0 ? 0 : loss,
+		    100 * c / ns, per }'
 }
 
 # link_point NAME PROFILE [OPTION...]: hoplab-link with PROFILE on a-b
@@ -234,7 +238,8 @@ run_setup()
 echo "link_rate: $(uname -r), $(nproc) CPUs, load average" \
     "$(cut -d' ' -f1-3 /proc/loadavg); $FRAME-byte frames (incl. FCS)," \
     "$DUR s per set-up, trafgen on core $GEN_CPU, link on core $LINK_CPU"
-printf '%-16s %10s %10s %7s %6s\n' wire sent_kpps carried_kpps loss% cpu%
+printf '%-16s %10s %10s %7s %6s %8s\n' wire sent_kpps carried_kpps loss% \
+    cpu% ns/frame
 
 for _s in $SETUPS; do
 	run_setup "$_s"
