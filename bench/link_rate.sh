@@ -254,6 +254,7 @@ for n in $SETUPS; do
 	    grep -E 'rx_packets|ring_drops' | sed 's/^/  /'
 	sed -n '/^a-b rx/,/histogram/{ /release_error/p; }' "$T/$n.log" |
 	    sed 's/^/  /'
+	grep '^busy_poll' "$T/$n.log" | sed 's/^/  /'
 	truth_check "$n"
 	if [ -s "$T/$n.perf" ]; then
 		echo "  perf (cpu-clock, children, heaviest):"
