@@ -143,8 +143,8 @@ hold(struct link *l, struct ldir *d, const uint8_t *f, uint32_t len,
 	p->flags = flags;
 	p->dir = (uint8_t)(d - l->d);
 	p->kind = kind;
-	/* the heap holds as many entries as the pool has buffers */
-	heap_push(&d->h, dep - l->off, l->ord++, p);
+	/* the queue holds as many entries as the pool has buffers */
+	depq_push(&d->q, dep - l->off, l->ord++, p);
 }
 
 static inline void
@@ -259,9 +259,18 @@ release(struct link *l, struct ldir *d, int64_t now)
 	struct heap_ent e;
 	struct lpkt *p;
 
-	while ((top = heap_top(&d->h)) != NULL && top->t <= now) {
-		heap_pop(&d->h, &e);
+	while ((top = depq_top(&d->q)) != NULL && top->t <= now) {
+		depq_pop(&d->q, &e);
 		p = e.p;
+		/*
+		 * A frame held for milliseconds is out of the caches by now:
+		 * fetch the next one's header and first bytes while this
+		 * one is copied.
+		 */
+		if ((top = depq_top(&d->q)) != NULL && top->t <= now) {
+			__builtin_prefetch(top->p);
+			__builtin_prefetch((const uint8_t *)top->p + 64);
+		}
 		if (pktio_tx(l->io[d->out], p->data, p->len) == -1) {
 			flush_port(l, d->out);	/* make room, then retry */
 			if (pktio_tx(l->io[d->out], p->data, p->len) == -1) {
@@ -309,8 +318,8 @@ receive(struct link *l, int64_t now, int polling)
 static int64_t
 next_due(struct link *l)
 {
-	const struct heap_ent *t0 = heap_top(&l->d[0].h);
-	const struct heap_ent *t1 = heap_top(&l->d[1].h);
+	const struct heap_ent *t0 = depq_top(&l->d[0].q);
+	const struct heap_ent *t1 = depq_top(&l->d[1].q);
 	int64_t n = INT64_MAX;
 
 	if (t0 != NULL)
@@ -397,6 +406,7 @@ open_ports(struct link *l, char *err, size_t errlen)
 		memset(&pc, 0, sizeof(pc));
 		pc.ifname = l->o->ifname[i];
 		pc.rx_ring = l->o->rx_ring;
+		pc.tx_path = l->o->tx_path;
 		pc.promisc = 1;
 		if ((l->io[i] = pktio_open(&pc, err, errlen)) == NULL)
 			return -1;
@@ -428,7 +438,7 @@ setup(struct link *l, char *err, size_t errlen)
 		welford_init(&l->d[i].err_wi);
 		welford_init(&l->d[i].delay_wi);
 		if (impair_init(&l->d[i].m, 2 * o->seed + i) == -1 ||
-		    heap_init(&l->d[i].h, o->pool) == -1 ||
+		    depq_init(&l->d[i].q, o->pool) == -1 ||
 		    (l->d[i].err_total = hist_new()) == NULL ||
 		    (l->d[i].err_ival = hist_new()) == NULL ||
 		    (l->d[i].delay_ival = hist_new()) == NULL) {
@@ -469,7 +479,7 @@ teardown(struct link *l)
 	for (i = 0; i < 2; i++) {
 		pktio_free(l->io[i]);
 		impair_free(&l->d[i].m);
-		heap_free(&l->d[i].h);
+		depq_free(&l->d[i].q);
 		hist_free(l->d[i].err_total);
 		hist_free(l->d[i].err_ival);
 		hist_free(l->d[i].delay_ival);
@@ -486,7 +496,7 @@ drain(struct link *l)
 {
 	int64_t deadline = clock_mono_ns() + NSEC_PER_SEC, now;
 
-	while ((heap_top(&l->d[0].h) != NULL || heap_top(&l->d[1].h) !=
+	while ((depq_top(&l->d[0].q) != NULL || depq_top(&l->d[1].q) !=
 	    NULL) && (now = clock_mono_ns()) < deadline) {
 		release(l, &l->d[0], now);
 		release(l, &l->d[1], now);
@@ -525,9 +535,10 @@ link_run(const struct link_opts *o, volatile sig_atomic_t *stop)
 		rc = 2;
 	}
 	if (rc == 0) {
-		log_info("carrying %s <-> %s (%s rings, mtu %u/%u), %u buffers",
-		    o->ifname[0], o->ifname[1], pktio_backend(l->io[0]),
-		    l->mtu[0], l->mtu[1], o->pool);
+		log_info("carrying %s <-> %s (%s rings, %s transmit, mtu "
+		    "%u/%u), %u buffers", o->ifname[0], o->ifname[1],
+		    pktio_backend(l->io[0]), o->tx_path == PKTIO_TX_COPY ?
+		    "copy" : "ring", l->mtu[0], l->mtu[1], o->pool);
 		l->next_report = clock_mono_ns() + o->interval_ns;
 		lbusy_init(&l->busy, o->busy_adaptive, o->busy_ns,
 		    clock_mono_ns());

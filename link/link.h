@@ -7,16 +7,17 @@
  *               on lib/ctlsock (ctl.h)
  *   dir.c       a direction's profile: install, change, record (dir.h)
  *   profile.c   netem-style profiles        impair.c  the model
- *   heap.c      departures                  truth.c   the truth file
+ *   depq.c      departures, on heap.c       truth.c   the truth file
  *   wait.c      sleeping until a departure, CPU and scheduling settings
  *   busy.h      when to keep polling the rings after a frame
  *
  * Interface a and interface b; direction 0 ("a-b") takes frames received
  * on a out of b, direction 1 ("b-a") the reverse.  Frames are copied out
  * of the receive ring into packet buffers from a fixed pool, held in a
- * per-direction heap keyed by their departure time (CLOCK_MONOTONIC,
- * converted from the CLOCK_REALTIME arrival stamps by an offset taken at
- * start), and written into the other interface's transmit ring when due.
+ * per-direction departure queue (depq.h) keyed by their departure time
+ * (CLOCK_MONOTONIC, converted from the CLOCK_REALTIME arrival stamps by
+ * an offset taken at start), and written into the other interface's
+ * transmit ring when due.
  */
 #ifndef HOPLAB_LINK_LINK_H
 #define HOPLAB_LINK_LINK_H
@@ -29,11 +30,16 @@
 #include "pktio.h"
 #include "stats.h"
 #include "link/busy.h"
-#include "link/heap.h"
+#include "link/depq.h"
 #include "link/impair.h"
 #include "link/truth.h"
 
-#define LINK_BURST		64
+/*
+ * Frames taken from a receive ring per pass, all released to the kernel
+ * together and sent with one send() per port: a backlog (the link was
+ * preempted, or traffic outran it) drains in passes of this many.
+ */
+#define LINK_BURST		PKTIO_BURST_MAX
 #define LINK_PBUF		2048		/* bytes of frame per buffer */
 #define LINK_POOL_DEF		16384
 #define LINK_POOL_MIN		256
@@ -76,7 +82,7 @@ struct ldir {
 	const char	*name;		/* "a-b", "b-a" */
 	unsigned	in, out;	/* interface indices */
 	struct impair	m;
-	struct heap	h;
+	struct depq	q;		/* departures (depq.h) */
 	uint32_t	next_index;
 	uint32_t	max_index;	/* highest index sent so far */
 	int		sent_any;
@@ -100,6 +106,7 @@ struct link_opts {
 	const char	*run_id;
 	int64_t		interval_ns;
 	const char	*rx_ring;	/* "v2" (default) or "v3" */
+	int		tx_path;	/* PKTIO_TX_COPY (default) or _RING */
 	unsigned	pool;
 	int64_t		lead_ns;
 	int64_t		spin_max_ns;	/* the lead never exceeds this */

@@ -35,6 +35,7 @@ usage(int code)
 "                   [-t FILE] [--seed N] [-s ENDPOINT]\n"
 "                   [--report ENDPOINT --role-id N --run-id S]\n"
 "                   [--interval DURATION] [--rx-ring v2|v3] [--pool N]\n"
+"                   [--tx-path copy|ring]\n"
 "                   [--busy-poll adaptive[=MAX]|off|DURATION]\n"
 "                   [--lead DURATION] [--spin-max DURATION]\n"
 "                   [--timer ppoll|timerfd] [--cpu N] [--realtime[=PRIO]]\n"
@@ -96,6 +97,10 @@ usage(int code)
 "  -t, --truth FILE    write the truth file (a record per frame)\n"
 "  --timer ppoll|timerfd  sleep in ppoll's timeout (default) or on a\n"
 "                      timerfd armed at the absolute time\n"
+"  --tx-path copy|ring how the kernel builds each sent frame: copy (default)\n"
+"                      copies it into the buffer it sends, ring attaches\n"
+"                      the transmit ring's page, which veth must copy\n"
+"                      again (copy carries more frames a second on veth)\n"
 "  -V, --version       print the version and exit\n"
 "  -v, --verbose       more log output (repeat for debug)\n"
 "\n"
@@ -107,7 +112,7 @@ usage(int code)
 
 enum { OPT_AB = 256, OPT_BA, OPT_BUSY, OPT_CPU, OPT_CTL, OPT_DATA, OPT_EXPORT, OPT_INTERVAL,
     OPT_LEAD, OPT_POOL, OPT_REALTIME, OPT_REPORT, OPT_ROLE, OPT_RUN,
-    OPT_RXRING, OPT_SEED, OPT_SPINMAX, OPT_TIMER };
+    OPT_RXRING, OPT_SEED, OPT_SPINMAX, OPT_TIMER, OPT_TXPATH };
 
 static const struct option longopts[] = {
 	{ "ab", required_argument, NULL, OPT_AB },
@@ -134,6 +139,7 @@ static const struct option longopts[] = {
 	{ "spin-max", required_argument, NULL, OPT_SPINMAX },
 	{ "timer", required_argument, NULL, OPT_TIMER },
 	{ "truth", required_argument, NULL, 't' },
+	{ "tx-path", required_argument, NULL, OPT_TXPATH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -226,10 +232,23 @@ busy_option(struct link_opts *o, const char *arg)
 	o->busy_ns = v;
 }
 
-/* --rx-ring and --timer: one of two words each; exits on anything else. */
+/*
+ * --rx-ring, --tx-path and --timer: one of two words each; exits on
+ * anything else.
+ */
 static void
 word_option(struct link_opts *o, int ch, const char *arg)
 {
+	if (ch == OPT_TXPATH) {
+		if (strcmp(arg, "copy") != 0 && strcmp(arg, "ring") != 0) {
+			log_error("--tx-path: expected copy or ring, got '%s'",
+			    arg);
+			exit(1);
+		}
+		o->tx_path = strcmp(arg, "copy") == 0 ? PKTIO_TX_COPY :
+		    PKTIO_TX_RING;
+		return;
+	}
 	if (ch == OPT_RXRING) {
 		if (strcmp(arg, "v2") != 0 && strcmp(arg, "v3") != 0) {
 			log_error("--rx-ring: expected v2 or v3, got '%s'", arg);
@@ -304,7 +323,7 @@ parse_opt(struct link_opts *o, int ch, int *check, int *verbose,
 	case OPT_EXPORT: *export = optarg; break;
 	case OPT_REPORT: o->report = optarg; break;
 	case OPT_RUN: o->run_id = optarg; break;
-	case OPT_RXRING: case OPT_TIMER:
+	case OPT_RXRING: case OPT_TIMER: case OPT_TXPATH:
 		word_option(o, ch, optarg);
 		break;
 	case OPT_CPU: case OPT_INTERVAL: case OPT_LEAD: case OPT_POOL:
@@ -321,7 +340,8 @@ main(int argc, char **argv)
 	struct link_opts o = { .interval_ns = LINK_REPORT_DEF, .rx_ring = "v2",
 	    .pool = LINK_POOL_DEF, .lead_ns = LINK_LEAD_DEF,
 	    .spin_max_ns = LINK_SPIN_MAX_DEF, .busy_adaptive = 1,
-	    .busy_ns = LINK_BUSY_MAX_DEF, .cpu = -1, .seed = 1 };
+	    .busy_ns = LINK_BUSY_MAX_DEF, .cpu = -1, .seed = 1,
+	    .tx_path = PKTIO_TX_COPY };
 	struct sigaction sa;
 	const char *ctl = NULL, *export = NULL;
 	int ch, check = 0, verbose = 0;

@@ -24,6 +24,7 @@
 #	bench/mgmt_scale.sh	hlb	236
 #	t_link_basic.sh	hlt9	234
 #	t_link_impair.sh	hlt10	233
+#	t_link_burst.sh	hllb	191 (router_lab.sh: K unused)
 #	bench/link_timing.sh	hltb	-
 #	bench/timing.sh	runs t_link_basic, t_link_live, t_faults (their labs)
 #	t_router_basic.sh	hlt5	245

@@ -176,22 +176,27 @@ rl_router()
 	return 1
 }
 
-# rl_link NAME A B: start hoplab-link in namespace NAME between its
-# interfaces A and B with control socket ipc://RL_TMP/NAME.sock, output
-# in RL_TMP/NAME.log, PID in RL_PID_NAME; waits (up to 5 s) until it
-# answers "counters"; returns 1, with the log on stderr, if it does not.
+# rl_link NAME A B [OPTION...]: start hoplab-link in namespace NAME
+# between its interfaces A and B (with the options) and control socket
+# ipc://RL_TMP/NAME.sock, output in RL_TMP/NAME.log, PID in RL_PID_NAME;
+# waits (up to 5 s) until it answers "counters"; returns 1, with the log
+# on stderr, if it does not.
 rl_link()
 {
-	rl_bg "$1" "$RL_TMP/$1.log" "$RL_BIN/hoplab-link" -a "$2" -b "$3" \
-	    -s "ipc://$RL_TMP/$1.sock"
-	eval "RL_PID_$1=$RL_LAST"
+	_ln=$1
+	_la=$2
+	_lb=$3
+	shift 3
+	rl_bg "$_ln" "$RL_TMP/$_ln.log" "$RL_BIN/hoplab-link" -a "$_la" \
+	    -b "$_lb" -s "ipc://$RL_TMP/$_ln.sock" "$@"
+	eval "RL_PID_$_ln=$RL_LAST"
 	_i=0
-	until timeout 5 "$RL_BIN/hoplab-link" -s "ipc://$RL_TMP/$1.sock" \
+	until timeout 5 "$RL_BIN/hoplab-link" -s "ipc://$RL_TMP/$_ln.sock" \
 	    --ctl counters >/dev/null 2>&1; do
 		_i=$((_i + 1))
 		if [ $_i -ge 50 ] || ! kill -0 "$RL_LAST" 2>/dev/null; then
-			echo "rl_link: hoplab-link $1 does not answer:" >&2
-			sed 's/^/    /' "$RL_TMP/$1.log" >&2
+			echo "rl_link: hoplab-link $_ln does not answer:" >&2
+			sed 's/^/    /' "$RL_TMP/$_ln.log" >&2
 			return 1
 		fi
 		sleep 0.1

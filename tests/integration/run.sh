@@ -47,7 +47,7 @@
 # t_faults bounds each outage by the downtime + 0.25 s; beside two lanes
 # (a fresh-clone make check, 2026-12-02) one outage came out 0.75 s longer
 # than the link was down, so it runs alone and, failing, once more.
-NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_impair t_residence t_cpu t_icmp t_rfc2544 t_faults "
+NOISY=" t_calibrate t_chain t_link_basic t_link_impair t_link_burst t_impair t_residence t_cpu t_icmp t_rfc2544 t_faults "
 SOLO=" t_calibrate t_link_basic t_link_impair t_impair t_faults "
 QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_report
     t_sweep t_usage t_hops_flags t_cpufit t_topo t_kctr t_replicas t_nat

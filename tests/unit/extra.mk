@@ -18,6 +18,7 @@ UNIT_EXTRA_test_gen_series = build/asan/generator/series.o build/asan/generator/
 UNIT_EXTRA_test_link_profile = build/asan/link/profile.o
 UNIT_EXTRA_test_link_impair = build/asan/link/impair.o build/asan/link/profile.o
 UNIT_EXTRA_test_link_heap = build/asan/link/heap.o
+UNIT_EXTRA_test_link_depq = build/asan/link/depq.o build/asan/link/heap.o
 UNIT_EXTRA_test_link_truth = build/asan/link/truth.o
 UNIT_EXTRA_test_gen_model = build/asan/generator/model.o build/asan/generator/flowspec.o
 UNIT_EXTRA_test_results = build/asan/controller/results/results.o build/asan/controller/results/summary.o build/asan/controller/results/csvfile.o build/asan/controller/results/flowseries.o build/asan/controller/results/routers.o build/asan/controller/results/hops.o build/asan/controller/results/hopsci.o build/asan/controller/results/hopsout.o build/asan/controller/results/resultsjson.o build/asan/controller/results/manifest.o build/asan/controller/results/disturbance.o
