@@ -137,10 +137,15 @@ print_ring(FILE *out, const struct gen *g, const struct gen_flow *fl,
 	size_t i;
 
 	fprintf(out, "tx ring: %llu batches, %.1f frames per batch (window "
-	    "%.0f us, at most %u), kernel tx stamp on 1 frame in %u (idt: "
-	    "the mean over the frames between two)\n",
-	    (unsigned long long)b->kicks, b->kicks > 0 ? (double)b->frames /
-	    b->kicks : 0.0, US(b->window), b->max, b->every);
+	    "%.0f us, at most %u), ", (unsigned long long)b->kicks,
+	    b->kicks > 0 ? (double)b->frames / b->kicks : 0.0,
+	    US(b->window), b->max);
+	if (b->every == 0) {
+		fprintf(out, "no kernel tx stamps (--tstamp user)\n");
+		return;
+	}
+	fprintf(out, "kernel tx stamp on 1 frame in %u (idt: the mean over "
+	    "the frames between two)\n", b->every);
 	for (i = 0; i < n; i++) {
 		o = &fl[i].tsm->ktx_off;
 		fprintf(out, "tx offset %s (kernel tx - probe stamp, us): "
