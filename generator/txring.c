@@ -17,12 +17,20 @@
  * the previous batch left, each with its intended send time (its
  * deadline on CLOCK_REALTIME) in the probe; the batch takes the frames
  * due within TXBATCH_WINDOW (50 us) of its first, or already due when
- * the loop runs behind, at most GEN_TXQ_MAX (64),
- * and leaves at its last frame's deadline, which pace.c meets as it meets
- * any deadline.  So no frame leaves before its deadline and none more
- * than the window after it (plus the kernel's own time); deadlines
- * themselves are never moved.  Below 20 000 frames/s a batch is one
- * frame, sent at its deadline.
+ * the loop runs behind, at most GEN_TXQ_MAX (64), and leaves at its last
+ * frame's deadline, which pace.c meets as it meets any deadline.  So no
+ * frame leaves before its deadline and the batching holds none more than
+ * the window after it (plus the kernel's own time); deadlines themselves
+ * are never moved.  Below 20 000 frames/s a batch is one frame, sent at
+ * its deadline.
+ *
+ * The ring's socket also has a small receive ring (pktio opens both); it
+ * ignores outgoing frames and is never read, so it costs only the few
+ * frames that arrive on --tx (ARP), which the stamped socket handles.
+ * A frame the kernel refused (the ring full, or send() failing) and the
+ * rest of its batch are transmit errors whose sequence numbers are used
+ * again, as txq.c does; frames left queued in the ring after EAGAIN go
+ * with the next kick.
  *
  * Every frame's delay is rx - the probe's stamp (tsmatch.c, payload
  * delays); the sampled kernel stamps measure how far the probe's stamp
@@ -75,7 +83,10 @@ txring_queue(struct gen *g, size_t i, int64_t deadline)
 	txbatch_add(&g->batch, deadline);
 }
 
-/* Frames FROM..TO-1 of the batch into the ring, one send().  How many? */
+/*
+ * Frames FROM..TO-1 of the batch into the ring, one send().  Returns how
+ * many went into the ring; *E is set when the rest could not.
+ */
 static unsigned
 txring_run(struct gen *g, unsigned from, unsigned to, int *e)
 {
@@ -84,11 +95,13 @@ txring_run(struct gen *g, unsigned from, unsigned to, int *e)
 	for (i = from; i < to; i++)
 		if (pktio_tx(g->txp, g->txbuf[i], g->txq[i].len) == -1)
 			break;
-	if (i > from && pktio_tx_flush(g->txp) == -1) {
+	/*
+	 * A failed send() leaves the frames queued in the ring: they go with
+	 * the next kick, so they count as sent; the rest of the batch waits.
+	 */
+	if (i > from && pktio_tx_flush(g->txp) == -1)
 		*e = errno;
-		return 0;	/* nothing left: the frames stay queued */
-	}
-	if (i < to)
+	else if (i < to)
 		*e = ENOBUFS;	/* the ring is full */
 	return i - from;
 }
