@@ -17,8 +17,9 @@
 # (b) The largest rate of 64-byte frames one core sends and receives
 #     without loss on a veth pair: a ladder of rates, 2 s per step, up to
 #     the first step that loses a frame or falls 5 % short of its rate.
-#     hoplab-gen sends on tx and receives on rx (one process, CPU 1);
-#     trafgen sends on tx (-P 1: one process, pinned by trafgen to CPU 0)
+#     hoplab-gen sends on tx and receives on rx (one process, CPU 1),
+#     twice: --tx-io send (a kernel tx stamp per frame) and --tx-io ring
+#     (PACKET_TX_RING, a kernel stamp on 1 frame in 64); trafgen sends on tx (-P 1: one process, pinned by trafgen to CPU 0)
 #     and the kernel's rx counter is its receiver; iperf3 -u client and
 #     server both on CPU 1, loss from the server's count.  trafgen also
 #     runs once unpaced (its -b pacing, not the core, caps the ladder).
@@ -240,26 +241,42 @@ cat "$W/table-a"
 
 # Each rate_TOOL RATE sets OK (1: no loss and at least 95 % of RATE sent),
 # GOT (the rate achieved, frames/s) and WHY (for the first failing step).
+# rate_hoplab: --tx-io send (a kernel tx stamp per frame); rate_hoplabring:
+# --tx-io ring (PACKET_TX_RING, a kernel stamp on 1 frame in 64).
 rate_hoplab()
 {
-	_c=$(($1 * STEP_S))
-	_idt=$((1000000000 / $1))
+	gen_rate "$1" b-gen
+}
+
+rate_hoplabring()
+{
+	gen_rate "$1" b-genring --tx-io ring
+}
+
+# gen_rate RATE NAME [ARG...]: one step of hoplab-gen, output in NAME-RATE.
+gen_rate()
+{
+	_rr=$1
+	_n=$2
+	shift 2
+	_c=$((_rr * STEP_S))
+	_idt=$((1000000000 / _rr))
 	_r0=$(ns_stat "$P-v" rx rx_packets)
 	timeout -s INT -k 5 $((STEP_S * 4 + 20)) ip netns exec "$P-v" \
 	    taskset -c 1 "$GEN" --tx tx --rx rx --src 198.18.100.1 \
 	    --dst 198.18.100.2 --gateway 198.18.100.2 --drain 300ms \
 	    --flow "frame=64,count=$_c,idt=${_idt}ns,dport=9,name=rate" \
-	    >"$W/b-gen-$1.txt" 2>&1
-	_sent=$(gen_get "$W/b-gen-$1.txt" Packets rate sent)
-	_lost=$(gen_get "$W/b-gen-$1.txt" Packets rate lost)
-	_im=$(gen_get "$W/b-gen-$1.txt" Transmit rate idt_mean)
+	    "$@" >"$W/$_n-$_rr.txt" 2>&1
+	_sent=$(gen_get "$W/$_n-$_rr.txt" Packets rate sent)
+	_lost=$(gen_get "$W/$_n-$_rr.txt" Packets rate lost)
+	_im=$(gen_get "$W/$_n-$_rr.txt" Transmit rate idt_mean)
 	GOT=$(awk -v m="$_im" 'BEGIN { if (m + 0 > 0) printf "%.0f", 1e6 / m
 	    else print "-" }')
 	_rx=$(($(ns_stat "$P-v" rx rx_packets) - _r0))
 	WHY="sent $_sent at $GOT/s, kernel received $_rx on rx"
 	WHY="$WHY (ARP included), hoplab-gen lost $_lost"
 	OK=$(awk -v s="$_sent" -v c="$_c" -v l="$_lost" -v g="$GOT" \
-	    -v r="$1" 'BEGIN { print (s == c && l == "0" && g + 0 >= 0.95 * r) }')
+	    -v r="$_rr" 'BEGIN { print (s == c && l == "0" && g + 0 >= 0.95 * r) }')
 }
 
 trafgen_cfg()
@@ -349,6 +366,7 @@ if part b; then
 say "(b) 64-byte loss-free rate ladder, $STEP_S s per step"
 trafgen_cfg
 ladder hoplab
+ladder hoplabring
 ladder trafgen
 ladder iperf3
 UNPACED=-
@@ -361,20 +379,28 @@ fi
 	echo
 	echo "(b) largest rate of 64-byte frames sent and received without" \
 	    "loss, one core, veth pair, $STEP_S s steps (frames/s)"
-	printf '%-12s %10s %10s %10s  %s\n' tool passed achieved "next step" \
+	printf '%-24s %10s %10s %10s  %s\n' tool passed achieved "next step" \
 	    "ratio to hoplab-gen / next step's result"
 	gbest=$(cut -d'|' -f1 "$W/b-hoplab")
-	for t in hoplab trafgen iperf3; do
+	for t in hoplab hoplabring trafgen iperf3; do
 		IFS='|' read -r best got fail why <"$W/b-$t"
 		case $t in hoplab) n=hoplab-gen ;; iperf3) n="iperf3 -u" ;;
+		hoplabring) n="hoplab-gen --tx-io ring" ;;
 		*) n=$t ;; esac
 		ratio=$(awk -v a="$best" -v g="$gbest" 'BEGIN { if (g > 0)
 		    printf "%.2f", a / g; else print "-" }')
-		printf '%-12s %10s %10s %10s  %s; %s\n' "$n" "$best" "$got" \
+		printf '%-24s %10s %10s %10s  %s; %s\n' "$n" "$best" "$got" \
 		    "$fail" "$ratio" "$why"
 	done
 	echo "  trafgen unpaced (no -b, PACKET_MMAP as fast as it goes):" \
 	    "$UNPACED"
+	rbest=$(cut -d'|' -f1 "$W/b-hoplabring")
+	tbest=$(cut -d'|' -f1 "$W/b-trafgen")
+	awk -v r="$rbest" -v g="$gbest" -v t="$tbest" -v u="${UNPACED%% *}" \
+	    'function q(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" }
+	    BEGIN { printf "  hoplab-gen --tx-io ring: %sx --tx-io send, " \
+	    "%sx trafgen paced (passed rates), %sx the trafgen unpaced rate\n",
+	    q(r, g), q(r, t), q(r, u) }'
 } >"$W/table-b"
 else
 	printf '\n(b) not run (BENCH_PARTS=%s)\n' "$PARTS" >"$W/table-b"

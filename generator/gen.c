@@ -73,6 +73,8 @@ gen_flow_new(struct gen *g, size_t i, const struct flowspec *spec,
 	ipdv_init(&f->ipdv, f->ipdv_hist);
 	f->dst = spec->dst.s_addr != INADDR_ANY ? spec->dst : g->cfg.dst;
 	tsm_init(f->tsm, g->cfg.tstamp == GEN_TS_KERNEL);
+	if (g->cfg.tx_io == GEN_TX_RING)
+		tsm_payload(f->tsm);	/* delays from the probe's stamp */
 	if (model_init(&f->model, spec, err, errlen) == -1)
 		return -1;
 	if ((f->tsm->idt_abs = hist_new()) == NULL) {
@@ -145,6 +147,7 @@ gen_free(struct gen *g)
 	l2io_close(&g->tx);
 	l2io_close(&g->rx);
 	pktio_free(g->rxp);
+	pktio_free(g->txp);
 	free(g->txs);
 	free(g->txbuf);
 	udpio_close(&g->udp);
@@ -262,6 +265,21 @@ rx_word(const struct gen *g, char *buf, size_t len)
 	    len);
 }
 
+/*
+ * --tx-io ring: "tx=payload,ktx=1/64,rx=...": every delay from the
+ * probe's stamp, one frame in 64 kernel-stamped for the offset.
+ */
+static const char *
+ring_source(const struct gen *g, char *buf, size_t len)
+{
+	char b[32], k[24] = "";
+
+	if (g->cfg.tstamp == GEN_TS_KERNEL && g->cfg.tx_stamp_every > 0)
+		snprintf(k, sizeof(k), ",ktx=1/%u", g->cfg.tx_stamp_every);
+	snprintf(buf, len, "tx=payload%s,rx=%s", k, rx_word(g, b, sizeof(b)));
+	return buf;
+}
+
 const char *
 gen_flow_ts_source(const struct gen *g, const struct gen_flow *f)
 {
@@ -270,6 +288,8 @@ gen_flow_ts_source(const struct gen *g, const struct gen_flow *f)
 
 	if (g->ends != GEN_ENDS_BOTH)
 		return gen_ts_source(g);
+	if (g->cfg.tx_io == GEN_TX_RING)
+		return ring_source(g, w->ts_src, sizeof(w->ts_src));
 	snprintf(w->ts_src, sizeof(w->ts_src), "tx=%s,rx=%s",
 	    ts_word(f->tsm->ktx_used, f->tsm->utx_used, a, sizeof(a)),
 	    rx_word(g, b, sizeof(b)));
@@ -322,6 +342,8 @@ gen_ts_source(const struct gen *g)
 
 	if (g->ends == GEN_ENDS_TX)
 		return gen_ts_source_sender(w);
+	if (g->ends == GEN_ENDS_BOTH && g->cfg.tx_io == GEN_TX_RING)
+		return ring_source(g, w->ts_src, sizeof(w->ts_src));
 	for (i = 0; i < g->nflows; i++) {
 		ktx += g->flows[i].tsm->ktx_used;
 		utx += g->flows[i].tsm->utx_used;
@@ -353,7 +375,7 @@ gen_record(struct gen *g, const struct gen_flow *f, const struct tsm_done *d)
 	r.flow_id = f->spec.id;
 	r.frame = (uint16_t)d->frame;
 	r.flags = (d->ktx ? PKTREC_F_KTX : 0) | (d->rx_ns != 0 ? PKTREC_F_RECEIVED :
-	    0);
+	    0) | (d->ktx_sample ? PKTREC_F_KTX_SAMPLE : 0);
 	r.ttl = (uint8_t)d->ttl;
 	if (g->rec != NULL)
 		recw_add(g->rec, &r);

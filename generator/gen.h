@@ -29,6 +29,7 @@
 #include "series.h"
 #include "tsmatch.h"
 #include "ttltrack.h"
+#include "txbatch.h"
 #include "udpio.h"
 
 #define GEN_DRAIN_DEFAULT	(500 * 1000000LL)	/* 500 ms */
@@ -46,6 +47,7 @@
 #define GEN_WAIT_DEFAULT (30 * 1000000000LL)	/* receiver idle limit */
 #define GEN_RX_BURST	256		/* frames per socket per service */
 #define GEN_TX_BATCH	32		/* frames per sendmmsg() at most */
+#define GEN_TXQ_MAX	64		/* frames queued at most: a ring batch */
 #define GEN_BUF		2048
 
 struct gen_config {
@@ -70,7 +72,15 @@ struct gen_config {
 	int64_t		interval_ns;	/* time series width asked for */
 	int64_t		start_at_ns;	/* l2: CLOCK_REALTIME of the first
 					   deadline, 0: at once */
+	int		tx_io;		/* l2: GEN_TX_SEND or GEN_TX_RING */
+	unsigned	tx_stamp_every;	/* GEN_TX_RING: kernel-stamp 1 frame
+					   in this many (0: none) */
 };
+
+#define GEN_TX_SEND	0	/* sendmmsg, a kernel tx stamp per frame */
+#define GEN_TX_RING	1	/* PACKET_TX_RING, stamps of a sample */
+#define GEN_TX_STAMP_EVERY	64	/* --tx-stamp-every's default */
+#define GEN_TX_STAMP_MAX	1000000
 
 #define GEN_TS_KERNEL	0	/* SO_TIMESTAMPING software tx and rx */
 #define GEN_TS_USER	1	/* clock_gettime around send and recv */
@@ -126,7 +136,9 @@ struct gen_txq {
 	unsigned	frame;		/* incl. FCS */
 	size_t		len;		/* bytes handed to the kernel */
 	int64_t		deadline;	/* CLOCK_MONOTONIC it was due */
-	int64_t		utx_ns;		/* CLOCK_REALTIME as it was built */
+	int64_t		utx_ns;		/* CLOCK_REALTIME as it was built;
+					   --tx-io ring: the intended time */
+	unsigned char	sampled;	/* --tx-io ring: kernel-stamped */
 };
 
 struct live;
@@ -148,11 +160,15 @@ struct gen {
 	struct l2_txstamp *txs;		/* L2_TXS_BATCH stamps read at once */
 	unsigned	txs_unread;	/* sends since the stamps were read */
 	uint64_t	txs_reads;	/* recvmmsg() calls on the error queue */
-	struct gen_txq	txq[GEN_TX_BATCH];	/* the send batch */
+	struct gen_txq	txq[GEN_TXQ_MAX];	/* the send batch */
 	uint8_t		(*txbuf)[PKT_FRAME_MAX];	/* its frames */
 	unsigned	ntxq;
 	unsigned	queued[FLOWSPEC_MAX_FLOWS];	/* per flow, in it */
-	uint64_t	tx_calls;	/* sendmmsg() calls */
+	uint64_t	tx_calls;	/* sendmmsg() calls, or ring kicks */
+	struct pktio	*txp;		/* --tx-io ring: the transmit ring */
+	struct txbatch	batch;		/* --tx-io ring: the batch filled */
+	uint64_t	tx_sampled;	/* --tx-io ring: frames sent with a
+					   kernel stamp (the stamped socket) */
 	int64_t		last_service;	/* CLOCK_MONOTONIC of rx_service() */
 	uint8_t		gw_mac[6];
 	int		have_gw;
@@ -166,6 +182,7 @@ struct gen {
 	uint64_t	rx_ring_ts;	/* stamped by AF_PACKET, not the stack */
 	struct pace	pace;
 	int64_t		send_start;	/* first deadline, CLOCK_MONOTONIC */
+	int64_t		send_base;	/* ... and CLOCK_REALTIME */
 	int64_t		send_end;	/* last send */
 	int64_t		send_cpu_ns;	/* process CPU time while sending */
 	int64_t		send_cpu_wall;	/* ... over this much CLOCK_MONOTONIC */

@@ -87,6 +87,12 @@ json_pacing(struct json *j, const struct gen_flow *f)
 	json_kint(j, "late_max_ns", (long long)f->late.max);
 	json_kuint(j, "tx_kernel_stamps", m->ktx_used);
 	json_kuint(j, "tx_user_stamps", m->utx_used);
+	if (m->payload) {	/* --tx-io ring: the sample's offset */
+		json_kuint(j, "tx_offset_samples", m->ktx_off.n);
+		json_kdouble(j, "tx_offset_mean_ns", m->ktx_off.mean, 1);
+		json_kint(j, "tx_offset_min_ns", (long long)m->ktx_off.min);
+		json_kint(j, "tx_offset_max_ns", (long long)m->ktx_off.max);
+	}
 	json_end(j);
 }
 
@@ -239,6 +245,13 @@ json_run(struct json *j, const struct gen *g, const struct gen_config *c)
 	json_kint(j, "interval_ns", (long long)gen_interval_ns(g));
 	json_kint(j, "drain_ns", (long long)c->drain_ns);
 	json_kint(j, "send_ns", (long long)gen_send_ns(g));
+	if (l2) {
+		json_kstring(j, "tx_io", c->tx_io == GEN_TX_RING ? "ring" :
+		    "send");
+		json_kuint(j, "tx_stamp_every", c->tx_io == GEN_TX_RING ?
+		    c->tx_stamp_every : 1);
+		json_kuint(j, "tx_batches", g->batch.kicks);
+	}
 	json_kuint(j, "foreign", gen_foreign(g));
 	json_key(j, "pacer");
 	json_object(j, JSON_INLINE);

@@ -44,6 +44,7 @@
 #include "rx.h"
 #include "send.h"
 #include "txq.h"
+#include "txring.h"
 
 #define L2_SHORT_WAIT	(50 * 1000LL)	/* shorter waits: no ppoll, spin */
 #define L2_SERVICE_MAX	(1000 * 1000LL)	/* sockets looked at least this often */
@@ -67,8 +68,13 @@ l2_open(struct gen_job *j)
 		log_error("%s", err);
 		return GEN_EXIT_IFACE;
 	}
-	if ((g->txbuf = calloc(GEN_TX_BATCH, sizeof(*g->txbuf))) == NULL) {
+	if ((g->txbuf = calloc(GEN_TXQ_MAX, sizeof(*g->txbuf))) == NULL) {
 		log_error("out of memory");
+		return GEN_EXIT_IFACE;
+	}
+	if (g->cfg.tx_io == GEN_TX_RING && txring_open(g, err,
+	    sizeof(err)) == -1) {
+		log_error("%s", err);
 		return GEN_EXIT_IFACE;
 	}
 	return genmode_live(j);
@@ -163,6 +169,19 @@ l2_stamps(struct gen *g, char *err, size_t errlen)
 	return rx_drain_txstamps(g, err, errlen);
 }
 
+/*
+ * --tx-io ring, after a batch: the sampled frames' stamps at once (a
+ * few per batch at most), so that a sample's tsmatch slot is not reused
+ * before its stamp came.
+ */
+static int
+l2_ring_stamps(struct gen *g, char *err, size_t errlen)
+{
+	if (g->txs_unread == 0)
+		return 0;
+	return rx_drain_txstamps(g, err, errlen);
+}
+
 /* After the last send: receive for --drain, live batches going on. */
 static int
 l2_drain(struct gen *g, volatile sig_atomic_t *signals, char *err,
@@ -202,8 +221,13 @@ l2_loop(struct gen *g, volatile sig_atomic_t *signals, char *err,
 		if (build_template(g, i, g->flows[i].spec.frame, err,
 		    errlen) == -1)
 			return -1;
-	if (send_run(g, signals, l2_wait, txq_queue, txq_flush, l2_stamps,
-	    err, errlen) == -1)
+	if (g->cfg.tx_io == GEN_TX_RING)
+		rc = send_run_batched(g, signals, l2_wait, txring_queue,
+		    txring_kick, txring_drop, l2_ring_stamps, err, errlen);
+	else
+		rc = send_run(g, signals, l2_wait, txq_queue, txq_flush,
+		    l2_stamps, err, errlen);
+	if (rc == -1)
 		return -1;
 	if (*signals)
 		log_warn("signal received: sending stopped, draining");

@@ -35,7 +35,7 @@ enum {
 	OPT_RUN_ID, OPT_RX, OPT_SHOW, OPT_SRC, OPT_TSTAMP, OPT_TTL, OPT_TX,
 	OPT_MODE, OPT_ROLE, OPT_LISTEN, OPT_WAIT, OPT_BYTES, OPT_DURATION,
 	OPT_CPU, OPT_CC, OPT_STREAMS, OPT_REALTIME, OPT_START_AT, OPT_STREAM_RECORDS, OPT_SPIN,
-	OPT_DATA_DIR,
+	OPT_DATA_DIR, OPT_TX_IO, OPT_TX_STAMP_EVERY,
 };
 
 static const struct mode_entry modes[] = {
@@ -223,6 +223,19 @@ opt_tstamp(struct gen_config *c, const char *v)
 		opts_usage_error("--tstamp: expected kernel or user, got \"%s\"", v);
 }
 
+/* --tx-io send|ring: how mode l2 hands its frames to the kernel. */
+static void
+opt_tx_io(struct gen_config *c, const char *v)
+{
+	if (strcmp(v, "send") == 0)
+		c->tx_io = GEN_TX_SEND;
+	else if (strcmp(v, "ring") == 0)
+		c->tx_io = GEN_TX_RING;
+	else
+		opts_usage_error("--tx-io: expected send or ring, got \"%s\"",
+		    v);
+}
+
 static void
 opt_report(struct opts *o, const char *v)
 {
@@ -373,6 +386,14 @@ parse_packets(struct opts *o, int ch, const char *v)
 	case OPT_TX:
 		opt_iface("--tx", v, c->tx);
 		break;
+	case OPT_TX_IO:
+		opt_tx_io(c, v);
+		o->tx_io_given = 1;
+		break;
+	case OPT_TX_STAMP_EVERY:
+		c->tx_stamp_every = (unsigned)opt_num("--tx-stamp-every", v, 1,
+		    GEN_TX_STAMP_MAX);
+		break;
 	default:
 		return 0;
 	}
@@ -439,6 +460,8 @@ static const struct option longopts[] = {
 	{ "tstamp", required_argument, NULL, OPT_TSTAMP },
 	{ "ttl", required_argument, NULL, OPT_TTL },
 	{ "tx", required_argument, NULL, OPT_TX },
+	{ "tx-io", required_argument, NULL, OPT_TX_IO },
+	{ "tx-stamp-every", required_argument, NULL, OPT_TX_STAMP_EVERY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ NULL, 0, NULL, 0 },

@@ -261,6 +261,28 @@ opt_spin(struct opts *o)
 			c->flows[i].spin_ns = ns;
 }
 
+/*
+ * --tx-io and --tx-stamp-every: mode l2 only; the sample only with the
+ * ring and kernel stamps, 1 in GEN_TX_STAMP_EVERY frames by default.
+ */
+static void
+opt_tx_io(struct opts *o)
+{
+	struct gen_config *c = &o->job.cfg;
+
+	if (o->tx_io_given && c->mode != GEN_MODE_L2)
+		opts_usage_error("--tx-io: only in mode l2");
+	if (c->tx_stamp_every != 0 && c->tx_io != GEN_TX_RING)
+		opts_usage_error("--tx-stamp-every: only with --tx-io ring (with "
+		    "--tx-io send every frame has its kernel stamp)");
+	if (c->tx_stamp_every != 0 && c->tstamp != GEN_TS_KERNEL)
+		opts_usage_error("--tx-stamp-every: kernel stamps of a sample, "
+		    "not with --tstamp user");
+	if (c->tx_io == GEN_TX_RING && c->tx_stamp_every == 0 &&
+	    c->tstamp == GEN_TS_KERNEL)
+		c->tx_stamp_every = GEN_TX_STAMP_EVERY;
+}
+
 /* Options that only make sense together. */
 void
 optcheck_all(struct opts *o)
@@ -270,6 +292,7 @@ optcheck_all(struct opts *o)
 
 	o->mode->check(o);
 	opt_spin(o);
+	opt_tx_io(o);
 	if (c->nflows > 0 &&
 	    flowspec_check_set(c->flows, c->nflows, err, sizeof(err)) == -1)
 		opts_usage_error("--flow: %s", err);

@@ -37,6 +37,7 @@ struct opts {
 	int		 cpu;		/* --cpu N, or -1 */
 	int		 rt_prio;	/* --realtime: SCHED_FIFO prio, or 0 */
 	const char	*spin;		/* --spin as given, or NULL */
+	int		 tx_io_given;	/* --tx-io was given */
 };
 
 /*

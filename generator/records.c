@@ -225,8 +225,11 @@ rec_export_csv(const char *path, FILE *out, char *err, size_t errlen)
 		    r.flow_id, rec_name(t, r.flow_id), r.seq, r.tx_ns, r.rx_ns);
 		if (r.flags & PKTREC_F_RECEIVED)
 			fprintf(out, "%" PRId64, r.rx_ns - r.tx_ns);
+		/* tx_kernel 2: the probe's stamp, a kernel stamp taken too. */
 		fprintf(out, ",%u,%u,%d,%d\n", r.frame, r.ttl,
-		    (r.flags & PKTREC_F_RECEIVED) != 0, (r.flags & PKTREC_F_KTX) != 0);
+		    (r.flags & PKTREC_F_RECEIVED) != 0,
+		    (r.flags & PKTREC_F_KTX) != 0 ? 1 :
+		    (r.flags & PKTREC_F_KTX_SAMPLE) != 0 ? 2 : 0);
 	}
 	if (n != 0) {
 		snprintf(err, errlen, "%s: truncated record at the end (%zu "

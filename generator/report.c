@@ -104,6 +104,9 @@ ktx_share(const struct gen_flow *f)
 {
 	const struct tsmatch *m = f->tsm;
 
+	if (m->payload)		/* --tx-io ring: the sample's share */
+		return f->sent > 0 ? 100.0 * (m->ktx_stamps -
+		    m->ktx_orphans) / f->sent : 0.0;
 	if (m->ktx_used + m->utx_used > 0)
 		return 100.0 * m->ktx_used / (m->ktx_used + m->utx_used);
 	if (f->sent == 0)
@@ -119,6 +122,37 @@ spin_format(const struct gen_flow *f, char *buf, size_t len)
 		return "auto";
 	snprintf(buf, len, "%.0f", US(f->spec.spin_ns));
 	return buf;
+}
+
+/*
+ * --tx-io ring: the batches, and per flow how far the probe's stamp (the
+ * intended send time) lay from the kernel's send time in the sample.
+ */
+static void
+print_ring(FILE *out, const struct gen *g, const struct gen_flow *fl,
+    size_t n)
+{
+	const struct txbatch *b = &g->batch;
+	const struct welford *o;
+	size_t i;
+
+	fprintf(out, "tx ring: %llu batches, %.1f frames per batch (window "
+	    "%.0f us, at most %u), ", (unsigned long long)b->kicks,
+	    b->kicks > 0 ? (double)b->frames / b->kicks : 0.0,
+	    US(b->window), b->max);
+	if (b->every == 0) {
+		fprintf(out, "no kernel tx stamps (--tstamp user)\n");
+		return;
+	}
+	fprintf(out, "kernel tx stamp on 1 frame in %u (idt: the mean over "
+	    "the frames between two)\n", b->every);
+	for (i = 0; i < n; i++) {
+		o = &fl[i].tsm->ktx_off;
+		fprintf(out, "tx offset %s (kernel tx - probe stamp, us): "
+		    "%llu samples, mean %.3f, min %.3f, max %.3f\n",
+		    fl[i].spec.name, (unsigned long long)o->n, o->mean / 1000.0,
+		    o->n > 0 ? US(o->min) : 0.0, o->n > 0 ? US(o->max) : 0.0);
+	}
 }
 
 /*
@@ -160,6 +194,8 @@ print_pacing(FILE *out, const struct gen *g, const struct gen_flow *fl,
 	    (unsigned long long)p->waits, (unsigned long long)p->overslept,
 	    p->spin_ns / 1e6, run / 1e9, run > 0 ? 100.0 * p->spin_ns / run :
 	    0.0, p->est / 1000.0);
+	if (gen_config(g)->tx_io == GEN_TX_RING)
+		print_ring(out, g, fl, n);
 	if (pct >= 0)
 		fprintf(out, "cpu: %.2f %% of a core while sending (process "
 		    "user + system, %.3f ms in %.3f s)\n", pct, cpu / 1e6,

@@ -141,6 +141,7 @@ send_start(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
 
 	send_start_time(g, &start, &base);
 	g->send_start = start;
+	g->send_base = base;
 	if (base == g->cfg.start_at_ns && start - clock_mono_ns() >
 	    SEND_START_SPIN) {
 		if (wait(g, start - SEND_START_SPIN, PACE_SPIN_AUTO, signals,
@@ -210,6 +211,73 @@ send_run(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
 	}
 	if (flush != NULL)
 		flush(g);
+	g->send_cpu_ns = gen_cpu_ns() - cpu0;
+	g->send_cpu_wall = clock_mono_ns() - wall0;
+	return 0;
+}
+
+/*
+ * Kick the open batch (--tx-io ring) at its last frame's deadline:
+ * interim batches first, then WAIT (spinning at least that frame's
+ * flow's spin), then KICK and STAMPS.  A signal while waiting drops the
+ * batch with DROP.  0, or -1 with ERR.
+ */
+SEND_INLINE int
+send_kick(struct gen *g, volatile sig_atomic_t *signals, send_wait_fn *wait,
+    send_flush_fn *kick, send_flush_fn *drop, send_stamps_fn *stamps,
+    char *err, size_t errlen)
+{
+	int64_t at = txbatch_kick_at(&g->batch);
+	int64_t spin = g->flows[g->txq[g->ntxq - 1].flow].spec.spin_ns;
+
+	if (live_due(g->live, clock_mono_ns()))
+		live_tick(g->live, g, clock_mono_ns());
+	if (wait(g, at, spin, signals, err, errlen) == -1)
+		return -1;
+	if (*signals) {
+		drop(g);
+		return 0;
+	}
+	kick(g);
+	g->send_end = clock_mono_ns();
+	return stamps(g, err, errlen);
+}
+
+/*
+ * send_run()'s loop for --tx-io ring: QUEUE builds each flow's packets
+ * ahead into the open batch while they fit it (txbatch_fits), and the
+ * batch leaves by send_kick() before the first packet that does not.
+ * The deadlines are the same as send_run()'s; what changes is that a
+ * packet is built before its deadline and leaves with its batch.
+ * Returns 0, or -1 with ERR on a socket error.
+ */
+SEND_INLINE int
+send_run_batched(struct gen *g, volatile sig_atomic_t *signals,
+    send_wait_fn *wait, send_one_fn *queue, send_flush_fn *kick,
+    send_flush_fn *drop, send_stamps_fn *stamps, char *err, size_t errlen)
+{
+	struct gen_flow *f;
+	int64_t cpu0 = gen_cpu_ns(), wall0 = clock_mono_ns();
+	int k;
+
+	if (send_start(g, signals, wait, err, errlen) == -1)
+		return -1;
+	while (!*signals && (k = send_next_flow(g)) != -1) {
+		f = &g->flows[k];
+		if (!txbatch_fits(&g->batch, f->deadline, clock_mono_ns()) &&
+		    send_kick(g, signals, wait, kick, drop, stamps, err,
+		    errlen) == -1)
+			return -1;
+		if (*signals)
+			break;
+		queue(g, k, f->deadline);
+		send_advance(f);
+	}
+	if (g->ntxq > 0 && !*signals && send_kick(g, signals, wait, kick,
+	    drop, stamps, err, errlen) == -1)
+		return -1;
+	if (g->ntxq > 0)
+		drop(g);
 	g->send_cpu_ns = gen_cpu_ns() - cpu0;
 	g->send_cpu_wall = clock_mono_ns() - wall0;
 	return 0;

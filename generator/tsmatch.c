@@ -27,6 +27,13 @@
  * the end of the run (tsm_flush_lost), so that its per-packet record can
  * still say when it left.
  *
+ * With delays from the probe's own stamp (tsm_payload, hoplab-gen
+ * --tx-io ring) only a sample of the packets gets a kernel stamp: those
+ * wait for it as above, but every delay is rx - the probe's stamp, and
+ * the kernel stamps measure how far the probe's stamp (the intended send
+ * time) lies from the kernel's send time (ktx_off), and the mean
+ * inter-departure time over the span between two samples.
+ *
  * Deliberately not here: hardware stamps (a NIC's clock is not
  * CLOCK_REALTIME, and two NICs have two clocks) and sequence wrap.
  */
@@ -41,6 +48,23 @@ tsm_init(struct tsmatch *m, int want_ktx)
 	m->want_ktx = want_ktx;
 	welford_init(&m->idt);
 	welford_init(&m->idt_err);
+	welford_init(&m->ktx_off);
+}
+
+void
+tsm_payload(struct tsmatch *m)
+{
+	m->payload = 1;
+	m->want_ktx = 0;
+}
+
+void
+tsm_want_ktx(struct tsmatch *m, uint64_t seq)
+{
+	struct tsm_slot *s = &m->slot[seq % TSM_SLOTS];
+
+	if (s->used && s->seq == seq)
+		s->want = 1;
 }
 
 static void
@@ -49,7 +73,8 @@ tsm_settle(struct tsmatch *m, struct tsm_slot *s, struct tsm_done *out)
 	out->seq = s->seq;
 	out->rx_ns = s->rx_ns;
 	out->frame = s->frame;
-	out->ktx = s->ktx_ns != 0;
+	out->ktx = s->ktx_ns != 0 && !m->payload;
+	out->ktx_sample = s->ktx_ns != 0 && m->payload;
 	out->tx_ns = out->ktx ? s->ktx_ns : s->utx_ns;
 	out->utx_ns = s->utx_ns;
 	out->ttl = s->ttl;
@@ -62,12 +87,14 @@ tsm_settle(struct tsmatch *m, struct tsm_slot *s, struct tsm_done *out)
 
 /* S never arrived: describe it in *OUT (rx_ns 0) and free the slot. */
 static void
-tsm_give_up(struct tsm_slot *s, struct tsm_done *out)
+tsm_give_up(const struct tsmatch *m, struct tsm_slot *s,
+    struct tsm_done *out)
 {
 	out->seq = s->seq;
 	out->rx_ns = 0;
 	out->frame = s->frame;
-	out->ktx = s->ktx_ns != 0;
+	out->ktx = s->ktx_ns != 0 && !m->payload;
+	out->ktx_sample = s->ktx_ns != 0 && m->payload;
 	out->tx_ns = out->ktx ? s->ktx_ns : s->utx_ns;
 	out->utx_ns = s->utx_ns;
 	out->ttl = 0;
@@ -85,7 +112,7 @@ tsm_sent(struct tsmatch *m, uint64_t seq, int64_t deadline, int64_t utx_ns,
 		tsm_settle(m, s, out);
 		settled = TSM_SETTLED;
 	} else if (s->used) {
-		tsm_give_up(s, out);
+		tsm_give_up(m, s, out);
 		settled = TSM_GIVEN_UP;
 	}
 	memset(s, 0, sizeof(*s));
@@ -97,14 +124,21 @@ tsm_sent(struct tsmatch *m, uint64_t seq, int64_t deadline, int64_t utx_ns,
 	return settled;
 }
 
-/* Inter-departure time from kernel stamps of consecutive packets. */
+/*
+ * Inter-departure time from kernel stamps of consecutive packets, or
+ * with payload delays the mean over the span since the previous sample.
+ */
 static void
 tsm_idt(struct tsmatch *m, const struct tsm_slot *s)
 {
-	if (m->have_prev && s->seq == m->prev_seq + 1) {
-		welford_add(&m->idt, s->ktx_ns - m->prev_ktx);
-		int64_t e = (s->ktx_ns - m->prev_ktx) -
-		    (s->deadline - m->prev_deadline);
+	int64_t span = 1;
+
+	if (m->payload && m->have_prev && s->seq > m->prev_seq)
+		span = (int64_t)(s->seq - m->prev_seq);
+	if (m->have_prev && s->seq == m->prev_seq + (uint64_t)span) {
+		welford_add(&m->idt, (s->ktx_ns - m->prev_ktx) / span);
+		int64_t e = ((s->ktx_ns - m->prev_ktx) -
+		    (s->deadline - m->prev_deadline)) / span;
 
 		welford_add(&m->idt_err, e);
 		if (m->idt_abs != NULL)
@@ -128,6 +162,8 @@ tsm_tx(struct tsmatch *m, uint64_t seq, int64_t ktx_ns, struct tsm_done *out)
 	}
 	s->ktx_ns = ktx_ns;
 	tsm_idt(m, s);
+	if (m->payload)
+		welford_add(&m->ktx_off, ktx_ns - s->utx_ns);
 	if (s->rx_ns == 0)
 		return 0;
 	tsm_settle(m, s, out);
@@ -147,6 +183,7 @@ tsm_rx(struct tsmatch *m, uint64_t seq, int64_t utx_ns, int64_t rx_ns,
 		out->rx_ns = rx_ns;
 		out->frame = frame;
 		out->ktx = 0;
+		out->ktx_sample = 0;
 		out->utx_ns = utx_ns;
 		out->ttl = ttl;
 		m->utx_used++;
@@ -156,7 +193,7 @@ tsm_rx(struct tsmatch *m, uint64_t seq, int64_t utx_ns, int64_t rx_ns,
 	s->frame = frame;
 	s->utx_ns = utx_ns;
 	s->ttl = ttl;
-	if (s->ktx_ns == 0 && m->want_ktx)
+	if (s->ktx_ns == 0 && (m->want_ktx || s->want))
 		return 0;
 	tsm_settle(m, s, out);
 	return 1;
@@ -195,7 +232,7 @@ tsm_flush_lost(struct tsmatch *m, struct tsm_done *out)
 
 	for (i = 0; i < TSM_SLOTS; i++) {
 		if (m->slot[i].used && m->slot[i].rx_ns == 0) {
-			tsm_give_up(&m->slot[i], out);
+			tsm_give_up(m, &m->slot[i], out);
 			return 1;
 		}
 	}

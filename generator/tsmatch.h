@@ -22,6 +22,8 @@ struct tsm_done {
 	int		ktx;		/* tx_ns is the kernel's stamp */
 	int64_t		utx_ns;		/* the probe's user-space stamp */
 	unsigned	ttl;		/* IPv4 TTL on arrival; 0 if not */
+	int		ktx_sample;	/* payload delays: a kernel stamp of
+					   this packet came (a sample) */
 };
 
 struct tsm_slot {
@@ -33,10 +35,15 @@ struct tsm_slot {
 	unsigned	frame;
 	unsigned	ttl;		/* on arrival */
 	int		used;
+	int		want;		/* tsm_want_ktx(): a sample, waits */
 };
 
 struct tsmatch {
 	int		want_ktx;	/* wait for kernel tx stamps */
+	int		payload;	/* tsm_payload(): delays from the
+					   probe's stamp, kernel stamps of a
+					   sample measure the offset */
+	struct welford	ktx_off;	/* payload: kernel tx - probe stamp */
 	struct tsm_slot	slot[TSM_SLOTS];
 	uint64_t	ktx_used;	/* delays computed with kernel tx */
 	uint64_t	utx_used;	/* ... with the user-space tx stamp */
@@ -64,6 +71,17 @@ struct tsm_idt_pct {
 
 /* WANT_KTX: 1 to pair with kernel tx stamps, 0 to use the user stamps. */
 void	tsm_init(struct tsmatch *m, int want_ktx);
+/*
+ * Delays from the probe's own stamp (hoplab-gen --tx-io ring): every
+ * packet settles as soon as it arrives, except the sampled ones
+ * (tsm_want_ktx), which wait for their kernel stamp; the kernel stamps
+ * feed ktx_off (kernel - probe stamp) and the inter-departure times over
+ * the span between two samples, (ktx_b - ktx_a) / (seq_b - seq_a).
+ * Called after tsm_init().
+ */
+void	tsm_payload(struct tsmatch *m);
+/* Packet SEQ (just given to tsm_sent) will get a kernel tx stamp. */
+void	tsm_want_ktx(struct tsmatch *m, uint64_t seq);
 /*
  * Packet SEQ was sent, due at DEADLINE, with user stamp UTX_NS.  Reusing
  * its slot may settle an older packet: one that arrived but never got

@@ -30,18 +30,13 @@
 #include "build.h"
 #include "txq.h"
 
-/*
- * Build the next packet of flow I into the batch; it was due at DEADLINE.
- * The caller flushes first when the batch is full.
- */
-void
-txq_queue(struct gen *g, size_t i, int64_t deadline)
+struct gen_txq *
+txq_build(struct gen *g, size_t i, int64_t deadline, int64_t tx_ns)
 {
 	struct gen_flow *f = &g->flows[i];
 	struct gen_txq *q = &g->txq[g->ntxq];
 	struct probe p;
 	unsigned frame;
-	int64_t now;
 	char why[8];
 
 	frame = model_frame(&f->model);
@@ -51,20 +46,33 @@ txq_queue(struct gen *g, size_t i, int64_t deadline)
 	q->seq = (uint32_t)(f->sent + g->queued[i]++);
 	q->deadline = deadline;
 	q->frame = frame;
+	q->sampled = 0;
 	q->len = g->tmpl_len[i];
 	memcpy(g->txbuf[g->ntxq], g->tmpl[i], q->len);
 	memset(&p, 0, sizeof(p));
 	p.flow_id = f->spec.id;
 	p.seq = q->seq;
-	now = clock_mono_ns();
-	p.tx_ns = q->utx_ns = clock_real_ns();
+	p.tx_ns = q->utx_ns = tx_ns;
 	build_stamp(g->txbuf[g->ntxq], g->ip_id++, &p);
-	welford_add(&f->late, now - deadline);
 	g->ntxq++;
+	return q;
+}
+
+/*
+ * Build the next packet of flow I into the batch; it was due at DEADLINE.
+ * The caller flushes first when the batch is full.
+ */
+void
+txq_queue(struct gen *g, size_t i, int64_t deadline)
+{
+	int64_t now = clock_mono_ns();
+
+	(void)txq_build(g, i, deadline, clock_real_ns());
+	welford_add(&g->flows[i].late, now - deadline);
 }
 
 /* The kernel took packet Q: account for it. */
-static void
+void
 txq_sent(struct gen *g, const struct gen_txq *q)
 {
 	struct gen_flow *f = &g->flows[q->flow];
@@ -79,7 +87,8 @@ txq_sent(struct gen *g, const struct gen_txq *q)
 		gen_record(g, f, &d);
 		break;
 	}
-	g->txs_unread++;
+	if (g->cfg.tx_io != GEN_TX_RING || q->sampled)
+		g->txs_unread++;	/* a kernel stamp will come */
 	f->tx_bytes += q->frame;
 	series_sent(&f->series, q->utx_ns, q->frame);
 	if (f->sent++ == 0)

@@ -9,7 +9,7 @@
  *    16  u32 seq     sequence number in the flow, from 0
  *    20  u16 flow id
  *    22  u16 frame   Ethernet frame length incl. FCS
- *    24  u8  flags   PKTREC_F_KTX, PKTREC_F_RECEIVED
+ *    24  u8  flags   PKTREC_F_KTX, PKTREC_F_RECEIVED, PKTREC_F_KTX_SAMPLE
  *    25  u8  ttl     IPv4 TTL on arrival, 0 when not received
  *    26  6   reserved, 0
  */
@@ -21,6 +21,9 @@
 #define PKTREC_LEN		32
 #define PKTREC_F_KTX		0x01	/* tx_ns is the kernel's stamp */
 #define PKTREC_F_RECEIVED	0x02
+#define PKTREC_F_KTX_SAMPLE	0x04	/* tx_ns is the probe's stamp, and
+					   the kernel stamped this frame too
+					   (a sample, hoplab-gen --tx-io ring) */
 
 struct pktrec {
 	int64_t		tx_ns;

@@ -129,7 +129,9 @@ records_row(char *buf, const struct pktrec *r)
 	else
 		*p++ = ',';
 	p = put_i64(p, rcvd, ',');
-	p = put_i64(p, (r->flags & 1) != 0, '\n');
+	/* tx_kernel 2: the probe's stamp, the kernel stamped it too. */
+	p = put_i64(p, (r->flags & PKTREC_F_KTX) != 0 ? 1 :
+	    (r->flags & PKTREC_F_KTX_SAMPLE) != 0 ? 2 : 0, '\n');
 	return (size_t)(p - buf);
 }
 

@@ -153,7 +153,8 @@ t_records_file_exports_expected_csv(void)
 	    "flow_id,flow,seq,tx_ns,rx_ns,delay_ns,frame,ttl,received,"
 	    "tx_kernel\n"
 	    "7,voice,0,1000,4500,3500,218,63,1,1\n"
-	    "7,voice,1,2000,0,,218,0,0,0\n";
+	    "7,voice,1,2000,0,,218,0,0,0\n"
+	    "7,voice,2,3000,6200,3200,218,63,1,2\n";
 	struct flowspec fs;
 	struct pktrec r;
 	struct recw *w;
@@ -174,6 +175,10 @@ t_records_file_exports_expected_csv(void)
 	    63 };
 	recw_add(w, &r);
 	r = (struct pktrec){ 2000, 0, 1, 7, 218, 0, 0 };
+	recw_add(w, &r);
+	/* A sampled frame of --tx-io ring: the probe's stamp, tx_kernel 2. */
+	r = (struct pktrec){ 3000, 6200, 2, 7, 218, PKTREC_F_RECEIVED |
+	    PKTREC_F_KTX_SAMPLE, 63 };
 	recw_add(w, &r);
 	CU_ASSERT_EQUAL(recw_close(w, "tx=kernel-sw,rx=kernel-sw", err,
 	    sizeof(err)), 0);

@@ -76,6 +76,20 @@ t_row_has_delay_when_received_and_blanks_when_lost(void)
 	    "frame_bytes,ttl,received,tx_kernel\n");
 }
 
+/* A sampled frame of hoplab-gen --tx-io ring (flag 4): tx_kernel 2. */
+static void
+t_sampled_frame_has_tx_kernel_2(void)
+{
+	struct pktrec r = { 1000000, 1003400, 640, 1, 64,
+	    PKTREC_F_RECEIVED | PKTREC_F_KTX_SAMPLE, 63 };
+	char buf[RECORDS_ROW_MAX + 1];
+	size_t n;
+
+	n = records_row(buf, &r);
+	buf[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(buf, "640,1000000,1003400,3400,64,63,1,2\n");
+}
+
 static void
 t_label_is_file_name_safe(void)
 {
@@ -183,6 +197,8 @@ main(void)
 		UNIT_TEST_NAMED(
 		    "row has delay when received and blanks when lost",
 		    t_row_has_delay_when_received_and_blanks_when_lost),
+		UNIT_TEST_NAMED("sampled frame has tx_kernel 2",
+		    t_sampled_frame_has_tx_kernel_2),
 		UNIT_TEST_NAMED("label is file name safe",
 		    t_label_is_file_name_safe),
 		UNIT_TEST_NAMED(
