@@ -49,7 +49,7 @@
 #	t_live.sh	hllv	213
 #	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
-#	t_gen_txring.sh	hlgx	190 (own namespaces hlgx-tg/-tr, K unused)
+#	t_gen_txring.sh	hlgy	- (own namespaces hlgy-tg/-tr, no K)
 #	t_results_hoplab.sh	hlt11	231
 #	t_capture.sh	hlcap	215
 #	t_residence.sh	hlres	203

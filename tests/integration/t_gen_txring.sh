@@ -3,16 +3,16 @@
 # transmit ring, a kernel stamp on a sample) against truths it does not
 # compute itself, through one Linux kernel router.
 #
-# Lab of its own (prefix hlgx, namespaces hlgx-tg and hlgx-tr, apart from
-# t_gen_mix's hlgx-gen and hlgx-r; no management network):
+# Lab of its own (prefix hlgy, namespaces hlgy-tg and hlgy-tr; no
+# management network):
 #
-#   hlgx-tg: tx ----veth---- in :hlgx-tr 198.18.0.2/24
-#            rx ----veth---- out:hlgx-tr 198.18.100.1/24, ip_forward=1
+#   hlgy-tg: tx ----veth---- in :hlgy-tr 198.18.0.2/24
+#            rx ----veth---- out:hlgy-tr 198.18.100.1/24, ip_forward=1
 #
 # hoplab-gen sends N = 10000 probes of 64 bytes at 40 us (25 000 frames/s,
 # two frames per 50 us batch) with --tx-io ring --tx-stamp-every 10 and
-# --records, while tcpdump captures hlgx-tr's in (the far end of tx) and
-# out (towards rx), and an nftables counter in hlgx-tr's forward hook
+# --records, while tcpdump captures hlgy-tr's in (the far end of tx) and
+# out (towards rx), and an nftables counter in hlgy-tr's forward hook
 # counts the probes it routes.  Checks:
 #   - the router forwarded exactly N (nftables), hoplab-gen received N;
 #   - the in capture holds N probes, each once, in sequence order 0..N-1
@@ -37,15 +37,16 @@ GL_ROOT=$HL_ROOT
 
 N=10000
 K=10
-G=hlgx-tg
-R=hlgx-tr
+G=hlgy-tg
+R=hlgy-tr
 BIN=$GL_GEN_BIN
 
 need_root
 TMP=$(mktemp -d /tmp/hoplab-t-gen-txring.XXXXXX)
-# genlab_init names the captures' namespaces (hlgx-tg, hlgx-tr); its
-# genlab_down is not used: it would delete t_gen_mix's hlgx-gen.
-genlab_init hlgx
+# genlab_init names the captures' namespaces (hlgy-tg, hlgy-tr); the
+# two namespaces are this test's own, not genlab_up's, so it removes
+# them itself.
+genlab_init hlgy
 txring_down()
 {
 	cap_stop >/dev/null 2>&1
@@ -98,10 +99,10 @@ ip netns add "$G" && ip netns add "$R" &&
     ip -n "$R" addr add 198.18.100.1/24 dev out &&
     gl_in tr sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward' ||
     bail lab_up "could not build the namespace lab"
-gl_in tr nft add table ip hlgx_txring &&
-    gl_in tr nft add chain ip hlgx_txring probes \
+gl_in tr nft add table ip hlgy_txring &&
+    gl_in tr nft add chain ip hlgy_txring probes \
     '{ type filter hook forward priority 0; policy accept; }' &&
-    gl_in tr nft add rule ip hlgx_txring probes ip saddr 198.18.0.1 \
+    gl_in tr nft add rule ip hlgy_txring probes ip saddr 198.18.0.1 \
     udp dport 9 counter || bail nft "could not add the nftables counter"
 
 cap_start tr in "$TMP/in.pcap" "udp dst port 9" &&
@@ -120,7 +121,7 @@ if [ "$rc" != 0 ]; then
 	bail gen "hoplab-gen exited with $rc"
 fi
 
-fwd=$(gl_in tr nft list chain ip hlgx_txring probes |
+fwd=$(gl_in tr nft list chain ip hlgy_txring probes |
     sed -n 's/.*counter packets \([0-9]*\) .*/\1/p')
 assert_eq router_forwarded_n "$N" "$fwd"
 assert_eq gen_sent_received_lost "$N/$N/0" \
