@@ -23,7 +23,10 @@
 # mandoc and man-db (groff) for t_man's checks of the manual pages,
 # chromium, tshark and python3-pandas for t_webreport (the report page
 # rendered headless, the Wireshark dissector tools/wireshark/hoplab.lua,
-# the pandas snippet of docs/results.md; issue 18).  make deb's own
+# the pandas snippet of docs/results.md; issue 18), clang and llvm to
+# compile hoplab-router's XDP fast path for the BPF target (issue 19;
+# its headers come from libbpf-dev, its loader from libxdp-dev and
+# libbpf).  make deb's own
 # tools (debhelper, lintian) are not here: deploy/deb.sh asks for them.
 
 set -u
@@ -33,7 +36,8 @@ protobuf-c-compiler libpcap-dev libcunit1-dev libyaml-dev libcyaml-dev
 libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
 iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3
-python3-jsonschema bird2 mandoc man-db chromium tshark python3-pandas"
+python3-jsonschema bird2 mandoc man-db chromium tshark python3-pandas
+clang llvm"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

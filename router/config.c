@@ -289,10 +289,10 @@ parse_icmp(struct cctx *x, yaml_node_t *n)
 }
 
 enum { IO_RX_RING, IO_TX_BATCH, IO_BUSY, IO_BTO, IO_BACKEND, IO_XDP_MODE,
-    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_QDISC, IO_NKEYS };
+    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_QDISC, IO_FASTPATH, IO_NKEYS };
 static const char *const io_keys[IO_NKEYS] = { "rx_ring", "tx_batch",
     "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus", "tx_path",
-    "xdp_fill", "qdisc_bypass" };
+    "xdp_fill", "qdisc_bypass", "fastpath" };
 
 /* A word a key may take, and what it sets. */
 struct word {
@@ -334,7 +334,29 @@ io_cpus(struct cctx *x, yaml_node_t *n)
 	return 0;
 }
 
-/* The io keys that name a way of doing I/O: tx_path .. rx_ring. */
+/*
+ * io.fastpath: on or off (default: on where the interface runs XDP in
+ * its driver).  On needs the driver, which io.xdp_mode skb rules out.
+ */
+static int
+io_fastpath(struct cctx *x, yaml_node_t *n)
+{
+	static const struct word onoff[] = { { "on", 1 }, { "off", 0 },
+	    { NULL, 0 } };
+
+	if (n == NULL)
+		return 0;
+	if (get_word(x, n, "io.fastpath", onoff, "on or off",
+	    &x->c->fastpath) == -1)
+		return -1;
+	x->c->fastpath_line = yamldoc_line(n);
+	if (x->c->fastpath == 1 && x->c->xdp_mode == 2)
+		return CERR(x, n, "io.fastpath", "on needs XDP in the driver, "
+		    "but io.xdp_mode is skb: got on");
+	return 0;
+}
+
+/* The io keys that name a way of doing I/O: tx_path .. fastpath. */
 static int
 io_words(struct cctx *x, yaml_node_t **v)
 {
@@ -373,7 +395,7 @@ io_words(struct cctx *x, yaml_node_t **v)
 	if (v[IO_RX_RING] != NULL)
 		snprintf(x->c->rx_ring, sizeof(x->c->rx_ring), "%s",
 		    yamldoc_text(v[IO_RX_RING]));
-	return 0;
+	return io_fastpath(x, v[IO_FASTPATH]);
 }
 
 /* The io keys that are numbers and times: tx_batch .. block_timeout. */
@@ -438,6 +460,7 @@ defaults(struct rconf *c)
 	c->tx_path = PKTIO_TX_COPY;
 	c->busy_adaptive = 1;
 	c->busy_poll_ns = RCONF_BUSY_ADAPT_NS;
+	c->fastpath = -1;
 	classify_map_default(&c->cmap);
 	sched_conf_default(&c->sched);
 	c->filter_default = FILTER_PERMIT;

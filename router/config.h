@@ -79,6 +79,10 @@ struct rconf {
 	int		xdp_mode;	/* io.xdp_mode: 0 auto (native, else
 					   skb), 1 native, 2 skb */
 	int		xdp_fill_full;	/* io.xdp_fill: 0 adaptive, 1 full */
+	int		fastpath;	/* io.fastpath: -1 not given (on where
+					   XDP runs in the driver), 0 off,
+					   1 on (router/fastpath.c) */
+	unsigned long	fastpath_line;	/* where io.fastpath was given */
 	char		rx_ring[4];	/* "v2" (default) or "v3" */
 	unsigned	block_tov_ms;	/* v3 block retire timeout, default 1 */
 	unsigned	tx_batch;	/* frames per send(), default 32 */

@@ -44,6 +44,7 @@
 #include "router/config.h"
 #include "router/fib.h"
 #include "router/filter.h"
+#include "router/fpmirror.h"
 #include "router/icmp.h"
 #include "router/nat.h"
 #include "router/rtlog.h"
@@ -83,14 +84,17 @@ struct txmeta {
  * An I/O back end other than lib/pktio for a port (router/xsk.c: AF_XDP).
  * loop.c hands it to router_setup() in struct router, so that only the
  * program links it.  Open's MODE: 0 native, else SKB; 1 native only; 2 SKB
- * only.
+ * only.  FP: the fast path (fastpath.h) to attach as PORT, or NULL for
+ * libxdp's default program.
  */
 struct rip;
 struct ripio_hooks;
+struct fastpath;
 
 struct port_xio {
 	void	*(*open)(const char *ifname, int mode, int fill_full,
-		    uint8_t mac[6], unsigned *mtu, char *err, size_t errlen);
+		    struct fastpath *fp, unsigned port, uint8_t mac[6],
+		    unsigned *mtu, char *err, size_t errlen);
 	void	(*close)(void *x);
 	int	(*fd)(void *x);
 	const char *(*mode)(void *x);
@@ -101,6 +105,8 @@ struct port_xio {
 	unsigned (*tx_room)(void *x);
 	int	(*tx_flush)(void *x);
 	void	(*stats)(void *x, struct pktio_stats *st);
+	/* 1 when the fast path's program runs in the driver here */
+	int	(*native)(void *x);
 };
 
 struct port {
@@ -113,7 +119,10 @@ struct port {
 	uint32_t	addr;		/* host order */
 	unsigned	plen;
 	unsigned	mtu;		/* IPv4 MTU used for forwarding */
+	unsigned	ifindex;	/* the kernel's */
 	int		up;
+	int		fast;		/* frames in and out of it may take
+					   the fast path (fpm_port_fast()) */
 	struct sched	*q;
 	double		rate;		/* output limit, bytes/ns; 0: none */
 	double		tokens;		/* bytes the limit allows now */
@@ -144,6 +153,8 @@ struct router_opts {
 struct router {
 	const struct router_opts *opts;
 	const struct port_xio *xdp_io;	/* io.backend xdp, or NULL: refused */
+	struct fastpath	*fp;		/* the XDP fast path, or NULL */
+	struct fpmirror	*fpm;		/* its maps' mirror, or NULL */
 	struct rconf	*conf;
 	struct port	ports[RCONF_IF_MAX];
 	unsigned	nports;
@@ -263,6 +274,8 @@ int	router_route_set(struct router *r, uint32_t prefix, unsigned plen,
 int	router_reload(struct router *r, char *err, size_t errlen);
 int	router_iface_set(struct router *r, const char *name, int up,
 	    char *err, size_t errlen);
+/* Every port's entries in the fast path's maps, after any change. */
+void	router_fastpath_ports(struct router *r);
 
 /* port.c */
 int	port_open(struct router *r, struct port *p, const struct rconf_iface *c,

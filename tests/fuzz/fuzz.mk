@@ -32,7 +32,7 @@ SRC_fuzz_router_frame = $(R)/router.c $(R)/rtables.c $(R)/port.c $(R)/arp.c $(R)
 	$(R)/sojourn.c $(R)/config.c $(R)/config_qos.c $(R)/config_value.c \
 	$(R)/config_rip.c $(R)/rip.c $(R)/ripio.c $(R)/ripwire.c \
 	$(R)/ripauth.c $(R)/rtlog.c $(R)/config_nat.c $(R)/nat.c \
-	$(R)/natpkt.c
+	$(R)/natpkt.c $(R)/fpmirror.c
 SRC_fuzz_router_config = $(R)/config.c $(R)/config_qos.c \
 	$(R)/config_value.c $(R)/classify.c $(R)/filter.c $(R)/sched.c \
 	$(R)/config_rip.c $(R)/config_nat.c

@@ -107,3 +107,4 @@ UNIT_EXTRA_test_csvfile = build/asan/controller/results/csvfile.o
 UNIT_EXTRA_test_results += build/asan/controller/results/batchkeys.o
 UNIT_EXTRA_test_results_links = build/asan/controller/results/linkrows.o build/asan/controller/results/csvfile.o build/asan/controller/results/batchkeys.o
 UNIT_EXTRA_test_html = build/asan/controller/report/html.o
+UNIT_EXTRA_test_router_fpmirror = build/asan/router/fpmirror.o build/asan/router/arp.o

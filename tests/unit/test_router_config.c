@@ -269,6 +269,36 @@ t_refuses_bad_io_backend_and_xdp_mode(void)
 }
 
 static void
+t_io_fastpath_reads_on_off_and_its_line(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	struct rconf *c;
+	char y[256];
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, -1);	/* where XDP runs native */
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio:\n  backend: xdp\n  fastpath: on\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, 1);
+	CU_ASSERT_EQUAL(c->fastpath_line, 5);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {fastpath: off}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, 0);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {fastpath: yes}\n", ifs);
+	expect(y, "r.yaml:3: io.fastpath: expected on or off, got 'yes'");
+	snprintf(y, sizeof(y), "%sio: {xdp_mode: skb, fastpath: on}\n", ifs);
+	expect(y, "r.yaml:3: io.fastpath: on needs XDP in the driver, but "
+	    "io.xdp_mode is skb: got on");
+}
+
+static void
 t_cpus_reads_a_taskset_list(void)
 {
 	static const char *ifs =
@@ -494,6 +524,7 @@ main(void)
 		    t_refuses_filter_on_unknown_interface),
 		UNIT_TEST_NAMED("check_host_names_missing_interface",
 		    t_check_host_names_missing_interface),
+		UNIT_TEST(t_io_fastpath_reads_on_off_and_its_line),
 		UNIT_TEST(t_reads_interfaces_timers_and_auth),
 		UNIT_TEST(t_defaults_are_rfc_2453s_on_every_interface),
 		UNIT_TEST(t_refuses_bad_values_with_file_line_key),
