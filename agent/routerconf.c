@@ -425,6 +425,14 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 		fprintf(f, "backend: %s", rp->io_backend);
 		sep = ", ";
 	}
+	/*
+	 * The AF_XDP back end without the XDP fast path: the namespace lab
+	 * (deploy/lab.sh) leaves GRO off on its veth ends, and a veth loses
+	 * what XDP redirects into it unless its peer has GRO on or an XDP
+	 * program (docs/router.md, "The fast path").
+	 */
+	if (strcmp(rp->io_backend, "xdp") == 0)
+		fprintf(f, ", fastpath: off");
 	if (rp->rx_ring[0] != '\0') {
 		fprintf(f, "%srx_ring: %s", sep, rp->rx_ring);
 		sep = ", ";

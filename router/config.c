@@ -16,6 +16,7 @@
 #include "pktio.h"
 #include "yamldoc.h"
 #include "router/config.h"
+#include "router/config_routes.h"
 #include "router/config_qos.h"
 
 struct cctx {
@@ -472,13 +473,14 @@ static int
 parse(struct cctx *x)
 {
 	static const char *const keys[] = { "interfaces", "routes", "arp",
-	    "icmp", "io", "qos", "filters", "rip", "nat" };
-	yaml_node_t *root = yamldoc_root(x->yd), *v[9];
+	    "icmp", "io", "qos", "filters", "rip", "nat", "routes_file" };
+	yaml_node_t *root = yamldoc_root(x->yd), *v[10];
+	char buf[256];
 
 	if (root == NULL)
 		return CERR(x, NULL, "", "empty file: expected a mapping with "
 		    "at least 'interfaces'");
-	if (yamldoc_map_fields(x->yd, root, "", keys, 9, v, x->err,
+	if (yamldoc_map_fields(x->yd, root, "", keys, 10, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	if (v[0] == NULL)
@@ -505,6 +507,10 @@ parse(struct cctx *x)
 	if (v[8] != NULL && rconf_parse_nat(x->yd, v[8], x->c, x->err,
 	    x->errlen) == -1)
 		return -1;
+	if (v[9] != NULL && (yamldoc_str(x->yd, v[9], "routes_file",
+	    "a file name", buf, sizeof(buf), x->err, x->errlen) == -1 ||
+	    rconf_routes_file(x->c, buf, x->err, x->errlen) == -1))
+		return -1;
 	return 0;
 }
 
@@ -523,7 +529,7 @@ from_doc(struct yamldoc *yd, char *err, size_t errlen)
 	defaults(c);
 	x.c = c;
 	if (parse(&x) == -1) {
-		free(c);
+		rconf_free(c);
 		c = NULL;
 	}
 	yamldoc_free(yd);
@@ -554,6 +560,8 @@ rconf_load_string(const char *yaml, const char *name, char *err,
 void
 rconf_free(struct rconf *c)
 {
+	if (c != NULL)
+		free(c->bulk);
 	free(c);
 }
 

@@ -104,6 +104,9 @@ struct rconf {
 	enum filter_action filter_default;
 	struct rconf_rip rip;		/* rip: (config_rip.h) */
 	struct rconf_nat nat;		/* nat: (config_nat.h) */
+	char		routes_file[512]; /* routes_file:, resolved, or "" */
+	struct rconf_route *bulk;	/* its routes (config_routes.h) */
+	size_t		nbulk;
 };
 
 /*

@@ -113,6 +113,33 @@ unmirror(uint32_t prefix, unsigned plen, uint32_t nh, void *arg)
 	return 0;
 }
 
+/*
+ * The routes_file's routes (config_routes.h): into the FIB and the fast
+ * path, not the route log, which is linear and meant for lab tables.
+ */
+static int
+load_bulk(struct router *r, const struct rconf *c, char *err, size_t errlen)
+{
+	const struct rconf_route *b;
+	uint32_t nh;
+	size_t i;
+
+	for (i = 0; i < c->nbulk; i++) {
+		b = &c->bulk[i];
+		if (nh_index(r, b->port, b->via, &nh) == -1 ||
+		    fib_add(r->fib, b->prefix, b->plen, nh) == -1) {
+			snprintf(err, errlen, "%s:%lu: cannot add route: %s",
+			    c->routes_file, b->line, r->nnh == ROUTER_NH_MAX ?
+			    "too many next hops" : strerror(errno));
+			return -1;
+		}
+		fpm_route_set(r->fpm, b->prefix, b->plen, b->port, b->via);
+	}
+	if (c->nbulk > 0)
+		log_info("%s: %zu routes", c->routes_file, c->nbulk);
+	return 0;
+}
+
 /* Connected routes and the configuration's static routes. */
 static int
 load_routes(struct router *r, const struct rconf *c, char *err,
@@ -145,6 +172,8 @@ load_routes(struct router *r, const struct rconf *c, char *err,
 		if (router_route_add(r, c->routes[i].prefix, c->routes[i].plen,
 		    c->routes[i].via, err, errlen) == -1)
 			return -1;
+	if (load_bulk(r, c, err, errlen) == -1)
+		return -1;
 	if (r->rip != NULL)
 		rip_reinstall(r->rip);	/* after the static ones: they win */
 	return 0;

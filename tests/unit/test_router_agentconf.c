@@ -188,6 +188,7 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_EQUAL(c->ifs[0].mtu, 1400);
 	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v3");
 	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
+	CU_ASSERT_EQUAL(c->fastpath, 0);	/* the lab's veths: GRO off */
 	CU_ASSERT_EQUAL(c->ncpus, 1);
 	CU_ASSERT_EQUAL(c->xdp_fill_full, 1);
 	CU_ASSERT(CPU_ISSET(0, &c->cpus));
