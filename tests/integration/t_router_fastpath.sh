@@ -2,7 +2,7 @@
 # t_router_fastpath: hoplab-router's XDP fast path (io.backend xdp with
 # io.fastpath on or by default, router/fastpath.c, router/bpf/), on a
 # namespace lab of its own (prefix hlfp, K 214 reserved; no management
-# network, no agents):
+# network, no agents; then a managed lab for part 10):
 #
 #   hlfp-gen eth0 -- in A out -- in B out -- in C out -- eth0 hlfp-sink
 #
@@ -43,9 +43,14 @@
 #    and a BPF object the verifier refuses (HOPLAB_ROUTER_BPF_OBJ) is an
 #    error at start naming the verifier's message.
 # 9. the routers exit 0 on SIGTERM.
+# 10. a plan with router: {impl: hoplab, io: xdp, fastpath: on} on a
+#    managed lab (K 214): the agent's router file says fastpath: on, the
+#    lab's veths get GRO (wire --gro), all 2000 probes arrive, and A's
+#    and B's fp_forwarded in routers.csv cover them (and the warm-up's
+#    200, but those that waited for ARP).
 #
 # When the kernel refuses AF_XDP or BPF here, the scenario says why and
-# passes with nothing else checked.  Run as root; about 20 s.
+# passes with nothing else checked.  Run as root; about 30 s.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/router_lab.sh"
@@ -327,5 +332,55 @@ assert_match verifier_message_named \
 for r in A B C; do
 	eval "rl_stop \$RL_PID_$r"
 	assert_eq "router_${r}_exits_0" 0 "$?"
+done
+
+# ---------------------------------------------------------------- 10. plan
+
+# A plan asking for the fast path (router: {io: xdp, fastpath: on}), run
+# by the controller and agents on a managed lab (hlfp, K 214, after the
+# lab above is gone): the agent writes io.fastpath on, the controller
+# wires the lab with GRO on (deploy/lab.sh wire --gro; without it every
+# frame B's fast path redirects into gen's rx would be lost), the probes
+# all arrive, A and B forward them in XDP, and routers.csv carries the
+# fast path's counters.
+rl_down
+lab_init hlfp 214
+lab_up A B
+P=$(mktemp -d /tmp/hoplab-t-fastpath-plan.XXXXXX)
+at_exit "rm -rf '$P'"
+cat >"$P/plan.yaml" <<'PLAN'
+name: fastpath-plan
+topology: {chain: [A, B]}
+variants: [A-B]
+router: {impl: hoplab, io: xdp, fastpath: on}
+flows:
+  - {name: f, mode: l2, frame: 64, idt: 200us, count: 2000}
+PLAN
+if "$HL_BIN/hoplab" -p hlfp -o "$P/r" run "$P/plan.yaml" \
+    >"$P/run.log" 2>&1; then
+	pass plan_run_with_fastpath
+else
+	tail -n 8 "$P/run.log" | sed 's/^/    /'
+	fail plan_run_with_fastpath "the run failed"
+fi
+assert_match plan_fastpath_in_router_config "fastpath: on" \
+    "$(cat "$LAB_STATE"/A/router-*.yaml 2>/dev/null)"
+D=$(ls -d "$P/r"/fastpath-plan-* 2>/dev/null | head -n 1)
+rcv=$(csv_col "$D/summary.csv" received 2>/dev/null | head -n 1)
+assert_num_eq plan_all_probes_received "${rcv:-0}" 2000
+R=$D/routers.csv
+for c in router iface final fp_forwarded; do
+	csv_col "$R" $c >"$P/$c" 2>/dev/null
+done
+for r in A B; do
+	f=$(paste -d' ' "$P/router" "$P/iface" "$P/final" "$P/fp_forwarded" |
+	    awk -v r=$r '$1 ~ r "$" && $2 == "in" && $3 == 1 { print $4 }' |
+	    tail -n 1)
+	echo "    plan: $r in fp_forwarded ${f:-?} of ${rcv:-?} received"
+	# the flow and the run's 200-packet warm-up (docs/plans.md), but
+	# the few that waited for ARP in the slow path
+	assert_ge "plan_fp_forwarded_$r" "${f:-0}" $((${rcv:-0} - 10))
+	assert_le "plan_fp_forwarded_${r}_not_more" "${f:-0}" \
+	    $((${rcv:-0} + 200))
 done
 finish
