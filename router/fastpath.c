@@ -387,7 +387,8 @@ fastpath_counters(struct fastpath *fp, unsigned nports,
 	for (p = 0; p < nports && p < FP_PORTS_MAX; p++)
 		for (c = 0; c < FP_NCTR; c++) {
 			k = p * FP_NCTR + c;
-			if (bpf_map_lookup_elem(fp->stats_fd, &k, fp->vals) != 0)
+			if (bpf_map_lookup_elem(fp->stats_fd, &k,
+			    fp->vals) != 0)
 				return -1;
 			fpm_sum(fp->vals, (unsigned)fp->ncpus, 1, &out[p][c]);
 		}
