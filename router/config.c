@@ -29,17 +29,6 @@ struct cctx {
 #define CERR(x, node, path, ...) \
 	yamldoc_err((x)->yd, (node), (path), (x)->err, (x)->errlen, __VA_ARGS__)
 
-int
-rconf_iface_for(const struct rconf *c, uint32_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < c->nifs; i++)
-		if (((addr ^ c->ifs[i].addr) & rconf_mask(c->ifs[i].plen)) == 0)
-			return (int)i;
-	return -1;
-}
-
 static int
 get_addr(struct cctx *x, yaml_node_t *n, const char *path, uint32_t *addr)
 {

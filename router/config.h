@@ -120,6 +120,7 @@ struct rconf *rconf_load_string(const char *yaml, const char *name,
 void	rconf_free(struct rconf *c);		/* NULL is fine */
 /* Do the interfaces exist in this host?  0, or -1 naming file and line. */
 int	rconf_check_host(const struct rconf *c, char *err, size_t errlen);
-/* The interface whose subnet holds ADDR (host order), or -1. */
+/* The interface whose subnet holds ADDR (host order), or -1
+   (config_value.c). */
 int	rconf_iface_for(const struct rconf *c, uint32_t addr);
 #endif

@@ -46,8 +46,8 @@ parse_line(const struct rconf *c, char *s, const char *file,
 		return -1;
 	}
 	r->via = ntohl(ia.s_addr);
-	if ((port = rconf_iface_for(c, r->via)) < 0 ||
-	    c->ifs[port].addr == r->via) {
+	port = rconf_iface_for(c, r->via);
+	if (port < 0 || c->ifs[port].addr == r->via) {
 		snprintf(err, errlen, "%s:%lu: next hop %s is %s", file, line,
 		    via, port < 0 ? "not in the subnet of any interface" :
 		    "the router's own address");
