@@ -10,6 +10,8 @@
  *                 output queues, output rate, sending
  *   xsk.c         the AF_XDP back end (io.backend: xdp), reached through
  *                 struct port_xio and the pio_*() wrappers below
+ *   fastpath.c    the XDP fast path (bpf/fastpath.bpf.c): program, maps,
+ *                 counters; fpmirror.c mirrors the tables into its maps
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit
@@ -18,7 +20,8 @@
  *                 interfaces through ripio.c; rtlog.c: the FIB's routes
  *                 by source and their changes, which ctlroute.c puts in
  *                 the reports and the control answers
- *   config.c      the YAML configuration (config_qos.c: qos, filters)
+ *   config.c      the YAML configuration (config_qos.c: qos, filters;
+ *                 config_routes.c: routes_file)
  *   ctl.c         the control socket and the reports to the agent, on
  *                 lib/ctlsock (ctl.h; called by loop.c, calls router.c)
  *   fib.c classify.c sched.c filter.c sojourn.c   tables and queues
