@@ -30,7 +30,9 @@
 # 4. a route added on A's control socket at run time (198.18.101.0/24)
 #    is forwarded by A's fast path (its counter + 5), and after
 #    "route del" A answers net unreachable again; a route A learnt by
-#    RIP from B (198.18.2.0/24) is forwarded in XDP too (+ 5).
+#    RIP from B (198.18.2.0/24) is forwarded in XDP too (+ 5); "iface
+#    out down" then "up" on A: the neighbour's map entry went with the
+#    ARP flush (the first ping after: punt_no_neigh + 1, the rest fast).
 # 5. a denying filter loaded into B by reload: the pings are dropped by
 #    B's slow path (its filter rule's hits + 3, B's punt_slow + 3 or
 #    more, its fast path forwarding nothing), and
@@ -234,6 +236,20 @@ if wait_for 10 "A learns 198.18.2.0/24 by RIP" rip_route; then
 else
 	fail rip_route_learned "$(rl_ctl A counters 2>&1 | grep '^route')"
 fi
+
+# "iface out down" on A flushes its ARP entries there, and with them the
+# fast path's neighbour (its next packet after "up" waits for ARP in the
+# slow path: punt_no_neigh), and marks out slow meanwhile.
+assert_ok iface_down rl_ctl A "iface out down"
+out=$(rl_in gen ping -n -c 2 -i 0.1 -W 1 198.18.100.2 2>&1)
+assert_match iface_down_drops "100% packet loss" "$out"
+assert_ok iface_up rl_ctl A "iface out up"
+n=$(ctr A in fp_punt_no_neigh) b=$(ctr A in fp_forwarded)
+out=$(rl_in gen ping -n -c 4 -i 0.2 -W 2 198.18.100.2 2>&1)
+assert_match iface_up_ping " 0% packet loss" "$out"
+assert_num_eq iface_up_neighbour_was_flushed \
+    $(($(ctr A in fp_punt_no_neigh) - n)) 1
+assert_num_eq iface_up_fast_again $(($(ctr A in fp_forwarded) - b)) 3
 
 # ---------------------------------------------------------------- 5. filter
 
