@@ -55,7 +55,7 @@
 #    200, but those that waited for ARP).
 #
 # When the kernel refuses AF_XDP or BPF here, the scenario says why and
-# passes with nothing else checked.  Run as root; about 30 s.
+# passes with nothing else checked.  Run as root; about 15 s.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/router_lab.sh"
