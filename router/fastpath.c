@@ -13,6 +13,7 @@
  * it refused, become the error.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,6 +61,13 @@ static const char *const map_names[FPM_NMAPS] = {
 
 /* ------------------------------------------------------------ maps */
 
+/*
+ * A failed map operation is logged the first time and then every
+ * FP_LOG_EVERY times (a routes_file larger than fp_routes holds fails
+ * once a route beyond it): the count is in the mirror's errors.
+ */
+#define FP_LOG_EVERY	65536
+
 static int
 op_update(void *arg, enum fpm_map map, const void *key, const void *val)
 {
@@ -67,8 +75,10 @@ op_update(void *arg, enum fpm_map map, const void *key, const void *val)
 
 	if (bpf_map_update_elem(fp->fd[map], key, val, BPF_ANY) == 0)
 		return 0;
-	log_warn("fast path: %s: update: %s (its packets take the slow "
-	    "path)", map_names[map], strerror(errno));
+	if (fp->m.errors % FP_LOG_EVERY == 0)
+		log_warn("fast path: %s: update: %s (its packets take the "
+		    "slow path; %" PRIu64 " map errors before)",
+		    map_names[map], strerror(errno), fp->m.errors);
 	return -1;
 }
 
@@ -79,7 +89,10 @@ op_del(void *arg, enum fpm_map map, const void *key)
 
 	if (bpf_map_delete_elem(fp->fd[map], key) == 0 || errno == ENOENT)
 		return 0;
-	log_warn("fast path: %s: delete: %s", map_names[map], strerror(errno));
+	if (fp->m.errors % FP_LOG_EVERY == 0)
+		log_warn("fast path: %s: delete: %s (%" PRIu64 " map errors "
+		    "before)", map_names[map], strerror(errno),
+		    fp->m.errors);
 	return -1;
 }
 
