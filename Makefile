@@ -35,6 +35,13 @@ PLAN_ASAN_OBJ = $(patsubst %.c,build/asan/%.o,$(sort $(wildcard controller/plan/
 AGENT_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard agent/*.c)))
 GEN_OBJ	= $(patsubst %.c,build/%.o,$(sort $(wildcard generator/*.c)))
 ROUTER_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard router/*.c)))
+# The XDP fast path's program (router/bpf/), compiled for the BPF target
+# and linked into hoplab-router as bytes (router/bpf/fastpath_obj.S).
+BPF_CC	?= clang
+BPF_CFLAGS = -target bpf -O2 -g -Wall -Werror -I/usr/include/$(shell $(CC) -dumpmachine)
+ifneq ($(ROUTER_OBJ),)
+ROUTER_OBJ += build/router/bpf/fastpath_obj.o
+endif
 LINK_OBJ = $(patsubst %.c,build/%.o,$(sort $(wildcard link/*.c)))
 
 PROGS	= bin/hoplab bin/hoplab-agent bin/hoplab-gen
@@ -114,6 +121,13 @@ bin/hoplab-gen: $(GEN_OBJ) build/libhoplab.a
 build/tools/pcapdelay: tools/pcapdelay.c build/lib/capmatch.o build/lib/probe.o build/lib/clock.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lpcap -lm
+
+build/router/bpf/fastpath.bpf.o: router/bpf/fastpath.bpf.c router/bpf/fastpath_abi.h
+	@mkdir -p $(dir $@)
+	$(BPF_CC) $(BPF_CFLAGS) -c -o $@ $<
+
+build/router/bpf/fastpath_obj.o: router/bpf/fastpath_obj.S build/router/bpf/fastpath.bpf.o
+	$(CC) -c -o $@ $<
 
 bin/hoplab-router: $(ROUTER_OBJ) build/libhoplab.a
 	@mkdir -p bin

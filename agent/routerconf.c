@@ -152,6 +152,12 @@ check_options(const Hoplab__RouterParams *rp, char *err, size_t errlen)
 		    rp->arp_timeout_ns, rp->arp_queue, rp->icmp_rate);
 		return -1;
 	}
+	if (rp->fastpath[0] != '\0' && strcmp(rp->fastpath, "on") != 0 &&
+	    strcmp(rp->fastpath, "off") != 0) {
+		snprintf(err, errlen, "hoplab router: fastpath '%.16s' is not "
+		    "on or off", rp->fastpath);
+		return -1;
+	}
 	if (rp->xdp_fill[0] != '\0' && strcmp(rp->xdp_fill, "adaptive") != 0 &&
 	    strcmp(rp->xdp_fill, "full") != 0) {
 		snprintf(err, errlen, "hoplab router: xdp_fill '%.16s' is not "
@@ -425,6 +431,16 @@ write_io(FILE *f, const Hoplab__RouterParams *rp)
 		fprintf(f, "backend: %s", rp->io_backend);
 		sep = ", ";
 	}
+	/*
+	 * The XDP fast path only when the plan asks for it (its lab then
+	 * turns GRO on, deploy/lab.sh --gro): a veth loses what XDP
+	 * redirects into it unless its peer has GRO on or an XDP program
+	 * (docs/router.md, "The fast path"), and the lab's veths have it
+	 * off otherwise.
+	 */
+	if (strcmp(rp->io_backend, "xdp") == 0)
+		fprintf(f, ", fastpath: %s", strcmp(rp->fastpath, "on") == 0 ?
+		    "on" : "off");
 	if (rp->rx_ring[0] != '\0') {
 		fprintf(f, "%srx_ring: %s", sep, rp->rx_ring);
 		sep = ", ";

@@ -41,7 +41,8 @@
 # R_IO (hoplab-router's io: settings, e.g. "busy_poll: off"; default
 # none: the router's defaults), IMPLS (the set-ups each round runs, in
 # this order: "linux hoplab" by default; hoplab-x is hoplab-router with
-# io.backend xdp, AF_XDP: IMPLS="linux hoplab hoplab-x").  For hoplab-x
+# io.backend xdp, AF_XDP, without the fast path (io.fastpath off: the
+# lab's veth ends have GRO off): IMPLS="linux hoplab hoplab-x").  For hoplab-x
 # the sojourn column starts when the router reads the frame from its XSK
 # ring (AF_XDP gives no kernel receive time).
 # Bounded: about ROUNDS x FRAMES x 4 x (COUNT x IDT + 0.5 s), 30 s with
@@ -118,7 +119,7 @@ routers_up()	# IMPL
 			[ -z "$_p" ] ||
 			    echo "routes: [{prefix: $_p, via: $_via}]"
 			if [ "$1" = hoplab-x ]; then
-				echo "io: {backend: xdp${R_IO:+, $R_IO}}"
+				echo "io: {backend: xdp, fastpath: off${R_IO:+, $R_IO}}"
 			elif [ -n "$R_IO" ]; then
 				echo "io: {$R_IO}"
 			fi

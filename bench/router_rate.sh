@@ -24,11 +24,20 @@
 #            "none" (AF_PACKET taps see frames before netfilter ingress,
 #            so the router still receives them): what the router costs
 #            when the kernel does not also process its traffic
-#   hoplab-x hoplab-router with io.backend xdp (AF_XDP, router/xsk.c):
-#            libxdp's XSK program hands every frame to the router before
-#            the kernel's stack sees it, so no ingress drop is needed
-#            (not in the default list: ROUTERS="none linux hoplab-i
-#            hoplab-x")
+#   hoplab-x hoplab-router with io.backend xdp (AF_XDP, router/xsk.c)
+#            and io.fastpath off: libxdp's XSK program hands every frame
+#            to the router before the kernel's stack sees it, so no
+#            ingress drop is needed (not in the default list:
+#            ROUTERS="none linux hoplab-i hoplab-x hoplab-f")
+#   hoplab-f hoplab-router with io.backend xdp and io.fastpath on: its
+#            XDP program (router/bpf/fastpath.bpf.c) forwards the flow in
+#            R's driver hook and redirects it into "out"; the router's
+#            process only answers ARP.  The sink's eth0 gets GRO on for
+#            this set-up only: a veth passes a frame redirected into it
+#            to its peer only when the peer polls with NAPI (docs/
+#            router.md, "The fast path"), which changes the sink's
+#            receive path (NAPI instead of the backlog) for it alone
+#            (not in the default list either)
 #
 # On veth the receiver's kernel work runs in the sender's context: trafgen's
 # core also does R's receive processing and, for linux, the forwarding
@@ -64,10 +73,18 @@
 # is one connection-table entry in either.  RL_PREFIX names the lab
 # (default hlt7; nat_rate.sh uses hlnb).
 #
+# With PREFIXES=N (e.g. 900000: an Internet table) R holds N more routes
+# besides its two connected ones: /24s from 20.0.0.0 upwards via the
+# sink (the flow's 198.18.100.2 still matches the connected /24), given
+# to hoplab-router as a routes_file and to the kernel with ip -batch
+# (proto static, flushed after), so every set-up looks up in a table of
+# that size.  Loading takes a few seconds (2.6 s for 900 000 in
+# hoplab-router, fast path map included).
+#
 # Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518"), R_IO
 # (hoplab-router's io: settings, e.g. "tx_batch: 256, busy_poll: off";
-# default none: the router's defaults; hoplab-x gets them after
-# "backend: xdp"), ROUTERS (the set-ups in this order, default "none
+# default none: the router's defaults; hoplab-x and hoplab-f get them
+# after "backend: xdp"), PREFIXES (0), ROUTERS (the set-ups in this order, default "none
 # linux hoplab hoplab-i"; none is needed for the costs).
 #
 # Bounded: DUR seconds per point (default 5) and at most 5 million
@@ -85,6 +102,7 @@ FRAMES=${FRAMES:-64 1518}
 R_IO=${R_IO:-}
 ROUTERS=${ROUTERS:-none linux hoplab hoplab-i}
 NAT=${NAT:-0}
+PREFIXES=${PREFIXES:-0}
 P=${RL_PREFIX:-hlt7}
 [ "$(nproc)" -ge 2 ] ||
     die "needs 2 cores (trafgen on one, the router on the other)"
@@ -99,6 +117,8 @@ done
 [ -x "$RL_BIN/hoplab-router" ] ||
     die "$RL_BIN/hoplab-router is missing (make bin/hoplab-router)"
 case $DUR in ''|*[!0-9]*) die "DUR must be whole seconds, got '$DUR'" ;; esac
+case $PREFIXES in ''|*[!0-9]*) die "PREFIXES must be a count, got '$PREFIXES'" ;; esac
+[ "$PREFIXES" -le 4000000 ] || die "PREFIXES must be at most 4000000"
 [ "$DUR" -ge 1 ] && [ "$DUR" -le 60 ] || die "DUR must be 1..60 s"
 
 rl_init "$P" || die "cannot make a temporary folder"
@@ -128,9 +148,22 @@ interfaces:
   - {name: out, address: 198.18.100.1/24}
 EOF
 [ "$NAT" != 1 ] || echo "nat: {interface: out}" >>"$RL_TMP/R.yaml"
+# prefixes N: the table of PREFIXES, "PREFIX/24 VIA" lines
+prefixes()
+{
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++)
+	    printf "%d.%d.%d.0/24 198.18.100.2\n", 20 + int(i / 65536),
+	    int(i / 256) % 256, i % 256 }'
+}
+if [ "$PREFIXES" -gt 0 ]; then
+	prefixes "$PREFIXES" >"$RL_TMP/routes.txt"
+	echo "routes_file: $RL_TMP/routes.txt" >>"$RL_TMP/R.yaml"
+fi
 cp "$RL_TMP/R.yaml" "$RL_TMP/R-x.yaml"
+cp "$RL_TMP/R.yaml" "$RL_TMP/R-f.yaml"
 [ -z "$R_IO" ] || echo "io: {$R_IO}" >>"$RL_TMP/R.yaml"
-echo "io: {backend: xdp${R_IO:+, $R_IO}}" >>"$RL_TMP/R-x.yaml"
+echo "io: {backend: xdp, fastpath: off${R_IO:+, $R_IO}}" >>"$RL_TMP/R-x.yaml"
+echo "io: {backend: xdp, fastpath: on${R_IO:+, $R_IO}}" >>"$RL_TMP/R-f.yaml"
 
 # trafgen_conf FRAME: one IPv4/UDP frame of FRAME bytes incl. FCS.
 trafgen_conf()
@@ -149,6 +182,11 @@ router_linux()
 {
 	rl_addr R in 198.18.0.2/24 && rl_addr R out 198.18.100.1/24 &&
 	rl_in R sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' || return 1
+	if [ "$PREFIXES" -gt 0 ]; then
+		awk '{ print "route add " $1 " via " $2 " proto static" }' \
+		    "$RL_TMP/routes.txt" >"$RL_TMP/routes.ip"
+		ip -n "$P-R" -batch "$RL_TMP/routes.ip" || return 1
+	fi
 	[ "$NAT" = 1 ] || return 0
 	rl_in R nft -f - <<EOF
 table ip ${P}_nat {
@@ -164,6 +202,7 @@ router_linux_off()
 {
 	rl_in R sh -c 'echo 0 >/proc/sys/net/ipv4/ip_forward'
 	[ "$NAT" != 1 ] || rl_in R nft delete table ip "${P}_nat"
+	[ "$PREFIXES" = 0 ] || ip -n "$P-R" route flush proto static
 	ip -n "$P-R" addr flush dev in
 	ip -n "$P-R" addr flush dev out
 }
@@ -184,10 +223,22 @@ table netdev $P {
 EOF
 }
 
-# router_hoplab [xdp]: start hoplab-router on R (AF_PACKET, or AF_XDP).
+# router_hoplab [x|f]: start hoplab-router on R (AF_PACKET, or AF_XDP
+# without and with the fast path).  Up to 30 s for a large table.
 router_hoplab()
 {
-	rl_router R "$RL_TMP/R${1:+-x}.yaml" -v || return 1
+	rl_bg R "$RL_TMP/R.log" "$RL_BIN/hoplab-router" \
+	    -c "$RL_TMP/R${1:+-$1}.yaml" -s "ipc://$RL_TMP/R.sock" -v
+	RL_PID_R=$RL_LAST
+	_i=0
+	until rl_ctl R counters >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		if [ $_i -ge 300 ] || ! kill -0 "$RL_PID_R" 2>/dev/null; then
+			sed 's/^/    /' "$RL_TMP/R.log" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
 	taskset -p -c "$R_CPU" "$RL_PID_R" >/dev/null
 }
 
@@ -302,6 +353,8 @@ point()
 echo "router_rate: $DUR s per point; trafgen on core $GEN_CPU," \
     "hoplab-router on core $R_CPU; frame = Ethernet frame incl. FCS"
 [ -z "$R_IO" ] || echo "router_rate: hoplab-router io: {$R_IO}"
+[ "$PREFIXES" = 0 ] || echo "router_rate: $PREFIXES more prefixes in R's" \
+    "table (routes_file; ip -batch for linux)"
 [ "$NAT" != 1 ] || echo "router_rate: source NAT on R (hoplab-router nat:," \
     "Linux nftables masquerade), one UDP flow"
 printf '%-6s %-8s %10s %10s %7s %7s %7s %7s %8s\n' frame router sent_kpps \
@@ -313,8 +366,11 @@ for impl in $ROUTERS; do
 	hoplab*)
 		case $impl in
 		hoplab-x)
-			router_hoplab xdp ||
+			router_hoplab x ||
 			    die "hoplab-router (xdp) did not start" ;;
+		hoplab-f)
+			rl_gro_on sink eth0 && router_hoplab f ||
+			    die "hoplab-router (fast path) did not start" ;;
 		*)	[ $impl = hoplab ] || ingress_drop on ||
 			    die "nftables ingress drop failed"
 			router_hoplab || die "hoplab-router did not start" ;;
@@ -332,6 +388,7 @@ for impl in $ROUTERS; do
 		grep ' ring, mtu' "$RL_TMP/R.log" >>"$RL_TMP/counters-$impl.txt"
 		rl_stop "$RL_PID_R"
 		ROUTER_PID=0
+		[ $impl != hoplab-f ] || rl_offload_off sink eth0
 		ingress_drop off ;;
 	esac
 done
@@ -346,9 +403,9 @@ END {
 	for (i = 1; i <= n; i++) {
 		f = ord[i]
 		cl = per[f, "linux"] - per[f, "none"]
-		for (j = 1; j <= 4; j++) {
+		for (j = 1; j <= 5; j++) {
 			r = j == 1 ? "linux" : j == 2 ? "hoplab" : \
-			    j == 3 ? "hoplab-i" : "hoplab-x"
+			    j == 3 ? "hoplab-i" : j == 4 ? "hoplab-x" : "hoplab-f"
 			if (!((f, r) in per)) continue
 			c = per[f, r] - per[f, "none"]
 			printf "%-6s %-8s %10.0f %10.0f %8.2f %8.2f\n", f, r, c,
@@ -359,7 +416,7 @@ END {
 }' "$RL_TMP/raw"
 echo
 echo "hoplab-router's own counters at the end of each run:"
-for impl in hoplab hoplab-i hoplab-x; do
+for impl in hoplab hoplab-i hoplab-x hoplab-f; do
 	[ -f "$RL_TMP/counters-$impl.txt" ] || continue
 	echo "  $impl:"
 	sed 's/^/    /' "$RL_TMP/counters-$impl.txt"

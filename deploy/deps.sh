@@ -24,7 +24,10 @@
 # chromium, tshark and python3-pandas for t_webreport (the report page
 # rendered headless, the Wireshark dissector tools/wireshark/hoplab.lua,
 # the pandas snippet of docs/results.md; issue 18), r-base-core for
-# the same page's R snippet, which t_webreport runs too.  make deb's own
+# the same page's R snippet, which t_webreport runs too, clang and llvm
+# to compile hoplab-router's XDP fast path for the BPF target (issue
+# 19; its headers come from libbpf-dev, its loader from libxdp-dev and
+# libbpf).  make deb's own
 # tools (debhelper, lintian) are not here: deploy/deb.sh asks for them.
 
 set -u
@@ -35,7 +38,7 @@ libsodium-dev iproute2 nftables gnuplot-nox tcpdump procps iputils-ping
 openssh-server openssh-client
 iperf3 traceroute ethtool netsniff-ng jq libxdp-dev libbpf-dev python3
 python3-jsonschema bird2 mandoc man-db chromium tshark python3-pandas
-r-base-core"
+r-base-core clang llvm"
 
 # Print the packages of $pkgs that dpkg does not list as installed.
 missing_pkgs()

@@ -79,8 +79,8 @@ usage()
 	cat >&2 <<EOF
 usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
        $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up --hosts HOST...
-       $prog [-p PREFIX] [-s STATEDIR] links [--switch S]... [X:IFX-Y:IFY[/w]...]
-       $prog [-p PREFIX] [-s STATEDIR] wire [--exits] N [LINK...]
+       $prog [-p PREFIX] [-s STATEDIR] links [--gro] [--switch S]... [X:IFX-Y:IFY[/w]...]
+       $prog [-p PREFIX] [-s STATEDIR] wire [--exits] [--gro] N [LINK...]
        $prog [-p PREFIX] [-s STATEDIR] wires LINK...
        $prog [-p PREFIX] [-s STATEDIR] status
        $prog [-p PREFIX] [-s STATEDIR] down [ROUTER...]
@@ -115,6 +115,11 @@ usage: $prog [-p PREFIX] [-k K] [-b BINDIR] [-s STATEDIR] up [ROUTER...]
           LINK (of the chain, or X-Y of two hosts of a topology lab, or
           a topology link's name: letters, digits, '_', '.', '-'), for
           hoplab-link; hosts already running are kept
+  --gro   (links, wire) GRO on at every data link's ends, for
+          hoplab-router's XDP fast path: a veth passes frames XDP
+          redirected into it only to a peer that polls with NAPI, which
+          GRO turns on (docs/router.md "The fast path"); links given
+          without it have GRO off
   status  list namespaces, agents and links
   down    stop the agents, delete namespaces, bridge and state
 EOF
@@ -658,9 +663,23 @@ make_link()
 		offload_off "$1" "$2"
 		offload_off "$3" "$4"
 	fi
+	if [ "$lab_gro" = 1 ]; then
+		gro_set "$1" "$2" on
+		gro_set "$3" "$4" on
+	fi
 	run ip -n "$1" link set dev "$2" up
 	run ip -n "$3" link set dev "$4" up
 }
+
+# GRO on (or off) at NS:IF.  wire --gro and links --gro turn it on at
+# every data link's ends for hoplab-router's XDP fast path: a veth hands
+# a frame XDP redirected into it to its peer only when the peer polls
+# with NAPI, which GRO turns on (docs/router.md, "The fast path").
+gro_set()
+{
+	run ip netns exec "$1" ethtool -K "$2" gro "$3"
+}
+lab_gro=0
 
 offload_off()
 {
@@ -820,11 +839,12 @@ cmd_wire()
 	    "run: $prog -p $prefix up"
 	chain_only wire
 	cw_exits=0
-	if [ "$1" = --exits ]; then
-		cw_exits=1
+	while [ "${1:-}" = --exits ] || [ "${1:-}" = --gro ]; do
+		[ "$1" = --exits ] && cw_exits=1
+		[ "$1" = --gro ] && lab_gro=1
 		shift
 		[ $# -ge 1 ] || usage
-	fi
+	done
 	cw_n=$1
 	shift
 	cw_links="$*"
@@ -1032,7 +1052,12 @@ cmd_links()
 	[ "$lab_kind" = hosts ] || die "links: lab $prefix is a chain lab;" \
 	    "use wire N (or build a topology lab: up --hosts HOST...)"
 	cl_sw=
-	while [ "${1:-}" = --switch ]; do
+	while [ "${1:-}" = --switch ] || [ "${1:-}" = --gro ]; do
+		if [ "$1" = --gro ]; then
+			lab_gro=1
+			shift
+			continue
+		fi
 		[ $# -ge 2 ] && is_hname "$2" && in_list "$2" $lab_routers ||
 		    die "links: --switch '${2:-}': expected a host of lab" \
 		    "$prefix (hosts: $lab_routers)"
@@ -1059,6 +1084,8 @@ cmd_links()
 			if [ -n "$cl_p" ] && echo "$cl_want" | grep -q -x -F \
 			    -e "$cl_ns:$cl_if $cl_p" -e "$cl_p $cl_ns:$cl_if"; then
 				cl_kept="$cl_kept $cl_ns:$cl_if"
+				gro_set "$cl_ns" "$cl_if" \
+				    "$([ "$lab_gro" = 1 ] && echo on || echo off)"
 				run ip -n "$cl_ns" link set dev "$cl_if" up
 				continue
 			fi

@@ -88,6 +88,8 @@ remove_at(struct arp *a, unsigned i)
 {
 	unsigned j = i, k;
 
+	if (a->hook != NULL && a->e[i].state == ARP_REACHABLE)
+		a->hook(a->hook_arg, a->e[i].port, a->e[i].ip, NULL);
 	for (;;) {
 		j = (j + 1) & MASK;
 		if (a->e[j].state == ARP_FREE)
@@ -199,6 +201,8 @@ arp_learn(struct arp *a, unsigned port, uint32_t ip, const uint8_t mac[6],
 	e->state = ARP_REACHABLE;
 	e->tries = 0;
 	e->deadline = now + a->timeout_ns;
+	if (a->hook != NULL)
+		a->hook(a->hook_arg, port, ip, mac);
 	release(a, e, cb, 1);
 	return 1;
 }
@@ -243,6 +247,14 @@ arp_flush_port(struct arp *a, unsigned port, const struct arp_cb *cb)
 		} else
 			i++;
 	}
+}
+
+void
+arp_set_hook(struct arp *a, void (*fn)(void *arg, unsigned port, uint32_t ip,
+    const uint8_t *mac), void *arg)
+{
+	a->hook = fn;
+	a->hook_arg = arg;
 }
 
 const struct arp_entry *

@@ -57,6 +57,11 @@ struct arp {
 	int32_t		freeq;		/* free slot list */
 	int64_t		timeout_ns;	/* REACHABLE lifetime */
 	unsigned	nentries;
+	/* arp_set_hook()'s: told of every entry that becomes or stops
+	   being REACHABLE */
+	void		(*hook)(void *arg, unsigned port, uint32_t ip,
+			    const uint8_t *mac);
+	void		*hook_arg;
 };
 
 /* What arp_timers() and arp_learn() call back into. */
@@ -108,6 +113,14 @@ int	arp_learn(struct arp *a, unsigned port, uint32_t ip,
 int64_t	arp_timers(struct arp *a, int64_t now, const struct arp_cb *cb);
 /* Forget every entry of PORT (interface down), failing its packets. */
 void	arp_flush_port(struct arp *a, unsigned port, const struct arp_cb *cb);
+/*
+ * Call FN(ARG, port, ip, mac) whenever an entry becomes REACHABLE (or
+ * learns a new MAC) and FN(ARG, port, ip, NULL) when a REACHABLE entry
+ * goes (expiry, flush): the fast path's neighbour map follows the cache
+ * (fpmirror.h).  FN NULL: nobody is told.
+ */
+void	arp_set_hook(struct arp *a, void (*fn)(void *arg, unsigned port,
+	    uint32_t ip, const uint8_t *mac), void *arg);
 /* The entry for IP on PORT, or NULL (tests, dumps). */
 const struct arp_entry *arp_find(const struct arp *a, unsigned port,
 	    uint32_t ip);

@@ -16,6 +16,7 @@
 #include "pktio.h"
 #include "yamldoc.h"
 #include "router/config.h"
+#include "router/config_routes.h"
 #include "router/config_qos.h"
 
 struct cctx {
@@ -27,17 +28,6 @@ struct cctx {
 
 #define CERR(x, node, path, ...) \
 	yamldoc_err((x)->yd, (node), (path), (x)->err, (x)->errlen, __VA_ARGS__)
-
-int
-rconf_iface_for(const struct rconf *c, uint32_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < c->nifs; i++)
-		if (((addr ^ c->ifs[i].addr) & rconf_mask(c->ifs[i].plen)) == 0)
-			return (int)i;
-	return -1;
-}
 
 static int
 get_addr(struct cctx *x, yaml_node_t *n, const char *path, uint32_t *addr)
@@ -289,10 +279,10 @@ parse_icmp(struct cctx *x, yaml_node_t *n)
 }
 
 enum { IO_RX_RING, IO_TX_BATCH, IO_BUSY, IO_BTO, IO_BACKEND, IO_XDP_MODE,
-    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_QDISC, IO_NKEYS };
+    IO_CPUS, IO_TX_PATH, IO_XDP_FILL, IO_QDISC, IO_FASTPATH, IO_NKEYS };
 static const char *const io_keys[IO_NKEYS] = { "rx_ring", "tx_batch",
     "busy_poll", "block_timeout", "backend", "xdp_mode", "cpus", "tx_path",
-    "xdp_fill", "qdisc_bypass" };
+    "xdp_fill", "qdisc_bypass", "fastpath" };
 
 /* A word a key may take, and what it sets. */
 struct word {
@@ -334,7 +324,29 @@ io_cpus(struct cctx *x, yaml_node_t *n)
 	return 0;
 }
 
-/* The io keys that name a way of doing I/O: tx_path .. rx_ring. */
+/*
+ * io.fastpath: on or off (default: on where the interface runs XDP in
+ * its driver).  On needs the driver, which io.xdp_mode skb rules out.
+ */
+static int
+io_fastpath(struct cctx *x, yaml_node_t *n)
+{
+	static const struct word onoff[] = { { "on", 1 }, { "off", 0 },
+	    { NULL, 0 } };
+
+	if (n == NULL)
+		return 0;
+	if (get_word(x, n, "io.fastpath", onoff, "on or off",
+	    &x->c->fastpath) == -1)
+		return -1;
+	x->c->fastpath_line = yamldoc_line(n);
+	if (x->c->fastpath == 1 && x->c->xdp_mode == 2)
+		return CERR(x, n, "io.fastpath", "on needs XDP in the driver, "
+		    "but io.xdp_mode is skb: got on");
+	return 0;
+}
+
+/* The io keys that name a way of doing I/O: tx_path .. fastpath. */
 static int
 io_words(struct cctx *x, yaml_node_t **v)
 {
@@ -373,7 +385,7 @@ io_words(struct cctx *x, yaml_node_t **v)
 	if (v[IO_RX_RING] != NULL)
 		snprintf(x->c->rx_ring, sizeof(x->c->rx_ring), "%s",
 		    yamldoc_text(v[IO_RX_RING]));
-	return 0;
+	return io_fastpath(x, v[IO_FASTPATH]);
 }
 
 /* The io keys that are numbers and times: tx_batch .. block_timeout. */
@@ -438,6 +450,7 @@ defaults(struct rconf *c)
 	c->tx_path = PKTIO_TX_COPY;
 	c->busy_adaptive = 1;
 	c->busy_poll_ns = RCONF_BUSY_ADAPT_NS;
+	c->fastpath = -1;
 	classify_map_default(&c->cmap);
 	sched_conf_default(&c->sched);
 	c->filter_default = FILTER_PERMIT;
@@ -449,13 +462,14 @@ static int
 parse(struct cctx *x)
 {
 	static const char *const keys[] = { "interfaces", "routes", "arp",
-	    "icmp", "io", "qos", "filters", "rip", "nat" };
-	yaml_node_t *root = yamldoc_root(x->yd), *v[9];
+	    "icmp", "io", "qos", "filters", "rip", "nat", "routes_file" };
+	yaml_node_t *root = yamldoc_root(x->yd), *v[10];
+	char buf[256];
 
 	if (root == NULL)
 		return CERR(x, NULL, "", "empty file: expected a mapping with "
 		    "at least 'interfaces'");
-	if (yamldoc_map_fields(x->yd, root, "", keys, 9, v, x->err,
+	if (yamldoc_map_fields(x->yd, root, "", keys, 10, v, x->err,
 	    x->errlen) == -1)
 		return -1;
 	if (v[0] == NULL)
@@ -482,6 +496,10 @@ parse(struct cctx *x)
 	if (v[8] != NULL && rconf_parse_nat(x->yd, v[8], x->c, x->err,
 	    x->errlen) == -1)
 		return -1;
+	if (v[9] != NULL && (yamldoc_str(x->yd, v[9], "routes_file",
+	    "a file name", buf, sizeof(buf), x->err, x->errlen) == -1 ||
+	    rconf_routes_file(x->c, buf, x->err, x->errlen) == -1))
+		return -1;
 	return 0;
 }
 
@@ -500,7 +518,7 @@ from_doc(struct yamldoc *yd, char *err, size_t errlen)
 	defaults(c);
 	x.c = c;
 	if (parse(&x) == -1) {
-		free(c);
+		rconf_free(c);
 		c = NULL;
 	}
 	yamldoc_free(yd);
@@ -531,6 +549,8 @@ rconf_load_string(const char *yaml, const char *name, char *err,
 void
 rconf_free(struct rconf *c)
 {
+	if (c != NULL)
+		free(c->bulk);
 	free(c);
 }
 

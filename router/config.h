@@ -79,6 +79,10 @@ struct rconf {
 	int		xdp_mode;	/* io.xdp_mode: 0 auto (native, else
 					   skb), 1 native, 2 skb */
 	int		xdp_fill_full;	/* io.xdp_fill: 0 adaptive, 1 full */
+	int		fastpath;	/* io.fastpath: -1 not given (on where
+					   XDP runs in the driver), 0 off,
+					   1 on (router/fastpath.c) */
+	unsigned long	fastpath_line;	/* where io.fastpath was given */
 	char		rx_ring[4];	/* "v2" (default) or "v3" */
 	unsigned	block_tov_ms;	/* v3 block retire timeout, default 1 */
 	unsigned	tx_batch;	/* frames per send(), default 32 */
@@ -100,6 +104,9 @@ struct rconf {
 	enum filter_action filter_default;
 	struct rconf_rip rip;		/* rip: (config_rip.h) */
 	struct rconf_nat nat;		/* nat: (config_nat.h) */
+	char		routes_file[512]; /* routes_file:, resolved, or "" */
+	struct rconf_route *bulk;	/* its routes (config_routes.h) */
+	size_t		nbulk;
 };
 
 /*
@@ -113,6 +120,7 @@ struct rconf *rconf_load_string(const char *yaml, const char *name,
 void	rconf_free(struct rconf *c);		/* NULL is fine */
 /* Do the interfaces exist in this host?  0, or -1 naming file and line. */
 int	rconf_check_host(const struct rconf *c, char *err, size_t errlen);
-/* The interface whose subnet holds ADDR (host order), or -1. */
+/* The interface whose subnet holds ADDR (host order), or -1
+   (config_value.c). */
 int	rconf_iface_for(const struct rconf *c, uint32_t addr);
 #endif

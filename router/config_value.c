@@ -2,10 +2,11 @@
  * config_value: the values of hoplab-router's configuration that are
  * read elsewhere too (config_value.h): an IPv4 prefix (interfaces,
  * routes and filters in the file, a route added on the control socket),
- * io.busy_poll and io.backend (the file and the command line).  Plain
- * strings in, values out: no YAML and no messages, so the file's
- * parsers (config.c, config_qos.c), main.c and ctl.c all call down to
- * it and it calls only lib/.
+ * io.busy_poll and io.backend (the file and the command line), and the
+ * interface whose subnet holds an address (routes in the file and in a
+ * routes_file).  Plain strings in, values out: no YAML and no messages,
+ * so the file's parsers (config.c, config_qos.c, config_routes.c),
+ * main.c and ctl.c all call down to it and it calls only lib/.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -14,6 +15,17 @@
 #include "clock.h"
 #include "yamldoc.h"
 #include "router/config.h"
+
+int
+rconf_iface_for(const struct rconf *c, uint32_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < c->nifs; i++)
+		if (((addr ^ c->ifs[i].addr) & rconf_mask(c->ifs[i].plen)) == 0)
+			return (int)i;
+	return -1;
+}
 
 int
 rconf_parse_prefix(const char *s, int strict, uint32_t *prefix,

@@ -35,6 +35,7 @@
 #include "msg.h"
 #include "router/ctl.h"
 #include "router/ctlroute.h"
+#include "router/fastpath.h"
 #include "router/rip.h"
 #include "router/fwd.h"
 #include "router/router.h"
@@ -54,7 +55,36 @@ struct cstore {
 	Hoplab__RipCounters rip;
 	Hoplab__NatCounters nat;
 	void		*routes;	/* ctlroute_list()'s */
+	uint64_t	fpc[RCONF_IF_MAX][FP_NCTR];	/* the fast path's */
+	Hoplab__RouterDrop fpd[RCONF_IF_MAX][FP_NCTR];
+	Hoplab__RouterDrop *fpdp[RCONF_IF_MAX][FP_NCTR];
 };
+
+/*
+ * The fast path's counters of interface I (fastpath_abi.h): forwarded
+ * (all protocols), sent, and every non-zero punt reason.
+ */
+static void
+fill_fastpath(struct cstore *s, unsigned i)
+{
+	Hoplab__RouterIfaceCounters *f = &s->ifc[i];
+	const uint64_t *v = s->fpc[i];
+	unsigned k;
+
+	f->fp_forwarded = v[FP_C_FWD_TCP] + v[FP_C_FWD_UDP] +
+	    v[FP_C_FWD_ICMP] + v[FP_C_FWD_OTHER];
+	f->fp_sent = v[FP_C_SENT];
+	for (k = FP_C_PUNT_FIRST; k <= FP_C_PUNT_LAST; k++) {
+		if (v[k] == 0)
+			continue;
+		hoplab__router_drop__init(&s->fpd[i][f->n_fp_punts]);
+		s->fpd[i][f->n_fp_punts].reason = (char *)fpm_ctr_name(k);
+		s->fpd[i][f->n_fp_punts].packets = v[k];
+		s->fpdp[i][f->n_fp_punts] = &s->fpd[i][f->n_fp_punts];
+		f->n_fp_punts++;
+	}
+	f->fp_punts = s->fpdp[i];
+}
 
 static void
 fill_iface(struct router *r, struct cstore *s, unsigned i, int total)
@@ -121,6 +151,8 @@ fill_iface(struct router *r, struct cstore *s, unsigned i, int total)
 	else
 		pktio_get_stats(r->ports[i].io, &ps);
 	f->ring_drops = ps.ring_drops;
+	if (r->fp != NULL)
+		fill_fastpath(s, i);
 }
 
 /* Packets decided by each filter rule and by the default action. */
@@ -168,6 +200,10 @@ fill(struct router *r, struct cstore *s, int total)
 
 	sojourn_snapshot(r->soj, clock_real_ns(), r->snap);
 	hoplab__router_counters__init(&s->c);
+	if (r->fp != NULL && fastpath_counters(r->fp, r->nports, s->fpc) == 0)
+		s->c.fastpath = 1;
+	else
+		memset(s->fpc, 0, sizeof(s->fpc));
 	s->c.router = r->hostname;
 	s->c.time_ns = r->snap->at_ns;
 	for (i = 0; i < r->nports; i++) {
@@ -190,6 +226,12 @@ fill(struct router *r, struct cstore *s, int total)
 	s->c.fwd_udp = r->fwd_proto[FWD_PROTO_UDP];
 	s->c.fwd_icmp = r->fwd_proto[FWD_PROTO_ICMP];
 	s->c.fwd_other = r->fwd_proto[FWD_PROTO_OTHER];
+	for (i = 0; i < r->nports; i++) {	/* and the fast path's */
+		s->c.fwd_tcp += s->fpc[i][FP_C_FWD_TCP];
+		s->c.fwd_udp += s->fpc[i][FP_C_FWD_UDP];
+		s->c.fwd_icmp += s->fpc[i][FP_C_FWD_ICMP];
+		s->c.fwd_other += s->fpc[i][FP_C_FWD_OTHER];
+	}
 	fill_filters(r, s);
 	if (ctlroute_rip(r, &s->rip) == 0)
 		s->c.rip = &s->rip;
@@ -417,6 +459,13 @@ print_counters(FILE *f, const Hoplab__RouterCounters *c)
 		if (i->ring_drops != 0)
 			fprintf(f, "  rx ring drops %" PRIu64 "\n",
 			    i->ring_drops);
+		if (!c->fastpath)
+			continue;
+		fprintf(f, "  fastpath forwarded %" PRIu64 " sent %" PRIu64
+		    "\n", i->fp_forwarded, i->fp_sent);
+		for (j = 0; j < i->n_fp_punts; j++)
+			fprintf(f, "  fastpath %-14s %12" PRIu64 "\n",
+			    i->fp_punts[j]->reason, i->fp_punts[j]->packets);
 	}
 	fprintf(f, "routes %u, icmp sent %" PRIu64 " (rate limited %" PRIu64
 	    "), arp requests %" PRIu64 ", arp replies %" PRIu64 ", "

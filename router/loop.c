@@ -31,6 +31,7 @@
 #include "log.h"
 #include "router/ctl.h"
 #include "router/router.h"
+#include "router/fastpath.h"
 #include "router/xsk.h"
 
 static int
@@ -170,6 +171,35 @@ pin(struct router *r, char *err, size_t errlen)
 }
 
 /*
+ * The XDP fast path when the back end is xdp and io.fastpath is not off
+ * (nor io.xdp_mode skb, where it could not forward), loaded before the
+ * interfaces open: they attach its program.  0, or -1 with ERR (the
+ * verifier's message among others).
+ */
+static int
+fastpath_start(struct router *r, char *err, size_t errlen)
+{
+	const struct rconf *c = r->conf;
+	int xdp = (r->opts->io_set ? r->opts->io_backend : c->backend) ==
+	    RCONF_IO_XDP;
+
+	if (!xdp || c->fastpath == 0) {
+		if (xdp)
+			log_info("fast path: off (io.fastpath off)");
+		return 0;
+	}
+	if (c->xdp_mode == 2) {
+		log_info("fast path: off (io.xdp_mode skb)");
+		return 0;
+	}
+	if ((r->fp = fastpath_open(c->fastpath == 1, c->path,
+	    c->fastpath_line, err, errlen)) == NULL)
+		return -1;
+	r->fpm = fastpath_mirror(r->fp);
+	return 0;
+}
+
+/*
  * Run the router described by O until *STOP.  Returns 0 after a clean
  * stop, 1 for a bad configuration, 2 when an interface or socket could
  * not be opened.
@@ -196,6 +226,7 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 		log_error("%s", err);
 		rc = 1;
 	} else if (pin(r, err, sizeof(err)) == -1 ||
+	    fastpath_start(r, err, sizeof(err)) == -1 ||
 	    router_setup(r, err, sizeof(err)) == -1 ||
 	    rctl_open(r, err, sizeof(err)) == -1) {
 		log_error("%s", err);
@@ -228,6 +259,7 @@ router_run(const struct router_opts *o, volatile sig_atomic_t *stop)
 	}
 	rctl_close(r);
 	router_teardown(r);
+	fastpath_free(r->fp);
 	if (r->schedfd != -1)
 		close(r->schedfd);
 	free(r);

@@ -26,6 +26,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <net/if.h>
 
 #include "clock.h"
 #include "router/fwd.h"
@@ -101,7 +102,7 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 			return -1;
 		}
 		if ((p->xio = r->xdp_io->open(c->name, r->conf->xdp_mode,
-		    r->conf->xdp_fill_full, p->mac, &kmtu, err,
+		    r->conf->xdp_fill_full, r->fp, p->idx, p->mac, &kmtu, err,
 		    errlen)) == NULL)
 			return -1;
 		p->xo = r->xdp_io;
@@ -117,6 +118,7 @@ port_open(struct router *r, struct port *p, const struct rconf_iface *c,
 		memcpy(p->mac, pktio_mac(p->io), 6);
 		kmtu = pktio_mtu(p->io);
 	}
+	p->ifindex = if_nametoindex(c->name);
 	p->addr = c->addr;
 	p->plen = c->plen;
 	p->mtu = c->mtu != 0 ? c->mtu : kmtu;

@@ -10,6 +10,8 @@
  *                 output queues, output rate, sending
  *   xsk.c         the AF_XDP back end (io.backend: xdp), reached through
  *                 struct port_xio and the pio_*() wrappers below
+ *   fastpath.c    the XDP fast path (bpf/fastpath.bpf.c): program, maps,
+ *                 counters; fpmirror.c mirrors the tables into its maps
  *   fwd.c         RFC 1812 header checks, TTL, fragmentation
  *   arp.c         the ARP cache and its waiting queue
  *   icmp.c        echo replies, ICMP errors, their rate limit
@@ -18,7 +20,8 @@
  *                 interfaces through ripio.c; rtlog.c: the FIB's routes
  *                 by source and their changes, which ctlroute.c puts in
  *                 the reports and the control answers
- *   config.c      the YAML configuration (config_qos.c: qos, filters)
+ *   config.c      the YAML configuration (config_qos.c: qos, filters;
+ *                 config_routes.c: routes_file)
  *   ctl.c         the control socket and the reports to the agent, on
  *                 lib/ctlsock (ctl.h; called by loop.c, calls router.c)
  *   fib.c classify.c sched.c filter.c sojourn.c   tables and queues
@@ -44,6 +47,7 @@
 #include "router/config.h"
 #include "router/fib.h"
 #include "router/filter.h"
+#include "router/fpmirror.h"
 #include "router/icmp.h"
 #include "router/nat.h"
 #include "router/rtlog.h"
@@ -83,14 +87,17 @@ struct txmeta {
  * An I/O back end other than lib/pktio for a port (router/xsk.c: AF_XDP).
  * loop.c hands it to router_setup() in struct router, so that only the
  * program links it.  Open's MODE: 0 native, else SKB; 1 native only; 2 SKB
- * only.
+ * only.  FP: the fast path (fastpath.h) to attach as PORT, or NULL for
+ * libxdp's default program.
  */
 struct rip;
 struct ripio_hooks;
+struct fastpath;
 
 struct port_xio {
 	void	*(*open)(const char *ifname, int mode, int fill_full,
-		    uint8_t mac[6], unsigned *mtu, char *err, size_t errlen);
+		    struct fastpath *fp, unsigned port, uint8_t mac[6],
+		    unsigned *mtu, char *err, size_t errlen);
 	void	(*close)(void *x);
 	int	(*fd)(void *x);
 	const char *(*mode)(void *x);
@@ -101,6 +108,8 @@ struct port_xio {
 	unsigned (*tx_room)(void *x);
 	int	(*tx_flush)(void *x);
 	void	(*stats)(void *x, struct pktio_stats *st);
+	/* 1 when the fast path's program runs in the driver here */
+	int	(*native)(void *x);
 };
 
 struct port {
@@ -113,7 +122,10 @@ struct port {
 	uint32_t	addr;		/* host order */
 	unsigned	plen;
 	unsigned	mtu;		/* IPv4 MTU used for forwarding */
+	unsigned	ifindex;	/* the kernel's */
 	int		up;
+	int		fast;		/* frames in and out of it may take
+					   the fast path (fpm_port_fast()) */
 	struct sched	*q;
 	double		rate;		/* output limit, bytes/ns; 0: none */
 	double		tokens;		/* bytes the limit allows now */
@@ -144,6 +156,8 @@ struct router_opts {
 struct router {
 	const struct router_opts *opts;
 	const struct port_xio *xdp_io;	/* io.backend xdp, or NULL: refused */
+	struct fastpath	*fp;		/* the XDP fast path, or NULL */
+	struct fpmirror	*fpm;		/* its maps' mirror, or NULL */
 	struct rconf	*conf;
 	struct port	ports[RCONF_IF_MAX];
 	unsigned	nports;
@@ -263,6 +277,8 @@ int	router_route_set(struct router *r, uint32_t prefix, unsigned plen,
 int	router_reload(struct router *r, char *err, size_t errlen);
 int	router_iface_set(struct router *r, const char *name, int up,
 	    char *err, size_t errlen);
+/* Every port's entries in the fast path's maps, after any change. */
+void	router_fastpath_ports(struct router *r);
 
 /* port.c */
 int	port_open(struct router *r, struct port *p, const struct rconf_iface *c,

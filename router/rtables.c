@@ -3,7 +3,9 @@
  * path (router.c): the FIB's next hops and routes (connected, static,
  * RIP's, the control socket's), the filters, the configuration's setup,
  * reload and teardown, an interface taken down or up.  Nothing here runs
- * per packet.
+ * per packet.  Every change of the FIB, of the ARP cache and of an
+ * interface's settings is mirrored into the XDP fast path's maps
+ * (fpmirror.h) when the router has one (r->fpm).
  */
 
 #include <arpa/inet.h>
@@ -75,6 +77,7 @@ router_route_set(struct router *r, uint32_t prefix, unsigned plen,
 	}
 	rr.port = (unsigned)port;
 	rtlog_set(&r->rtlog, &rr, clock_real_ns());
+	fpm_route_set(r->fpm, prefix, plen, (unsigned)port, via);
 	return 0;
 }
 
@@ -97,6 +100,43 @@ router_route_del(struct router *r, uint32_t prefix, unsigned plen,
 		return -1;
 	}
 	rtlog_del(&r->rtlog, prefix, plen, clock_real_ns());
+	fpm_route_del(r->fpm, prefix, plen);
+	return 0;
+}
+
+/* fib_walk()'s: take one route out of the fast path's map. */
+static int
+unmirror(uint32_t prefix, unsigned plen, uint32_t nh, void *arg)
+{
+	(void)nh;
+	fpm_route_del(arg, prefix, plen);
+	return 0;
+}
+
+/*
+ * The routes_file's routes (config_routes.h): into the FIB and the fast
+ * path, not the route log, which is linear and meant for lab tables.
+ */
+static int
+load_bulk(struct router *r, const struct rconf *c, char *err, size_t errlen)
+{
+	const struct rconf_route *b;
+	uint32_t nh;
+	size_t i;
+
+	for (i = 0; i < c->nbulk; i++) {
+		b = &c->bulk[i];
+		if (nh_index(r, b->port, b->via, &nh) == -1 ||
+		    fib_add(r->fib, b->prefix, b->plen, nh) == -1) {
+			snprintf(err, errlen, "%s:%lu: cannot add route: %s",
+			    c->routes_file, b->line, r->nnh == ROUTER_NH_MAX ?
+			    "too many next hops" : strerror(errno));
+			return -1;
+		}
+		fpm_route_set(r->fpm, b->prefix, b->plen, b->port, b->via);
+	}
+	if (c->nbulk > 0)
+		log_info("%s: %zu routes", c->routes_file, c->nbulk);
 	return 0;
 }
 
@@ -108,6 +148,8 @@ load_routes(struct router *r, const struct rconf *c, char *err,
 	uint32_t nh;
 	size_t i;
 
+	if (r->fpm != NULL)
+		fib_walk(r->fib, unmirror, r->fpm);
 	fib_flush(r->fib);
 	rtlog_clear(&r->rtlog, clock_real_ns());
 	r->nnh = 0;
@@ -124,11 +166,14 @@ load_routes(struct router *r, const struct rconf *c, char *err,
 			return -1;
 		}
 		rtlog_set(&r->rtlog, &rr, clock_real_ns());
+		fpm_route_set(r->fpm, rr.prefix, rr.plen, p->idx, 0);
 	}
 	for (i = 0; i < c->nroutes; i++)
 		if (router_route_add(r, c->routes[i].prefix, c->routes[i].plen,
 		    c->routes[i].via, err, errlen) == -1)
 			return -1;
+	if (load_bulk(r, c, err, errlen) == -1)
+		return -1;
 	if (r->rip != NULL)
 		rip_reinstall(r->rip);	/* after the static ones: they win */
 	return 0;
@@ -176,6 +221,7 @@ router_iface_set(struct router *r, const char *name, int up, char *err,
 		port_garp(r, &r->ports[i]);
 	if (r->rip != NULL)
 		rip_iface_set(r->rip, i, up, r->now_mono);
+	router_fastpath_ports(r);
 	log_info("interface %s %s", name, up ? "up" : "down");
 	return 0;
 }
@@ -203,6 +249,7 @@ router_reload(struct router *r, char *err, size_t errlen)
 	    c->backend != r->conf->backend ||
 	    c->xdp_mode != r->conf->xdp_mode ||
 	    c->xdp_fill_full != r->conf->xdp_fill_full ||
+	    c->fastpath != r->conf->fastpath ||
 	    c->ncpus != r->conf->ncpus ||
 	    memcmp(&c->rip, &r->conf->rip, sizeof(c->rip)) != 0 ||
 	    memcmp(&c->nat, &r->conf->nat, sizeof(c->nat)) != 0 ||
@@ -227,8 +274,71 @@ router_reload(struct router *r, char *err, size_t errlen)
 	rconf_free(r->conf);
 	r->conf = c;
 	icmp_rl_init(&r->rl, c->icmp_rate);
+	router_fastpath_ports(r);
 	log_info("configuration %s reloaded", c->path);
 	return 0;
+}
+
+/* ------------------------------------------------------------ fast path */
+
+/* The ARP cache's changes into the fast path's neighbour map. */
+static void
+arp_mirror(void *arg, unsigned port, uint32_t ip, const uint8_t *mac)
+{
+	fpm_neigh(arg, port, ip, mac);
+}
+
+/*
+ * Which ports may take the fast path now (fpm_port_fast()): the
+ * filters, NAT and queues are the router's, the rate and state each
+ * port's.  A change of a port's verdict is logged with its reason (the
+ * first one too: fastpath_setup() sets every p->fast to -1).
+ */
+void
+router_fastpath_ports(struct router *r)
+{
+	struct fpm_port_conf c;
+	struct port *p;
+	const char *why = "";
+	unsigned i;
+	int fast;
+
+	if (r->fpm == NULL)
+		return;
+	for (i = 0; i < r->nports; i++) {
+		p = &r->ports[i];
+		c.native = p->xo != NULL && p->xo->native != NULL &&
+		    p->xo->native(p->xio);
+		c.up = p->up;
+		c.filtering = r->filtering;
+		c.nat = r->nat != NULL;
+		c.fifo = r->conf->sched.ops == &sched_fifo;
+		c.rate_bps = r->conf->ifs[i].rate_bps;
+		fast = fpm_port_fast(&c, &why);
+		if (fast != p->fast)
+			log_info("fast path: interface %s: %s%s", p->name,
+			    fast ? "on" : "slow path only: ", fast ? "" : why);
+		p->fast = fast;
+		fpm_port(r->fpm, i, p->ifindex, p->mac, p->mtu, p->plen, fast);
+	}
+}
+
+/* The router's own addresses and the neighbour map's hook. */
+static void
+fastpath_setup(struct router *r)
+{
+	unsigned i;
+
+	if (r->fpm == NULL)
+		return;
+	for (i = 0; i < r->nports; i++) {
+		fpm_local(r->fpm, r->ports[i].addr);
+		r->ports[i].fast = -1;
+	}
+	if (r->nat != NULL)
+		fpm_local(r->fpm, nat_addr(r->nat));
+	arp_set_hook(r->arp, arp_mirror, r->fpm);
+	router_fastpath_ports(r);
 }
 
 /* ------------------------------------------------------------ setup */
@@ -306,6 +416,7 @@ router_setup(struct router *r, char *err, size_t errlen)
 	    ripio_setup(r, &rip_hooks, err, errlen) == -1 ||
 	    nat_setup(r, err, errlen) == -1)
 		return -1;
+	fastpath_setup(r);
 	return 0;
 }
 

@@ -53,6 +53,7 @@
 #include "byteorder.h"
 #include "clock.h"
 #include "log.h"
+#include "router/fastpath.h"
 #include "router/fwd.h"
 #include "router/router.h"
 #include "router/xsk.h"
@@ -83,6 +84,9 @@ struct xsk {
 	void		*area;
 	int		fd;
 	int		native;
+	struct fastpath	*fp;		/* its program on the interface, or
+					   NULL: libxdp's default one */
+	unsigned	port;		/* the router's index, for fp */
 	int		fill_full;	/* io.xdp_fill full: every receive
 					   buffer stays in the fill ring */
 	unsigned	nrx;		/* descriptors of the last burst */
@@ -159,6 +163,7 @@ xsk_close(void *v)
 		return;
 	if (x->sock != NULL)
 		xsk_socket__delete(x->sock);
+	fastpath_detach(x->fp, x->port);
 	if (x->umem != NULL)
 		xsk_umem__delete(x->umem);
 	if (x->area != NULL)
@@ -166,7 +171,11 @@ xsk_close(void *v)
 	free(x);
 }
 
-/* The socket on queue 0 of IFNAME with XDP flags XFLAGS; 0 or -errno. */
+/*
+ * The socket on queue 0 of IFNAME with XDP flags XFLAGS (libxdp loads its
+ * default program), or without a program of libxdp's when X has the
+ * fast path's; 0 or -errno.
+ */
 static int
 sock_create(struct xsk *x, const char *ifname, uint32_t xflags)
 {
@@ -176,6 +185,8 @@ sock_create(struct xsk *x, const char *ifname, uint32_t xflags)
 	sc.rx_size = XSK_RING;
 	sc.tx_size = XSK_RING;
 	sc.xdp_flags = xflags;
+	if (x->fp != NULL)
+		sc.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD;
 	sc.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP;
 	return xsk_socket__create(&x->sock, ifname, 0, x->umem, &x->rx,
 	    &x->tx, &sc);
@@ -267,11 +278,37 @@ fill_init(struct xsk *x)
 }
 
 /*
+ * The socket of a port with the fast path's program (fastpath.c), which
+ * attaches it in MODE and then gets the socket for its XSKMAP.
+ */
+static int
+fp_sock_create(struct xsk *x, const char *ifname, int mode, char *err,
+    size_t errlen)
+{
+	int rc;
+
+	if (fastpath_attach(x->fp, x->port, ifname, mode, &x->native, err,
+	    errlen) == -1) {
+		x->fp = NULL;		/* nothing to detach */
+		return -1;
+	}
+	if ((rc = sock_create(x, ifname, x->native ? XDP_FLAGS_DRV_MODE :
+	    XDP_FLAGS_SKB_MODE)) != 0) {
+		snprintf(err, errlen, "interface %s: AF_XDP socket: %s",
+		    ifname, strerror(-rc));
+		return -1;
+	}
+	return fastpath_set_xsk(x->fp, x->port, xsk_socket__fd(x->sock),
+	    err, errlen);
+}
+
+/*
  * MODE: 0 native, falling back to SKB mode; 1 native only; 2 SKB only.
+ * FP: the fast path's program instead of libxdp's, as the router's PORT.
  */
 static void *
-xsk_open(const char *ifname, int mode, int fill_full, uint8_t mac[6],
-    unsigned *mtu, char *err, size_t errlen)
+xsk_open(const char *ifname, int mode, int fill_full, struct fastpath *fp,
+    unsigned port, uint8_t mac[6], unsigned *mtu, char *err, size_t errlen)
 {
 	struct xsk_umem_config uc;
 	struct xsk *x;
@@ -307,11 +344,17 @@ xsk_open(const char *ifname, int mode, int fill_full, uint8_t mac[6],
 		    ifname, strerror(-rc));
 		goto fail;
 	}
-	if (mode != 2) {
+	x->fp = fp;
+	x->port = port;
+	if (fp != NULL) {
+		if (fp_sock_create(x, ifname, mode, err, errlen) == -1)
+			goto fail;
+		rc = 0;
+	} else if (mode != 2) {
 		rc = sock_create(x, ifname, XDP_FLAGS_DRV_MODE);
 		x->native = rc == 0;
 	}
-	if (mode == 2 || (mode == 0 && rc != 0))
+	if (fp == NULL && (mode == 2 || (mode == 0 && rc != 0)))
 		rc = sock_create(x, ifname, XDP_FLAGS_SKB_MODE);
 	if (rc != 0) {
 		snprintf(err, errlen, "interface %s: AF_XDP socket (%s "
@@ -537,6 +580,15 @@ xsk_stats(void *v, struct pktio_stats *st)
 		    xs.rx_fill_ring_empty_descs;
 }
 
+/* Does the fast path's program run in the driver of this interface? */
+static int
+xsk_native(void *v)
+{
+	const struct xsk *x = v;
+
+	return x->fp != NULL && x->native;
+}
+
 const struct port_xio xsk_xio = {
 	.open = xsk_open,
 	.close = xsk_close,
@@ -549,4 +601,5 @@ const struct port_xio xsk_xio = {
 	.tx_room = xsk_tx_room,
 	.tx_flush = xsk_tx_flush,
 	.stats = xsk_stats,
+	.native = xsk_native,
 };

@@ -6,7 +6,9 @@
  * no zero-copy) with need_wakeup, on one UMEM of its own; libxdp loads
  * its default XSK program (it redirects every frame of the queue to the
  * socket), in native (driver) mode or, if the kernel refuses that, in
- * SKB (generic) mode.  Frames are received from the XSK RX ring
+ * SKB (generic) mode; or, with the XDP fast path (fastpath.h), that
+ * path's program in its place, which punts to the socket what it does
+ * not forward itself.  Frames are received from the XSK RX ring
  * (zero-copy out of the UMEM) and sent through the XSK TX ring: copied
  * into a UMEM frame, one sendto() kick per flush.
  *
@@ -15,7 +17,7 @@
  * do not link libxdp (the fuzz target) keep working unchanged.
  *
  * Deliberately not here: zero-copy mode, several queues per interface,
- * a custom XDP program, receive timestamps from the kernel (the frame is
+ * receive timestamps from the kernel (the frame is
  * stamped when the router reads it), checksum-offload flags.
  */
 #ifndef HOPLAB_ROUTER_XSK_H

@@ -111,6 +111,7 @@ struct plan_router {
 	char		io[8];		/* "", "packet", "xdp" (AF_XDP) */
 	char		cpus[CPULIST_TEXT_MAX]; /* "", or a CPU list */
 	char		xdp_fill[12];	/* "", "adaptive", "full" */
+	char		fastpath[4];	/* "", "on", "off": io.fastpath */
 	struct plan_router_queue queues[PLAN_ROUTER_CLASSES]; /* qos.queues */
 	size_t		nqueues;	/* in file order, classes distinct */
 	struct plan_router_map map[PLAN_ROUTER_MAP_MAX]; /* qos.map */

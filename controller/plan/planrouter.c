@@ -8,6 +8,8 @@
  *     busy_poll: off          # the same name (docs/router.md): io.*,
  *     cpus: 1                 # (io.cpus: every router host's core 1),
  *     xdp_fill: full          # io.xdp_fill, with io: xdp
+ *     fastpath: on            # io.fastpath, with io: xdp (default off
+ *                             # in a plan: the lab then sets GRO on)
  *     tx_batch: 32            # arp.timeout, arp.queue, icmp.rate,
  *     block_timeout: 1ms      # qos.scheduler, interfaces[].rate and
  *     arp_timeout: 60s        # interfaces[].mtu, with the same ranges
@@ -48,12 +50,12 @@
 
 enum {
 	K_IMPL, K_SCHED, K_RING, K_BUSY, K_TXB, K_BTO, K_ARPT, K_ARPQ, K_ICMP,
-	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_CPUS, K_FILL, K_N
+	K_RATE, K_MTU, K_IO, K_MAP, K_QUEUES, K_CPUS, K_FILL, K_FAST, K_N
 };
 static const char *const keys[K_N] = {
 	"impl", "scheduler", "rx_ring", "busy_poll", "tx_batch",
 	"block_timeout", "arp_timeout", "arp_queue", "icmp_rate", "rate", "mtu",
-	"io", "map", "queues", "cpus", "xdp_fill",
+	"io", "map", "queues", "cpus", "xdp_fill", "fastpath",
 };
 static const char *const ifnames[PLAN_ROUTER_IFS] = { "in", "out" };
 
@@ -371,7 +373,7 @@ cpus(struct parse_ctx *c, yaml_node_t *node, struct plan_router *r)
 	return 0;
 }
 
-/* The options that name a way of working: io .. xdp_fill. */
+/* The options that name a way of working: io .. fastpath. */
 static int
 word_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 {
@@ -379,6 +381,7 @@ word_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 	static const char *const rings[] = { "v2", "v3", NULL };
 	static const char *const ios[] = { "packet", "xdp", NULL };
 	static const char *const fills[] = { "adaptive", "full", NULL };
+	static const char *const onoff[] = { "on", "off", NULL };
 	int rc = 0;
 
 	if (v[K_IO] != NULL && word(c, v[K_IO], "router.io", ios,
@@ -397,6 +400,13 @@ word_options(struct parse_ctx *c, yaml_node_t **v, struct plan_router *r)
 	if (v[K_FILL] != NULL && word(c, v[K_FILL], "router.xdp_fill", fills,
 	    "adaptive or full", r->xdp_fill, sizeof(r->xdp_fill)) == -1)
 		rc = -1;
+	if (v[K_FAST] != NULL && word(c, v[K_FAST], "router.fastpath", onoff,
+	    "on or off", r->fastpath, sizeof(r->fastpath)) == -1)
+		rc = -1;
+	else if (v[K_FAST] != NULL && strcmp(r->fastpath, "on") == 0 &&
+	    strcmp(r->io, "xdp") != 0)
+		rc = PERR(c, v[K_FAST], "router.fastpath", "on needs io: xdp "
+		    "(the XDP fast path runs beside the AF_XDP back end)");
 	return rc;
 }
 

@@ -51,6 +51,9 @@ static const char *const cols[] = {
 	"rip_drop_auth", "rip_drop_source", "rip_drop_entry",
 	"nat_active", "nat_created", "nat_expired", "nat_drop_exhausted",
 	"nat_translated_out", "nat_translated_in", "nat_drop_no_entry",
+	"fp_forwarded", "fp_sent", "fp_punt_slow", "fp_punt_not_ip",
+	"fp_punt_header", "fp_punt_local", "fp_punt_ttl", "fp_punt_no_route",
+	"fp_punt_no_neigh", "fp_punt_mtu", "fp_pass",
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_TIME 7		/* "time_unix_s" */
@@ -390,6 +393,35 @@ nat_cols(struct csv *c, const Hoplab__RouterCounters *rc)
 	csv_u64(c, n->drop_no_entry);
 }
 
+/*
+ * hoplab-router's XDP fast path on this interface (issue 19): forwarded,
+ * sent, and the punts by reason (the names RouterIfaceCounters.fp_punts
+ * uses, router/fpmirror.c); empty without a fast path.
+ */
+static void
+fastpath_cols(struct csv *c, const Hoplab__RouterCounters *rc,
+    const Hoplab__RouterIfaceCounters *ic)
+{
+	static const char *const punts[] = { "punt_slow", "punt_not_ip",
+	    "punt_header", "punt_local", "punt_ttl", "punt_no_route",
+	    "punt_no_neigh", "punt_mtu", "pass" };
+	size_t i, j;
+	uint64_t v;
+
+	if (!rc->fastpath) {
+		csv_empty(c, 2 + sizeof(punts) / sizeof(punts[0]));
+		return;
+	}
+	csv_u64(c, ic->fp_forwarded);
+	csv_u64(c, ic->fp_sent);
+	for (j = 0; j < sizeof(punts) / sizeof(punts[0]); j++) {
+		for (v = 0, i = 0; i < ic->n_fp_punts; i++)
+			if (strcmp(ic->fp_punts[i]->reason, punts[j]) == 0)
+				v += ic->fp_punts[i]->packets;
+		csv_u64(c, v);
+	}
+}
+
 /* The router-wide forwarded counts and rate, empty when not counted. */
 static void
 fwd_cols(struct csv *c, const Hoplab__RouterCounters *rc, double pps)
@@ -445,6 +477,7 @@ write_iface(struct routers *rt, const char *agent,
 	fwd_cols(c, rc, pps);
 	rip_cols(c, rc);
 	nat_cols(c, rc);
+	fastpath_cols(c, rc, ic);
 	return csv_end_row(c, err, errlen);
 }
 

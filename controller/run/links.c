@@ -102,11 +102,23 @@ links_lab_prepare(const struct plan *plan, const struct inventory *inv,
 	return 0;
 }
 
+/*
+ * Does PLAN run hoplab routers with the XDP fast path?  Then the lab's
+ * veth ends need GRO on (deploy/lab.sh --gro, docs/router.md "The fast
+ * path").
+ */
+static int
+links_want_gro(const struct plan *plan)
+{
+	return strcmp(plan->router.io, "xdp") == 0 &&
+	    strcmp(plan->router.fastpath, "on") == 0;
+}
+
 int
 links_lab_wire(const char *lab, const struct plan *plan, int exits,
     const struct plan_variant *v, char *err, size_t errlen)
 {
-	const char *argv[PLAN_MAX_IMPAIR + 4];
+	const char *argv[PLAN_MAX_IMPAIR + 5];
 	char count[16];
 	size_t i, n = 0;
 
@@ -114,6 +126,8 @@ links_lab_wire(const char *lab, const struct plan *plan, int exits,
 	argv[n++] = "wire";
 	if (exits)
 		argv[n++] = "--exits";
+	if (links_want_gro(plan))
+		argv[n++] = "--gro";
 	argv[n++] = count;
 	for (i = 0; i < plan->nimpairs; i++)
 		if (plan_impair_in_variant(&plan->impairs[i], v))
@@ -135,6 +149,8 @@ links_lab_topo(const char *lab, const struct plan *plan, int quiet,
 	int a;
 
 	argv[n++] = "links";
+	if (links_want_gro(plan))
+		argv[n++] = "--gro";
 	lab_switch_args(t, argv, &n);
 	for (i = 0; i < t->nlinks; i++) {
 		l = &t->links[i];

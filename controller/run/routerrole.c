@@ -94,6 +94,7 @@ fill_options(Hoplab__RouterParams *rp, const struct plan_router *o,
 	rp->io_backend = (char *)o->io;
 	rp->cpus = (char *)o->cpus;
 	rp->xdp_fill = (char *)o->xdp_fill;
+	rp->fastpath = (char *)o->fastpath;
 	rp->block_timeout_ns = (uint64_t)o->block_timeout_ns;
 	rp->arp_timeout_ns = (uint64_t)o->arp_timeout_ns;
 	rp->arp_queue = o->arp_queue;

@@ -29,11 +29,11 @@ R	= router
 SRC_fuzz_envelope =
 SRC_fuzz_router_frame = $(R)/router.c $(R)/rtables.c $(R)/port.c $(R)/arp.c $(R)/icmp.c \
 	$(R)/fwd.c $(R)/fib.c $(R)/classify.c $(R)/filter.c $(R)/sched.c \
-	$(R)/sojourn.c $(R)/config.c $(R)/config_qos.c $(R)/config_value.c \
+	$(R)/sojourn.c $(R)/config.c $(R)/config_routes.c $(R)/config_qos.c $(R)/config_value.c \
 	$(R)/config_rip.c $(R)/rip.c $(R)/ripio.c $(R)/ripwire.c \
 	$(R)/ripauth.c $(R)/rtlog.c $(R)/config_nat.c $(R)/nat.c \
-	$(R)/natpkt.c
-SRC_fuzz_router_config = $(R)/config.c $(R)/config_qos.c \
+	$(R)/natpkt.c $(R)/fpmirror.c
+SRC_fuzz_router_config = $(R)/config.c $(R)/config_routes.c $(R)/config_qos.c \
 	$(R)/config_value.c $(R)/classify.c $(R)/filter.c $(R)/sched.c \
 	$(R)/config_rip.c $(R)/config_nat.c
 SRC_fuzz_plan = $(sort $(wildcard controller/plan/*.c))

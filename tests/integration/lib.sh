@@ -30,6 +30,7 @@
 #	t_router_basic.sh	hlt5	245
 #	t_router_qos.sh	hlt6	246
 #	t_router_xdp.sh	hlxd	208
+#	t_router_fastpath.sh	hlfp	214 (router_lab.sh: K unused)
 #	bench/router_rate.sh, router_delay.sh	hlt7, hlt7d	247
 #	t_gen_loss.sh	hlt3	253
 #	t_gen_pcap.sh	hlt4	254

@@ -76,6 +76,17 @@ rl_veth()
 	ip -n "$RL_P-$3" link set dev "$4" up
 }
 
+# rl_gro_on NS IF: GRO on again at a veth end whose peer is a router with
+# the XDP fast path: a veth delivers a frame redirected by XDP into its
+# peer only when that peer polls with NAPI, which GRO turns on (docs/
+# router.md, "The fast path").
+rl_gro_on()
+{
+	ip netns exec "$RL_P-$1" ethtool -K "$2" gro on >/dev/null 2>&1 ||
+	    { echo "rl_gro_on: ethtool -K $2 gro on failed in $RL_P-$1" >&2;
+	      return 1; }
+}
+
 # rl_offload_off NS IF: segmentation, receive merging and checksum
 # offload off.
 rl_offload_off()
@@ -224,8 +235,10 @@ rl_counter()
 # rl_counter_parse IFACE KEY: the same from a dump on stdin.  The dump
 # (router/ctl.c): a header "iface up rx_packets rx_bytes tx_packets
 # tx_bytes", a row per interface, under it "  drop REASON N",
-# "  sojourn class ..." and "  rx ring drops N" lines, and one closing
-# line "routes N, icmp sent N (rate limited N), ...".
+# "  sojourn class ..." and "  rx ring drops N" lines, with the XDP fast
+# path "  fastpath forwarded N sent N" and "  fastpath REASON N" lines
+# (keys fp_forwarded, fp_sent, fp_punt_ttl, fp_pass, ...), and one
+# closing line "routes N, icmp sent N (rate limited N), ...".
 rl_counter_parse()
 {
 	awk -v ifc="$1" -v key="$2" '
@@ -241,6 +254,10 @@ rl_counter_parse()
 	}
 	/^  drop / && cur == ifc { v[$2] = $3 }
 	/^  rx ring drops / && cur == ifc { v["ring_drops"] = $4 }
+	/^  fastpath forwarded / && cur == ifc {
+		v["fp_forwarded"] = $3; v["fp_sent"] = $5; next
+	}
+	/^  fastpath / && cur == ifc { v["fp_" $2] = $3 }
 	/^routes / { cur = "" }
 	END { if (found) print (key in v) ? v[key] : 0 }'
 }

@@ -348,7 +348,7 @@ PLAN
 	echo "    plan: lost ${lost:-?} of 3000; A out queue_full ${qf:-?}"
 	assert_gt plan_rate_queue_full_on_A_out "${qf:-0}" 0
 	assert_match routers_csv_has_filter_columns \
-	    'cpu_pct,filter_hits,filter_default_hits,impl,rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,fwd_icmp,fwd_other,fwd_pps,rip_rx,rip_tx,rip_triggered,rip_routes,rip_timed_out,rip_drop_malformed,rip_drop_oversize,rip_drop_version,rip_drop_auth,rip_drop_source,rip_drop_entry,nat_active,nat_created,nat_expired,nat_drop_exhausted,nat_translated_out,nat_translated_in,nat_drop_no_entry$' \
+	    'cpu_pct,filter_hits,filter_default_hits,impl,rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,fwd_icmp,fwd_other,fwd_pps,rip_rx,rip_tx,rip_triggered,rip_routes,rip_timed_out,rip_drop_malformed,rip_drop_oversize,rip_drop_version,rip_drop_auth,rip_drop_source,rip_drop_entry,nat_active,nat_created,nat_expired,nat_drop_exhausted,nat_translated_out,nat_translated_in,nat_drop_no_entry,fp_forwarded,fp_sent,fp_punt_slow,fp_punt_not_ip,fp_punt_header,fp_punt_local,fp_punt_ttl,fp_punt_no_route,fp_punt_no_neigh,fp_punt_mtu,fp_pass$' \
 	    "$(head -n 1 "$R")"
 	weight_sweep
 fi

@@ -9,7 +9,9 @@
 #   Y in       198.18.1.2        Y out 198.18.100.1 sink eth0 198.18.100.2/24
 #
 # X is set to xdp in its file (io: {backend: xdp, xdp_fill: full}: every
-# receive buffer in the fill ring), Y by --io xdp (the adaptive fill).  The
+# receive buffer in the fill ring), Y by --io xdp (the adaptive fill);
+# both with io.fastpath off, so that every frame goes through the AF_XDP
+# socket (the fast path has t_router_fastpath.sh).  The
 # end hosts leave TCP/UDP checksums to veth's offload, which AF_XDP does
 # not flag: X must recognise them (fwd_l4_csum_looks_partial) and fill
 # them in.  Checks:
@@ -72,8 +74,9 @@ rl_veth gen eth0 X in && rl_veth X out Y in && rl_veth Y out sink eth0 &&
     rl_route sink default via 198.18.100.1 ||
     bail lab "could not build the lab"
 conf X 198.18.0.2/24 198.18.1.1/24 198.18.100.0/24 198.18.1.2 \
-    "backend: xdp, xdp_fill: full"
-conf Y 198.18.1.2/24 198.18.100.1/24 198.18.0.0/24 198.18.1.1
+    "backend: xdp, xdp_fill: full, fastpath: off"
+conf Y 198.18.1.2/24 198.18.100.1/24 198.18.0.0/24 198.18.1.1 \
+    "fastpath: off"
 
 if ! rl_router X "$RL_TMP/X.yaml" -v 2>"$RL_TMP/X.start"; then
 	if grep -q "AF_XDP" "$RL_TMP/X.log"; then

@@ -52,7 +52,7 @@ t_every_option_loads_with_its_value(void)
 	    "rx_ring: v3, busy_poll: 50us, tx_batch: 8, block_timeout: 2ms, "
 	    "arp_timeout: 90s, arp_queue: 16, icmp_rate: 5, "
 	    "rate: {out: 50Mbit, in: 800kbit}, mtu: {out: 1400}, io: xdp, "
-	    "cpus: 0-1, xdp_fill: full}\n" TAIL);
+	    "cpus: 0-1, xdp_fill: full, fastpath: on}\n" TAIL);
 	const struct plan_router *r;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -74,6 +74,7 @@ t_every_option_loads_with_its_value(void)
 	CU_ASSERT_STRING_EQUAL(r->io, "xdp");
 	CU_ASSERT_STRING_EQUAL(r->cpus, "0-1");
 	CU_ASSERT_STRING_EQUAL(r->xdp_fill, "full");
+	CU_ASSERT_STRING_EQUAL(r->fastpath, "on");
 	plan_free(p);
 }
 
@@ -154,6 +155,11 @@ t_bad_values_name_line_key_and_value(void)
 	expect_err("router: {impl: hoplab, xdp_fill: half}\n" TAIL,
 	    "t.yaml:1: router.xdp_fill: expected adaptive or full, got "
 	    "'half'");
+	expect_err("router: {impl: hoplab, fastpath: yes}\n" TAIL,
+	    "t.yaml:1: router.fastpath: expected on or off, got 'yes'");
+	expect_err("router: {impl: hoplab, fastpath: on}\n" TAIL,
+	    "t.yaml:1: router.fastpath: on needs io: xdp (the XDP fast path "
+	    "runs beside the AF_XDP back end)");
 	expect_err("router: {impl: hoplab, io: dpdk}\n" TAIL,
 	    "t.yaml:1: router.io: expected packet (AF_PACKET rings) or xdp "
 	    "(AF_XDP), got 'dpdk'");
@@ -165,7 +171,8 @@ t_unknown_keys_and_interfaces_are_refused(void)
 	expect_err("router: {impl: hoplab, busypoll: off}\n" TAIL,
 	    "t.yaml:1: router.busypoll: unknown key (expected one of: impl, "
 	    "scheduler, rx_ring, busy_poll, tx_batch, block_timeout, "
-	    "arp_timeout, arp_queue, icmp_rate, rate, mtu, io, map, queues, cpus, xdp_fill)");
+	    "arp_timeout, arp_queue, icmp_rate, rate, mtu, io, map, queues, cpus, xdp_fill, "
+	    "fastpath)");
 	expect_err("router: {impl: hoplab, rate: {eth0: 1Gbit}}\n" TAIL,
 	    "t.yaml:1: router.rate.eth0: unknown key (expected one of: in, "
 	    "out)");

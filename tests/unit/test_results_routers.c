@@ -15,6 +15,9 @@
 #include "controller/results/routers.h"
 #include "tests/unit/unit.h"
 
+/* The fast path's 11 columns (issue 19), empty without one. */
+#define FP_EMPTY ",,,,,,,,,,,"
+
 static char dir[256];
 static char err[512];
 
@@ -147,7 +150,7 @@ t_a_batch_becomes_one_row_per_interface(void)
 	    "1200,72000,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,2,0,0,"
 	    "0,,,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,,,,,,,,,,"
 	    ",,,,,,,,,,,"	/* no rip */
-	    ",,,,,,,");	/* no nat */
+	    ",,,,,,," FP_EMPTY);	/* no nat */
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	/* queue depth 3 + 1, max max(7, 9); class 0: 1195, 4.5, 12.25 us */
 	CU_ASSERT_STRING_EQUAL(line, "A-B,2,A,41,1,2,0,1764470000.250000,out,1,"
@@ -155,7 +158,7 @@ t_a_batch_becomes_one_row_per_interface(void)
 	    "1195,4.500,12.250,0,,,0,,,0,,,0,,,0,,,0,,,0,,,12.5,120;0;7,3,"
 	    ",,,,,,,,,"
 	    ",,,,,,,,,,,"
-	    ",,,,,,,");
+	    ",,,,,,," FP_EMPTY);
 	CU_ASSERT(routers_seen(rt, "A", 41, 1));
 	CU_ASSERT(!routers_seen(rt, "A", 41, 2));
 	CU_ASSERT(!routers_seen(rt, "B", 41, 1));
@@ -323,7 +326,7 @@ t_a_kernel_router_row_has_its_own_columns_and_a_rate(void)
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    "linux,5,6,7,8,10,80,1,0,"
 	    ",,,,,,,,,,,"	/* fwd_pps, the 11 rip columns */
-	    ",,,,,,,");	/* the 7 nat columns: no NAT */
+	    ",,,,,,," FP_EMPTY);	/* the 7 nat columns: no NAT */
 	CU_ASSERT_EQUAL(line_of(2, line, sizeof(line)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",linux,5,6,7,8,40,300,2,1,504.0"));
 	/* A resumed run knows the last total: the next rate goes on. */
@@ -375,8 +378,9 @@ t_a_rip_router_row_ends_with_its_rip_counters(void)
 	    "rip_drop_oversize,rip_drop_version,rip_drop_auth,"
 	    "rip_drop_source,rip_drop_entry"));
 	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
-	end = line + strlen(line) - strlen(",30,31,2,4,1,3,5,6,7,8,9,,,,,,,");
-	CU_ASSERT_STRING_EQUAL(end, ",30,31,2,4,1,3,5,6,7,8,9,,,,,,,");
+#define RIP_END ",30,31,2,4,1,3,5,6,7,8,9,,,,,,," FP_EMPTY
+	end = line + strlen(line) - strlen(RIP_END);
+	CU_ASSERT_STRING_EQUAL(end, RIP_END);
 	rm_tree();
 }
 
@@ -421,11 +425,58 @@ t_nat_columns_end_the_row(void)
 	    "nat_created,nat_expired,nat_drop_exhausted,nat_translated_out,"
 	    "nat_translated_in,nat_drop_no_entry"));
 	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
-	end = line + strlen(line) - strlen(",3,,,,,,");
-	CU_ASSERT_STRING_EQUAL(end, ",3,,,,,,");
+	end = line + strlen(line) - strlen(",3,,,,,," FP_EMPTY);
+	CU_ASSERT_STRING_EQUAL(end, ",3,,,,,," FP_EMPTY);
 	CU_ASSERT_EQUAL(line_of(3, line, sizeof(line)), 0); /* 2 a batch */
-	end = line + strlen(line) - strlen(",4,10,6,2,500,480,7");
-	CU_ASSERT_STRING_EQUAL(end, ",4,10,6,2,500,480,7");
+	end = line + strlen(line) - strlen(",4,10,6,2,500,480,7" FP_EMPTY);
+	CU_ASSERT_STRING_EQUAL(end, ",4,10,6,2,500,480,7" FP_EMPTY);
+	rm_tree();
+}
+
+/*
+ * hoplab-router's XDP fast path (issue 19): forwarded, sent and the
+ * punts by reason in the 11 fp columns that end the row, a reason the
+ * router does not list written 0; without a fast path they are empty.
+ */
+static void
+t_fastpath_columns_end_the_row(void)
+{
+	struct router_role rr = { 45, "A", "A", 1 };
+	Hoplab__RouterDrop d1 = HOPLAB__ROUTER_DROP__INIT;
+	Hoplab__RouterDrop d2 = HOPLAB__ROUTER_DROP__INIT;
+	Hoplab__RouterDrop *dp[2] = { &d1, &d2 };
+	Hoplab__ResultBatch b;
+	struct routers *rt;
+	char line[4096];
+	const char *end;
+
+	fresh_dir();
+	rt = routers_open(dir, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+	batch_init(&b, 45, 1);
+	d1.reason = "punt_ttl";
+	d1.packets = 3;
+	d2.reason = "punt_no_neigh";
+	d2.packets = 1;
+	rc.fastpath = 1;
+	ic[0].fp_forwarded = 200;
+	ic[0].fp_sent = 198;
+	ic[0].fp_punts = dp;
+	ic[0].n_fp_punts = 2;
+	CU_ASSERT_EQUAL(routers_add(rt, "A", &rr, &b, err, sizeof(err)), 0);
+	rc.fastpath = 0;
+	ic[0].fp_forwarded = ic[0].fp_sent = 0;
+	ic[0].n_fp_punts = 0;
+	ic[0].fp_punts = NULL;
+	routers_free(rt);
+	CU_ASSERT_EQUAL(line_of(0, line, sizeof(line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ",nat_drop_no_entry,fp_forwarded,"
+	    "fp_sent,fp_punt_slow,fp_punt_not_ip,fp_punt_header,"
+	    "fp_punt_local,fp_punt_ttl,fp_punt_no_route,fp_punt_no_neigh,"
+	    "fp_punt_mtu,fp_pass"));
+	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
+	end = line + strlen(line) - strlen(",200,198,0,0,0,0,3,0,1,0,0");
+	CU_ASSERT_STRING_EQUAL(end, ",200,198,0,0,0,0,3,0,1,0,0");
 	rm_tree();
 }
 
@@ -499,11 +550,12 @@ t_an_older_file_is_padded_to_todays_columns(void)
 	    "rx_dropped,tx_dropped,rx_errors,tx_errors,fwd_tcp,fwd_udp,"
 	    "fwd_icmp,fwd_other,fwd_pps"));
 	CU_ASSERT_EQUAL(line_of(1, line, sizeof(line)), 0);
-	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10 + 11 + 7);
+	CU_ASSERT_EQUAL(strlen(line), strlen(old_row) + 10 + 11 + 7 + 11);
 	CU_ASSERT_EQUAL(strncmp(line, old_row, strlen(old_row)), 0);
 	CU_ASSERT_STRING_EQUAL(line + strlen(old_row), ",,,,,,,,,,"
 	    ",,,,,,,,,,,"	/* and the 11 rip columns */
-	    ",,,,,,,");	/* and the 7 nat ones */
+	    ",,,,,,,"	/* and the 7 nat ones */
+	    FP_EMPTY);	/* and the 11 fast path ones */
 	rm_tree();
 }
 
@@ -518,6 +570,7 @@ main(void)
 		UNIT_TEST(t_a_rip_router_row_ends_with_its_rip_counters),
 		UNIT_TEST(t_no_rate_across_a_restarted_router),
 		UNIT_TEST(t_nat_columns_end_the_row),
+		UNIT_TEST(t_fastpath_columns_end_the_row),
 		UNIT_TEST(t_an_older_file_is_padded_to_todays_columns),
 	};
 

@@ -188,6 +188,7 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_EQUAL(c->ifs[0].mtu, 1400);
 	CU_ASSERT_STRING_EQUAL(c->rx_ring, "v3");
 	CU_ASSERT_EQUAL(c->backend, RCONF_IO_XDP);
+	CU_ASSERT_EQUAL(c->fastpath, 0);	/* the lab's veths: GRO off */
 	CU_ASSERT_EQUAL(c->ncpus, 1);
 	CU_ASSERT_EQUAL(c->xdp_fill_full, 1);
 	CU_ASSERT(CPU_ISSET(0, &c->cpus));
@@ -200,6 +201,13 @@ t_every_option_reaches_the_routers_config(void)
 	CU_ASSERT_EQUAL(c->arp_queue, 16);
 	CU_ASSERT_EQUAL(c->icmp_rate, 0);	/* -1: send none */
 	CU_ASSERT_PTR_EQUAL(c->sched.ops, &sched_prio);
+	rconf_free(c);
+	rp.fastpath = "on";		/* the plan asked for it */
+	CU_ASSERT_EQUAL_FATAL(hoplabrouter_start(&role, &sr, err,
+	    sizeof(err)), 0);
+	c = rconf_load(path, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, 1);
 	rconf_free(c);
 }
 
@@ -301,6 +309,9 @@ t_out_of_range_options_are_refused(void)
 	params_all();
 	rp.xdp_fill = "most";
 	expect_refused("xdp_fill most");
+	params_all();
+	rp.fastpath = "maybe";
+	expect_refused("fastpath maybe");
 	params_all();
 	rp.tx_batch = 257;
 	expect_refused("tx batch 257");

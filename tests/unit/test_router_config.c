@@ -4,6 +4,7 @@
  * message (the messages are the contract docs/router.md shows).
  */
 #include <string.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
 
@@ -269,6 +270,89 @@ t_refuses_bad_io_backend_and_xdp_mode(void)
 }
 
 static void
+t_io_fastpath_reads_on_off_and_its_line(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	struct rconf *c;
+	char y[256];
+
+	c = load(ifs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, -1);	/* where XDP runs native */
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio:\n  backend: xdp\n  fastpath: on\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, 1);
+	CU_ASSERT_EQUAL(c->fastpath_line, 5);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {fastpath: off}\n", ifs);
+	c = load(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->fastpath, 0);
+	rconf_free(c);
+	snprintf(y, sizeof(y), "%sio: {fastpath: yes}\n", ifs);
+	expect(y, "r.yaml:3: io.fastpath: expected on or off, got 'yes'");
+	snprintf(y, sizeof(y), "%sio: {xdp_mode: skb, fastpath: on}\n", ifs);
+	expect(y, "r.yaml:3: io.fastpath: on needs XDP in the driver, but "
+	    "io.xdp_mode is skb: got on");
+}
+
+/* A routes_file of FILE's text at an absolute path; the path. */
+static const char *
+routes_file(const char *text)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/hoplab-routes-%d.txt",
+	    (int)getpid());
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void
+t_routes_file_reads_routes_and_names_bad_lines(void)
+{
+	static const char *ifs =
+	    "interfaces:\n  - {name: a, address: 198.18.0.1/24}\n";
+	const char *path;
+	struct rconf *c;
+	char y[512], want[256];
+
+	path = routes_file("# a table\n20.0.0.0/24 198.18.0.2\n\n"
+	    "  20.0.2.0/23\t198.18.0.3\n");
+	snprintf(y, sizeof(y), "%sroutes_file: %s\n", ifs, path);
+	c = load(y);
+	if (c == NULL)
+		fprintf(stderr, "\n  %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->nbulk, 2);
+	CU_ASSERT_EQUAL(c->bulk[0].prefix, 0x14000000U);
+	CU_ASSERT_EQUAL(c->bulk[0].plen, 24);
+	CU_ASSERT_EQUAL(c->bulk[1].plen, 23);
+	CU_ASSERT_EQUAL(c->bulk[1].via, 0xc6120003U);
+	CU_ASSERT_EQUAL(c->bulk[1].line, 4);
+	rconf_free(c);
+	routes_file("20.0.0.0/24 198.18.0.2\n20.0.0.1/24 198.18.0.2\n");
+	snprintf(want, sizeof(want), "%s:2: expected PREFIX/LEN VIA such as "
+	    "20.0.0.0/24 198.18.1.2 (no host bits), got '20.0.0.1/24'", path);
+	expect(y, want);
+	routes_file("20.0.0.0/24 198.18.7.2\n");
+	snprintf(want, sizeof(want), "%s:1: next hop 198.18.7.2 is not in "
+	    "the subnet of any interface", path);
+	expect(y, want);
+	unlink(path);
+	snprintf(want, sizeof(want), "routes_file %s: No such file or "
+	    "directory", path);
+	expect(y, want);
+}
+
+static void
 t_cpus_reads_a_taskset_list(void)
 {
 	static const char *ifs =
@@ -353,7 +437,7 @@ t_refuses_unknown_key_bad_weight_and_scheduler(void)
 
 	snprintf(y, sizeof(y), "%sbogus: 1\n", ifs);
 	expect(y, "r.yaml:3: bogus: unknown key (expected one of: "
-	    "interfaces, routes, arp, icmp, io, qos, filters, rip, nat)");
+	    "interfaces, routes, arp, icmp, io, qos, filters, rip, nat, routes_file)");
 	snprintf(y, sizeof(y), "%sqos: {scheduler: drr, queues: [{class: 1, "
 	    "weight: 0}]}\n", ifs);
 	expect(y, "r.yaml:3: qos.queues[0].weight: expected 1..1000, got 0");
@@ -494,6 +578,8 @@ main(void)
 		    t_refuses_filter_on_unknown_interface),
 		UNIT_TEST_NAMED("check_host_names_missing_interface",
 		    t_check_host_names_missing_interface),
+		UNIT_TEST(t_io_fastpath_reads_on_off_and_its_line),
+		UNIT_TEST(t_routes_file_reads_routes_and_names_bad_lines),
 		UNIT_TEST(t_reads_interfaces_timers_and_auth),
 		UNIT_TEST(t_defaults_are_rfc_2453s_on_every_interface),
 		UNIT_TEST(t_refuses_bad_values_with_file_line_key),
