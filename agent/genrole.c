@@ -15,7 +15,8 @@
  *       --flow frame=F,count=C,idt=D[,dscp=N][,id=N][,name=S][,dport=N]
  *       [,sport=N][,seed=N][,burst=B,off=O][,duration=D]
  *       [,preset=P[,rate=Rbps]][,dst=IP][,spin=D] ... [--drain D] [--ttl N]
- *       [--start-at NS] [--stream-records]
+ *       [--start-at NS] [--stream-records] [--tx-io send|ring]
+ *       [--tx-stamp-every N]
  *
  * frame and idt are the FlowSpec's frame_dist / idt_dist when set (a
  * distribution in hoplab-gen's text form, docs/generator.md, checked
@@ -83,6 +84,7 @@
 #define FLOWS_MAX	64
 #define RATE_MAX	10e9			/* bit/s, lib/preset.h */
 #define START_AHEAD_MAX	3600000000000LL		/* start_at_ns: 1 h ahead */
+#define TX_STAMP_MAX	1000000		/* --tx-stamp-every (gen.h) */
 
 /* Append one printf-formatted argument to GA; -1 when it does not fit. */
 static int __attribute__((format(printf, 2, 3)))
@@ -481,6 +483,31 @@ check_icmp(const Hoplab__GenParams *gp, char *err, size_t errlen)
 	return check_flows(gp, 1, err, errlen);
 }
 
+/*
+ * tx_io "", "send" or "ring", mode l2 only; tx_stamp_every 0 or
+ * 1..1000000, with "ring" only (hoplab-gen refuses the rest too, but
+ * later and less plainly).
+ */
+static int
+check_tx_io(const Hoplab__GenParams *gp, char *err, size_t errlen)
+{
+	int l2 = gp->mode[0] == '\0' || strcmp(gp->mode, "l2") == 0;
+	int ring = strcmp(gp->tx_io, "ring") == 0;
+
+	if (gp->tx_io[0] != '\0' && (!l2 || (!ring && strcmp(gp->tx_io,
+	    "send") != 0)))
+		snprintf(err, errlen, "tx_io: expected \"send\" or \"ring\" "
+		    "in mode l2, got \"%.16s\"", gp->tx_io);
+	else if (gp->tx_stamp_every > TX_STAMP_MAX || (gp->tx_stamp_every &&
+	    !ring))
+		snprintf(err, errlen, "tx_stamp_every: expected 0 or "
+		    "1..1000000 with tx_io \"ring\", got %" PRIu32,
+		    gp->tx_stamp_every);
+	else
+		return 0;
+	return -1;
+}
+
 static int
 check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
     char *err, size_t errlen)
@@ -502,6 +529,8 @@ check_params(const Hoplab__StartRole *sr, const Hoplab__GenParams *gp,
 		snprintf(err, errlen, "records: only in mode l2");
 		return -1;
 	}
+	if (check_tx_io(gp, err, errlen) == -1)
+		return -1;
 	if (gp->start_at_ns != 0 && (strcmp(gp->mode, "tcp") == 0 ||
 	    (strcmp(gp->mode, "udp") == 0 && strcmp(gp->role, "send") != 0))) {
 		snprintf(err, errlen, "start_at_ns: only for l2 and udp "
@@ -659,6 +688,7 @@ icmp_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 static int
 l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 {
+	char d[16];
 	size_t i;
 	int rc = 0;
 
@@ -669,6 +699,12 @@ l2_args(struct gen_argv *ga, const Hoplab__GenParams *gp)
 	rc |= argv_pair(ga, "--gateway", gp->gateway_ip);
 	for (i = 0; i < gp->n_flows; i++)
 		rc |= add_flow(ga, gp->flows[i]);
+	if (gp->tx_io[0] != '\0')
+		rc |= argv_pair(ga, "--tx-io", gp->tx_io);
+	if (gp->tx_stamp_every != 0) {
+		snprintf(d, sizeof(d), "%" PRIu32, gp->tx_stamp_every);
+		rc |= argv_pair(ga, "--tx-stamp-every", d);
+	}
 	return rc | tail_args(ga, gp);
 }
 

@@ -12,8 +12,8 @@ extern const struct role_ops genrole_ops;
 #define GENROLE_FLOWS_MAX	64	/* GenParams.flows */
 /*
  * argv entries besides the flows' "--flow" pairs and the NULL: 31 in
- * mode udp or tcp with every option (the program, 15 option pairs), 25 in
- * mode l2 (the program, 12 pairs, --stream-records); room to spare.
+ * mode udp or tcp with every option (the program, 15 option pairs), 29 in
+ * mode l2 (the program, 14 pairs, --stream-records); room to spare.
  */
 #define GENROLE_OPTS_MAX	40
 #define GENROLE_ARGV_MAX	(GENROLE_OPTS_MAX + 2 * GENROLE_FLOWS_MAX + 1)

@@ -35,6 +35,7 @@
 #include "controller/plan/planecmp.h"
 #include "controller/plan/parse.h"
 #include "controller/plan/plannat.h"
+#include "controller/plan/plantx.h"
 #include "controller/run/run.h"
 #include "controller/plan/topo.h"
 
@@ -115,6 +116,27 @@ dry_ping(const struct plan *plan, FILE *out)
 		}
 }
 
+/*
+ * tx_io: ring (plantx.c): how the chain's one generator sends, for
+ * every l2 flow alike; nothing with send, the default.
+ */
+static void
+dry_tx_io(const struct plan *plan, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nflows; i++)
+		if (strcmp(plan->flows[i].mode, "l2") == 0) {
+			if (plantx_every(&plan->flows[i]) != 0)
+				fprintf(out, "generator: hoplab-gen --tx-io "
+				    "ring for the l2 flows, 1 frame in %u "
+				    "kernel-stamped (ktx=1/%u)\n",
+				    plantx_every(&plan->flows[i]),
+				    plantx_every(&plan->flows[i]));
+			return;
+		}
+}
+
 static void
 print_header(const struct plan *plan, FILE *out, size_t n)
 {
@@ -148,6 +170,7 @@ print_header(const struct plan *plan, FILE *out, size_t n)
 		dry_concurrent(plan, out);
 	if (ping)
 		dry_ping(plan, out);
+	dry_tx_io(plan, out);
 }
 
 /*

@@ -144,6 +144,12 @@ struct plan_flow {
 					   "" for the generator's default */
 	int64_t		spin_ns;	/* spin: the least spin before each
 					   deadline, 0: auto (hoplab-gen) */
+	char		tx_io[8];	/* tx_io: "send", "ring"; "": not
+					   given (send); l2 flows only, one
+					   for the chain's generator */
+	unsigned	tx_stamp_every;	/* tx_stamp_every: with ring, 1 frame
+					   in N kernel-stamped; 0: not given
+					   (hoplab-gen's default, 64) */
 	char		from[PLANTOPO_NAME_MAX]; /* topology plans: the end */
 	char		to[PLANTOPO_NAME_MAX];	/* hosts it goes between */
 	int		from_host;	/* index in topo.hosts, -1: chain */

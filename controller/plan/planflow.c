@@ -39,6 +39,9 @@
  * router's address, TOPO_PING_DEFAULT), which must be an address of a
  * router of the shortest variant (topo_router_owning).
  *
+ * tx_io: send|ring and tx_stamp_every: N (plantx.c) choose how the
+ * chain's generator sends its l2 frames, alike for every l2 flow.
+ *
  * spin: DURATION|auto asks hoplab-gen's pacer to spin at least DURATION
  * (1us..100ms) before each of the flow's deadlines, for a user who pays
  * the CPU for fewer late departures (docs/generator.md "Pacing").
@@ -71,6 +74,7 @@
 #include "controller/plan/plandl.h"
 #include "controller/plan/planping.h"
 #include "controller/plan/planreplica.h"
+#include "controller/plan/plantx.h"
 #include "controller/plan/sections.h"
 #include "controller/plan/topo.h"
 #include "preset.h"
@@ -86,11 +90,12 @@
 static const char *const flow_keys[] = {
 	"name", "mode", "frame", "idt", "count", "dscp", "seed", "preset",
 	"rate", "duration", "burst", "off", "dst", "spin", "bytes", "streams",
-	"cc", "replicas", "group", "from", "to",
+	"cc", "replicas", "group", "tx_io", "tx_stamp_every", "from", "to",
 };
 enum { F_NAME, F_MODE, F_FRAME, F_IDT, F_COUNT, F_DSCP, F_SEED, F_PRESET,
     F_RATE, F_DURATION, F_BURST, F_OFF, F_DST, F_SPIN, F_BYTES, F_STREAMS,
-    F_CC, F_REPLICAS, F_GROUP, F_FROM, F_TO, F_NKEYS };
+    F_CC, F_REPLICAS, F_GROUP, F_TX_IO, F_TX_STAMP, F_FROM, F_TO,
+    F_NKEYS };
 
 static const char *const dist_keys[] = { "dist", "value" };
 
@@ -737,6 +742,7 @@ parse_flow(struct parse_ctx *c, yaml_node_t *node, const char *fpath, size_t i)
 	    planreplica_parse(c, v[F_REPLICAS], fpath, f) == -1 ||
 	    planreplica_group(c, v[F_GROUP], fpath, f) == -1 ||
 	    parse_mode(c, v[F_MODE], fpath, f) == -1 ||
+	    plantx_parse(c, v[F_TX_IO], v[F_TX_STAMP], fpath, f) == -1 ||
 	    parse_ends(c, v, node, fpath, f) == -1)
 		return -1;
 	if (strcmp(f->mode, "tcp") == 0)
@@ -787,6 +793,8 @@ planflow_parse(struct parse_ctx *c, yaml_node_t *node)
 			rc = -1;
 	}
 	c->p->nflows = n;
+	if (rc == 0)
+		rc = plantx_agree(c, node, (size_t)n);
 	if (rc == 0)
 		rc = planreplica_expand(c, node, (size_t)n);
 	if (rc == 0 && !c->p->topo.enabled)

@@ -127,6 +127,9 @@ start_gen(struct run *r, struct wait_role *w, unsigned frame, uint64_t count,
 		fs[i].src_port = ping ? 0 : GEN_SRC_PORT_BASE + (uint32_t)i;
 		fs[i].dst_ip = ping ? "" : (char *)pf->dst;	/* "": gp.dst_ip */
 		fs[i].spin_ns = (uint64_t)pf->spin_ns;
+		/* One per process: the l2 flows agree (plantx.c). */
+		gp.tx_io = (char *)pf->tx_io;
+		gp.tx_stamp_every = pf->tx_stamp_every;
 		if (r->concurrent) {	/* flow i: variant i / nflows */
 			conc_flow(r, &fs[i], i, n, names[i], dsts[i]);
 			fs[i].name = names[i];

@@ -104,6 +104,8 @@ start_trial(struct run *r, struct wait_role *w, unsigned frame, double rate,
 	fs.dst_ip = (char *)pf->dst;
 	gp.n_flows = 1;
 	gp.flows = &fsp;
+	gp.tx_io = (char *)pf->tx_io;	/* the ring keeps up at high rates */
+	gp.tx_stamp_every = pf->tx_stamp_every;
 	sr.params_case = HOPLAB__START_ROLE__PARAMS_GEN;
 	sr.gen = &gp;
 	return waitrole_send_start(r, w, "gen", &sr, err, errlen);

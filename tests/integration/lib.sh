@@ -51,6 +51,7 @@
 #	t_report.sh	hlt14	226
 #	t_gen_mix.sh	hlgx	230 (own namespaces hlgx-gen/-r too)
 #	t_gen_txring.sh	hlgy	- (own namespaces hlgy-tg/-tr, no K)
+#	t_plan_txring.sh	hltp	190
 #	t_results_hoplab.sh	hlt11	231
 #	t_capture.sh	hlcap	215
 #	t_residence.sh	hlres	203

@@ -45,6 +45,7 @@ UNIT_EXTRA_test_plan = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planfault += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planflow = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_planrfc = $(PLAN_ASAN_OBJ)
+UNIT_EXTRA_test_plantx = $(PLAN_ASAN_OBJ) build/asan/tests/unit/planfix.o
 UNIT_EXTRA_test_planrouter = $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_plantopo += $(PLAN_ASAN_OBJ)
 UNIT_EXTRA_test_sweep = $(PLAN_ASAN_OBJ)

@@ -144,7 +144,8 @@ t_unknown_key_names_line_and_expected_keys(void)
 	expect_err(HEAD "  - name: probe\n    fram: 64\n",
 	    "t.yaml:5: flows[0].fram: unknown key (expected one of: name, "
 	    "mode, frame, idt, count, dscp, seed, preset, rate, duration, "
-	    "burst, off, dst, spin, bytes, streams, cc, replicas, group)");
+	    "burst, off, dst, spin, bytes, streams, cc, replicas, group, tx_io, "
+	    "tx_stamp_every)");
 	expect_err("name: t\ntopology: {chain: [A]}\nflow: []\nflows:\n" FLOW,
 	    "t.yaml:3: flow: unknown key (expected one of: name, topology, "
 	    "variants, router, repeat, sweep, flows, impairments, faults, "
