@@ -116,6 +116,22 @@ fwd_ttl_dec(uint8_t *ip)
 	    be16_load(ip + IP4_TTL)));
 }
 
+/*
+ * Is DST the directed broadcast of the subnet ADDR/PLEN (host order):
+ * in it, with every host bit set?  Never for /31 and /32 (RFC 3021:
+ * their addresses are all hosts).  Per packet.
+ */
+static inline int
+fwd_is_subnet_bcast(uint32_t dst, uint32_t addr, unsigned plen)
+{
+	uint32_t host;
+
+	if (plen >= 31)
+		return 0;
+	host = ~0U >> plen;
+	return (dst & host) == host && (dst & ~host) == (addr & ~host);
+}
+
 /* Forwarded packets are counted by protocol class (RouterCounters.fwd_*). */
 enum fwd_proto {
 	FWD_PROTO_TCP,

@@ -371,8 +371,8 @@ ip_input(struct router *r, struct port *in, uint8_t *f, uint32_t len,
 		local_input(r, in, f, tl, rx_ns);
 		return;
 	}
-	if (ip[IP4_DST] >= 224 || (dst | ~0U << (32 - in->plen)) == dst ||
-	    dst == 0) {
+	if (ip[IP4_DST] >= 224 || fwd_is_subnet_bcast(dst, in->addr,
+	    in->plen) || dst == 0) {
 		sojourn_drop(r->soj, in->idx, SOJOURN_DROP_OTHER);
 		return;		/* multicast, broadcast: not routed */
 	}

@@ -313,6 +313,28 @@ t_proto_class_by_iana_number(void)
 	CU_ASSERT_EQUAL(n[FWD_PROTO_OTHER], 253);
 }
 
+/* Host order of the dotted quad A.B.C.D. */
+#define Q(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
+/* Worked by hand: 198.18.0.0/24's broadcast is .255, /22's 198.18.3.255. */
+static void
+t_subnet_broadcast_is_host_bits_all_set_in_the_subnet(void)
+{
+	uint32_t a = Q(198, 18, 0, 2);
+
+	CU_ASSERT_TRUE(fwd_is_subnet_bcast(Q(198, 18, 0, 255), a, 24));
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(Q(198, 18, 0, 254), a, 24));
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(Q(198, 18, 1, 255), a, 24));
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(Q(198, 18, 100, 2), a, 24));
+	CU_ASSERT_TRUE(fwd_is_subnet_bcast(Q(198, 18, 3, 255), a, 22));
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(Q(198, 18, 0, 255), a, 22));
+	/* the old test, (dst | netmask) == dst, took 255.255.255.x */
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(Q(255, 255, 255, 7), a, 24));
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(Q(198, 18, 0, 3), a, 31));
+	CU_ASSERT_FALSE(fwd_is_subnet_bcast(a, a, 32));
+	CU_ASSERT_TRUE(fwd_is_subnet_bcast(~0U, a, 0));
+}
+
 int
 main(void)
 {
@@ -337,6 +359,9 @@ main(void)
 		UNIT_TEST_NAMED(
 		    "l4_partial_checksum_recognised_by_pseudo_header_sum",
 		    t_l4_partial_checksum_recognised_by_pseudo_header_sum),
+		UNIT_TEST_NAMED(
+		    "subnet_broadcast_is_host_bits_all_set_in_the_subnet",
+		    t_subnet_broadcast_is_host_bits_all_set_in_the_subnet),
 		UNIT_TEST_NAMED("echo_reply_swaps_and_checksums",
 		    t_echo_reply_swaps_and_checksums),
 		UNIT_TEST_NAMED("icmp_error_quotes_and_obeys_rfc1812_rules",
