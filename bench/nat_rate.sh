@@ -6,8 +6,10 @@
 # its header: one UDP flow from trafgen, CPU of everything the
 # experiment runs per forwarded packet, the "none" baseline subtracted,
 # ratios hoplab / linux).  Lab prefix hlnb; no management network.
-# Bounded as router_rate.sh: DUR seconds a point (default 5), 8 points.
+# Bounded as router_rate.sh: DUR seconds a point (default 5), 8 points
+# (ROUTERS, default "none linux hoplab hoplab-i": NAT takes every
+# frame of the fast path to the slow path).
 #
 #	sudo sh bench/nat_rate.sh [DUR]
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-RL_PREFIX=hlnb NAT=1 exec sh "$here/router_rate.sh" "$@"
+ROUTERS=${ROUTERS:-none linux hoplab hoplab-i} RL_PREFIX=hlnb NAT=1 exec sh "$here/router_rate.sh" "$@"

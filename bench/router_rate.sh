@@ -27,8 +27,7 @@
 #   hoplab-x hoplab-router with io.backend xdp (AF_XDP, router/xsk.c)
 #            and io.fastpath off: libxdp's XSK program hands every frame
 #            to the router before the kernel's stack sees it, so no
-#            ingress drop is needed (not in the default list:
-#            ROUTERS="none linux hoplab-i hoplab-x hoplab-f")
+#            ingress drop is needed
 #   hoplab-f hoplab-router with io.backend xdp and io.fastpath on: its
 #            XDP program (router/bpf/fastpath.bpf.c) forwards the flow in
 #            R's driver hook and redirects it into "out"; the router's
@@ -36,8 +35,12 @@
 #            this set-up only: a veth passes a frame redirected into it
 #            to its peer only when the peer polls with NAPI (docs/
 #            router.md, "The fast path"), which changes the sink's
-#            receive path (NAPI instead of the backlog) for it alone
-#            (not in the default list either)
+#            receive path (NAPI instead of the backlog) for it alone;
+#            SINK_RX=xdp gives the sink an XDP program that passes every
+#            frame (bench/xdp_pass.bpf.c) instead of GRO
+#   linux-g  kernel forwarding with the sink's eth0 as hoplab-f has it
+#            (GRO on, or SINK_RX=xdp's program): the kernel's cost with
+#            the sink paying what hoplab-f's sink pays
 #
 # On veth the receiver's kernel work runs in the sender's context: trafgen's
 # core also does R's receive processing and, for linux, the forwarding
@@ -84,11 +87,13 @@
 # Environment: DUR, GEN_CPU (0), R_CPU (1), FRAMES ("64 1518"), R_IO
 # (hoplab-router's io: settings, e.g. "tx_batch: 256, busy_poll: off";
 # default none: the router's defaults; hoplab-x and hoplab-f get them
-# after "backend: xdp"), PREFIXES (0), ROUTERS (the set-ups in this order, default "none
-# linux hoplab hoplab-i"; none is needed for the costs).
+# after "backend: xdp"), PREFIXES (0), SINK_RX (gro or xdp, above),
+# ROUTERS (the set-ups in this order, default "none linux linux-g
+# hoplab-i hoplab-x hoplab-f"; none is needed for the costs; hoplab,
+# the router with R's kernel also taking its traffic, only when named).
 #
 # Bounded: DUR seconds per point (default 5) and at most 5 million
-# frames a second of it, 8 points, about 55 s in all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
+# frames a second of it, 12 points, about 90 s in all.  Cleans up every namespace and process on any exit.  Root, 2 cores.
 #
 #	sudo sh bench/router_rate.sh [DUR]
 set -u
@@ -100,9 +105,15 @@ GEN_CPU=${GEN_CPU:-0}
 R_CPU=${R_CPU:-1}
 FRAMES=${FRAMES:-64 1518}
 R_IO=${R_IO:-}
-ROUTERS=${ROUTERS:-none linux hoplab hoplab-i}
+ROUTERS=${ROUTERS:-none linux linux-g hoplab-i hoplab-x hoplab-f}
 NAT=${NAT:-0}
 PREFIXES=${PREFIXES:-0}
+SINK_RX=${SINK_RX:-gro}
+case $SINK_RX in
+gro|xdp) ;;
+*)	echo "router_rate: SINK_RX=$SINK_RX: expected gro or xdp" >&2
+	exit 2 ;;
+esac
 P=${RL_PREFIX:-hlt7}
 [ "$(nproc)" -ge 2 ] ||
     die "needs 2 cores (trafgen on one, the router on the other)"
@@ -122,6 +133,9 @@ case $PREFIXES in ''|*[!0-9]*) die "PREFIXES must be a count, got '$PREFIXES'" ;
 [ "$DUR" -ge 1 ] && [ "$DUR" -le 60 ] || die "DUR must be 1..60 s"
 
 rl_init "$P" || die "cannot make a temporary folder"
+[ "$SINK_RX" != xdp ] || clang -target bpf -O2 -g \
+    -I/usr/include/"$(gcc -dumpmachine)" -c "$RL_ROOT/bench/xdp_pass.bpf.c" \
+    -o "$RL_TMP/xdp_pass.o" || die "bench/xdp_pass.bpf.c did not build"
 trap rl_down EXIT
 trap 'exit 1' INT TERM HUP
 
@@ -225,6 +239,25 @@ EOF
 
 # router_hoplab [x|f]: start hoplab-router on R (AF_PACKET, or AF_XDP
 # without and with the fast path).  Up to 30 s for a large table.
+# sink_rx on|off: the sink's eth0 able to take frames an XDP program
+# redirects into its veth peer (SINK_RX: gro, GRO on; xdp, an XDP
+# program that passes every frame, bench/xdp_pass.bpf.c), or as before.
+sink_rx()
+{
+	if [ "$SINK_RX" = xdp ]; then
+		if [ "$1" = on ]; then
+			rl_in sink ip link set dev eth0 xdpdrv obj \
+			    "$RL_TMP/xdp_pass.o" sec xdp
+		else
+			rl_in sink ip link set dev eth0 xdpdrv off
+		fi
+	elif [ "$1" = on ]; then
+		rl_gro_on sink eth0
+	else
+		rl_offload_off sink eth0
+	fi
+}
+
 router_hoplab()
 {
 	rl_bg R "$RL_TMP/R.log" "$RL_BIN/hoplab-router" \
@@ -363,13 +396,16 @@ for impl in $ROUTERS; do
 	case $impl in
 	none)	ingress_drop on || die "nftables ingress drop failed" ;;
 	linux)	router_linux || die "kernel router setup failed" ;;
+	linux-g)
+		sink_rx on && router_linux ||
+		    die "kernel router setup failed" ;;
 	hoplab*)
 		case $impl in
 		hoplab-x)
 			router_hoplab x ||
 			    die "hoplab-router (xdp) did not start" ;;
 		hoplab-f)
-			rl_gro_on sink eth0 && router_hoplab f ||
+			sink_rx on && router_hoplab f ||
 			    die "hoplab-router (fast path) did not start" ;;
 		*)	[ $impl = hoplab ] || ingress_drop on ||
 			    die "nftables ingress drop failed"
@@ -383,12 +419,15 @@ for impl in $ROUTERS; do
 	case $impl in
 	none)	ingress_drop off ;;
 	linux)	router_linux_off ;;
+	linux-g)
+		router_linux_off
+		sink_rx off ;;
 	hoplab*)
 		rl_ctl R counters >"$RL_TMP/counters-$impl.txt" 2>&1
 		grep ' ring, mtu' "$RL_TMP/R.log" >>"$RL_TMP/counters-$impl.txt"
 		rl_stop "$RL_PID_R"
 		ROUTER_PID=0
-		[ $impl != hoplab-f ] || rl_offload_off sink eth0
+		[ $impl != hoplab-f ] || sink_rx off
 		ingress_drop off ;;
 	esac
 done
@@ -403,9 +442,10 @@ END {
 	for (i = 1; i <= n; i++) {
 		f = ord[i]
 		cl = per[f, "linux"] - per[f, "none"]
-		for (j = 1; j <= 5; j++) {
-			r = j == 1 ? "linux" : j == 2 ? "hoplab" : \
-			    j == 3 ? "hoplab-i" : j == 4 ? "hoplab-x" : "hoplab-f"
+		for (j = 1; j <= 6; j++) {
+			r = j == 1 ? "linux" : j == 2 ? "linux-g" : \
+			    j == 3 ? "hoplab" : j == 4 ? "hoplab-i" : \
+			    j == 5 ? "hoplab-x" : "hoplab-f"
 			if (!((f, r) in per)) continue
 			c = per[f, r] - per[f, "none"]
 			printf "%-6s %-8s %10.0f %10.0f %8.2f %8.2f\n", f, r, c,

@@ -472,7 +472,7 @@ other_bench() {	# TABLE TITLE SECONDS SCRIPT [ENV...]
 }
 other_bench table-d "(d) hoplab-link release error at 10 000 packets/s" 90 \
     link_timing.sh SECS=10 VARIANTS='|--realtime'
-other_bench table-e "(e) forwarding cost and rate, hoplab-router vs Linux" 150 \
+other_bench table-e "(e) forwarding cost and rate, hoplab-router vs Linux" 240 \
     router_rate.sh
 other_bench table-f "(f) delay one router adds, hoplab-router vs Linux" 90 \
     router_delay.sh
