@@ -68,12 +68,7 @@ assert_eq unit_not_enabled "" \
 # 3.
 DEBIAN_FRONTEND=noninteractive apt-get remove -y hoplab >"$T/rm" 2>&1 ||
 	fail apt_remove "$(tail -n 5 "$T/rm")"
-left=
-while read -r f; do
-	[ -d "$f" ] && continue
-	[ -e "$f" ] || [ -L "$f" ] && left="$left $f"
-done <"$T/files"
-assert_eq remove_leaves_no_file "" "$left"
+assert_eq remove_leaves_no_file "" "$(files_left "$T/files")"
 n=$(grep -c . "$T/files")
 [ "$n" -gt 50 ] && pass "dpkg_listed_files ($n)" || fail dpkg_listed_files "$n"
 DEBIAN_FRONTEND=noninteractive apt-get purge -y hoplab >"$T/purge" 2>&1

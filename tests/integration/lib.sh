@@ -21,6 +21,7 @@
 #	t_mgmt_resume.sh	hlm3	237 (shared K with t_scale: they run in turn)
 #	t_scale.sh	hls	237
 #	t_deploy.sh	hlt8	238
+#	t_deploy_deb.sh	hldd	197 (installs the package on this machine)
 #	bench/mgmt_scale.sh	hlb	236
 #	t_link_basic.sh	hlt9	234
 #	t_link_impair.sh	hlt10	233
@@ -161,6 +162,18 @@ _hl_on_signal()
 
 trap _hl_on_exit EXIT
 trap _hl_on_signal INT TERM HUP
+
+# files_left LIST: the paths of the file LIST (one a line, as dpkg -L
+# prints) that still exist and are not folders, on one line.
+files_left()
+{
+	_left=
+	while read -r _f; do
+		[ -d "$_f" ] && continue
+		[ -e "$_f" ] || [ -L "$_f" ] && _left="$_left $_f"
+	done <"$1"
+	echo "${_left# }"
+}
 
 need_root()
 {
