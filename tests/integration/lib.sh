@@ -175,6 +175,17 @@ files_left()
 	echo "${_left# }"
 }
 
+# deb_lock: hold the machine's lock of the scenarios that install the
+# hoplab package on it (t_deploy_deb, tests/deb/t_deb.sh) until the
+# scenario exits, waiting up to 120 s for another one; 1 when it waited
+# in vain.  The lock is on descriptor 9, which the scenario's children
+# inherit.
+deb_lock()
+{
+	exec 9>/run/lock/hoplab-package-test.lock || return 1
+	flock -w 120 9
+}
+
 need_root()
 {
 	[ "$(id -u)" = 0 ] || bail need_root "this scenario needs root"

@@ -15,20 +15,25 @@
 # user's install.  On any exit it stops the agent it started (by PID),
 # purges the package and removes those folders.
 #
-# The .deb is built from this tree by deploy/deb.sh (about 40 s) once per
+# The .deb is built from this tree by deploy/deb.sh (about 50 s) once per
 # tree: it is kept in build/deb-cache/TREE/, TREE the git tree hash of the
-# work tree as it is (committed or not), and built again only when that
-# changes.
+# work tree as it is (committed or not) without tests/ (which the package
+# does not hold), and built again only when that changes.
+#
+# Two such scenarios (this one, tests/deb/t_deb.sh) never run at once: they
+# hold /run/lock/hoplab-package-test.lock (flock).
 #
 # Checked: a file that is not a .deb, a .deb of another architecture and a
 # target without dpkg are refused with the host and the file named; the
 # first deploy installs the package (dpkg says installed, the agent runs
 # from /usr/lib/hoplab/bin in the namespace) and the agent answers
 # `hoplab agents` over CURVE; a second deploy says unchanged and copies
-# nothing; undeploy stops the agent, purges the package (dpkg knows
-# nothing of hoplab), every file `dpkg -L hoplab` listed is gone and
-# nothing of hoplab is left but a spool folder that holds an entry, which
-# it names; a second undeploy finds nothing.  Needs root, openssh-server,
+# nothing; a repacked .deb of the same version is reinstalled and the
+# agent restarted; a copy deploy there is refused; undeploy stops the
+# agent, purges the package (dpkg knows nothing of hoplab), every file
+# `dpkg -L hoplab` listed is gone and nothing of hoplab is left but a
+# spool folder that holds an entry, which it names; a second undeploy
+# finds nothing.  Needs root, openssh-server,
 # dpkg-dev, debhelper and the build dependencies (deploy/deps.sh).
 
 . "$(dirname "$0")/lib.sh"
@@ -49,7 +54,11 @@ skip()
 	exit 0
 }
 
-# Nothing of hoplab may be on this machine before: the test removes it.
+# One scenario at a time installs the package here (also from another
+# work tree), and nothing of hoplab may be on this machine before: the
+# test removes it.
+deb_lock || skip "another scenario installs the hoplab package here" \
+    "(/run/lock/hoplab-package-test.lock held for 120 s)"
 st=$(dpkg-query -W -f='${Status}' hoplab 2>/dev/null)
 case $st in
 ''|*not-installed*) ;;
@@ -103,9 +112,10 @@ alive()
 
 # ---------------------------------------------------------------- the .deb
 # The work tree's git tree hash (untracked files that are not ignored
-# too: what deb.sh copies), through an index of our own.
+# too: what deb.sh copies) but tests/, through an index of our own.
 tree=$(cd "$HL_ROOT" && export GIT_INDEX_FILE="$T/index" &&
-    git read-tree HEAD && git add -A && git write-tree) ||
+    git read-tree HEAD && git add -A && git rm -r -q --cached tests &&
+    git write-tree) ||
     bail tree_hash "git cannot hash the work tree"
 CACHE=$HL_ROOT/build/deb-cache
 DEB=$(ls "$CACHE/$tree"/hoplab_*_*.deb 2>/dev/null | grep -v dbgsym | head -n 1)
@@ -227,6 +237,26 @@ assert_match deploy2_unchanged \
     "$out"
 assert_eq deploy2_copied_nothing "" "$(grep '^/usr/bin/scp ' "$T/deploy2.err")"
 assert_eq deploy2_same_agent "$AGENT_PID" "$(cat /run/hoplab-agent/agent.pid 2>/dev/null)"
+
+# A .deb of the same version with other content (repacked with one line
+# more in its README) is copied and reinstalled, and the agent restarted.
+dpkg-deb -R "$DEB" "$T/re" && echo "t_deploy_deb" >>"$T/re/usr/share/doc/hoplab/README.md" &&
+    dpkg-deb -Zgzip --build "$T/re" "$T/hoplab_re.deb" >/dev/null ||
+    bail repack "cannot repack $DEB"
+out=$(deploy "$PORT" deploy --deb "$T/hoplab_re.deb" 2>&1)
+rc=$?
+echo "    $out"
+assert_eq deploy3_exit 0 "$rc"
+assert_match deploy3_reinstalled \
+    "^host root@$ADDR: deployed $VERSION \(package hoplab $VERSION installed from $T/hoplab_re\.deb; 1 file copied, 0 installed;" \
+    "$out"
+assert_eq deploy3_new_content t_deploy_deb \
+    "$(tail -n 1 /usr/share/doc/hoplab/README.md 2>/dev/null)"
+alive "$AGENT_PID" && fail deploy3_restart "old agent $AGENT_PID still runs" ||
+    pass deploy3_restart
+AGENT_PID=$(cat /run/hoplab-agent/agent.pid 2>/dev/null)
+assert_eq deploy3_agent_from_package /usr/lib/hoplab/bin/hoplab-agent \
+    "$(readlink "/proc/$AGENT_PID/exe" 2>/dev/null)"
 
 # A copy deploy onto the package's host is refused (one or the other).
 H=$T/home
