@@ -289,13 +289,9 @@ start_daemon()
 	fi
 	make_dirs "$rund" || { err "cannot create $sd_dir"; return 1; }
 	note tree "$rund"
-	# The spool outlives the run folder (and undeploy while it is not
-	# empty): its folders are noted as dirs, removed only when empty.
 	make_dirs "$stated" ||
 	    { err "cannot create $inst_root/$stated"; return 1; }
-	note dir "$stated"
-	note dir "$stated/spool"
-	note file "$stated/spool/.lock"
+	note_spool
 	rm -f "$sd_dir/agent.pid"
 	# The agent daemonizes itself (daemon(3)) and writes agent.pid.
 	# shellcheck disable=SC2046
@@ -318,8 +314,19 @@ start_daemon()
 	return 1
 }
 
+# The spool outlives the run folder, and undeploy while it holds results:
+# its folders are noted as dirs, removed only when empty, and its lock
+# file as a file.  (With systemd, StateDirectory= makes them.)
+note_spool()
+{
+	note dir "$stated"
+	note dir "$stated/spool"
+	note file "$stated/spool/.lock"
+}
+
 start_systemd()
 {
+	note_spool
 	systemctl daemon-reload || { err "systemctl daemon-reload failed"; return 1; }
 	systemctl enable -q hoplab-agent.service ||
 	    { err "systemctl enable hoplab-agent failed"; return 1; }
@@ -518,7 +525,8 @@ EOF
 	# The spool is kept while it holds results no controller has
 	# collected (hoplab attach); say so, with how many entries.
 	if [ -d "$inst_root/$stated/spool" ]; then
-		echo "kept $inst_root/$stated/spool $(ls -A "$inst_root/$stated/spool" | wc -l)"
+		un_k=$(ls -A "$inst_root/$stated/spool" | wc -l)
+		echo "kept $inst_root/$stated/spool $un_k"
 	fi
 }
 

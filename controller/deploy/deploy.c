@@ -29,13 +29,15 @@
  * steps 2 and 3's programs and unit: the .deb is copied when the target
  * does not have it installed (version and sha256), remote.sh install-deb
  * runs apt-get install on it and writes agent.env and the keys as above,
- * under / only; undeploy then also purges the package.  Root is needed on the target: when the ssh
- * user is not root, install and undeploy run through `sudo -n`.
+ * under / only; undeploy then also purges the package.
+ *
+ * Root is needed on the target: when the ssh user is not root, install
+ * and undeploy run through `sudo -n`.
  *
  * Deliberately not done: hosts in parallel (one after the other, so the
  * output reads in order), installing the target's shared libraries
- * (libzmq, protobuf-c, libyaml, libpcap: the agent's -n check names what
- * is missing), password authentication.
+ * without --deb (libzmq, protobuf-c, libyaml, libpcap: the agent's -n
+ * check names what is missing), password authentication.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -57,8 +57,9 @@ sshlab_sshd()
 	done
 }
 
-# sshlab_agents_ok VERSION: `hoplab agents` (HOPLAB) lists the agent at
-# ADDR:7700 with VERSION and ok, over CURVE with the keys in $T/keys.
+# sshlab_agents_ok VERSION [NAME]: `hoplab agents` (HOPLAB) lists the
+# agent at ADDR:7700 with VERSION and ok, over CURVE with the keys in
+# $T/keys; the checks are named NAME_exit and NAME_ok (default agents).
 sshlab_agents_ok()
 {
 	cat >"$T/inv.yaml" <<EOF2
@@ -71,8 +72,8 @@ EOF2
 	_out=$("$HOPLAB" -i "$T/inv.yaml" agents 2>&1)
 	_rc=$?
 	echo "$_out" | sed 's/^/    /'
-	assert_eq agents_exit 0 "$_rc"
-	assert_match agents_ok "^$ADDR +$ADDR:7700 +$1 .* ok" "$_out"
+	assert_eq "${2:-agents}_exit" 0 "$_rc"
+	assert_match "${2:-agents}_ok" "^$ADDR +$ADDR:7700 +$1 .* ok" "$_out"
 }
 
 sshlab_up()

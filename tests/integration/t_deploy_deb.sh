@@ -33,7 +33,9 @@
 # agent, purges the package (dpkg knows nothing of hoplab), every file
 # `dpkg -L hoplab` listed is gone and nothing of hoplab is left but a
 # spool folder that holds an entry, which it names; a second undeploy
-# finds nothing.  Needs root, openssh-server,
+# finds nothing.  The same with systemd on the target (a stand-in
+# systemctl, below): the package's unit is enabled and restarted, its
+# agent answers, undeploy disables it and leaves nothing.  Needs root, openssh-server,
 # dpkg-dev, debhelper and the build dependencies (deploy/deps.sh).
 
 . "$(dirname "$0")/lib.sh"
@@ -151,6 +153,21 @@ deploy()
 	"$HOPLAB" "$@" -k "$T/keys" -P "$_p" -s "$T/id" "root@$ADDR"
 }
 
+# deploy_ok NAME PORT REGEX ARG...: `deploy PORT ARG...` exits 0 and
+# says REGEX (checks NAME_exit and NAME_line); what it said in $out.
+deploy_ok()
+{
+	_name=$1
+	_port=$2
+	_re=$3
+	shift 3
+	out=$(deploy "$_port" "$@" 2>&1)
+	_rc=$?
+	echo "$out" | sed 's/^/    /'
+	assert_eq "${_name}_exit" 0 "$_rc"
+	assert_match "${_name}_line" "$_re" "$out"
+}
+
 # ---------------------------------------------------------------- bad input
 printf 'not a package\n' >"$T/bad.deb"
 out=$(deploy "$PORT" deploy --deb "$T/bad.deb" 2>&1)
@@ -243,13 +260,9 @@ assert_eq deploy2_same_agent "$AGENT_PID" "$(cat /run/hoplab-agent/agent.pid 2>/
 dpkg-deb -R "$DEB" "$T/re" && echo "t_deploy_deb" >>"$T/re/usr/share/doc/hoplab/README.md" &&
     dpkg-deb -Zgzip --build "$T/re" "$T/hoplab_re.deb" >/dev/null ||
     bail repack "cannot repack $DEB"
-out=$(deploy "$PORT" deploy --deb "$T/hoplab_re.deb" 2>&1)
-rc=$?
-echo "    $out"
-assert_eq deploy3_exit 0 "$rc"
-assert_match deploy3_reinstalled \
+deploy_ok deploy3 "$PORT" \
     "^host root@$ADDR: deployed $VERSION \(package hoplab $VERSION installed from $T/hoplab_re\.deb; 1 file copied, 0 installed;" \
-    "$out"
+    deploy --deb "$T/hoplab_re.deb"
 assert_eq deploy3_new_content t_deploy_deb \
     "$(tail -n 1 /usr/share/doc/hoplab/README.md 2>/dev/null)"
 alive "$AGENT_PID" && fail deploy3_restart "old agent $AGENT_PID still runs" ||
@@ -274,13 +287,9 @@ assert_eq copy_over_package_nothing_copied "" \
 # ---------------------------------------------------------------- undeploy
 # An entry in the spool (results no controller collected) keeps it.
 echo x >"$SPOOL/t_deploy_deb.keep"
-out=$(deploy "$PORT" undeploy 2>&1)
-rc=$?
-echo "    $out"
-assert_eq undeploy_exit 0 "$rc"
-assert_match undeploy_line \
+deploy_ok undeploy "$PORT" \
     "^host root@$ADDR: undeployed: agent pid $AGENT_PID stopped, package hoplab $VERSION purged, [0-9]+ files and folders removed; kept the spool folder $SPOOL \(1 entry no controller collected" \
-    "$out"
+    undeploy
 alive "$AGENT_PID" && fail agent_gone "agent $AGENT_PID still runs" ||
     pass agent_gone
 assert_eq dpkg_knows_nothing "" \
@@ -290,9 +299,101 @@ assert_eq package_files_gone "" "$(files_left "$T/files")"
 assert_eq only_the_spool_left "$SPOOL/t_deploy_deb.keep" \
     "$(find /etc/hoplab /run/hoplab-agent /var/lib/hoplab-agent /usr/lib/hoplab \
     /usr/share/hoplab /usr/share/doc/hoplab -mindepth 1 -not -type d 2>/dev/null)"
-assert_eq no_process_left "" "$(ip netns pids "$NS" | grep -vx "$MAIN_SSHD")"
+assert_eq no_systemd_state_left "" \
+    "$(find /var/lib/systemd /etc/systemd -name '*hoplab*' 2>/dev/null)"
 rm -rf /var/lib/hoplab-agent
 out=$(deploy "$PORT" undeploy 2>&1)
 assert_match undeploy2_nothing "^host root@$ADDR: nothing installed" "$out"
+
+# ---------------------------------------------------------------- systemd
+# A target where systemd runs: a third sshd whose mount namespace has a
+# /run/systemd/system (a tmpfs on /run/systemd) and, over
+# /usr/bin/systemctl, a stand-in that logs each call and, for start and
+# restart, runs the package's unit as systemd would: its ExecStart with
+# EnvironmentFile's HOPLAB_AGENT_OPTS, RuntimeDirectory and
+# StateDirectory made first; stop and disable --now end that process and
+# remove the run folder.  What is checked is that deploy drives the
+# package's unit (enable, restart, is-active, MainPID, disable --now), and
+# that the agent the unit's command line starts answers.
+SYSD_PORT=2224
+cat >"$T/systemctl" <<EOF2
+#!/bin/sh
+echo "\$*" >>"$T/systemctl.log"
+unit=/lib/systemd/system/hoplab-agent.service
+pidf=$T/unit.pid
+running()
+{
+	p=\$(cat "\$pidf" 2>/dev/null) && [ -n "\$p" ] && kill -0 "\$p" 2>/dev/null
+}
+stop()
+{
+	if running; then
+		kill "\$p"
+		i=0
+		while kill -0 "\$p" 2>/dev/null && [ \$i -lt 50 ]; do
+			sleep 0.1
+			i=\$((i + 1))
+		done
+	fi
+	rm -rf "\$pidf" /run/hoplab-agent
+}
+start()
+{
+	[ -f "\$unit" ] || exit 5
+	HOPLAB_AGENT_OPTS=
+	. /etc/hoplab/agent.env
+	mkdir -p -m 0700 /run/hoplab-agent /var/lib/hoplab-agent
+	eval "set -- \$(sed -n 's/^ExecStart=//p' "\$unit")"
+	setsid "\$@" </dev/null >>"$T/unit.log" 2>&1 &
+	echo \$! >"\$pidf"
+}
+case \$1 in
+restart) stop; start ;;
+start) running || start ;;
+stop) stop ;;
+disable) case "\$*" in *--now*) stop ;; esac ;;
+is-active) running ;;
+show) if running; then echo "\$p"; else echo 0; fi ;;
+esac
+exit 0
+EOF2
+chmod 0755 "$T/systemctl"
+cat >"$T/systemd.sh" <<EOF2
+mount -t tmpfs tmpfs /run/systemd && mkdir /run/systemd/system &&
+    mount --bind "$T/systemctl" /usr/bin/systemctl || exit 1
+exec "\$@"
+EOF2
+sshlab_sshd systemd "$SYSD_PORT" unshare -m sh "$T/systemd.sh"
+SYSD_SSHD=$SSHD_PID
+deploy_ok sysd_deploy "$SYSD_PORT" \
+    "^host root@$ADDR: deployed $VERSION \(package hoplab $VERSION installed from $DEB; 4 files copied, 3 installed; systemd unit hoplab-agent, pid [0-9]+\), agent answered" \
+    deploy --deb "$DEB"
+AGENT_PID=$(cat "$T/unit.pid" 2>/dev/null)
+assert_match sysd_unit_enabled_restarted \
+    "enable -q hoplab-agent.service.restart hoplab-agent.service" \
+    "$(tr '\n' '.' <"$T/systemctl.log" 2>/dev/null)"
+assert_eq sysd_agent_from_package /usr/lib/hoplab/bin/hoplab-agent \
+    "$(readlink "/proc/$AGENT_PID/exe" 2>/dev/null)"
+assert_match sysd_agent_runs_the_units_command \
+    "^/usr/sbin/hoplab-agent -d -r /run/hoplab-agent --spool /var/lib/hoplab-agent/spool -N $ADDR -l $ADDR:7700 -k /etc/hoplab/agent.key -a /etc/hoplab/controllers\$" \
+    "$(tr '\0' ' ' <"/proc/$AGENT_PID/cmdline" 2>/dev/null | sed 's/ $//')"
+sshlab_agents_ok "$VERSION" sysd_agents
+out=$(deploy "$SYSD_PORT" deploy --deb "$DEB" 2>&1)
+assert_match sysd_deploy2_unchanged \
+    "^host root@$ADDR: unchanged \(package hoplab already installed\)" "$out"
+assert_eq sysd_deploy2_same_agent "$AGENT_PID" "$(cat "$T/unit.pid" 2>/dev/null)"
+deploy_ok sysd_undeploy "$SYSD_PORT" \
+    "^host root@$ADDR: undeployed: agent pid $AGENT_PID stopped, package hoplab $VERSION purged, [0-9]+ files and folders removed\$" \
+    undeploy
+assert_match sysd_unit_disabled "disable -q --now hoplab-agent.service" \
+    "$(cat "$T/systemctl.log" 2>/dev/null)"
+alive "$AGENT_PID" && fail sysd_agent_gone "agent $AGENT_PID still runs" ||
+    pass sysd_agent_gone
+assert_eq sysd_dpkg_knows_nothing "" \
+    "$(dpkg-query -W -f='${Status}' hoplab 2>/dev/null | grep -v not-installed)"
+assert_eq sysd_nothing_left "" \
+    "$(ls -d /etc/hoplab /run/hoplab-agent /var/lib/hoplab-agent /usr/lib/hoplab 2>/dev/null)"
+kill "$SYSD_SSHD" && wait "$SYSD_SSHD" 2>/dev/null
+assert_eq no_process_left "" "$(ip netns pids "$NS" | grep -vx "$MAIN_SSHD")"
 
 finish
