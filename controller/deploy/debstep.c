@@ -70,20 +70,20 @@ debstep_local(struct dopts *o, const char *who)
 
 	if (access(DPKG_DEB, X_OK) == -1) {
 		log_error("deploy: --deb needs dpkg-deb on this machine "
-		    "(apt-get install dpkg): %s not deployed", who);
+		    "(apt-get install dpkg): nothing deployed to %s", who);
 		return -1;
 	}
 	rc = sshrun_exec(argv, NULL, 60, out, sizeof(out), errtext,
 	    sizeof(errtext));
 	if (rc != 0 || sscanf(out, "%63s %63s %31s", pkg, d->version,
 	    d->arch) != 3) {
-		log_error("deploy: --deb %s: not a Debian package (%s): %s not "
-		    "deployed", d->path, first_line(errtext), who);
+		log_error("deploy: --deb %s: not a Debian package (%s): nothing "
+		    "deployed to %s", d->path, first_line(errtext), who);
 		return -1;
 	}
 	if (strcmp(pkg, "hoplab") != 0) {
-		log_error("deploy: --deb %s: the package %s, not hoplab: %s "
-		    "not deployed", d->path, pkg, who);
+		log_error("deploy: --deb %s: the package %s, not hoplab: "
+		    "nothing deployed to %s", d->path, pkg, who);
 		return -1;
 	}
 	if (!sshrun_safe_word(d->version)) {

@@ -580,7 +580,7 @@ deb_usage(struct dopts *o, int undeploy, const struct dhost *hs, size_t nh)
 	if (nh == 1)
 		snprintf(who, sizeof(who), "host %s", hs[0].t.spec);
 	else
-		snprintf(who, sizeof(who), "none of the %zu hosts", nh);
+		snprintf(who, sizeof(who), "the %zu hosts", nh);
 	return debstep_local(o, who);
 }
 

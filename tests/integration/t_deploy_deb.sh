@@ -174,7 +174,7 @@ printf 'not a package\n' >"$T/bad.deb"
 out=$(deploy "$PORT" deploy --deb "$T/bad.deb" 2>&1)
 assert_eq notadeb_exit 2 "$?"
 assert_match notadeb_names_file_and_host \
-    "--deb $T/bad\.deb: not a Debian package .*host root@$ADDR not deployed" \
+    "--deb $T/bad\.deb: not a Debian package .*nothing deployed to host root@$ADDR" \
     "$out"
 echo "    $out"
 
