@@ -1,7 +1,7 @@
 #!/bin/sh
 #
 # deb.sh: `make deb`, the Debian package hoplab_VERSION_ARCH.deb built with
-# debhelper (debian/), into build/deb/.
+# debhelper (debian/), into build/deb/ (or $HOPLAB_DEB_OUT).
 #
 # It copies the tree's files (those git knows, committed or not, and new
 # ones it does not ignore) to build/deb/hoplab-VERSION/ and runs
@@ -45,7 +45,9 @@ prog=$(sed -n 's/^#define HOPLAB_VERSION[ \t]*"\(.*\)"/\1/p' lib/msg.h)
 [ "$version" = "$prog" ] ||
 	die "debian/changelog says $version, lib/msg.h HOPLAB_VERSION $prog"
 
-out=build/deb
+# HOPLAB_DEB_OUT: another folder (relative to the tree) for all of it,
+# as tests/integration/t_deploy_deb.sh's cache of one .deb per tree.
+out=${HOPLAB_DEB_OUT:-build/deb}
 src=$out/hoplab-$version
 rm -rf "$out" || exit 1
 mkdir -p "$src" || exit 1

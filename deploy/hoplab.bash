@@ -57,7 +57,7 @@ _hoplab()
 	run) opts="--dry-run --json --json-stream --lab --resume" ;;
 	report) opts="-n --no-plots --json" ;;
 	link) opts="set counters a-b b-a --at" ;;
-	deploy) opts="--allow-exec -b --build-on-target -I --insecure
+	deploy) opts="--allow-exec -b --build-on-target --deb -I --insecure
 	    --insecure-on-network
 	    -i --inventory -k --keys --prefix -P --ssh-port -s --ssh-key
 	    -t --timeout" ;;

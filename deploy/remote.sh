@@ -25,8 +25,14 @@
 #                             differs, record it in the manifest, start or
 #                             restart the agent as needed, remove STAGE
 #   cleanup STAGE             remove a staging folder after a failure
+#   install-deb STAGE DEST:MODE...
+#                             (`deploy --deb`, PREFIX /) apt-get install
+#                             STAGE/hoplab.deb when it was copied, install
+#                             the staged configuration files, start or
+#                             restart the package's agent, remove STAGE
 #   undeploy PREFIX           stop and disable the agent, remove every file
-#                             and folder the manifest lists
+#                             and folder the manifest lists; after
+#                             `deploy --deb` also apt-get purge hoplab
 #
 # Layout under PREFIX ("/" on a real machine; a temporary root in tests):
 #   usr/local/lib/hoplab/      the programs and MANIFEST
@@ -38,13 +44,22 @@
 #                              /var/lib/hoplab-agent: StateDirectory); left
 #                              by undeploy while it holds results
 #
+# With `deploy --deb` the package holds the programs (/usr/lib/hoplab/bin,
+# /usr/sbin/hoplab-agent) and the unit (/lib/systemd/system); deploy adds
+# only etc/hoplab/ (agent.env, the keys) and its manifest
+# etc/hoplab/MANIFEST, whose "deb SHA256" line is the checksum of the .deb
+# it installed last (the probe's "debsha").  A host is deployed one way
+# or the other: each refuses while the other's manifest is there.
+#
 # systemd is used when PREFIX is / and systemd runs (/run/systemd/system
 # exists, sd_booted(3)); otherwise the agent is started in its own daemon
 # mode with a pid file, and the output says so.
 #
-# It deliberately does not: install packages, edit files it did not
-# install, remove anything not listed in its manifest, or kill a process
-# other than the agent whose pid file and executable it checks.
+# It deliberately does not: install packages other than the hoplab .deb
+# it was given (apt-get brings that one's dependencies), edit files it did
+# not install, remove anything not listed in its manifest (the hoplab
+# package only when the manifest says deploy installed it), or kill a
+# process other than the agent whose pid file and executable it checks.
 
 set -u
 
@@ -53,6 +68,11 @@ unit=etc/systemd/system/hoplab-agent.service
 envf=etc/hoplab/agent.env
 rund=run/hoplab-agent
 stated=var/lib/hoplab-agent
+debman=etc/hoplab/MANIFEST
+debexe=usr/lib/hoplab/bin/hoplab-agent
+# apt-get and dpkg wait for a lock another apt holds (unattended-upgrades)
+# instead of failing at once.
+apt="apt-get -q -y -o DPkg::Lock::Timeout=120"
 
 err()
 {
@@ -102,8 +122,8 @@ daemon_pid()
 	case $dp_p in ''|*[!0-9]*) return 1 ;; esac
 	alive "$dp_p" || return 1
 	dp_exe=$(readlink "/proc/$dp_p/exe" 2>/dev/null)
-	case $dp_exe in
-	"$1/$lib/hoplab-agent"|"$1/$lib/hoplab-agent (deleted)")
+	case ${dp_exe% (deleted)} in
+	"$1/$lib/hoplab-agent"|"$1/$debexe")
 		echo "$dp_p"
 		return 0 ;;
 	esac
@@ -122,6 +142,7 @@ cmd_probe()
 	for pr_d in "$@"; do
 		echo "sha $pr_d $(sha "$pr_root/$pr_d")"
 	done
+	probe_deb "$pr_root"
 	if use_systemd "$pr_root"; then
 		pr_p=$(systemctl show -p MainPID --value hoplab-agent.service \
 		    2>/dev/null)
@@ -138,6 +159,32 @@ cmd_probe()
 	pr_s=$(mktemp -d "${TMPDIR:-/tmp}/hoplab-deploy.XXXXXX") ||
 	    { err "cannot create a staging folder in ${TMPDIR:-/tmp}"; exit 1; }
 	echo "stage $pr_s"
+}
+
+# The facts `deploy --deb` needs: dpkg's architecture ("-": no dpkg),
+# the installed hoplab package's version ("-": none), whether the copied
+# programs' manifest or deploy's package manifest is there, and the sha256
+# of the .deb deploy installed last.
+probe_deb()
+{
+	if command -v dpkg >/dev/null 2>&1; then
+		echo "dpkg $(dpkg --print-architecture)"
+	else
+		echo "dpkg -"
+	fi
+	pd_v=$(dpkg-query -W -f='${Status} ${Version}' hoplab 2>/dev/null)
+	case $pd_v in
+	"install ok installed "*) echo "debver ${pd_v##* }" ;;
+	*) echo "debver -" ;;
+	esac
+	[ -f "$1/$lib/MANIFEST" ] && echo "copied 1" || echo "copied 0"
+	if [ -z "$1" ] && [ -f "/$debman" ]; then
+		echo "debmanifest 1"
+		pd_s=$(sed -n 's/^deb //p' "/$debman")
+		echo "debsha ${pd_s:--}"
+	else
+		echo "debmanifest 0"
+	fi
 }
 
 cmd_build()
@@ -242,17 +289,13 @@ start_daemon()
 	fi
 	make_dirs "$rund" || { err "cannot create $sd_dir"; return 1; }
 	note tree "$rund"
-	# The spool outlives the run folder (and undeploy while it is not
-	# empty): its folders are noted as dirs, removed only when empty.
 	make_dirs "$stated" ||
 	    { err "cannot create $inst_root/$stated"; return 1; }
-	note dir "$stated"
-	note dir "$stated/spool"
-	note file "$stated/spool/.lock"
+	note_spool
 	rm -f "$sd_dir/agent.pid"
 	# The agent daemonizes itself (daemon(3)) and writes agent.pid.
 	# shellcheck disable=SC2046
-	"$inst_root/$lib/hoplab-agent" -r "$sd_dir" \
+	"$agent_bin" -r "$sd_dir" \
 	    --spool "$inst_root/$stated/spool" $(agent_opts) \
 	    </dev/null >/dev/null 2>"$sd_dir/start.err" ||
 	    { err "the agent did not start: $(tail -n 3 "$sd_dir/start.err")"; return 1; }
@@ -271,8 +314,19 @@ start_daemon()
 	return 1
 }
 
+# The spool outlives the run folder, and undeploy while it holds results:
+# its folders are noted as dirs, removed only when empty, and its lock
+# file as a file.  (With systemd, StateDirectory= makes them.)
+note_spool()
+{
+	note dir "$stated"
+	note dir "$stated/spool"
+	note file "$stated/spool/.lock"
+}
+
 start_systemd()
 {
+	note_spool
 	systemctl daemon-reload || { err "systemctl daemon-reload failed"; return 1; }
 	systemctl enable -q hoplab-agent.service ||
 	    { err "systemctl enable hoplab-agent failed"; return 1; }
@@ -303,21 +357,52 @@ cmd_install()
 	manifest=
 	md_new=
 	changed=0
-	make_dirs "$lib" || { err "cannot create $inst_root/$lib"; exit 1; }
-	manifest=$inst_root/$lib/MANIFEST
-	for in_d in $md_new; do
-		note dir "$in_d"
+	agent_bin=$inst_root/$lib/hoplab-agent
+	if [ -z "$inst_root" ] && [ -f "/$debman" ]; then
+		rm -rf "$in_stage"
+		err "hoplab was deployed here as a package (/$debman): deploy" \
+		    "with --deb, or hoplab undeploy first"
+		exit 1
+	fi
+	start_manifest "$lib/MANIFEST"
+	install_staged 0 "$@"
+	start_agent
+}
+
+# Make the folder of the manifest REL (under inst_root) and start it:
+# the folders just made, the manifest itself.
+start_manifest()
+{
+	make_dirs "${1%/*}" || { err "cannot create $inst_root/${1%/*}"; exit 1; }
+	manifest=$inst_root/$1
+	for sm_d in $md_new; do
+		note dir "$sm_d"
 	done
-	note file "$lib/MANIFEST"
-	in_rc=0
-	for in_spec in "$@"; do
-		install_one "$in_spec" "$in_stage" || in_rc=1
-	done
+	note file "$1"
+}
+
+# Unless RC (of what came before) is not 0, install each staged
+# DEST:MODE; remove the stage; exit 1 when anything failed.
+install_staged()
+{
+	is_rc=$1
+	shift
+	if [ "$is_rc" = 0 ]; then
+		for is_spec in "$@"; do
+			install_one "$is_spec" "$in_stage" || is_rc=1
+		done
+	fi
 	rm -rf "$in_stage"
-	[ $in_rc = 0 ] || exit 1
+	[ "$is_rc" = 0 ] || exit 1
+}
+
+# Check the agent's configuration, then start it (systemd, else daemon
+# mode) or leave it running when nothing changed.
+start_agent()
+{
 	# A rejected configuration is reported before anything is started.
 	# shellcheck disable=SC2046
-	in_chk=$("$inst_root/$lib/hoplab-agent" -n $(agent_opts) 2>&1) ||
+	in_chk=$("$agent_bin" -n $(agent_opts) 2>&1) ||
 	    { err "the agent does not run on this machine: $in_chk"; exit 1; }
 	if use_systemd "$inst_root"; then
 		note mode systemd
@@ -328,6 +413,53 @@ cmd_install()
 		echo "mode daemon $inst_root/$rund/agent.pid"
 		start_daemon || exit 1
 	fi
+}
+
+# apt-get install the staged .deb (its dependencies from the target's
+# repositories; --reinstall: a rebuilt .deb of the installed version is
+# still installed), then record its sha256 in the manifest.
+install_deb()
+{
+	id_sha=$(sha "$1")
+	note package hoplab
+	if ! DEBIAN_FRONTEND=noninteractive $apt --reinstall --allow-downgrades \
+	    --no-install-recommends install "$1" >"$in_stage/apt.log" 2>&1; then
+		err "apt-get install of the package failed; its last lines:"
+		tail -n 8 "$in_stage/apt.log" | sed 's/^/error   /'
+		return 1
+	fi
+	grep -v '^deb ' "$manifest" >"$manifest.new"
+	echo "deb $id_sha" >>"$manifest.new"
+	mv -f "$manifest.new" "$manifest"
+	echo "package $(dpkg-query -W -f='${Version}' hoplab)"
+	changed=1
+}
+
+cmd_install_deb()
+{
+	inst_root=
+	in_stage=$1
+	shift
+	manifest=
+	md_new=
+	changed=0
+	agent_bin=/usr/sbin/hoplab-agent
+	if [ -f "/$lib/MANIFEST" ]; then
+		rm -rf "$in_stage"
+		err "hoplab was deployed here by copying the programs" \
+		    "(/$lib/MANIFEST): hoplab undeploy first"
+		exit 1
+	fi
+	command -v apt-get >/dev/null 2>&1 || { rm -rf "$in_stage"
+		err "the target has no apt-get (not Debian?): deploy without --deb"
+		exit 1; }
+	start_manifest "$debman"
+	in_rc=0
+	if [ -f "$in_stage/hoplab.deb" ]; then
+		install_deb "$in_stage/hoplab.deb" || in_rc=1
+	fi
+	install_staged $in_rc "$@"
+	start_agent
 }
 
 cmd_cleanup()
@@ -350,6 +482,9 @@ cmd_undeploy()
 {
 	inst_root=$(root_of "$1")
 	manifest=$inst_root/$lib/MANIFEST
+	if [ ! -f "$manifest" ] && [ -z "$inst_root" ] && [ -f "/$debman" ]; then
+		manifest=/$debman
+	fi
 	if [ ! -f "$manifest" ]; then
 		echo "nothing"
 		return 0
@@ -364,6 +499,9 @@ cmd_undeploy()
 		echo "stopped $un_p"
 	fi
 	un_list=$(cat "$manifest")
+	if grep -qx "package hoplab" "$manifest"; then
+		purge_deb || exit 1
+	fi
 	un_n=0
 	while read -r un_kind un_path; do
 		safe_rel "$un_path" || continue
@@ -384,6 +522,30 @@ EOF
 		systemctl daemon-reload
 	fi
 	echo "removed $un_n"
+	# The spool is kept while it holds results no controller has
+	# collected (hoplab attach); say so, with how many entries.
+	if [ -d "$inst_root/$stated/spool" ]; then
+		un_k=$(ls -A "$inst_root/$stated/spool" | wc -l)
+		echo "kept $inst_root/$stated/spool $un_k"
+	fi
+}
+
+# apt-get purge hoplab (its files and dpkg's record of it), when dpkg
+# knows it at all; the version purged is printed.
+purge_deb()
+{
+	pu_v=$(dpkg-query -W -f='${Status} ${Version}' hoplab 2>/dev/null)
+	case $pu_v in
+	''|*not-installed*) return 0 ;;
+	esac
+	if ! DEBIAN_FRONTEND=noninteractive $apt purge hoplab \
+	    >"$inst_root/etc/hoplab/apt.log" 2>&1; then
+		err "apt-get purge hoplab failed; its last lines:"
+		tail -n 8 "$inst_root/etc/hoplab/apt.log" | sed 's/^/error   /'
+		return 1
+	fi
+	rm -f "$inst_root/etc/hoplab/apt.log"
+	echo "purged ${pu_v##* }"
 }
 
 main()
@@ -395,6 +557,7 @@ main()
 	probe) cmd_probe "$@" ;;
 	build) cmd_build "$@" ;;
 	install) cmd_install "$@" ;;
+	install-deb) cmd_install_deb "$@" ;;
 	cleanup) cmd_cleanup "$@" ;;
 	undeploy) cmd_undeploy "$@" ;;
 	*) err "remote.sh: unknown action $m_act"; exit 2 ;;

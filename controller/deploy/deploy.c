@@ -23,13 +23,21 @@
  * etc/hoplab/agent.env (the agent's options), etc/hoplab/agent.key and
  * etc/hoplab/controllers/controller.pub (CURVE, unless --insecure).
  * Undeploy runs remote.sh undeploy, which stops the agent and removes
- * what the manifest lists.  Root is needed on the target: when the ssh
- * user is not root, install and undeploy run through `sudo -n`.
+ * what the manifest lists.
+ *
+ * With --deb FILE (debstep.c) the package `make deb` built replaces
+ * steps 2 and 3's programs and unit: the .deb is copied when the target
+ * does not have it installed (version and sha256), remote.sh install-deb
+ * runs apt-get install on it and writes agent.env and the keys as above,
+ * under / only; undeploy then also purges the package.
+ *
+ * Root is needed on the target: when the ssh user is not root, install
+ * and undeploy run through `sudo -n`.
  *
  * Deliberately not done: hosts in parallel (one after the other, so the
  * output reads in order), installing the target's shared libraries
- * (libzmq, protobuf-c, libyaml, libpcap: the agent's -n check names what
- * is missing), password authentication.
+ * without --deb (libzmq, protobuf-c, libyaml, libpcap: the agent's -n
+ * check names what is missing), password authentication.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -43,6 +51,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "controller/deploy/debstep.h"
 #include "controller/deploy/deploy.h"
 #include "inventory.h"
 #include "keys.h"
@@ -61,6 +70,7 @@ struct deploy {
 const struct option deploy_longopts[] = {
 	{ "allow-exec", no_argument, NULL, 'X' },	/* issue 14 */
 	{ "build-on-target", no_argument, NULL, 'b' },
+	{ "deb", required_argument, NULL, 'D' },
 	{ "insecure", no_argument, NULL, 'I' },
 	{ "insecure-on-network", no_argument, NULL, 'W' },
 	{ "inventory", required_argument, NULL, 'i' },
@@ -76,16 +86,18 @@ void
 deploy_usage(FILE *f)
 {
 	fprintf(f,
-"usage: hoplab deploy [-bh] [--allow-exec] [-i inventory] [-k keydir]\n"
-"                     [--prefix dir] [-P port] [-s keyfile] [-t seconds]\n"
-"                     [-I --insecure-on-network] [[user@]host ...]\n"
+"usage: hoplab deploy [-bh] [--allow-exec] [--deb file.deb] [-i inventory]\n"
+"                     [-k keydir] [--prefix dir] [-P port] [-s keyfile]\n"
+"                     [-t seconds] [-I --insecure-on-network]\n"
+"                     [[user@]host ...]\n"
 "       hoplab undeploy [-h] [-i inventory] [--prefix dir] [-P port]\n"
 "                     [-s keyfile] [[user@]host ...]\n"
 "\n"
 "Install the agent on machines over ssh (OpenSSH client, batch mode):\n"
-"copy the programs, the systemd unit and the CURVE keys, start the agent\n"
-"and wait for its hello.  Only files that changed are copied; a second\n"
-"deploy changes nothing.  undeploy stops the agent and removes all of it.\n"
+"copy the programs, the systemd unit and the CURVE keys (or install the\n"
+"package of make deb with --deb), start the agent and wait for its hello.\n"
+"Only files that changed are copied; a second deploy changes nothing.\n"
+"undeploy stops the agent and removes all of it (the package too).\n"
 "Hosts come from the command line and/or every agent of the inventory.\n"
 "\n"
 "      --allow-exec       start the agents with --allow-exec: they run a\n"
@@ -93,6 +105,10 @@ deploy_usage(FILE *f)
 "                         controller whose key they hold\n"
 "  -b, --build-on-target  build the programs on the target with make (done\n"
 "                         anyway when its `uname -m` differs from ours)\n"
+"      --deb FILE         install hoplab's Debian package FILE (make deb)\n"
+"                         with apt-get instead of copying the programs;\n"
+"                         only when its version or sha256 differs from\n"
+"                         what deploy installed there\n"
 "  -h, --help             show this help\n"
 "  -I, --insecure         agents without CURVE keys: plain text on the\n"
 "                         network, any host that reaches the port obeyed\n"
@@ -223,6 +239,8 @@ deploy_option(struct deploy *d, int ch, const char *arg)
 	case 'b':
 		o->build = 1;
 		return 0;
+	case 'D':
+		return debstep_option(o, arg);
 	case 'X':
 		o->allow_exec = 1;
 		return 0;
@@ -257,7 +275,7 @@ static void
 say_done(const struct dopts *o, const struct dhost *h, int ncopied,
     const struct outcome *oc)
 {
-	char how[160];
+	char how[160], pkg[PATH_MAX + 128] = "";
 
 	if (oc->systemd)
 		snprintf(how, sizeof(how), "systemd unit hoplab-agent");
@@ -266,14 +284,22 @@ say_done(const struct dopts *o, const struct dhost *h, int ncopied,
 		    "mode, pid file %s/run/hoplab-agent/agent.pid",
 		    dstep_root(o)[0] != '\0' ? " under --prefix" : " on the target",
 		    dstep_root(o));
-	if (oc->installed == 0 && strcmp(oc->agent, "running") == 0)
-		printf("host %s: unchanged, agent answered in %.2f s\n",
-		    h->t.spec, oc->hello_s);
+	if (oc->package[0] != '\0')
+		snprintf(pkg, sizeof(pkg), "package hoplab %s installed from "
+		    "%s; ", oc->package, o->deb.path);
+	else if (o->deb.path[0] != '\0')
+		snprintf(pkg, sizeof(pkg), "package hoplab %s already "
+		    "installed; ", o->deb.version);
+	if (oc->installed == 0 && oc->package[0] == '\0' &&
+	    strcmp(oc->agent, "running") == 0)
+		printf("host %s: unchanged%s, agent answered in %.2f s\n",
+		    h->t.spec, o->deb.path[0] != '\0' ? " (package hoplab "
+		    "already installed)" : "", oc->hello_s);
 	else
-		printf("host %s: deployed %s (%d file%s copied, %d "
+		printf("host %s: deployed %s (%s%d file%s copied, %d "
 		    "installed; %s, pid %ld), agent answered in %.2f s\n",
-		    h->t.spec, oc->version, ncopied, ncopied == 1 ? "" : "s",
-		    oc->installed, how, oc->pid, oc->hello_s);
+		    h->t.spec, oc->version, pkg, ncopied, ncopied == 1 ? "" :
+		    "s", oc->installed, how, oc->pid, oc->hello_s);
 	fflush(stdout);
 }
 
@@ -286,7 +312,7 @@ deploy_host(const struct dopts *o, const struct dhost *h,
 	struct probe pr;
 	struct utsname un;
 	char msg[2048], pub[KEYS_Z85_LEN + 1] = "";
-	int built = 0, ncopied = 0;
+	int built = 0, ncopied = 0, debcopied = 0;
 
 	memcpy(loc, common, sizeof(loc));
 	memset(&oc, 0, sizeof(oc));
@@ -297,7 +323,17 @@ deploy_host(const struct dopts *o, const struct dhost *h,
 		goto fail;
 	if (dstep_probe(o, h, &pr, msg, sizeof(msg)) == -1)
 		goto fail;
-	if (o->build || strcmp(pr.arch, un.machine) != 0) {
+	if (o->deb.path[0] == '\0' && pr.debmanifest) {
+		snprintf(msg, sizeof(msg), "hoplab was deployed here as a "
+		    "package (/etc/hoplab/MANIFEST): deploy with --deb, or "
+		    "hoplab undeploy first");
+		goto fail;
+	}
+	if (o->deb.path[0] != '\0') {
+		if (debstep_target(o, &pr, msg, sizeof(msg)) == -1 ||
+		    debstep_copy(o, h, &pr, &debcopied, msg, sizeof(msg)) == -1)
+			goto fail;
+	} else if (o->build || strcmp(pr.arch, un.machine) != 0) {
 		if (strcmp(pr.arch, un.machine) != 0)
 			printf("host %s: architecture differs (%s, here %s); "
 			    "building on target\n", h->t.spec, pr.arch,
@@ -315,7 +351,7 @@ deploy_host(const struct dopts *o, const struct dhost *h,
 	pr.stage[0] = '\0';		/* install removed it */
 	if (dstep_hello(o, h, pub, &oc, msg, sizeof(msg)) == -1)
 		goto fail;
-	say_done(o, h, ncopied, &oc);
+	say_done(o, h, ncopied + debcopied, &oc);
 	return 0;
 fail:
 	dstep_cleanup(o, h, &pr);
@@ -324,11 +360,25 @@ fail:
 	return -1;
 }
 
+/* KEPT is "FOLDER N": the spool that still holds N results. */
+static void
+say_kept(char *kept)
+{
+	char *n = strrchr(kept, ' ');
+
+	if (n == NULL)
+		return;
+	*n++ = '\0';
+	printf("; kept the spool folder %s (%s entr%s no controller "
+	    "collected: hoplab attach, or remove it)", kept, n,
+	    strcmp(n, "1") == 0 ? "y" : "ies");
+}
+
 static int
 undeploy_host(const struct dopts *o, const struct dhost *h)
 {
 	const char *w[] = { "undeploy", o->prefix, NULL };
-	char out[OUT_MAX], msg[2048], v[64];
+	char out[OUT_MAX], msg[2048], v[64], kept[PATH_MAX + 32];
 	int sudo = strcmp(h->t.user, "") != 0 && strcmp(h->t.user, "root") != 0;
 
 	if (dstep_remote(o, h, sudo, w, SSH_TIMEOUT_S, out, sizeof(out), msg,
@@ -343,8 +393,12 @@ undeploy_host(const struct dopts *o, const struct dhost *h)
 		printf("host %s: undeployed", h->t.spec);
 		if (dstep_field(out, "stopped", v, sizeof(v)) == 0)
 			printf(": agent pid %s stopped", v);
+		if (dstep_field(out, "purged", v, sizeof(v)) == 0)
+			printf(", package hoplab %s purged", v);
 		if (dstep_field(out, "removed", v, sizeof(v)) == 0)
 			printf(", %s files and folders removed", v);
+		if (dstep_field(out, "kept", kept, sizeof(kept)) == 0)
+			say_kept(kept);
 		printf("\n");
 	}
 	fflush(stdout);
@@ -443,7 +497,7 @@ static void
 remove_tmp(const struct dopts *o)
 {
 	static const char *const names[] = { "agent.env", "agent.key",
-	    "src.tar.gz", NULL };
+	    "src.tar.gz", "hoplab.deb", NULL };
 	char path[PATH_MAX + 32];
 	int i;
 
@@ -503,6 +557,33 @@ deploy_free(struct deploy *d)
 	free(d);
 }
 
+/*
+ * --deb goes with deploy alone (undeploy finds the package in deploy's
+ * manifest), under / and without building; then the .deb is read.
+ */
+static int
+deb_usage(struct dopts *o, int undeploy, const struct dhost *hs, size_t nh)
+{
+	char who[400];
+
+	if (undeploy) {
+		log_error("undeploy: no --deb: it purges the package when "
+		    "deploy --deb installed it");
+		return -1;
+	}
+	if (strcmp(o->prefix, "/") != 0 || o->build) {
+		log_error("deploy: --deb installs the package under / with "
+		    "apt-get: not with --%s", o->build ? "build-on-target" :
+		    "prefix");
+		return -1;
+	}
+	if (nh == 1)
+		snprintf(who, sizeof(who), "host %s", hs[0].t.spec);
+	else
+		snprintf(who, sizeof(who), "the %zu hosts", nh);
+	return debstep_local(o, who);
+}
+
 /* Deploy or undeploy (NAME) each of the NH hosts HS; the exit status. */
 static int
 each_host(struct dopts *o, const char *name, struct dhost *hs, size_t nh)
@@ -512,6 +593,8 @@ each_host(struct dopts *o, const char *name, struct dhost *hs, size_t nh)
 	int undeploy = strcmp(name, "undeploy") == 0;
 
 	if (!undeploy && check_keys(o) == -1)
+		return EXIT_USAGE;
+	if (o->deb.path[0] != '\0' && deb_usage(o, undeploy, hs, nh) == -1)
 		return EXIT_USAGE;
 	if (!undeploy && dstep_locals(o, common) == -1)
 		return EXIT_FAIL;

@@ -165,17 +165,20 @@ dstep_key(const struct dopts *o, const struct dhost *h, struct local *l,
 	return local_sha(l->path, l->sha);
 }
 
-/* The files common to every host: programs, unit, controller.pub. */
+/*
+ * The files common to every host: programs, unit, controller.pub (with
+ * --deb only controller.pub: the package holds the rest).
+ */
 int
 dstep_locals(const struct dopts *o, struct local loc[IT_N])
 {
 	static const char *const prog[] = { [IT_AGENT] = "hoplab-agent",
 	    [IT_GEN] = "hoplab-gen", [IT_ROUTER] = "hoplab-router",
 	    [IT_LINK] = "hoplab-link" };
-	int i;
+	int i, deb = o->deb.path[0] != '\0';
 
 	memset(loc, 0, sizeof(struct local) * IT_N);
-	for (i = IT_AGENT; i <= IT_LINK; i++) {
+	for (i = IT_AGENT; i <= IT_LINK && !deb; i++) {
 		snprintf(loc[i].path, sizeof(loc[i].path), "%s/bin/%s",
 		    o->home, prog[i]);
 		if (access(loc[i].path, X_OK) == -1) {
@@ -187,8 +190,9 @@ dstep_locals(const struct dopts *o, struct local loc[IT_N])
 			loc[i].path[0] = '\0';	/* optional program */
 		}
 	}
-	snprintf(loc[IT_UNIT].path, sizeof(loc[IT_UNIT].path),
-	    "%s/deploy/hoplab-agent.service", o->home);
+	if (!deb)
+		snprintf(loc[IT_UNIT].path, sizeof(loc[IT_UNIT].path),
+		    "%s/deploy/hoplab-agent.service", o->home);
 	if (!o->insecure)
 		snprintf(loc[IT_AUTH].path, sizeof(loc[IT_AUTH].path),
 		    "%s/controller.pub", o->keydir);
@@ -252,8 +256,8 @@ dstep_remote(const struct dopts *o, const struct dhost *h, int sudo,
 	return -1;
 }
 
-static int
-scp_files(const struct dopts *o, const struct dhost *h, const char **files,
+int
+dstep_scp(const struct dopts *o, const struct dhost *h, const char **files,
     const char *stage, char *msg, size_t msglen)
 {
 	char out[1024], errtext[4096];
@@ -312,6 +316,15 @@ parse_probe(const char *out, struct probe *pr, char *msg, size_t msglen)
 	pr->cc = dstep_field(out, "cc", v, sizeof(v)) == 0 && v[0] == '1';
 	pr->make = dstep_field(out, "make", v, sizeof(v)) == 0 && v[0] == '1';
 	pr->agent_pid = dstep_field(out, "agent", v, sizeof(v)) == 0 ? atol(v) : 0;
+	if (dstep_field(out, "dpkg", pr->dpkg, sizeof(pr->dpkg)) == -1)
+		snprintf(pr->dpkg, sizeof(pr->dpkg), "-");
+	if (dstep_field(out, "debver", pr->debver, sizeof(pr->debver)) == -1)
+		snprintf(pr->debver, sizeof(pr->debver), "-");
+	if (dstep_field(out, "debsha", v, sizeof(v)) == 0 && strlen(v) == 64)
+		snprintf(pr->debsha, sizeof(pr->debsha), "%s", v);
+	pr->copied = dstep_field(out, "copied", v, sizeof(v)) == 0 && v[0] == '1';
+	pr->debmanifest = dstep_field(out, "debmanifest", v, sizeof(v)) == 0 &&
+	    v[0] == '1';
 	for (i = 0; i < IT_N; i++) {
 		snprintf(key, sizeof(key), "sha %s", dstep_items[i].dest);
 		if (dstep_field(out, key, v, sizeof(v)) == 0 && strlen(v) == 64)
@@ -397,7 +410,7 @@ dstep_build(const struct dopts *o, const struct dhost *h,
 	if (make_tarball(o, tarball, sizeof(tarball), msg, msglen) == -1)
 		return -1;
 	files[0] = tarball;
-	if (scp_files(o, h, files, pr->stage, msg, msglen) == -1)
+	if (dstep_scp(o, h, files, pr->stage, msg, msglen) == -1)
 		return -1;
 	w[n++] = "build";
 	w[n++] = pr->stage;
@@ -432,7 +445,7 @@ dstep_copy(const struct dopts *o, const struct dhost *h,
 	*ncopied = n;
 	if (n == 0)
 		return 0;
-	return scp_files(o, h, files, pr->stage, msg, msglen);
+	return dstep_scp(o, h, files, pr->stage, msg, msglen);
 }
 
 int
@@ -444,8 +457,12 @@ dstep_install(const struct dopts *o, const struct dhost *h,
 	char specs[IT_N][PATH_MAX], out[OUT_MAX], v[64], *p;
 	int i, n = 0;
 
-	w[n++] = "install";
-	w[n++] = o->prefix;
+	if (o->deb.path[0] != '\0')	/* the package's: always under / */
+		w[n++] = "install-deb";
+	else {
+		w[n++] = "install";
+		w[n++] = o->prefix;
+	}
 	w[n++] = pr->stage;
 	for (i = 0; i < IT_N; i++) {
 		if (loc[i].path[0] == '\0')
@@ -465,6 +482,7 @@ dstep_install(const struct dopts *o, const struct dhost *h,
 	    strncmp(v, "systemd", 7) == 0;
 	if (dstep_field(out, "agent", v, sizeof(v)) == 0)
 		sscanf(v, "%15s %ld", oc->agent, &oc->pid);
+	dstep_field(out, "package", oc->package, sizeof(oc->package));
 	return 0;
 }
 

@@ -37,6 +37,15 @@ struct dstep_item {
 /* What may be installed; the staged name is the basename of DEST. */
 extern const struct dstep_item dstep_items[IT_N];
 
+/* The .deb of --deb (controller/deploy/debstep.h); path "" : none. */
+struct debfile {
+	char		 path[PATH_MAX];	/* as the user named it */
+	char		 staged[PATH_MAX];	/* TMP/hoplab.deb, a link to it */
+	char		 sha[65];
+	char		 version[64];
+	char		 arch[32];		/* dpkg's: amd64, arm64, all */
+};
+
 struct dopts {
 	const char	*inventory;
 	char		 keydir[PATH_MAX];	/* "" : from the inventory */
@@ -49,6 +58,7 @@ struct dopts {
 	int		 allow_exec;		/* --allow-exec (issue 14) */
 	int		 timeout_s;		/* wait for the hello */
 	int		 verbose;
+	struct debfile	 deb;			/* --deb FILE */
 	struct sshrun_conf ssh;
 	volatile sig_atomic_t *stop;
 };
@@ -74,6 +84,11 @@ struct probe {
 	char		sha[IT_N][65];
 	long		agent_pid;
 	char		stage[PATH_MAX];
+	char		dpkg[32];	/* dpkg's architecture, "-" : no dpkg */
+	char		debver[64];	/* installed hoplab package, "-" : none */
+	char		debsha[65];	/* of the .deb deploy installed, or "" */
+	int		copied;		/* copied programs' manifest there */
+	int		debmanifest;	/* deploy --deb's manifest there */
 };
 
 struct outcome {
@@ -83,6 +98,7 @@ struct outcome {
 	long		pid;
 	double		hello_s;
 	char		version[32];
+	char		package[64];	/* the version apt-get installed, or "" */
 };
 
 /* The prefix without its trailing slash: "" for "/". */
@@ -109,6 +125,9 @@ int	dstep_probe(const struct dopts *o, const struct dhost *h,
 int	dstep_build(const struct dopts *o, const struct dhost *h,
 	    const struct probe *pr, const struct local loc[IT_N], char *msg,
 	    size_t msglen);
+/* scp the local FILES (NULL-terminated) into the folder STAGE on H. */
+int	dstep_scp(const struct dopts *o, const struct dhost *h,
+	    const char **files, const char *stage, char *msg, size_t msglen);
 int	dstep_copy(const struct dopts *o, const struct dhost *h,
 	    const struct probe *pr, const struct local loc[IT_N], int built,
 	    int *ncopied, char *msg, size_t msglen);

@@ -19,6 +19,7 @@
 cd "$HL_ROOT" || exit 1
 HL_SCENARIO=t_deb
 need_root
+deb_lock || bail deb_lock "another scenario installs the hoplab package here"
 T=$(mktemp -d /tmp/hoplab-t-deb.XXXXXX)
 at_exit "rm -rf '$T'"
 unset HOPLAB_HOME
@@ -47,7 +48,8 @@ if grep -q '^plan demo (/usr/share/hoplab/examples/demo.yaml): ' "$T/dry"; then
 else
 	fail dry_run "$(head -n 3 "$T/dry")"
 fi
-/usr/sbin/hoplab-agent -n --insecure -N t -r "$T/run" >"$T/ag" 2>"$T/ag.err"
+/usr/sbin/hoplab-agent -n --insecure -l 127.0.0.1:7700 -N t -r "$T/run" \
+    >"$T/ag" 2>"$T/ag.err"
 assert_eq agent_check "configuration OK" "$(cat "$T/ag")"
 assert_eq agent_finds_gen "" "$(cat "$T/ag.err")"
 for page in hoplab hoplab-gen hoplab-plan hoplab-agent hoplab-router hoplab-link; do
@@ -60,7 +62,7 @@ else
 	fail man_hoplab_text "man hoplab does not show the page"
 fi
 assert_eq unit_execstart \
-    "ExecStart=/usr/sbin/hoplab-agent -d -r /run/hoplab-agent \$HOPLAB_AGENT_OPTS" \
+    "ExecStart=/usr/sbin/hoplab-agent -d -r /run/hoplab-agent --spool /var/lib/hoplab-agent/spool \$HOPLAB_AGENT_OPTS" \
     "$(grep '^ExecStart=' /lib/systemd/system/hoplab-agent.service)"
 assert_eq unit_not_enabled "" \
     "$(ls /etc/systemd/system/multi-user.target.wants/hoplab-agent.service 2>/dev/null)"
@@ -68,12 +70,7 @@ assert_eq unit_not_enabled "" \
 # 3.
 DEBIAN_FRONTEND=noninteractive apt-get remove -y hoplab >"$T/rm" 2>&1 ||
 	fail apt_remove "$(tail -n 5 "$T/rm")"
-left=
-while read -r f; do
-	[ -d "$f" ] && continue
-	[ -e "$f" ] || [ -L "$f" ] && left="$left $f"
-done <"$T/files"
-assert_eq remove_leaves_no_file "" "$left"
+assert_eq remove_leaves_no_file "" "$(files_left "$T/files")"
 n=$(grep -c . "$T/files")
 [ "$n" -gt 50 ] && pass "dpkg_listed_files ($n)" || fail dpkg_listed_files "$n"
 DEBIAN_FRONTEND=noninteractive apt-get purge -y hoplab >"$T/purge" 2>&1

@@ -21,6 +21,7 @@
 #	t_mgmt_resume.sh	hlm3	237 (shared K with t_scale: they run in turn)
 #	t_scale.sh	hls	237
 #	t_deploy.sh	hlt8	238
+#	t_deploy_deb.sh	hldd	197 (installs the package on this machine)
 #	bench/mgmt_scale.sh	hlb	236
 #	t_link_basic.sh	hlt9	234
 #	t_link_impair.sh	hlt10	233
@@ -165,6 +166,29 @@ _hl_on_signal()
 
 trap _hl_on_exit EXIT
 trap _hl_on_signal INT TERM HUP
+
+# files_left LIST: the paths of the file LIST (one a line, as dpkg -L
+# prints) that still exist and are not folders, on one line.
+files_left()
+{
+	_left=
+	while read -r _f; do
+		[ -d "$_f" ] && continue
+		[ -e "$_f" ] || [ -L "$_f" ] && _left="$_left $_f"
+	done <"$1"
+	echo "${_left# }"
+}
+
+# deb_lock: hold the machine's lock of the scenarios that install the
+# hoplab package on it (t_deploy_deb, tests/deb/t_deb.sh) until the
+# scenario exits, waiting up to 120 s for another one; 1 when it waited
+# in vain.  The lock is on descriptor 9, which the scenario's children
+# inherit.
+deb_lock()
+{
+	exec 9>/run/lock/hoplab-package-test.lock || return 1
+	flock -w 120 9
+}
 
 need_root()
 {

@@ -53,7 +53,7 @@ QUIET="t_deploy t_examples t_lab t_mgmt_curve t_mgmt_hostile t_report
     t_sweep t_usage t_hops_flags t_cpufit t_topo t_kctr t_replicas t_nat
     t_nat_hoplab t_switch t_manifest t_exec t_hostile_roles t_json t_man
     t_install t_enospc t_webreport t_results_hoplab t_exits
-    t_router_fastpath"
+    t_router_fastpath t_deploy_deb"
 QUIET=" $(echo $QUIET) "
 TIMERS="t_mgmt_kill t_mgmt_resume t_rip t_ospf t_routefault t_pathchange
     t_blackhole t_killmatrix t_spool_unit t_slowstart"

@@ -4,11 +4,11 @@
 #
 # Namespace prefix hlt8, management net K 238 (198.19.238.0/24).
 #
-# One network namespace hlt8-t is the "machine": its mgmt0 has
-# 198.19.238.10/24, the root end hlt8-m-t 198.19.238.1/24.  An OpenSSH
-# sshd runs inside it with its own config, host key, authorized key and
-# pid file in a temp folder, listening only on 198.19.238.10:2222, started
-# and killed by PID.  The namespace shares the file system, so deploy
+# One network namespace hlt8-t is the "machine" (tests/integration/
+# sshlab.sh): its mgmt0 has 198.19.238.10/24, the root end hlt8-m-t
+# 198.19.238.1/24.  An OpenSSH sshd runs inside it with its own config,
+# host key, authorized key and pid file in a temp folder, listening only
+# on 198.19.238.10:2222, started and killed by PID.  The namespace shares the file system, so deploy
 # installs under --prefix (a temp root), never into /usr/local; without
 # systemd in the namespace the agent runs in its own daemon mode.
 #
@@ -26,32 +26,13 @@ need_root
 NS=hlt8-t
 VETH=hlt8-m-t
 ADDR=198.19.238.10
+ROOT_ADDR=198.19.238.1
 PORT=2222
 HOPLAB=$HL_BIN/hoplab
-SSHD=/usr/sbin/sshd
 
-[ -x "$SSHD" ] || bail sshd "no $SSHD; install openssh-server (make deps)"
 T=$(mktemp -d /tmp/hoplab-t-deploy.XXXXXX) || bail tmp "mktemp failed"
-SSHD_PID=
-MADE_RUN_SSHD=0
-
-cleanup()
-{
-	if [ -n "$SSHD_PID" ]; then
-		kill "$SSHD_PID" 2>/dev/null
-		wait "$SSHD_PID" 2>/dev/null
-	fi
-	if [ -e "/run/netns/$NS" ]; then
-		for p in $(ip netns pids "$NS" 2>/dev/null); do
-			kill -KILL "$p" 2>/dev/null
-		done
-		ip netns del "$NS"
-	fi
-	ip link del dev "$VETH" 2>/dev/null
-	[ "$MADE_RUN_SSHD" = 1 ] && rmdir /run/sshd 2>/dev/null
-	rm -rf "$T"
-}
-at_exit cleanup
+at_exit "rm -rf '$T'"
+. "$HL_ROOT/tests/integration/sshlab.sh"
 
 # True while PID runs and is not a zombie (a daemon's zombie waits for
 # whoever reaps orphans here).
@@ -63,44 +44,7 @@ alive()
 }
 
 # ---------------------------------------------------------------- machine
-ip netns add "$NS" || bail netns "ip netns add $NS failed"
-ip -n "$NS" link set dev lo up
-ip link add name "$VETH" type veth peer name mgmt0 netns "$NS" &&
-    ip addr add 198.19.238.1/24 dev "$VETH" && ip link set dev "$VETH" up &&
-    ip -n "$NS" addr add "$ADDR/24" dev mgmt0 &&
-    ip -n "$NS" link set dev mgmt0 up || bail veth "cannot build $VETH"
-
-ssh-keygen -q -t ed25519 -N '' -C hoplab-test-host -f "$T/host_key" &&
-    ssh-keygen -q -t ed25519 -N '' -C hoplab-test-user -f "$T/id" &&
-    cp "$T/id.pub" "$T/authorized_keys" || bail ssh_keys "ssh-keygen failed"
-if [ ! -d /run/sshd ]; then		# sshd's privilege separation folder
-	mkdir -m 0755 /run/sshd && MADE_RUN_SSHD=1
-fi
-cat >"$T/sshd_config" <<EOF
-Port $PORT
-ListenAddress $ADDR
-HostKey $T/host_key
-PidFile $T/sshd.pid
-AuthorizedKeysFile $T/authorized_keys
-StrictModes no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-Subsystem sftp /usr/lib/openssh/sftp-server
-EOF
-ip netns exec "$NS" "$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
-SSHD_PID=$!
-i=0
-while ! ip netns exec "$NS" ss -Hltn "sport = :$PORT" | grep -q "$ADDR"; do
-	i=$((i + 1))
-	if [ $i -gt 50 ] || ! kill -0 "$SSHD_PID" 2>/dev/null; then
-		sed 's/^/    /' "$T/sshd.log"
-		bail sshd "sshd did not listen on $ADDR:$PORT"
-	fi
-	sleep 0.1
-done
-pass sshd_listens
+sshlab_up
 
 "$HOPLAB" keygen "$T/keys" controller "$ADDR" >/dev/null ||
     bail keygen "hoplab keygen failed"
@@ -166,18 +110,7 @@ assert_ok agent_spool_in_state_folder \
 assert_eq agent_no_spool_in_run_folder "" \
     "$(ls -d "$R/run/hoplab-agent/spool" 2>/dev/null)"
 
-cat >"$T/inv.yaml" <<EOF
-controller_key: keys/controller.key
-agents:
-  - name: $ADDR
-    address: $ADDR
-    public_key_file: keys/$ADDR.pub
-EOF
-out=$("$HOPLAB" -i "$T/inv.yaml" agents 2>&1)
-rc=$?
-echo "$out" | sed 's/^/    /'
-assert_eq agents_exit 0 "$rc"
-assert_match agents_ok "^$ADDR +$ADDR:7700 +0\.1\.0 .* ok" "$out"
+sshlab_agents_ok "0\.1\.0"
 
 # ---------------------------------------------------------------- again
 out=$(deploy deploy 2>&1)
