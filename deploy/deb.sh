@@ -57,7 +57,8 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 	# Files git tracks or would track, as they are in the work tree.
 	git ls-files -z --cached --others --exclude-standard |
 	    xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\n" "$f"; done' sh |
-	    tar -cf - -T - | tar -xf - -C "$src" || die "copying the tree failed"
+	    tar -cf - --verbatim-files-from -T - | tar -xf - -C "$src" ||
+	    die "copying the tree failed"
 else
 	tar -cf - --exclude=./build --exclude=./bin --exclude=./results . |
 	    tar -xf - -C "$src" || die "copying the tree failed"
